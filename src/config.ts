@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project root (where package.json, prisma/ and data/ live). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; url: string; file: string }
+  | { kind: 'postgresql'; url: string; schema: string };
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  database: DatabaseConfig;
+  /** `auto`: fill an empty database with sample data outside production; `none`: start empty. */
+  sampleData: 'auto' | 'none';
+  redisUrl: string | undefined;
+  dataDir: string;
+}
+
+/** A configuration mistake: reported as one line and exit code 2, never a stack trace. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
+  }
+  return raw as T;
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 4000;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    throw new ConfigError(`PORT must be an integer from 1 to 65535; got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+/**
+ * Unset: an SQLite file under the data directory. `file:<path>`: that SQLite file (relative paths
+ * are relative to the project root). `postgresql://...` (or `postgres://`): PostgreSQL; a
+ * `?schema=` parameter selects the schema (default `public`), as with Prisma.
+ */
+export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DatabaseConfig {
+  if (raw === undefined || raw === '') {
+    const file = path.join(dataDir, 'market.db');
+    return { kind: 'sqlite', url: `file:${file}`, file };
+  }
+  if (raw.startsWith('file:')) {
+    const rest = raw.slice('file:'.length).replace(/^\/\//, '');
+    if (rest === '' || rest.includes('?')) {
+      throw new ConfigError(`DATABASE_URL file: URL must name a file, like file:./data/market.db; got ${JSON.stringify(raw)}`);
+    }
+    const file = path.resolve(ROOT, rest);
+    return { kind: 'sqlite', url: `file:${file}`, file };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a valid URL: ${JSON.stringify(raw)}`);
+    }
+    if (!url.hostname || url.pathname.length <= 1) {
+      throw new ConfigError(`DATABASE_URL must name a host and a database, like postgresql://user@host:5432/dbname; got ${JSON.stringify(raw)}`);
+    }
+    const schema = url.searchParams.get('schema') ?? 'public';
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+      throw new ConfigError(`DATABASE_URL schema parameter must be an SQL identifier; got ${JSON.stringify(schema)}`);
+    }
+    url.searchParams.delete('schema');
+    return { kind: 'postgresql', url: url.toString(), schema };
+  }
+  throw new ConfigError(`DATABASE_URL must start with file: or postgresql://; got ${JSON.stringify(raw)}`);
+}
+
+/** Reads and validates the environment once; the result is frozen and passed down explicitly. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const dataDir = path.resolve(ROOT, env.DATA_DIR || 'data');
+  const config: Config = {
+    nodeEnv: oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development'),
+    host: env.HOST || '0.0.0.0',
+    port: parsePort(env.PORT),
+    database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
+    sampleData: oneOf(env, 'SAMPLE_DATA', ['auto', 'none'] as const, 'auto'),
+    redisUrl: env.REDIS_URL || undefined,
+    dataDir,
+  };
+  if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://; got ${JSON.stringify(config.redisUrl)}`);
+  }
+  return Object.freeze(config);
+}
