@@ -27,7 +27,8 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       import('@prisma/adapter-pg'),
     ]);
     const adapter = new PrismaPg(
-      { connectionString: database.url, max: 10, connectionTimeoutMillis: 5_000 },
+      // search_path too, so raw SQL finds the tables of a non-default schema as generated queries do
+      { connectionString: database.url, max: 10, connectionTimeoutMillis: 5_000, options: `-c search_path="${database.schema}"` },
       { schema: database.schema },
     );
     prisma = new PgClient({ adapter, log }) as unknown as PrismaClient;
@@ -37,11 +38,9 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       import('@prisma/adapter-libsql'),
     ]);
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
-    prisma = new SqliteClient({ adapter: new PrismaLibSql({ url: database.url }), log });
-    // One connection per process: wait for another process's write lock instead of failing, and
-    // enforce the foreign keys the schema declares (SQLite leaves them off by default).
-    await prisma.$executeRawUnsafe('PRAGMA busy_timeout = 10000');
-    await prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+    // timeout: wait up to 10 s for another process's write lock (an import, a migration) instead
+    // of failing at once; libsql applies it to every connection it opens and enforces foreign keys.
+    prisma = new SqliteClient({ adapter: new PrismaLibSql({ url: database.url, timeout: 10_000 }), log });
   }
 
   let statementCount = 0;

@@ -77,42 +77,47 @@ export async function migrate(database: DatabaseConfig): Promise<{ applied: stri
 }
 
 async function migrateSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>, migrations: Migration[]) {
-  const { createClient } = await import('@libsql/client');
+  const { default: Database } = await import('libsql');
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
-  const client = createClient({ url: database.url });
+  // One connection and explicit BEGIN IMMEDIATE: the write lock is taken up front, waiting (timeout)
+  // for another process that is migrating the same file.
+  const conn = new Database(database.file, { timeout: 10_000 });
   const applied: string[] = [];
   try {
-    await client.execute('PRAGMA busy_timeout = 10000');
-    // WAL lets readers go on while a writer (an import, a migration) works; it persists in the file.
-    await client.execute('PRAGMA journal_mode = WAL');
     for (const m of migrations) {
-      const tx = await client.transaction('write');
+      conn.exec('BEGIN IMMEDIATE');
       try {
-        await tx.execute(HISTORY_SQLITE);
-        const rows = await tx.execute('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL');
-        const done = new Map(rows.rows.map((r) => [String(r.migration_name), String(r.checksum)]));
+        conn.exec(HISTORY_SQLITE);
+        const rows = conn
+          .prepare('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL')
+          .all() as { migration_name: string; checksum: string }[];
+        const done = new Map(rows.map((r) => [r.migration_name, r.checksum]));
         checkHistory(done, migrations);
         if (done.has(m.name)) {
-          await tx.rollback();
+          conn.exec('ROLLBACK');
           continue;
         }
-        await tx.executeMultiple(m.sql);
+        conn.exec(m.sql);
         const now = new Date().toISOString();
-        await tx.execute({
-          sql: 'INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)',
-          args: [randomUUID(), m.checksum, now, m.name, now],
-        });
-        await tx.commit();
+        conn
+          .prepare('INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)')
+          .run(randomUUID(), m.checksum, now, m.name, now);
+        conn.exec('COMMIT');
         applied.push(m.name);
       } catch (e) {
-        await tx.rollback().catch(() => {});
+        if (conn.inTransaction) conn.exec('ROLLBACK');
         throw e instanceof MigrationError ? e : new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
-      } finally {
-        tx.close();
       }
     }
+    // WAL lets readers go on while a writer (an import, a migration) works; it persists in the
+    // file. Another process switching at the same moment may hold the lock: it will have done it.
+    try {
+      conn.exec('PRAGMA journal_mode = WAL');
+    } catch {
+      /* see above */
+    }
   } finally {
-    client.close();
+    conn.close();
   }
   return { applied };
 }
