@@ -1,22 +1,23 @@
 import { GraphQLError } from 'graphql';
 
 /**
- * The one table of error codes: each maps to a GraphQL `extensions.code` (the same string) and an
- * HTTP status for REST.
+ * The one table of error codes. Each code has its HTTP status (REST, and the GraphQL-over-HTTP
+ * response where the whole request fails) and the `extensions.code` GraphQL clients see, which
+ * follows the names Apollo Client and urql users know (BAD_USER_INPUT, UNAUTHENTICATED ...).
  */
-export const ERROR_STATUS = {
-  BAD_REQUEST: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+export const ERRORS = {
+  BAD_REQUEST: { status: 400, graphql: 'BAD_USER_INPUT' },
+  UNAUTHENTICATED: { status: 401, graphql: 'UNAUTHENTICATED' },
+  FORBIDDEN: { status: 403, graphql: 'FORBIDDEN' },
+  NOT_FOUND: { status: 404, graphql: 'NOT_FOUND' },
+  PAYLOAD_TOO_LARGE: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, graphql: 'UNSUPPORTED_MEDIA_TYPE' },
+  RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED' },
+  INTERNAL: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' },
+  SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, { status: number; graphql: string }>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = keyof typeof ERRORS;
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -29,11 +30,11 @@ export class AppError extends Error {
   }
 
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return ERRORS[this.code].status;
   }
 
   toGraphQL(): GraphQLError {
-    return new GraphQLError(this.message, { extensions: { code: this.code, http: { status: this.status } } });
+    return new GraphQLError(this.message, { extensions: { code: ERRORS[this.code].graphql } });
   }
 }
 

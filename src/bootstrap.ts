@@ -1,0 +1,50 @@
+import type { Config } from './config.js';
+import { createDb, type Db } from './db.js';
+import { migrate } from './migrate.js';
+import { ensureDemoAccounts } from './services/account.js';
+import { sampleDataState, seedSampleData, type SeedProgress } from './services/sample.js';
+import { DEFAULT_SAMPLE } from './ingest/sample.js';
+
+export type Log = (msg: string) => void;
+
+/**
+ * Opens the configured database ready for use: applies pending migrations, and outside production
+ * fills an empty database with the sample data (SAMPLE_DATA=auto) and makes sure the demo accounts
+ * exist. Safe to call on every start: a seeded database is not seeded again, and a seed that was
+ * interrupted is started over.
+ */
+export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
+  const { applied } = await migrate(config.database);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  const db = await createDb(config.database);
+  try {
+    if (config.nodeEnv !== 'production') {
+      if (config.sampleData === 'auto') {
+        const state = await sampleDataState(db);
+        if (state.state === 'empty' || state.state === 'partial') {
+          if (state.state === 'partial') log('an earlier sample-data seed did not finish; seeding again');
+          const options = state.state === 'partial' ? state.options : DEFAULT_SAMPLE;
+          const report = await seedSampleData(db, options, progressLogger(log));
+          log(`sample data: ${Object.entries(report.counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${report.ms} ms`);
+        }
+      }
+      await ensureDemoAccounts(db);
+    }
+    return db;
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}
+
+/** Plain progress lines, at most one per phase every two seconds. */
+export function progressLogger(log: Log): (p: SeedProgress) => void {
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (p.done === p.total || now - last > 2_000) {
+      last = now;
+      log(`seeding ${p.phase}: ${p.done}/${p.total}`);
+    }
+  };
+}

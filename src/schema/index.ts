@@ -1,0 +1,13 @@
+// Imports each resource module for its side effects (registering types), then builds the schema.
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from '../builder.js';
+import './service.js';
+
+builder.queryType({ description: 'The root of every read.' });
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql: sorted, so diffs show real changes only. */
+export function printedSchema(): string {
+  return printSchema(lexicographicSortSchema(schema)) + '\n';
+}

@@ -1,0 +1,22 @@
+import { builder } from '../builder.js';
+import { ROOT } from '../config.js';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+const ServiceInfo = builder.objectRef<{ version: string; database: string }>('ServiceInfo').implement({
+  description: 'Facts about this gateway instance.',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'The gateway version (package.json).' }),
+    database: t.exposeString('database', { description: 'The database kind behind this instance: sqlite or postgresql.' }),
+  }),
+});
+
+builder.queryField('serviceInfo', (t) =>
+  t.field({
+    type: ServiceInfo,
+    description: 'Which gateway version and database kind answer this request.',
+    resolve: (_root, _args, ctx) => ({ version, database: ctx.db.kind }),
+  }),
+);

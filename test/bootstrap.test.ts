@@ -1,0 +1,156 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../src/auth/apikeys.js';
+import { verifyPassword } from '../src/auth/passwords.js';
+import { openDatabase } from '../src/bootstrap.js';
+import type { Db } from '../src/db.js';
+import { DEFAULT_SAMPLE, plannedMarketRows } from '../src/ingest/sample.js';
+import { DEMO_ACCOUNTS } from '../src/services/account.js';
+import { seedSampleData } from '../src/services/sample.js';
+import { testConfig, testDatabases } from './helpers.js';
+
+/** A stable fingerprint of the market data: what "the same rows" means. */
+async function fingerprint(db: Db) {
+  const p = db.prisma;
+  const strip = <T extends Record<string, unknown>>(rows: T[]) =>
+    rows.map(({ createdAt, updatedAt, ...rest }) => rest);
+  return JSON.stringify(
+    {
+      securities: strip(await p.security.findMany({ orderBy: { id: 'asc' } })),
+      balanceSheets: strip(await p.balanceSheet.findMany({ orderBy: { id: 'asc' }, include: { symbols: true } })),
+      fundamentals: strip(await p.fundamental.findMany({ orderBy: { id: 'asc' } })),
+      news: strip(await p.newsItem.findMany({ orderBy: { id: 'asc' }, include: { securities: true } })),
+      trades: await p.trade.findMany({ orderBy: [{ symbol: 'asc' }, { sequenceNumber: 'asc' }], take: 2_000 }),
+      tradeCount: await p.trade.count(),
+      quoteCount: await p.quote.count(),
+    },
+    (_k, v) => (typeof v === 'bigint' ? v.toString() : v),
+  );
+}
+
+describe.each(testDatabases())('start-up on $name', (tdb) => {
+  afterAll(() => tdb.cleanup());
+
+  it('migrates and seeds an empty database, creates demo accounts, and does not seed twice', async () => {
+    const database = await tdb.create();
+    const config = testConfig(database, { sampleData: 'auto' });
+    const logs: string[] = [];
+    const db = await openDatabase(config, (m) => logs.push(m));
+    let before: string;
+    try {
+      const planned = plannedMarketRows(DEFAULT_SAMPLE);
+      expect(await db.prisma.security.count()).toBe(DEFAULT_SAMPLE.securities);
+      expect(await db.prisma.logo.count()).toBe(DEFAULT_SAMPLE.securities);
+      expect(await db.prisma.trade.count()).toBe(planned.trades);
+      expect(await db.prisma.quote.count()).toBe(planned.quotes);
+      expect(planned.trades).toBeGreaterThanOrEqual(10_000);
+      for (const model of ['balanceSheet', 'fundamental', 'fundamentalMetrics', 'pressRelease', 'rating', 'callSummary', 'newsItem'] as const) {
+        expect(await (db.prisma[model] as unknown as { count(): Promise<number> }).count(), model).toBeGreaterThan(0);
+      }
+      expect(logs.some((l) => l.startsWith('sample data:'))).toBe(true);
+
+      for (const demo of DEMO_ACCOUNTS) {
+        const user = await db.prisma.user.findUniqueOrThrow({ where: { email: demo.email }, include: { apiKeys: true } });
+        expect(user.tier).toBe(demo.tier);
+        expect(user.passwordHash).not.toContain(demo.password);
+        expect(await verifyPassword(demo.password, user.passwordHash)).toBe(true);
+        expect(await verifyPassword('wrong-password', user.passwordHash)).toBe(false);
+        expect(user.apiKeys.map((k) => k.hash)).toEqual([hashApiKey(demo.apiKey)]);
+      }
+      before = await fingerprint(db);
+    } finally {
+      await db.close();
+    }
+
+    const logs2: string[] = [];
+    const again = await openDatabase(config, (m) => logs2.push(m));
+    try {
+      expect(logs2.some((l) => l.startsWith('sample data:'))).toBe(false);
+      expect(await fingerprint(again)).toBe(before);
+      expect(await again.prisma.user.count()).toBe(DEMO_ACCOUNTS.length);
+      expect(await again.prisma.apiKey.count()).toBe(DEMO_ACCOUNTS.length);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('stored balance sheets balance and agree with the stored fundamentals', async () => {
+    const database = await tdb.create();
+    const db = await openDatabase(testConfig(database, { sampleData: 'auto' }));
+    try {
+      const sheets = await db.prisma.balanceSheet.findMany({ include: { symbols: true } });
+      expect(sheets.length).toBeGreaterThan(0);
+      for (const s of sheets) {
+        expect(s.totalLiabilities + s.totalEquity, `sheet ${s.id}`).toBe(s.totalAssets);
+        expect(s.totalLiabilitiesPlusEquity, `sheet ${s.id}`).toBe(s.totalAssets);
+        expect(s.cik).toMatch(/^\d{10}$/);
+        expect(s.symbols.length).toBeGreaterThan(0);
+      }
+      const quarterly = sheets.filter((s) => s.timeframe === 'quarterly');
+      const funds = await db.prisma.fundamental.findMany({ include: { metrics: true } });
+      const byKey = new Map(funds.map((f) => [`${f.cik}|${f.endPeriod}|${f.quarter}`, f]));
+      for (const s of quarterly) {
+        const f = byKey.get(`${s.cik}|${s.reportingPeriodEnd}|Q${s.fiscalQuarter}`);
+        expect(f, `fundamentals for ${s.cik} ${s.reportingPeriodEnd}`).toBeDefined();
+        expect(f!.totalAssets).toBe(s.totalAssets);
+        expect(f!.totalLiabilities).toBe(s.totalLiabilities);
+        expect(f!.totalEquity).toBe(s.totalEquity);
+      }
+      expect(funds.every((f) => f.metrics !== null)).toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('the same seed gives the same rows; an interrupted seed is redone on the next start', async () => {
+    const a = await openDatabase(testConfig(await tdb.create(), { sampleData: 'auto' }));
+    const bConfig = testConfig(await tdb.create(), { sampleData: 'auto' });
+    const b = await openDatabase(bConfig);
+    try {
+      expect(await fingerprint(b)).toBe(await fingerprint(a));
+      // simulate a crash part-way through a seed: marker still "partial", rows missing
+      await b.prisma.trade.deleteMany({ where: { symbol: (await b.prisma.trade.findFirstOrThrow()).symbol } });
+      await b.prisma.appMeta.update({ where: { key: 'sample_data' }, data: { value: JSON.stringify({ state: 'partial', options: DEFAULT_SAMPLE }) } });
+    } finally {
+      await b.close();
+    }
+    const restarted = await openDatabase(bConfig);
+    try {
+      expect(await fingerprint(restarted)).toBe(await fingerprint(a));
+      // a different seed really is different
+      await seedSampleData(restarted, { ...DEFAULT_SAMPLE, seed: 7 });
+      expect(await fingerprint(restarted)).not.toBe(await fingerprint(a));
+    } finally {
+      await restarted.close();
+      await a.close();
+    }
+  });
+
+  it('leaves a database filled by other means alone, and seeds nothing with SAMPLE_DATA=none or in production', async () => {
+    const database = await tdb.create();
+    const none = await openDatabase(testConfig(database, { sampleData: 'none' }));
+    try {
+      expect(await none.prisma.security.count()).toBe(0);
+      expect(await none.prisma.user.count()).toBe(DEMO_ACCOUNTS.length);
+      await none.prisma.rating.create({
+        data: { id: 1, firm: 'f', ticker: 'T', exchange: 'X', company: 'c', action: 'a', rating: 'r', priceTarget: '$1', story: 's', isRating: true, createdAt: new Date(), updatedAt: new Date() },
+      });
+      await none.prisma.security.create({ data: { id: 'BBG000000001_XNAS', symbol: 'T', name: 'T', status: 'ACTIVE', micCode: 'XNAS', figi: 'BBG000000001' } });
+    } finally {
+      await none.close();
+    }
+    const imported = await openDatabase(testConfig(database, { sampleData: 'auto' }));
+    try {
+      expect(await imported.prisma.security.count()).toBe(1);
+      expect(await imported.prisma.trade.count()).toBe(0);
+    } finally {
+      await imported.close();
+    }
+    const prod = await openDatabase(testConfig(await tdb.create(), { sampleData: 'auto', nodeEnv: 'production' }));
+    try {
+      expect(await prod.prisma.security.count()).toBe(0);
+      expect(await prod.prisma.user.count()).toBe(0);
+    } finally {
+      await prod.close();
+    }
+  });
+});
