@@ -45,11 +45,16 @@ async function main() {
       return;
     }
     case 'seed': {
-      const { values } = parseArgs({
-        args: rest,
-        options: { scale: { type: 'string' }, seed: { type: 'string' }, securities: { type: 'string' } },
-        strict: true,
-      });
+      let values: { scale?: string; seed?: string; securities?: string };
+      try {
+        ({ values } = parseArgs({
+          args: rest,
+          options: { scale: { type: 'string' }, seed: { type: 'string' }, securities: { type: 'string' } },
+          strict: true,
+        }));
+      } catch (e) {
+        fail(`${(e as Error).message}\n${USAGE}`);
+      }
       const options = {
         scale: positiveNumber('scale', values.scale, DEFAULT_SAMPLE.scale, false),
         seed: positiveNumber('seed', values.seed, DEFAULT_SAMPLE.seed, true),

@@ -62,11 +62,15 @@ export async function bulkInsert(db: Db, model: string, rows: Row[], options: Bu
     : insertPostgres(db.driver.pool, model, columns, rows, now, options);
 }
 
-function sqliteValue(c: Column, v: unknown, now: Date): unknown {
-  if (v === undefined || v === null) {
-    if (c.type === 'DateTime' && (c.isUpdatedAt || c.hasDefault)) v = now;
-    else return null;
-  }
+/** The value to write before driver encoding: a left-out timestamp gets `now`, as Prisma would. */
+function withDefault(c: Column, v: unknown, now: Date): unknown {
+  if (v !== undefined && v !== null) return v;
+  return c.type === 'DateTime' && (c.isUpdatedAt || c.hasDefault) ? now : null;
+}
+
+function sqliteValue(c: Column, value: unknown, now: Date): unknown {
+  const v = withDefault(c, value, now);
+  if (v === null) return null;
   switch (c.type) {
     case 'DateTime':
       return (v instanceof Date ? v : new Date(v as string)).toISOString().replace('Z', '+00:00');
@@ -97,11 +101,9 @@ function insertSqlite(conn: import('../db.js').SqliteConnection, model: string, 
   return written;
 }
 
-function pgValue(c: Column, v: unknown, now: Date): unknown {
-  if (v === undefined || v === null) {
-    if (c.type === 'DateTime' && (c.isUpdatedAt || c.hasDefault)) v = now;
-    else return null;
-  }
+function pgValue(c: Column, value: unknown, now: Date): unknown {
+  const v = withDefault(c, value, now);
+  if (v === null) return null;
   switch (c.type) {
     case 'DateTime':
       // timestamp(3) without time zone holds UTC, as Prisma writes it
