@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config.js';
-import type { Context } from './context.js';
+import { createContext, type Context } from './context.js';
+import { maskError, useInputErrorCodes } from './graphql-errors.js';
 import type { Db } from './db.js';
 import { AppError, errorBody } from './errors.js';
 import { schema } from './schema/index.js';
@@ -28,8 +29,9 @@ export function createApp({ config, db }: AppDeps) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    maskedErrors: { isDev: config.nodeEnv === 'development' },
-    context: ({ requestId }): Context => ({ config, db, requestId }),
+    maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
+    plugins: [useInputErrorCodes()],
+    context: ({ requestId }): Context => createContext(config, db, requestId),
     logging: config.nodeEnv === 'test' ? false : 'info',
   });
 

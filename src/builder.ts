@@ -2,35 +2,73 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver } from 'graphql-scalars';
+import { GraphQLScalarType } from 'graphql';
+import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
 import type { Context } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
 
-/** The schema builder: plugins and scalars only; resource modules under schema/ add the types. */
+/**
+ * The schema builder: plugins and scalars only; resource modules under schema/ add the types.
+ * Fields are non-null unless marked, so generated client types say what is always there.
+ */
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+  /** Every connection may carry a lazy count (root lists do; nested edges do not). */
+  Connection: { totalCount?: (() => Promise<number>) | undefined };
   Scalars: {
     BigInt: { Input: bigint; Output: bigint | number | string };
     Date: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
+    URL: { Input: URL; Output: URL | string };
+    UUID: { Input: string; Output: string };
   };
 }>({
   plugins: [PrismaPlugin, RelayPlugin, DataloaderPlugin],
-  relay: {},
+  defaultFieldNullability: false,
+  relay: {
+    cursorType: 'String',
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+    nodesOnConnection: true,
+  },
   prisma: {
-    // The client differs per request context only in tests; resolvers get it from the context.
     client: (ctx) => ctx.db.prisma,
     dmmf: getDatamodel(),
-    exposeDescriptions: true,
+    exposeDescriptions: false,
     filterConnectionTotalCount: true,
     onUnusedQuery: null,
   },
 });
 
-builder.addScalarType('BigInt', BigIntResolver);
+// Always a decimal string on output: JavaScript clients parse JSON numbers as doubles, which lose
+// digits past 2^53 (nanosecond timestamps have 19). Input takes a string or an integer literal.
+builder.addScalarType(
+  'BigInt',
+  new GraphQLScalarType({
+    ...BigIntResolver.toConfig(),
+    description: 'A 64-bit integer, written as a decimal string so that every digit survives JSON (e.g. nanosecond timestamps: "1795208399869397596").',
+    serialize: (value) => {
+      const n = typeof value === 'bigint' ? value : BigInt(value as string | number);
+      return n.toString();
+    },
+  }),
+);
 builder.addScalarType('Date', LocalDateResolver);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);
+builder.addScalarType('URL', URLResolver);
+builder.addScalarType('UUID', UUIDResolver);
+
+builder.globalConnectionField('totalCount', (t) =>
+  t.int({
+    nullable: true,
+    description: 'How many items match the filters in all, ignoring paging; null where counting is not offered (nested lists, trades, quotes).',
+    resolve: (parent) => parent.totalCount?.() ?? null,
+  }),
+);

@@ -2,6 +2,16 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from '../builder.js';
 import './service.js';
+import './security.js';
+import './logo.js';
+import './balance-sheet.js';
+import './fundamental.js';
+import './press-release.js';
+import './rating.js';
+import './call-summary.js';
+import './news.js';
+import './trade.js';
+import './quote.js';
 
 builder.queryType({ description: 'The root of every read.' });
 

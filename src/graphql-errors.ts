@@ -1,0 +1,73 @@
+import { GraphQLError, visit, type ASTNode, type DocumentNode } from 'graphql';
+import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
+import { AppError, ERRORS } from './errors.js';
+
+/**
+ * Internal errors are masked ("Unexpected error."); an AppError thrown by a resolver or service is
+ * a client's mistake or a known state and goes out with its message and coded extensions.
+ */
+export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof AppError) {
+    const gql = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(original.message, {
+      ...(gql?.nodes ? { nodes: gql.nodes } : {}),
+      ...(gql?.path ? { path: gql.path } : {}),
+      extensions: { code: ERRORS[original.code].graphql },
+    });
+  }
+  return yogaMaskError(error, message, isDev);
+}
+
+/** The argument whose value contains the AST node at `offset`, if any. */
+function argumentAt(document: DocumentNode, offset: number): string | undefined {
+  let found: string | undefined;
+  visit(document, {
+    Argument(node) {
+      if (node.value.loc && node.value.loc.start <= offset && offset < node.value.loc.end) found = node.name.value;
+    },
+  });
+  return found;
+}
+
+const INPUT_VALUE_ERROR = /^(Expected value of type|Enum ".*" cannot represent|Field ".*" of required type|Field ".*" is not defined by type|Int cannot represent|Float cannot represent|String cannot represent|Boolean cannot represent|ID cannot represent)/;
+
+/**
+ * Gives pre-execution errors the codes Apollo Client and urql users expect: a malformed argument
+ * value (an invalid date, an unknown enum value) is BAD_USER_INPUT and its message names the
+ * argument; other validation errors are GRAPHQL_VALIDATION_FAILED; bad variables BAD_USER_INPUT.
+ */
+export function useInputErrorCodes(): Plugin {
+  return {
+    onValidate({ params }) {
+      return ({ result, setResult }) => {
+        if (result.length === 0) return;
+        setResult(
+          result.map((e) => {
+            const node = e.nodes?.[0] as ASTNode | undefined;
+            const isInput = INPUT_VALUE_ERROR.test(e.message);
+            const arg = isInput && node?.loc ? argumentAt(params.documentAST, node.loc.start) : undefined;
+            return new GraphQLError(arg ? `argument "${arg}": ${e.message}` : e.message, {
+              ...(e.nodes ? { nodes: e.nodes } : {}),
+              extensions: { ...e.extensions, code: isInput ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED' },
+            });
+          }),
+        );
+      };
+    },
+    onExecute() {
+      return {
+        onExecuteDone({ result, setResult }) {
+          // variable coercion fails before any resolver runs: the result has errors and no data
+          if (!('errors' in result) || !result.errors || 'data' in result) return;
+          setResult({
+            ...result,
+            errors: result.errors.map((e) =>
+              e.extensions?.code ? e : new GraphQLError(e.message, { ...(e.nodes ? { nodes: e.nodes } : {}), extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } }),
+            ),
+          });
+        },
+      };
+    },
+  };
+}

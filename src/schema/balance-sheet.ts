@@ -1,0 +1,2 @@
+// filled in by the balance-sheet resource module
+export {};

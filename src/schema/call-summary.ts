@@ -1,0 +1,2 @@
+// filled in by the call-summary resource module
+export {};

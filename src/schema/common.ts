@@ -1,0 +1,67 @@
+import { builder } from '../builder.js';
+import { AppError } from '../errors.js';
+import type { Direction, Page } from '../services/paging.js';
+
+/** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
+export interface PageSize {
+  default: number;
+  max: number;
+}
+
+export function checkFirst(first: number | null | undefined, size: PageSize, argument = 'first'): number {
+  if (first === null || first === undefined) return size.default;
+  if (!Number.isInteger(first) || first < 1 || first > size.max) {
+    throw new AppError('BAD_REQUEST', `argument "${argument}" must be an integer from 1 to ${size.max}; got ${first}`);
+  }
+  return first;
+}
+
+export function firstArgDescription(size: PageSize): string {
+  return `How many items to return: 1 to ${size.max}, default ${size.default}.`;
+}
+
+/** A service page in the shape the Relay connection types resolve. */
+export function connection<Row>(page: Page<Row>) {
+  return {
+    edges: page.nodes.map((node, i) => ({ node, cursor: page.cursors[i]! })),
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: false,
+      startCursor: page.cursors[0] ?? null,
+      endCursor: page.cursors.at(-1) ?? null,
+    },
+    totalCount: page.totalCount,
+  };
+}
+
+export type ConnectionShape = ReturnType<typeof connection>;
+
+export const SortOrder = builder.enumType('SortOrder', {
+  description: 'Direction of a time-ordered list.',
+  values: {
+    ASC: { value: 'asc', description: 'Oldest first.' },
+    DESC: { value: 'desc', description: 'Newest first.' },
+  } as const,
+});
+
+export function checkRange(from: Date | null | undefined, to: Date | null | undefined, names = ['from', 'to'] as const): void {
+  if (from && to && from.getTime() > to.getTime()) {
+    throw new AppError('BAD_REQUEST', `argument "${names[0]}" (${from.toISOString()}) is after "${names[1]}" (${to.toISOString()})`);
+  }
+}
+
+export type { Direction };
+
+export const FiscalPeriodEnum = builder.enumType('FiscalPeriod', {
+  description: 'A fiscal quarter, or the full fiscal year.',
+  values: {
+    Q1: { value: 'Q1', description: 'First fiscal quarter.' },
+    Q2: { value: 'Q2', description: 'Second fiscal quarter.' },
+    Q3: { value: 'Q3', description: 'Third fiscal quarter.' },
+    Q4: { value: 'Q4', description: 'Fourth fiscal quarter.' },
+    FY: { value: 'FY', description: 'The full fiscal year.' },
+  } as const,
+});
+
+/** Cursor argument, the same on every list. */
+export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of this list): return the items after it.';

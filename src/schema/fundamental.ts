@@ -1,0 +1,2 @@
+// filled in by the fundamental resource module
+export {};

@@ -1,0 +1,2 @@
+// filled in by the logo resource module
+export {};

@@ -1,0 +1,2 @@
+// filled in by the news resource module
+export {};

@@ -1,0 +1,2 @@
+// filled in by the press-release resource module
+export {};

@@ -1,0 +1,2 @@
+// filled in by the quote resource module
+export {};

@@ -1,0 +1,2 @@
+// filled in by the rating resource module
+export {};

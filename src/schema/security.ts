@@ -1,0 +1,186 @@
+import { builder } from '../builder.js';
+import { AppError } from '../errors.js';
+import { fromMap } from '../loaders.js';
+import type { Context } from '../context.js';
+import {
+  findSecurity,
+  searchSecurities,
+  securitiesByFigi,
+  securitiesBySymbol,
+  SEARCH_TYPES,
+  type SearchType,
+  type Security as SecurityRow,
+} from '../services/security.js';
+import { checkFirst, connection, firstArgDescription, type PageSize } from './common.js';
+
+export const SECURITY_PAGE: PageSize = { default: 10, max: 250 };
+
+/** Loaders other resource modules use to link to securities. */
+export function securityBySymbol(ctx: Context, symbol: string): Promise<SecurityRow | null> {
+  return ctx.loaders.get('securityBySymbol', fromMap((keys: readonly string[]) => securitiesBySymbol(ctx.db, keys), null as SecurityRow | null)).load(symbol);
+}
+
+export function securityByFigi(ctx: Context, figi: string): Promise<SecurityRow | null> {
+  return ctx.loaders.get('securityByFigi', fromMap((keys: readonly string[]) => securitiesByFigi(ctx.db, keys), null as SecurityRow | null)).load(figi);
+}
+
+const Classification = builder.objectRef<SecurityRow>('SecurityClassification').implement({
+  description: 'Industry and instrument classification (spec keys `classification.*`).',
+  fields: (t) => ({
+    gics: t.exposeString('gics', { nullable: true, description: 'GICS sector name.' }),
+    gicsCode: t.exposeString('gicsCode', { nullable: true, description: 'GICS code (8 digits).' }),
+    marketSector: t.exposeString('marketSector', { nullable: true, description: 'Market sector, e.g. Equity.' }),
+    securityDescription: t.exposeString('securityDescription', { nullable: true, description: 'Short description of the instrument.' }),
+    securityType: t.exposeString('securityType', { nullable: true, description: 'Security type, e.g. Common Stock.' }),
+    securityType2: t.exposeString('securityType2', { nullable: true, description: 'Secondary security type.' }),
+    sicCode: t.exposeString('sicCode', { nullable: true, description: 'Standard Industrial Classification code.' }),
+    sicDescription: t.exposeString('sicDescription', { nullable: true, description: 'Description of the SIC code.' }),
+  }),
+});
+
+const Address = builder.objectRef<SecurityRow>('Address').implement({
+  description: 'A postal address (spec keys `company_info.address.*`).',
+  fields: (t) => ({
+    address1: t.exposeString('address1', { nullable: true, description: 'Street address.' }),
+    city: t.exposeString('city', { nullable: true, description: 'City.' }),
+    postalCode: t.exposeString('postalCode', { nullable: true, description: 'Postal code.' }),
+    state: t.exposeString('state', { nullable: true, description: 'State or region.' }),
+  }),
+});
+
+const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
+  description: 'About the issuing company (spec keys `company_info.*`).',
+  fields: (t) => ({
+    address: t.field({ type: Address, description: 'Head-office address.', resolve: (s) => s }),
+    description: t.exposeString('description', { nullable: true, description: 'What the company does.' }),
+    homepageUrl: t.exposeString('homepageUrl', { nullable: true, description: 'Company web site.' }),
+    listDate: t.field({ type: 'Date', nullable: true, description: 'Date of first listing.', resolve: (s) => s.listDate }),
+    phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'Main telephone number.' }),
+    totalEmployees: t.exposeInt('totalEmployees', { nullable: true, description: 'Number of employees.' }),
+  }),
+});
+
+const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
+  description: 'Where the security is listed (spec keys `exchange_info.*`).',
+  fields: (t) => ({
+    exchangeCountry: t.exposeString('exchangeCountry', { nullable: true, description: 'Country of the exchange (ISO code).' }),
+    exchangeName: t.exposeString('exchangeName', { nullable: true, description: 'Exchange name.' }),
+    micCode: t.exposeString('micCode', { description: 'ISO 10383 market identifier code of the exchange (may be empty).' }),
+    vendoryExchangeCode: t.exposeString('vendoryExchangeCode', { nullable: true, description: "The exchange's code at data vendor Y." }),
+    vendoryTicker: t.exposeString('vendoryTicker', { nullable: true, description: "The ticker at data vendor Y." }),
+    vendorxExchangeCode: t.exposeString('vendorxExchangeCode', { nullable: true, description: "The exchange's code at data vendor X." }),
+    vendorxExchangeName: t.exposeString('vendorxExchangeName', { nullable: true, description: "The exchange's name at data vendor X." }),
+  }),
+});
+
+const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implement({
+  description: 'Size figures of the security (spec keys `financials.*`).',
+  fields: (t) => ({
+    marketCap: t.field({ type: 'BigInt', nullable: true, description: 'Market capitalization.', resolve: (s) => s.marketCap }),
+    roundLot: t.exposeInt('roundLot', { nullable: true, description: 'Round-lot size in shares.' }),
+    shareClassSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Shares outstanding of this share class.', resolve: (s) => s.shareClassSharesOutstanding }),
+    weightedSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Weighted shares outstanding.', resolve: (s) => s.weightedSharesOutstanding }),
+  }),
+});
+
+const Identifiers = builder.objectRef<SecurityRow>('SecurityIdentifiers').implement({
+  description: 'Identifiers of the security (spec keys `identifiers.*`).',
+  fields: (t) => ({
+    cik: t.exposeString('cik', { nullable: true, description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
+    cusip: t.exposeString('cusip', { nullable: true, description: 'CUSIP.' }),
+    figi: t.exposeString('figi', { description: 'FIGI of this listing.' }),
+    figiComposite: t.exposeString('figiComposite', { nullable: true, description: 'Composite FIGI.' }),
+    figiShareClass: t.exposeString('figiShareClass', { nullable: true, description: 'Share-class FIGI.' }),
+    isin: t.exposeString('isin', { nullable: true, description: 'ISIN.' }),
+    opol: t.exposeString('opol', { nullable: true, description: 'Operating MIC (OPOL).' }),
+    permid: t.exposeString('permid', { nullable: true, description: 'PermID.' }),
+    ric: t.exposeString('ric', { nullable: true, description: 'Reuters Instrument Code.' }),
+  }),
+});
+
+const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
+  description: 'Ticker reference data (spec keys `ticker_meta.*`).',
+  fields: (t) => ({
+    active: t.exposeBoolean('active', { description: 'Whether the ticker is actively traded.' }),
+    currencyName: t.exposeString('currencyName', { nullable: true, description: 'Trading currency.' }),
+    lastUpdatedUtc: t.field({ type: 'DateTime', nullable: true, description: 'When the ticker data last changed.', resolve: (s) => s.lastUpdatedUtc }),
+    locale: t.exposeString('locale', { nullable: true, description: 'Locale, e.g. us.' }),
+    market: t.exposeString('market', { nullable: true, description: 'Market, e.g. stocks.' }),
+    primaryExchange: t.exposeString('primaryExchange', { nullable: true, description: 'Primary exchange MIC.' }),
+    ticker: t.exposeString('ticker', { nullable: true, description: 'Ticker.' }),
+    tickerRoot: t.exposeString('tickerRoot', { nullable: true, description: 'Ticker root.' }),
+    type: t.exposeString('type', { nullable: true, description: 'Ticker type code, e.g. CS.' }),
+  }),
+});
+
+export const Security = builder.prismaNode('Security', {
+  description: 'A security master record: one listing of a security (figi + MIC), with everything linked to its symbol.',
+  id: { field: 'id' },
+  fields: (t) => ({
+    securityId: t.exposeString('id', { description: 'The record id, `<figi>_<mic>` (spec `id`).' }),
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
+    name: t.exposeString('name', { description: 'Security name.' }),
+    status: t.exposeString('status', { description: 'Record status, e.g. ACTIVE.' }),
+    isinHistory: t.field({ type: 'JSON', nullable: true, description: 'Earlier ISINs, if any (spec `isin_history`).', resolve: (s) => s.isinHistory }),
+    classification: t.field({ type: Classification, description: 'Industry and instrument classification.', resolve: (s) => s }),
+    companyInfo: t.field({ type: CompanyInfo, description: 'About the issuing company.', resolve: (s) => s }),
+    exchangeInfo: t.field({ type: ExchangeInfo, description: 'Where it is listed.', resolve: (s) => s }),
+    financials: t.field({ type: Financials, description: 'Market capitalization and share counts.', resolve: (s) => s }),
+    identifiers: t.field({ type: Identifiers, description: 'FIGI, ISIN, CUSIP, CIK and other identifiers.', resolve: (s) => s }),
+    tickerMeta: t.field({ type: TickerMeta, description: 'Ticker reference data.', resolve: (s) => s }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+  }),
+});
+
+export const SecurityConnection = builder.connectionObject({ type: Security, name: 'SecurityConnection' });
+
+const SearchTypeEnum = builder.enumType('SecuritySearchType', {
+  description: 'Which identifier a security search matches (spec `search_type`).',
+  values: Object.fromEntries(
+    (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [k.split('.').pop()!.toUpperCase(), { value: k, description: `Matches \`${k}\`.` }]),
+  ) as Record<string, { value: SearchType; description: string }>,
+});
+
+builder.queryFields((t) => ({
+  security: t.field({
+    type: Security,
+    nullable: true,
+    description: 'One security by exactly one identifier; null when none matches. A symbol listed on several exchanges resolves to its first listing.',
+    args: {
+      symbol: t.arg.string({ description: 'Ticker symbol.' }),
+      figi: t.arg.string({ description: 'FIGI.' }),
+      isin: t.arg.string({ description: 'ISIN.' }),
+      cusip: t.arg.string({ description: 'CUSIP.' }),
+      cik: t.arg.string({ description: 'SEC Central Index Key, with or without leading zeros.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      const given = Object.entries(args).filter(([, v]) => v !== null && v !== undefined) as [string, string][];
+      if (given.length !== 1) {
+        throw new AppError('BAD_REQUEST', `give exactly one of the arguments symbol, figi, isin, cusip, cik; got ${given.length ? given.map(([k]) => k).join(', ') : 'none'}`);
+      }
+      const [key, value] = given[0]!;
+      if (key === 'cik' && !/^[0-9]{1,10}$/.test(value)) throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
+      return findSecurity(ctx.db, { [key]: value } as never);
+    },
+  }),
+  securities: t.field({
+    type: SecurityConnection,
+    description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order).',
+    args: {
+      search: t.arg.string({ required: true, description: 'The query: an identifier or its beginning.' }),
+      searchType: t.arg({ type: SearchTypeEnum, defaultValue: 'symbol', description: 'Which identifier to match (default SYMBOL).' }),
+      first: t.arg.int({ description: firstArgDescription(SECURITY_PAGE) }),
+      after: t.arg.string({ description: 'Cursor: return items after this one.' }),
+    },
+    resolve: async (_root, args, ctx) =>
+      connection(
+        await searchSecurities(ctx.db, {
+          query: args.search,
+          type: args.searchType ?? 'symbol',
+          first: checkFirst(args.first, SECURITY_PAGE),
+          after: args.after ?? undefined,
+        }),
+      ),
+  }),
+}));

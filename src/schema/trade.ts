@@ -1,0 +1,117 @@
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { fromMap, loaderName } from '../loaders.js';
+import type { Page } from '../services/paging.js';
+import { fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
+import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, SortOrder, type PageSize } from './common.js';
+import { Security } from './security.js';
+
+export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
+
+export const Trade = builder.prismaNode('Trade', {
+  description: 'One trade of a stock (spec 2.9).',
+  id: { field: 'symbol_sequenceNumber' },
+  fields: (t) => ({
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
+    tradeId: t.exposeString('tradeId', { description: 'The trade id given by the exchange (spec `id`).' }),
+    price: t.exposeFloat('price', { description: 'Trade price.' }),
+    size: t.exposeFloat('size', { description: 'Number of shares traded.' }),
+    exchange: t.exposeInt('exchange', { description: 'Exchange id.' }),
+    tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
+    conditions: t.field({ type: ['Int'], description: 'Trade condition codes.', resolve: (r) => r.conditions as number[] }),
+    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', resolve: (r) => r.sequenceNumber }),
+    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', resolve: (r) => r.sipTimestamp }),
+    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', resolve: (r) => fromNanos(r.sipTimestamp) }),
+  }),
+});
+
+export const TradeConnection = builder.connectionObject({ type: Trade, name: 'TradeConnection' });
+
+const Timespan = builder.enumType('Timespan', {
+  description: 'Bar width.',
+  values: { MINUTE: { value: 'minute' }, HOUR: { value: 'hour' }, DAY: { value: 'day' } } as const,
+});
+
+const BarRef = builder.objectRef<Bar>('Bar').implement({
+  description: 'OHLCV aggregate of the trades in one time bucket.',
+  fields: (t) => ({
+    start: t.field({ type: 'DateTime', description: 'Start of the bucket (UTC).', resolve: (b) => fromNanos(b.start) }),
+    startTimestamp: t.field({ type: 'BigInt', description: 'Start of the bucket in nanoseconds since the epoch.', resolve: (b) => b.start }),
+    open: t.exposeFloat('open', { description: 'Price of the first trade.' }),
+    high: t.exposeFloat('high', { description: 'Highest price.' }),
+    low: t.exposeFloat('low', { description: 'Lowest price.' }),
+    close: t.exposeFloat('close', { description: 'Price of the last trade.' }),
+    volume: t.exposeFloat('volume', { description: 'Shares traded.' }),
+    vwap: t.exposeFloat('vwap', { description: 'Volume-weighted average price.' }),
+    trades: t.exposeInt('trades', { description: 'Number of trades.' }),
+  }),
+});
+
+/** Arguments shared by the root `trades`/`quotes` fields and the Security edges. */
+export const tickArgs = builder.args((t) => ({
+  from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
+  to: t.field({ type: 'DateTime', description: 'Only ticks at or before this time.' }),
+  order: t.field({ type: SortOrder, defaultValue: 'desc', description: 'By SIP timestamp, then sequence number; default DESC (newest first).' }),
+  first: t.int({ description: firstArgDescription(TICK_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+export function tickPageArgs(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): TickPageArgs {
+  checkRange(args.from, args.to);
+  return {
+    range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? toNanos(args.to) + 999_999n : undefined },
+    direction: args.order ?? 'desc',
+    first: checkFirst(args.first, TICK_PAGE),
+    after: args.after ?? undefined,
+  };
+}
+
+function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<TradeRow>> {
+  const empty: Page<TradeRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders.get(loaderName('tradesBySymbol', args), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, args), empty)).load(symbol);
+}
+
+builder.queryField('trades', (t) =>
+  t.field({
+    type: TradeConnection,
+    description: 'Trades of one symbol, newest first unless `order: ASC`.',
+    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
+    resolve: async (_root, { symbol, ...args }, ctx) => connection(await tradePage(ctx, symbol.toUpperCase(), tickPageArgs(args))),
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  trades: t.field({
+    type: TradeConnection,
+    description: "This security's trades, newest first unless `order: ASC`.",
+    args: tickArgs,
+    resolve: async (security, args, ctx) => connection(await tradePage(ctx, security.symbol, tickPageArgs(args))),
+  }),
+  latestTrade: t.field({
+    type: Trade,
+    nullable: true,
+    description: 'The most recent trade, if any.',
+    resolve: (security, _args, ctx) =>
+      ctx.loaders.get('latestTrade', fromMap((symbols: readonly string[]) => latestTrades(ctx.db, symbols), null as TradeRow | null)).load(security.symbol),
+  }),
+  bars: t.field({
+    type: [BarRef],
+    description: `OHLCV bars aggregated from trades between \`from\` and \`to\` (at most ${MAX_BARS} buckets), oldest first; empty buckets are left out.`,
+    args: {
+      timespan: t.arg({ type: Timespan, required: true, description: 'Bar width.' }),
+      from: t.arg({ type: 'DateTime', required: true, description: 'Start of the range.' }),
+      to: t.arg({ type: 'DateTime', required: true, description: 'End of the range (inclusive).' }),
+    },
+    resolve: (security, args, ctx) => {
+      checkRange(args.from, args.to);
+      const from = toNanos(args.from);
+      const to = toNanos(args.to) + 999_999n;
+      const timespan = args.timespan as Timespan;
+      return ctx.loaders
+        .get(loaderName('bars', { timespan, from, to }), fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to), [] as Bar[]))
+        .load(security.symbol);
+    },
+  }),
+}));
+

@@ -1,0 +1,106 @@
+import { AppError } from '../errors.js';
+
+/**
+ * Keyset pagination shared by every list. A list is ordered by a fixed tuple of columns, all in one
+ * direction, ending in a unique column; a cursor is the tuple of the last row it returned, so the
+ * next page is `WHERE (cols) > (cursor) ORDER BY cols LIMIT n`: an index range scan however deep.
+ */
+export type KeyType = 'string' | 'int' | 'bigint' | 'float' | 'date';
+
+export interface Ordering<Row> {
+  /** Names the ordering inside cursors, so a cursor of one list is rejected by another. */
+  tag: string;
+  columns: readonly { column: string; type: KeyType; of: (row: Row) => unknown }[];
+}
+
+export type Direction = 'asc' | 'desc';
+
+export interface Page<Row> {
+  nodes: Row[];
+  hasNextPage: boolean;
+  /** The cursor after each node, in order. */
+  cursors: string[];
+  /** Counts every row the filters match, ignoring paging; only run when asked for. */
+  totalCount?: () => Promise<number>;
+}
+
+export interface PageArgs {
+  first: number;
+  after?: string[] | undefined;
+  direction: Direction;
+}
+
+function encodeValue(v: unknown, type: KeyType): string | number {
+  if (type === 'date') return (v as Date).toISOString();
+  if (type === 'bigint') return String(v);
+  return v as string | number;
+}
+
+export function encodeCursor<Row>(ordering: Ordering<Row>, direction: Direction, row: Row): string {
+  const values = ordering.columns.map((c) => encodeValue(c.of(row), c.type));
+  return Buffer.from(JSON.stringify([ordering.tag, direction, ...values])).toString('base64url');
+}
+
+/**
+ * The key tuple inside a cursor, as strings ready to bind (bigint and dates as text). Throws a
+ * BAD_REQUEST naming `argument` for anything this list did not issue.
+ */
+export function decodeCursor<Row>(ordering: Ordering<Row>, direction: Direction, cursor: string, argument = 'after'): unknown[] {
+  const bad = () => new AppError('BAD_REQUEST', `${argument}: ${JSON.stringify(cursor.slice(0, 100))} is not a cursor of this list (use a cursor from the same query and order)`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed[0] !== ordering.tag || parsed[1] !== direction || parsed.length !== ordering.columns.length + 2) throw bad();
+  return ordering.columns.map((c, i) => {
+    const v = parsed[i + 2];
+    switch (c.type) {
+      case 'string':
+        if (typeof v !== 'string') throw bad();
+        return v;
+      case 'int':
+        if (!Number.isSafeInteger(v)) throw bad();
+        return v;
+      case 'float':
+        if (typeof v !== 'number' || !Number.isFinite(v)) throw bad();
+        return v;
+      case 'bigint':
+        if (typeof v !== 'string' || !/^-?\d{1,20}$/.test(v)) throw bad();
+        return BigInt(v);
+      case 'date': {
+        const d = typeof v === 'string' ? new Date(v) : new Date(NaN);
+        if (Number.isNaN(d.getTime())) throw bad();
+        return d;
+      }
+    }
+  });
+}
+
+/** Turns `first + 1` fetched rows into a page. */
+export function toPage<Row>(rows: Row[], first: number, ordering: Ordering<Row>, direction: Direction, totalCount?: () => Promise<number>): Page<Row> {
+  const nodes = rows.length > first ? rows.slice(0, first) : rows;
+  return {
+    nodes,
+    hasNextPage: rows.length > first,
+    cursors: nodes.map((n) => encodeCursor(ordering, direction, n)),
+    ...(totalCount ? { totalCount } : {}),
+  };
+}
+
+/** Prisma `where` for "strictly after this key tuple" in the given direction. */
+export function afterWhere(columns: readonly { column: string }[], values: unknown[], direction: Direction): Record<string, unknown> {
+  const op = direction === 'asc' ? 'gt' : 'lt';
+  const branches = columns.map((c, i) => {
+    const branch: Record<string, unknown> = {};
+    for (let j = 0; j < i; j++) branch[columns[j]!.column] = values[j];
+    branch[c.column] = { [op]: values[i] };
+    return branch;
+  });
+  return branches.length === 1 ? branches[0]! : { OR: branches };
+}
+
+export function orderByOf(columns: readonly { column: string }[], direction: Direction): Record<string, Direction>[] {
+  return columns.map((c) => ({ [c.column]: direction }));
+}

@@ -1,0 +1,112 @@
+import type { Db } from '../db.js';
+import { AppError } from '../errors.js';
+import type { Security } from '../generated/prisma/client.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
+
+export type { Security };
+
+/** The identifier types the security master can be searched by (spec 4.5), and their columns. */
+export const SEARCH_TYPES = {
+  symbol: 'symbol',
+  'identifiers.figi': 'figi',
+  'identifiers.figi_composite': 'figiComposite',
+  'identifiers.figi_share_class': 'figiShareClass',
+  'identifiers.isin': 'isin',
+  'identifiers.opol': 'opol',
+  'identifiers.cusip': 'cusip',
+  'identifiers.cik': 'cik',
+  'exchange_info.mic_code': 'micCode',
+  'exchange_info.exchange_country': 'exchangeCountry',
+  'classification.gics_code': 'gicsCode',
+} as const satisfies Record<string, keyof Security>;
+
+export type SearchType = keyof typeof SEARCH_TYPES;
+type SearchColumn = (typeof SEARCH_TYPES)[SearchType];
+
+/** Zero-pads a CIK to the 10 digits it is stored with; `^[0-9]{1,10}$` is checked by callers. */
+export function padCik(cik: string): string {
+  return cik.padStart(10, '0');
+}
+
+/**
+ * What a query matches in a column: identifiers are stored upper-case, so the query is too; a CIK
+ * matches with or without its leading zeros.
+ */
+function normalizeQuery(type: SearchType, query: string): string {
+  const q = query.trim();
+  if (type === 'identifiers.cik') return /^\d{1,10}$/.test(q) ? padCik(q) : q;
+  return q.toUpperCase();
+}
+
+const orderings = new Map<SearchColumn, Ordering<Security>>();
+function orderingFor(column: SearchColumn): Ordering<Security> {
+  let o = orderings.get(column);
+  if (!o) {
+    o = {
+      tag: `security.${column}`,
+      columns: [
+        { column, type: 'string', of: (s) => s[column] ?? '' },
+        { column: 'id', type: 'string', of: (s) => s.id },
+      ],
+    };
+    orderings.set(column, o);
+  }
+  return o;
+}
+
+export interface SearchArgs {
+  query: string;
+  type: SearchType;
+  first: number;
+  after?: string | undefined;
+}
+
+/**
+ * Securities whose `type` field starts with the query (so an exact identifier matches, and a
+ * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id.
+ */
+export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<Security>> {
+  const column = SEARCH_TYPES[args.type];
+  const q = normalizeQuery(args.type, args.query);
+  if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
+  const ordering = orderingFor(column);
+  const match = { [column]: { startsWith: q } };
+  const where = args.after
+    ? { AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, 'asc', args.after), 'asc')] }
+    : match;
+  const rows = await db.prisma.security.findMany({ where, orderBy: orderByOf(ordering.columns, 'asc'), take: args.first + 1 });
+  return toPage(rows, args.first, ordering, 'asc', () => db.prisma.security.count({ where: match }));
+}
+
+export function countSecurities(db: Db): Promise<number> {
+  return db.prisma.security.count();
+}
+
+export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };
+
+/** One security by one identifier; several listings of a symbol resolve to the first by id. */
+export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security | null> {
+  const where =
+    'symbol' in by ? { symbol: by.symbol.toUpperCase() }
+    : 'figi' in by ? { figi: by.figi.toUpperCase() }
+    : 'isin' in by ? { isin: by.isin.toUpperCase() }
+    : 'cusip' in by ? { cusip: by.cusip.toUpperCase() }
+    : { cik: padCik(by.cik) };
+  return db.prisma.security.findFirst({ where, orderBy: { id: 'asc' } });
+}
+
+/** For loaders: the first listing (by id) of each symbol. */
+export async function securitiesBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Security>> {
+  const rows = await db.prisma.security.findMany({ where: { symbol: { in: [...symbols] } }, orderBy: { id: 'asc' } });
+  const map = new Map<string, Security>();
+  for (const r of rows) if (!map.has(r.symbol)) map.set(r.symbol, r);
+  return map;
+}
+
+/** For loaders: the first listing (by id) of each FIGI. */
+export async function securitiesByFigi(db: Db, figis: readonly string[]): Promise<Map<string, Security>> {
+  const rows = await db.prisma.security.findMany({ where: { figi: { in: [...figis] } }, orderBy: { id: 'asc' } });
+  const map = new Map<string, Security>();
+  for (const r of rows) if (!map.has(r.figi)) map.set(r.figi, r);
+  return map;
+}

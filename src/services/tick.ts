@@ -1,0 +1,87 @@
+import type { Db } from '../db.js';
+import { Prisma, type Quote, type Trade } from '../generated/prisma/client.js';
+import { decodeCursor, toPage, type Direction, type Ordering, type Page } from './paging.js';
+import { topPerKey } from './sql.js';
+
+/**
+ * Trades and quotes are both "ticks": rows of one symbol ordered by (sipTimestamp, sequenceNumber),
+ * served in keyset pages from the (symbol, sipTimestamp, sequenceNumber) index in either order.
+ * services/trade.ts and services/quote.ts are this module bound to their table.
+ */
+export type TickTable = 'Trade' | 'Quote';
+type TickRow<T extends TickTable> = T extends 'Trade' ? Trade : Quote;
+
+/** Nanosecond bounds on sipTimestamp; each optional. */
+export interface TimeRange {
+  gte?: bigint | undefined;
+  gt?: bigint | undefined;
+  lte?: bigint | undefined;
+  lt?: bigint | undefined;
+}
+
+export interface TickPageArgs {
+  range?: TimeRange | undefined;
+  direction: Direction;
+  first: number;
+  after?: string | undefined;
+}
+
+export function tickOrdering<T extends TickTable>(table: T): Ordering<TickRow<T>> {
+  return {
+    tag: table.toLowerCase(),
+    columns: [
+      { column: 'sipTimestamp', type: 'bigint', of: (r) => r.sipTimestamp },
+      { column: 'sequenceNumber', type: 'bigint', of: (r) => r.sequenceNumber },
+    ],
+  };
+}
+
+function rangeFilters(range: TimeRange | undefined): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (!range) return out;
+  if (range.gte !== undefined) out.push(Prisma.sql`"sipTimestamp" >= ${range.gte}`);
+  if (range.gt !== undefined) out.push(Prisma.sql`"sipTimestamp" > ${range.gt}`);
+  if (range.lte !== undefined) out.push(Prisma.sql`"sipTimestamp" <= ${range.lte}`);
+  if (range.lt !== undefined) out.push(Prisma.sql`"sipTimestamp" < ${range.lt}`);
+  return out;
+}
+
+/** One page per symbol, all in one statement (the same arguments for every symbol). */
+export async function tickPages<T extends TickTable>(db: Db, table: T, symbols: readonly string[], args: TickPageArgs): Promise<Map<string, Page<TickRow<T>>>> {
+  const ordering = tickOrdering(table);
+  const after = args.after ? decodeCursor(ordering, args.direction, args.after) : undefined;
+  const rows = await topPerKey<TickRow<T> & Record<string, unknown>>(db, {
+    table,
+    keyColumn: 'symbol',
+    keys: symbols,
+    filters: rangeFilters(args.range),
+    orderColumns: ordering.columns.map((c) => c.column),
+    direction: args.direction,
+    after,
+    limit: args.first + 1,
+  });
+  return new Map([...rows].map(([symbol, list]) => [symbol as string, toPage(list, args.first, ordering, args.direction)]));
+}
+
+/** The newest tick of each symbol, in one statement. */
+export async function latestTicks<T extends TickTable>(db: Db, table: T, symbols: readonly string[]): Promise<Map<string, TickRow<T> | null>> {
+  const pages = await tickPages(db, table, symbols, { direction: 'desc', first: 1 });
+  return new Map([...pages].map(([s, p]) => [s, p.nodes[0] ?? null]));
+}
+
+export async function symbolHasTicks(db: Db, table: TickTable, symbol: string): Promise<boolean> {
+  const row = table === 'Trade'
+    ? await db.prisma.trade.findFirst({ where: { symbol }, select: { symbol: true } })
+    : await db.prisma.quote.findFirst({ where: { symbol }, select: { symbol: true } });
+  return row !== null;
+}
+
+/** Milliseconds-precision Date to nanoseconds since the epoch. */
+export function toNanos(d: Date): bigint {
+  return BigInt(d.getTime()) * 1_000_000n;
+}
+
+/** Nanoseconds since the epoch to a Date (milliseconds precision). */
+export function fromNanos(ns: bigint): Date {
+  return new Date(Number(ns / 1_000_000n));
+}

@@ -1,0 +1,77 @@
+import type { Db } from '../db.js';
+import { Prisma, type Trade } from '../generated/prisma/client.js';
+import { AppError } from '../errors.js';
+import { latestTicks, tickPages, type TickPageArgs } from './tick.js';
+
+export type { Trade };
+
+export const tradePages = (db: Db, symbols: readonly string[], args: TickPageArgs) => tickPages(db, 'Trade', symbols, args);
+export const latestTrades = (db: Db, symbols: readonly string[]) => latestTicks(db, 'Trade', symbols);
+
+export const TIMESPANS = { minute: 60_000_000_000n, hour: 3_600_000_000_000n, day: 86_400_000_000_000n } as const;
+export type Timespan = keyof typeof TIMESPANS;
+
+/** Bars per symbol a request may ask for: the time range must not hold more buckets. */
+export const MAX_BARS = 5_000;
+
+export interface Bar {
+  symbol: string;
+  /** Bucket start, nanoseconds since the epoch (UTC). */
+  start: bigint;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  /** Volume-weighted average price. */
+  vwap: number;
+  trades: number;
+}
+
+/**
+ * OHLCV bars aggregated from trades in SQL, for several symbols in one statement: buckets are
+ * `sipTimestamp / span`; open and close are the first and last trade of a bucket by
+ * (sipTimestamp, sequenceNumber).
+ */
+export async function barsFor(db: Db, symbols: readonly string[], timespan: Timespan, from: bigint, to: bigint): Promise<Map<string, Bar[]>> {
+  const span = TIMESPANS[timespan];
+  if (to < from) throw new AppError('BAD_REQUEST', 'argument "from" is after "to"');
+  if ((to - from) / span + 1n > BigInt(MAX_BARS)) {
+    throw new AppError('BAD_REQUEST', `the range from..to holds more than ${MAX_BARS} ${timespan} bars; narrow it or use a longer timespan`);
+  }
+  const out = new Map<string, Bar[]>(symbols.map((s) => [s, []]));
+  if (symbols.length === 0) return out;
+  const rows = await db.prisma.$queryRaw<{ symbol: string; bucket: bigint; open: number; high: number; low: number; close: number; volume: number; notional: number; trades: bigint }[]>(Prisma.sql`
+    SELECT "symbol", "bucket",
+           MAX(CASE WHEN "firstRank" = 1 THEN "price" END) AS "open",
+           MAX("price") AS "high",
+           MIN("price") AS "low",
+           MAX(CASE WHEN "lastRank" = 1 THEN "price" END) AS "close",
+           SUM("size") AS "volume",
+           SUM("price" * "size") AS "notional",
+           COUNT(*) AS "trades"
+    FROM (
+      SELECT "symbol", "price", "size", "sipTimestamp" / ${span} AS "bucket",
+             ROW_NUMBER() OVER (PARTITION BY "symbol", "sipTimestamp" / ${span} ORDER BY "sipTimestamp", "sequenceNumber") AS "firstRank",
+             ROW_NUMBER() OVER (PARTITION BY "symbol", "sipTimestamp" / ${span} ORDER BY "sipTimestamp" DESC, "sequenceNumber" DESC) AS "lastRank"
+      FROM "Trade"
+      WHERE "symbol" IN (${Prisma.join([...symbols])}) AND "sipTimestamp" >= ${from} AND "sipTimestamp" <= ${to}
+    ) ranked
+    GROUP BY "symbol", "bucket"
+    ORDER BY "symbol", "bucket"`);
+  for (const r of rows) {
+    const volume = Number(r.volume);
+    out.get(r.symbol)?.push({
+      symbol: r.symbol,
+      start: BigInt(r.bucket) * span,
+      open: Number(r.open),
+      high: Number(r.high),
+      low: Number(r.low),
+      close: Number(r.close),
+      volume,
+      vwap: volume ? Number(r.notional) / volume : 0,
+      trades: Number(r.trades),
+    });
+  }
+  return out;
+}
