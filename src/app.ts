@@ -9,6 +9,23 @@ import { AppError, errorBody } from './errors.js';
 import { schema } from './schema/index.js';
 import { databaseAnswers } from './services/health.js';
 
+/** What GraphiQL opens with: one company page, the query the README's tour starts from. */
+export const COMPANY_PAGE_QUERY = `# A company page: one security and what links to it. Press Ctrl-Enter to run.
+query CompanyPage($symbol: String = "NVLX") {
+  security(symbol: $symbol) {
+    symbol
+    name
+    classification { gics }
+    logo { png { url } }
+    latestQuote { bidPrice askPrice time }
+    latestBalanceSheet { reportingPeriodEnd totalAssets totalLiabilities totalEquity }
+    ratings(first: 5) { nodes { firm action rating priceTarget createdAt } }
+    news(first: 5) { nodes { headline type createdAt } }
+    trades(first: 5) { pageInfo { endCursor hasNextPage } nodes { price size time } }
+  }
+}
+`;
+
 export interface AppDeps {
   config: Readonly<Config>;
   db: Db;
@@ -29,6 +46,7 @@ export function createApp({ config, db }: AppDeps) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    graphiql: { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY },
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
     plugins: [useInputErrorCodes()],
     context: ({ requestId }): Context => createContext(config, db, requestId),

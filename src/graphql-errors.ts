@@ -1,4 +1,4 @@
-import { GraphQLError, visit, type ASTNode, type DocumentNode } from 'graphql';
+import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
 import { AppError, ERRORS } from './errors.js';
 
@@ -16,6 +16,10 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
       extensions: { code: ERRORS[original.code].graphql },
     });
   }
+  // Relay global ids that do not decode are the client's mistake, not ours
+  if (error instanceof GraphQLError && !error.extensions?.code && /^Invalid global ID/.test(error.message)) {
+    return new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), ...(error.path ? { path: error.path } : {}), extensions: { code: 'BAD_USER_INPUT' } });
+  }
   return yogaMaskError(error, message, isDev);
 }
 
@@ -30,7 +34,10 @@ function argumentAt(document: DocumentNode, offset: number): string | undefined 
   return found;
 }
 
-const INPUT_VALUE_ERROR = /^(Expected value of type|Enum ".*" cannot represent|Field ".*" of required type|Field ".*" is not defined by type|Int cannot represent|Float cannot represent|String cannot represent|Boolean cannot represent|ID cannot represent)/;
+/** Validation errors reported at a literal value are errors in an argument's value. */
+const VALUE_KINDS = new Set<string>([
+  Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT, Kind.OBJECT_FIELD,
+]);
 
 /**
  * Gives pre-execution errors the codes Apollo Client and urql users expect: a malformed argument
@@ -45,7 +52,7 @@ export function useInputErrorCodes(): Plugin {
         setResult(
           result.map((e) => {
             const node = e.nodes?.[0] as ASTNode | undefined;
-            const isInput = INPUT_VALUE_ERROR.test(e.message);
+            const isInput = node !== undefined && VALUE_KINDS.has(node.kind);
             const arg = isInput && node?.loc ? argumentAt(params.documentAST, node.loc.start) : undefined;
             return new GraphQLError(arg ? `argument "${arg}": ${e.message}` : e.message, {
               ...(e.nodes ? { nodes: e.nodes } : {}),

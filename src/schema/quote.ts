@@ -1,2 +1,62 @@
-// filled in by the quote resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { fromMap, loaderName } from '../loaders.js';
+import type { Page } from '../services/paging.js';
+import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
+import { fromNanos, type TickPageArgs } from '../services/tick.js';
+import { connection } from './common.js';
+import { Security } from './security.js';
+import { tickArgs, tickPageArgs } from './tick.js';
+
+export const Quote = builder.prismaNode('Quote', {
+  description: 'One NBBO quote of a stock (spec 2.10).',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
+  id: { field: 'symbol_sequenceNumber' },
+  fields: (t) => ({
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
+    askExchange: t.exposeInt('askExchange', { description: 'Exchange id of the ask.' }),
+    askPrice: t.exposeFloat('askPrice', { description: 'Ask price.' }),
+    askSize: t.exposeFloat('askSize', { description: 'Ask size.' }),
+    bidExchange: t.exposeInt('bidExchange', { description: 'Exchange id of the bid.' }),
+    bidPrice: t.exposeFloat('bidPrice', { description: 'Bid price.' }),
+    bidSize: t.exposeFloat('bidSize', { description: 'Bid size.' }),
+    tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
+    conditions: t.field({ type: ['Int'], description: 'Quote condition codes.', resolve: (r) => r.conditions as number[] }),
+    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', resolve: (r) => r.sequenceNumber }),
+    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', resolve: (r) => r.sipTimestamp }),
+    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', resolve: (r) => fromNanos(r.sipTimestamp) }),
+  }),
+});
+
+export const QuoteConnection = builder.connectionObject({ type: Quote, name: 'QuoteConnection' });
+
+function quotePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<QuoteRow>> {
+  const empty: Page<QuoteRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders.get(loaderName('quotesBySymbol', args), fromMap((symbols: readonly string[]) => quotePages(ctx.db, symbols, args), empty)).load(symbol);
+}
+
+builder.queryField('quotes', (t) =>
+  t.field({
+    type: QuoteConnection,
+    description: 'Quotes of one symbol, newest first unless `order: ASC`.',
+    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
+    resolve: async (_root, { symbol, ...args }, ctx) => connection(await quotePage(ctx, symbol.toUpperCase(), tickPageArgs(args))),
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  quotes: t.field({
+    type: QuoteConnection,
+    description: "This security's quotes, newest first unless `order: ASC`.",
+    args: tickArgs,
+    resolve: async (security, args, ctx) => connection(await quotePage(ctx, security.symbol, tickPageArgs(args))),
+  }),
+  latestQuote: t.field({
+    type: Quote,
+    nullable: true,
+    description: 'The most recent quote, if any.',
+    resolve: (security, _args, ctx) =>
+      ctx.loaders.get('latestQuote', fromMap((symbols: readonly string[]) => latestQuotes(ctx.db, symbols), null as QuoteRow | null)).load(security.symbol),
+  }),
+}));

@@ -115,6 +115,8 @@ const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
 
 export const Security = builder.prismaNode('Security', {
   description: 'A security master record: one listing of a security (figi + MIC), with everything linked to its symbol.',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'id' },
   fields: (t) => ({
     securityId: t.exposeString('id', { description: 'The record id, `<figi>_<mic>` (spec `id`).' }),
@@ -155,7 +157,9 @@ builder.queryFields((t) => ({
       cik: t.arg.string({ description: 'SEC Central Index Key, with or without leading zeros.' }),
     },
     resolve: (_root, args, ctx) => {
-      const given = Object.entries(args).filter(([, v]) => v !== null && v !== undefined) as [string, string][];
+      const given = (['symbol', 'figi', 'isin', 'cusip', 'cik'] as const)
+        .filter((k) => args[k] !== null && args[k] !== undefined)
+        .map((k) => [k, args[k]!] as [string, string]);
       if (given.length !== 1) {
         throw new AppError('BAD_REQUEST', `give exactly one of the arguments symbol, figi, isin, cusip, cik; got ${given.length ? given.map(([k]) => k).join(', ') : 'none'}`);
       }

@@ -4,13 +4,14 @@ import { fromMap, loaderName } from '../loaders.js';
 import type { Page } from '../services/paging.js';
 import { fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, SortOrder, type PageSize } from './common.js';
+import { checkRange, connection } from './common.js';
+import { tickArgs, tickPageArgs } from './tick.js';
 import { Security } from './security.js';
-
-export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
 
 export const Trade = builder.prismaNode('Trade', {
   description: 'One trade of a stock (spec 2.9).',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'symbol_sequenceNumber' },
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
@@ -47,25 +48,6 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
     trades: t.exposeInt('trades', { description: 'Number of trades.' }),
   }),
 });
-
-/** Arguments shared by the root `trades`/`quotes` fields and the Security edges. */
-export const tickArgs = builder.args((t) => ({
-  from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
-  to: t.field({ type: 'DateTime', description: 'Only ticks at or before this time.' }),
-  order: t.field({ type: SortOrder, defaultValue: 'desc', description: 'By SIP timestamp, then sequence number; default DESC (newest first).' }),
-  first: t.int({ description: firstArgDescription(TICK_PAGE) }),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
-
-export function tickPageArgs(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): TickPageArgs {
-  checkRange(args.from, args.to);
-  return {
-    range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? toNanos(args.to) + 999_999n : undefined },
-    direction: args.order ?? 'desc',
-    first: checkFirst(args.first, TICK_PAGE),
-    after: args.after ?? undefined,
-  };
-}
 
 function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<TradeRow>> {
   const empty: Page<TradeRow> = { nodes: [], hasNextPage: false, cursors: [] };

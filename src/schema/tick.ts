@@ -1,0 +1,26 @@
+// What the trade and quote modules share: their arguments and how they become a page request.
+import { builder } from '../builder.js';
+import type { TickPageArgs } from '../services/tick.js';
+import { toNanos } from '../services/tick.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArgDescription, SortOrder, type PageSize } from './common.js';
+
+export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
+
+/** Arguments of the root `trades`/`quotes` fields and of the Security edges alike. */
+export const tickArgs = builder.args((t) => ({
+  from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
+  to: t.field({ type: 'DateTime', description: 'Only ticks at or before this time (inclusive, to the millisecond).' }),
+  order: t.field({ type: SortOrder, defaultValue: 'desc', description: 'By SIP timestamp, then sequence number; default DESC (newest first).' }),
+  first: t.int({ description: firstArgDescription(TICK_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+export function tickPageArgs(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): TickPageArgs {
+  checkRange(args.from, args.to);
+  return {
+    range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? toNanos(args.to) + 999_999n : undefined },
+    direction: args.order ?? 'desc',
+    first: checkFirst(args.first, TICK_PAGE),
+    after: args.after ?? undefined,
+  };
+}
