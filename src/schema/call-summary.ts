@@ -1,2 +1,102 @@
-// filled in by the call-summary resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { fromMap, loaderName } from '../loaders.js';
+import {
+  callSummaryPage,
+  callSummaryPages,
+  type CallDateRange,
+  type CallParticipant as ParticipantRow,
+  type CallSummary as CallSummaryRow,
+  type CallSummaryPageArgs,
+} from '../services/call-summary.js';
+import type { Page } from '../services/paging.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, FiscalPeriodEnum, type PageSize } from './common.js';
+import { checkSymbol } from './logo.js';
+import { Security, securityBySymbol } from './security.js';
+
+export const CALL_SUMMARY_PAGE: PageSize = { default: 10, max: 100 };
+
+const CallParticipant = builder.objectRef<ParticipantRow>('CallParticipant').implement({
+  description: 'Someone who spoke on a conference call.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Full name.' }),
+    role: t.exposeString('role', { description: 'Role on the call, e.g. Chief Executive Officer or Analyst.' }),
+    organization: t.exposeString('organization', { description: 'The company or firm they represent.' }),
+  }),
+});
+
+export const CallSummary = builder.prismaNode('CallSummary', {
+  description: 'A summary of one earnings conference call.',
+  id: { field: 'id' },
+  fields: (t) => ({
+    callSummaryId: t.exposeInt('id', { description: 'The record id (REST `id`).' }),
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol of the company.' }),
+    companyName: t.exposeString('companyName', { description: 'Company name.' }),
+    callDate: t.expose('callDate', { type: 'DateTime', description: 'When the call took place.' }),
+    fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the call reports on.' }),
+    fiscalPeriod: t.expose('fiscalPeriod', { type: FiscalPeriodEnum, description: 'Fiscal period the call reports on.' }),
+    title: t.exposeString('title', { description: 'Title of the call.' }),
+    summary: t.exposeString('summary', { description: 'Summary of what was said.' }),
+    keyPoints: t.field({ type: ['String'], description: 'The main points, in order.', resolve: (c) => c.keyPoints as string[] }),
+    guidance: t.exposeString('guidance', { nullable: true, description: 'Forward guidance given on the call, if any.' }),
+    sentimentScore: t.exposeFloat('sentimentScore', { description: 'Tone of the call, from -1 (negative) to 1 (positive).' }),
+    participants: t.field({ type: [CallParticipant], description: 'Who spoke on the call.', resolve: (c) => c.participants as unknown as ParticipantRow[] }),
+    security: t.field({
+      type: Security,
+      nullable: true,
+      description: "The company's security; null when the security master does not list the symbol.",
+      resolve: (c, _args, ctx) => securityBySymbol(ctx, c.symbol),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+  }),
+});
+
+export const CallSummaryConnection = builder.connectionObject({ type: CallSummary, name: 'CallSummaryConnection' });
+
+/** Arguments shared by the root `callSummaries` field and the Security edge. */
+const pageArgs = builder.args((t) => ({
+  from: t.field({ type: 'DateTime', description: 'Only calls at or after this time.' }),
+  to: t.field({ type: 'DateTime', description: 'Only calls at or before this time.' }),
+  first: t.int({ description: firstArgDescription(CALL_SUMMARY_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+function checkPageArgs(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): CallDateRange & CallSummaryPageArgs {
+  checkRange(args.from, args.to);
+  return {
+    from: args.from ?? undefined,
+    to: args.to ?? undefined,
+    first: checkFirst(args.first, CALL_SUMMARY_PAGE),
+    after: args.after ?? undefined,
+  };
+}
+
+function callSummaryPageOf(ctx: Context, symbol: string, args: CallDateRange & CallSummaryPageArgs): Promise<Page<CallSummaryRow>> {
+  const empty: Page<CallSummaryRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders
+    .get(loaderName('callSummariesBySymbol', args), fromMap((symbols: readonly string[]) => callSummaryPages(ctx.db, symbols, args), empty))
+    .load(symbol);
+}
+
+builder.queryField('callSummaries', (t) =>
+  t.field({
+    type: CallSummaryConnection,
+    description: 'Conference-call summaries, newest call first.',
+    args: { symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }), ...pageArgs },
+    resolve: async (_root, { symbol, ...args }, ctx) => {
+      const { from, to, first, after } = checkPageArgs(args);
+      const filter = { symbol: symbol === null || symbol === undefined ? undefined : checkSymbol(symbol, 'symbol'), from, to };
+      return connection(await callSummaryPage(ctx.db, filter, { first, after }));
+    },
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  callSummaries: t.field({
+    type: CallSummaryConnection,
+    description: "Summaries of this company's conference calls, newest first.",
+    args: pageArgs,
+    resolve: async (security, args, ctx) => connection(await callSummaryPageOf(ctx, security.symbol, checkPageArgs(args))),
+  }),
+}));

@@ -1,2 +1,135 @@
-// filled in by the logo resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { AppError } from '../errors.js';
+import { fromMap } from '../loaders.js';
+import { logoPage, logosBySymbol, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
+import type { Security as SecurityRow } from '../services/security.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, type PageSize } from './common.js';
+import { Security, securityByFigi } from './security.js';
+
+export const LOGO_PAGE: PageSize = { default: 10, max: 100 };
+const MAX_SYMBOLS = 100;
+const SYMBOL = /^[A-Z0-9.-]{1,20}$/;
+
+/** A ticker symbol argument, upper-cased; anything else is a BAD_REQUEST naming the argument. */
+export function checkSymbol(value: string, argument: string): string {
+  const symbol = value.toUpperCase();
+  if (!SYMBOL.test(symbol)) {
+    throw new AppError('BAD_REQUEST', `argument "${argument}" must hold ticker symbols of 1 to 20 characters from A-Z 0-9 . -; got ${JSON.stringify(value)}`);
+  }
+  return symbol;
+}
+
+function checkSymbols(values: readonly string[] | null | undefined, argument: string): string[] | undefined {
+  if (values === null || values === undefined) return undefined;
+  if (values.length < 1 || values.length > MAX_SYMBOLS) {
+    throw new AppError('BAD_REQUEST', `argument "${argument}" must list 1 to ${MAX_SYMBOLS} symbols (leave it out for every logo); got ${values.length}`);
+  }
+  return [...new Set(values.map((v) => checkSymbol(v, argument)))];
+}
+
+export function logoBySymbol(ctx: Context, symbol: string): Promise<LogoWithInfo | null> {
+  return ctx.loaders.get('logoBySymbol', fromMap((keys: readonly string[]) => logosBySymbol(ctx.db, keys), null as LogoWithInfo | null)).load(symbol);
+}
+
+/** The securities behind the info rows: one per distinct FIGI, in row order; FIGIs the master does not know are left out. */
+async function securitiesOf(ctx: Context, logo: LogoWithInfo): Promise<SecurityRow[]> {
+  const figis = [...new Set(logo.securityInfo.map((i) => i.figi))];
+  const found = await Promise.all(figis.map((figi) => securityByFigi(ctx, figi)));
+  const byId = new Map<string, SecurityRow>();
+  for (const s of found) if (s && !byId.has(s.id)) byId.set(s.id, s);
+  return [...byId.values()];
+}
+
+interface Image {
+  url: string;
+  sizeKb: number;
+}
+
+const LogoImage = builder.objectRef<Image>('LogoImage').implement({
+  description: 'One rendition of a logo (spec `logos.svg`, `logos.thumbnail`).',
+  fields: (t) => ({
+    url: t.field({ type: 'URL', description: 'Where the image is served.', resolve: (i) => i.url }),
+    sizeKb: t.exposeFloat('sizeKb', { description: 'File size in kilobytes.' }),
+  }),
+});
+
+const LogoPng = builder.objectRef<Image & { height: number; width: number }>('LogoPng').implement({
+  description: 'The PNG rendition of a logo (spec `logos.png`).',
+  fields: (t) => ({
+    url: t.field({ type: 'URL', description: 'Where the image is served.', resolve: (i) => i.url }),
+    height: t.exposeInt('height', { description: 'Height in pixels.' }),
+    width: t.exposeInt('width', { description: 'Width in pixels.' }),
+    sizeKb: t.exposeFloat('sizeKb', { description: 'File size in kilobytes.' }),
+  }),
+});
+
+const LogoSecurityInfo = builder.objectRef<SecurityInfoRow>('LogoSecurityInfo').implement({
+  description: 'Identifiers of one security behind a logo (spec `security_info[]`).',
+  fields: (t) => ({
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).' }),
+    name: t.exposeString('name', { description: 'Security name.' }),
+    mic: t.exposeString('mic', { description: 'ISO 10383 market identifier code; empty for a composite (exchange-less) row.' }),
+    figi: t.exposeString('figi', { description: 'FIGI; the same FIGI may appear in more than one row.' }),
+    exchCode: t.exposeString('exchCode', { description: 'Exchange code.' }),
+    compositeFigi: t.exposeString('compositeFigi', { description: 'Composite FIGI.' }),
+    shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI.' }),
+    marketSector: t.exposeString('marketSector', { description: 'Market sector, e.g. Equity.' }),
+  }),
+});
+
+export const Logo = builder.prismaNode('Logo', {
+  description: 'A company logo in PNG, SVG and thumbnail form, with the identifiers of the securities behind it (spec 2.1).',
+  id: { field: 'id' },
+  include: { securityInfo: { orderBy: { position: 'asc' } } },
+  fields: (t) => ({
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
+    companyName: t.exposeString('companyName', { description: 'Company name.' }),
+    png: t.field({
+      type: LogoPng,
+      description: 'The PNG rendition.',
+      resolve: (l) => ({ url: l.pngUrl, height: l.pngHeight, width: l.pngWidth, sizeKb: l.pngSizeKb }),
+    }),
+    svg: t.field({ type: LogoImage, description: 'The SVG rendition.', resolve: (l) => ({ url: l.svgUrl, sizeKb: l.svgSizeKb }) }),
+    thumbnail: t.field({ type: LogoImage, description: 'A small PNG rendition.', resolve: (l) => ({ url: l.thumbnailUrl, sizeKb: l.thumbnailSizeKb }) }),
+    securityInfo: t.field({
+      type: [LogoSecurityInfo],
+      description: 'Identifiers of the securities behind the logo, in their recorded order (spec `security_info`).',
+      resolve: (l) => l.securityInfo,
+    }),
+    securities: t.field({
+      type: [Security],
+      description: 'The securities of the security master behind `securityInfo`: one per distinct FIGI, in row order; FIGIs the master does not know are left out.',
+      resolve: (l, _args, ctx) => securitiesOf(ctx, l),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+  }),
+});
+
+export const LogoConnection = builder.connectionObject({ type: Logo, name: 'LogoConnection' });
+
+builder.queryField('logos', (t) =>
+  t.field({
+    type: LogoConnection,
+    description: 'Company logos, by symbol.',
+    args: {
+      symbols: t.arg.stringList({ description: `Only the logos of these ticker symbols (1 to ${MAX_SYMBOLS}; case-insensitive). Leave out for every logo.` }),
+      first: t.arg.int({ description: firstArgDescription(LOGO_PAGE) }),
+      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+    },
+    resolve: async (_root, args, ctx) =>
+      connection(
+        await logoPage(ctx.db, { symbols: checkSymbols(args.symbols, 'symbols') }, { first: checkFirst(args.first, LOGO_PAGE), after: args.after ?? undefined }),
+      ),
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  logo: t.field({
+    type: Logo,
+    nullable: true,
+    description: "The company's logo, if there is one.",
+    resolve: (security, _args, ctx) => logoBySymbol(ctx, security.symbol),
+  }),
+}));
