@@ -1,2 +1,186 @@
-// filled in by the balance-sheet resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
+import { fromMap, loaderName } from '../loaders.js';
+import {
+  balanceSheetPages,
+  checkBalanceSheetFilter,
+  DEFAULT_SORT,
+  latestBalanceSheets,
+  listBalanceSheets,
+  SYMBOLS_INCLUDE,
+  type BalanceSheetFilter,
+  type BalanceSheetPageArgs,
+  type BalanceSheetPeriodFilter,
+  type BalanceSheetSortField,
+  type BalanceSheetWithSymbols,
+  type Timeframe,
+} from '../services/balance-sheet.js';
+import type { Direction, Page } from '../services/paging.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, SortOrder, type PageSize } from './common.js';
+import { Security } from './security.js';
+
+/** The same page-size rule as the REST `limit` (spec 4.2). */
+export const BALANCE_SHEET_PAGE: PageSize = { default: 100, max: 1000 };
+
+export const TimeframeEnum = builder.enumType('Timeframe', {
+  description: 'The period a balance sheet reports on (spec `timeframe`).',
+  values: {
+    QUARTERLY: { value: 'quarterly', description: 'One fiscal quarter.' },
+    ANNUAL: { value: 'annual', description: 'One fiscal year.' },
+    TRAILING_TWELVE_MONTHS: { value: 'trailing_twelve_months', description: 'The twelve months up to the reporting period end.' },
+  } as const,
+});
+
+/** "total_liabilities_plus_equity" -> "Total liabilities plus equity" */
+const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
+
+function amountDescription(field: BalanceSheetAmount, optional: boolean): string {
+  return `${humanize(field)} (spec \`${field}\`); may be negative${optional ? '; null when the filing does not report it' : ''}.`;
+}
+
+export const BalanceSheet = builder.prismaNode('BalanceSheet', {
+  description: 'A standardized balance sheet of one company for one reporting period (spec 2.2). Amounts are numbers in the reporting currency.',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
+  id: { field: 'id' },
+  // rows from the services come with their symbols; node lookups load them the same way
+  include: SYMBOLS_INCLUDE,
+  fields: (t) => ({
+    cik: t.exposeString('cik', { description: 'SEC Central Index Key of the company, zero-padded to 10 digits.' }),
+    symbols: t.field({ type: ['String'], description: 'Ticker symbols of the company, main listing first.', resolve: (b) => b.symbols.map((s) => s.symbol) }),
+    fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the period belongs to.' }),
+    fiscalQuarter: t.exposeInt('fiscalQuarter', { description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).' }),
+    reportingPeriodEnd: t.field({ type: 'Date', description: 'Last day of the reporting period.', resolve: (b) => b.reportingPeriodEnd }),
+    timeframe: t.expose('timeframe', { type: TimeframeEnum, description: 'The period the balance sheet covers.' }),
+    ...Object.fromEntries([
+      ...BALANCE_SHEET_REQUIRED.map((f) => [camelOf(f), t.float({ description: amountDescription(f, false), resolve: (b) => amountOf(b, f)! })]),
+      ...BALANCE_SHEET_OPTIONAL.map((f) => [camelOf(f), t.float({ nullable: true, description: amountDescription(f, true), resolve: (b) => amountOf(b, f) })]),
+    ]),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+  }),
+});
+
+function amountOf(row: BalanceSheetWithSymbols, field: BalanceSheetAmount): number | null {
+  return row[camelOf(field) as keyof BalanceSheetWithSymbols] as number | null;
+}
+
+export const BalanceSheetConnection = builder.connectionObject({ type: BalanceSheet, name: 'BalanceSheetConnection' });
+
+const BalanceSheetOrderField = builder.enumType('BalanceSheetOrderField', {
+  description: 'What a balance-sheet list is ordered by; ties are broken by record id.',
+  values: {
+    PERIOD_END: { value: 'period_end', description: 'Reporting period end.' },
+    FISCAL_YEAR: { value: 'fiscal_year', description: 'Fiscal year, then fiscal quarter.' },
+    FISCAL_QUARTER: { value: 'fiscal_quarter', description: 'Fiscal quarter.' },
+  } as const,
+});
+
+const BalanceSheetOrder = builder.inputType('BalanceSheetOrder', {
+  description: 'Order of a balance-sheet list (spec `sort`).',
+  fields: (t) => ({
+    field: t.field({ type: BalanceSheetOrderField, defaultValue: 'period_end', description: 'The sort field; default PERIOD_END.' }),
+    direction: t.field({ type: SortOrder, defaultValue: 'asc', description: 'Default ASC.' }),
+  }),
+});
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+const periodFilterFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
+  periodEnd: t.field({ type: 'Date', description: 'Only this reporting period end.' }),
+  fiscalYear: t.int({ description: 'Only this fiscal year (1900 to 2100).' }),
+  fiscalQuarter: t.int({ description: 'Only this fiscal quarter (1 to 4).' }),
+  timeframe: t.field({ type: TimeframeEnum, description: 'Only this kind of period.' }),
+});
+
+const BalanceSheetFilterInput = builder.inputType('BalanceSheetFilter', {
+  description: 'Filters of the balance-sheet list (spec 4.2); all are ANDed.',
+  fields: (t) => ({
+    cik: t.string({ description: 'SEC Central Index Key, 1 to 10 digits, with or without leading zeros.' }),
+    symbols: t.stringList({ description: 'Balance sheets listing any of these symbols (upper case; at most 200 characters joined with commas).' }),
+    ...periodFilterFields(t),
+  }),
+});
+
+const BalanceSheetPeriodFilterInput = builder.inputType('BalanceSheetPeriodFilter', {
+  description: "Filters of a security's balance sheets; all are ANDed.",
+  fields: (t) => periodFilterFields(t),
+});
+
+type Nullable<T> = { [K in keyof T]?: T[K] | null };
+
+/** The `filter` argument as a checked service filter. */
+function filterOf(input: Nullable<BalanceSheetFilter> | null | undefined): BalanceSheetFilter {
+  const filter: BalanceSheetFilter = {
+    cik: input?.cik ?? undefined,
+    symbols: input?.symbols ?? undefined,
+    periodEnd: input?.periodEnd ?? undefined,
+    fiscalYear: input?.fiscalYear ?? undefined,
+    fiscalQuarter: input?.fiscalQuarter ?? undefined,
+    timeframe: input?.timeframe ?? undefined,
+  };
+  checkBalanceSheetFilter(filter, (key) => `filter.${key}`);
+  return filter;
+}
+
+interface ListArgs {
+  orderBy?: { field?: BalanceSheetSortField | null; direction?: Direction | null } | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+function pageArgs<F>(filter: F, args: ListArgs): BalanceSheetPageArgs<F> {
+  return {
+    filter,
+    sort: { field: args.orderBy?.field ?? DEFAULT_SORT.field, direction: args.orderBy?.direction ?? DEFAULT_SORT.direction },
+    first: checkFirst(args.first, BALANCE_SHEET_PAGE),
+    after: args.after ?? undefined,
+  };
+}
+
+const listArgs = builder.args((t) => ({
+  orderBy: t.field({ type: BalanceSheetOrder, defaultValue: { field: 'period_end', direction: 'asc' }, description: 'Default: by period end, ascending.' }),
+  first: t.int({ description: firstArgDescription(BALANCE_SHEET_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+builder.queryField('balanceSheets', (t) =>
+  t.field({
+    type: BalanceSheetConnection,
+    description: 'Standardized balance sheets (spec 4.2), filtered and ordered, in pages.',
+    args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
+    resolve: async (_root, args, ctx) => connection(await listBalanceSheets(ctx.db, pageArgs(filterOf(args.filter), args))),
+  }),
+);
+
+function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>): Promise<Page<BalanceSheetWithSymbols>> {
+  const empty: Page<BalanceSheetWithSymbols> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders
+    .get(loaderName('balanceSheetsBySymbol', args), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, args), empty))
+    .load(symbol);
+}
+
+builder.prismaObjectFields(Security, (t) => ({
+  balanceSheets: t.field({
+    type: BalanceSheetConnection,
+    description: "Balance sheets listing this security's symbol, by period end ascending unless ordered otherwise.",
+    args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },
+    resolve: async (security, args, ctx) => {
+      const { periodEnd, fiscalYear, fiscalQuarter, timeframe } = filterOf(args.filter);
+      return connection(await balanceSheetPage(ctx, security.symbol, pageArgs({ periodEnd, fiscalYear, fiscalQuarter, timeframe }, args)));
+    },
+  }),
+  latestBalanceSheet: t.field({
+    type: BalanceSheet,
+    nullable: true,
+    description: 'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
+    args: { timeframe: t.arg({ type: TimeframeEnum, description: 'Only this kind of period.' }) },
+    resolve: (security, args, ctx) => {
+      const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
+      return ctx.loaders
+        .get(loaderName('latestBalanceSheet', { timeframe }), fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null as BalanceSheetWithSymbols | null))
+        .load(security.symbol);
+    },
+  }),
+}));

@@ -1,0 +1,206 @@
+import type { Db } from '../db.js';
+import { AppError } from '../errors.js';
+import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../generated/prisma/client.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
+import { padCik } from './security.js';
+import { MAX_KEYS_PER_STATEMENT } from './sql.js';
+
+export type { Timeframe };
+
+/** A balance sheet with its `symbols` rows, ordered by position: the shape every function here returns. */
+export type BalanceSheetWithSymbols = BalanceSheet & { symbols: BalanceSheetSymbol[] };
+
+export const SYMBOLS_INCLUDE = { symbols: { orderBy: { position: 'asc' } } } as const satisfies Prisma.BalanceSheetInclude;
+
+/** The filters of a balance-sheet list (spec 4.2); every one is optional. */
+export interface BalanceSheetFilter {
+  /** 1 to 10 digits; matches with or without leading zeros. */
+  cik?: string | undefined;
+  /** A balance sheet matches when it lists any of them. */
+  symbols?: readonly string[] | undefined;
+  /** `yyyy-mm-dd` */
+  periodEnd?: string | undefined;
+  fiscalYear?: number | undefined;
+  fiscalQuarter?: number | undefined;
+  timeframe?: Timeframe | undefined;
+}
+
+/** The filters that still make sense once the symbol is given (a security's own balance sheets). */
+export type BalanceSheetPeriodFilter = Pick<BalanceSheetFilter, 'periodEnd' | 'fiscalYear' | 'fiscalQuarter' | 'timeframe'>;
+
+export const SORT_FIELDS = ['period_end', 'fiscal_year', 'fiscal_quarter'] as const;
+export type BalanceSheetSortField = (typeof SORT_FIELDS)[number];
+
+export interface BalanceSheetSort {
+  field: BalanceSheetSortField;
+  direction: Direction;
+}
+
+export const DEFAULT_SORT: BalanceSheetSort = { field: 'period_end', direction: 'asc' };
+
+export interface BalanceSheetPageArgs<Filter = BalanceSheetFilter> {
+  filter: Filter;
+  sort: BalanceSheetSort;
+  first: number;
+  after?: string | undefined;
+}
+
+const id = { column: 'id', type: 'int', of: (b: BalanceSheet) => b.id } as const;
+
+/** One ordering per sort field, each ending in `id` and backed by an index of the same columns. */
+const ORDERINGS: Record<BalanceSheetSortField, Ordering<BalanceSheet>> = {
+  period_end: {
+    tag: 'balance-sheet.period_end',
+    columns: [{ column: 'reportingPeriodEnd', type: 'string', of: (b) => b.reportingPeriodEnd }, id],
+  },
+  fiscal_year: {
+    tag: 'balance-sheet.fiscal_year',
+    columns: [
+      { column: 'fiscalYear', type: 'int', of: (b) => b.fiscalYear },
+      { column: 'fiscalQuarter', type: 'int', of: (b) => b.fiscalQuarter },
+      id,
+    ],
+  },
+  fiscal_quarter: {
+    tag: 'balance-sheet.fiscal_quarter',
+    columns: [{ column: 'fiscalQuarter', type: 'int', of: (b) => b.fiscalQuarter }, id],
+  },
+};
+
+// ------------------------------------------------------------------ validation (spec 4.2)
+
+export const CIK_PATTERN = /^[0-9]{1,10}$/;
+export const SYMBOL_PATTERN = /^[A-Z0-9.-]{1,20}$/;
+export const MAX_SYMBOLS_LENGTH = 200;
+export const FISCAL_YEARS = { min: 1900, max: 2100 } as const;
+
+/** `yyyy-mm-dd` naming a day that exists (not 2026-02-30). */
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
+const bad = (argument: string, rule: string, value: unknown) =>
+  new AppError('BAD_REQUEST', `argument "${argument}" must be ${rule}; got ${JSON.stringify(value)}`);
+
+/**
+ * Checks a filter against the spec's constraints, naming each argument as the caller spells it
+ * (`filter.fiscalYear` in GraphQL, `fiscal_year` in REST).
+ */
+export function checkBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): void {
+  const { cik, symbols, periodEnd, fiscalYear, fiscalQuarter } = filter;
+  if (cik !== undefined && !CIK_PATTERN.test(cik)) throw bad(argumentName('cik'), '1 to 10 digits', cik);
+  if (periodEnd !== undefined && !isCalendarDate(periodEnd)) throw bad(argumentName('periodEnd'), 'a date yyyy-mm-dd', periodEnd);
+  if (symbols !== undefined) {
+    const invalid = symbols.find((s) => !SYMBOL_PATTERN.test(s));
+    if (invalid !== undefined) throw bad(argumentName('symbols'), 'a list of symbols of 1 to 20 characters A-Z, 0-9, "." or "-"', invalid);
+    if (symbols.join(',').length > MAX_SYMBOLS_LENGTH) {
+      throw bad(argumentName('symbols'), `a list of at most ${MAX_SYMBOLS_LENGTH} characters when joined with commas`, symbols.join(','));
+    }
+  }
+  if (fiscalYear !== undefined && !(Number.isInteger(fiscalYear) && fiscalYear >= FISCAL_YEARS.min && fiscalYear <= FISCAL_YEARS.max)) {
+    throw bad(argumentName('fiscalYear'), `an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}`, fiscalYear);
+  }
+  if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter)) throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);
+}
+
+// ------------------------------------------------------------------ the list (spec 4.2)
+
+function whereOf(filter: BalanceSheetFilter): Prisma.BalanceSheetWhereInput {
+  const where: Prisma.BalanceSheetWhereInput = {};
+  if (filter.cik !== undefined) where.cik = padCik(filter.cik);
+  if (filter.symbols?.length) where.symbols = { some: { symbol: { in: [...filter.symbols] } } };
+  if (filter.periodEnd !== undefined) where.reportingPeriodEnd = filter.periodEnd;
+  if (filter.fiscalYear !== undefined) where.fiscalYear = filter.fiscalYear;
+  if (filter.fiscalQuarter !== undefined) where.fiscalQuarter = filter.fiscalQuarter;
+  if (filter.timeframe !== undefined) where.timeframe = filter.timeframe;
+  return where;
+}
+
+/** Balance sheets matching the filters, in keyset pages in the requested order, with a lazy total. */
+export async function listBalanceSheets(db: Db, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
+  const { field, direction } = args.sort;
+  const ordering = ORDERINGS[field];
+  const match = whereOf(args.filter);
+  const where = args.after ? { AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, direction, args.after), direction)] } : match;
+  const rows = await db.prisma.balanceSheet.findMany({
+    where,
+    include: SYMBOLS_INCLUDE,
+    orderBy: orderByOf(ordering.columns, direction),
+    take: args.first + 1,
+  });
+  return toPage(rows, args.first, ordering, direction, () => db.prisma.balanceSheet.count({ where: match }));
+}
+
+// ------------------------------------------------------------------ per symbol, batched
+
+const col = (name: string) => Prisma.raw(`b."${name}"`);
+
+function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (filter.periodEnd !== undefined) out.push(Prisma.sql`${col('reportingPeriodEnd')} = ${filter.periodEnd}`);
+  if (filter.fiscalYear !== undefined) out.push(Prisma.sql`${col('fiscalYear')} = ${filter.fiscalYear}`);
+  if (filter.fiscalQuarter !== undefined) out.push(Prisma.sql`${col('fiscalQuarter')} = ${filter.fiscalQuarter}`);
+  if (filter.timeframe !== undefined) out.push(Prisma.sql`${col('timeframe')} = ${filter.timeframe}`);
+  return out;
+}
+
+/**
+ * One page of balance sheets for each of many symbols, in two statements however many symbols:
+ * the rows (a UNION ALL of one `ORDER BY ... LIMIT` query per symbol over the symbol index joined
+ * to the balance sheets, as `topPerKey` does for one table), then the `symbols` of all of them.
+ */
+export async function balanceSheetPages(
+  db: Db,
+  symbols: readonly string[],
+  args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>,
+): Promise<Map<string, Page<BalanceSheetWithSymbols>>> {
+  const { field, direction } = args.sort;
+  const ordering = ORDERINGS[field];
+  const conditions = periodConditions(args.filter);
+  if (args.after) {
+    const tuple = Prisma.raw(`(${ordering.columns.map((c) => `b."${c.column}"`).join(', ')})`);
+    const after = decodeCursor(ordering, direction, args.after);
+    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after)})`);
+  }
+  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const order = Prisma.raw(ordering.columns.map((c) => `b."${c.column}" ${direction.toUpperCase()}`).join(', '));
+
+  const rowsBySymbol = new Map<string, BalanceSheet[]>(symbols.map((s) => [s, []]));
+  for (let start = 0; start < symbols.length; start += MAX_KEYS_PER_STATEMENT) {
+    const parts = symbols.slice(start, start + MAX_KEYS_PER_STATEMENT).map(
+      (symbol, i) => Prisma.sql`SELECT * FROM (
+        SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+        WHERE s."symbol" = ${symbol}${extra} ORDER BY ${order} LIMIT ${args.first + 1}) ${Prisma.raw(`k${i}`)}`,
+    );
+    const rows = await db.prisma.$queryRaw<(BalanceSheet & { listedSymbol: string })[]>(Prisma.join(parts, ' UNION ALL '));
+    for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
+  }
+
+  const withSymbols = await attachSymbols(db, [...rowsBySymbol.values()].flat());
+  return new Map(
+    [...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows.map((r) => withSymbols.get(r.id)!), args.first, ordering, direction)]),
+  );
+}
+
+/** The `symbols` rows of many balance sheets, in one statement. */
+async function attachSymbols(db: Db, rows: BalanceSheet[]): Promise<Map<number, BalanceSheetWithSymbols>> {
+  const out = new Map<number, BalanceSheetWithSymbols>(rows.map((r) => [r.id, { ...r, symbols: [] }]));
+  if (out.size === 0) return out;
+  const symbols = await db.prisma.balanceSheetSymbol.findMany({
+    where: { balanceSheetId: { in: [...out.keys()] } },
+    orderBy: [{ balanceSheetId: 'asc' }, { position: 'asc' }],
+  });
+  for (const s of symbols) out.get(s.balanceSheetId)!.symbols.push(s);
+  return out;
+}
+
+/**
+ * The balance sheet with the newest reporting period end of each symbol (of one timeframe if
+ * given). Several timeframes can share a period end; the one stored last (highest id) wins.
+ */
+export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheetWithSymbols | null>> {
+  const pages = await balanceSheetPages(db, symbols, { filter: { timeframe }, sort: { field: 'period_end', direction: 'desc' }, first: 1 });
+  return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
+}
