@@ -42,7 +42,7 @@ export type StatementLine = (typeof STATEMENT_LINES)[number];
 /** The only statement line the spec allows to be null. */
 export const NULLABLE_LINES: ReadonlySet<StatementLine> = new Set(['CommitmentsContingencies']);
 
-export type StatementColumn = Uncapitalize<StatementLine> | 'ebitda';
+export type StatementColumn = Exclude<Uncapitalize<StatementLine>, 'eBITDA'> | 'ebitda';
 
 export function columnOf(line: StatementLine): StatementColumn {
   return line === 'EBITDA' ? 'ebitda' : ((line[0]!.toLowerCase() + line.slice(1)) as StatementColumn);

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementColumn, type StatementLine } from '../domain/fundamentals.js';
+import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { fromMap, loaderName } from '../loaders.js';
@@ -35,8 +35,7 @@ function statementType(name: string, description: string, lines: readonly Statem
     fields: (t) =>
       Object.fromEntries(
         lines.map((line) => {
-          // StatementColumn also admits 'eBITDA' (Uncapitalize<'EBITDA'>), which columnOf never returns
-          const column = columnOf(line) as Extract<StatementColumn, keyof FundamentalRow>;
+          const column = columnOf(line);
           const description = `${humanize(line)} (spec \`${line}\`).`;
           const field = NULLABLE_LINES.has(line)
             ? t.float({ nullable: true, description: `${description.slice(0, -1)}; null when not reported.`, resolve: (f) => f[column] })

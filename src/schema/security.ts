@@ -165,6 +165,9 @@ builder.queryFields((t) => ({
       }
       const [key, value] = given[0]!;
       if (key === 'cik' && !/^[0-9]{1,10}$/.test(value)) throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
+      // through the loaders, so aliased lookups in one query share a statement
+      if (key === 'symbol') return securityBySymbol(ctx, value.toUpperCase());
+      if (key === 'figi') return securityByFigi(ctx, value.toUpperCase());
       return findSecurity(ctx.db, { [key]: value } as never);
     },
   }),
