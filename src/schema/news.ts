@@ -1,2 +1,137 @@
-// filled in by the news resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { fromMap, loaderName } from '../loaders.js';
+import { associatedIds, listNews, NEWS_INCLUDE, newsPages, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
+import type { Page } from '../services/paging.js';
+import { parseSymbol } from '../services/press-release.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, type PageSize } from './common.js';
+import { PressRelease, pressReleaseById } from './press-release.js';
+import { Rating, ratingById } from './rating.js';
+import { Security, securityByFigi } from './security.js';
+
+export const NEWS_PAGE: PageSize = { default: 10, max: 100 };
+
+function newsPage(ctx: Context, ticker: string, args: TickerNewsArgs): Promise<Page<NewsItemRow>> {
+  const empty: Page<NewsItemRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders.get(loaderName('newsByTicker', args), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, args), empty)).load(ticker);
+}
+
+/** The records behind `ids` in the order of `ids`; ids without a record are skipped. */
+async function existing<T extends object>(ids: number[], load: (id: number) => Promise<T | null>): Promise<T[]> {
+  const rows: (T | null)[] = await Promise.all(ids.map(load));
+  return rows.filter((r): r is T => r !== null);
+}
+
+export const NewsTypeEnum = builder.enumType('NewsType', {
+  description: 'Which way the stock a news item is about moved (spec `type`).',
+  values: {
+    GAINERS: { value: 'gainers', description: 'The stock rose.' },
+    LOSERS: { value: 'losers', description: 'The stock fell.' },
+  } as const,
+});
+
+const NewsSecurity = builder.objectRef<NewsSecurityRow>('NewsSecurity').implement({
+  description: 'A security a news item is about (spec `securities[]`).',
+  fields: (t) => ({
+    figi: t.exposeString('figi', { description: 'FIGI of the listing.' }),
+    name: t.exposeString('name', { description: 'Security name.' }),
+    mic: t.exposeString('mic', { description: 'ISO 10383 market identifier code of the exchange (spec `MIC`).' }),
+    exchCode: t.exposeString('exchcode', { description: 'Exchange code (spec `exchcode`).' }),
+    ticker: t.exposeString('ticker', { description: 'Ticker symbol.' }),
+    compositeFigi: t.exposeString('compositefigi', { description: 'Composite FIGI (spec `compositefigi`).' }),
+    securityType: t.exposeString('securitytype', { description: 'Security type, e.g. Common Stock (spec `securitytype`).' }),
+    marketSector: t.exposeString('marketsector', { description: 'Market sector, e.g. Equity (spec `marketsector`).' }),
+    shareClassFigi: t.exposeString('shareclassfigi', { description: 'Share-class FIGI (spec `shareclassfigi`).' }),
+    security: t.field({
+      type: Security,
+      nullable: true,
+      description: 'The security-master record with this FIGI (its first listing); null when the master does not hold it.',
+      resolve: (s, _args, ctx) => securityByFigi(ctx, s.figi),
+    }),
+  }),
+});
+
+export const NewsItem = builder.prismaNode('NewsItem', {
+  description: 'A curated news item about a stock that moved (spec 2.8).',
+  id: { field: 'id' },
+  include: NEWS_INCLUDE,
+  fields: (t) => ({
+    newsItemId: t.exposeInt('id', { description: 'The news item id (spec `id`).' }),
+    newsId: t.field({ type: 'UUID', description: 'The news story id (spec `news_id`).', resolve: (n) => n.newsId }),
+    headline: t.exposeString('headline', { description: 'Headline.' }),
+    catalyst: t.exposeString('catalyst', { description: 'What moved the stock, e.g. Earnings.' }),
+    catalystCreated: t.exposeBoolean('catalystCreated', { description: 'Whether the catalyst was created for this item (spec `catalyst_created`).' }),
+    associatedPressReleaseIds: t.field({
+      type: ['Int'],
+      description: 'Ids of the press releases behind the item, as given (spec `associated_press_releases`).',
+      resolve: (n) => associatedIds(n.associatedPressReleases),
+    }),
+    associatedPressReleases: t.field({
+      type: [PressRelease],
+      description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
+      resolve: (n, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
+    }),
+    associatedRatingIds: t.field({
+      type: ['Int'],
+      description: 'Ids of the analyst ratings behind the item, as given (spec `associated_ratings`).',
+      resolve: (n) => associatedIds(n.associatedRatings),
+    }),
+    associatedRatings: t.field({
+      type: [Rating],
+      description: 'The ratings of `associatedRatingIds` in that order; ids without a record are skipped.',
+      resolve: (n, _args, ctx) => existing(associatedIds(n.associatedRatings), (id) => ratingById(ctx, id)),
+    }),
+    associatedTranscripts: t.field({
+      type: 'JSON',
+      description: 'References to conference-call transcripts behind the item, as given (spec `associated_transcripts`).',
+      resolve: (n) => n.associatedTranscripts,
+    }),
+    logoExists: t.exposeBoolean('logoExists', { description: 'Whether a logo exists for the stock.' }),
+    logoThumbnailUrl: t.exposeString('logoThumbnailUrl', { description: 'Address of the logo thumbnail.' }),
+    onAllTickers: t.exposeBoolean('onAllTickers', { description: 'Whether the item applies to every ticker of the issuer (spec `on_all_tickers`).' }),
+    onEntities: t.exposeBoolean('onEntities', { description: 'Whether the item is linked to entities (spec `on_entities`).' }),
+    shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI of the stock.' }),
+    ticker: t.exposeString('ticker', { description: 'Ticker symbol of the stock.' }),
+    type: t.field({ type: NewsTypeEnum, description: 'Whether the stock rose or fell.', resolve: (n) => n.type }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was published.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the item last changed.' }),
+    securities: t.field({ type: [NewsSecurity], description: 'The securities the item is about, in feed order.', resolve: (n) => n.securities }),
+  }),
+});
+
+export const NewsItemConnection = builder.connectionObject({ type: NewsItem, name: 'NewsItemConnection' });
+
+const pageArgs = builder.args((t) => ({
+  first: t.int({ description: firstArgDescription(NEWS_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+builder.queryField('news', (t) =>
+  t.field({
+    type: NewsItemConnection,
+    description: 'Curated news about one symbol, newest first.',
+    args: {
+      symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }),
+      type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }),
+      shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI.' }),
+      id: t.arg.int({ description: 'Only the item with this id (spec `id`).' }),
+      ...pageArgs,
+    },
+    resolve: async (_root, args, ctx) => {
+      const filter = { symbol: parseSymbol(args.symbol, 'symbol'), type: args.type ?? undefined, shareClassFigi: args.shareClassFigi ?? undefined, id: args.id ?? undefined };
+      return connection(await listNews(ctx.db, filter, { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined }));
+    },
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  news: t.field({
+    type: NewsItemConnection,
+    description: "Curated news about this security's symbol, newest first.",
+    args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },
+    resolve: async (security, args, ctx) => {
+      const pageArgs = { type: args.type ?? undefined, first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined };
+      return connection(await newsPage(ctx, security.symbol, pageArgs));
+    },
+  }),
+}));

@@ -1,2 +1,144 @@
-// filled in by the press-release resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { fromMap, loaderName } from '../loaders.js';
+import type { Page } from '../services/paging.js';
+import {
+  listPressReleases,
+  parseSymbols,
+  PRESS_RELEASE_INCLUDE,
+  pressReleasePages,
+  pressReleasesByIds,
+  type PressRelease as PressReleaseRow,
+  type PressReleaseSecurity as PressReleaseSecurityRow,
+  type TickerPageArgs,
+} from '../services/press-release.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, type PageSize } from './common.js';
+import { Security, securityByFigi } from './security.js';
+
+export const PRESS_RELEASE_PAGE: PageSize = { default: 10, max: 100 };
+
+/** For links from other resources (news): one release by id, null when it does not exist. */
+export function pressReleaseById(ctx: Context, id: number): Promise<PressReleaseRow | null> {
+  return ctx.loaders.get('pressReleaseById', fromMap((ids: readonly number[]) => pressReleasesByIds(ctx.db, ids), null as PressReleaseRow | null)).load(id);
+}
+
+function pressReleasePage(ctx: Context, ticker: string, args: TickerPageArgs): Promise<Page<PressReleaseRow>> {
+  const empty: Page<PressReleaseRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders.get(loaderName('pressReleasesByTicker', args), fromMap((tickers: readonly string[]) => pressReleasePages(ctx.db, tickers, args), empty)).load(ticker);
+}
+
+/** The strings of a JSON array column; anything else in it is skipped. */
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+const Contact = builder.objectRef<{ organization: string }>('PressReleaseContact').implement({
+  description: 'A contact named by a press release (spec `Contacts[]`).',
+  fields: (t) => ({
+    organization: t.exposeString('organization', { description: 'The organization to contact.' }),
+  }),
+});
+
+function contacts(value: unknown): { organization: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((c: unknown) => {
+    const organization = (c as { organization?: unknown } | null)?.organization;
+    return typeof organization === 'string' ? [{ organization }] : [];
+  });
+}
+
+const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressReleaseSecurity').implement({
+  description: 'A security a press release is about (spec `Securities[]`).',
+  fields: (t) => ({
+    figi: t.exposeString('figi', { description: 'FIGI of the listing.' }),
+    isin: t.exposeString('isin', { description: 'ISIN.' }),
+    name: t.exposeString('name', { description: 'Security name.' }),
+    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
+    micCode: t.exposeString('micCode', { description: 'ISO 10383 market identifier code of the exchange (spec `mic_code`).' }),
+    figiComposite: t.exposeString('figiComposite', { description: 'Composite FIGI (spec `figi_composite`).' }),
+    figiShareClass: t.exposeString('figiShareClass', { description: 'Share-class FIGI (spec `figi_share_class`); may be an empty string.' }),
+    vendorxExchCode: t.exposeString('vendorxExchCode', { description: "The exchange's code at data vendor X (spec `vendorx_exch_code`)." }),
+    security: t.field({
+      type: Security,
+      nullable: true,
+      description: 'The security-master record with this FIGI (its first listing); null when the master does not hold it.',
+      resolve: (s, _args, ctx) => securityByFigi(ctx, s.figi),
+    }),
+  }),
+});
+
+export const PressRelease = builder.prismaNode('PressRelease', {
+  description: 'A corporate press release from a wire feed (spec 2.6).',
+  id: { field: 'id' },
+  include: PRESS_RELEASE_INCLUDE,
+  fields: (t) => ({
+    pressReleaseId: t.exposeInt('id', { description: 'The record id, as news items name it in `associatedPressReleaseIds`.' }),
+    wireDataId: t.exposeString('wireDataId', { description: 'Id of the release in the wire feed (spec `WireDataID`).' }),
+    vendor: t.exposeString('vendor', { description: 'The wire vendor.' }),
+    releaseId: t.exposeString('releaseId', { description: 'Release id, kept exactly as given: a URL, or a stringified map (spec `ReleaseID`).' }),
+    externalId: t.exposeString('externalId', { description: "The vendor's external id (spec `ExternalID`)." }),
+    transmissionId: t.exposeString('transmissionId', { description: 'Transmission id (spec `TransmissionID`).' }),
+    headline: t.exposeString('headline', { description: 'Headline.' }),
+    subHeadline: t.exposeString('subHeadline', { description: 'Sub-headline; may be an empty string.' }),
+    dateline: t.exposeString('dateline', { description: 'Dateline: place, date and wire.' }),
+    language: t.exposeString('language', { description: 'Language code, e.g. en.' }),
+    publishTime: t.expose('publishTime', { type: 'DateTime', description: 'When the release was published.' }),
+    source: t.exposeString('source', { description: 'Who issued the release.' }),
+    sourceUrl: t.exposeString('sourceUrl', { description: 'Address of the release at its source (spec `SourceURL`).' }),
+    summary: t.exposeString('summary', { description: 'Short summary.' }),
+    bodyHtml: t.exposeString('bodyHtml', { description: 'Full text as HTML (spec `BodyHTML`).' }),
+    bodyText: t.exposeString('bodyText', { description: 'Full text as plain text.' }),
+    categories: t.field({ type: 'JSON', nullable: true, description: 'Categories, as given; null when the feed sent none.', resolve: (r) => r.categories }),
+    keywords: t.stringList({ description: 'Keywords.', resolve: (r) => strings(r.keywords) }),
+    externalLinks: t.stringList({ description: 'Links the release points to.', resolve: (r) => strings(r.externalLinks) }),
+    tickers: t.stringList({ description: 'Ticker symbols the release names, in feed order.', resolve: (r) => r.tickers.map((x) => x.ticker) }),
+    exchanges: t.stringList({ description: 'Exchange-qualified tickers, e.g. NYSE:ABC.', resolve: (r) => strings(r.exchanges) }),
+    securities: t.field({ type: [PressReleaseSecurity], description: 'The securities the release is about, in feed order.', resolve: (r) => r.securities }),
+    contacts: t.field({ type: [Contact], description: 'Contacts named by the release.', resolve: (r) => contacts(r.contacts) }),
+    mediaAssets: t.field({ type: 'JSON', nullable: true, description: 'Media assets (images, video), as given; null when none.', resolve: (r) => r.mediaAssets }),
+    raw: t.field({ type: 'JSON', description: 'The vendor record as received.', resolve: (r) => r.raw }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+  }),
+});
+
+export const PressReleaseConnection = builder.connectionObject({ type: PressRelease, name: 'PressReleaseConnection' });
+
+const rangeArgs = builder.args((t) => ({
+  from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),
+  to: t.field({ type: 'DateTime', description: 'Only releases published at or before this time.' }),
+  first: t.int({ description: firstArgDescription(PRESS_RELEASE_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+function tickerPageArgs(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): TickerPageArgs {
+  checkRange(args.from, args.to);
+  return { from: args.from ?? undefined, to: args.to ?? undefined, first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined };
+}
+
+builder.queryField('pressReleases', (t) =>
+  t.field({
+    type: PressReleaseConnection,
+    description: 'Press releases, newest first by publish time.',
+    args: {
+      tickers: t.arg.stringList({
+        description: 'Only releases naming any of these tickers: 1 to 100 symbols of A-Z 0-9 . - (case-insensitive); an item may be a comma list.',
+      }),
+      ...rangeArgs,
+    },
+    resolve: async (_root, { tickers, ...args }, ctx) => {
+      const { first, after, ...range } = tickerPageArgs(args);
+      const filter = { tickers: tickers ? parseSymbols(tickers, 'tickers') : undefined, ...range };
+      return connection(await listPressReleases(ctx.db, filter, { first, after }));
+    },
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  pressReleases: t.field({
+    type: PressReleaseConnection,
+    description: "Press releases naming this security's symbol, newest first.",
+    args: rangeArgs,
+    resolve: async (security, args, ctx) => connection(await pressReleasePage(ctx, security.symbol, tickerPageArgs(args))),
+  }),
+}));

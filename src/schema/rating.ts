@@ -1,2 +1,135 @@
-// filled in by the rating resource module
-export {};
+import { builder } from '../builder.js';
+import type { Context } from '../context.js';
+import { fromMap, loaderName } from '../loaders.js';
+import type { Page } from '../services/paging.js';
+import { parseSymbols, type KeysetArgs } from '../services/press-release.js';
+import { listRatings, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, type PageSize } from './common.js';
+import { Security, securityBySymbol } from './security.js';
+
+export const RATING_PAGE: PageSize = { default: 10, max: 100 };
+
+/** For links from other resources (news): one rating by id, null when it does not exist. */
+export function ratingById(ctx: Context, id: number): Promise<RatingRow | null> {
+  return ctx.loaders.get('ratingById', fromMap((ids: readonly number[]) => ratingsByIds(ctx.db, ids), null as RatingRow | null)).load(id);
+}
+
+function ratingPage(ctx: Context, ticker: string, conditions: RatingConditions, args: KeysetArgs): Promise<Page<RatingRow>> {
+  const empty: Page<RatingRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  return ctx.loaders
+    .get(loaderName('ratingsByTicker', { conditions, args }), fromMap((tickers: readonly string[]) => ratingPages(ctx.db, tickers, conditions, args), empty))
+    .load(ticker);
+}
+
+export const Rating = builder.prismaNode('Rating', {
+  description: "An analyst's rating action on a stock (spec 2.7).",
+  id: { field: 'id' },
+  fields: (t) => ({
+    ratingId: t.exposeInt('id', { description: 'The rating id (spec `id`).' }),
+    firm: t.exposeString('firm', { description: 'The research firm.' }),
+    ticker: t.exposeString('ticker', { description: 'Ticker symbol of the rated stock.' }),
+    exchange: t.exposeString('exchange', { description: 'Exchange the stock is listed on.' }),
+    company: t.exposeString('company', { description: 'Name of the rated company.' }),
+    action: t.exposeString('action', { description: 'What the analyst did, e.g. Upgrades, Downgrades, Maintains.' }),
+    rating: t.exposeString('rating', { description: 'The rating given, e.g. Buy, Hold.' }),
+    priceTarget: t.exposeString('priceTarget', { description: 'Price target as given, possibly with a currency prefix (e.g. "$120.00", "C$95.00").' }),
+    story: t.exposeString('story', { description: 'The rating story in one paragraph.' }),
+    isRating: t.exposeBoolean('isRating', { description: 'Whether the action changes or states a rating (false for price-target-only actions).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the rating was published.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+    security: t.field({
+      type: Security,
+      nullable: true,
+      description: 'The security-master record of the ticker (its first listing); null when the master does not hold it.',
+      resolve: (r, _args, ctx) => securityBySymbol(ctx, r.ticker),
+    }),
+  }),
+});
+
+export const RatingConnection = builder.connectionObject({ type: Rating, name: 'RatingConnection' });
+
+const CONDITION_DESCRIPTIONS = {
+  exchange: 'Only ratings of stocks on this exchange (exact match, e.g. NYSE).',
+  company: 'Only ratings of this company (exact match on its name).',
+  firm: 'Only ratings by this research firm (exact match).',
+  from: 'Only ratings published at or after this time.',
+  to: 'Only ratings published at or before this time.',
+};
+
+const RatingFilter = builder.inputType('RatingFilter', {
+  description: 'Conditions on ratings; every condition given applies.',
+  fields: (t) => ({
+    id: t.int({ description: 'Only the rating with this id (spec `id`).' }),
+    symbol: t.stringList({
+      description: 'Only ratings of these tickers: one symbol or a list of 1 to 100 (A-Z 0-9 . -, case-insensitive); an item may be a comma list.',
+    }),
+    exchange: t.string({ description: CONDITION_DESCRIPTIONS.exchange }),
+    company: t.string({ description: CONDITION_DESCRIPTIONS.company }),
+    firm: t.string({ description: CONDITION_DESCRIPTIONS.firm }),
+    from: t.field({ type: 'DateTime', description: CONDITION_DESCRIPTIONS.from }),
+    to: t.field({ type: 'DateTime', description: CONDITION_DESCRIPTIONS.to }),
+  }),
+});
+
+const SecurityRatingFilter = builder.inputType('SecurityRatingFilter', {
+  description: "Conditions on one security's ratings; every condition given applies.",
+  fields: (t) => ({
+    exchange: t.string({ description: CONDITION_DESCRIPTIONS.exchange }),
+    company: t.string({ description: CONDITION_DESCRIPTIONS.company }),
+    firm: t.string({ description: CONDITION_DESCRIPTIONS.firm }),
+    from: t.field({ type: 'DateTime', description: CONDITION_DESCRIPTIONS.from }),
+    to: t.field({ type: 'DateTime', description: CONDITION_DESCRIPTIONS.to }),
+  }),
+});
+
+interface ConditionInput {
+  exchange?: string | null;
+  company?: string | null;
+  firm?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+}
+
+function ratingConditions(filter: ConditionInput | null | undefined): RatingConditions {
+  if (!filter) return {};
+  checkRange(filter.from, filter.to);
+  return {
+    exchange: filter.exchange ?? undefined,
+    company: filter.company ?? undefined,
+    firm: filter.firm ?? undefined,
+    from: filter.from ?? undefined,
+    to: filter.to ?? undefined,
+  };
+}
+
+const pageArgs = builder.args((t) => ({
+  first: t.int({ description: firstArgDescription(RATING_PAGE) }),
+  after: t.string({ description: AFTER_DESCRIPTION }),
+}));
+
+function keysetArgs(args: { first?: number | null; after?: string | null }): KeysetArgs {
+  return { first: checkFirst(args.first, RATING_PAGE), after: args.after ?? undefined };
+}
+
+builder.queryField('ratings', (t) =>
+  t.field({
+    type: RatingConnection,
+    description: 'Analyst ratings, newest first.',
+    args: { filter: t.arg({ type: RatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
+    resolve: async (_root, { filter, ...args }, ctx) => {
+      const conditions = ratingConditions(filter);
+      const symbols = filter?.symbol ? parseSymbols(filter.symbol, 'filter.symbol') : undefined;
+      const page = await listRatings(ctx.db, { ...conditions, id: filter?.id ?? undefined, symbols }, keysetArgs(args));
+      return connection(page);
+    },
+  }),
+);
+
+builder.prismaObjectFields(Security, (t) => ({
+  ratings: t.field({
+    type: RatingConnection,
+    description: "Analyst ratings of this security's symbol, newest first.",
+    args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
+    resolve: async (security, { filter, ...args }, ctx) => connection(await ratingPage(ctx, security.symbol, ratingConditions(filter), keysetArgs(args))),
+  }),
+}));
