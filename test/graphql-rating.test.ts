@@ -137,7 +137,7 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
   it.each([
     ['first: 0', /"first" must be an integer from 1 to 100; got 0/],
     ['first: 101', /"first" must be an integer from 1 to 100; got 101/],
-    ['filter: { from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z" }', /"from" \(2026-02-01T00:00:00.000Z\) is after "to"/],
+    ['filter: { from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z" }', /"filter.from" \(2026-02-01T00:00:00.000Z\) is after "filter.to"/],
     ['filter: { symbol: "AAPL,MS FT" }', /"filter.symbol".*got "MS FT"/],
     ['filter: { symbol: ["TOO-LONG-SYMBOL-XXXXXX"] }', /"filter.symbol".*got "TOO-LONG-SYMBOL-XXXXXX"/],
     ['after: "WyJyYXRpbmciLCJkZXNjIiwieCIsMV0"', /after: "WyJyYXRpbmciLCJkZXNjIiwieCIsMV0" is not a cursor of this list/],

@@ -17,7 +17,7 @@ import {
   type Timeframe,
 } from '../services/balance-sheet.js';
 import type { Direction, Page } from '../services/paging.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, SortOrder, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
 /** The same page-size rule as the REST `limit` (spec 4.2). */
@@ -44,6 +44,7 @@ export const BalanceSheet = builder.prismaNode('BalanceSheet', {
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'BalanceSheet') }),
   // rows from the services come with their symbols; node lookups load them the same way
   include: SYMBOLS_INCLUDE,
   fields: (t) => ({

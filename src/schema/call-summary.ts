@@ -10,8 +10,8 @@ import {
   type CallSummaryPageArgs,
 } from '../services/call-summary.js';
 import type { Page } from '../services/paging.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, FiscalPeriodEnum, type PageSize } from './common.js';
-import { checkSymbol } from './logo.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import { parseSymbol } from '../services/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
 export const CALL_SUMMARY_PAGE: PageSize = { default: 10, max: 100 };
@@ -27,7 +27,10 @@ const CallParticipant = builder.objectRef<ParticipantRow>('CallParticipant').imp
 
 export const CallSummary = builder.prismaNode('CallSummary', {
   description: 'A summary of one earnings conference call.',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'CallSummary') }),
   fields: (t) => ({
     callSummaryId: t.exposeInt('id', { description: 'The record id (REST `id`).' }),
     symbol: t.exposeString('symbol', { description: 'Ticker symbol of the company.' }),
@@ -86,7 +89,7 @@ builder.queryField('callSummaries', (t) =>
     args: { symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }), ...pageArgs },
     resolve: async (_root, { symbol, ...args }, ctx) => {
       const { from, to, first, after } = checkPageArgs(args);
-      const filter = { symbol: symbol === null || symbol === undefined ? undefined : checkSymbol(symbol, 'symbol'), from, to };
+      const filter = { symbol: symbol === null || symbol === undefined ? undefined : parseSymbol(symbol, 'symbol'), from, to };
       return connection(await callSummaryPage(ctx.db, filter, { first, after }));
     },
   }),

@@ -44,7 +44,7 @@ export const SortOrder = builder.enumType('SortOrder', {
   } as const,
 });
 
-export function checkRange(from: Date | null | undefined, to: Date | null | undefined, names = ['from', 'to'] as const): void {
+export function checkRange(from: Date | null | undefined, to: Date | null | undefined, names: readonly [string, string] = ['from', 'to']): void {
   if (from && to && from.getTime() > to.getTime()) {
     throw new AppError('BAD_REQUEST', `argument "${names[0]}" (${from.toISOString()}) is after "${names[1]}" (${to.toISOString()})`);
   }
@@ -65,3 +65,13 @@ export const FiscalPeriodEnum = builder.enumType('FiscalPeriod', {
 
 /** Cursor argument, the same on every list. */
 export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of this list): return the items after it.';
+
+/**
+ * The record id inside a Relay global id of a type keyed by an integer. The Prisma plugin would
+ * parseInt it and hand NaN to the database (a masked internal error); a malformed id is the
+ * client's mistake.
+ */
+export function intNodeId(id: string, typename: string): number {
+  if (!/^\d{1,15}$/.test(id)) throw new AppError('BAD_REQUEST', `argument "id": ${JSON.stringify(id)} is not the id of a ${typename}`);
+  return Number(id);
+}

@@ -15,7 +15,7 @@ import {
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
 import type { Page } from '../services/paging.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, FiscalPeriodEnum, firstArgDescription, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
 
 /** The REST `page_size` rule of spec 4.3/4.4 (default 10), with a cap. */
@@ -68,6 +68,7 @@ export const Fundamental = builder.prismaNode('Fundamental', {
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'Fundamental') }),
   fields: (t) => recordFields(t),
 });
 
@@ -151,7 +152,7 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   // node(id) of an unknown record, or of one without metrics, is null
   nullable: true,
   id: { field: 'id' },
-  findUnique: (id) => ({ id: parseId(id), metrics: { isNot: null } }),
+  findUnique: (id) => ({ id: intNodeId(id, 'EnhancedFundamental'), metrics: { isNot: null } }),
   include: METRICS_INCLUDE,
   fields: (t) => ({
     ...recordFields(t),
@@ -166,11 +167,6 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   }),
 });
 
-function parseId(id: string): number {
-  const n = Number(id);
-  if (!Number.isSafeInteger(n)) throw new AppError('BAD_REQUEST', `argument "id": ${JSON.stringify(id)} is not the id of an EnhancedFundamental`);
-  return n;
-}
 
 export const FundamentalConnection = builder.connectionObject({ type: Fundamental, name: 'FundamentalConnection' });
 export const EnhancedFundamentalConnection = builder.connectionObject({ type: EnhancedFundamental, name: 'EnhancedFundamentalConnection' });

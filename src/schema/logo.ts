@@ -1,33 +1,13 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { AppError } from '../errors.js';
+import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
 import { fromMap } from '../loaders.js';
 import { logoPage, logosBySymbol, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = { default: 10, max: 100 };
-const MAX_SYMBOLS = 100;
-const SYMBOL = /^[A-Z0-9.-]{1,20}$/;
-
-/** A ticker symbol argument, upper-cased; anything else is a BAD_REQUEST naming the argument. */
-export function checkSymbol(value: string, argument: string): string {
-  const symbol = value.toUpperCase();
-  if (!SYMBOL.test(symbol)) {
-    throw new AppError('BAD_REQUEST', `argument "${argument}" must hold ticker symbols of 1 to 20 characters from A-Z 0-9 . -; got ${JSON.stringify(value)}`);
-  }
-  return symbol;
-}
-
-function checkSymbols(values: readonly string[] | null | undefined, argument: string): string[] | undefined {
-  if (values === null || values === undefined) return undefined;
-  if (values.length < 1 || values.length > MAX_SYMBOLS) {
-    throw new AppError('BAD_REQUEST', `argument "${argument}" must list 1 to ${MAX_SYMBOLS} symbols (leave it out for every logo); got ${values.length}`);
-  }
-  return [...new Set(values.map((v) => checkSymbol(v, argument)))];
-}
-
 export function logoBySymbol(ctx: Context, symbol: string): Promise<LogoWithInfo | null> {
   return ctx.loaders.get('logoBySymbol', fromMap((keys: readonly string[]) => logosBySymbol(ctx.db, keys), null as LogoWithInfo | null)).load(symbol);
 }
@@ -80,7 +60,10 @@ const LogoSecurityInfo = builder.objectRef<SecurityInfoRow>('LogoSecurityInfo').
 
 export const Logo = builder.prismaNode('Logo', {
   description: 'A company logo in PNG, SVG and thumbnail form, with the identifiers of the securities behind it (spec 2.1).',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'Logo') }),
   include: { securityInfo: { orderBy: { position: 'asc' } } },
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
@@ -120,7 +103,7 @@ builder.queryField('logos', (t) =>
     },
     resolve: async (_root, args, ctx) =>
       connection(
-        await logoPage(ctx.db, { symbols: checkSymbols(args.symbols, 'symbols') }, { first: checkFirst(args.first, LOGO_PAGE), after: args.after ?? undefined }),
+        await logoPage(ctx.db, { symbols: args.symbols ? parseSymbols(args.symbols, 'symbols') : undefined }, { first: checkFirst(args.first, LOGO_PAGE), after: args.after ?? undefined }),
       ),
   }),
 );

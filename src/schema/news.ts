@@ -3,8 +3,8 @@ import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../loaders.js';
 import { associatedIds, listNews, NEWS_INCLUDE, newsPages, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
 import type { Page } from '../services/paging.js';
-import { parseSymbol } from '../services/press-release.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, type PageSize } from './common.js';
+import { parseSymbol } from '../services/symbols.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -53,7 +53,10 @@ const NewsSecurity = builder.objectRef<NewsSecurityRow>('NewsSecurity').implemen
 
 export const NewsItem = builder.prismaNode('NewsItem', {
   description: 'A curated news item about a stock that moved (spec 2.8).',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'NewsItem') }),
   include: NEWS_INCLUDE,
   fields: (t) => ({
     newsItemId: t.exposeInt('id', { description: 'The news item id (spec `id`).' }),

@@ -1,10 +1,10 @@
 import { builder } from '../builder.js';
+import { parseSymbols } from '../services/symbols.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../loaders.js';
 import type { Page } from '../services/paging.js';
 import {
   listPressReleases,
-  parseSymbols,
   PRESS_RELEASE_INCLUDE,
   pressReleasePages,
   pressReleasesByIds,
@@ -12,7 +12,7 @@ import {
   type PressReleaseSecurity as PressReleaseSecurityRow,
   type TickerPageArgs,
 } from '../services/press-release.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const PRESS_RELEASE_PAGE: PageSize = { default: 10, max: 100 };
@@ -69,7 +69,10 @@ const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressRe
 
 export const PressRelease = builder.prismaNode('PressRelease', {
   description: 'A corporate press release from a wire feed (spec 2.6).',
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'PressRelease') }),
   include: PRESS_RELEASE_INCLUDE,
   fields: (t) => ({
     pressReleaseId: t.exposeInt('id', { description: 'The record id, as news items name it in `associatedPressReleaseIds`.' }),

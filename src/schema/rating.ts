@@ -2,9 +2,10 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../loaders.js';
 import type { Page } from '../services/paging.js';
-import { parseSymbols, type KeysetArgs } from '../services/press-release.js';
+import type { KeysetArgs } from '../services/paging.js';
+import { parseSymbols } from '../services/symbols.js';
 import { listRatings, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
 export const RATING_PAGE: PageSize = { default: 10, max: 100 };
@@ -23,7 +24,10 @@ function ratingPage(ctx: Context, ticker: string, conditions: RatingConditions, 
 
 export const Rating = builder.prismaNode('Rating', {
   description: "An analyst's rating action on a stock (spec 2.7).",
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
   id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'Rating') }),
   fields: (t) => ({
     ratingId: t.exposeInt('id', { description: 'The rating id (spec `id`).' }),
     firm: t.exposeString('firm', { description: 'The research firm.' }),
@@ -92,7 +96,7 @@ interface ConditionInput {
 
 function ratingConditions(filter: ConditionInput | null | undefined): RatingConditions {
   if (!filter) return {};
-  checkRange(filter.from, filter.to);
+  checkRange(filter.from, filter.to, ['filter.from', 'filter.to']);
   return {
     exchange: filter.exchange ?? undefined,
     company: filter.company ?? undefined,

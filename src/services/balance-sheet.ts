@@ -1,5 +1,6 @@
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
+import { SYMBOL_PATTERN } from './symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { padCik } from './security.js';
@@ -70,7 +71,6 @@ const ORDERINGS: Record<BalanceSheetSortField, Ordering<BalanceSheet>> = {
 // ------------------------------------------------------------------ validation (spec 4.2)
 
 export const CIK_PATTERN = /^[0-9]{1,10}$/;
-export const SYMBOL_PATTERN = /^[A-Z0-9.-]{1,20}$/;
 export const MAX_SYMBOLS_LENGTH = 200;
 export const FISCAL_YEARS = { min: 1900, max: 2100 } as const;
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
-import type { KeysetArgs } from './press-release.js';
+import type { KeysetArgs } from './paging.js';
 import { topPerKey } from './sql.js';
 
 /** Every read of a news item loads its securities with it, in feed order. */

@@ -24,10 +24,10 @@ export interface Page<Row> {
   totalCount?: () => Promise<number>;
 }
 
-export interface PageArgs {
+/** A forward page request: how many, and after which cursor. */
+export interface KeysetArgs {
   first: number;
-  after?: string[] | undefined;
-  direction: Direction;
+  after?: string | undefined;
 }
 
 function encodeValue(v: unknown, type: KeyType): string | number {

@@ -1,7 +1,6 @@
 import type { Db } from '../db.js';
-import { AppError } from '../errors.js';
 import { Prisma, type PressReleaseSecurity } from '../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from './paging.js';
 import { MAX_KEYS_PER_STATEMENT } from './sql.js';
 
 /** Every read of a press release loads its tickers and securities with it, in feed order. */
@@ -21,11 +20,6 @@ export interface PressReleaseFilter {
   to?: Date | undefined;
 }
 
-export interface KeysetArgs {
-  first: number;
-  after?: string | undefined;
-}
-
 /** Newest first: (publishTime, id) descending. */
 const ORDERING: Ordering<PressRelease> = {
   tag: 'pressRelease',
@@ -34,31 +28,6 @@ const ORDERING: Ordering<PressRelease> = {
     { column: 'id', type: 'int', of: (r) => r.id },
   ],
 };
-
-export const SYMBOL_PATTERN = /^[A-Z0-9.-]{1,20}$/;
-export const MAX_SYMBOLS = 100;
-
-/** One symbol, upper-cased; throws a BAD_REQUEST naming `argument` and the value received. */
-export function parseSymbol(value: string, argument: string): string {
-  const symbol = value.trim().toUpperCase();
-  if (!SYMBOL_PATTERN.test(symbol)) {
-    throw new AppError('BAD_REQUEST', `argument "${argument}": a symbol must be 1 to 20 characters from A-Z 0-9 . -; got ${JSON.stringify(value)}`);
-  }
-  return symbol;
-}
-
-/**
- * Upper-cased, de-duplicated symbols from one value or a list, each item of which may itself be a
- * comma list ("AAPL,MSFT"), as the REST parameters are.
- */
-export function parseSymbols(value: string | readonly string[], argument: string): string[] {
-  const items = (typeof value === 'string' ? [value] : value).flatMap((v) => v.split(','));
-  const symbols = new Set(items.map((item) => parseSymbol(item, argument)));
-  if (symbols.size === 0 || symbols.size > MAX_SYMBOLS) {
-    throw new AppError('BAD_REQUEST', `argument "${argument}" must name 1 to ${MAX_SYMBOLS} symbols; got ${symbols.size}`);
-  }
-  return [...symbols];
-}
 
 function whereOf(filter: PressReleaseFilter): Prisma.PressReleaseWhereInput {
   const where: Prisma.PressReleaseWhereInput = {};
