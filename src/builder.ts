@@ -36,6 +36,8 @@ export const builder = new SchemaBuilder<{
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
     nodesOnConnection: true,
+    nodeQueryOptions: { description: 'Any record by its global id (the `id` of every record type); null if there is none.' },
+    nodesQueryOptions: { description: 'Records by their global ids, in the same order; null for each id with no record.' },
   },
   prisma: {
     client: (ctx) => ctx.db.prisma,

@@ -62,3 +62,29 @@ describe('schema.graphql', () => {
     expect(fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8')).toBe(printedSchema());
   });
 });
+
+describe('the graph documents itself', () => {
+  it('every type, field and argument of our own has a description', async () => {
+    const { schema } = await import('../src/schema/index.js');
+    const { isObjectType, isInputObjectType, isEnumType, isInterfaceType } = await import('graphql');
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      if (!type.description && !['Query', 'PageInfo', 'Node', 'Boolean', 'String', 'Int', 'Float', 'ID'].includes(type.name) && !/(Connection|Edge)$/.test(type.name)) missing.push(type.name);
+      if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+        if (type.name === 'PageInfo' || /(Connection|Edge)$/.test(type.name) || type.name === 'Node') continue;
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description && field.name !== 'id') missing.push(`${type.name}.${field.name}`);
+          for (const arg of 'args' in field ? field.args : []) {
+            if (!arg.description && !(field.name === 'node' || field.name === 'nodes')) missing.push(`${type.name}.${field.name}(${arg.name})`);
+          }
+        }
+      }
+      if (isEnumType(type) && type.name !== '__TypeKind') {
+        // enum values carry meaning through their names; the enum itself must be described
+        if (!type.description) missing.push(type.name);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
