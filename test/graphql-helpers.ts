@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { openDatabase } from '../src/bootstrap.js';
 import type { Db } from '../src/db.js';
@@ -42,4 +43,14 @@ export async function graphqlHarness(tdb: TestDatabase): Promise<GraphQLHarness>
     },
     close: () => db.close(),
   };
+}
+
+/** The result is exactly one BAD_USER_INPUT error whose message matches or mentions each of `expected`. */
+export function expectBadUserInput(result: GraphQLResult, ...expected: (string | RegExp)[]): void {
+  expect(result.errors).toHaveLength(1);
+  expect(result.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
+  for (const e of expected) {
+    if (typeof e === 'string') expect(result.errors![0]!.message).toContain(e);
+    else expect(result.errors![0]!.message).toMatch(e);
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma, Rating } from '../src/generated/prisma/client.js';
-import { graphqlHarness, type GraphQLHarness, type GraphQLResult } from './graphql-helpers.js';
+import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './graphql-helpers.js';
 import { testDatabases } from './helpers.js';
 
 const FIELDS = 'id ratingId firm ticker exchange company action rating priceTarget story isRating createdAt updatedAt security { symbol }';
@@ -144,9 +144,7 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
   ])('rejects %s with BAD_USER_INPUT naming the argument', async (args, message) => {
     const res = await h.gql(`{ ratings(${args}) { nodes { firm } } }`);
     expect(res.data).toBeNull();
-    expect(res.errors).toHaveLength(1);
-    expect(res.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors![0]!.message).toMatch(message);
+    expectBadUserInput(res, message);
   });
 
   it('an unknown symbol or id is an empty list, not an error', async () => {
