@@ -1,16 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createYoga } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import { authenticate, CallerCache, callerKey } from './auth/caller.js';
+import { checkAuthenticated, checkEntitled } from './auth/entitlements.js';
+import { createRateLimits } from './auth/rate-limit.js';
+import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import { createContext, type Context } from './context.js';
-import { maskError, useInputErrorCodes } from './graphql-errors.js';
 import type { Db } from './db.js';
-import { AppError, errorBody } from './errors.js';
+import { AppError, ERRORS, errorBody } from './errors.js';
+import { maskError, useInputErrorCodes } from './graphql-errors.js';
+import { authRoutes } from './rest/auth.js';
+import { json, matchPath, type Route } from './rest/route.js';
 import { schema } from './schema/index.js';
 import { databaseAnswers } from './services/health.js';
 
 /** What GraphiQL opens with: one company page, the query the README's tour starts from. */
 export const COMPANY_PAGE_QUERY = `# A company page: one security and what links to it. Press Ctrl-Enter to run.
+# Requests need a credential: add the header {"X-API-Key": "demo-pro"} below (demo accounts, outside production).
 query CompanyPage($symbol: String = "NVLX") {
   security(symbol: $symbol) {
     symbol
@@ -26,53 +34,116 @@ query CompanyPage($symbol: String = "NVLX") {
 }
 `;
 
+/**
+ * CSRF protection for cookie-authenticated GraphQL. A browser attaches the session cookie to
+ * requests another site makes, but only "simple" ones need no CORS preflight: a GET, or a POST of
+ * a form or text/plain. Those must carry a header no other site can set without a preflight
+ * (the ones Yoga and Apollo clients send); JSON posts are preflighted anyway.
+ */
+const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
+const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+function checkNotCrossSite(request: Request): void {
+  const type = request.headers.get('content-type')?.toLowerCase();
+  const preflighted = request.method === 'POST' && type !== undefined && !SIMPLE_CONTENT_TYPES.some((t) => type.startsWith(t));
+  if (preflighted || CSRF_HEADERS.some((h) => request.headers.has(h))) return;
+  throw new AppError('FORBIDDEN', `a request authenticated by cookie must be a JSON POST or carry one of the headers ${CSRF_HEADERS.join(', ')} (CSRF protection)`);
+}
+
 export interface AppDeps {
+  /** With auth.jwtSecret set (server.ts fills it in: see auth/secret.ts). */
   config: Readonly<Config>;
   db: Db;
+  /** Shared rate-limit budgets across instances; in memory without it. */
+  redis?: Redis | undefined;
 }
 
-type Handler = (request: Request, requestId: string) => Promise<Response> | Response;
-
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
-}
+const routes: Route[] = [
+  ...authRoutes,
+];
 
 /**
  * Builds the whole HTTP surface (GraphQL at /graphql, health probes, REST-compatibility paths)
  * as one fetch handler. It listens nowhere: server.ts does that, tests call `app.fetch`.
  */
-export function createApp({ config, db }: AppDeps) {
-  const yoga = createYoga<{ requestId: string }, Context>({
+export function createApp({ config, db, redis }: AppDeps) {
+  const jwtSecret = config.auth.jwtSecret;
+  if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see auth/secret.ts)');
+  const limits = createRateLimits(config.auth, redis);
+  const callers = new CallerCache(config.auth.callerCacheMs);
+  const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits };
+
+  const yoga = createYoga<{ ctx: Context }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY },
+    graphiql: { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
     plugins: [useInputErrorCodes()],
-    context: ({ requestId }): Context => createContext(config, db, requestId),
+    context: ({ ctx }) => ctx,
     logging: config.nodeEnv === 'test' ? false : 'info',
   });
 
-  const routes = new Map<string, Handler>([
-    ['GET /healthz', () => json({ status: 'ok' })],
-    [
-      'GET /readyz',
-      async () => ((await databaseAnswers(db)) ? json({ status: 'ready' }) : json({ status: 'unavailable', message: 'the database does not answer' }, 503)),
-    ],
+  const probes = new Map<string, () => Promise<Response> | Response>([
+    ['/healthz', () => json({ status: 'ok' })],
+    ['/readyz', async () => ((await databaseAnswers(db)) ? json({ status: 'ready' }) : json({ status: 'unavailable', message: 'the database does not answer' }, 503))],
   ]);
 
-  return createServerAdapter<Record<string, unknown>>(async (request) => {
+  function clientIp(request: Request, serverContext: { req?: { socket?: { remoteAddress?: string } } }): string {
+    if (config.auth.trustProxy) {
+      const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+      if (forwarded) return forwarded;
+    }
+    return serverContext.req?.socket?.remoteAddress ?? 'unknown';
+  }
+
+  /** Authenticates, and counts the request against the caller's rate limit. */
+  async function identify(ctx: Context, url: URL): Promise<void> {
+    ctx.caller = await authenticate(ctx.request, url, { db, secret: jwtSecret!, cache: callers });
+    if (ctx.caller) await limits.request(callerKey(ctx.caller), ctx.caller.tier);
+  }
+
+  async function graphql(ctx: Context, url: URL): Promise<Response> {
+    try {
+      await identify(ctx, url);
+      if (ctx.caller?.via === 'cookie') checkNotCrossSite(ctx.request);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      // GraphQL clients read errors from the body: keep its shape, with the HTTP status of REST
+      return json({ errors: [{ message: e.message, extensions: { code: ERRORS[e.code].graphql } }] }, e.status, e.headers);
+    }
+    const response = await yoga.fetch(ctx.request, { ctx });
+    for (const cookie of ctx.responseCookies) response.headers.append('set-cookie', cookie);
+    return response;
+  }
+
+  async function rest(ctx: Context, url: URL): Promise<Response> {
+    for (const route of routes) {
+      if (route.method !== ctx.request.method && !(route.method === 'GET' && ctx.request.method === 'HEAD')) continue;
+      const params = matchPath(route.path, url.pathname);
+      if (!params) continue;
+      if (route.access !== 'public') {
+        await identify(ctx, url);
+        if (route.access === 'authenticated') checkAuthenticated(ctx.caller);
+        else checkEntitled(ctx.caller, route.access);
+      }
+      return route.handle(ctx, url, params);
+    }
+    const known = routes.some((r) => matchPath(r.path, url.pathname));
+    if (known) throw new AppError('NOT_FOUND', `${ctx.request.method} is not served at ${url.pathname}`);
+    throw new AppError('NOT_FOUND', `no such path: ${ctx.request.method} ${url.pathname}`);
+  }
+
+  return createServerAdapter<{ req?: { socket?: { remoteAddress?: string } } }>(async (request, serverContext) => {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const ctx = createContext({ config, db, requestId, request, ip: clientIp(request, serverContext), sessions, callers });
     let response: Response;
     try {
-      if (pathname === '/graphql') {
-        response = await yoga.fetch(request, { requestId });
-      } else {
-        const route = routes.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${pathname}`);
-        if (!route) throw new AppError('NOT_FOUND', `no such path: ${request.method} ${pathname}`);
-        response = await route(request, requestId);
-      }
+      const probe = probes.get(url.pathname);
+      if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe();
+      else if (url.pathname === '/graphql') response = await graphql(ctx, url);
+      else response = await rest(ctx, url);
     } catch (err) {
       const appErr = err instanceof AppError ? err : new AppError('INTERNAL', 'internal error');
       if (!(err instanceof AppError)) console.error(JSON.stringify({ level: 'error', requestId, msg: String((err as Error)?.stack ?? err) }));

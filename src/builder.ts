@@ -2,8 +2,10 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType } from 'graphql';
 import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
+import { checkAuthenticated, checkEntitled, type Resource } from './auth/entitlements.js';
 import type { Context } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
@@ -15,6 +17,7 @@ import { getDatamodel } from './generated/pothos-types.js';
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
+  AuthScopes: { authenticated: boolean; entitled: Resource };
   DefaultFieldNullability: false;
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
@@ -29,15 +32,29 @@ export const builder = new SchemaBuilder<{
     UUID: { Input: string; Output: string };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
+  // The scopes throw the coded error themselves (UNAUTHENTICATED, or FORBIDDEN naming the tier
+  // needed), so a field a caller may not see fails alone while the rest of the query answers.
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      authenticated: () => {
+        checkAuthenticated(ctx.caller);
+        return true;
+      },
+      entitled: (resource: Resource) => {
+        checkEntitled(ctx.caller, resource);
+        return true;
+      },
+    }),
+  },
   relay: {
     cursorType: 'String',
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
     nodesOnConnection: true,
-    nodeQueryOptions: { description: 'Any record by its global id (the `id` of every record type); null if there is none.' },
-    nodesQueryOptions: { description: 'Records by their global ids, in the same order; null for each id with no record.' },
+    nodeQueryOptions: { description: 'Any record by its global id (the `id` of every record type); null if there is none.', authScopes: { authenticated: true } },
+    nodesQueryOptions: { description: 'Records by their global ids, in the same order; null for each id with no record.', authScopes: { authenticated: true } },
   },
   prisma: {
     client: (ctx) => ctx.db.prisma,

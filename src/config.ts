@@ -17,6 +17,22 @@ export interface Config {
   sampleData: 'auto' | 'none';
   redisUrl: string | undefined;
   dataDir: string;
+  auth: AuthConfig;
+}
+
+export interface AuthConfig {
+  /** HS256 signing secret; unset outside production means "generate one under the data dir". */
+  jwtSecret: string | undefined;
+  /** `Secure` on the session cookies; COOKIE_SECURE=false for plain-HTTP local use. */
+  cookieSecure: boolean;
+  /** Requests per minute per API key or user, by tier. */
+  rateLimits: Readonly<Record<'free' | 'pro' | 'enterprise', number>>;
+  /** Failed-or-not login attempts per 15 minutes, per email and per client address. */
+  loginLimits: Readonly<{ perEmail: number; perIp: number }>;
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy: boolean;
+  /** How long an instance remembers who a key or token names (see auth/caller.ts). */
+  callerCacheMs: number;
 }
 
 /** A configuration mistake: reported as one line and exit code 2, never a stack trace. */
@@ -33,6 +49,21 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
   }
   return raw as T;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false; got ${JSON.stringify(raw)}`);
 }
 
 function parsePort(raw: string | undefined): number {
@@ -92,7 +123,25 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     sampleData: oneOf(env, 'SAMPLE_DATA', ['auto', 'none'] as const, 'auto'),
     redisUrl: env.REDIS_URL || undefined,
     dataDir,
+    auth: Object.freeze({
+      jwtSecret: env.JWT_SECRET || undefined,
+      cookieSecure: bool(env, 'COOKIE_SECURE', true),
+      rateLimits: Object.freeze({
+        free: positiveInt(env, 'RATE_LIMIT_FREE', 60),
+        pro: positiveInt(env, 'RATE_LIMIT_PRO', 600),
+        enterprise: positiveInt(env, 'RATE_LIMIT_ENTERPRISE', 6000),
+      }),
+      loginLimits: Object.freeze({ perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10), perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100) }),
+      trustProxy: bool(env, 'TRUST_PROXY', false),
+      callerCacheMs: positiveInt(env, 'AUTH_CACHE_SECONDS', 5) * 1000,
+    }),
   };
+  if (config.auth.jwtSecret !== undefined && config.auth.jwtSecret.length < 32) {
+    throw new ConfigError(`JWT_SECRET must be at least 32 characters; got ${config.auth.jwtSecret.length}`);
+  }
+  if (config.nodeEnv === 'production' && config.auth.jwtSecret === undefined) {
+    throw new ConfigError('JWT_SECRET is required in production (at least 32 random characters)');
+  }
   if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://; got ${JSON.stringify(config.redisUrl)}`);
   }

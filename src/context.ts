@@ -1,3 +1,5 @@
+import type { Caller, CallerCache } from './auth/caller.js';
+import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
 import { Loaders } from './loaders.js';
@@ -7,9 +9,19 @@ export interface Context {
   config: Readonly<Config>;
   db: Db;
   requestId: string;
+  request: Request;
+  /** The client address (X-Forwarded-For only with TRUST_PROXY). */
+  ip: string;
+  /** Null until authenticated, and for requests without credentials. */
+  caller: Caller | null;
+  sessions: SessionDeps;
+  /** Who recent credentials name; revoking a key or logging out forgets the user here at once. */
+  callers: CallerCache;
   loaders: Loaders;
+  /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
+  responseCookies: string[];
 }
 
-export function createContext(config: Readonly<Config>, db: Db, requestId: string): Context {
-  return { config, db, requestId, loaders: new Loaders() };
+export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' | 'caller'>): Context {
+  return { ...init, caller: null, loaders: new Loaders(), responseCookies: [] };
 }

@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
+import { withSigningSecret } from './auth/secret.js';
+import { createRedis } from './redis.js';
 import { openDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Db } from './db.js';
@@ -28,10 +30,11 @@ async function open(config: Readonly<Config>): Promise<Db> {
   }
 }
 
-const config = readConfig();
+const config = withSigningSecret(readConfig());
 const db = await open(config);
+const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
 
-const app = createApp({ config, db });
+const app = createApp({ config, db, redis });
 const server = createServer(app);
 server.on('error', (e: NodeJS.ErrnoException) => {
   console.error(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another)` : `server error: ${e.message}`);
@@ -54,6 +57,7 @@ async function shutdown(signal: string) {
   server.close();
   server.closeIdleConnections();
   await db.close().catch(() => {});
+  redis?.disconnect();
   clearTimeout(deadline);
   process.exit(0);
 }

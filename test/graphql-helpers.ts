@@ -13,25 +13,27 @@ export interface GraphQLResult<T = any> {
 export interface GraphQLHarness {
   app: App;
   db: Db;
-  /** POST /graphql through app.fetch; returns status, data and errors. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult<T>>;
+  /** POST /graphql through app.fetch as the enterprise demo key (or with `headers`); returns status, data and errors. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResult<T>>;
   /** SQL statements that ran while `fn` ran. */
   countStatements(fn: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
 }
 
 /** A fresh database of `tdb`'s kind with the default sample data, and the app over it. */
-export async function graphqlHarness(tdb: TestDatabase): Promise<GraphQLHarness> {
-  const config = testConfig(await tdb.create(), { sampleData: 'auto' });
+export async function graphqlHarness(tdb: TestDatabase, env: Record<string, string> = {}): Promise<GraphQLHarness> {
+  // limits high enough that suites making hundreds of requests with one key never meet them
+  // a long caller cache: statement counts then measure the query alone, never the key lookup
+  const config = testConfig(await tdb.create(), { sampleData: 'auto' }, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', ...env });
   const db = await openDatabase(config);
   const app = createApp({ config, db });
-  return {
+  const harness: GraphQLHarness = {
     app,
     db,
-    async gql(query, variables) {
+    async gql(query, variables, headers = { 'x-api-key': 'demo-enterprise' }) {
       const res = await app.fetch('http://test/graphql', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ query, variables }),
       });
       return { status: res.status, ...((await res.json()) as object) };
@@ -43,6 +45,8 @@ export async function graphqlHarness(tdb: TestDatabase): Promise<GraphQLHarness>
     },
     close: () => db.close(),
   };
+  await harness.gql('{ me { userId } }'); // the demo key's lookup, done before anything is counted
+  return harness;
 }
 
 /** The result is exactly one BAD_USER_INPUT error whose message matches or mentions each of `expected`. */

@@ -63,7 +63,9 @@ function postgresTestDatabase(baseUrl: string): TestDatabase {
   };
 }
 
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
 /** A test configuration around a database, with sample data off unless asked for. */
-export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}): Readonly<Config> {
-  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none' }), database, ...overrides });
+export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config> {
+  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', ...env }), database, ...overrides });
 }

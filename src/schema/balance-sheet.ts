@@ -148,6 +148,7 @@ const listArgs = builder.args((t) => ({
 
 builder.queryField('balanceSheets', (t) =>
   t.field({
+    authScopes: { entitled: 'balanceSheets' },
     type: BalanceSheetConnection,
     description: 'Standardized balance sheets (spec 4.2), filtered and ordered, in pages.',
     args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
@@ -164,6 +165,7 @@ function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageAr
 
 builder.prismaObjectFields(Security, (t) => ({
   balanceSheets: t.field({
+    authScopes: { entitled: 'balanceSheets' },
     type: BalanceSheetConnection,
     description: "Balance sheets listing this security's symbol, by period end ascending unless ordered otherwise.",
     args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },
@@ -173,6 +175,7 @@ builder.prismaObjectFields(Security, (t) => ({
     },
   }),
   latestBalanceSheet: t.field({
+    authScopes: { entitled: 'balanceSheets' },
     type: BalanceSheet,
     nullable: true,
     description: 'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',

@@ -26,6 +26,8 @@ const CallParticipant = builder.objectRef<ParticipantRow>('CallParticipant').imp
 });
 
 export const CallSummary = builder.prismaNode('CallSummary', {
+  // also reached through node(id): the type checks the entitlement itself
+  authScopes: { entitled: 'callSummaries' },
   description: 'A summary of one earnings conference call.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
@@ -84,6 +86,7 @@ function callSummaryPageOf(ctx: Context, symbol: string, args: CallDateRange & C
 
 builder.queryField('callSummaries', (t) =>
   t.field({
+    authScopes: { entitled: 'callSummaries' },
     type: CallSummaryConnection,
     description: 'Conference-call summaries, newest call first.',
     args: { symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }), ...pageArgs },
@@ -97,6 +100,7 @@ builder.queryField('callSummaries', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   callSummaries: t.field({
+    authScopes: { entitled: 'callSummaries' },
     type: CallSummaryConnection,
     description: "Summaries of this company's conference calls, newest first.",
     args: pageArgs,

@@ -51,7 +51,11 @@ const StatementBalanceSheet = statementType('FundamentalBalanceSheet', 'Balance 
 const CashFlow = statementType('FundamentalCashFlow', 'Cash-flow statement of the period (spec 2.3).', CASH_FLOW);
 
 /** The fields of the lite record, which the enhanced record carries too. */
-function recordFields<Row extends FundamentalRow>(t: PothosSchemaTypes.RootFieldBuilder<Types, Row, 'PrismaObject'>) {
+// Typed as a plain object-field builder: the Prisma field builder of the two variants carries
+// their own shapes, which TypeScript cannot unify (it gives up: "excessively deep").
+type RecordFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, FundamentalRow>;
+
+function recordFields(t: RecordFieldBuilder) {
   return {
     symbol: t.string({ description: 'Ticker symbol (spec `ticker` in lite records, `symbol` in enhanced ones).', resolve: (f) => f.symbol }),
     endPeriod: t.field({ type: 'Date', description: 'Last day of the period (spec `EndPeriod`).', resolve: (f) => f.endPeriod }),
@@ -69,7 +73,7 @@ export const Fundamental = builder.prismaNode('Fundamental', {
   nullable: true,
   id: { field: 'id' },
   findUnique: (id) => ({ id: intNodeId(id, 'Fundamental') }),
-  fields: (t) => recordFields(t),
+  fields: (t) => recordFields(t as unknown as RecordFieldBuilder),
 });
 
 // ------------------------------------------------------------------ enhanced (spec 2.4)
@@ -148,6 +152,8 @@ function metricsOf(f: FundamentalWithMetrics): MetricsRow {
  */
 export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   variant: 'EnhancedFundamental',
+  // also reached through node(id): the type checks the entitlement itself
+  authScopes: { entitled: 'enhancedFundamentals' },
   description: 'An enhanced fundamentals record (spec 2.4): the lite record plus derived metrics and insights drawn from the filing text.',
   // node(id) of an unknown record, or of one without metrics, is null
   nullable: true,
@@ -155,7 +161,7 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   findUnique: (id) => ({ id: intNodeId(id, 'EnhancedFundamental'), metrics: { isNot: null } }),
   include: METRICS_INCLUDE,
   fields: (t) => ({
-    ...recordFields(t),
+    ...recordFields(t as unknown as RecordFieldBuilder),
     cik: t.exposeString('cik', { description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
     metrics: t.field({ type: DerivedMetrics, description: 'Derived ratios.', resolve: metricsOf }),
     workingCapitalDays: t.field({ type: WorkingCapitalDays, description: 'Working-capital cycle in days.', resolve: metricsOf }),
@@ -225,6 +231,7 @@ const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, desc
 
 builder.queryFields((t) => ({
   fundamentals: t.field({
+    authScopes: { entitled: 'fundamentals' },
     type: FundamentalConnection,
     description: 'Lite fundamentals records of one symbol (spec 4.4), newest period first.',
     args: { ...symbolArg, ...listArgs },
@@ -234,6 +241,7 @@ builder.queryFields((t) => ({
     },
   }),
   enhancedFundamentals: t.field({
+    authScopes: { entitled: 'enhancedFundamentals' },
     type: EnhancedFundamentalConnection,
     description: 'Enhanced fundamentals records of one symbol (spec 4.3), newest period first.',
     args: { ...symbolArg, ...listArgs },
@@ -246,12 +254,14 @@ builder.queryFields((t) => ({
 
 builder.prismaObjectFields(Security, (t) => ({
   fundamentals: t.field({
+    authScopes: { entitled: 'fundamentals' },
     type: FundamentalConnection,
     description: "This security's lite fundamentals records, newest period first.",
     args: listArgs,
     resolve: async (security, args, ctx) => connection(await litePage(ctx, security.symbol, pageArgs(args))),
   }),
   enhancedFundamentals: t.field({
+    authScopes: { entitled: 'enhancedFundamentals' },
     type: EnhancedFundamentalConnection,
     description: "This security's enhanced fundamentals records, newest period first.",
     args: listArgs,

@@ -2,6 +2,8 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from '../builder.js';
 import './service.js';
+import './session.js';
+import './account.js';
 import './security.js';
 import './logo.js';
 import './balance-sheet.js';

@@ -94,6 +94,7 @@ export const LogoConnection = builder.connectionObject({ type: Logo, name: 'Logo
 
 builder.queryField('logos', (t) =>
   t.field({
+    authScopes: { entitled: 'logos' },
     type: LogoConnection,
     description: 'Company logos, by symbol.',
     args: {
@@ -110,6 +111,7 @@ builder.queryField('logos', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   logo: t.field({
+    authScopes: { entitled: 'logos' },
     type: Logo,
     nullable: true,
     description: "The company's logo, if there is one.",

@@ -70,6 +70,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
       resolve: (n) => associatedIds(n.associatedPressReleases),
     }),
     associatedPressReleases: t.field({
+      authScopes: { entitled: 'pressReleases' },
       type: [PressRelease],
       description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
       resolve: (n, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
@@ -80,6 +81,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
       resolve: (n) => associatedIds(n.associatedRatings),
     }),
     associatedRatings: t.field({
+      authScopes: { entitled: 'ratings' },
       type: [Rating],
       description: 'The ratings of `associatedRatingIds` in that order; ids without a record are skipped.',
       resolve: (n, _args, ctx) => existing(associatedIds(n.associatedRatings), (id) => ratingById(ctx, id)),
@@ -111,6 +113,7 @@ const pageArgs = builder.args((t) => ({
 
 builder.queryField('news', (t) =>
   t.field({
+    authScopes: { entitled: 'news' },
     type: NewsItemConnection,
     description: 'Curated news about one symbol, newest first.',
     args: {
@@ -129,6 +132,7 @@ builder.queryField('news', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
+    authScopes: { entitled: 'news' },
     type: NewsItemConnection,
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },

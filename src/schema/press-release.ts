@@ -68,6 +68,8 @@ const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressRe
 });
 
 export const PressRelease = builder.prismaNode('PressRelease', {
+  // also reached through node(id): the type checks the entitlement itself
+  authScopes: { entitled: 'pressReleases' },
   description: 'A corporate press release from a wire feed (spec 2.6).',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
@@ -121,6 +123,7 @@ function tickerPageArgs(args: { from?: Date | null; to?: Date | null; first?: nu
 
 builder.queryField('pressReleases', (t) =>
   t.field({
+    authScopes: { entitled: 'pressReleases' },
     type: PressReleaseConnection,
     description: 'Press releases, newest first by publish time.',
     args: {
@@ -139,6 +142,7 @@ builder.queryField('pressReleases', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   pressReleases: t.field({
+    authScopes: { entitled: 'pressReleases' },
     type: PressReleaseConnection,
     description: "Press releases naming this security's symbol, newest first.",
     args: rangeArgs,

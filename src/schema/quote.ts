@@ -9,6 +9,8 @@ import { Security } from './security.js';
 import { tickArgs, tickPageArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
+  // also reached through node(id): the type checks the entitlement itself
+  authScopes: { entitled: 'quotes' },
   description: 'One NBBO quote of a stock (spec 2.10).',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
@@ -38,6 +40,7 @@ function quotePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Pa
 
 builder.queryField('quotes', (t) =>
   t.field({
+    authScopes: { entitled: 'quotes' },
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
@@ -47,12 +50,14 @@ builder.queryField('quotes', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   quotes: t.field({
+    authScopes: { entitled: 'quotes' },
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
     resolve: async (security, args, ctx) => connection(await quotePage(ctx, security.symbol, tickPageArgs(args))),
   }),
   latestQuote: t.field({
+    authScopes: { entitled: 'quotes' },
     type: Quote,
     nullable: true,
     description: 'The most recent quote, if any.',

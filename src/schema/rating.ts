@@ -117,6 +117,7 @@ function keysetArgs(args: { first?: number | null; after?: string | null }): Key
 
 builder.queryField('ratings', (t) =>
   t.field({
+    authScopes: { entitled: 'ratings' },
     type: RatingConnection,
     description: 'Analyst ratings, newest first.',
     args: { filter: t.arg({ type: RatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
@@ -131,6 +132,7 @@ builder.queryField('ratings', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   ratings: t.field({
+    authScopes: { entitled: 'ratings' },
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",
     args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },

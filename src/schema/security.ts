@@ -146,6 +146,7 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
 
 builder.queryFields((t) => ({
   security: t.field({
+    authScopes: { entitled: 'securities' },
     type: Security,
     nullable: true,
     description: 'One security by exactly one identifier; null when none matches. A symbol listed on several exchanges resolves to its first listing.',
@@ -172,6 +173,7 @@ builder.queryFields((t) => ({
     },
   }),
   securities: t.field({
+    authScopes: { entitled: 'securities' },
     type: SecurityConnection,
     description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order).',
     args: {

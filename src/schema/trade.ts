@@ -9,6 +9,8 @@ import { tickArgs, tickPageArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
+  // also reached through node(id): the type checks the entitlement itself
+  authScopes: { entitled: 'trades' },
   description: 'One trade of a stock (spec 2.9).',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
@@ -56,6 +58,7 @@ function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Pa
 
 builder.queryField('trades', (t) =>
   t.field({
+    authScopes: { entitled: 'trades' },
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
@@ -65,12 +68,14 @@ builder.queryField('trades', (t) =>
 
 builder.prismaObjectFields(Security, (t) => ({
   trades: t.field({
+    authScopes: { entitled: 'trades' },
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
     resolve: async (security, args, ctx) => connection(await tradePage(ctx, security.symbol, tickPageArgs(args))),
   }),
   latestTrade: t.field({
+    authScopes: { entitled: 'trades' },
     type: Trade,
     nullable: true,
     description: 'The most recent trade, if any.',
@@ -78,6 +83,7 @@ builder.prismaObjectFields(Security, (t) => ({
       ctx.loaders.get('latestTrade', fromMap((symbols: readonly string[]) => latestTrades(ctx.db, symbols), null as TradeRow | null)).load(security.symbol),
   }),
   bars: t.field({
+    authScopes: { entitled: 'trades' },
     type: [BarRef],
     description: `OHLCV bars aggregated from trades between \`from\` and \`to\` (at most ${MAX_BARS} buckets), oldest first; empty buckets are left out.`,
     args: {

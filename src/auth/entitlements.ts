@@ -1,0 +1,48 @@
+import { AppError } from '../errors.js';
+import type { Tier } from '../generated/prisma/enums.js';
+
+/**
+ * What each licensing tier may use (decisions.md). The one place to change entitlements: GraphQL
+ * fields and REST routes both ask `checkEntitled`.
+ */
+export const RESOURCES = [
+  'logos', 'securities', 'fundamentals', 'balanceSheets', 'ratings', 'news',
+  'enhancedFundamentals', 'pressReleases', 'callSummaries', 'trades', 'quotes',
+  'ocr',
+] as const;
+export type Resource = (typeof RESOURCES)[number];
+
+const FREE: readonly Resource[] = ['logos', 'securities', 'fundamentals', 'balanceSheets', 'ratings', 'news'];
+const PRO: readonly Resource[] = [...FREE, 'enhancedFundamentals', 'pressReleases', 'callSummaries', 'trades', 'quotes'];
+const ENTERPRISE: readonly Resource[] = [...PRO, 'ocr'];
+
+export const ENTITLEMENTS: Readonly<Record<Tier, ReadonlySet<Resource>>> = {
+  free: new Set(FREE),
+  pro: new Set(PRO),
+  enterprise: new Set(ENTERPRISE),
+};
+
+const TIER_ORDER: readonly Tier[] = ['free', 'pro', 'enterprise'];
+
+export function lowestTierWith(resource: Resource): Tier {
+  return TIER_ORDER.find((t) => ENTITLEMENTS[t].has(resource))!;
+}
+
+export function isEntitled(tier: Tier, resource: Resource): boolean {
+  return ENTITLEMENTS[tier].has(resource);
+}
+
+export const AUTHENTICATION_REQUIRED =
+  'authentication required: send an API key (apikey query parameter or X-API-Key header), an Authorization: Bearer access token, or the DT_AUTH_TOKEN cookie';
+
+export function checkAuthenticated<C>(caller: C | null): asserts caller is C {
+  if (!caller) throw new AppError('UNAUTHENTICATED', AUTHENTICATION_REQUIRED);
+}
+
+/** Throws UNAUTHENTICATED without a caller, FORBIDDEN (naming the tier needed) without the entitlement. */
+export function checkEntitled(caller: { tier: Tier } | null, resource: Resource): void {
+  checkAuthenticated(caller);
+  if (!isEntitled(caller.tier, resource)) {
+    throw new AppError('FORBIDDEN', `${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is ${caller.tier}`);
+  }
+}

@@ -1,0 +1,54 @@
+import { builder } from '../builder.js';
+import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
+import { login, logout, refresh } from '../auth/sessions.js';
+import { Me } from './account.js';
+
+const SessionPayload = builder.objectRef<{ message: string; expiresIn: number; me: { userId: string; email: string; username: string; tier: 'free' | 'pro' | 'enterprise'; via: 'cookie' } }>('SessionPayload').implement({
+  description: 'A new session: the access and refresh tokens are set as the DT_AUTH_TOKEN and DT_REFRESH_TOKEN cookies (HttpOnly).',
+  fields: (t) => ({
+    message: t.exposeString('message', { description: 'What happened.' }),
+    expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
+    me: t.field({ type: Me, description: 'Who is logged in.', resolve: (p) => p.me }),
+  }),
+});
+
+const LogoutPayload = builder.objectRef<{ message: string }>('LogoutPayload').implement({
+  description: 'The session cookies are cleared and the session revoked.',
+  fields: (t) => ({ message: t.exposeString('message', { description: 'What happened.' }) }),
+});
+
+builder.mutationType({ description: 'The only writes: sessions and API keys.' });
+
+builder.mutationFields((t) => ({
+  login: t.field({
+    type: SessionPayload,
+    description: 'Logs in with email and password and sets the session cookies, like POST /kms/api/v1/auth/token.',
+    args: {
+      email: t.arg.string({ required: true, description: 'Email address.' }),
+      password: t.arg.string({ required: true, description: 'Password.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const r = await login(ctx.sessions, args, ctx.ip);
+      ctx.responseCookies.push(...r.cookies);
+      return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
+    },
+  }),
+  refreshSession: t.field({
+    type: SessionPayload,
+    description: 'Exchanges the DT_REFRESH_TOKEN cookie for new session cookies (the old refresh token stops working), like POST /kms/api/v1/auth/refresh.',
+    resolve: async (_root, _args, ctx) => {
+      const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
+      ctx.responseCookies.push(...r.cookies);
+      return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
+    },
+  }),
+  logout: t.field({
+    type: LogoutPayload,
+    description: 'Clears the session cookies and revokes the session.',
+    resolve: async (_root, _args, ctx) => {
+      const r = await logout(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
+      ctx.responseCookies.push(...r.cookies);
+      return { message: r.message };
+    },
+  }),
+}));
