@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { ROOT, type DatabaseConfig } from '../src/config.js';
+import { createDb } from '../src/db.js';
+import { testConfig, testDatabases } from './helpers.js';
+
+function cli(database: DatabaseConfig, args: string[], input?: string) {
+  const url = database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test' },
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+  });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe.each(testDatabases())('CLI users and apikeys on $name', (tdb) => {
+  afterAll(() => tdb.cleanup());
+
+  it('creates a user and a key that works once, lists it without the key, revokes it, and disables users', async () => {
+    const database = await tdb.create();
+    const created = cli(database, ['users', 'create', '--email', 'Ops@Example.com', '--password-stdin', '--tier', 'pro'], 'correct horse battery\n');
+    expect(created.err).toBe('');
+    expect(created.out).toMatch(/created user ops@example\.com \(id [0-9a-f-]{36}, tier pro\)/);
+
+    const key = cli(database, ['apikeys', 'create', '--user', 'ops@example.com', '--name', 'laptop']);
+    const plain = /key \(shown once, store it now\): (\S+)/.exec(key.out)?.[1];
+    const id = /created API key ([0-9a-f-]{36})/.exec(key.out)?.[1];
+    expect(plain).toMatch(/^mdg_/);
+
+    const list = cli(database, ['apikeys', 'list', '--user', 'ops@example.com']);
+    expect(list.out).toContain(id);
+    expect(list.out).toContain('active');
+    expect(list.out).not.toContain(plain);
+
+    const db = await createDb(database);
+    try {
+      const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: id! } });
+      expect(JSON.stringify(stored)).not.toContain(plain!.slice(8));
+      const ask = async () => {
+        const app = createApp({ config: testConfig(database), db }); // a fresh app: no cached callers
+        const res = await app.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': plain! }, body: '{"query":"{ me { email tier } }"}' });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      expect((await ask()).body.data.me).toEqual({ email: 'ops@example.com', tier: 'PRO' });
+
+      expect(cli(database, ['users', 'set-tier', '--email', 'ops@example.com', '--tier', 'enterprise']).out).toContain('is now on the enterprise tier');
+      expect((await ask()).body.data.me.tier).toBe('ENTERPRISE');
+
+      expect(cli(database, ['apikeys', 'revoke', '--id', id!]).out).toContain(`revoked API key ${id}`);
+      expect((await ask()).status).toBe(401);
+    } finally {
+      await db.close();
+    }
+
+    expect(cli(database, ['users', 'disable', '--email', 'ops@example.com']).out).toContain('is disabled');
+  });
+
+  it('reports usage mistakes with exit code 2 and failures with exit code 1, naming what was wrong', async () => {
+    const database = await tdb.create();
+    const badTier = cli(database, ['users', 'create', '--email', 'a@b.co', '--password', 'longenough', '--tier', 'gold']);
+    expect(badTier.status).toBe(2);
+    expect(badTier.err).toContain('--tier must be one of free, pro, enterprise; got "gold"');
+    const missing = cli(database, ['apikeys', 'create', '--user', 'a@b.co']);
+    expect(missing.status).toBe(2);
+    expect(missing.err).toContain('--name is required');
+    const nobody = cli(database, ['users', 'disable', '--email', 'nobody@b.co']);
+    expect(nobody.status).toBe(1);
+    expect(nobody.err).toContain('no user with email "nobody@b.co"');
+    const short = cli(database, ['users', 'create', '--email', 'a@b.co', '--password', 'short', '--tier', 'free']);
+    expect(short.status).toBe(1);
+    expect(short.err).toContain('password must have at least 8 characters');
+    const unknown = cli(database, ['frobnicate']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.err).toContain('unknown command "frobnicate"');
+  });
+});
