@@ -53,6 +53,7 @@ builder.queryFields((t) => ({
   }),
   apiKeys: t.field({
     type: [ApiKey],
+    nullable: true,
     authScopes: { authenticated: true },
     description: "The caller's API keys, revoked ones included, oldest first.",
     resolve: (_root, _args, ctx) => listApiKeys(ctx.db, ctx.caller!.userId),

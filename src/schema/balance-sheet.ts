@@ -149,6 +149,8 @@ const listArgs = builder.args((t) => ({
 builder.queryField('balanceSheets', (t) =>
   t.field({
     authScopes: { entitled: 'balanceSheets' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: BalanceSheetConnection,
     description: 'Standardized balance sheets (spec 4.2), filtered and ordered, in pages.',
     args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
@@ -166,6 +168,8 @@ function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageAr
 builder.prismaObjectFields(Security, (t) => ({
   balanceSheets: t.field({
     authScopes: { entitled: 'balanceSheets' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: BalanceSheetConnection,
     description: "Balance sheets listing this security's symbol, by period end ascending unless ordered otherwise.",
     args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },

@@ -87,6 +87,8 @@ function callSummaryPageOf(ctx: Context, symbol: string, args: CallDateRange & C
 builder.queryField('callSummaries', (t) =>
   t.field({
     authScopes: { entitled: 'callSummaries' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: CallSummaryConnection,
     description: 'Conference-call summaries, newest call first.',
     args: { symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }), ...pageArgs },
@@ -101,6 +103,8 @@ builder.queryField('callSummaries', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   callSummaries: t.field({
     authScopes: { entitled: 'callSummaries' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: CallSummaryConnection,
     description: "Summaries of this company's conference calls, newest first.",
     args: pageArgs,

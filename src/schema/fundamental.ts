@@ -232,6 +232,8 @@ const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, desc
 builder.queryFields((t) => ({
   fundamentals: t.field({
     authScopes: { entitled: 'fundamentals' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: FundamentalConnection,
     description: 'Lite fundamentals records of one symbol (spec 4.4), newest period first.',
     args: { ...symbolArg, ...listArgs },
@@ -242,6 +244,8 @@ builder.queryFields((t) => ({
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: EnhancedFundamentalConnection,
     description: 'Enhanced fundamentals records of one symbol (spec 4.3), newest period first.',
     args: { ...symbolArg, ...listArgs },
@@ -255,6 +259,8 @@ builder.queryFields((t) => ({
 builder.prismaObjectFields(Security, (t) => ({
   fundamentals: t.field({
     authScopes: { entitled: 'fundamentals' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: FundamentalConnection,
     description: "This security's lite fundamentals records, newest period first.",
     args: listArgs,
@@ -262,6 +268,8 @@ builder.prismaObjectFields(Security, (t) => ({
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: EnhancedFundamentalConnection,
     description: "This security's enhanced fundamentals records, newest period first.",
     args: listArgs,

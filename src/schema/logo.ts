@@ -95,6 +95,8 @@ export const LogoConnection = builder.connectionObject({ type: Logo, name: 'Logo
 builder.queryField('logos', (t) =>
   t.field({
     authScopes: { entitled: 'logos' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: LogoConnection,
     description: 'Company logos, by symbol.',
     args: {

@@ -71,6 +71,8 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     }),
     associatedPressReleases: t.field({
       authScopes: { entitled: 'pressReleases' },
+      // nullable: a caller without the entitlement gets an error here while the rest answers
+      nullable: true,
       type: [PressRelease],
       description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
       resolve: (n, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
@@ -82,6 +84,8 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     }),
     associatedRatings: t.field({
       authScopes: { entitled: 'ratings' },
+      // nullable: a caller without the entitlement gets an error here while the rest answers
+      nullable: true,
       type: [Rating],
       description: 'The ratings of `associatedRatingIds` in that order; ids without a record are skipped.',
       resolve: (n, _args, ctx) => existing(associatedIds(n.associatedRatings), (id) => ratingById(ctx, id)),
@@ -114,6 +118,8 @@ const pageArgs = builder.args((t) => ({
 builder.queryField('news', (t) =>
   t.field({
     authScopes: { entitled: 'news' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: NewsItemConnection,
     description: 'Curated news about one symbol, newest first.',
     args: {
@@ -133,6 +139,8 @@ builder.queryField('news', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
     authScopes: { entitled: 'news' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: NewsItemConnection,
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },

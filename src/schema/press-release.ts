@@ -124,6 +124,8 @@ function tickerPageArgs(args: { from?: Date | null; to?: Date | null; first?: nu
 builder.queryField('pressReleases', (t) =>
   t.field({
     authScopes: { entitled: 'pressReleases' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: PressReleaseConnection,
     description: 'Press releases, newest first by publish time.',
     args: {
@@ -143,6 +145,8 @@ builder.queryField('pressReleases', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   pressReleases: t.field({
     authScopes: { entitled: 'pressReleases' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: PressReleaseConnection,
     description: "Press releases naming this security's symbol, newest first.",
     args: rangeArgs,

@@ -41,6 +41,8 @@ function quotePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Pa
 builder.queryField('quotes', (t) =>
   t.field({
     authScopes: { entitled: 'quotes' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
@@ -51,6 +53,8 @@ builder.queryField('quotes', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   quotes: t.field({
     authScopes: { entitled: 'quotes' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,

@@ -118,6 +118,8 @@ function keysetArgs(args: { first?: number | null; after?: string | null }): Key
 builder.queryField('ratings', (t) =>
   t.field({
     authScopes: { entitled: 'ratings' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: RatingConnection,
     description: 'Analyst ratings, newest first.',
     args: { filter: t.arg({ type: RatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
@@ -133,6 +135,8 @@ builder.queryField('ratings', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   ratings: t.field({
     authScopes: { entitled: 'ratings' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",
     args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },

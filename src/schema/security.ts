@@ -174,6 +174,8 @@ builder.queryFields((t) => ({
   }),
   securities: t.field({
     authScopes: { entitled: 'securities' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: SecurityConnection,
     description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order).',
     args: {

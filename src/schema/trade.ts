@@ -59,6 +59,8 @@ function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Pa
 builder.queryField('trades', (t) =>
   t.field({
     authScopes: { entitled: 'trades' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
@@ -69,6 +71,8 @@ builder.queryField('trades', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   trades: t.field({
     authScopes: { entitled: 'trades' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
@@ -84,6 +88,8 @@ builder.prismaObjectFields(Security, (t) => ({
   }),
   bars: t.field({
     authScopes: { entitled: 'trades' },
+    // nullable: a caller without the entitlement gets an error here while the rest answers
+    nullable: true,
     type: [BarRef],
     description: `OHLCV bars aggregated from trades between \`from\` and \`to\` (at most ${MAX_BARS} buckets), oldest first; empty buckets are left out.`,
     args: {
