@@ -1,5 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Resource } from '../auth/entitlements.js';
 import type { Context } from '../context.js';
+import type { JsonSchema } from './json-schema.js';
+import type { ParamSpecs } from './params.js';
+
+/** What the OpenAPI document says of a route; `query` is the very definition the handler validates with. */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  query?: ParamSpecs;
+  path?: ParamSpecs;
+  /** The 200 response body. */
+  response: JsonSchema;
+  /** Request body, for POST routes. */
+  body?: JsonSchema;
+}
 
 /**
  * A REST-compatibility route. The app authenticates, checks the entitlement and counts the rate
@@ -16,12 +31,25 @@ export interface Route {
    */
   access: 'public' | 'authenticated' | Resource;
   handle(ctx: Context, url: URL, params: Record<string, string>): Promise<Response> | Response;
+  doc?: RouteDoc;
+}
+
+/**
+ * JSON text in which a bigint is written as a JSON number with every digit (nanosecond
+ * timestamps exceed 2^53; decisions.md wants the exact digits, not a string). The placeholder
+ * carries a per-process nonce and starts with a NUL, so no client-supplied string can mimic it.
+ */
+const BIGINT_TAG = `\u0000bigint:${randomUUID()}:`;
+const BIGINT_PLACEHOLDER = new RegExp(`"\\\\u0000bigint:${BIGINT_TAG.slice(8, -1)}:(-?\\d+)"`, 'g');
+
+export function jsonText(body: unknown): string {
+  return JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? `${BIGINT_TAG}${v}` : v)).replace(BIGINT_PLACEHOLDER, '$1');
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> | [string, string][] = {}): Response {
   const h = new Headers(headers);
   h.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)), { status, headers: h });
+  return new Response(jsonText(body), { status, headers: h });
 }
 
 /** Matches a path against a route pattern; the `:name` segments come back decoded. */

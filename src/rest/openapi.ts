@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../config.js';
+import { ERROR_BODY, type JsonSchema } from './json-schema.js';
+import type { ParamSpec, ParamSpecs } from './params.js';
+import type { Route } from './route.js';
+
+/**
+ * The OpenAPI 3.1 document of the REST-compatibility routes, built from the routes themselves: the
+ * parameters are the definitions the handlers validate with, the responses the schemas the tests
+ * validate every answer against.
+ */
+function paramSchema(spec: ParamSpec): JsonSchema {
+  const s: JsonSchema = { type: spec.type };
+  if ('default' in spec && spec.default !== undefined) s.default = spec.default;
+  if (spec.type === 'integer') {
+    if (spec.minimum !== undefined) s.minimum = spec.minimum;
+    if (spec.maximum !== undefined) s.maximum = spec.maximum;
+  }
+  if (spec.type === 'string') {
+    if (spec.enum) s.enum = [...spec.enum];
+    if (spec.pattern) s.pattern = spec.pattern.source;
+    if (spec.maxLength !== undefined) s.maxLength = spec.maxLength;
+    if (spec.format === 'date' || spec.format === 'date-time') s.format = spec.format;
+  }
+  return s;
+}
+
+function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path') {
+  return Object.entries(specs ?? {}).map(([name, spec]) => ({
+    name,
+    in: where,
+    required: where === 'path' || spec.required === true,
+    description: spec.description,
+    schema: paramSchema(spec),
+  }));
+}
+
+const ERRORS: Record<string, string> = {
+  '400': 'A parameter or the body is invalid; the message names it and the value received.',
+  '401': 'No credentials, or credentials that are not valid.',
+  '403': "The caller's tier does not include this resource.",
+  '404': 'Unknown path, or an unknown symbol where the path names one.',
+  '429': 'Rate limited; see Retry-After.',
+  '503': 'The database is unavailable.',
+};
+
+export function openApiDocument(routes: readonly Route[], version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (!route.doc) continue;
+    const p = route.path.replace(/:([a-z_]+)/g, '{$1}');
+    const responses: Record<string, unknown> = {
+      '200': { description: 'OK', content: { 'application/json': { schema: route.doc.response } } },
+    };
+    for (const [code, description] of Object.entries(ERRORS)) {
+      if (route.access === 'public' && (code === '401' || code === '403')) continue;
+      responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    (paths[p] ??= {})[route.method.toLowerCase()] = {
+      summary: route.doc.summary,
+      ...(route.doc.description ? { description: route.doc.description } : {}),
+      parameters: [...parameters(route.doc.path, 'path'), ...parameters(route.doc.query, 'query')],
+      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
+      responses,
+      security: route.access === 'public' ? [] : [{ apikeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Market data gateway: REST compatibility',
+      version,
+      description: 'The legacy REST paths of the financial data service (service-spec.md), answered by the GraphQL gateway. GraphQL: /graphql.',
+    },
+    paths,
+    components: {
+      schemas: { Error: ERROR_BODY },
+      securitySchemes: {
+        apikeyQuery: { type: 'apiKey', in: 'query', name: 'apikey' },
+        apikeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'DT_AUTH_TOKEN' },
+      },
+    },
+  };
+}
+
+export const packageVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

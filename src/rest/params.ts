@@ -1,0 +1,123 @@
+import { AppError } from '../errors.js';
+
+/**
+ * Query-parameter definitions: the one source for validating a REST request and for describing it
+ * in the OpenAPI document (rest/openapi.ts). A value that breaks its definition is a 400 naming
+ * the parameter and the value; so is a parameter no definition names.
+ */
+interface Base {
+  description: string;
+  required?: boolean;
+}
+export interface StringParam extends Base {
+  type: 'string';
+  pattern?: RegExp;
+  /** The pattern as the OpenAPI document shows it (the RegExp source by default). */
+  enum?: readonly string[];
+  maxLength?: number;
+  /** `date`: YYYY-MM-DD; `datetime-space`: YYYY-MM-DD HH:MM:SS (UTC); `date-time`: ISO 8601. */
+  format?: 'date' | 'datetime-space' | 'date-time';
+  default?: string;
+}
+export interface IntegerParam extends Base {
+  type: 'integer';
+  minimum?: number;
+  maximum?: number;
+  default?: number;
+}
+export interface BooleanParam extends Base {
+  type: 'boolean';
+  default?: boolean;
+}
+export type ParamSpec = StringParam | IntegerParam | BooleanParam;
+export type ParamSpecs = Record<string, ParamSpec>;
+
+type ValueOf<P extends ParamSpec> = P extends IntegerParam ? number : P extends BooleanParam ? boolean : P extends { format: 'datetime-space' | 'date-time' } ? Date : string;
+export type ParamValues<S extends ParamSpecs> = {
+  [K in keyof S]: S[K] extends { required: true } | { default: unknown } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;
+};
+
+export function badParam(name: string, rule: string, value: string): AppError {
+  return new AppError('BAD_REQUEST', `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME_SPACE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A day that exists: 2026-02-30 parses in JavaScript (as March 2) but is not a date. */
+export function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
+}
+
+function parseDate(name: string, spec: StringParam, raw: string): string | Date {
+  switch (spec.format) {
+    case 'date':
+      if (!isCalendarDate(raw)) throw badParam(name, 'a date YYYY-MM-DD', raw);
+      return raw;
+    case 'datetime-space': {
+      const m = DATETIME_SPACE.exec(raw);
+      const d = m && isCalendarDate(m[1]!) ? new Date(`${m[1]}T${m[2]}Z`) : null;
+      if (!d || Number.isNaN(d.getTime())) throw badParam(name, 'a UTC time YYYY-MM-DD HH:MM:SS', raw);
+      return d;
+    }
+    case 'date-time': {
+      // without a zone it is UTC, as the spec's examples are
+      const withZone = /[zZ]|[+-]\d{2}:?\d{2}$/.test(raw.slice(10)) ? raw : raw.length === 10 ? `${raw}T00:00:00Z` : `${raw}Z`;
+      const d = ISO.test(raw) && isCalendarDate(raw.slice(0, 10)) ? new Date(withZone) : null;
+      if (!d || Number.isNaN(d.getTime())) throw badParam(name, 'an ISO 8601 time such as 2026-01-31T14:30:00', raw);
+      return d;
+    }
+    default:
+      return raw;
+  }
+}
+
+function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
+  switch (spec.type) {
+    case 'integer': {
+      if (!/^-?\d{1,15}$/.test(raw)) throw badParam(name, 'an integer', raw);
+      const n = Number(raw);
+      if ((spec.minimum !== undefined && n < spec.minimum) || (spec.maximum !== undefined && n > spec.maximum)) {
+        const range = spec.maximum === undefined ? `at least ${spec.minimum}` : spec.minimum === undefined ? `at most ${spec.maximum}` : `from ${spec.minimum} to ${spec.maximum}`;
+        throw badParam(name, `an integer ${range}`, raw);
+      }
+      return n;
+    }
+    case 'boolean':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw badParam(name, 'true or false', raw);
+    case 'string':
+      if (spec.maxLength !== undefined && raw.length > spec.maxLength) throw badParam(name, `at most ${spec.maxLength} characters`, raw);
+      if (spec.enum && !spec.enum.includes(raw)) throw badParam(name, `one of ${spec.enum.join(', ')}`, raw);
+      if (spec.pattern && !spec.pattern.test(raw)) throw badParam(name, `of the form ${spec.pattern.source}`, raw);
+      return parseDate(name, spec, raw);
+  }
+}
+
+/** Parameters every route accepts on top of its own. */
+export const COMMON_PARAMS = new Set(['apikey']);
+
+/** Validates a query against its definitions; returns typed values with defaults applied. */
+export function parseQuery<S extends ParamSpecs>(specs: S, query: URLSearchParams): ParamValues<S> {
+  for (const name of new Set(query.keys())) {
+    if (!(name in specs) && !COMMON_PARAMS.has(name)) {
+      throw new AppError('BAD_REQUEST', `unknown parameter ${name}; this path takes ${Object.keys(specs).join(', ')}`);
+    }
+    if (query.getAll(name).length > 1) throw new AppError('BAD_REQUEST', `parameter ${name} is given more than once`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const raw = query.get(name);
+    if (raw === null || raw === '') {
+      if (spec.required) throw new AppError('BAD_REQUEST', `parameter ${name} is required`);
+      out[name] = spec.default;
+      continue;
+    }
+    out[name] = parseOne(name, spec, raw);
+  }
+  return out as ParamValues<S>;
+}

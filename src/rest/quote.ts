@@ -1,0 +1,51 @@
+import { quotePages, type Quote } from '../services/quote.js';
+import { arr, int, num, object } from './json-schema.js';
+import type { Route } from './route.js';
+import { SYMBOL_PATH, TICK_QUERY_DOC, tickPage } from './tick.js';
+import { cursorEnvelope } from './trade.js';
+
+export const QUOTE_SCHEMA = object({
+  ask_exchange: int('Exchange id of the ask.'),
+  ask_price: num('Ask price.'),
+  ask_size: num('Ask size.'),
+  bid_exchange: int('Exchange id of the bid.'),
+  bid_price: num('Bid price.'),
+  bid_size: num('Bid size.'),
+  conditions: arr(int(), 'Quote condition codes.'),
+  sequence_number: int('Sequence number, increasing per symbol.'),
+  sip_timestamp: int('SIP timestamp, nanoseconds since the epoch (all 19 digits).'),
+  tape: int('Tape: 1, 2 or 3.'),
+});
+
+/** Spec 2.10, keys as the spec spells them; sip_timestamp keeps all its digits. */
+export function quoteRecord(q: Quote): Record<string, unknown> {
+  return {
+    ask_exchange: q.askExchange,
+    ask_price: q.askPrice,
+    ask_size: q.askSize,
+    bid_exchange: q.bidExchange,
+    bid_price: q.bidPrice,
+    bid_size: q.bidSize,
+    conditions: q.conditions,
+    sequence_number: q.sequenceNumber,
+    sip_timestamp: q.sipTimestamp,
+    tape: q.tape,
+  };
+}
+
+export const quoteRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/stocks/v3/quotes/:symbol',
+    access: 'quotes',
+    handle: (ctx, url, params) =>
+      tickPage(ctx, url, params.symbol!, 'Quote', async (symbol, args) => (await quotePages(ctx.db, [symbol], args)).get(symbol)!, quoteRecord),
+    doc: {
+      summary: 'Quotes of a symbol (spec 4.11)',
+      description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
+      path: SYMBOL_PATH,
+      query: TICK_QUERY_DOC,
+      response: cursorEnvelope(QUOTE_SCHEMA),
+    },
+  },
+];

@@ -1,0 +1,27 @@
+// Every REST-compatibility route, in one list for the app's router and the OpenAPI document.
+import { authRoutes } from './auth.js';
+import { balanceSheetRoutes } from './balance-sheet.js';
+import { callSummaryRoutes } from './call-summary.js';
+import { fundamentalRoutes } from './fundamental.js';
+import { logoRoutes } from './logo.js';
+import { newsRoutes } from './news.js';
+import { pressReleaseRoutes } from './press-release.js';
+import { quoteRoutes } from './quote.js';
+import { ratingRoutes } from './rating.js';
+import type { Route } from './route.js';
+import { securityRoutes } from './security.js';
+import { tradeRoutes } from './trade.js';
+
+export const routes: readonly Route[] = [
+  ...authRoutes,
+  ...logoRoutes,
+  ...balanceSheetRoutes,
+  ...fundamentalRoutes,
+  ...securityRoutes,
+  ...pressReleaseRoutes,
+  ...ratingRoutes,
+  ...callSummaryRoutes,
+  ...newsRoutes,
+  ...tradeRoutes,
+  ...quoteRoutes,
+];

@@ -1,0 +1,93 @@
+import type { Context } from '../context.js';
+import { AppError } from '../errors.js';
+import type { Page } from '../services/paging.js';
+import { findSecurity } from '../services/security.js';
+import { symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
+import { parseSymbol } from '../services/symbols.js';
+import { badParam, type ParamSpecs } from './params.js';
+import { json } from './route.js';
+import { nextUrl, readCursorRequest } from './paging.js';
+
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}|\d{1,19})$/;
+const timestampParam = (description: string) =>
+  ({ type: 'string', pattern: TIMESTAMP, description: `${description} A date YYYY-MM-DD (UTC) or nanoseconds since the epoch.` }) as const;
+
+/** Spec 4.10/4.11 and decisions.md: order, limit, sort, and timestamp bounds. */
+export const TICK_PARAMS = {
+  order: { type: 'string', enum: ['asc', 'desc'], default: 'desc', description: 'Order by SIP timestamp (then sequence number).' },
+  limit: { type: 'integer', minimum: 1, maximum: 5000, default: 10, description: 'Results per page, 1 to 5000.' },
+  sort: { type: 'string', enum: ['timestamp'], default: 'timestamp', description: 'Sort field; only timestamp.' },
+  timestamp: timestampParam('Only this day, or this exact nanosecond.'),
+  'timestamp.gte': timestampParam('At or after.'),
+  'timestamp.gt': timestampParam('After.'),
+  'timestamp.lte': timestampParam('At or before.'),
+  'timestamp.lt': timestampParam('Before.'),
+} as const satisfies ParamSpecs;
+
+const DAY_NS = 86_400_000_000_000n;
+
+/** A timestamp value as [first, last] nanoseconds it covers: a whole day for a date. */
+function span(name: string, value: string): [bigint, bigint] {
+  if (value.includes('-')) {
+    const ms = Date.parse(`${value}T00:00:00Z`);
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw badParam(name, 'a date YYYY-MM-DD or nanoseconds', value);
+    const start = BigInt(ms) * 1_000_000n;
+    return [start, start + DAY_NS - 1n];
+  }
+  const ns = BigInt(value);
+  if (ns > 9_223_372_036_854_775_807n) throw badParam(name, 'nanoseconds that fit in 64 bits', value);
+  return [ns, ns];
+}
+
+export function timeRange(p: Partial<Record<'timestamp' | 'timestamp.gte' | 'timestamp.gt' | 'timestamp.lte' | 'timestamp.lt', string | undefined>>): TimeRange {
+  const range: TimeRange = {};
+  const raise = (k: keyof TimeRange, v: bigint) => {
+    if (k === 'gte' || k === 'gt') range[k] = range[k] === undefined || v > range[k]! ? v : range[k];
+    else range[k] = range[k] === undefined || v < range[k]! ? v : range[k];
+  };
+  if (p.timestamp) {
+    const [a, b] = span('timestamp', p.timestamp);
+    raise('gte', a);
+    raise('lte', b);
+  }
+  if (p['timestamp.gte']) raise('gte', span('timestamp.gte', p['timestamp.gte'])[0]);
+  if (p['timestamp.gt']) raise('gt', span('timestamp.gt', p['timestamp.gt'])[1]);
+  if (p['timestamp.lte']) raise('lte', span('timestamp.lte', p['timestamp.lte'])[1]);
+  if (p['timestamp.lt']) raise('lt', span('timestamp.lt', p['timestamp.lt'])[0]);
+  return range;
+}
+
+/** A symbol in a path is "unknown" (404) when neither the security master nor the ticks know it. */
+async function checkSymbolKnown(ctx: Context, table: TickTable, symbol: string): Promise<void> {
+  if (await symbolHasTicks(ctx.db, table, symbol)) return;
+  if (await findSecurity(ctx.db, { symbol })) return;
+  throw new AppError('NOT_FOUND', `unknown symbol ${JSON.stringify(symbol)}`);
+}
+
+/** GET /stocks/v3/{trades|quotes}/{symbol}: one page as spec 4.10/4.11 shape it. */
+export async function tickPage<Row>(
+  ctx: Context,
+  url: URL,
+  pathSymbol: string,
+  table: TickTable,
+  load: (symbol: string, args: { range: TimeRange; direction: 'asc' | 'desc'; first: number; after: string | undefined }) => Promise<Page<Row>>,
+  shape: (row: Row) => Record<string, unknown>,
+): Promise<Response> {
+  const symbol = parseSymbol(pathSymbol, 'symbol');
+  const route = `${table}:${symbol}`;
+  const { params, raw, after } = readCursorRequest(ctx, url, route, TICK_PARAMS);
+  const page = await load(symbol, { range: timeRange(params), direction: params.order as 'asc' | 'desc', first: params.limit, after });
+  if (page.nodes.length === 0 && !after) await checkSymbolKnown(ctx, table, symbol);
+  const next = nextUrl(ctx, url, route, raw, page.cursors.at(-1), page.hasNextPage);
+  return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(shape), status: 'OK' });
+}
+
+/** The query of the tick routes as OpenAPI shows it: the filters, or the cursor of a next_url. */
+export const TICK_QUERY_DOC: ParamSpecs = {
+  ...TICK_PARAMS,
+  cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
+};
+
+export const SYMBOL_PATH: ParamSpecs = {
+  symbol: { type: 'string', required: true, pattern: /^[A-Za-z0-9.-]{1,20}$/, description: 'Ticker symbol (case-insensitive).' },
+};
