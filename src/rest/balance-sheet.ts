@@ -1,4 +1,127 @@
-import type { Route } from './route.js';
+import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../domain/fundamentals.js';
+import {
+  checkBalanceSheetFilter,
+  CIK_PATTERN,
+  FISCAL_YEARS,
+  listBalanceSheets,
+  MAX_SYMBOLS_LENGTH,
+  SORT_FIELDS,
+  type BalanceSheetFilter,
+  type BalanceSheetSort,
+  type BalanceSheetWithSymbols,
+  type Timeframe,
+} from '../services/balance-sheet.js';
+import { arr, date, num, object, str, type JsonSchema } from './json-schema.js';
+import { nextUrl, readCursorRequest } from './paging.js';
+import { badParam, type ParamSpecs } from './params.js';
+import { json, type Route } from './route.js';
+import { cursorEnvelope } from './trade.js';
 
-// filled in by the balance-sheet REST module
-export const balanceSheetRoutes: Route[] = [];
+const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/;
+const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];
+
+/** Spec 4.2 with the names of decisions.md. */
+export const BALANCE_SHEET_PARAMS = {
+  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Results per page, 1 to 1000.' },
+  sort: {
+    type: 'string',
+    pattern: SORT_PATTERN,
+    default: 'period_end.asc',
+    description: `Sort as field[.asc|.desc] (ascending when the direction is left out); fields: ${SORT_FIELDS.join(', ')}. fiscal_year sorts by fiscal year then quarter; ties are broken by record id.`,
+  },
+  cik: { type: 'string', pattern: CIK_PATTERN, description: 'SEC Central Index Key, 1 to 10 digits; matches with or without leading zeros.' },
+  symbols: {
+    type: 'string',
+    // the spec's pattern; the `i` flag (not shown in the document) also takes lower case, upper-cased before matching
+    pattern: new RegExp(`^[A-Z0-9.,-]{1,${MAX_SYMBOLS_LENGTH}}$`, 'i'),
+    description: 'Balance sheets listing any of these ticker symbols: a comma-separated list (case-insensitive).',
+  },
+  period_end: { type: 'string', format: 'date', description: 'Only this reporting period end, yyyy-mm-dd.' },
+  fiscal_year: { type: 'integer', minimum: FISCAL_YEARS.min, maximum: FISCAL_YEARS.max, description: `Only this fiscal year, ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}.` },
+  fiscal_quarter: { type: 'integer', minimum: 1, maximum: 4, description: 'Only this fiscal quarter, 1 to 4.' },
+  timeframe: { type: 'string', enum: TIMEFRAMES, description: 'Only this kind of reporting period.' },
+} as const satisfies ParamSpecs;
+
+/** The query as OpenAPI shows it: the filters, or the cursor of a next_url. */
+export const BALANCE_SHEET_QUERY_DOC: ParamSpecs = {
+  ...BALANCE_SHEET_PARAMS,
+  cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
+};
+
+const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
+
+/** Spec 2.2: the optional amounts are left out of `required`, so a record without them validates. */
+export const BALANCE_SHEET_SCHEMA: JsonSchema = object(
+  {
+    cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
+    symbols: arr(str(), 'Ticker symbols of the company, main listing first.'),
+    fiscal_year: { type: 'integer', description: 'Fiscal year.' },
+    fiscal_quarter: { type: 'integer', minimum: 1, maximum: 4, description: 'Fiscal quarter, 1 to 4.' },
+    reporting_period_end: date('Last day of the reporting period.'),
+    timeframe: { type: 'string', enum: [...TIMEFRAMES], description: 'The period the balance sheet covers.' },
+    ...Object.fromEntries(BALANCE_SHEET_REQUIRED.map((f) => [f, num(`${humanize(f)}; may be negative.`)])),
+    ...Object.fromEntries(BALANCE_SHEET_OPTIONAL.map((f) => [f, num(`${humanize(f)}; may be negative; left out when the filing does not report it.`)])),
+  },
+  ['cik', 'symbols', 'fiscal_year', 'fiscal_quarter', 'reporting_period_end', 'timeframe', ...BALANCE_SHEET_REQUIRED],
+);
+
+/** Spec 2.2, keys as the spec spells them; optional amounts only when reported. */
+export function balanceSheetRecord(b: BalanceSheetWithSymbols): Record<string, unknown> {
+  const amount = (f: string) => b[camelOf(f) as keyof BalanceSheetWithSymbols] as number | null;
+  const out: Record<string, unknown> = {
+    cik: b.cik,
+    symbols: b.symbols.map((s) => s.symbol),
+    fiscal_year: b.fiscalYear,
+    fiscal_quarter: b.fiscalQuarter,
+    reporting_period_end: b.reportingPeriodEnd,
+    timeframe: b.timeframe,
+  };
+  for (const f of BALANCE_SHEET_REQUIRED) out[f] = amount(f);
+  for (const f of BALANCE_SHEET_OPTIONAL) {
+    const v = amount(f);
+    if (v !== null && v !== undefined) out[f] = v;
+  }
+  return out;
+}
+
+function parseSort(value: string): BalanceSheetSort {
+  const [field, direction = 'asc'] = value.split('.') as [string, ('asc' | 'desc')?];
+  if (!(SORT_FIELDS as readonly string[]).includes(field)) throw badParam('sort', `a sort field[.asc|.desc] with field one of ${SORT_FIELDS.join(', ')}`, value);
+  return { field: field as BalanceSheetSort['field'], direction };
+}
+
+const ROUTE = 'balance-sheet';
+
+export const balanceSheetRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/stocks/v1/fundamentals/balance-sheet',
+    access: 'balanceSheets',
+    async handle(ctx, url) {
+      const { params: p, raw, after } = readCursorRequest(ctx, url, ROUTE, BALANCE_SHEET_PARAMS);
+      const sort = parseSort(p.sort);
+      const filter: BalanceSheetFilter = {
+        cik: p.cik,
+        symbols: p.symbols?.toUpperCase().split(','),
+        periodEnd: p.period_end,
+        fiscalYear: p.fiscal_year,
+        fiscalQuarter: p.fiscal_quarter,
+        timeframe: p.timeframe as Timeframe | undefined,
+      };
+      const REST_NAMES: Record<keyof BalanceSheetFilter, string> = {
+        cik: 'cik', symbols: 'symbols', periodEnd: 'period_end', fiscalYear: 'fiscal_year', fiscalQuarter: 'fiscal_quarter', timeframe: 'timeframe',
+      };
+      checkBalanceSheetFilter(filter, (k) => REST_NAMES[k]);
+      const page = await listBalanceSheets(ctx.db, { filter, sort, first: p.limit, after });
+      const next = nextUrl(ctx, url, ROUTE, raw, page.cursors.at(-1), page.hasNextPage);
+      return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(balanceSheetRecord), status: 'OK' });
+    },
+    doc: {
+      summary: 'Standardized balance sheets (spec 4.2)',
+      description:
+        'Filtered and sorted balance sheets. Follow next_url (absolute; its cursor carries every filter, so it works alone with the key in a header or the apikey parameter) for the next page; it is absent on the last page.',
+      query: BALANCE_SHEET_QUERY_DOC,
+      response: cursorEnvelope(BALANCE_SHEET_SCHEMA),
+    },
+  },
+];

@@ -1,4 +1,201 @@
-import type { Route } from './route.js';
+import type { Context } from '../context.js';
+import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { fundamentalPageNumber, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
+import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
+import { parseQuery, type ParamSpecs } from './params.js';
+import { json, type Route } from './route.js';
 
-// filled in by the fundamental REST module
-export const fundamentalRoutes: Route[] = [];
+// ------------------------------------------------------------------ page-numbered envelopes
+
+/** The `message` of every page-numbered envelope (spec 7.2: successful responses carry one). */
+export const OK_MESSAGE = 'OK';
+
+/** The largest `page`: deeper offsets are refused rather than scanned. */
+export const MAX_PAGE = 1_000_000;
+
+/** `page` and `page_size` of the page-numbered endpoints (decisions.md: default 1 and 10, max size 100). */
+export const PAGE_PARAMS = {
+  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
+  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Records per page, 1 to 100 (default 10).' },
+} as const satisfies ParamSpecs;
+
+/** `{ data, message, pagination }` of spec 4.3 (also used by 4.8). */
+export function pageEnvelope(item: JsonSchema): JsonSchema {
+  return object({
+    data: arr(item),
+    message: str(`A short human-readable status; "${OK_MESSAGE}" on success.`),
+    pagination: object({
+      hits: int('How many records match the filters, over all pages.'),
+      page: int('This page, 1-based.'),
+      page_count: int('How many pages the matches fill at this page_size (0 when nothing matches).'),
+      page_size: int('Records per page.'),
+    }),
+  });
+}
+
+export function pagination(hits: number, page: number, pageSize: number) {
+  return { hits, page, page_count: Math.ceil(hits / pageSize), page_size: pageSize };
+}
+
+// ------------------------------------------------------------------ parameters (spec 4.3, 4.4)
+
+/** A ticker as the spec's symbol filters spell it; lower case is accepted and upper-cased. */
+export const SYMBOL_PARAM_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
+
+const FUNDAMENTAL_PARAMS = {
+  symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },
+  fiscal_year: { type: 'integer', minimum: 1900, maximum: 2100, description: 'Only this fiscal year, 1900 to 2100.' },
+  fiscal_period: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Only this fiscal period: Q1 to Q4, or FY for the full fiscal year.' },
+  ...PAGE_PARAMS,
+} as const satisfies ParamSpecs;
+
+// ------------------------------------------------------------------ records (spec 2.3, 2.4)
+
+const statementSchemas: Record<string, JsonSchema> = Object.fromEntries(
+  STATEMENT_LINES.map((line) => [line, NULLABLE_LINES.has(line) ? { ...nullable(num()), description: 'Null when not reported.' } : num()]),
+);
+
+const LITE_SCHEMA = object({
+  ticker: str('Ticker symbol.'),
+  EndPeriod: date('Last day of the period.'),
+  Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
+  Year: int('Fiscal year.'),
+  ...statementSchemas,
+});
+
+const ENHANCED_SCHEMA = object({
+  symbol: str('Ticker symbol.'),
+  cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
+  EndPeriod: date('Last day of the period.'),
+  Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
+  Year: int('Fiscal year.'),
+  ...statementSchemas,
+  pe_ratio: num('Price to annualized diluted earnings per share.'),
+  price_to_book: num('Market capitalization to equity attributable to the parent.'),
+  debt_to_equity: num('Current and long-term debt to total equity.'),
+  return_on_assets: num('Annualized net income to total assets.'),
+  return_on_equity: num('Annualized net income to total equity.'),
+  revenue_per_employee: num('Annualized revenue per employee.'),
+  roic: num('Return on invested capital.'),
+  fcf_yield: num('Annualized free cash flow to market capitalization.'),
+  working_capital_days: object({ dso: num('Days sales outstanding.'), dio: num('Days inventory outstanding.'), dpo: num('Days payables outstanding.') }),
+  risk_factors: object({
+    count: int('Number of risk factors.'),
+    top_themes: arr(str(), 'The most frequent risk themes.'),
+    average_sentiment_score: num('Average sentiment of the risk factors, -1 to 1.'),
+    most_negative_risk: object({ heading: str('Heading of the risk factor.'), sentiment: num('Its sentiment, -1 to 1.') }),
+  }),
+  mdna: object({
+    forward_looking_term_count: int('Number of forward-looking terms.'),
+    forward_to_historical_ratio: num('Forward-looking to historical statements.'),
+    tone_score: num('Tone of the section, -1 to 1.'),
+    key_topics: arr(str(), 'Key topics discussed.'),
+  }),
+  litigation_mentions: object({ count: int('Number of litigation mentions.'), recent_headings: arr(str(), 'Headings of the most recent ones.') }),
+  created_at: timestamp('When the record was created.'),
+  updated_at: timestamp('When the record last changed.'),
+});
+
+/** The statement lines under their spec names (PascalCase), CommitmentsContingencies null when not reported. */
+function statementLines(f: Fundamental): Record<string, number | null> {
+  return Object.fromEntries(STATEMENT_LINES.map((line) => [line, f[columnOf(line)] ?? null]));
+}
+
+const strings = (value: Prisma.JsonValue): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Spec 2.3. */
+export function liteRecord(f: Fundamental): Record<string, unknown> {
+  return { ticker: f.symbol, EndPeriod: f.endPeriod, Quarter: f.quarter, Year: f.year, ...statementLines(f) };
+}
+
+/** Spec 2.4: the lite record with `symbol` and `cik` instead of `ticker`, plus metrics and insights. */
+export function enhancedRecord(f: FundamentalWithMetrics): Record<string, unknown> {
+  const m = f.metrics;
+  if (!m) throw new Error(`enhanced fundamentals record ${f.id} has no metrics`);
+  return {
+    symbol: f.symbol,
+    cik: f.cik,
+    EndPeriod: f.endPeriod,
+    Quarter: f.quarter,
+    Year: f.year,
+    ...statementLines(f),
+    pe_ratio: m.peRatio,
+    price_to_book: m.priceToBook,
+    debt_to_equity: m.debtToEquity,
+    return_on_assets: m.returnOnAssets,
+    return_on_equity: m.returnOnEquity,
+    revenue_per_employee: m.revenuePerEmployee,
+    roic: m.roic,
+    fcf_yield: m.fcfYield,
+    working_capital_days: { dso: m.dso, dio: m.dio, dpo: m.dpo },
+    risk_factors: {
+      count: m.riskFactorCount,
+      top_themes: strings(m.riskTopThemes),
+      average_sentiment_score: m.riskAverageSentimentScore,
+      most_negative_risk: { heading: m.riskMostNegativeHeading, sentiment: m.riskMostNegativeSentiment },
+    },
+    mdna: {
+      forward_looking_term_count: m.mdnaForwardLookingTermCount,
+      forward_to_historical_ratio: m.mdnaForwardToHistoricalRatio,
+      tone_score: m.mdnaToneScore,
+      key_topics: strings(m.mdnaKeyTopics),
+    },
+    litigation_mentions: { count: m.litigationCount, recent_headings: strings(m.litigationRecentHeadings) },
+    created_at: f.createdAt.toISOString(),
+    updated_at: f.updatedAt.toISOString(),
+  };
+}
+
+// ------------------------------------------------------------------ routes
+
+function readQuery(url: URL) {
+  const p = parseQuery(FUNDAMENTAL_PARAMS, url.searchParams);
+  return {
+    symbol: p.symbol.toUpperCase(),
+    filter: { fiscalYear: p.fiscal_year, fiscalPeriod: p.fiscal_period as FiscalPeriod | undefined },
+    page: p.page,
+    pageSize: p.page_size,
+  };
+}
+
+async function enhanced(ctx: Context, url: URL): Promise<Response> {
+  const q = readQuery(url);
+  const { nodes, totalCount } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: true });
+  return json({ data: nodes.map(enhancedRecord), message: OK_MESSAGE, pagination: pagination(totalCount, q.page, q.pageSize) });
+}
+
+async function lite(ctx: Context, url: URL): Promise<Response> {
+  const q = readQuery(url);
+  const { nodes } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: false });
+  return json(nodes.map(liteRecord));
+}
+
+const ORDER_NOTE = 'Newest period first (by period end; a fiscal year\'s FY record comes before its Q4). An unknown symbol gives an empty list, not a 404: the symbol is a filter, not part of the path.';
+
+export const fundamentalRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/delivery/api/v1/fundamentals/enhanced',
+    access: 'enhancedFundamentals',
+    handle: (ctx, url) => enhanced(ctx, url),
+    doc: {
+      summary: 'Enhanced fundamentals of a symbol (spec 4.3)',
+      description: `Statements plus derived metrics and text-derived insights, page by page. ${ORDER_NOTE}`,
+      query: FUNDAMENTAL_PARAMS,
+      response: pageEnvelope(ENHANCED_SCHEMA),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/delivery/api/v1/fundamentals/lite',
+    access: 'fundamentals',
+    handle: (ctx, url) => lite(ctx, url),
+    doc: {
+      summary: 'Lite fundamentals of a symbol (spec 4.4)',
+      description: `A JSON array of statement records, page by page (the parameters of the enhanced endpoint). ${ORDER_NOTE}`,
+      query: FUNDAMENTAL_PARAMS,
+      response: arr(LITE_SCHEMA),
+    },
+  },
+];

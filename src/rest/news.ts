@@ -1,4 +1,143 @@
+import { associatedIds, newsAtOffset, type NewsItem } from '../services/news.js';
+import { parseSymbol } from '../services/symbols.js';
+import { AppError } from '../errors.js';
+import { arr, bool, int, object, str, timestamp } from './json-schema.js';
+import { badParam, parseQuery, type ParamSpecs } from './params.js';
+import { dataEnvelope, dataResponse } from './rating.js';
 import type { Route } from './route.js';
 
-// filled in by the news REST module
-export const newsRoutes: Route[] = [];
+/** Spec 4.9. */
+export const NEWS_PARAMS = {
+  symbol: { type: 'string', required: true, maxLength: 20, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' },
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
+  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Items per page, 1 to 100.' },
+  share_class_figi: {
+    type: 'string',
+    pattern: /^[A-Za-z0-9]{12}$/,
+    description: 'Only items with this share-class FIGI (12 characters of A-Z 0-9, case-insensitive).',
+  },
+  type: { type: 'string', enum: ['gainers', 'losers'], description: 'Only gainers or only losers.' },
+  id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only the item with this id.' },
+  securities: {
+    type: 'boolean',
+    default: true,
+    description: 'Whether each item carries its `securities` array (true, the default); false leaves the key out.',
+  },
+} as const satisfies ParamSpecs;
+
+const NEWS_SECURITY_SCHEMA = object({
+  figi: str('FIGI of the listing.'),
+  name: str('Security name.'),
+  MIC: str('ISO 10383 market identifier code of the exchange.'),
+  exchcode: str('Exchange code.'),
+  ticker: str('Ticker symbol.'),
+  compositefigi: str('Composite FIGI.'),
+  securitytype: str('Security type, e.g. Common Stock.'),
+  marketsector: str('Market sector, e.g. Equity.'),
+  shareclassfigi: str('Share-class FIGI.'),
+});
+
+const NEWS_PROPERTIES = {
+  id: int('The news item id.'),
+  news_id: { type: 'string', format: 'uuid', description: 'The news story id (a UUID).' },
+  headline: str('Headline.'),
+  catalyst: str('What moved the stock, e.g. Earnings.'),
+  catalyst_created: bool('Whether the catalyst was created for this item.'),
+  associated_press_releases: arr(int(), 'Ids of the press releases behind the item.'),
+  associated_ratings: arr({}, 'The analyst ratings behind the item, as given (rating ids in practice).'),
+  associated_transcripts: arr({}, 'The conference-call transcripts behind the item, as given (summary ids in practice).'),
+  logo_exists: bool('Whether a logo exists for the stock.'),
+  logo_thumbnail_url: str('Address of the logo thumbnail.'),
+  on_all_tickers: bool('Whether the item applies to every ticker of the issuer.'),
+  on_entities: bool('Whether the item is linked to entities.'),
+  share_class_figi: str('Share-class FIGI of the stock.'),
+  ticker: str('Ticker symbol of the stock.'),
+  type: { type: 'string', enum: ['gainers', 'losers'], description: 'Whether the stock rose or fell.' },
+  created_at: timestamp('When the item was published (ISO 8601 UTC).'),
+  updated_at: timestamp('When the item last changed (ISO 8601 UTC).'),
+  securities: arr(NEWS_SECURITY_SCHEMA, 'The securities the item is about, in feed order; left out when securities=false.'),
+};
+
+/** Spec 2.8; `securities` is the one key a request may leave out. */
+export const NEWS_SCHEMA = object(
+  NEWS_PROPERTIES,
+  Object.keys(NEWS_PROPERTIES).filter((k) => k !== 'securities'),
+);
+
+/** A JSON array column as stored; anything but an array reads as an empty one. */
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function newsRecord(n: NewsItem, withSecurities: boolean): Record<string, unknown> {
+  return {
+    id: n.id,
+    news_id: n.newsId,
+    headline: n.headline,
+    catalyst: n.catalyst,
+    catalyst_created: n.catalystCreated,
+    associated_press_releases: associatedIds(n.associatedPressReleases),
+    associated_ratings: list(n.associatedRatings),
+    associated_transcripts: list(n.associatedTranscripts),
+    logo_exists: n.logoExists,
+    logo_thumbnail_url: n.logoThumbnailUrl,
+    on_all_tickers: n.onAllTickers,
+    on_entities: n.onEntities,
+    share_class_figi: n.shareClassFigi,
+    ticker: n.ticker,
+    type: n.type,
+    created_at: n.createdAt.toISOString(),
+    updated_at: n.updatedAt.toISOString(),
+    ...(withSecurities
+      ? {
+          securities: n.securities.map((s) => ({
+            figi: s.figi,
+            name: s.name,
+            MIC: s.mic,
+            exchcode: s.exchcode,
+            ticker: s.ticker,
+            compositefigi: s.compositefigi,
+            securitytype: s.securitytype,
+            marketsector: s.marketsector,
+            shareclassfigi: s.shareclassfigi,
+          })),
+        }
+      : {}),
+  };
+}
+
+function symbolParam(raw: string): string {
+  try {
+    return parseSymbol(raw, 'symbol');
+  } catch (err) {
+    if (err instanceof AppError) throw badParam('symbol', 'a symbol of 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+export const newsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/news/api/v1/news',
+    access: 'news',
+    async handle(ctx, url) {
+      const p = parseQuery(NEWS_PARAMS, url.searchParams);
+      const filter = {
+        symbol: symbolParam(p.symbol),
+        type: p.type as 'gainers' | 'losers' | undefined,
+        shareClassFigi: p.share_class_figi?.toUpperCase(),
+        id: p.id,
+      };
+      const { rows, total } = await newsAtOffset(ctx.db, filter, p.page, p.page_size);
+      return dataResponse(rows.map((n) => newsRecord(n, p.securities)), total);
+    },
+    doc: {
+      summary: 'Curated news about a symbol (spec 4.9)',
+      description:
+        'News items about one symbol, newest first (by created_at, then id). Every filter given applies. The answer carries no total: ' +
+        'a page with fewer than page_size items (or none) is the last one; the X-Total-Count header counts every matching item. An unknown symbol has no news: an empty list, not a 404.',
+      query: NEWS_PARAMS,
+      response: dataEnvelope(NEWS_SCHEMA),
+    },
+  },
+];

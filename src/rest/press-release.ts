@@ -1,4 +1,172 @@
-import type { Route } from './route.js';
+import { AppError } from '../errors.js';
+import { pressReleasesAtOffset, type PressRelease } from '../services/press-release.js';
+import { parseSymbols } from '../services/symbols.js';
+import { arr, object, str, timestamp, type JsonSchema } from './json-schema.js';
+import { badParam, parseQuery, type ParamSpecs } from './params.js';
+import { json, type Route } from './route.js';
 
-// filled in by the press-release REST module
-export const pressReleaseRoutes: Route[] = [];
+/** Spec 4.6 with the parameter names of decisions.md. */
+export const PRESS_RELEASE_PARAMS = {
+  tickers: {
+    type: 'string',
+    pattern: /^[A-Za-z0-9.,-]+$/,
+    maxLength: 2100,
+    description: 'Only releases naming any of these tickers: a comma list of 1 to 100 symbols of A-Z 0-9 . - (case-insensitive).',
+  },
+  from: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Only releases published at or after this time: ISO 8601, e.g. 2026-01-31T14:30:00Z or 2026-01-31 (UTC when no zone is given).',
+  },
+  to: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Only releases published at or before this time: ISO 8601, as `from`; a bare date YYYY-MM-DD includes that whole day (UTC).',
+  },
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end is an empty array.' },
+  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Releases per page, 1 to 100.' },
+} as const satisfies ParamSpecs;
+
+/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
+export function symbolList(name: string, raw: string): string[] {
+  try {
+    return parseSymbols(raw, name);
+  } catch (err) {
+    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+/** `from` after `to` selects nothing by construction: a 400, as GraphQL answers. */
+export function checkOrder(from: Date | undefined, to: Date | undefined, raw: URLSearchParams): void {
+  if (from && to && from.getTime() > to.getTime()) {
+    throw new AppError('BAD_REQUEST', `parameter from (${JSON.stringify(raw.get('from'))}) is after parameter to (${JSON.stringify(raw.get('to'))})`);
+  }
+}
+
+/** An upper bound given as a bare date covers that whole day: its last millisecond. */
+function endOf(to: Date | undefined, raw: string | null): Date | undefined {
+  return to && raw && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(to.getTime() + 86_400_000 - 1) : to;
+}
+
+/** The strings of a JSON array column; anything else in it is skipped (as in GraphQL). */
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function contacts(value: unknown): { organization: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((c: unknown) => {
+    const organization = (c as { organization?: unknown } | null)?.organization;
+    return typeof organization === 'string' ? [{ organization }] : [];
+  });
+}
+
+const anyJson = (description: string): JsonSchema => ({ description });
+
+export const PRESS_RELEASE_SECURITY_SCHEMA = object({
+  figi: str('FIGI of the listing.'),
+  isin: str('ISIN.'),
+  name: str('Security name.'),
+  symbol: str('Ticker symbol.'),
+  mic_code: str('ISO 10383 market identifier code of the exchange.'),
+  figi_composite: str('Composite FIGI.'),
+  figi_share_class: str('Share-class FIGI; may be the empty string.'),
+  vendorx_exch_code: str("The exchange's code at data vendor X."),
+});
+
+/** Spec 2.6, keys as the spec spells them (PascalCase); every key always present. */
+export const PRESS_RELEASE_SCHEMA = object({
+  WireDataID: str('Id of the release in the wire feed.'),
+  Vendor: str('The wire vendor.'),
+  ReleaseID: str('Release id, kept exactly as given: a URL, or a stringified map.'),
+  ExternalID: str("The vendor's external id."),
+  TransmissionID: str('Transmission id.'),
+  Headline: str('Headline.'),
+  SubHeadline: str('Sub-headline; may be the empty string.'),
+  Dateline: str('Dateline: place, date and wire.'),
+  Language: str('Language code, e.g. en.'),
+  PublishTime: timestamp('When the release was published (ISO 8601 UTC).'),
+  Source: str('Who issued the release.'),
+  SourceURL: str('Address of the release at its source.'),
+  Summary: str('Short summary.'),
+  BodyHTML: str('Full text as HTML.'),
+  BodyText: str('Full text as plain text.'),
+  Categories: anyJson('Categories as the feed sent them (an array of strings in practice); null when the feed sent none.'),
+  Keywords: arr(str(), 'Keywords.'),
+  ExternalLinks: arr(str(), 'Links the release points to.'),
+  Tickers: arr(str(), 'Ticker symbols the release names, in feed order.'),
+  Exchanges: arr(str(), 'Exchange-qualified tickers, e.g. NYSE:ABC.'),
+  Securities: arr(PRESS_RELEASE_SECURITY_SCHEMA, 'The securities the release is about, in feed order.'),
+  Contacts: arr(object({ organization: str('The organization to contact.') }), 'Contacts named by the release.'),
+  MediaAssets: anyJson('Media assets (images, video) as the feed sent them; null when none.'),
+  Raw: { type: 'object', description: 'The vendor record as received (its contents are not specified).' },
+  CreatedAt: timestamp('When the record was created (ISO 8601 UTC).'),
+  UpdatedAt: timestamp('When the record last changed (ISO 8601 UTC).'),
+});
+
+/** Spec 2.6, one record. */
+export function pressReleaseRecord(r: PressRelease): Record<string, unknown> {
+  return {
+    WireDataID: r.wireDataId,
+    Vendor: r.vendor,
+    ReleaseID: r.releaseId,
+    ExternalID: r.externalId,
+    TransmissionID: r.transmissionId,
+    Headline: r.headline,
+    SubHeadline: r.subHeadline,
+    Dateline: r.dateline,
+    Language: r.language,
+    PublishTime: r.publishTime.toISOString(),
+    Source: r.source,
+    SourceURL: r.sourceUrl,
+    Summary: r.summary,
+    BodyHTML: r.bodyHtml,
+    BodyText: r.bodyText,
+    Categories: r.categories ?? null,
+    Keywords: strings(r.keywords),
+    ExternalLinks: strings(r.externalLinks),
+    Tickers: r.tickers.map((t) => t.ticker),
+    Exchanges: strings(r.exchanges),
+    Securities: r.securities.map((s) => ({
+      figi: s.figi,
+      isin: s.isin,
+      name: s.name,
+      symbol: s.symbol,
+      mic_code: s.micCode,
+      figi_composite: s.figiComposite,
+      figi_share_class: s.figiShareClass,
+      vendorx_exch_code: s.vendorxExchCode,
+    })),
+    Contacts: contacts(r.contacts),
+    MediaAssets: r.mediaAssets ?? null,
+    Raw: r.raw !== null && typeof r.raw === 'object' && !Array.isArray(r.raw) ? r.raw : {},
+    CreatedAt: r.createdAt.toISOString(),
+    UpdatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export const pressReleaseRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/streamhive/api/v1/data',
+    access: 'pressReleases',
+    async handle(ctx, url) {
+      const p = parseQuery(PRESS_RELEASE_PARAMS, url.searchParams);
+      const to = endOf(p.to, url.searchParams.get('to'));
+      checkOrder(p.from, to, url.searchParams);
+      const filter = { tickers: p.tickers === undefined ? undefined : symbolList('tickers', p.tickers), from: p.from, to };
+      const { rows, total } = await pressReleasesAtOffset(ctx.db, filter, p.page, p.page_size);
+      return json(rows.map(pressReleaseRecord), 200, { 'x-total-count': String(total) });
+    },
+    doc: {
+      summary: 'Press releases (spec 4.6)',
+      description:
+        'A bare JSON array of press releases, newest first by PublishTime (ties: newest record first). The array carries no total: ' +
+        'a page shorter than page_size (or empty) is the last one; the X-Total-Count header counts every matching release. ' +
+        'The request id is in the X-Request-Id header.',
+      query: PRESS_RELEASE_PARAMS,
+      response: arr(PRESS_RELEASE_SCHEMA),
+    },
+  },
+];

@@ -1,4 +1,108 @@
-import type { Route } from './route.js';
+import { ratingsAtOffset, type Rating } from '../services/rating.js';
+import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
+import { parseQuery, type ParamSpecs } from './params.js';
+import { checkOrder, symbolList } from './press-release.js';
+import { json, type Route } from './route.js';
 
-// filled in by the rating REST module
-export const ratingRoutes: Route[] = [];
+/** The `message` of every successful `{ data, message }` answer of these routes. */
+export const OK_MESSAGE = 'OK';
+
+/**
+ * The `{ data, message }` envelope of spec 4.7/4.9, exactly: no total in it. A page shorter than
+ * page_size (or empty) is the last one; the X-Total-Count header counts every match.
+ */
+export function dataEnvelope(item: JsonSchema): JsonSchema {
+  return object({
+    data: arr(item, 'This page, newest first. Shorter than page_size (or empty) on the last page and past it.'),
+    message: { type: 'string', const: OK_MESSAGE, description: `Always "${OK_MESSAGE}" on success.` },
+  });
+}
+
+/** The envelope, with the number of matches in X-Total-Count (as the logos route does). */
+export function dataResponse(data: unknown[], total: number): Response {
+  return json({ data, message: OK_MESSAGE }, 200, { 'x-total-count': String(total) });
+}
+
+const FREE_TEXT_MAX = 200;
+
+/** Spec 4.7: every parameter optional; names as the spec gives them, formats from decisions.md. */
+export const RATING_PARAMS = {
+  id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only the rating with this id.' },
+  exchange: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings of stocks on this exchange (exact, case-sensitive match, e.g. NYSE).' },
+  company: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings of this company (exact, case-sensitive match on its name).' },
+  firm: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings by this research firm (exact, case-sensitive match).' },
+  symbol: {
+    type: 'string',
+    pattern: /^[A-Za-z0-9.,-]+$/,
+    maxLength: 2100,
+    description: 'Only ratings of these tickers: one symbol or a comma list of up to 100, each 1 to 20 characters of A-Z 0-9 . - (case-insensitive).',
+  },
+  from: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or after this time: YYYY-MM-DD HH:MM:SS, UTC.' },
+  to: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or before this time: YYYY-MM-DD HH:MM:SS, UTC.' },
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
+  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Ratings per page, 1 to 100.' },
+} as const satisfies ParamSpecs;
+
+/** Spec 2.7, keys as the spec spells them. */
+export const RATING_SCHEMA = object({
+  id: int('The rating id.'),
+  firm: str('The research firm.'),
+  ticker: str('Ticker symbol of the rated stock.'),
+  exchange: str('Exchange the stock is listed on.'),
+  company: str('Name of the rated company.'),
+  action: str('What the analyst did, e.g. Upgrades, Downgrades, Maintains.'),
+  rating: str('The rating given, e.g. Buy, Hold.'),
+  price_target: str('Price target as given, possibly with a currency prefix (e.g. "$120.00", "C$95.00").'),
+  story: str('The rating story in one paragraph.'),
+  is_rating: bool('Whether the action changes or states a rating (false for price-target-only actions).'),
+  created_at: timestamp('When the rating was published (ISO 8601 UTC).'),
+  updated_at: timestamp('When the record last changed (ISO 8601 UTC).'),
+});
+
+export function ratingRecord(r: Rating): Record<string, unknown> {
+  return {
+    id: r.id,
+    firm: r.firm,
+    ticker: r.ticker,
+    exchange: r.exchange,
+    company: r.company,
+    action: r.action,
+    rating: r.rating,
+    price_target: r.priceTarget,
+    story: r.story,
+    is_rating: r.isRating,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+export const ratingRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/rating/api/v1/ratings',
+    access: 'ratings',
+    async handle(ctx, url) {
+      const p = parseQuery(RATING_PARAMS, url.searchParams);
+      checkOrder(p.from, p.to, url.searchParams);
+      const filter = {
+        id: p.id,
+        exchange: p.exchange,
+        company: p.company,
+        firm: p.firm,
+        symbols: p.symbol === undefined ? undefined : symbolList('symbol', p.symbol),
+        from: p.from,
+        to: p.to,
+      };
+      const { rows, total } = await ratingsAtOffset(ctx.db, filter, p.page, p.page_size);
+      return dataResponse(rows.map(ratingRecord), total);
+    },
+    doc: {
+      summary: 'Analyst ratings (spec 4.7)',
+      description:
+        'Ratings newest first (by created_at, then id). Every filter given applies. The answer carries no total: ' +
+        'a page with fewer than page_size ratings (or none) is the last one; the X-Total-Count header counts every matching rating.',
+      query: RATING_PARAMS,
+      response: dataEnvelope(RATING_SCHEMA),
+    },
+  },
+];

@@ -74,12 +74,36 @@ async function attachMetrics(db: Db, lists: Map<string, Fundamental[]>): Promise
 
 /** How many records of a symbol match the filters (enhanced: only those with metrics). */
 export function countFundamentals(db: Db, symbol: string, filter: FundamentalFilter, enhanced: boolean): Promise<number> {
-  return db.prisma.fundamental.count({
-    where: {
-      symbol,
-      ...(filter.fiscalYear !== undefined && { year: filter.fiscalYear }),
-      ...(filter.fiscalPeriod !== undefined && { quarter: filter.fiscalPeriod }),
-      ...(enhanced && { metrics: { isNot: null } }),
-    },
-  });
+  return db.prisma.fundamental.count({ where: whereOf(symbol, filter, enhanced) });
+}
+
+function whereOf(symbol: string, filter: FundamentalFilter, enhanced: boolean): Prisma.FundamentalWhereInput {
+  return {
+    symbol,
+    ...(filter.fiscalYear !== undefined && { year: filter.fiscalYear }),
+    ...(filter.fiscalPeriod !== undefined && { quarter: filter.fiscalPeriod }),
+    ...(enhanced && { metrics: { isNot: null } }),
+  };
+}
+
+/**
+ * Page `page` (1-based) of `pageSize` records of one symbol, in the order of `fundamentalPages`
+ * (newest period first, then id), with the total: for the page-numbered REST endpoints (spec
+ * 4.3/4.4). Enhanced: only records with metrics, with their metrics.
+ */
+export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: true }): Promise<{ nodes: FundamentalWithMetrics[]; totalCount: number }>;
+export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: boolean }): Promise<{ nodes: Fundamental[]; totalCount: number }>;
+export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: boolean }): Promise<{ nodes: Fundamental[]; totalCount: number }> {
+  const where = whereOf(symbol, filter, args.enhanced);
+  const [nodes, totalCount] = await Promise.all([
+    db.prisma.fundamental.findMany({
+      where,
+      orderBy: [{ endPeriod: 'desc' }, { id: 'desc' }],
+      skip: (args.page - 1) * args.pageSize,
+      take: args.pageSize,
+      ...(args.enhanced && { include: METRICS_INCLUDE }),
+    }),
+    db.prisma.fundamental.count({ where }),
+  ]);
+  return { nodes, totalCount };
 }

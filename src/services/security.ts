@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
-import type { Security } from '../generated/prisma/client.js';
+import { Prisma, type Security } from '../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 
 export type { Security };
@@ -76,6 +76,57 @@ export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<S
     : match;
   const rows = await db.prisma.security.findMany({ where, orderBy: orderByOf(ordering.columns, 'asc'), take: args.first + 1 });
   return toPage(rows, args.first, ordering, 'asc', () => db.prisma.security.count({ where: match }));
+}
+
+export interface SearchPageArgs {
+  query: string;
+  type: SearchType;
+  /** 1-based. */
+  page: number;
+  perPage: number;
+}
+
+export interface SearchPageResult {
+  nodes: Security[];
+  /** How many securities match, over every page. */
+  found: number;
+  /** The query as matched (trimmed, upper-cased; a CIK zero-padded): each hit's field starts with it. */
+  matched: string;
+}
+
+/** LIKE wildcards and the escape character: Prisma's `startsWith` passes them through unescaped. */
+const LIKE_SPECIAL = /[%_\\]/;
+
+/**
+ * Page `page` (1-based) of `perPage` matches of `searchSecurities`, in the same order, with the
+ * number of matches: for page-numbered (Typesense-style) clients. A page past the end is empty.
+ * The query is a literal prefix: `%` and `_` match only themselves.
+ */
+export async function searchSecuritiesPage(db: Db, args: SearchPageArgs): Promise<SearchPageResult> {
+  const column = SEARCH_TYPES[args.type];
+  const q = normalizeQuery(args.type, args.query);
+  if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
+  const skip = (args.page - 1) * args.perPage;
+  if (LIKE_SPECIAL.test(q)) return { ...(await escapedPrefixPage(db, column, q, skip, args.perPage)), matched: q };
+  const where = { [column]: { startsWith: q } };
+  const found = await db.prisma.security.count({ where });
+  const nodes = skip >= found ? [] : await db.prisma.security.findMany({ where, orderBy: orderByOf(orderingFor(column).columns, 'asc'), skip, take: args.perPage });
+  return { nodes, found, matched: q };
+}
+
+/** The same page for a query holding LIKE wildcards: `LIKE ... ESCAPE` (the same on SQLite and PostgreSQL), then the rows by id. */
+async function escapedPrefixPage(db: Db, column: SearchColumn, q: string, skip: number, take: number): Promise<{ nodes: Security[]; found: number }> {
+  const col = Prisma.raw(`"${column}"`);
+  const match = Prisma.sql`${col} LIKE ${`${q.replace(/[%_\\]/g, '\\$&')}%`} ESCAPE '\\'`;
+  const [{ n }] = await db.prisma.$queryRaw<[{ n: number | bigint }]>(Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security" WHERE ${match}`);
+  const found = Number(n);
+  if (skip >= found) return { nodes: [], found };
+  const ids = await db.prisma.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT "id" FROM "Security" WHERE ${match} ORDER BY ${col} ASC, "id" ASC LIMIT ${take} OFFSET ${skip}`,
+  );
+  const rows = await db.prisma.security.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { nodes: ids.flatMap((r) => byId.get(r.id) ?? []), found };
 }
 
 export function countSecurities(db: Db): Promise<number> {
