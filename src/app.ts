@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
-import { createYoga } from 'graphql-yoga';
+import { getOperationAST, GraphQLError, Kind, type DocumentNode } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
-import { authenticate, CallerCache, callerKey } from './auth/caller.js';
+import { authenticate, CallerCache, callerKey, presentedCredential } from './auth/caller.js';
+import { checkNotCrossSite } from './auth/csrf.js';
 import { checkAuthenticated, checkEntitled } from './auth/entitlements.js';
 import { createRateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/sessions.js';
@@ -11,8 +13,9 @@ import { createContext, type Context } from './context.js';
 import type { Db } from './db.js';
 import { AppError, ERRORS, errorBody } from './errors.js';
 import { maskError, useInputErrorCodes } from './graphql-errors.js';
-import { authRoutes } from './rest/auth.js';
-import { json, matchPath, type Route } from './rest/route.js';
+import { openApiDocument, packageVersion } from './rest/openapi.js';
+import { routes } from './rest/routes.js';
+import { json, matchPath } from './rest/route.js';
 import { schema } from './schema/index.js';
 import { databaseAnswers } from './services/health.js';
 
@@ -35,19 +38,27 @@ query CompanyPage($symbol: String = "NVLX") {
 `;
 
 /**
- * CSRF protection for cookie-authenticated GraphQL. A browser attaches the session cookie to
- * requests another site makes, but only "simple" ones need no CORS preflight: a GET, or a POST of
- * a form or text/plain. Those must carry a header no other site can set without a preflight
- * (the ones Yoga and Apollo clients send); JSON posts are preflighted anyway.
+ * An access cookie that fails (expired, or signed with a secret since replaced) is HttpOnly: the
+ * browser cannot drop it, and it must not lock its holder out of the mutations that replace or
+ * clear it. Such a request goes on without a caller; any operation other than those mutations
+ * then fails as a whole with the cookie's error, exactly as before.
  */
-const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
-const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+const staleCookies = new WeakMap<Request, AppError>();
+const SESSION_FIELDS = new Set(['login', 'refreshSession', 'logout', '__typename']);
 
-function checkNotCrossSite(request: Request): void {
-  const type = request.headers.get('content-type')?.toLowerCase();
-  const preflighted = request.method === 'POST' && type !== undefined && !SIMPLE_CONTENT_TYPES.some((t) => type.startsWith(t));
-  if (preflighted || CSRF_HEADERS.some((h) => request.headers.has(h))) return;
-  throw new AppError('FORBIDDEN', `a request authenticated by cookie must be a JSON POST or carry one of the headers ${CSRF_HEADERS.join(', ')} (CSRF protection)`);
+function onlySessionMutations(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const op = getOperationAST(document, operationName);
+  return op?.operation === 'mutation' && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && SESSION_FIELDS.has(s.name.value));
+}
+
+function useStaleCookieCheck(): Plugin<Context> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const error = staleCookies.get(args.contextValue.request);
+      if (!error || onlySessionMutations(args.document, args.operationName)) return;
+      setResultAndStopExecution({ errors: [new GraphQLError(error.message, { extensions: { code: ERRORS[error.code].graphql, http: { status: error.status } } })] });
+    },
+  };
 }
 
 export interface AppDeps {
@@ -57,10 +68,6 @@ export interface AppDeps {
   /** Shared rate-limit budgets across instances; in memory without it. */
   redis?: Redis | undefined;
 }
-
-const routes: Route[] = [
-  ...authRoutes,
-];
 
 /**
  * Builds the whole HTTP surface (GraphQL at /graphql, health probes, REST-compatibility paths)
@@ -79,14 +86,16 @@ export function createApp({ config, db, redis }: AppDeps) {
     landingPage: false,
     graphiql: { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
-    plugins: [useInputErrorCodes()],
+    plugins: [useInputErrorCodes(), useStaleCookieCheck()],
     context: ({ ctx }) => ctx,
     logging: config.nodeEnv === 'test' ? false : 'info',
   });
 
+  const openApi = openApiDocument(routes, packageVersion);
   const probes = new Map<string, () => Promise<Response> | Response>([
     ['/healthz', () => json({ status: 'ok' })],
     ['/readyz', async () => ((await databaseAnswers(db)) ? json({ status: 'ready' }) : json({ status: 'unavailable', message: 'the database does not answer' }, 503))],
+    ['/openapi.json', () => json(openApi)],
   ]);
 
   function clientIp(request: Request, serverContext: { req?: { socket?: { remoteAddress?: string } } }): string {
@@ -105,7 +114,12 @@ export function createApp({ config, db, redis }: AppDeps) {
 
   async function graphql(ctx: Context, url: URL): Promise<Response> {
     try {
-      await identify(ctx, url);
+      try {
+        await identify(ctx, url);
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === 'UNAUTHENTICATED' && presentedCredential(ctx.request, url) === 'cookie')) throw e;
+        staleCookies.set(ctx.request, e); // see useStaleCookieCheck
+      }
       if (ctx.caller?.via === 'cookie') checkNotCrossSite(ctx.request);
     } catch (e) {
       if (!(e instanceof AppError)) throw e;

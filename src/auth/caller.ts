@@ -86,6 +86,13 @@ export async function authenticate(request: Request, url: URL, deps: AuthDeps): 
   return null;
 }
 
+/** Which credential `authenticate` reads from a request (the first present, in the same order). */
+export function presentedCredential(request: Request, url: URL): Caller['via'] | null {
+  if (url.searchParams.has('apikey') || request.headers.has('x-api-key')) return 'apikey';
+  if (request.headers.has('authorization')) return 'bearer';
+  return cookiesOf(request)[ACCESS_COOKIE] ? 'cookie' : null;
+}
+
 async function apiKeyCaller({ db, cache }: AuthDeps, apiKey: string): Promise<Caller> {
   const cacheKey = `key:${hashApiKey(apiKey)}`;
   const cached = cache.get(cacheKey);

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
+import { checkNotCrossSite } from '../auth/csrf.js';
 import { login, logout, refresh } from '../auth/sessions.js';
 import { Me } from './account.js';
 
@@ -19,6 +20,9 @@ const LogoutPayload = builder.objectRef<{ message: string }>('LogoutPayload').im
 
 builder.mutationType({ description: 'The only writes: sessions and API keys.' });
 
+/** These set or clear the session cookies: a simple cross-site form post must not run them (login CSRF). */
+const SETS_COOKIES = 'a request that sets or clears the session cookies';
+
 builder.mutationFields((t) => ({
   login: t.field({
     type: SessionPayload,
@@ -28,6 +32,7 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true, description: 'Password.' }),
     },
     resolve: async (_root, args, ctx) => {
+      checkNotCrossSite(ctx.request, SETS_COOKIES);
       const r = await login(ctx.sessions, args, ctx.ip);
       ctx.responseCookies.push(...r.cookies);
       return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
@@ -37,6 +42,7 @@ builder.mutationFields((t) => ({
     type: SessionPayload,
     description: 'Exchanges the DT_REFRESH_TOKEN cookie for new session cookies (the old refresh token stops working), like POST /kms/api/v1/auth/refresh.',
     resolve: async (_root, _args, ctx) => {
+      checkNotCrossSite(ctx.request, SETS_COOKIES);
       const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       ctx.responseCookies.push(...r.cookies);
       return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
@@ -46,6 +52,7 @@ builder.mutationFields((t) => ({
     type: LogoutPayload,
     description: 'Clears the session cookies and revokes the session.',
     resolve: async (_root, _args, ctx) => {
+      checkNotCrossSite(ctx.request, SETS_COOKIES);
       const r = await logout(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       ctx.responseCookies.push(...r.cookies);
       return { message: r.message };
