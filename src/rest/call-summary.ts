@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { callSummaryPageNumber, type CallParticipant, type CallSummary } from '../services/call-summary.js';
-import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination, SYMBOL_PARAM_PATTERN } from './fundamental.js';
+import { SYMBOL_PARAM_PATTERN } from './fundamental.js';
+import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';

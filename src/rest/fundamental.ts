@@ -4,39 +4,8 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { fundamentalPageNumber, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
+import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
 import { json, type Route } from './route.js';
-
-// ------------------------------------------------------------------ page-numbered envelopes
-
-/** The `message` of every page-numbered envelope (spec 7.2: successful responses carry one). */
-export const OK_MESSAGE = 'OK';
-
-/** The largest `page`: deeper offsets are refused rather than scanned. */
-export const MAX_PAGE = 1_000_000;
-
-/** `page` and `page_size` of the page-numbered endpoints (decisions.md: default 1 and 10, max size 100). */
-export const PAGE_PARAMS = {
-  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Records per page, 1 to 100 (default 10).' },
-} as const satisfies ParamSpecs;
-
-/** `{ data, message, pagination }` of spec 4.3 (also used by 4.8). */
-export function pageEnvelope(item: JsonSchema): JsonSchema {
-  return object({
-    data: arr(item),
-    message: str(`A short human-readable status; "${OK_MESSAGE}" on success.`),
-    pagination: object({
-      hits: int('How many records match the filters, over all pages.'),
-      page: int('This page, 1-based.'),
-      page_count: int('How many pages the matches fill at this page_size (0 when nothing matches).'),
-      page_size: int('Records per page.'),
-    }),
-  });
-}
-
-export function pagination(hits: number, page: number, pageSize: number) {
-  return { hits, page, page_count: Math.ceil(hits / pageSize), page_size: pageSize };
-}
 
 // ------------------------------------------------------------------ parameters (spec 4.3, 4.4)
 

@@ -2,6 +2,7 @@ import { logoPageNumber, type LogoWithInfo } from '../services/logo.js';
 import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
+import { PAGE_PARAMS } from './pages.js';
 import { json, type Route } from './route.js';
 
 /** decisions.md: `symbols`, `page`, `page_size` (default 10, at most 100). */
@@ -12,8 +13,7 @@ export const LOGO_PARAMS = {
     maxLength: 2_100,
     description: `Only the logos of these ticker symbols: a comma-separated list of 1 to ${MAX_SYMBOLS} symbols (case-insensitive). Leave out for every logo.`,
   },
-  page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1. A page past the end is an empty list.' },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Logos per page, 1 to 100.' },
+  ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
 const image = (extra: Record<string, ReturnType<typeof int>> = {}) =>

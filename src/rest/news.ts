@@ -3,14 +3,13 @@ import { parseSymbol } from '../services/symbols.js';
 import { AppError } from '../errors.js';
 import { arr, bool, int, object, str, timestamp } from './json-schema.js';
 import { badParam, parseQuery, type ParamSpecs } from './params.js';
-import { dataEnvelope, dataResponse } from './rating.js';
+import { dataEnvelope, dataResponse, PAGE_PARAMS } from './pages.js';
 import type { Route } from './route.js';
 
 /** Spec 4.9. */
 export const NEWS_PARAMS = {
   symbol: { type: 'string', required: true, maxLength: 20, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' },
-  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Items per page, 1 to 100.' },
+  ...PAGE_PARAMS,
   share_class_figi: {
     type: 'string',
     pattern: /^[A-Za-z0-9]{12}$/,

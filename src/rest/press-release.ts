@@ -1,8 +1,7 @@
-import { AppError } from '../errors.js';
 import { pressReleasesAtOffset, type PressRelease } from '../services/press-release.js';
-import { parseSymbols } from '../services/symbols.js';
 import { arr, object, str, timestamp, type JsonSchema } from './json-schema.js';
-import { badParam, parseQuery, type ParamSpecs } from './params.js';
+import { parseQuery, type ParamSpecs } from './params.js';
+import { checkOrder, PAGE_PARAMS, symbolList } from './pages.js';
 import { json, type Route } from './route.js';
 
 /** Spec 4.6 with the parameter names of decisions.md. */
@@ -23,26 +22,8 @@ export const PRESS_RELEASE_PARAMS = {
     format: 'date-time',
     description: 'Only releases published at or before this time: ISO 8601, as `from`; a bare date YYYY-MM-DD includes that whole day (UTC).',
   },
-  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end is an empty array.' },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Releases per page, 1 to 100.' },
+  ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
-
-/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
-export function symbolList(name: string, raw: string): string[] {
-  try {
-    return parseSymbols(raw, name);
-  } catch (err) {
-    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
-    throw err;
-  }
-}
-
-/** `from` after `to` selects nothing by construction: a 400, as GraphQL answers. */
-export function checkOrder(from: Date | undefined, to: Date | undefined, raw: URLSearchParams): void {
-  if (from && to && from.getTime() > to.getTime()) {
-    throw new AppError('BAD_REQUEST', `parameter from (${JSON.stringify(raw.get('from'))}) is after parameter to (${JSON.stringify(raw.get('to'))})`);
-  }
-}
 
 /** An upper bound given as a bare date covers that whole day: its last millisecond. */
 function endOf(to: Date | undefined, raw: string | null): Date | undefined {

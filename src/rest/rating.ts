@@ -1,27 +1,8 @@
 import { ratingsAtOffset, type Rating } from '../services/rating.js';
 import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
-import { checkOrder, symbolList } from './press-release.js';
+import { checkOrder, dataEnvelope, dataResponse, PAGE_PARAMS, symbolList } from './pages.js';
 import { json, type Route } from './route.js';
-
-/** The `message` of every successful `{ data, message }` answer of these routes. */
-export const OK_MESSAGE = 'OK';
-
-/**
- * The `{ data, message }` envelope of spec 4.7/4.9, exactly: no total in it. A page shorter than
- * page_size (or empty) is the last one; the X-Total-Count header counts every match.
- */
-export function dataEnvelope(item: JsonSchema): JsonSchema {
-  return object({
-    data: arr(item, 'This page, newest first. Shorter than page_size (or empty) on the last page and past it.'),
-    message: { type: 'string', const: OK_MESSAGE, description: `Always "${OK_MESSAGE}" on success.` },
-  });
-}
-
-/** The envelope, with the number of matches in X-Total-Count (as the logos route does). */
-export function dataResponse(data: unknown[], total: number): Response {
-  return json({ data, message: OK_MESSAGE }, 200, { 'x-total-count': String(total) });
-}
 
 const FREE_TEXT_MAX = 200;
 

@@ -1,0 +1,72 @@
+import { AppError } from '../errors.js';
+import { parseSymbols } from '../services/symbols.js';
+import { arr, int, object, str, type JsonSchema } from './json-schema.js';
+import { badParam, type ParamSpecs } from './params.js';
+import { json } from './route.js';
+
+// What the page-numbered REST routes share: page/page_size, their envelopes, and a few
+// parameter rules. (The cursor-paged ones use paging.ts.)
+
+/** The `message` of every page-numbered envelope (spec 7.2: successful responses carry one). */
+export const OK_MESSAGE = 'OK';
+
+/** The largest `page`: deeper offsets are refused rather than scanned. */
+export const MAX_PAGE = 1_000_000;
+
+/** `page` and `page_size` of the page-numbered endpoints (decisions.md: default 1 and 10, max size 100). */
+export const PAGE_PARAMS = {
+  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
+  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Records per page, 1 to 100 (default 10).' },
+} as const satisfies ParamSpecs;
+
+/** `{ data, message, pagination }` of spec 4.3 (also used by 4.8). */
+export function pageEnvelope(item: JsonSchema): JsonSchema {
+  return object({
+    data: arr(item),
+    message: str(`A short human-readable status; "${OK_MESSAGE}" on success.`),
+    pagination: object({
+      hits: int('How many records match the filters, over all pages.'),
+      page: int('This page, 1-based.'),
+      page_count: int('How many pages the matches fill at this page_size (0 when nothing matches).'),
+      page_size: int('Records per page.'),
+    }),
+  });
+}
+
+export function pagination(hits: number, page: number, pageSize: number) {
+  return { hits, page, page_count: Math.ceil(hits / pageSize), page_size: pageSize };
+}
+
+/**
+ * The `{ data, message }` envelope of spec 4.7/4.9, exactly: no total in it. A page shorter than
+ * page_size (or empty) is the last one; the X-Total-Count header counts every match.
+ */
+export function dataEnvelope(item: JsonSchema): JsonSchema {
+  return object({
+    data: arr(item, 'This page, newest first. Shorter than page_size (or empty) on the last page and past it.'),
+    message: { type: 'string', const: OK_MESSAGE, description: `Always "${OK_MESSAGE}" on success.` },
+  });
+}
+
+/** The envelope, with the number of matches in X-Total-Count (as the logos route does). */
+export function dataResponse(data: unknown[], total: number): Response {
+  return json({ data, message: OK_MESSAGE }, 200, { 'x-total-count': String(total) });
+}
+
+/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
+export function symbolList(name: string, raw: string): string[] {
+  try {
+    return parseSymbols(raw, name);
+  } catch (err) {
+    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+/** `from` after `to` selects nothing by construction: a 400, as GraphQL answers. */
+export function checkOrder(from: Date | undefined, to: Date | undefined, raw: URLSearchParams): void {
+  if (from && to && from.getTime() > to.getTime()) {
+    throw new AppError('BAD_REQUEST', `parameter from (${JSON.stringify(raw.get('from'))}) is after parameter to (${JSON.stringify(raw.get('to'))})`);
+  }
+}
+
