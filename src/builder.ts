@@ -10,6 +10,20 @@ import type { Context } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
 
+/** Record types whose resource not every tier has: node(id) checks them by the id's type name. */
+const NODE_RESOURCES: Readonly<Record<string, Resource>> = {
+  EnhancedFundamental: 'enhancedFundamentals',
+  PressRelease: 'pressReleases',
+  CallSummary: 'callSummaries',
+  Trade: 'trades',
+  Quote: 'quotes',
+};
+
+function checkNodeEntitled(ctx: Context, typename: string): void {
+  const resource = NODE_RESOURCES[typename];
+  if (resource) checkEntitled(ctx.caller, resource);
+}
+
 /**
  * The schema builder: plugins and scalars only; resource modules under schema/ add the types.
  * Fields are non-null unless marked, so generated client types say what is always there.
@@ -53,8 +67,33 @@ export const builder = new SchemaBuilder<{
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
     nodesOnConnection: true,
-    nodeQueryOptions: { description: 'Any record by its global id (the `id` of every record type); null if there is none.', authScopes: { authenticated: true } },
-    nodesQueryOptions: { description: 'Records by their global ids, in the same order; null for each id with no record.', authScopes: { authenticated: true } },
+    nodeQueryOptions: {
+      description: 'Any record by its global id (the `id` of every record type); null if there is none.',
+      authScopes: { authenticated: true },
+      // checked before the lookup, so not even `__typename` tells a caller which records exist
+      resolve: (_root, { id }, ctx, _info, resolveNode) => {
+        checkNodeEntitled(ctx, id.typename);
+        return resolveNode(id);
+      },
+    },
+    nodesQueryOptions: {
+      description: 'Records by their global ids, in the same order; null for each id with no record.',
+      authScopes: { authenticated: true },
+      // a forbidden id fails alone: an Error in a list is that item's error in GraphQL
+      resolve: async (_root, { ids }, ctx, _info, resolveNodes) => {
+        const denied = ids.map((id) => {
+          try {
+            checkNodeEntitled(ctx, id.typename);
+            return null;
+          } catch (e) {
+            return e as Error;
+          }
+        });
+        const found = await resolveNodes(ids.filter((_, i) => !denied[i]));
+        let next = 0;
+        return ids.map((_, i) => denied[i] ?? found[next++]);
+      },
+    },
   },
   prisma: {
     client: (ctx) => ctx.db.prisma,

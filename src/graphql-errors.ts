@@ -13,7 +13,11 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     return new GraphQLError(original.message, {
       ...(gql?.nodes ? { nodes: gql.nodes } : {}),
       ...(gql?.path ? { path: gql.path } : {}),
-      extensions: { code: ERRORS[original.code].graphql },
+      extensions: {
+        code: ERRORS[original.code].graphql,
+        // a rate-limited mutation (login) answers 429 with Retry-After, as REST does
+        ...(original.code === 'RATE_LIMITED' ? { http: { status: original.status, headers: original.headers } } : {}),
+      },
     });
   }
   // Relay global ids that do not decode are the client's mistake, not ours

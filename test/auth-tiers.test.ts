@@ -95,11 +95,11 @@ describe.each(testDatabases())('licensing tiers in the graph on $name', (tdb) =>
       const q = `{ node(id: "${id}") { __typename id } }`;
       const r = await gqlRequest(h.app, q, FREE);
       expect(r.status).toBe(200);
-      // the type checks the entitlement on its fields: the error sits at the first field, the record is withheld
-      expect(r.body).toEqual({ data: { node: null }, errors: [fieldError(['node', 'id'], 'FORBIDDEN', NEEDS_PRO(resource))] });
+      // checked on the id's type before any lookup: not even __typename says whether the record exists
+      expect(r.body).toEqual({ data: { node: null }, errors: [fieldError(['node'], 'FORBIDDEN', NEEDS_PRO(resource))] });
       const nodes = await gqlRequest(h.app, `{ nodes(ids: ["${id}"]) { id } }`, FREE);
       expect(nodes.body.data).toEqual({ nodes: [null] });
-      expect(nodes.body.errors).toEqual([fieldError(['nodes', 0, 'id'], 'FORBIDDEN', NEEDS_PRO(resource))]);
+      expect(nodes.body.errors).toEqual([fieldError(['nodes', 0], 'FORBIDDEN', NEEDS_PRO(resource))]);
       const fragment = await gqlRequest(h.app, `{ node(id: "${id}") { ... on ${type} { createdAtOrTime: __typename } ... on ${type} { id } } }`, FREE);
       expect(fragment.body.data).toEqual({ node: null });
       const pro = await gqlRequest(h.app, q, PRO);

@@ -2,7 +2,15 @@ import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
 import { login, logout, refresh } from '../auth/sessions.js';
 import { AppError } from '../errors.js';
 import type { Context } from '../context.js';
+import { int, object, str } from './json-schema.js';
 import { json, type Route } from './route.js';
+
+const SESSION_BODY = object({
+  message: str('What happened.'),
+  expires_in: int('Seconds until the access token expires (3600).'),
+});
+const SESSION_COOKIES =
+  'The tokens are set as cookies: DT_AUTH_TOKEN (access, Max-Age 3600) and DT_REFRESH_TOKEN (refresh, Max-Age 30 days), both HttpOnly, SameSite=Lax, Path=/, Secure.';
 
 /** Plenty for an email (320) and a password (1024); login is public, so nothing bigger is read. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -55,6 +63,12 @@ export const authRoutes: Route[] = [
     method: 'POST',
     path: '/kms/api/v1/auth/token',
     access: 'public',
+    doc: {
+      summary: 'Log in with email and password (spec 4.13)',
+      description: `${SESSION_COOKIES} A wrong password, an unknown email and a disabled user get the same 401. Limited per email and per address (429). The body must be application/json (415 otherwise) of at most 16 KiB (413).`,
+      body: object({ email: str('Email address.'), password: str('Password.') }),
+      response: SESSION_BODY,
+    },
     async handle(ctx: Context) {
       const body = await jsonBody(ctx.request);
       const r = await login(ctx.sessions, { email: body.email, password: body.password }, ctx.ip);
@@ -65,6 +79,11 @@ export const authRoutes: Route[] = [
     method: 'POST',
     path: '/kms/api/v1/auth/refresh',
     access: 'public',
+    doc: {
+      summary: 'Exchange the refresh cookie for new tokens (spec 4.13)',
+      description: `Send the DT_REFRESH_TOKEN cookie. ${SESSION_COOKIES} The refresh token is rotated: the old one stops working, and presenting it again revokes the whole session (401).`,
+      response: SESSION_BODY,
+    },
     async handle(ctx: Context) {
       const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       return withCookies({ message: r.message, expires_in: r.expiresIn }, r.cookies);
@@ -73,6 +92,16 @@ export const authRoutes: Route[] = [
   {
     method: 'GET',
     path: '/kms/api/v1/auth/validate',
+    doc: {
+      summary: 'Who holds this access token (spec 4.13, 2.12)',
+      description: 'Authorization: Bearer <access token>, or the DT_AUTH_TOKEN cookie, or an API key (its owner).',
+      response: object({
+        user_id: str('User id (uuid).'),
+        email: str('Email address.'),
+        username: str('User name.'),
+        licensing_tier_id: { type: 'string', enum: ['free', 'pro', 'enterprise'], description: 'Licensing tier.' },
+      }),
+    },
     // the spec's client sends a Bearer access token; the cookie and API keys name a caller just as well
     access: 'authenticated',
     handle(ctx: Context) {
@@ -84,6 +113,11 @@ export const authRoutes: Route[] = [
     method: 'POST',
     path: '/kms/api/v1/auth/logout',
     access: 'public',
+    doc: {
+      summary: 'Clear the session cookies and revoke the session',
+      description: 'Send the DT_REFRESH_TOKEN cookie to end its session; both cookies are cleared either way.',
+      response: object({ message: str('What happened.') }),
+    },
     async handle(ctx: Context) {
       const r = await logout(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       return withCookies({ message: r.message }, r.cookies);

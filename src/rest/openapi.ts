@@ -48,14 +48,14 @@ const ERRORS: Record<string, string> = {
 export function openApiDocument(routes: readonly Route[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    if (!route.doc) continue;
     const p = route.path.replace(/:([a-z_]+)/g, '{$1}');
     const responses: Record<string, unknown> = {
       '200': { description: 'OK', content: { 'application/json': { schema: route.doc.response } } },
     };
     for (const [code, description] of Object.entries(ERRORS)) {
       if (route.access === 'public' && (code === '401' || code === '403')) continue;
-      responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      const schema = code === '400' && route.doc.badRequestBody ? route.doc.badRequestBody : { $ref: '#/components/schemas/Error' };
+      responses[code] = { description, content: { 'application/json': { schema } } };
     }
     (paths[p] ??= {})[route.method.toLowerCase()] = {
       summary: route.doc.summary,

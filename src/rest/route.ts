@@ -14,6 +14,8 @@ export interface RouteDoc {
   response: JsonSchema;
   /** Request body, for POST routes. */
   body?: JsonSchema;
+  /** The 400 body, where the route's own differs from decisions.md's (security search). */
+  badRequestBody?: JsonSchema;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface Route {
    */
   access: 'public' | 'authenticated' | Resource;
   handle(ctx: Context, url: URL, params: Record<string, string>): Promise<Response> | Response;
-  doc?: RouteDoc;
+  doc: RouteDoc;
 }
 
 /**

@@ -162,6 +162,15 @@ export const SECURITY_SEARCH_RESPONSE = object({
 // ------------------------------------------------------------------ the route
 
 /** The search error body: decisions.md's, plus the spec's `data: null` and `error: <message>` (spec 7.1). */
+export const SEARCH_ERROR_BODY = object({
+  status: { const: 'ERROR' },
+  code: str('The error code, e.g. BAD_REQUEST.'),
+  message: str('What was wrong, naming the parameter and the value.'),
+  request_id: str('Also sent as the X-Request-Id header.'),
+  data: { type: 'null' },
+  error: str('The same message (spec 7.1: the failure message, or null on success).'),
+});
+
 function searchError(ctx: Context, e: AppError): Response {
   return json({ status: 'ERROR', code: e.code, message: e.message, request_id: ctx.requestId, data: null, error: e.message }, e.status, e.headers);
 }
@@ -216,6 +225,7 @@ export const securityRoutes: Route[] = [
         'Securities whose search_type field starts with the query, ordered by that field then id, in numbered pages (Typesense style). Errors of this route\'s own parameters carry `data: null` and `error` (the message) besides the usual error fields; authentication errors (401/403) have the common error body.',
       query: SECURITY_SEARCH_PARAMS,
       response: SECURITY_SEARCH_RESPONSE,
+      badRequestBody: SEARCH_ERROR_BODY,
     },
   },
 ];

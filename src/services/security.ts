@@ -21,6 +21,13 @@ export const SEARCH_TYPES = {
 } as const satisfies Record<string, keyof Security>;
 
 export type SearchType = keyof typeof SEARCH_TYPES;
+
+/**
+ * LIKE's wildcards and its escape character, which Prisma's `startsWith` passes through unescaped
+ * (`%` would match everything). No identifier of any search type contains them, so a query that
+ * does matches nothing, without asking the database.
+ */
+const LIKE_SPECIAL = /[%_\\]/;
 type SearchColumn = (typeof SEARCH_TYPES)[SearchType];
 
 /** Zero-pads a CIK to the 10 digits it is stored with; `^[0-9]{1,10}$` is checked by callers. */
@@ -69,6 +76,7 @@ export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<S
   const column = SEARCH_TYPES[args.type];
   const q = normalizeQuery(args.type, args.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
+  if (LIKE_SPECIAL.test(q)) return { nodes: [], hasNextPage: false, cursors: [], totalCount: async () => 0 };
   const ordering = orderingFor(column);
   const match = { [column]: { startsWith: q } };
   const where = args.after
@@ -95,7 +103,6 @@ export interface SearchPageResult {
 }
 
 /** LIKE wildcards and the escape character: Prisma's `startsWith` passes them through unescaped. */
-const LIKE_SPECIAL = /[%_\\]/;
 
 /**
  * Page `page` (1-based) of `perPage` matches of `searchSecurities`, in the same order, with the
@@ -107,26 +114,11 @@ export async function searchSecuritiesPage(db: Db, args: SearchPageArgs): Promis
   const q = normalizeQuery(args.type, args.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
   const skip = (args.page - 1) * args.perPage;
-  if (LIKE_SPECIAL.test(q)) return { ...(await escapedPrefixPage(db, column, q, skip, args.perPage)), matched: q };
+  if (LIKE_SPECIAL.test(q)) return { nodes: [], found: 0, matched: q };
   const where = { [column]: { startsWith: q } };
   const found = await db.prisma.security.count({ where });
   const nodes = skip >= found ? [] : await db.prisma.security.findMany({ where, orderBy: orderByOf(orderingFor(column).columns, 'asc'), skip, take: args.perPage });
   return { nodes, found, matched: q };
-}
-
-/** The same page for a query holding LIKE wildcards: `LIKE ... ESCAPE` (the same on SQLite and PostgreSQL), then the rows by id. */
-async function escapedPrefixPage(db: Db, column: SearchColumn, q: string, skip: number, take: number): Promise<{ nodes: Security[]; found: number }> {
-  const col = Prisma.raw(`"${column}"`);
-  const match = Prisma.sql`${col} LIKE ${`${q.replace(/[%_\\]/g, '\\$&')}%`} ESCAPE '\\'`;
-  const [{ n }] = await db.prisma.$queryRaw<[{ n: number | bigint }]>(Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security" WHERE ${match}`);
-  const found = Number(n);
-  if (skip >= found) return { nodes: [], found };
-  const ids = await db.prisma.$queryRaw<{ id: string }[]>(
-    Prisma.sql`SELECT "id" FROM "Security" WHERE ${match} ORDER BY ${col} ASC, "id" ASC LIMIT ${take} OFFSET ${skip}`,
-  );
-  const rows = await db.prisma.security.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { nodes: ids.flatMap((r) => byId.get(r.id) ?? []), found };
 }
 
 export function countSecurities(db: Db): Promise<number> {
