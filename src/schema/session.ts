@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
 import { checkNotCrossSite } from '../auth/csrf.js';
-import { login, logout, refresh } from '../auth/sessions.js';
+import { login, logout, refresh, type SessionResult } from '../auth/sessions.js';
+import type { Context } from '../context.js';
 import { Me } from './account.js';
 
 const SessionPayload = builder.objectRef<{ message: string; expiresIn: number; me: { userId: string; email: string; username: string; tier: 'free' | 'pro' | 'enterprise'; via: 'cookie' } }>('SessionPayload').implement({
@@ -18,7 +19,13 @@ const LogoutPayload = builder.objectRef<{ message: string }>('LogoutPayload').im
   fields: (t) => ({ message: t.exposeString('message', { description: 'What happened.' }) }),
 });
 
-builder.mutationType({ description: 'The only writes: sessions and API keys.' });
+/** Sends the new cookies with the response and answers with the session user. */
+function sessionPayload(ctx: Context, r: SessionResult) {
+  ctx.responseCookies.push(...r.cookies);
+  return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
+}
+
+builder.mutationType({ description: 'The only writes (sessions and API keys), and OCR, which is costly to run but writes nothing.' });
 
 /** These set or clear the session cookies: a simple cross-site form post must not run them (login CSRF). */
 const SETS_COOKIES = 'a request that sets or clears the session cookies';
@@ -34,8 +41,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       checkNotCrossSite(ctx.request, SETS_COOKIES);
       const r = await login(ctx.sessions, args, ctx.ip);
-      ctx.responseCookies.push(...r.cookies);
-      return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
+      return sessionPayload(ctx, r);
     },
   }),
   refreshSession: t.field({
@@ -44,8 +50,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, _args, ctx) => {
       checkNotCrossSite(ctx.request, SETS_COOKIES);
       const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
-      ctx.responseCookies.push(...r.cookies);
-      return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
+      return sessionPayload(ctx, r);
     },
   }),
   logout: t.field({
