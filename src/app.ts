@@ -13,6 +13,7 @@ import { createContext, type Context } from './context.js';
 import type { Db } from './db.js';
 import { AppError, ERRORS, errorBody } from './errors.js';
 import { maskError, useInputErrorCodes } from './graphql-errors.js';
+import { OcrPool } from './ocr/pool.js';
 import { openApiDocument, packageVersion } from './rest/openapi.js';
 import { routes } from './rest/routes.js';
 import { json, matchPath } from './rest/route.js';
@@ -67,13 +68,15 @@ export interface AppDeps {
   db: Db;
   /** Shared rate-limit budgets across instances; in memory without it. */
   redis?: Redis | undefined;
+  /** The OCR workers; server.ts passes its own to stop them at shutdown. Workers start on first use. */
+  ocr?: OcrPool;
 }
 
 /**
  * Builds the whole HTTP surface (GraphQL at /graphql, health probes, REST-compatibility paths)
  * as one fetch handler. It listens nowhere: server.ts does that, tests call `app.fetch`.
  */
-export function createApp({ config, db, redis }: AppDeps) {
+export function createApp({ config, db, redis, ocr = new OcrPool(config.ocr) }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see auth/secret.ts)');
   const limits = createRateLimits(config.auth, redis);
@@ -151,7 +154,7 @@ export function createApp({ config, db, redis }: AppDeps) {
   return createServerAdapter<{ req?: { socket?: { remoteAddress?: string } } }>(async (request, serverContext) => {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
     const url = new URL(request.url);
-    const ctx = createContext({ config, db, requestId, request, ip: clientIp(request, serverContext), sessions, callers });
+    const ctx = createContext({ config, db, requestId, request, ip: clientIp(request, serverContext), sessions, callers, ocr });
     let response: Response;
     try {
       const probe = probes.get(url.pathname);

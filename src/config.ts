@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +19,16 @@ export interface Config {
   redisUrl: string | undefined;
   dataDir: string;
   auth: AuthConfig;
+  ocr: OcrConfig;
+}
+
+export interface OcrConfig {
+  /** Tesseract worker threads, started on first use (each ~45 MB; more than the cores is slower). */
+  workers: number;
+  /** Requests that may wait for a worker; past it, 503 with Retry-After. */
+  queueLimit: number;
+  /** Per request, waiting included; past it, 503 (a recognition still running is stopped). */
+  timeoutMs: number;
 }
 
 export interface AuthConfig {
@@ -134,6 +145,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       loginLimits: Object.freeze({ perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10), perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100) }),
       trustProxy: bool(env, 'TRUST_PROXY', false),
       callerCacheMs: positiveInt(env, 'AUTH_CACHE_SECONDS', 5) * 1000,
+    }),
+    ocr: Object.freeze({
+      workers: positiveInt(env, 'OCR_WORKERS', os.availableParallelism()),
+      queueLimit: positiveInt(env, 'OCR_QUEUE_LIMIT', 32),
+      timeoutMs: positiveInt(env, 'OCR_TIMEOUT_MS', 30_000),
     }),
   };
   if (config.auth.jwtSecret !== undefined && config.auth.jwtSecret.length < 32) {

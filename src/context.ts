@@ -3,6 +3,7 @@ import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
 import { Loaders } from './loaders.js';
+import type { OcrPool } from './ocr/pool.js';
 
 /** What every resolver and REST handler gets for one request. Built fresh per request. */
 export interface Context {
@@ -18,6 +19,8 @@ export interface Context {
   /** Who recent credentials name; revoking a key or logging out forgets the user here at once. */
   callers: CallerCache;
   loaders: Loaders;
+  /** The OCR workers, one pool per app (see ocr/pool.ts). */
+  ocr: OcrPool;
   /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
   responseCookies: string[];
 }

@@ -6,6 +6,7 @@ import { openDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Db } from './db.js';
 import { MigrationError } from './migrate.js';
+import { OcrPool } from './ocr/pool.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
 
 const log = (msg: string) => console.log(`[gateway] ${msg}`);
@@ -34,7 +35,8 @@ const config = withSigningSecret(readConfig());
 const db = await open(config);
 const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
 
-const app = createApp({ config, db, redis });
+const ocr = new OcrPool(config.ocr);
+const app = createApp({ config, db, redis, ocr });
 const server = createServer(app);
 server.on('error', (e: NodeJS.ErrnoException) => {
   console.error(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another)` : `server error: ${e.message}`);
@@ -56,6 +58,7 @@ async function shutdown(signal: string) {
   const deadline = setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
   server.closeIdleConnections();
+  await ocr.terminate().catch(() => {});
   await db.close().catch(() => {});
   redis?.disconnect();
   clearTimeout(deadline);

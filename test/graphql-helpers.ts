@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { openDatabase } from '../src/bootstrap.js';
 import type { Db } from '../src/db.js';
+import type { OcrPool } from '../src/ocr/pool.js';
 import { testConfig, type TestDatabase } from './helpers.js';
 
 export interface GraphQLResult<T = any> {
@@ -20,13 +21,13 @@ export interface GraphQLHarness {
   close(): Promise<void>;
 }
 
-/** A fresh database of `tdb`'s kind with the default sample data, and the app over it. */
-export async function graphqlHarness(tdb: TestDatabase, env: Record<string, string> = {}): Promise<GraphQLHarness> {
+/** A fresh database of `tdb`'s kind with the default sample data, and the app over it (with `ocr` as its OCR pool, if given). */
+export async function graphqlHarness(tdb: TestDatabase, env: Record<string, string> = {}, ocr?: OcrPool): Promise<GraphQLHarness> {
   // limits high enough that suites making hundreds of requests with one key never meet them
   // a long caller cache: statement counts then measure the query alone, never the key lookup
   const config = testConfig(await tdb.create(), { sampleData: 'auto' }, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', ...env });
   const db = await openDatabase(config);
-  const app = createApp({ config, db });
+  const app = createApp({ config, db, ...(ocr ? { ocr } : {}) });
   const harness: GraphQLHarness = {
     app,
     db,

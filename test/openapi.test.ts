@@ -21,6 +21,7 @@ const SPEC_PATHS = [
   'post /kms/api/v1/auth/refresh',
   'get /kms/api/v1/auth/validate',
   'post /kms/api/v1/auth/logout',
+  'post /ocr/v1/extract',
 ];
 
 describe('the OpenAPI document', () => {

@@ -1,7 +1,7 @@
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
 import { login, logout, refresh } from '../auth/sessions.js';
-import { AppError } from '../errors.js';
 import type { Context } from '../context.js';
+import { jsonObjectBody } from './body.js';
 import { int, object, str } from './json-schema.js';
 import { json, type Route } from './route.js';
 
@@ -15,42 +15,9 @@ const SESSION_COOKIES =
 /** Plenty for an email (320) and a password (1024); login is public, so nothing bigger is read. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** The body as text, refusing (413) past `limit` bytes without reading the rest. */
-async function boundedText(request: Request, limit: number): Promise<string> {
-  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `the body is too large: at most ${limit} bytes`);
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The request body as JSON, insisting on the content type the spec names (4.13). */
-async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json; got ${JSON.stringify(type || 'no Content-Type')}`);
-  }
-  let body: unknown;
-  const text = await boundedText(request, MAX_BODY_BYTES);
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AppError('BAD_REQUEST', 'the body is not valid JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('BAD_REQUEST', 'the body must be a JSON object {"email": ..., "password": ...}');
-  return body as Record<string, unknown>;
+function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  return jsonObjectBody(request, MAX_BODY_BYTES, '{"email": ..., "password": ...}');
 }
 
 function withCookies(body: unknown, cookies: string[]): Response {

@@ -45,6 +45,11 @@ const ERRORS: Record<string, string> = {
   '503': 'The database is unavailable.',
 };
 
+const BODY_ERRORS: Record<string, string> = {
+  '413': 'The body is over its size limit.',
+  '415': 'The body is not application/json.',
+};
+
 export function openApiDocument(routes: readonly Route[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -52,7 +57,8 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     const responses: Record<string, unknown> = {
       '200': { description: 'OK', content: { 'application/json': { schema: route.doc.response } } },
     };
-    for (const [code, description] of Object.entries(ERRORS)) {
+    const errors = { ...ERRORS, ...(route.doc.body ? BODY_ERRORS : {}), ...route.doc.errors };
+    for (const [code, description] of Object.entries(errors).sort(([a], [b]) => a.localeCompare(b))) {
       if (route.access === 'public' && (code === '401' || code === '403')) continue;
       const schema = code === '400' && route.doc.badRequestBody ? route.doc.badRequestBody : { $ref: '#/components/schemas/Error' };
       responses[code] = { description, content: { 'application/json': { schema } } };

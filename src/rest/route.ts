@@ -16,6 +16,8 @@ export interface RouteDoc {
   body?: JsonSchema;
   /** The 400 body, where the route's own differs from decisions.md's (security search). */
   badRequestBody?: JsonSchema;
+  /** Error descriptions by status, where the route's differ from the usual ones or add to them. */
+  errors?: Record<string, string>;
 }
 
 /**

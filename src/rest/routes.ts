@@ -5,6 +5,7 @@ import { callSummaryRoutes } from './call-summary.js';
 import { fundamentalRoutes } from './fundamental.js';
 import { logoRoutes } from './logo.js';
 import { newsRoutes } from './news.js';
+import { ocrRoutes } from './ocr.js';
 import { pressReleaseRoutes } from './press-release.js';
 import { quoteRoutes } from './quote.js';
 import { ratingRoutes } from './rating.js';
@@ -24,4 +25,5 @@ export const routes: readonly Route[] = [
   ...newsRoutes,
   ...tradeRoutes,
   ...quoteRoutes,
+  ...ocrRoutes,
 ];

@@ -14,6 +14,7 @@ import './call-summary.js';
 import './news.js';
 import './trade.js';
 import './quote.js';
+import './ocr.js';
 
 builder.queryType({ description: 'The root of every read.' });
 
