@@ -13,7 +13,7 @@ const pgSchema = path.join(root, 'prisma/postgres/schema.prisma');
 export function postgresSchemaFrom(source) {
   const out = source
     .replace(/generator pothos \{[^}]*\}\n*/s, '')
-    .replace(/(output\s*=\s*)"\.\.\/src\/generated\/prisma"/, '$1"../../src/generated/prisma-pg"')
+    .replace(/(output\s*=\s*)"\.\.\/generated\/prisma"/, '$1"../../generated/prisma-pg"')
     .replace(/provider = "sqlite"/, 'provider = "postgresql"')
     .replace(/(importFileExtension\s*=\s*"js"\n)\}/, '$1  previewFeatures     = ["relationJoins"]\n}');
   return '// GENERATED from prisma/schema.prisma by scripts/generate.mjs - do not edit\n' + out;

@@ -7,8 +7,8 @@ import { GraphQLScalarType } from 'graphql';
 import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
 import { checkAuthenticated, checkEntitled, type Resource } from './auth/entitlements.js';
 import type { Context } from './context.js';
-import type PrismaTypes from './generated/pothos-types.js';
-import { getDatamodel } from './generated/pothos-types.js';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
 
 /** Record types whose resource not every tier has: node(id) checks them by the id's type name. */
 const NODE_RESOURCES: Readonly<Record<string, Resource>> = {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Libsql from 'libsql';
 import type { Pool } from 'pg';
 import type { DatabaseConfig } from './config.js';
-import type { PrismaClient } from './generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 
 export type SqliteConnection = Libsql.Database;
 
@@ -34,7 +34,7 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
   let closeDriver: () => Promise<void>;
   if (database.kind === 'postgresql') {
     const [{ PrismaClient: PgClient }, { PrismaPg }, { default: pg }] = await Promise.all([
-      import('./generated/prisma-pg/client.js'),
+      import('../generated/prisma-pg/client.js'),
       import('@prisma/adapter-pg'),
       import('pg'),
     ]);
@@ -52,7 +52,7 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
     closeDriver = () => pool.end();
   } else {
     const [{ PrismaClient: SqliteClient }, { PrismaLibSql }, { default: Database }] = await Promise.all([
-      import('./generated/prisma/client.js'),
+      import('../generated/prisma/client.js'),
       import('@prisma/adapter-libsql'),
       import('libsql'),
     ]);

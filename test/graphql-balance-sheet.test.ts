@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../src/domain/fundamentals.js';
-import type { Prisma } from '../src/generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness, type GraphQLResult } from './graphql-helpers.js';
 import { testDatabases } from './helpers.js';
 

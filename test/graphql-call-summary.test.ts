@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallSummary } from '../src/generated/prisma/client.js';
+import type { CallSummary } from '../generated/prisma/client.js';
 import { callSummaryPageNumber } from '../src/services/call-summary.js';
 import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './graphql-helpers.js';
 import { testDatabases } from './helpers.js';

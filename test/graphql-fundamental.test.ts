@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, type StatementLine } from '../src/domain/fundamentals.js';
-import type { Fundamental, FundamentalMetrics } from '../src/generated/prisma/client.js';
+import type { Fundamental, FundamentalMetrics } from '../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness } from './graphql-helpers.js';
 import { testDatabases } from './helpers.js';
 

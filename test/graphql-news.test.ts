@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Prisma } from '../src/generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './graphql-helpers.js';
 import { testDatabases } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Security } from '../src/generated/prisma/client.js';
+import type { Security } from '../generated/prisma/client.js';
 import { testDatabases } from './helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './graphql-helpers.js';
 import { expectBadParam, rest } from './rest-helpers.js';

@@ -1,7 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
-import type { Tier } from '../generated/prisma/enums.js';
+import type { Tier } from '../../generated/prisma/enums.js';
 import { findActiveApiKey, findUserById, touchApiKey } from '../services/account.js';
 import { hashApiKey } from './apikeys.js';
 import { verifyAccessToken } from './tokens.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { Tier } from '../generated/prisma/enums.js';
+import type { Tier } from '../../generated/prisma/enums.js';
 
 /**
  * What each licensing tier may use (decisions.md). The one place to change entitlements: GraphQL

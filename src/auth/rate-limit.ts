@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AuthConfig } from '../config.js';
 import { AppError } from '../errors.js';
-import type { Tier } from '../generated/prisma/enums.js';
+import type { Tier } from '../../generated/prisma/enums.js';
 
 /**
  * Request budgets per caller and tier, and login-attempt budgets per email and per client address.

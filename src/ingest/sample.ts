@@ -13,7 +13,7 @@
  * every sum (balance-sheet identities, statement subtotals, fiscal-year totals) is exact in
  * floating point.
  */
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import {
   BALANCE_SHEET,
   BALANCE_SHEET_OPTIONAL,

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { fundamentalPageNumber, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';

@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { fromMap, loaderName } from '../loaders.js';
 import {
   countFundamentals,

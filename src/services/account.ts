@@ -2,8 +2,8 @@ import type { Db } from '../db.js';
 import { apiKeyPrefix, hashApiKey, newApiKey } from '../auth/apikeys.js';
 import { hashPassword } from '../auth/passwords.js';
 import { AppError } from '../errors.js';
-import { Prisma, type ApiKey, type User } from '../generated/prisma/client.js';
-import type { Tier } from '../generated/prisma/enums.js';
+import { Prisma, type ApiKey, type User } from '../../generated/prisma/client.js';
+import type { Tier } from '../../generated/prisma/enums.js';
 
 export type { ApiKey, Tier, User };
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
 import { SYMBOL_PATTERN } from './symbols.js';
-import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../generated/prisma/client.js';
+import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { padCik } from './security.js';
 import { MAX_KEYS_PER_STATEMENT } from './sql.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { getDatamodel } from '../generated/pothos-types.js';
+import { getDatamodel } from '../../generated/pothos-types.js';
 
 /**
  * Bulk inserts straight through the driver: Prisma's createMany costs ~0.2 ms a row here (about

@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { Prisma, type CallSummary } from '../generated/prisma/client.js';
+import { Prisma, type CallSummary } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 import { topPerKey } from './sql.js';
 

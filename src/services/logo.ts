@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import type { Logo, LogoSecurityInfo, Prisma } from '../generated/prisma/client.js';
+import type { Logo, LogoSecurityInfo, Prisma } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 
 export type { LogoSecurityInfo };

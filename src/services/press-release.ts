@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { Prisma, type PressReleaseSecurity } from '../generated/prisma/client.js';
+import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from './paging.js';
 import { MAX_KEYS_PER_STATEMENT } from './sql.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import type { Quote } from '../generated/prisma/client.js';
+import type { Quote } from '../../generated/prisma/client.js';
 import { latestTicks, tickPages, type TickPageArgs } from './tick.js';
 
 export type { Quote };

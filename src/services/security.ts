@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
-import { Prisma, type Security } from '../generated/prisma/client.js';
+import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 
 export type { Security };

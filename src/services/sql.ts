@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Direction } from './paging.js';
 
 /**

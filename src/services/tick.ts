@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { Prisma, type Quote, type Trade } from '../generated/prisma/client.js';
+import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { decodeCursor, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { topPerKey } from './sql.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { Prisma, type Trade } from '../generated/prisma/client.js';
+import { Prisma, type Trade } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { latestTicks, tickPages, type TickPageArgs } from './tick.js';
 
