@@ -1,0 +1,64 @@
+// The contract between the data-in paths (`cli import`, `cli sync`, the NDJSON stream) and the
+// resources. One Importer per resource, in src/ingest/resources/<noun>.ts; it knows the spec's JSON
+// shape of one record (the shape our own REST routes return, which is what a legacy vendor returns)
+// and how to write a batch of them idempotently through its service.
+import type { Db } from '../db.js';
+
+/** CLI names of the importable resources, in the order a full sync runs them (parents first). */
+export const IMPORT_RESOURCES = [
+  'securities',
+  'logos',
+  'balance-sheets',
+  'fundamentals',
+  'press-releases',
+  'ratings',
+  'call-summaries',
+  'news',
+  'trades',
+  'quotes',
+] as const;
+export type ImportResource = (typeof IMPORT_RESOURCES)[number];
+
+/**
+ * A record that cannot be imported. `reason` names the field and the value received, e.g.
+ * `sequence_number: must be a non-negative integer, got "abc"`. Thrown by Importer.parse.
+ */
+export class RejectError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export interface WriteCounts {
+  /** records that did not exist before */
+  inserted: number;
+  /** records that existed and whose stored values changed */
+  updated: number;
+  /** records that existed with the same values: a rerun of an import ends here */
+  unchanged: number;
+}
+
+export interface Importer<Row> {
+  resource: ImportResource;
+  /**
+   * The records of one whole REST response body of this resource (`{ data: [...] }`,
+   * `{ results: [...] }`, `{ hits: [{ document }] }`, a bare array ...), or null when `body` is not
+   * such an envelope (then the caller treats `body` as one record).
+   */
+  recordsOf(body: unknown): unknown[] | null;
+  /** Validates one record in the spec's shape and maps it to what `write` stores; throws RejectError. */
+  parse(record: unknown): Row;
+  /** The natural key (e.g. `figi|mic`, `symbol|sequence_number`): the last of equal keys in a batch wins. */
+  key(row: Row): string;
+  /**
+   * Writes a batch in ONE transaction through the resource's service: inserts new records, updates
+   * changed ones, leaves equal ones alone, so writing the same batch twice changes nothing.
+   * Child rows (a logo's securities, a release's tickers ...) are replaced with the record.
+   */
+  write(db: Db, rows: Row[]): Promise<WriteCounts>;
+  /**
+   * The high-water value of a row for incremental sync (a timestamp, a sequence number, a date as
+   * sortable text), or undefined when the resource has none and is synced whole.
+   */
+  highWater?(row: Row): string | undefined;
+}
