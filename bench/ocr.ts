@@ -4,17 +4,17 @@
 //
 //   npm run bench -- ocr [--reps 3]
 //
-// Ours: one warm worker, document mode (PSM 3, then 6 if PSM 3 finds no word) and video mode
-// (PSM 6). Native (Debian tesseract-ocr, OMP_THREAD_LIMIT=1): one process per image, as a service
-// wrapping the CLI would run it, with the same page segmentation policy; once with Debian's model
-// (tessdata_fast, the CLI's default) and once with ours (4.0.0_best_int, unpacked to a temp dir).
+// Ours: one warm worker per model, document mode (PSM 3, then 6 if PSM 3 finds no word) and video
+// mode (PSM 6). Native (Debian tesseract-ocr, OMP_THREAD_LIMIT=1): one process per image, as a
+// service wrapping the CLI would run it, with the same page segmentation policy. Both models on
+// both sides: fast (tessdata_fast, the CLI's default and ours) and best (4.0.0_best_int).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ROOT } from '../src/config.js';
-import { LANG_PATH } from '../src/ocr/engine.js';
+import { ROOT, type OcrModel } from '../src/config.js';
+import { MODELS } from '../src/ocr/engine.js';
 import { readText, type OcrMode } from '../src/ocr/extract.js';
 import { OcrPool } from '../src/ocr/pool.js';
 
@@ -80,23 +80,29 @@ const commit = (() => {
 const nativeVersion = spawnSync('tesseract', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim();
 if (!nativeVersion) throw new Error('the native tesseract CLI is not installed (apt-get install tesseract-ocr)');
 
-// our model for the native CLI too, so that one comparison is engine against engine
+// the best model for the native CLI too, so that each model is compared engine against engine
 const bestDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessdata-best-int-'));
-fs.writeFileSync(path.join(bestDir, 'eng.traineddata'), zlib.gunzipSync(fs.readFileSync(path.join(LANG_PATH, 'eng.traineddata.gz'))));
+const best = MODELS.best;
+fs.writeFileSync(path.join(bestDir, 'eng.traineddata'), zlib.gunzipSync(fs.readFileSync(path.join(best.langPath, best.file))));
 
 const images = fs.readdirSync(IMAGES_DIR).filter((f) => fs.existsSync(path.join(IMAGES_DIR, `${f}.gt.txt`))).sort();
-const pool = new OcrPool({ workers: 1, queueLimit: 1, timeoutMs: 600_000 });
-const ours = async (file: string, mode: OcrMode) => {
-  const results = await readText(pool, fs.readFileSync(path.join(IMAGES_DIR, file)), 0, mode);
+const pools: Record<OcrModel, OcrPool> = {
+  fast: new OcrPool({ workers: 1, queueLimit: 1, timeoutMs: 600_000, model: 'fast' }),
+  best: new OcrPool({ workers: 1, queueLimit: 1, timeoutMs: 600_000, model: 'best' }),
+};
+const ours = async (model: OcrModel, file: string, mode: OcrMode) => {
+  const results = await readText(pools[model], fs.readFileSync(path.join(IMAGES_DIR, file)), 0, mode);
   return results.map((r) => r.text).join(mode === 'video' ? '\n' : ' ');
 };
 
-type Engine = 'ours' | 'nativeFast' | 'nativeBest';
-const ENGINES: Engine[] = ['ours', 'nativeFast', 'nativeBest'];
+type Engine = 'oursFast' | 'nativeFast' | 'oursBest' | 'nativeBest';
+const ENGINES: Engine[] = ['oursFast', 'nativeFast', 'oursBest', 'nativeBest'];
 const MODES: OcrMode[] = ['document', 'video'];
 const rows = new Map<string, Record<`${Engine}:${OcrMode}`, { ms: number[]; cer: number }>>();
 
-await ours(images[0]!, 'document'); // start and warm the worker: requests meet a warm one
+// start and warm the workers: requests meet warm ones
+await ours('fast', images[0]!, 'document');
+await ours('best', images[0]!, 'document');
 console.log(`${images.length} images, ${reps} repetitions; ${nativeVersion}; ${cpu}`);
 for (let rep = 0; rep < reps; rep++) {
   for (const file of images) {
@@ -106,9 +112,14 @@ for (let rep = 0; rep < reps; rep++) {
     for (const mode of MODES) {
       for (const engine of ENGINES) {
         const image = path.join(IMAGES_DIR, file);
-        const [text, ms] = await timed(() =>
-          engine === 'ours' ? ours(file, mode) : nativePolicy(image, mode, engine === 'nativeBest' ? bestDir : undefined),
-        );
+        const [text, ms] = await timed(() => {
+          switch (engine) {
+            case 'oursFast': return ours('fast', file, mode);
+            case 'oursBest': return ours('best', file, mode);
+            case 'nativeFast': return nativePolicy(image, mode);
+            case 'nativeBest': return nativePolicy(image, mode, bestDir);
+          }
+        });
         const cell = (row[`${engine}:${mode}`] ??= { ms: [], cer: cer(text, truth) });
         cell.ms.push(ms);
       }
@@ -116,7 +127,7 @@ for (let rep = 0; rep < reps; rep++) {
     process.stdout.write('.');
   }
 }
-await pool.terminate();
+await Promise.all(Object.values(pools).map((p) => p.terminate()));
 fs.rmSync(bestDir, { recursive: true, force: true });
 console.log();
 
@@ -129,16 +140,16 @@ const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
 lines.push(`## OCR: tesseract.js pool vs native tesseract CLI, ${date} UTC`);
 lines.push('');
 lines.push(`Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}; ${nativeVersion} (OMP_THREAD_LIMIT=1). ${images.length} images from ../shared/testdata/ocr, ${reps} interleaved repetitions; latency is the median per image.`);
-lines.push('Ours: one warm tesseract.js 7 worker through OcrPool (best_int model). Native: one `tesseract` process per image, with Debian\'s default model (fast) and with ours (best_int); same page segmentation policy. CER: edit distance / reference length, white space folded.');
+lines.push("Ours: one warm tesseract.js 7 worker per model through OcrPool. Native: one `tesseract` process per image, as a service wrapping the CLI would run it. Two models on both sides: fast (tessdata_fast, the CLI's default and our default, OCR_MODEL=fast) and best (4.0.0_best_int, OCR_MODEL=best). Same page segmentation policy. CER: edit distance / reference length, white space folded.");
 for (const mode of MODES) {
   lines.push('');
   lines.push(`### ${mode} mode (${mode === 'document' ? 'PSM 3, then PSM 6 if PSM 3 finds nothing' : 'PSM 6'})`);
   lines.push('');
-  lines.push('| image | ours ms | native fast ms | native best_int ms | ours / native fast | ours CER | native fast CER | native best_int CER |');
-  lines.push('|---|---|---|---|---|---|---|---|');
-  const agg: Record<Engine, { ms: number[]; cer: number[] }> = { ours: { ms: [], cer: [] }, nativeFast: { ms: [], cer: [] }, nativeBest: { ms: [], cer: [] } };
+  lines.push('| image | ours fast ms | native fast ms | ratio | ours best ms | native best ms | ratio | ours fast CER | native fast CER | ours best CER | native best CER |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  const agg = Object.fromEntries(ENGINES.map((e) => [e, { ms: [] as number[], cer: [] as number[] }])) as Record<Engine, { ms: number[]; cer: number[] }>;
+  const upright = Object.fromEntries(ENGINES.map((e) => [e, [] as number[]])) as Record<Engine, number[]>;
   const ratios: number[] = [];
-  const upright: Record<Engine, number[]> = { ours: [], nativeFast: [], nativeBest: [] };
   for (const [file, row] of rows) {
     if (!EXIF_ROTATED.has(file)) for (const e of ENGINES) upright[e].push(row[`${e}:${mode}`].cer);
     const m = Object.fromEntries(ENGINES.map((e) => [e, median(row[`${e}:${mode}`].ms)])) as Record<Engine, number>;
@@ -146,16 +157,19 @@ for (const mode of MODES) {
       agg[e].ms.push(m[e]);
       agg[e].cer.push(row[`${e}:${mode}`].cer);
     }
-    ratios.push(m.ours / m.nativeFast);
-    lines.push(`| ${file} | ${ms(m.ours)} | ${ms(m.nativeFast)} | ${ms(m.nativeBest)} | ${(m.ours / m.nativeFast).toFixed(2)} | ${pct(row[`ours:${mode}`].cer)} | ${pct(row[`nativeFast:${mode}`].cer)} | ${pct(row[`nativeBest:${mode}`].cer)} |`);
+    ratios.push(m.oursFast / m.nativeFast);
+    const c = (e: Engine) => pct(row[`${e}:${mode}`].cer);
+    lines.push(`| ${file} | ${ms(m.oursFast)} | ${ms(m.nativeFast)} | ${(m.oursFast / m.nativeFast).toFixed(2)} | ${ms(m.oursBest)} | ${ms(m.nativeBest)} | ${(m.oursBest / m.nativeBest).toFixed(2)} | ${c('oursFast')} | ${c('nativeFast')} | ${c('oursBest')} | ${c('nativeBest')} |`);
   }
   const sum = (e: Engine) => agg[e].ms.reduce((x, y) => x + y, 0);
-  lines.push(`| **mean** | **${ms(mean(agg.ours.ms))}** | **${ms(mean(agg.nativeFast.ms))}** | **${ms(mean(agg.nativeBest.ms))}** | **${(sum('ours') / sum('nativeFast')).toFixed(2)}** (total); median ${median(ratios).toFixed(2)} | **${pct(mean(agg.ours.cer))}** | **${pct(mean(agg.nativeFast.cer))}** | **${pct(mean(agg.nativeBest.cer))}** |`);
-  lines.push(`| without ${[...EXIF_ROTATED].join(', ')} (native ignores EXIF) | | | | | ${pct(mean(upright.ours))} | ${pct(mean(upright.nativeFast))} | ${pct(mean(upright.nativeBest))} |`);
-  const cerOk = mean(upright.ours) <= mean(upright.nativeFast) + 0.01;
-  const latencyOk = sum('ours') / sum('nativeFast') <= 1.5;
+  const ratio = (a: Engine, b: Engine) => (sum(a) / sum(b)).toFixed(2);
+  const meanCer = (e: Engine) => `**${pct(mean(agg[e].cer))}**`;
+  lines.push(`| **mean** | **${ms(mean(agg.oursFast.ms))}** | **${ms(mean(agg.nativeFast.ms))}** | **${ratio('oursFast', 'nativeFast')}** (total); median ${median(ratios).toFixed(2)} | **${ms(mean(agg.oursBest.ms))}** | **${ms(mean(agg.nativeBest.ms))}** | **${ratio('oursBest', 'nativeBest')}** | ${meanCer('oursFast')} | ${meanCer('nativeFast')} | ${meanCer('oursBest')} | ${meanCer('nativeBest')} |`);
+  lines.push(`| without ${[...EXIF_ROTATED].join(', ')} (native ignores EXIF) | | | | | | | ${pct(mean(upright.oursFast))} | ${pct(mean(upright.nativeFast))} | ${pct(mean(upright.oursBest))} | ${pct(mean(upright.nativeBest))} |`);
+  const cerOk = mean(upright.oursFast) <= mean(upright.nativeFast) + 0.01;
+  const latencyOk = sum('oursFast') / sum('nativeFast') <= 1.5;
   lines.push('');
-  lines.push(`Target (mean CER ≤ native + 1 point; latency ≤ 1.5× native, against the CLI as installed): CER ${cerOk ? 'met' : 'NOT met'} (${pct(mean(upright.ours))} vs ${pct(mean(upright.nativeFast))} without the EXIF image); latency ${latencyOk ? 'met' : 'NOT met'} (${(sum('ours') / sum('nativeFast')).toFixed(2)}× in total, ${(sum('ours') / sum('nativeBest')).toFixed(2)}× against native with our model).`);
+  lines.push(`Target (our default against the CLI as installed: mean CER ≤ native + 1 point; latency ≤ 1.5× native): CER ${cerOk ? 'met' : 'NOT met'} (${pct(mean(upright.oursFast))} vs ${pct(mean(upright.nativeFast))} without the EXIF image); latency ${latencyOk ? 'met' : 'NOT met'} (${ratio('oursFast', 'nativeFast')}× in total). With the best model on both sides: ${ratio('oursBest', 'nativeBest')}×, CER ${pct(mean(upright.oursBest))} vs ${pct(mean(upright.nativeBest))}.`);
 }
 const section = lines.join('\n') + '\n';
 console.log(section);

@@ -1,10 +1,12 @@
 // Derives the PostgreSQL schema from the SQLite one and generates both Prisma clients and the
-// Pothos types. Runs on `npm install` (postinstall); needs no network: the Prisma CLI only needs
-// *a* schema-engine path to exist for `generate`, so it is pointed at a stub that fails.
+// Pothos types, and unpacks the OCR model (tessdata.mjs). Runs on `npm install` (postinstall);
+// needs no network: the Prisma CLI only needs *a* schema-engine path to exist for `generate`, so
+// it is pointed at a stub that fails.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unpackFastModel } from './tessdata.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sqliteSchema = path.join(root, 'prisma/schema.prisma');
@@ -44,3 +46,6 @@ const env = {
 for (const schema of [sqliteSchema, pgSchema]) {
   execFileSync(process.execPath, [prismaBin, 'generate', '--schema', schema], { cwd: root, env, stdio: 'inherit' });
 }
+
+// the OCR engine's default model (src/ocr/engine.ts)
+unpackFastModel(root);

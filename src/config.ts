@@ -29,7 +29,12 @@ export interface OcrConfig {
   queueLimit: number;
   /** Per request, waiting included; past it, 503 (a recognition still running is stopped). */
   timeoutMs: number;
+  /** Which English model: 'fast' (tessdata_fast, as the tesseract CLI ships) or 'best' (best_int). */
+  model: OcrModel;
 }
+
+export const OCR_MODELS = ['fast', 'best'] as const;
+export type OcrModel = (typeof OCR_MODELS)[number];
 
 export interface AuthConfig {
   /** HS256 signing secret; unset outside production means "generate one under the data dir". */
@@ -150,6 +155,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       workers: positiveInt(env, 'OCR_WORKERS', os.availableParallelism()),
       queueLimit: positiveInt(env, 'OCR_QUEUE_LIMIT', 32),
       timeoutMs: positiveInt(env, 'OCR_TIMEOUT_MS', 30_000),
+      model: oneOf(env, 'OCR_MODEL', OCR_MODELS, 'fast'),
     }),
   };
   if (config.auth.jwtSecret !== undefined && config.auth.jwtSecret.length < 32) {

@@ -9,6 +9,7 @@ describe('configuration', () => {
     expect(c.database.kind).toBe('sqlite');
     expect(c.database.kind === 'sqlite' && c.database.file).toMatch(/\/data\/market\.db$/);
     expect(c.sampleData).toBe('auto');
+    expect(c.ocr.model).toBe('fast');
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -26,6 +27,7 @@ describe('configuration', () => {
     [{ SAMPLE_DATA: 'some' }, /SAMPLE_DATA must be one of auto, none; got "some"/],
     [{ NODE_ENV: 'staging' }, /NODE_ENV must be one of/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\//],
+    [{ OCR_MODEL: 'legacy' }, /OCR_MODEL must be one of fast, best; got "legacy"/],
   ])('rejects %j with a message naming the variable and value', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

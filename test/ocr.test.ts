@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../src/config.js';
+import { OCR_MODELS } from '../src/config.js';
 import { createTesseractEngine, PSM } from '../src/ocr/engine.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { graphqlHarness, type GraphQLHarness } from './graphql-helpers.js';
@@ -101,12 +102,12 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
     expect(fs.existsSync(path.join(process.cwd(), 'eng.traineddata'))).toBe(false);
   });
 
-  it('a worker starts from the local language data without fetching anything in its thread', async () => {
+  it.each(OCR_MODELS)('a worker starts from the local %s model without fetching anything in its thread', async (model) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocr-fetch-'));
     const log = path.join(dir, 'fetches.log');
     process.env.OCR_TEST_FETCH_LOG = log; // the worker thread gets a copy of the environment
     try {
-      const engine = await createTesseractEngine({ workerPath: path.join(FIXTURES, 'record-fetch-worker.cjs') });
+      const engine = await createTesseractEngine({ model, workerPath: path.join(FIXTURES, 'record-fetch-worker.cjs') });
       const page = await engine.recognize(fs.readFileSync(path.join(FIXTURES, 'line.png')), PSM.SINGLE_BLOCK);
       await engine.terminate();
       expect(page.words.map((w) => w.text)).toEqual(LINE_WORDS);

@@ -3,11 +3,25 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorker, OEM, PSM, type Block } from 'tesseract.js';
+import { ROOT, type OcrModel } from '../config.js';
 
 const require = createRequire(import.meta.url);
 
-/** LSTM-only integer "best" model from the npm package: no download, ~110 MB per worker. */
-export const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+/**
+ * The English models, both read from what `npm install` put on disk, never downloaded:
+ * - fast: tessdata_fast, the model the tesseract CLI installs by default (Debian tesseract-ocr-eng);
+ *   unpacked by scripts/tessdata.mjs into generated/tessdata. ~1.3x faster than best at the same
+ *   accuracy on ../shared/testdata/ocr (bench/RESULTS.md).
+ * - best: the LSTM-only integer "best" model of @tesseract.js-data/eng (gzipped).
+ */
+export const MODELS: Record<OcrModel, { langPath: string; file: string; gzip: boolean }> = {
+  fast: { langPath: path.join(ROOT, 'generated/tessdata'), file: 'eng.traineddata', gzip: false },
+  best: {
+    langPath: path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int'),
+    file: 'eng.traineddata.gz',
+    gzip: true,
+  },
+};
 /** Our wrapper of tesseract.js's worker script: it has no network (see the file). */
 export const WORKER_PATH = fileURLToPath(new URL('./worker-thread.cjs', import.meta.url));
 
@@ -39,6 +53,7 @@ export interface OcrEngine {
 }
 
 export interface EngineOptions {
+  model?: OcrModel;
   /** The worker thread's script; tests pass one that records fetch attempts. */
   workerPath?: string;
 }
@@ -72,11 +87,14 @@ function page(blocks: Block[] | null): OcrPage {
  * the network or the working directory (cacheMethod 'none': no ./eng.traineddata is read or written).
  */
 export async function createTesseractEngine(options: EngineOptions = {}): Promise<OcrEngine> {
+  const model = MODELS[options.model ?? 'fast'];
   // a missing file would make createWorker hang rather than fail
-  await fs.promises.access(path.join(LANG_PATH, 'eng.traineddata.gz'), fs.constants.R_OK);
+  await fs.promises.access(path.join(model.langPath, model.file), fs.constants.R_OK).catch(() => {
+    throw new Error(`the OCR model ${path.join(model.langPath, model.file)} is missing: run npm install`);
+  });
   const starting = createWorker('eng', OEM.LSTM_ONLY, {
-    langPath: LANG_PATH,
-    gzip: true,
+    langPath: model.langPath,
+    gzip: model.gzip,
     cacheMethod: 'none',
     workerPath: options.workerPath ?? WORKER_PATH,
     // Without a handler, tesseract.js rethrows every failed job in its message listener, which

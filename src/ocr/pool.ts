@@ -28,7 +28,8 @@ interface Job {
   done: boolean;
 }
 
-export interface OcrPoolOptions extends OcrConfig {
+export interface OcrPoolOptions extends Omit<OcrConfig, 'model'> {
+  model?: OcrConfig['model'];
   /** How a worker is made; tests pass fakes. */
   createEngine?: () => Promise<OcrEngine>;
 }
@@ -61,7 +62,7 @@ export class OcrPool {
 
   constructor(private readonly options: OcrPoolOptions) {
     this.slots = Array.from({ length: Math.max(1, options.workers) }, () => ({ engine: null, busy: false, job: null }));
-    this.createEngine = options.createEngine ?? (() => createTesseractEngine());
+    this.createEngine = options.createEngine ?? (() => createTesseractEngine({ model: options.model }));
   }
 
   stats(): OcrPoolStats {
