@@ -5,6 +5,8 @@ import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } fr
 import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { padCik } from './security.js';
 import { MAX_KEYS_PER_STATEMENT } from './sql.js';
+import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
+import type { WriteCounts } from '../ingest/importer.js';
 
 export type { Timeframe };
 
@@ -203,4 +205,44 @@ async function attachSymbols(db: Db, rows: BalanceSheet[]): Promise<Map<number, 
 export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheetWithSymbols | null>> {
   const pages = await balanceSheetPages(db, symbols, { filter: { timeframe }, sort: { field: 'period_end', direction: 'desc' }, first: 1 });
   return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+/** One balance sheet as an import writes it; `symbols` replace the stored ones when anything changed. */
+export type BalanceSheetInput = Omit<Prisma.BalanceSheetCreateManyInput, 'id' | 'createdAt' | 'updatedAt'> & { symbols: string[] };
+
+const BALANCE_SHEET_FIELDS = Object.values(Prisma.BalanceSheetScalarFieldEnum).filter((c) => c !== 'id' && c !== 'createdAt' && c !== 'updatedAt');
+
+export const balanceSheetKey = (b: Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>) => `${b.cik}|${b.reportingPeriodEnd}|${b.timeframe}`;
+
+const symbolRows = (balanceSheetId: number, row: BalanceSheetInput) => row.symbols.map((symbol, position) => ({ balanceSheetId, position, symbol }));
+
+/** Upserts balance sheets by CIK + reporting period end + timeframe in one transaction. */
+export function writeBalanceSheets(db: Db, rows: readonly BalanceSheetInput[]): Promise<WriteCounts> {
+  return writeBatch<BalanceSheetInput, BalanceSheetWithSymbols>(db, rows, {
+    key: balanceSheetKey,
+    // a superset (every period end of every CIK in the batch) matched by key afterwards: one query
+    load: (tx, batch) =>
+      tx.balanceSheet.findMany({
+        where: { cik: { in: [...new Set(batch.map((r) => r.cik))] }, reportingPeriodEnd: { in: [...new Set(batch.map((r) => r.reportingPeriodEnd))] } },
+        include: SYMBOLS_INCLUDE,
+      }),
+    storedKey: balanceSheetKey,
+    same: (r, s) =>
+      sameFields(r, s, BALANCE_SHEET_FIELDS) &&
+      sameChildren(r.symbols.map((symbol) => ({ symbol })), s.symbols, ['symbol']),
+    async insert(tx, batch) {
+      const created = await insertRows(tx, db, 'BalanceSheet', batch.map(({ symbols: _, ...sheet }) => sheet), ['id', 'cik', 'reportingPeriodEnd', 'timeframe']);
+      const ids = new Map(created.map((c) => [balanceSheetKey(c as Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>), c.id as number]));
+      await insertRows(tx, db, 'BalanceSheetSymbol', batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)));
+    },
+    async update(tx, changes) {
+      for (const { row: { symbols: _, ...sheet }, stored } of changes) {
+        await tx.balanceSheet.updateMany({ where: { id: stored.id }, data: changedFields(sheet, stored, BALANCE_SHEET_FIELDS) });
+      }
+      await tx.balanceSheetSymbol.deleteMany({ where: { balanceSheetId: { in: changes.map((c) => c.stored.id) } } });
+      await insertRows(tx, db, 'BalanceSheetSymbol', changes.flatMap((c) => symbolRows(c.stored.id, c.row)));
+    },
+  });
 }

@@ -2,6 +2,8 @@ import type { Db } from '../db.js';
 import { Prisma, type CallSummary } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 import { topPerKey } from './sql.js';
+import { advanceSerial, changedFields, claimIds, insertRows, sameFields, writeBatch } from './upsert.js';
+import type { WriteCounts } from '../ingest/importer.js';
 
 export type { CallSummary };
 
@@ -84,4 +86,56 @@ export async function callSummaryPages(db: Db, symbols: readonly string[], args:
     limit: args.first + 1,
   });
   return new Map([...rows].map(([symbol, list]) => [symbol as string, toPage(list, args.first, ORDERING, DIRECTION)]));
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+/** One summary as an import writes it. `id` is the record's own, used when it is new and the id is free. */
+export type CallSummaryInput = Omit<CallSummary, 'id' | 'keyPoints' | 'participants' | 'createdAt' | 'updatedAt'> & {
+  id?: number | undefined;
+  keyPoints: string[];
+  participants: CallParticipant[];
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+};
+
+// the id is not compared: a stored summary keeps its id (see writeCallSummaries)
+const SUMMARY_FIELDS = Object.values(Prisma.CallSummaryScalarFieldEnum).filter((c) => c !== 'id');
+
+export const callSummaryKey = (c: Pick<CallSummary, 'symbol' | 'callDate'>) => `${c.symbol}|${c.callDate.toISOString()}`;
+
+const summaryRow = ({ id: _, ...row }: CallSummaryInput) => row;
+
+// a participant is a plain JSON object; the interface just lacks JSON's index signature
+const summaryUpdate = ({ participants, ...fields }: Partial<CallSummaryInput>) => ({ ...fields, participants: participants as unknown as Prisma.InputJsonArray | undefined });
+
+/**
+ * Upserts summaries by symbol + call date in one transaction. A new summary takes the record's
+ * `id` when no other summary holds it, else the next free one; a stored summary keeps its id.
+ */
+export function writeCallSummaries(db: Db, rows: readonly CallSummaryInput[]): Promise<WriteCounts> {
+  return writeBatch<CallSummaryInput, CallSummary>(db, rows, {
+    key: callSummaryKey,
+    load: (tx, batch) =>
+      tx.callSummary.findMany({
+        where: { symbol: { in: [...new Set(batch.map((r) => r.symbol))] }, callDate: { in: batch.map((r) => r.callDate) } },
+      }),
+    storedKey: callSummaryKey,
+    same: (r, s) => sameFields(r, s, SUMMARY_FIELDS),
+    async insert(tx, batch) {
+      const { withId, without } = await claimIds(batch, (r) => r.id, async (ids) =>
+        (await tx.callSummary.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+      );
+      if (withId.length) {
+        await insertRows(tx, db, 'CallSummary', withId.map(({ row, id }) => ({ ...summaryRow(row), id })));
+        await advanceSerial(tx, db, 'CallSummary');
+      }
+      await insertRows(tx, db, 'CallSummary', without.map(summaryRow));
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) {
+        await tx.callSummary.updateMany({ where: { id: stored.id }, data: summaryUpdate(changedFields(summaryRow(row), stored, SUMMARY_FIELDS)) });
+      }
+    },
+  });
 }

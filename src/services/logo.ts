@@ -1,6 +1,8 @@
 import type { Db } from '../db.js';
-import type { Logo, LogoSecurityInfo, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
+import type { WriteCounts } from '../ingest/importer.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
+import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
 
 export type { LogoSecurityInfo };
 
@@ -48,4 +50,42 @@ export async function logoPageNumber(db: Db, filter: LogoFilter, args: { page: n
 export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, LogoWithInfo>> {
   const rows = await db.prisma.logo.findMany({ where: { symbol: { in: [...symbols] } }, include: WITH_INFO });
   return new Map(rows.map((l) => [l.symbol, l]));
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+export type LogoSecurityInfoInput = Omit<Prisma.LogoSecurityInfoCreateManyInput, 'logoId' | 'position'>;
+
+/** One logo as an import writes it; its `security_info` rows replace the stored ones when anything changed. */
+export type LogoInput = Omit<Prisma.LogoCreateManyInput, 'id' | 'createdAt' | 'updatedAt'> & {
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+  securityInfo: LogoSecurityInfoInput[];
+};
+
+const LOGO_FIELDS = Object.values(Prisma.LogoScalarFieldEnum).filter((c) => c !== 'id');
+const INFO_FIELDS = ['symbol', 'name', 'mic', 'figi', 'exchCode', 'compositeFigi', 'shareClassFigi', 'marketSector'] as const;
+
+const infoRows = (logoId: number, row: LogoInput) => row.securityInfo.map((info, position) => ({ ...info, logoId, position }));
+
+/** Upserts logos by symbol in one transaction; a changed logo gets its security_info rows anew. */
+export function writeLogos(db: Db, rows: readonly LogoInput[]): Promise<WriteCounts> {
+  return writeBatch(db, rows, {
+    key: (r) => r.symbol,
+    load: (tx, batch) => tx.logo.findMany({ where: { symbol: { in: batch.map((r) => r.symbol) } }, include: WITH_INFO }),
+    storedKey: (s) => s.symbol,
+    same: (r, s) => sameFields(r, s, LOGO_FIELDS) && sameChildren(r.securityInfo, s.securityInfo, INFO_FIELDS),
+    async insert(tx, batch) {
+      const created = await insertRows(tx, db, 'Logo', batch.map(({ securityInfo: _, ...logo }) => logo), ['id', 'symbol']);
+      const ids = new Map(created.map((c) => [c.symbol as string, c.id as number]));
+      await insertRows(tx, db, 'LogoSecurityInfo', batch.flatMap((r) => infoRows(ids.get(r.symbol)!, r)));
+    },
+    async update(tx, changes) {
+      for (const { row: { securityInfo: _, ...logo }, stored } of changes) {
+        await tx.logo.updateMany({ where: { id: stored.id }, data: changedFields(logo, stored, LOGO_FIELDS) });
+      }
+      await tx.logoSecurityInfo.deleteMany({ where: { logoId: { in: changes.map((c) => c.stored.id) } } });
+      await insertRows(tx, db, 'LogoSecurityInfo', changes.flatMap((c) => infoRows(c.stored.id, c.row)));
+    },
+  });
 }

@@ -3,6 +3,8 @@ import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 import type { KeysetArgs } from './paging.js';
 import { topPerKey } from './sql.js';
+import { changedFields, claimIds, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
+import type { WriteCounts } from '../ingest/importer.js';
 
 /** Every read of a news item loads its securities with it, in feed order. */
 export const NEWS_INCLUDE = {
@@ -103,4 +105,60 @@ async function securitiesOf(db: Db, newsItemIds: readonly number[]): Promise<Map
 /** The integer ids in an association column (a JSON array); anything else in it is skipped. */
 export function associatedIds(value: Prisma.JsonValue): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v)) : [];
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+export type NewsSecurityInput = Omit<Prisma.NewsSecurityCreateManyInput, 'newsItemId' | 'position'>;
+
+/**
+ * One news item as an import writes it. `securities` undefined (the record left the key out, as
+ * `securities=false` does) keeps the stored ones; a list replaces them when anything changed.
+ */
+export type NewsInput = Omit<NewsItem, 'securities' | 'associatedPressReleases' | 'associatedRatings' | 'associatedTranscripts'> & {
+  associatedPressReleases: number[];
+  associatedRatings: Prisma.InputJsonValue[];
+  associatedTranscripts: Prisma.InputJsonValue[];
+  securities?: NewsSecurityInput[] | undefined;
+};
+
+// the id is not compared: a stored item keeps its id (see writeNews)
+const NEWS_FIELDS = Object.values(Prisma.NewsItemScalarFieldEnum).filter((c) => c !== 'id');
+const NEWS_SECURITY_FIELDS = ['figi', 'name', 'mic', 'exchcode', 'ticker', 'compositefigi', 'securitytype', 'marketsector', 'shareclassfigi'] as const;
+
+const newsData = ({ id: _, securities: _s, ...row }: NewsInput) => row;
+const securityRows = (newsItemId: number, row: NewsInput) => (row.securities ?? []).map((s, position) => ({ ...s, newsItemId, position }));
+
+/**
+ * Upserts news items by news_id in one transaction. A new item takes the record's `id` when no
+ * other item holds it, else the next free one; a stored item keeps its id. The press releases,
+ * ratings and transcripts an item names are plain ids (no foreign key): an item naming one this
+ * database does not hold still imports.
+ */
+export function writeNews(db: Db, rows: readonly NewsInput[]): Promise<WriteCounts> {
+  return writeBatch<NewsInput, NewsItem>(db, rows, {
+    key: (r) => r.newsId,
+    load: (tx, batch) => tx.newsItem.findMany({ where: { newsId: { in: batch.map((r) => r.newsId) } }, include: NEWS_INCLUDE }),
+    storedKey: (s) => s.newsId,
+    same: (r, s) => sameFields(r, s, NEWS_FIELDS) && (r.securities === undefined || sameChildren(r.securities, s.securities, NEWS_SECURITY_FIELDS)),
+    async insert(tx, batch) {
+      const { withId, without } = await claimIds(batch, (r) => r.id, async (ids) =>
+        (await tx.newsItem.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+      );
+      if (without.length) {
+        const top = (await tx.newsItem.aggregate({ _max: { id: true } }))._max.id ?? 0;
+        let next = Math.max(top, ...withId.map((w) => w.id)) + 1;
+        for (const row of without) withId.push({ row, id: next++ });
+      }
+      await insertRows(tx, db, 'NewsItem', withId.map(({ row, id }) => ({ ...newsData(row), id })));
+      await insertRows(tx, db, 'NewsSecurity', withId.flatMap(({ row, id }) => securityRows(id, row)));
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) await tx.newsItem.updateMany({ where: { id: stored.id }, data: changedFields(newsData(row), stored, NEWS_FIELDS) });
+      const replaced = changes.filter((c) => c.row.securities !== undefined);
+      if (replaced.length === 0) return;
+      await tx.newsSecurity.deleteMany({ where: { newsItemId: { in: replaced.map((c) => c.stored.id) } } });
+      await insertRows(tx, db, 'NewsSecurity', replaced.flatMap((c) => securityRows(c.stored.id, c.row)));
+    },
+  });
 }

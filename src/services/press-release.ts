@@ -2,6 +2,8 @@ import type { Db } from '../db.js';
 import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from './paging.js';
 import { MAX_KEYS_PER_STATEMENT } from './sql.js';
+import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, writeBatch, type Tx } from './upsert.js';
+import type { WriteCounts } from '../ingest/importer.js';
 
 /** Every read of a press release loads its tickers and securities with it, in feed order. */
 export const PRESS_RELEASE_INCLUDE = {
@@ -112,4 +114,95 @@ export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promis
   if (ids.length === 0) return new Map();
   const rows = await db.prisma.pressRelease.findMany({ where: { id: { in: [...ids] } }, include: PRESS_RELEASE_INCLUDE });
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+export type PressReleaseSecurityInput = Omit<Prisma.PressReleaseSecurityCreateManyInput, 'pressReleaseId' | 'position'>;
+
+/** One release as an import writes it; tickers and securities replace the stored ones when anything changed. */
+export type PressReleaseInput = Omit<
+  Prisma.PressReleaseCreateManyInput,
+  'id' | 'publishTime' | 'categories' | 'keywords' | 'externalLinks' | 'exchanges' | 'contacts' | 'mediaAssets' | 'raw' | 'createdAt' | 'updatedAt'
+> & {
+  publishTime: Date;
+  categories: Prisma.JsonValue;
+  keywords: string[];
+  externalLinks: string[];
+  exchanges: string[];
+  contacts: { organization: string }[];
+  mediaAssets: Prisma.JsonValue;
+  raw: Prisma.JsonObject;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+  tickers: string[];
+  securities: PressReleaseSecurityInput[];
+};
+
+const RELEASE_FIELDS = Object.values(Prisma.PressReleaseScalarFieldEnum).filter((c) => c !== 'id');
+const SECURITY_FIELDS = ['figi', 'isin', 'name', 'symbol', 'micCode', 'figiComposite', 'figiShareClass', 'vendorxExchCode'] as const;
+
+/**
+ * The id a new release asks for: its WireDataID when that is a plain positive integer. News items
+ * name releases by integer id (`associated_press_releases`), and the release record carries no
+ * other integer, so a mirror that numbers releases by wire id keeps those links pointing at the
+ * same releases. Any other WireDataID (or an id already taken) gets the next free id.
+ */
+function wantedId(row: PressReleaseInput): number | undefined {
+  if (!/^[1-9]\d{0,9}$/.test(row.wireDataId)) return undefined;
+  const id = Number(row.wireDataId);
+  return id <= 2_147_483_647 ? id : undefined;
+}
+
+const releaseRow = ({ tickers: _t, securities: _s, ...release }: PressReleaseInput) => release;
+
+function releaseUpdate({ categories, mediaAssets, ...fields }: Partial<PressReleaseInput>) {
+  return { ...fields, categories: jsonInput(categories), mediaAssets: jsonInput(mediaAssets) };
+}
+
+function children(pressReleaseId: number, row: PressReleaseInput) {
+  return {
+    tickers: row.tickers.map((ticker, position) => ({ pressReleaseId, position, ticker })),
+    securities: row.securities.map((s, position) => ({ ...s, pressReleaseId, position })),
+  };
+}
+
+async function insertChildren(tx: Tx, db: Db, rows: { id: number; row: PressReleaseInput }[]): Promise<void> {
+  const all = rows.map(({ id, row }) => children(id, row));
+  await insertRows(tx, db, 'PressReleaseTicker', all.flatMap((c) => c.tickers));
+  await insertRows(tx, db, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
+}
+
+/** Upserts press releases by WireDataID in one transaction. */
+export function writePressReleases(db: Db, rows: readonly PressReleaseInput[]): Promise<WriteCounts> {
+  return writeBatch(db, rows, {
+    key: (r) => r.wireDataId,
+    load: (tx, batch) => tx.pressRelease.findMany({ where: { wireDataId: { in: batch.map((r) => r.wireDataId) } }, include: PRESS_RELEASE_INCLUDE }),
+    storedKey: (s) => s.wireDataId,
+    same: (r, s) =>
+      sameFields(r, s, RELEASE_FIELDS) &&
+      sameChildren(r.tickers.map((ticker) => ({ ticker })), s.tickers, ['ticker']) &&
+      sameChildren(r.securities, s.securities, SECURITY_FIELDS),
+    async insert(tx, batch) {
+      const { withId, without } = await claimIds(batch, wantedId, async (ids) =>
+        (await tx.pressRelease.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+      );
+      if (withId.length) {
+        await insertRows(tx, db, 'PressRelease', withId.map(({ row, id }) => ({ ...releaseRow(row), id })));
+        await advanceSerial(tx, db, 'PressRelease');
+      }
+      const created = await insertRows(tx, db, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
+      const byWire = new Map(without.map((row) => [row.wireDataId, row]));
+      await insertChildren(tx, db, [...withId, ...created.map((c) => ({ id: c.id as number, row: byWire.get(c.wireDataId as string)! }))]);
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) {
+        await tx.pressRelease.updateMany({ where: { id: stored.id }, data: releaseUpdate(changedFields(releaseRow(row), stored, RELEASE_FIELDS)) });
+      }
+      const ids = changes.map((c) => c.stored.id);
+      await tx.pressReleaseTicker.deleteMany({ where: { pressReleaseId: { in: ids } } });
+      await tx.pressReleaseSecurity.deleteMany({ where: { pressReleaseId: { in: ids } } });
+      await insertChildren(tx, db, changes.map((c) => ({ id: c.stored.id, row: c.row })));
+    },
+  });
 }

@@ -3,6 +3,8 @@ import { Prisma, type Rating } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 import type { KeysetArgs } from './paging.js';
 import { topPerKey } from './sql.js';
+import { changedFields, insertRows, sameFields, writeBatch } from './upsert.js';
+import type { WriteCounts } from '../ingest/importer.js';
 
 export type { Rating };
 
@@ -95,4 +97,26 @@ export async function ratingsByIds(db: Db, ids: readonly number[]): Promise<Map<
   if (ids.length === 0) return new Map();
   const rows = await db.prisma.rating.findMany({ where: { id: { in: [...ids] } } });
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+export type RatingInput = Rating;
+
+const RATING_FIELDS = Object.values(Prisma.RatingScalarFieldEnum);
+
+/** Upserts ratings by id in one transaction. */
+export function writeRatings(db: Db, rows: readonly RatingInput[]): Promise<WriteCounts> {
+  return writeBatch(db, rows, {
+    key: (r) => String(r.id),
+    load: (tx, batch) => tx.rating.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
+    storedKey: (s) => String(s.id),
+    same: (r, s) => sameFields(r, s, RATING_FIELDS),
+    async insert(tx, batch) {
+      await insertRows(tx, db, 'Rating', batch);
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) await tx.rating.updateMany({ where: { id: row.id }, data: changedFields(row, stored, RATING_FIELDS) });
+    },
+  });
 }

@@ -2,6 +2,8 @@ import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
+import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from './upsert.js';
+import type { WriteCounts } from '../ingest/importer.js';
 
 export type { Security };
 
@@ -152,4 +154,37 @@ export async function securitiesByFigi(db: Db, figis: readonly string[]): Promis
   const map = new Map<string, Security>();
   for (const r of rows) if (!map.has(r.figi)) map.set(r.figi, r);
   return map;
+}
+
+// ------------------------------------------------------------------ import (idempotent batch write)
+
+/** One security as an import writes it; timestamps left undefined keep (or get) the store's own. */
+export type SecurityInput = Omit<Prisma.SecurityCreateManyInput, 'isinHistory' | 'createdAt' | 'updatedAt'> & {
+  isinHistory: string[] | null;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+};
+
+const SECURITY_FIELDS = Object.values(Prisma.SecurityScalarFieldEnum);
+
+function securityUpdate({ isinHistory, ...fields }: Partial<SecurityInput>) {
+  return { ...fields, isinHistory: jsonInput(isinHistory) };
+}
+
+/** Upserts securities by id (`<figi>_<mic>`, so by figi + MIC) in one transaction. */
+export function writeSecurities(db: Db, rows: readonly SecurityInput[]): Promise<WriteCounts> {
+  return writeBatch(db, rows, {
+    key: (r) => r.id,
+    load: (tx, batch) => tx.security.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
+    storedKey: (s) => s.id,
+    same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
+    async insert(tx, batch) {
+      await insertRows(tx, db, 'Security', batch);
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) {
+        await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
+      }
+    },
+  });
 }
