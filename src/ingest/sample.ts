@@ -26,6 +26,7 @@ import {
   type BalanceSheetAmount,
   type StatementLine,
 } from '../domain/fundamentals.js';
+import { derivedMetrics } from '../services/metrics.js';
 
 // ================================================================ options
 
@@ -169,7 +170,6 @@ const round = (x: number, digits: number): number => {
   return Math.round(x * f) / f + 0;
 };
 const neg = (x: number): number => 0 - x;
-const ratio = (num: number, den: number, digits: number): number => (den === 0 ? 0 : round(num / den, digits));
 const money = (x: number): string => x.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const billions = (x: number): string => (Math.abs(x) >= 1e9 ? `$${(x / 1e9).toFixed(2)} billion` : `$${(x / 1e6).toFixed(1)} million`);
 
@@ -849,9 +849,8 @@ interface QuarterResult {
   period: Period;
   books: Books;
   lines: Lines;
-  /** share price at the period end, for valuation metrics */
+  /** share price at the period end; metrics use the last trade instead, but drawing it keeps the stream stable */
   price: number;
-  taxRate: number;
 }
 
 const eps = (income: number, shares: number): number => round(income / shares, 2);
@@ -1085,7 +1084,7 @@ function simulateCompany(seed: number, c: Company): QuarterResult[] {
       ChangeCashEquivalents: cashChange,
     };
     const price = round(c.price * (1 + 0.03 * (t - 7)) * rng.range(0.92, 1.08), 2);
-    out.push({ period, books, lines, price, taxRate });
+    out.push({ period, books, lines, price });
     prev = books;
   });
   return out;
@@ -1121,32 +1120,19 @@ const LITIGATION_HEADINGS = [
   'Derivative complaint consolidated', 'Regulatory inquiry into sales practices', 'Contract dispute with former distributor',
 ];
 
-function metricsRow(fundamentalId: number, q: QuarterResult, lines: Lines, annual: boolean, c: Company, rng: Rng, stamp: Date): Prisma.FundamentalMetricsCreateManyInput {
-  const factor = annual ? 1 : 4;
-  const days = annual ? 365 : 91;
-  const v = (line: StatementLine): number => lines[line] ?? 0;
-  const b = q.books;
-  const income = v('NetIncomeLossAttributableCommonShareholders');
-  const equity = v('TotalEquity');
-  const debt = v('DebtCurrent') + v('LongTermDebtCapitalLeaseObligations');
-  const marketCap = q.price * v('BasicSharesOutstanding');
-  const annualEps = v('DilutedEarningsPerShare') * factor;
+/**
+ * Derived metrics by services/metrics.ts from the same inputs a recompute on the seeded database
+ * sees (the symbol's last sample trade, the security master's shares and employees), so the two
+ * agree; the insights are drawn, as the sample has no filing text.
+ */
+function metricsRow(fundamentalId: number, quarter: string, lines: Lines, c: Company, price: number | null, rng: Rng, stamp: Date): Prisma.FundamentalMetricsCreateManyInput {
+  const income = lines.NetIncomeLossAttributableCommonShareholders ?? 0;
   const themes = rng.sample([...c.industry.themes, ...RISK_GENERIC], rng.int(3, 4));
   const riskAverage = round(rng.range(-0.6, -0.1), 3);
   const litigationCount = rng.int(0, 6);
   return {
     fundamentalId,
-    peRatio: annualEps === 0 ? 0 : round(q.price / annualEps, 2),
-    priceToBook: ratio(marketCap, v('TotalEquityAttributableParent'), 2),
-    debtToEquity: ratio(debt, equity, 4),
-    returnOnAssets: ratio(income * factor, v('TotalAssets'), 4),
-    returnOnEquity: ratio(income * factor, equity, 4),
-    revenuePerEmployee: Math.round((v('Revenue') * factor) / c.employees),
-    roic: ratio(v('OperatingIncome') * (1 - q.taxRate) * factor, debt + equity, 4),
-    fcfYield: ratio((v('NetCashOperatingActivities') + v('PurchasePropertyPlantEquipment')) * factor, marketCap, 4),
-    dso: ratio(b.receivables * days, v('Revenue'), 1),
-    dio: ratio((b.inventory ?? 0) * days, v('CostOfRevenue'), 1),
-    dpo: ratio(b.payables * days, v('CostOfRevenue'), 1),
+    ...derivedMetrics({ quarter, lines, price, sharesOutstanding: c.shares, employees: c.employees }),
     riskFactorCount: rng.int(18, 64),
     riskTopThemes: themes,
     riskAverageSentimentScore: riskAverage,
@@ -1172,7 +1158,8 @@ interface Financials {
   quarters: Map<number, QuarterResult[]>;
 }
 
-function buildFinancials(seed: number, companies: Company[]): Financials {
+/** `lastPrices`: per symbol, the price of its last sample trade (absent: no trades). */
+function buildFinancials(seed: number, companies: Company[], lastPrices: ReadonlyMap<string, number>): Financials {
   const out: Financials = { balanceSheets: [], balanceSheetSymbols: [], fundamentals: [], fundamentalMetrics: [], quarters: new Map() };
   const filed = (period: Period) => new Date(Math.min(period.endMs + 40 * DAY_MS, ANCHOR_MS - DAY_MS) + 13 * 3_600_000);
 
@@ -1204,7 +1191,7 @@ function buildFinancials(seed: number, companies: Company[]): Financials {
       row.createdAt = stamp;
       row.updatedAt = stamp;
       out.fundamentals.push(row as unknown as Prisma.FundamentalCreateManyInput & { id: number });
-      out.fundamentalMetrics.push(metricsRow(id, q, lines, annual, c, rng, stamp));
+      out.fundamentalMetrics.push(metricsRow(id, row.quarter as string, lines, c, lastPrices.get(c.symbol) ?? null, rng, stamp));
     };
 
     for (let y = 0; y < quarters.length; y += 4) {
@@ -1524,7 +1511,7 @@ export function generateReference(opts: SampleOptions): {
   const covered = companies.slice(0, COVERED_COMPANIES);
   const ids = new Map<number, CompanyIds>(covered.map((c) => [c.index, { pressReleases: [], ratings: [], calls: [] }]));
 
-  const financials = buildFinancials(opts.seed, covered);
+  const financials = buildFinancials(opts.seed, covered, lastTradePrices(opts));
   const press = buildPressReleases(opts.seed, covered, ids);
   const ratings = buildRatings(opts.seed, covered, ids);
   const callSummaries = buildCallSummaries(opts.seed, covered, financials, ids);
@@ -1616,38 +1603,8 @@ export function tradeBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Ge
     const opens = sessionOpensNs();
     let batch: Prisma.TradeCreateManyInput[] = [];
     for (const s of plan) {
-      const n = s.trades;
-      if (n === 0) continue;
-      const rng = rngFor(opts.seed, 'trades', s.index);
-      const symbol = s.symbol, tape = s.tape, base = s.price;
-      const slot = TRADING_NS / n;
-      const step = base * 0.002;
-      let price = base;
-      let seq = 1000 + s.index * 7 + rng.int(0, 999);
-      const firstTradeId = rng.int(10_000, 99_999) * 1000;
-      let t = 0;
-      for (let j = 0; j < n; j++) {
-        if (j === 0 || rng.next() >= 0.03) {
-          const next = Math.floor((j + rng.next()) * slot);
-          t = next < t ? t : next >= TRADING_NS ? TRADING_NS - 1 : next;
-        }
-        const session = (t / SESSION_NS) | 0;
-        price += (base - price) * 0.0005 + step * (rng.next() - 0.5);
-        if (price < 0.01) price = 0.01;
-        const u = rng.next();
-        const size = u < 0.45 ? 1 + ((u * 220) | 0) : 100 * (1 + ((u * u * u * 20) | 0));
-        seq += rng.next() < 0.15 ? 2 + ((rng.next() * 6) | 0) : 1;
-        batch.push({
-          symbol,
-          sequenceNumber: BigInt(seq),
-          sipTimestamp: opens[session]! + BigInt(t - session * SESSION_NS),
-          tradeId: String(firstTradeId + j),
-          price: Math.round(price * 10_000) / 10_000,
-          size,
-          exchange: TRADE_VENUES[(rng.next() * TRADE_VENUES.length) | 0]!,
-          tape,
-          conditions: TRADE_CONDITIONS[(rng.next() * TRADE_CONDITIONS.length) | 0]!,
-        });
+      for (const trade of symbolTrades(opts.seed, s, opens)) {
+        batch.push(trade);
         if (batch.length === batchSize) {
           yield batch;
           batch = [];
@@ -1656,6 +1613,55 @@ export function tradeBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Ge
     }
     if (batch.length > 0) yield batch;
   })();
+}
+
+/** The price of each symbol's last sample trade (its latest: time and sequence only rise); symbols without trades are absent. */
+function lastTradePrices(opts: SampleOptions): Map<string, number> {
+  const opens = sessionOpensNs();
+  const out = new Map<string, number>();
+  for (const s of marketPlan(opts)) {
+    let last: Prisma.TradeCreateManyInput | undefined;
+    for (const trade of symbolTrades(opts.seed, s, opens)) last = trade;
+    if (last) out.set(s.symbol, last.price);
+  }
+  return out;
+}
+
+/** One symbol's trades in order: a random walk around its reference price. */
+function* symbolTrades(seed: number, s: MarketSymbol, opens: bigint[]): Generator<Prisma.TradeCreateManyInput> {
+  const n = s.trades;
+  if (n === 0) return;
+  const rng = rngFor(seed, 'trades', s.index);
+  const symbol = s.symbol, tape = s.tape, base = s.price;
+  const slot = TRADING_NS / n;
+  const step = base * 0.002;
+  let price = base;
+  let seq = 1000 + s.index * 7 + rng.int(0, 999);
+  const firstTradeId = rng.int(10_000, 99_999) * 1000;
+  let t = 0;
+  for (let j = 0; j < n; j++) {
+    if (j === 0 || rng.next() >= 0.03) {
+      const next = Math.floor((j + rng.next()) * slot);
+      t = next < t ? t : next >= TRADING_NS ? TRADING_NS - 1 : next;
+    }
+    const session = (t / SESSION_NS) | 0;
+    price += (base - price) * 0.0005 + step * (rng.next() - 0.5);
+    if (price < 0.01) price = 0.01;
+    const u = rng.next();
+    const size = u < 0.45 ? 1 + ((u * 220) | 0) : 100 * (1 + ((u * u * u * 20) | 0));
+    seq += rng.next() < 0.15 ? 2 + ((rng.next() * 6) | 0) : 1;
+    yield {
+      symbol,
+      sequenceNumber: BigInt(seq),
+      sipTimestamp: opens[session]! + BigInt(t - session * SESSION_NS),
+      tradeId: String(firstTradeId + j),
+      price: Math.round(price * 10_000) / 10_000,
+      size,
+      exchange: TRADE_VENUES[(rng.next() * TRADE_VENUES.length) | 0]!,
+      tape,
+      conditions: TRADE_CONDITIONS[(rng.next() * TRADE_CONDITIONS.length) | 0]!,
+    };
+  }
 }
 
 /** Quotes follow the same time layout as trades; prices are whole cents with bid < ask. */

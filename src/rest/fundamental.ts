@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
-import type { Prisma } from '../../generated/prisma/client.js';
-import { fundamentalPageNumber, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
+import { fundamentalPageNumber, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
+import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
@@ -33,6 +33,11 @@ const LITE_SCHEMA = object({
   ...statementSchemas,
 });
 
+/** A derived metric: a number, or null when it cannot be computed (spec 2.4, issue 7). */
+const metric = (description: string): JsonSchema => ({ ...nullable(num()), description: `${description} Null when it cannot be computed (a zero denominator, no trade price, no share or employee count).` });
+/** An insight group: null as a whole when no filing text or imported value exists. */
+const insight = (schema: JsonSchema): JsonSchema => ({ ...nullable(schema), description: 'Null when no filing text or imported value exists.' });
+
 const ENHANCED_SCHEMA = object({
   symbol: str('Ticker symbol.'),
   cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
@@ -40,28 +45,31 @@ const ENHANCED_SCHEMA = object({
   Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
   Year: int('Fiscal year.'),
   ...statementSchemas,
-  pe_ratio: num('Price to annualized diluted earnings per share.'),
-  price_to_book: num('Market capitalization to equity attributable to the parent.'),
-  debt_to_equity: num('Current and long-term debt to total equity.'),
-  return_on_assets: num('Annualized net income to total assets.'),
-  return_on_equity: num('Annualized net income to total equity.'),
-  revenue_per_employee: num('Annualized revenue per employee.'),
-  roic: num('Return on invested capital.'),
-  fcf_yield: num('Annualized free cash flow to market capitalization.'),
-  working_capital_days: object({ dso: num('Days sales outstanding.'), dio: num('Days inventory outstanding.'), dpo: num('Days payables outstanding.') }),
-  risk_factors: object({
+  pe_ratio: metric('Latest trade price to annualized diluted earnings per share.'),
+  price_to_book: metric('Market capitalization to equity attributable to the parent.'),
+  debt_to_equity: metric('Current and long-term debt to total equity.'),
+  return_on_assets: metric('Annualized net income to total assets.'),
+  return_on_equity: metric('Annualized net income to total equity.'),
+  revenue_per_employee: metric('Annualized revenue per employee.'),
+  roic: metric('Annualized after-tax operating income to debt plus equity.'),
+  fcf_yield: metric('Annualized free cash flow to market capitalization.'),
+  working_capital_days: object({ dso: metric('Days sales outstanding.'), dio: metric('Days inventory outstanding.'), dpo: metric('Days payables outstanding.') }),
+  risk_factors: insight(object({
     count: int('Number of risk factors.'),
-    top_themes: arr(str(), 'The most frequent risk themes.'),
-    average_sentiment_score: num('Average sentiment of the risk factors, -1 to 1.'),
-    most_negative_risk: object({ heading: str('Heading of the risk factor.'), sentiment: num('Its sentiment, -1 to 1.') }),
-  }),
-  mdna: object({
+    top_themes: arr(str(), 'The risk themes most risk factors mention.'),
+    average_sentiment_score: { ...nullable(num()), description: 'Average sentiment of the risk factors, -1 to 1; null when there are none.' },
+    most_negative_risk: {
+      ...nullable(object({ heading: str('Heading of the risk factor.'), sentiment: num('Its sentiment, -1 to 1.') })),
+      description: 'The most negative risk factor; null when there are none.',
+    },
+  })),
+  mdna: insight(object({
     forward_looking_term_count: int('Number of forward-looking terms.'),
-    forward_to_historical_ratio: num('Forward-looking to historical statements.'),
+    forward_to_historical_ratio: { ...nullable(num()), description: 'Forward-looking to historical statements; null when there are no historical ones.' },
     tone_score: num('Tone of the section, -1 to 1.'),
     key_topics: arr(str(), 'Key topics discussed.'),
-  }),
-  litigation_mentions: object({ count: int('Number of litigation mentions.'), recent_headings: arr(str(), 'Headings of the most recent ones.') }),
+  })),
+  litigation_mentions: insight(object({ count: int('Number of legal matters mentioned.'), recent_headings: arr(str(), 'Headings of the most recent ones.') })),
   created_at: timestamp('When the record was created.'),
   updated_at: timestamp('When the record last changed.'),
 });
@@ -71,7 +79,18 @@ function statementLines(f: Fundamental): Record<string, number | null> {
   return Object.fromEntries(STATEMENT_LINES.map((line) => [line, f[columnOf(line)] ?? null]));
 }
 
-const strings = (value: Prisma.JsonValue): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const riskFactorsJson = (r: RiskFactorsInsight | null) =>
+  r && {
+    count: r.count,
+    top_themes: r.topThemes,
+    average_sentiment_score: r.averageSentimentScore,
+    most_negative_risk: r.mostNegativeRisk && { heading: r.mostNegativeRisk.heading, sentiment: r.mostNegativeRisk.sentiment },
+  };
+
+const mdnaJson = (m: MdnaInsight | null) =>
+  m && { forward_looking_term_count: m.forwardLookingTermCount, forward_to_historical_ratio: m.forwardToHistoricalRatio, tone_score: m.toneScore, key_topics: m.keyTopics };
+
+const litigationJson = (l: LitigationInsight | null) => l && { count: l.count, recent_headings: l.recentHeadings };
 
 /** Spec 2.3. */
 export function liteRecord(f: Fundamental): Record<string, unknown> {
@@ -98,19 +117,9 @@ export function enhancedRecord(f: FundamentalWithMetrics): Record<string, unknow
     roic: m.roic,
     fcf_yield: m.fcfYield,
     working_capital_days: { dso: m.dso, dio: m.dio, dpo: m.dpo },
-    risk_factors: {
-      count: m.riskFactorCount,
-      top_themes: strings(m.riskTopThemes),
-      average_sentiment_score: m.riskAverageSentimentScore,
-      most_negative_risk: { heading: m.riskMostNegativeHeading, sentiment: m.riskMostNegativeSentiment },
-    },
-    mdna: {
-      forward_looking_term_count: m.mdnaForwardLookingTermCount,
-      forward_to_historical_ratio: m.mdnaForwardToHistoricalRatio,
-      tone_score: m.mdnaToneScore,
-      key_topics: strings(m.mdnaKeyTopics),
-    },
-    litigation_mentions: { count: m.litigationCount, recent_headings: strings(m.litigationRecentHeadings) },
+    risk_factors: riskFactorsJson(riskFactorsOf(m)),
+    mdna: mdnaJson(mdnaOf(m)),
+    litigation_mentions: litigationJson(litigationOf(m)),
     created_at: f.createdAt.toISOString(),
     updated_at: f.updatedAt.toISOString(),
   };

@@ -2,18 +2,21 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import { fromMap, loaderName } from '../loaders.js';
 import {
   countFundamentals,
   fundamentalPages,
+  litigationOf,
+  mdnaOf,
   METRICS_INCLUDE,
+  riskFactorsOf,
   type FiscalPeriod,
   type Fundamental as FundamentalRow,
   type FundamentalFilter,
   type FundamentalMetrics as MetricsRow,
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
+import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
 import type { Page } from '../services/paging.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
@@ -78,64 +81,64 @@ export const Fundamental = builder.prismaNode('Fundamental', {
 
 // ------------------------------------------------------------------ enhanced (spec 2.4)
 
-const strings = (json: Prisma.JsonValue): string[] => (Array.isArray(json) ? json.filter((v): v is string => typeof v === 'string') : []);
+const NO_VALUE = 'null when it cannot be computed';
 
 const DerivedMetrics = builder.objectRef<MetricsRow>('DerivedMetrics').implement({
-  description: 'Ratios derived from the statements and the share price (spec 2.4).',
+  description: 'Ratios derived from the statements, the latest trade price and the security master (spec 2.4); each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
   fields: (t) => ({
-    peRatio: t.exposeFloat('peRatio', { description: 'Price to annualized diluted earnings per share (spec `pe_ratio`).' }),
-    priceToBook: t.exposeFloat('priceToBook', { description: 'Market capitalization to equity attributable to the parent (spec `price_to_book`).' }),
-    debtToEquity: t.exposeFloat('debtToEquity', { description: 'Current and long-term debt to total equity (spec `debt_to_equity`).' }),
-    returnOnAssets: t.exposeFloat('returnOnAssets', { description: 'Annualized net income to total assets (spec `return_on_assets`).' }),
-    returnOnEquity: t.exposeFloat('returnOnEquity', { description: 'Annualized net income to total equity (spec `return_on_equity`).' }),
-    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', { description: 'Annualized revenue per employee (spec `revenue_per_employee`).' }),
-    roic: t.exposeFloat('roic', { description: 'Return on invested capital (spec `roic`).' }),
-    fcfYield: t.exposeFloat('fcfYield', { description: 'Annualized free cash flow to market capitalization (spec `fcf_yield`).' }),
+    peRatio: t.exposeFloat('peRatio', { nullable: true, description: `Latest trade price to annualized diluted earnings per share (spec \`pe_ratio\`); ${NO_VALUE}.` }),
+    priceToBook: t.exposeFloat('priceToBook', { nullable: true, description: `Market capitalization to equity attributable to the parent (spec \`price_to_book\`); ${NO_VALUE}.` }),
+    debtToEquity: t.exposeFloat('debtToEquity', { nullable: true, description: `Current and long-term debt to total equity (spec \`debt_to_equity\`); ${NO_VALUE}.` }),
+    returnOnAssets: t.exposeFloat('returnOnAssets', { nullable: true, description: `Annualized net income to total assets (spec \`return_on_assets\`); ${NO_VALUE}.` }),
+    returnOnEquity: t.exposeFloat('returnOnEquity', { nullable: true, description: `Annualized net income to total equity (spec \`return_on_equity\`); ${NO_VALUE}.` }),
+    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', { nullable: true, description: `Annualized revenue per employee (spec \`revenue_per_employee\`); ${NO_VALUE}.` }),
+    roic: t.exposeFloat('roic', { nullable: true, description: `Annualized after-tax operating income to debt plus equity (spec \`roic\`); ${NO_VALUE}.` }),
+    fcfYield: t.exposeFloat('fcfYield', { nullable: true, description: `Annualized free cash flow to market capitalization (spec \`fcf_yield\`); ${NO_VALUE}.` }),
   }),
 });
 
 const WorkingCapitalDays = builder.objectRef<MetricsRow>('WorkingCapitalDays').implement({
-  description: 'Working-capital cycle in days (spec `working_capital_days`).',
+  description: 'Working-capital cycle in days (spec `working_capital_days`); each is null when it cannot be computed.',
   fields: (t) => ({
-    dso: t.exposeFloat('dso', { description: 'Days sales outstanding.' }),
-    dio: t.exposeFloat('dio', { description: 'Days inventory outstanding.' }),
-    dpo: t.exposeFloat('dpo', { description: 'Days payables outstanding.' }),
+    dso: t.exposeFloat('dso', { nullable: true, description: 'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.' }),
+    dio: t.exposeFloat('dio', { nullable: true, description: 'Days inventory outstanding: inventories in days of cost of revenue.' }),
+    dpo: t.exposeFloat('dpo', { nullable: true, description: 'Days payables outstanding: accounts payable in days of cost of revenue.' }),
   }),
 });
 
-const MostNegativeRisk = builder.objectRef<MetricsRow>('MostNegativeRisk').implement({
+const MostNegativeRisk = builder.objectRef<NonNullable<RiskFactorsInsight['mostNegativeRisk']>>('MostNegativeRisk').implement({
   description: 'The risk factor with the most negative sentiment (spec `risk_factors.most_negative_risk`).',
   fields: (t) => ({
-    heading: t.exposeString('riskMostNegativeHeading', { description: 'Heading of the risk factor.' }),
-    sentiment: t.exposeFloat('riskMostNegativeSentiment', { description: 'Its sentiment score, -1 to 1.' }),
+    heading: t.exposeString('heading', { description: 'Heading of the risk factor.' }),
+    sentiment: t.exposeFloat('sentiment', { description: 'Its sentiment score, -1 to 1.' }),
   }),
 });
 
-const RiskFactors = builder.objectRef<MetricsRow>('RiskFactors').implement({
+const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').implement({
   description: 'What the risk-factor section of the filing says (spec `risk_factors`).',
   fields: (t) => ({
-    count: t.exposeInt('riskFactorCount', { description: 'Number of risk factors.' }),
-    topThemes: t.stringList({ description: 'The most frequent risk themes.', resolve: (m) => strings(m.riskTopThemes) }),
-    averageSentimentScore: t.exposeFloat('riskAverageSentimentScore', { description: 'Average sentiment of the risk factors, -1 to 1.' }),
-    mostNegativeRisk: t.field({ type: MostNegativeRisk, description: 'The most negative risk factor.', resolve: (m) => m }),
+    count: t.exposeInt('count', { description: 'Number of risk factors.' }),
+    topThemes: t.exposeStringList('topThemes', { description: 'The risk themes most risk factors mention.' }),
+    averageSentimentScore: t.exposeFloat('averageSentimentScore', { nullable: true, description: 'Average sentiment of the risk factors, -1 to 1; null when there are none.' }),
+    mostNegativeRisk: t.field({ type: MostNegativeRisk, nullable: true, description: 'The most negative risk factor; null when there are none.', resolve: (r) => r.mostNegativeRisk }),
   }),
 });
 
-const Mdna = builder.objectRef<MetricsRow>('Mdna').implement({
+const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
   description: "What management's discussion and analysis says (spec `mdna`).",
   fields: (t) => ({
-    forwardLookingTermCount: t.exposeInt('mdnaForwardLookingTermCount', { description: 'Number of forward-looking terms.' }),
-    forwardToHistoricalRatio: t.exposeFloat('mdnaForwardToHistoricalRatio', { description: 'Forward-looking to historical statements.' }),
-    toneScore: t.exposeFloat('mdnaToneScore', { description: 'Tone of the section, -1 (negative) to 1 (positive).' }),
-    keyTopics: t.stringList({ description: 'Key topics discussed.', resolve: (m) => strings(m.mdnaKeyTopics) }),
+    forwardLookingTermCount: t.exposeInt('forwardLookingTermCount', { description: 'Number of forward-looking terms.' }),
+    forwardToHistoricalRatio: t.exposeFloat('forwardToHistoricalRatio', { nullable: true, description: 'Forward-looking to historical statements; null when there are no historical ones.' }),
+    toneScore: t.exposeFloat('toneScore', { description: 'Tone of the section, -1 (negative) to 1 (positive).' }),
+    keyTopics: t.exposeStringList('keyTopics', { description: 'Key topics discussed.' }),
   }),
 });
 
-const LitigationMentions = builder.objectRef<MetricsRow>('LitigationMentions').implement({
+const LitigationMentions = builder.objectRef<LitigationInsight>('LitigationMentions').implement({
   description: 'Mentions of litigation in the filing (spec `litigation_mentions`).',
   fields: (t) => ({
-    count: t.exposeInt('litigationCount', { description: 'Number of litigation mentions.' }),
-    recentHeadings: t.stringList({ description: 'Headings of the most recent ones.', resolve: (m) => strings(m.litigationRecentHeadings) }),
+    count: t.exposeInt('count', { description: 'Number of legal matters mentioned.' }),
+    recentHeadings: t.exposeStringList('recentHeadings', { description: 'Headings of the most recent ones.' }),
   }),
 });
 
@@ -165,9 +168,9 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
     cik: t.exposeString('cik', { description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
     metrics: t.field({ type: DerivedMetrics, description: 'Derived ratios.', resolve: metricsOf }),
     workingCapitalDays: t.field({ type: WorkingCapitalDays, description: 'Working-capital cycle in days.', resolve: metricsOf }),
-    riskFactors: t.field({ type: RiskFactors, description: 'Insights from the risk-factor section.', resolve: metricsOf }),
-    mdna: t.field({ type: Mdna, description: "Insights from management's discussion and analysis.", resolve: metricsOf }),
-    litigationMentions: t.field({ type: LitigationMentions, description: 'Litigation mentioned in the filing.', resolve: metricsOf }),
+    riskFactors: t.field({ type: RiskFactors, nullable: true, description: 'Insights from the risk-factor section; null when no filing text or imported value exists.', resolve: (f) => riskFactorsOf(metricsOf(f)) }),
+    mdna: t.field({ type: Mdna, nullable: true, description: "Insights from management's discussion and analysis; null when no filing text or imported value exists.", resolve: (f) => mdnaOf(metricsOf(f)) }),
+    litigationMentions: t.field({ type: LitigationMentions, nullable: true, description: 'Litigation mentioned in the filing; null when no filing text or imported value exists.', resolve: (f) => litigationOf(metricsOf(f)) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
