@@ -1,5 +1,6 @@
 import type { Db } from '../db.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
+import { bulkUpsert } from './bulk.js';
 import { decodeCursor, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { topPerKey } from './sql.js';
 
@@ -74,6 +75,23 @@ export async function symbolHasTicks(db: Db, table: TickTable, symbol: string): 
     ? await db.prisma.trade.findFirst({ where: { symbol }, select: { symbol: true } })
     : await db.prisma.quote.findFirst({ where: { symbol }, select: { symbol: true } });
   return row !== null;
+}
+
+export interface TickWrite<Row> {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** The rows that did not exist before, in input order: what a feed of new ticks publishes. */
+  insertedRows: Row[];
+}
+
+/**
+ * Stores ticks by their natural key (symbol, sequenceNumber) in one transaction: new ones are
+ * inserted, stored ones with other values updated, equal ones left alone. Keys must be distinct.
+ */
+export async function writeTicks<T extends TickTable>(db: Db, table: T, rows: TickRow<T>[]): Promise<TickWrite<TickRow<T>>> {
+  const r = await bulkUpsert(db, table, ['symbol', 'sequenceNumber'], rows as unknown as Record<string, unknown>[]);
+  return { inserted: r.inserted, updated: r.updated, unchanged: r.unchanged, insertedRows: rows.filter((_, i) => r.wasInserted[i]) };
 }
 
 /** Milliseconds-precision Date to nanoseconds since the epoch. */

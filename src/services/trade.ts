@@ -1,12 +1,13 @@
 import type { Db } from '../db.js';
 import { Prisma, type Trade } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
-import { latestTicks, tickPages, type TickPageArgs } from './tick.js';
+import { latestTicks, tickPages, writeTicks, type TickPageArgs } from './tick.js';
 
 export type { Trade };
 
 export const tradePages = (db: Db, symbols: readonly string[], args: TickPageArgs) => tickPages(db, 'Trade', symbols, args);
 export const latestTrades = (db: Db, symbols: readonly string[]) => latestTicks(db, 'Trade', symbols);
+export const writeTrades = (db: Db, rows: Trade[]) => writeTicks(db, 'Trade', rows);
 
 export const TIMESPANS = { minute: 60_000_000_000n, hour: 3_600_000_000_000n, day: 86_400_000_000_000n } as const;
 export type Timespan = keyof typeof TIMESPANS;

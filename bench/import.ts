@@ -1,0 +1,289 @@
+// Bulk import of trades: our path (`cli import trades FILE`: NDJSON parsing, validation, batches of
+// 20,000 upserted in one transaction each) against the raw driver inserting the same rows its
+// fastest way, side by side in one run, on SQLite and on PostgreSQL. Appends a dated section to
+// bench/RESULTS.md.
+//
+//   npm run bench -- import [--rows 1000000] [--db sqlite,postgresql] [--reps 1] [--dry-run (print, do not record)]
+//
+// With --reps N each path runs N times, interleaved, and the fastest run counts (other work on
+// the machine only ever slows a run down).
+//
+// Ours on SQLite: parsing on the main thread, the batch written by the writer thread
+// (services/sqlite-writer.cjs). Ours on PostgreSQL: new rows by COPY, one batch in flight while the
+// next is parsed.
+// Raw SQLite: one prepared INSERT run per row in ONE transaction (libsql, the driver under Prisma).
+// Raw PostgreSQL: COPY FROM STDIN of all rows in one transaction (pg + pg-copy-streams).
+// Both raw paths get the rows ready in memory: they pay no parsing and no validation, and they
+// neither upsert nor count. PostgreSQL: BENCH_DATABASE_URL, default
+// postgresql://postgres@127.0.0.1:5432/test, in a scratch schema dropped at the end.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'libsql';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { parseDatabaseUrl, ROOT, type DatabaseConfig } from '../src/config.js';
+import { createDb } from '../src/db.js';
+import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import.js';
+import { importer } from '../src/ingest/resources/trade.js';
+import { migrate } from '../src/migrate.js';
+
+const { values: args } = parseArgs({ options: { rows: { type: 'string' }, db: { type: 'string' }, 'dry-run': { type: 'boolean' }, reps: { type: 'string' } } });
+const ROWS = Number(args.rows ?? 1_000_000);
+if (!Number.isInteger(ROWS) || ROWS < 1) throw new Error(`--rows must be a positive integer; got ${args.rows}`);
+const REPS = Number(args.reps ?? 1);
+if (!Number.isInteger(REPS) || REPS < 1) throw new Error(`--reps must be a positive integer; got ${args.reps}`);
+const DATABASES = (args.db ?? 'sqlite,postgresql').split(',');
+const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+
+const SYMBOLS = Array.from({ length: 50 }, (_, i) => `S${String(i).padStart(3, '0')}`);
+const CONDITIONS = [[], [], [], [12, 37], [37], [14, 41]];
+
+interface TradeRow {
+  symbol: string;
+  sequenceNumber: bigint;
+  sipTimestamp: bigint;
+  tradeId: string;
+  price: number;
+  size: number;
+  exchange: number;
+  tape: number;
+  conditions: number[];
+}
+
+/** A feed as it arrives: symbols interleaved in time, sequence numbers rising per symbol. */
+function* trades(n: number): Generator<TradeRow> {
+  const start = 1_795_208_399_000_000_000n;
+  for (let i = 0; i < n; i++) {
+    const s = i % SYMBOLS.length;
+    yield {
+      symbol: SYMBOLS[s]!,
+      sequenceNumber: 1_000_000n + BigInt(Math.floor(i / SYMBOLS.length)),
+      sipTimestamp: start + BigInt(i) * 1_234_567n,
+      tradeId: String(50_000_000 + i),
+      price: Math.round((100 + s + ((i * 7919) % 1000) / 100) * 10_000) / 10_000,
+      size: 100 * (1 + (i % 7)),
+      exchange: [4, 11, 12, 15, 19][i % 5]!,
+      tape: 1 + (s % 3),
+      conditions: CONDITIONS[i % CONDITIONS.length]!,
+    };
+  }
+}
+
+const recordOf = (t: TradeRow) =>
+  `{"symbol":"${t.symbol}","conditions":${JSON.stringify(t.conditions)},"exchange":${t.exchange},"id":"${t.tradeId}","price":${t.price},"sequence_number":${t.sequenceNumber},"sip_timestamp":${t.sipTimestamp},"size":${t.size},"tape":${t.tape}}`;
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
+const file = path.join(dir, 'trades.ndjson');
+{
+  const out = fs.openSync(file, 'w');
+  let buf: string[] = [];
+  for (const t of trades(ROWS)) {
+    buf.push(recordOf(t));
+    if (buf.length === 10_000) {
+      fs.writeSync(out, buf.join('\n') + '\n');
+      buf = [];
+    }
+  }
+  if (buf.length) fs.writeSync(out, buf.join('\n') + '\n');
+  fs.closeSync(out);
+}
+const fileMb = fs.statSync(file).size / 1e6;
+console.log(`${ROWS} trades as NDJSON: ${fileMb.toFixed(0)} MB`);
+
+let scratch = 0;
+async function freshDatabase(kind: string): Promise<DatabaseConfig> {
+  scratch++;
+  if (kind === 'sqlite') return parseDatabaseUrl(`file:${path.join(dir, `db${scratch}.db`)}`, dir);
+  const url = new URL(PG_URL);
+  url.searchParams.set('schema', `bench_import_${process.pid}_${scratch}`);
+  return parseDatabaseUrl(url.toString(), dir);
+}
+
+async function dropScratch(database: DatabaseConfig) {
+  if (database.kind !== 'postgresql') return;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${database.schema}" CASCADE`);
+  await client.end();
+}
+
+async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function rawSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>, rows: TradeRow[]): Promise<number> {
+  const conn = new Database(database.file, { timeout: 10_000 });
+  try {
+    const insert = conn.prepare(
+      'INSERT INTO "Trade" ("symbol", "sequenceNumber", "sipTimestamp", "tradeId", "price", "size", "exchange", "tape", "conditions") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    return await timed(() =>
+      conn.transaction(() => {
+        // one array argument: libsql's cheapest way to bind (a spread is copied and flattened)
+        for (const t of rows) insert.run([t.symbol, t.sequenceNumber, t.sipTimestamp, t.tradeId, t.price, t.size, t.exchange, t.tape, JSON.stringify(t.conditions)]);
+      }).immediate(),
+    );
+  } finally {
+    conn.close();
+  }
+}
+
+async function rawPostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>, rows: TradeRow[]): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url, options: `-c search_path="${database.schema}"` });
+  await client.connect();
+  try {
+    return await timed(async () => {
+      await client.query('BEGIN');
+      const copy = client.query(copyFrom('COPY "Trade" ("symbol", "sequenceNumber", "sipTimestamp", "tradeId", "price", "size", "exchange", "tape", "conditions") FROM STDIN'));
+      const done = new Promise<void>((resolve, reject) => {
+        copy.on('finish', resolve);
+        copy.on('error', reject);
+      });
+      for (let i = 0; i < rows.length; i += 5_000) {
+        const text = rows
+          .slice(i, i + 5_000)
+          .map((t) => `${t.symbol}\t${t.sequenceNumber}\t${t.sipTimestamp}\t${t.tradeId}\t${t.price}\t${t.size}\t${t.exchange}\t${t.tape}\t${JSON.stringify(t.conditions)}\n`)
+          .join('');
+        if (!copy.write(text)) await new Promise((r) => copy.once('drain', r));
+      }
+      copy.end();
+      await done;
+      await client.query('COMMIT');
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+async function ours(database: DatabaseConfig): Promise<{ ms: number; counts: Awaited<ReturnType<typeof importStream>>['counts'] }> {
+  const db = await createDb(database);
+  try {
+    const result = await importStream(db, importer, file);
+    return { ms: result.ms, counts: result.counts };
+  } finally {
+    await db.close();
+  }
+}
+
+async function tableHash(database: DatabaseConfig): Promise<string> {
+  const db = await createDb(database);
+  try {
+    const [r] = await db.prisma.$queryRawUnsafe<{ n: bigint; s: bigint; t: number }[]>(
+      'SELECT COUNT(*) AS n, SUM("sequenceNumber" % 1000003) AS s, SUM("price" * "size") AS t FROM "Trade"',
+    );
+    return `${r!.n}/${r!.s}/${Math.round(Number(r!.t))}`;
+  } finally {
+    await db.close();
+  }
+}
+
+interface Line {
+  database: string;
+  path: string;
+  ms: number;
+}
+const results: Line[] = [];
+/** Per database, ours/raw of each run (raw and ours run back to back). */
+const spread = new Map<string, number[]>();
+const rows = [...trades(ROWS)];
+
+for (const kind of DATABASES) {
+  if (kind !== 'sqlite' && kind !== 'postgresql') throw new Error(`--db: sqlite or postgresql; got ${kind}`);
+  console.log(`\n${kind}:`);
+  const best = { raw: Infinity, fresh: Infinity, again: Infinity };
+  const shares: number[] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    const rawDb = await freshDatabase(kind);
+    const oursDb = await freshDatabase(kind);
+    try {
+      await migrate(rawDb);
+      await migrate(oursDb);
+      const rawMs = rawDb.kind === 'sqlite' ? await rawSqlite(rawDb, rows) : await rawPostgres(rawDb, rows);
+      console.log(`  raw   ${(rawMs / 1000).toFixed(1)} s`);
+
+      const first = await ours(oursDb);
+      if (first.counts.inserted !== ROWS) throw new Error(`our import inserted ${first.counts.inserted} of ${ROWS}: ${JSON.stringify(first.counts)}`);
+      console.log(`  ours  ${(first.ms / 1000).toFixed(1)} s`);
+
+      const again = await ours(oursDb);
+      if (again.counts.unchanged !== ROWS) throw new Error(`the rerun left ${again.counts.unchanged} of ${ROWS} unchanged: ${JSON.stringify(again.counts)}`);
+      console.log(`  rerun ${(again.ms / 1000).toFixed(1)} s`);
+
+      const [a, b] = [await tableHash(rawDb), await tableHash(oursDb)];
+      if (a !== b) throw new Error(`the tables differ: raw ${a}, ours ${b}`);
+      shares.push(rawMs / first.ms);
+      best.raw = Math.min(best.raw, rawMs);
+      best.fresh = Math.min(best.fresh, first.ms);
+      best.again = Math.min(best.again, again.ms);
+    } finally {
+      await dropScratch(rawDb);
+      await dropScratch(oursDb);
+      for (const d of [rawDb, oursDb]) if (d.kind === 'sqlite') for (const x of ['', '-wal', '-shm']) fs.rmSync(d.file + x, { force: true });
+    }
+  }
+  results.push({ database: kind, path: kind === 'sqlite' ? 'raw: prepared INSERT, one transaction' : 'raw: COPY FROM STDIN, one transaction', ms: best.raw });
+  results.push({ database: kind, path: 'ours: import into an empty table', ms: best.fresh });
+  results.push({ database: kind, path: 'ours: same file again (all unchanged)', ms: best.again });
+  spread.set(kind, shares);
+}
+fs.rmSync(dir, { recursive: true, force: true });
+
+const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown').trim();
+const commit = (() => {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return 'unknown';
+  }
+})();
+const pgVersion = DATABASES.includes('postgresql')
+  ? await (async () => {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      const v = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+      await client.end();
+      return `; PostgreSQL ${v}`;
+    })()
+  : '';
+
+const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
+const lines: string[] = [];
+const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+lines.push(`## Bulk import of trades: ours vs the raw driver, ${date} UTC`);
+lines.push('');
+lines.push(`Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}${pgVersion}; SQLite via libsql (WAL). ${ROWS.toLocaleString('en-US')} trades, 50 symbols interleaved, ${fileMb.toFixed(0)} MB of NDJSON; ${REPS === 1 ? 'one run each' : `best of ${REPS} interleaved runs each`}.`);
+lines.push(`Ours: \`importStream\` from the NDJSON file (what \`npm run cli -- import trades FILE\` runs): exact 19-digit parsing, validation, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')} each upserted in one transaction with exact inserted/updated/unchanged counts, then the derived metrics of the batch's symbols recomputed. Raw: the same rows, already in memory, through the driver's fastest bulk path with no parsing, no validation, no upsert.`);
+lines.push('');
+lines.push('| database | path | seconds | rows/s | ours / raw |');
+lines.push('|---|---|---|---|---|');
+for (const kind of DATABASES) {
+  const raw = results.find((r) => r.database === kind && r.path.startsWith('raw'))!;
+  for (const r of results.filter((x) => x.database === kind)) {
+    const ratio = r === raw ? '' : `**${((raw.ms / r.ms) * 100).toFixed(0)}%**`;
+    lines.push(`| ${kind} | ${r.path} | ${(r.ms / 1000).toFixed(1)} | ${rate(r.ms).toLocaleString('en-US')} | ${ratio} |`);
+  }
+}
+const verdicts = DATABASES.map((kind) => {
+  const raw = results.find((r) => r.database === kind && r.path.startsWith('raw'))!;
+  const fresh = results.find((r) => r.database === kind && r.path.startsWith('ours: import'))!;
+  const share = raw.ms / fresh.ms;
+  const runs = spread.get(kind)!;
+  const range = runs.length > 1 ? `; run by run ${(Math.min(...runs) * 100).toFixed(0)}–${(Math.max(...runs) * 100).toFixed(0)}%` : '';
+  return `${kind} ${(share * 100).toFixed(0)}% (${share >= 0.5 ? 'met' : 'NOT met'}${range})`;
+});
+lines.push('');
+lines.push(`Target: ours ≥ 50% of the raw rate: ${verdicts.join(', ')}. Tables compared after each run (row count and checksums equal).`);
+const section = lines.join('\n') + '\n';
+console.log(`\n${section}`);
+if (args['dry-run']) process.exit(0);
+const resultsFile = path.join(ROOT, 'bench', 'RESULTS.md');
+if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, '# Benchmark results\n\nEach section is appended by a bench script (`npm run bench -- <name>`), with its machine and commit.\n');
+fs.appendFileSync(resultsFile, `\n${section}`);
+console.log(`appended to ${path.relative(ROOT, resultsFile)}`);

@@ -1,0 +1,227 @@
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createRedis } from './redis.js';
+
+/**
+ * Publish/subscribe for rows as they are stored (an import publishes each trade and quote it
+ * inserts). Payloads are the service shape of the row (`Trade`, `Quote`: camelCase, bigint
+ * sequence numbers and timestamps), neutral to GraphQL and REST alike.
+ *
+ * In one process the in-memory bus does; with REDIS_URL set, the Redis bus carries events between
+ * processes (an import CLI and the servers that serve subscriptions).
+ */
+export interface EventBus {
+  publish(topic: string, payload: unknown): Promise<void>;
+  /** Many events at once: one round trip on Redis. */
+  publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
+  /**
+   * Events of `topic` from the moment `ready` resolves; `return()` (or a `break` out of
+   * `for await`) unsubscribes. A subscriber more than MAX_QUEUED events behind loses the oldest.
+   */
+  subscribe<T = unknown>(topic: string): Subscription<T>;
+  close(): Promise<void>;
+}
+
+export interface Subscription<T> extends AsyncIterableIterator<T> {
+  ready: Promise<void>;
+}
+
+export const tradeTopic = (symbol: string) => `trade:${symbol}`;
+export const quoteTopic = (symbol: string) => `quote:${symbol}`;
+
+export const MAX_QUEUED = 10_000;
+
+export function createEventBus(config: Pick<Config, 'redisUrl'>): EventBus {
+  return config.redisUrl ? redisEventBus(config.redisUrl) : memoryEventBus();
+}
+
+/** A subscription's queue: events wait here until the consumer asks for them. */
+function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: Subscription<T>; push(v: T): void; end(): void } {
+  const queue: T[] = [];
+  let waiting: ((r: IteratorResult<T>) => void) | undefined;
+  let done = false;
+  const finish = (): IteratorResult<T> => {
+    if (!done) {
+      done = true;
+      queue.length = 0;
+      unsubscribe();
+      waiting?.({ value: undefined, done: true });
+      waiting = undefined;
+    }
+    return { value: undefined, done: true };
+  };
+  const sub: Subscription<T> = {
+    ready,
+    next() {
+      if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => (waiting = resolve));
+    },
+    return: () => Promise.resolve(finish()),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return {
+    sub,
+    push(v) {
+      if (done) return;
+      if (waiting) {
+        const w = waiting;
+        waiting = undefined;
+        w({ value: v, done: false });
+      } else {
+        if (queue.length >= MAX_QUEUED) queue.shift();
+        queue.push(v);
+      }
+    },
+    end: finish,
+  };
+}
+
+export function memoryEventBus(): EventBus {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const subscriptions = new Set<() => void>();
+  return {
+    async publish(topic, payload) {
+      for (const l of listeners.get(topic) ?? []) l(payload);
+    },
+    async publishAll(events) {
+      if (listeners.size === 0) return;
+      for (const [topic, payload] of events) for (const l of listeners.get(topic) ?? []) l(payload);
+    },
+    subscribe<T>(topic: string) {
+      const set = listeners.get(topic) ?? new Set();
+      listeners.set(topic, set);
+      const s = subscription<T>(Promise.resolve(), () => {
+        set.delete(push);
+        subscriptions.delete(s.end);
+        if (set.size === 0) listeners.delete(topic);
+      });
+      const push = (p: unknown) => s.push(p as T);
+      set.add(push);
+      subscriptions.add(s.end);
+      return s.sub;
+    },
+    async close() {
+      for (const end of subscriptions) end();
+      subscriptions.clear();
+    },
+  };
+}
+
+const CHANNEL_PREFIX = 'mdg:event:';
+const READY_TIMEOUT_MS = 5_000;
+
+/** JSON that keeps bigints and Dates (as tagged objects), so subscribers get the service shape back. */
+export function encodeEvent(payload: unknown): string {
+  return JSON.stringify(payload, function (this: Record<string, unknown>, key, value) {
+    const raw = this[key];
+    if (typeof value === 'bigint') return { $bigint: value.toString() };
+    if (raw instanceof Date) return { $date: raw.toISOString() };
+    return value;
+  });
+}
+
+export function decodeEvent(text: string): unknown {
+  return JSON.parse(text, (_key, value) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (typeof value.$bigint === 'string' && Object.keys(value).length === 1) return BigInt(value.$bigint);
+      if (typeof value.$date === 'string' && Object.keys(value).length === 1) return new Date(value.$date);
+    }
+    return value;
+  });
+}
+
+/** Resolves once `redis` can take commands (it was created with the offline queue off). */
+function whenReady(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`Redis not ready after ${READY_TIMEOUT_MS} ms (status ${redis.status})`)), READY_TIMEOUT_MS);
+    const onReady = () => done();
+    function done(e?: Error) {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      if (e) reject(e);
+      else resolve();
+    }
+    redis.on('ready', onReady);
+  });
+}
+
+export function redisEventBus(url: string): EventBus {
+  const publisher = createRedis(url);
+  let subscriber: Redis | undefined;
+  const handlers = new Map<string, Set<(payload: unknown) => void>>();
+  /** Per channel, the SUBSCRIBE that every subscription of it waits for. */
+  const subscribed = new Map<string, Promise<void>>();
+  const ends = new Set<() => void>();
+
+  const subscriberConnection = (): Redis => {
+    if (subscriber) return subscriber;
+    subscriber = publisher.duplicate();
+    subscriber.on('error', () => {});
+    subscriber.on('message', (channel: string, message: string) => {
+      const set = handlers.get(channel);
+      if (!set?.size) return;
+      const payload = decodeEvent(message);
+      for (const h of set) h(payload);
+    });
+    return subscriber;
+  };
+
+  return {
+    async publish(topic, payload) {
+      await whenReady(publisher);
+      await publisher.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
+    },
+    async publishAll(events) {
+      await whenReady(publisher);
+      const pipeline = publisher.pipeline();
+      let n = 0;
+      for (const [topic, payload] of events) {
+        pipeline.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
+        n++;
+      }
+      if (n === 0) return;
+      const results = (await pipeline.exec()) ?? [];
+      const failed = results.find(([e]) => e);
+      if (failed) throw failed[0];
+    },
+    subscribe<T>(topic: string) {
+      const channel = CHANNEL_PREFIX + topic;
+      const conn = subscriberConnection();
+      let set = handlers.get(channel);
+      if (!set) handlers.set(channel, (set = new Set()));
+      let ready = subscribed.get(channel);
+      if (!ready) {
+        ready = whenReady(conn).then(() => conn.subscribe(channel)).then(() => {});
+        subscribed.set(channel, ready);
+      }
+      const s = subscription<T>(ready, () => {
+        set.delete(push);
+        ends.delete(s.end);
+        if (set.size === 0) {
+          handlers.delete(channel);
+          subscribed.delete(channel);
+          if (conn.status === 'ready') conn.unsubscribe(channel).catch(() => {});
+        }
+      });
+      const push = (p: unknown) => s.push(p as T);
+      set.add(push);
+      ends.add(s.end);
+      ready.catch(() => s.end());
+      return s.sub;
+    },
+    async close() {
+      for (const end of [...ends]) end();
+      await Promise.all(
+        [publisher, subscriber].map(async (r) => {
+          if (!r) return;
+          if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
+          else r.disconnect();
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Trades in the shape of GET /stocks/v3/trades/{symbol} (spec 2.9), keyed by symbol + sequence_number.
+import { tradeTopic } from '../../events.js';
+import { recomputeDerivedMetrics } from '../../services/fundamental.js';
+import { writeTrades, type Trade } from '../../services/trade.js';
+import type { PublishingImporter } from '../import.js';
+import { conditionsField, intField, numberField, objectRecord, stringField, symbolField, tickRecordsOf, timestampHighWater, uint64Field } from './tick.js';
+
+export const importer: PublishingImporter<Trade> = {
+  resource: 'trades',
+  recordsOf: (body) => tickRecordsOf(body, 'trades'),
+  parse(record) {
+    const r = objectRecord(record, 'trade');
+    return {
+      symbol: symbolField(r, 'trade'),
+      sequenceNumber: uint64Field(r, 'sequence_number'),
+      sipTimestamp: uint64Field(r, 'sip_timestamp'),
+      tradeId: stringField(r, 'id'),
+      price: numberField(r, 'price'),
+      size: numberField(r, 'size'),
+      exchange: intField(r, 'exchange'),
+      tape: intField(r, 'tape'),
+      conditions: conditionsField(r),
+    };
+  },
+  key: (t) => `${t.symbol}|${t.sequenceNumber}`,
+  async write(db, rows) {
+    const written = await writeTrades(db, rows);
+    // derived metrics (pe_ratio, fcf_yield ...) follow the latest price
+    if (written.inserted + written.updated > 0) await recomputeDerivedMetrics(db, [...new Set(rows.map((t) => t.symbol))]);
+    return written;
+  },
+  highWater: (t) => timestampHighWater(t.sipTimestamp),
+  topicOf: (t) => tradeTopic(t.symbol),
+};
