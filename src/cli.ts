@@ -4,7 +4,13 @@ import { progressLogger } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { AppError } from './errors.js';
+import { createEventBus } from './events.js';
+import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import.js';
+import { IMPORT_RESOURCES } from './ingest/importer.js';
+import { progressReporter } from './ingest/progress.js';
+import { importerFor, isImportResource } from './ingest/registry.js';
 import { DEFAULT_SAMPLE } from './ingest/sample.js';
+import { sourceOf, sync } from './ingest/sync.js';
 import { migrate } from './migrate.js';
 import {
   createApiKey,
@@ -19,6 +25,7 @@ import {
   type Tier,
 } from './services/account.js';
 import { seedSampleData } from './services/sample.js';
+import { listHighWater } from './services/sync-state.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 commands:
@@ -32,6 +39,21 @@ commands:
   apikeys create --user E --name N          prints the new key once; only its hash is stored
   apikeys list [--user E]
   apikeys revoke --id KEY_ID
+  import <resource> <file|-> [--strict] [--batch N] [--follow] [--symbol S]
+                                            load records in the spec's JSON shapes: a JSON array, NDJSON
+                                            (a record or a whole REST response body per line), or one
+                                            REST response body; - reads stdin. Upserts by natural key,
+                                            one transaction per batch of N (default ${DEFAULT_BATCH_SIZE}).
+                                            resources: ${IMPORT_RESOURCES.join(', ')}
+                                            --strict   stop at the first rejected record, before its batch
+                                            --follow   stdin keeps coming (tail -f): write every 200 ms too
+                                            --symbol   trades/quotes: the symbol of records that name none
+                                            exit code 1 when a record was rejected; Ctrl-C writes what
+                                            was read (exit 0 with --follow, 130 without)
+  sync --from URL --apikey KEY [--resources a,b] [--since DATE]
+                                            pull from a service that speaks the spec's REST paths;
+                                            incremental from the last run's marks (see README)
+  sync status [--from URL]                  the marks each upstream reached
 Every command migrates the database first. Changes reach running servers within AUTH_CACHE_SECONDS (default 5).`;
 
 /** A usage mistake: one line, the usage, exit code 2. */
@@ -75,7 +97,13 @@ async function userIdOf(db: Db, email: string): Promise<string> {
 
 const log = (m: string) => console.log(m);
 
-type Command = (db: Db, args: string[], config: Readonly<Config>) => Promise<void>;
+/** Resolves to the exit code, or nothing for 0. */
+type Command = (db: Db, args: string[], config: Readonly<Config>) => Promise<number | void>;
+
+const n = (x: number) => x.toLocaleString('en-US');
+const summary = (c: ImportCounts) =>
+  `${n(c.read)} read, ${n(c.inserted)} inserted, ${n(c.updated)} updated, ${n(c.unchanged)} unchanged, ${n(c.rejected)} rejected` +
+  (c.duplicates ? `, ${n(c.duplicates)} repeated in a batch (the last one counted)` : '');
 
 const commands: Record<string, Command> = {
   async migrate() {
@@ -136,6 +164,109 @@ const commands: Record<string, Command> = {
     const key = await revokeApiKey(db, required(flags, 'id'));
     log(`revoked API key ${key.id} "${key.name}"`);
   },
+
+  async sync(db, args) {
+    const flags = parse(args, { from: 'string', apikey: 'string', resources: 'string', since: 'string' });
+    const from = required(flags, 'from');
+    if (!/^https?:\/\/[^/]/.test(from)) throw new UsageError(`--from must be an http(s) URL, got ${JSON.stringify(from)}`);
+    const resources = flags.resources === undefined ? undefined : String(flags.resources).split(',').map((r) => r.trim());
+    for (const r of resources ?? []) {
+      if (!isImportResource(r)) throw new UsageError(`--resources: unknown resource ${JSON.stringify(r)}; one of ${IMPORT_RESOURCES.join(', ')}`);
+    }
+    const since = flags.since as string | undefined;
+    if (since !== undefined && Number.isNaN(Date.parse(since))) throw new UsageError(`--since must be an ISO 8601 date or time, got ${JSON.stringify(since)}`);
+    const reports = await sync(db, {
+      from,
+      apikey: required(flags, 'apikey'),
+      ...(resources ? { resources: resources as (typeof IMPORT_RESOURCES)[number][] } : {}),
+      ...(since ? { since } : {}),
+      log,
+    });
+    const incomplete = reports.filter((r) => r.skipped);
+    const rejected = reports.reduce((sum, r) => sum + r.rejected, 0);
+    log(`sync from ${sourceOf(from)}: ${reports.length - incomplete.length} of ${reports.length} resources complete${rejected ? `, ${rejected} records rejected` : ''}`);
+    return incomplete.length || rejected ? 1 : 0;
+  },
+
+  async 'sync status'(db, args) {
+    const flags = parse(args, { from: 'string' });
+    const marks = await listHighWater(db, flags.from ? sourceOf(flags.from as string) : undefined);
+    if (marks.length === 0) log('no sync has run');
+    for (const m of marks) log(`${m.source}  ${m.resource}  up to ${m.highWater}  (${m.rows} rows, ${m.updatedAt.toISOString()})`);
+  },
+
+  async import(db, args, config) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        options: { strict: { type: 'boolean' }, batch: { type: 'string' }, follow: { type: 'boolean' }, symbol: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const { values: flags, positionals } = parsed;
+    const [resource, input, ...extra] = positionals;
+    if (!resource || !input || extra.length) throw new UsageError('import takes a resource and a file (or - for stdin)');
+    if (!isImportResource(resource)) throw new UsageError(`unknown resource ${JSON.stringify(resource)}; one of ${IMPORT_RESOURCES.join(', ')}`);
+    if (flags.follow && input !== '-') throw new UsageError('--follow reads stdin: tail -f FILE | npm run cli -- import RESOURCE - --follow');
+    const batchSize = positiveNumber('batch', flags.batch, DEFAULT_BATCH_SIZE, true);
+    let defaults: Record<string, unknown> | undefined;
+    if (flags.symbol !== undefined) {
+      if (resource !== 'trades' && resource !== 'quotes') throw new UsageError('--symbol is for trades and quotes');
+      defaults = { symbol: flags.symbol };
+    }
+
+    const importer = await importerFor(resource);
+    // only Redis reaches other processes; an in-memory bus in the CLI would have no subscriber
+    const events = config.redisUrl && (resource === 'trades' || resource === 'quotes') ? createEventBus(config) : undefined;
+    const progress = progressReporter(resource);
+    // Ctrl-C or SIGTERM (a follow-mode feed being stopped): write what was read, close Redis, summarize
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const warn = (m: string) => {
+      progress.done();
+      console.error(m);
+    };
+    try {
+      const result = await importStream(db, importer, input, {
+        batchSize,
+        strict: Boolean(flags.strict),
+        follow: Boolean(flags.follow),
+        ...(defaults ? { defaults } : {}),
+        ...(events ? { events } : {}),
+        onReject: (r) => warn(`rejected ${describeReject(r)}`),
+        onProgress: (p) => progress.update(p),
+        onWarning: (m) => warn(`warning: ${m}`),
+        signal: stop.signal,
+      });
+      progress.done();
+      const { counts, ms } = result;
+      const how = stop.signal.aborted ? 'stopped by a signal after importing' : 'imported';
+      log(`${how} ${resource} from ${input === '-' ? 'stdin' : input} (${result.format}): ${summary(counts)} in ${(ms / 1000).toFixed(1)} s (${n(Math.round(counts.read / Math.max(ms / 1000, 0.001)))} rows/s)`);
+      // a file cut short by Ctrl-C is not imported; a --follow feed ends that way
+      if (stop.signal.aborted && !flags.follow) return 130;
+      return counts.rejected ? 1 : 0;
+    } catch (e) {
+      progress.done();
+      if (e instanceof ImportAborted) {
+        const c = e.committed;
+        console.error(`import aborted (--strict) at ${describeReject(e.reject)}`);
+        console.error(`nothing of the batch holding that record was written; earlier batches were committed: ${n(c.inserted)} inserted, ${n(c.updated)} updated, ${n(c.unchanged)} unchanged`);
+        return 1;
+      }
+      if (e instanceof ImportInputError) throw new AppError('BAD_REQUEST', e.message);
+      throw e;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await events?.close();
+    }
+  },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -156,8 +287,7 @@ async function main(argv: string[]): Promise<number> {
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   const db = await createDb(config.database);
   try {
-    await commands[name]!(db, argv.slice(name.split(' ').length), config);
-    return 0;
+    return (await commands[name]!(db, argv.slice(name.split(' ').length), config)) ?? 0;
   } catch (e) {
     if (e instanceof UsageError) {
       console.error(`${e.message}\n${USAGE}`);
