@@ -13,6 +13,7 @@ import type { ImportResource } from '../src/ingest/importer.js';
 import { parseJsonExact } from '../src/ingest/json.js';
 import { importerFor } from '../src/ingest/registry.js';
 import { sync, type ResourceReport } from '../src/ingest/sync.js';
+import { seedSampleData } from '../src/services/sample.js';
 import { listHighWater } from '../src/services/sync-state.js';
 import { graphqlHarness, type GraphQLHarness } from './graphql-helpers.js';
 import { testConfig, testDatabases } from './helpers.js';
@@ -82,6 +83,8 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
 
   beforeAll(async () => {
     a = await graphqlHarness(tdb, { RATE_LIMIT_FREE: '1000000' });
+    // a smaller data set than the default keeps the file quick; it still has every resource
+    await seedSampleData(a.db, { seed: 42, scale: 0.2, securities: 12 });
     server = createServer(a.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
