@@ -38,6 +38,20 @@ function argumentAt(document: DocumentNode, offset: number): string | undefined 
   return found;
 }
 
+const hasNul = (v: unknown): boolean =>
+  typeof v === 'string' ? v.includes('\u0000') : v !== null && typeof v === 'object' ? Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x)) : false;
+
+/** The first string literal holding U+0000 (no text column can store it; PostgreSQL refuses it). */
+function nulText(document: DocumentNode): { argument: string; node: ASTNode } | undefined {
+  let found: { argument: string; node: ASTNode } | undefined;
+  visit(document, {
+    StringValue(node) {
+      if (!found && node.value.includes('\u0000')) found = { argument: node.loc ? (argumentAt(document, node.loc.start) ?? 'value') : 'value', node };
+    },
+  });
+  return found;
+}
+
 /** Validation errors reported at a literal value are errors in an argument's value. */
 const VALUE_KINDS = new Set<string>([
   Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT, Kind.OBJECT_FIELD,
@@ -52,7 +66,11 @@ export function useInputErrorCodes(): Plugin {
   return {
     onValidate({ params }) {
       return ({ result, setResult }) => {
-        if (result.length === 0) return;
+        if (result.length === 0) {
+          const where = nulText(params.documentAST);
+          if (where) setResult([new GraphQLError(`argument "${where.argument}": text may not contain NUL characters (U+0000)`, { nodes: [where.node], extensions: { code: 'BAD_USER_INPUT' } })]);
+          return;
+        }
         setResult(
           result.map((e) => {
             const node = e.nodes?.[0] as ASTNode | undefined;
@@ -66,19 +84,35 @@ export function useInputErrorCodes(): Plugin {
         );
       };
     },
-    onExecute() {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (hasNul(args.variableValues)) {
+        setResultAndStopExecution({ errors: [new GraphQLError('variables: text may not contain NUL characters (U+0000)', { extensions: { code: 'BAD_USER_INPUT' } })] });
+      }
       return {
         onExecuteDone({ result, setResult }) {
           // variable coercion fails before any resolver runs: the result has errors and no data
           if (!('errors' in result) || !result.errors || 'data' in result) return;
-          setResult({
-            ...result,
-            errors: result.errors.map((e) =>
-              e.extensions?.code ? e : new GraphQLError(e.message, { ...(e.nodes ? { nodes: e.nodes } : {}), extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } }),
-            ),
-          });
+          setResult(codedInputErrors(result));
         },
       };
     },
+    onSubscribe() {
+      return {
+        onSubscribeResult({ result, setResult }) {
+          // the same for subscriptions; an operation the schema cannot run is also the client's mistake
+          if (Symbol.asyncIterator in result || !result.errors || 'data' in result) return;
+          setResult(codedInputErrors(result));
+        },
+      };
+    },
+  };
+}
+
+function codedInputErrors<R extends { errors?: readonly GraphQLError[] }>(result: R): R {
+  return {
+    ...result,
+    errors: result.errors?.map((e) =>
+      e.extensions?.code ? e : new GraphQLError(e.message, { ...(e.nodes ? { nodes: e.nodes } : {}), extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } }),
+    ),
   };
 }

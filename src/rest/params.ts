@@ -117,6 +117,8 @@ export function parseQuery<S extends ParamSpecs>(specs: S, query: URLSearchParam
       out[name] = spec.default;
       continue;
     }
+    // no text column stores U+0000 (PostgreSQL refuses it), and no identifier or filter needs it
+    if (raw.includes('\u0000')) throw badParam(name, 'text without NUL characters (U+0000)', raw);
     out[name] = parseOne(name, spec, raw);
   }
   return out as ParamValues<S>;

@@ -20,6 +20,7 @@ import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../serv
 import type { Page } from '../services/paging.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
+import { parseSymbol } from '../services/symbols.js';
 
 /** The REST `page_size` rule of spec 4.3/4.4 (default 10), with a cap. */
 export const FUNDAMENTAL_PAGE: PageSize = { default: 10, max: 100 };
@@ -210,11 +211,7 @@ function pageArgs(args: ListArgs): PageArgs {
   };
 }
 
-function symbolOf(symbol: string): string {
-  const s = symbol.trim().toUpperCase();
-  if (s === '') throw new AppError('BAD_REQUEST', `argument "symbol" must not be empty; got ${JSON.stringify(symbol)}`);
-  return s;
-}
+const symbolOf = (symbol: string) => parseSymbol(symbol, 'symbol');
 
 function litePage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalRow>> {
   const empty: Page<FundamentalRow> = { nodes: [], hasNextPage: false, cursors: [] };
