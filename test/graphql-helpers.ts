@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createApp, type App } from '../src/app.js';
+import { createApp, type App, type AppDeps } from '../src/app.js';
 import { openDatabase } from '../src/bootstrap.js';
 import type { Db } from '../src/db.js';
 import type { OcrPool } from '../src/ocr/pool.js';
@@ -16,6 +16,8 @@ export interface GraphQLHarness {
   db: Db;
   /** POST /graphql through app.fetch as the enterprise demo key (or with `headers`); returns status, data and errors. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResult<T>>;
+  /** Another app over the same database, with more env knobs (and other deps, e.g. a Redis client). */
+  appWith(env: Record<string, string>, deps?: Partial<Omit<AppDeps, 'config' | 'db'>>): App;
   /** SQL statements that ran while `fn` ran. */
   countStatements(fn: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
@@ -25,12 +27,15 @@ export interface GraphQLHarness {
 export async function graphqlHarness(tdb: TestDatabase, env: Record<string, string> = {}, ocr?: OcrPool): Promise<GraphQLHarness> {
   // limits high enough that suites making hundreds of requests with one key never meet them
   // a long caller cache: statement counts then measure the query alone, never the key lookup
-  const config = testConfig(await tdb.create(), { sampleData: 'auto' }, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', ...env });
+  const database = await tdb.create();
+  const knobs = { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', ...env };
+  const config = testConfig(database, { sampleData: 'auto' }, knobs);
   const db = await openDatabase(config);
   const app = createApp({ config, db, ...(ocr ? { ocr } : {}) });
   const harness: GraphQLHarness = {
     app,
     db,
+    appWith: (more, deps = {}) => createApp({ config: testConfig(database, { sampleData: 'auto' }, { ...knobs, ...more }), db, ...deps }),
     async gql(query, variables, headers = { 'x-api-key': 'demo-enterprise' }) {
       const res = await app.fetch('http://test/graphql', {
         method: 'POST',

@@ -2,9 +2,14 @@ import { AppError } from '../errors.js';
 
 /** The body as text, refusing (413) past `limit` bytes without reading the rest. */
 export async function boundedText(request: Request, limit: number): Promise<string> {
+  return (await boundedBytes(request, limit)).toString('utf8');
+}
+
+/** The body's bytes, refusing (413) past `limit` bytes without reading the rest, with or without Content-Length. */
+export async function boundedBytes(request: Request, limit: number): Promise<Buffer> {
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `the body is too large: at most ${limit} bytes`);
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -18,7 +23,7 @@ export async function boundedText(request: Request, limit: number): Promise<stri
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**

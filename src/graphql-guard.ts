@@ -1,0 +1,208 @@
+import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import {
+  getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind, validate, visit,
+  type DocumentNode, type GraphQLNamedType, type SelectionSetNode, type ValidationContext, type ValidationRule,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Caller } from './auth/caller.js';
+import { isEntitled } from './auth/entitlements.js';
+import type { Config, GraphQLConfig } from './config.js';
+import type { ErrorCode } from './errors.js';
+import { requestError } from './graphql-errors.js';
+import { MAX_FRAME_BYTES } from './ocr/extract.js';
+import { boundedBytes } from './rest/body.js';
+
+/**
+ * What graphql-armor reports, as a coded error of errors.ts. Its messages ("Syntax Error: Query
+ * depth limit of 6 exceeded, found 7.") name the limit and the value found; the prefix is not true.
+ */
+function reject(code: ErrorCode) {
+  return (ctx: ValidationContext | null, error: GraphQLError) => {
+    const coded = requestError(code, error.message.replace(/^Syntax Error: /, ''));
+    if (!ctx) throw coded; // the token limit counts while parsing: no validation context to report to
+    ctx.reportError(coded);
+  };
+}
+
+const limit = (code: ErrorCode, n: number) => ({ n, propagateOnRejection: false, onReject: [reject(code)] });
+
+function costOptions(maxCost: number) {
+  return { maxCost, propagateOnRejection: false, onReject: [reject('QUERY_TOO_COMPLEX')] };
+}
+
+/** Relay's plumbing: `edges` and `nodes` of a connection, `node` of an edge. They add no level of data. */
+function isConnectionWrapper(parent: GraphQLNamedType | undefined, field: string): boolean {
+  if (!parent) return false;
+  return (parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes')) || (parent.name.endsWith('Edge') && field === 'node');
+}
+
+/**
+ * graphql-armor's depth limit, counted as armor does (a leaf field is a level, and so is a
+ * fragment; `__schema` is not counted) except that Relay's connection wrappers are not levels:
+ * `trades { edges { node { price } } }` is 2 deep, as `trades { price }` would be. With them
+ * counted, `securities { edges { node { balanceSheets { edges { node { symbol } } } } } }` is
+ * 7 deep, and our own tests' per-security queries failed armor's default of 6.
+ */
+function maxDepthRule(maxDepth: number): ValidationRule {
+  return (context) => {
+    const schema = context.getSchema();
+    const fragmentDepths = new Map<string, number>(); // each fragment is counted once: spreads may repeat
+    const typeNamed = (name: string | undefined, fallback: GraphQLNamedType | undefined) => (name ? schema.getType(name) ?? undefined : fallback);
+    function depthOf(set: SelectionSetNode, parent: GraphQLNamedType | undefined, depth: number): number {
+      let max = depth;
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const name = selection.name.value;
+          if (name === '__schema') continue;
+          const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+          const level = isConnectionWrapper(parent, name) ? depth : depth + 1;
+          max = Math.max(max, selection.selectionSet ? depthOf(selection.selectionSet, field && getNamedType(field.type), level) : level);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          max = Math.max(max, depthOf(selection.selectionSet, typeNamed(selection.typeCondition?.name.value, parent), depth + 1));
+        } else {
+          const name = selection.name.value;
+          if (!fragmentDepths.has(name)) {
+            fragmentDepths.set(name, 0); // a cycle (refused by validation anyway) ends here
+            const fragment = context.getFragment(name);
+            if (fragment) fragmentDepths.set(name, depthOf(fragment.selectionSet, typeNamed(fragment.typeCondition.name.value, undefined), 0));
+          }
+          max = Math.max(max, depth + 1 + fragmentDepths.get(name)!);
+        }
+      }
+      return max;
+    }
+    return {
+      OperationDefinition(operation) {
+        const depth = depthOf(operation.selectionSet, schema.getRootType(operation.operation) ?? undefined, 0);
+        if (depth > maxDepth) {
+          context.reportError(requestError('QUERY_TOO_DEEP', `Query depth limit of ${maxDepth} exceeded, found ${depth} (Relay's edges, node and nodes are not counted).`, [operation]));
+        }
+      },
+    };
+  };
+}
+
+/** Refuses `__schema` and `__type` (`__typename` stays: clients need it). */
+const noIntrospection: ValidationRule = (context) => ({
+  Field(node) {
+    if (node.name.value === '__schema' || node.name.value === '__type') {
+      context.reportError(requestError('INTROSPECTION_DISABLED', `introspection is disabled on this server; the document asks for ${node.name.value}`, [node]));
+    }
+  },
+});
+
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/** The error without graphql-js's "Did you mean ...?", which would tell a stranger the schema's names. */
+function withoutSuggestion<E extends Error>(error: E): E | GraphQLError {
+  if (!(error instanceof GraphQLError)) return error;
+  const message = error.message.replace(SUGGESTION, '');
+  if (message === error.message) return error;
+  return new GraphQLError(message, {
+    ...(error.nodes ? { nodes: error.nodes } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    ...(error.originalError ? { originalError: error.originalError } : {}),
+    extensions: error.extensions,
+  });
+}
+
+function useHiddenSuggestions(): Plugin {
+  return {
+    onValidate() {
+      return ({ result, setResult }) => {
+        if (result.length) setResult(result.map(withoutSuggestion));
+      };
+    },
+    onExecute() {
+      return {
+        onExecuteDone({ result, setResult }) {
+          // variables that do not coerce (an unknown enum value) fail before execution: no data
+          if ('errors' in result && result.errors && !('data' in result)) setResult({ ...result, errors: result.errors.map(withoutSuggestion) });
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The document with `first`/`last` arguments given by variables replaced by the values sent (or
+ * the variables' defaults); null when there are none. graphql-armor's cost rule counts only
+ * literal page sizes, so `first: $n` would cost as `first: 1` whatever `$n` is.
+ */
+function withPageSizes(document: DocumentNode, variables: Readonly<Record<string, unknown>>): DocumentNode | null {
+  const defaults = new Map<string, unknown>();
+  for (const def of document.definitions) {
+    if (def.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const v of def.variableDefinitions ?? []) {
+      if (v.defaultValue?.kind === Kind.INT) defaults.set(v.variable.name.value, Number(v.defaultValue.value));
+    }
+  }
+  let replaced = false;
+  const result = visit(document, {
+    Argument(node) {
+      if ((node.name.value !== 'first' && node.name.value !== 'last') || node.value.kind !== Kind.VARIABLE) return undefined;
+      const name = node.value.name.value;
+      const value = name in variables ? variables[name] : defaults.get(name);
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return undefined;
+      replaced = true;
+      return { ...node, value: { kind: Kind.INT, value: String(value) } };
+    },
+  });
+  return replaced ? result : null;
+}
+
+/** The cost limit again once the variables are known, with the page sizes they ask for. */
+function useCostWithVariables(maxCost: number): Plugin {
+  const rule = costLimitRule(costOptions(maxCost));
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const document = withPageSizes(args.document, args.variableValues ?? {});
+      if (!document) return;
+      const errors = validate(args.schema, document, [rule]);
+      if (errors.length) setResultAndStopExecution({ errors });
+    },
+  };
+}
+
+/**
+ * Limits on what one GraphQL document may ask (graphql-armor: depth, aliases, tokens,
+ * directives, cost), introspection as configured, and no field suggestions in production. Each
+ * refusal is a coded error of errors.ts with HTTP 400, before any resolver runs.
+ */
+export function guardPlugins(config: Readonly<Config>): Plugin[] {
+  const g = config.graphql;
+  const armor = new EnvelopArmor({
+    blockFieldSuggestion: { enabled: false }, // useHiddenSuggestions covers enum and argument suggestions too
+    maxDepth: { enabled: false }, // maxDepthRule: Relay's wrappers are not levels
+    maxAliases: limit('TOO_MANY_ALIASES', g.maxAliases),
+    maxTokens: limit('TOO_MANY_TOKENS', g.maxTokens),
+    maxDirectives: limit('TOO_MANY_DIRECTIVES', g.maxDirectives),
+    costLimit: costOptions(g.maxCost),
+  });
+  return [
+    ...(armor.protect().plugins as Plugin[]),
+    { onValidate: ({ addValidationRule }) => addValidationRule(maxDepthRule(g.maxDepth)) } satisfies Plugin,
+    useCostWithVariables(g.maxCost),
+    ...(g.introspection ? [] : [{ onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection) } satisfies Plugin]),
+    ...(config.nodeEnv === 'production' ? [useHiddenSuggestions()] : []),
+  ];
+}
+
+/** Room for the JSON around an OCR frame sent as a GraphQL variable. */
+const FRAME_ENVELOPE_BYTES = 64 * 1024;
+
+/**
+ * The largest /graphql body `caller` may send: GRAPHQL_MAX_BODY_BYTES, except for callers
+ * entitled to OCR, whose `extractText` frames may be as large as the REST route's (10 MiB).
+ */
+export function graphqlBodyLimit(config: Pick<GraphQLConfig, 'maxBodyBytes'>, caller: Pick<Caller, 'tier'> | null): number {
+  return caller && isEntitled(caller.tier, 'ocr') ? Math.max(config.maxBodyBytes, MAX_FRAME_BYTES + FRAME_ENVELOPE_BYTES) : config.maxBodyBytes;
+}
+
+/** The request with its body read, refusing (413) past `limit` bytes, chunked bodies included. */
+export async function boundedRequest(request: Request, limit: number): Promise<Request> {
+  if (!request.body) return request;
+  const body = await boundedBytes(request, limit);
+  return new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body), signal: request.signal });
+}
