@@ -51,6 +51,8 @@ export const builder = new SchemaBuilder<{
   // The scopes throw the coded error themselves (UNAUTHENTICATED, or FORBIDDEN naming the tier
   // needed), so a field a caller may not see fails alone while the rest of the query answers.
   scopeAuth: {
+    // a subscription's scopes are checked when it starts, so a caller without them gets no stream
+    authorizeOnSubscribe: true,
     authScopes: (ctx) => ({
       authenticated: () => {
         checkAuthenticated(ctx.caller);

@@ -2,6 +2,7 @@ import type { Caller, CallerCache } from './auth/caller.js';
 import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
+import type { EventBus } from './events.js';
 import { Loaders } from './loaders.js';
 import type { OcrPool } from './ocr/pool.js';
 
@@ -21,6 +22,8 @@ export interface Context {
   loaders: Loaders;
   /** The OCR workers, one pool per app (see ocr/pool.ts). */
   ocr: OcrPool;
+  /** Stored rows as they arrive, for the subscriptions (in-process, or Redis across instances). */
+  events: EventBus;
   /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
   responseCookies: string[];
 }

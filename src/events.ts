@@ -3,9 +3,10 @@ import type { Config } from './config.js';
 import { createRedis } from './redis.js';
 
 /**
- * Publish/subscribe for rows as they are stored (an import publishes each trade and quote it
- * inserts). Payloads are the service shape of the row (`Trade`, `Quote`: camelCase, bigint
- * sequence numbers and timestamps), neutral to GraphQL and REST alike.
+ * Publish/subscribe for rows as they are stored (an import publishes each trade, quote, press
+ * release and news item it inserts). Payloads are the service shape of the stored row (`Trade`,
+ * `Quote`, `PressRelease` with its tickers ...: camelCase, bigint sequence numbers and
+ * timestamps), neutral to GraphQL and REST alike.
  *
  * In one process the in-memory bus does; with REDIS_URL set, the Redis bus carries events between
  * processes (an import CLI and the servers that serve subscriptions).
@@ -28,6 +29,9 @@ export interface Subscription<T> extends AsyncIterableIterator<T> {
 
 export const tradeTopic = (symbol: string) => `trade:${symbol}`;
 export const quoteTopic = (symbol: string) => `quote:${symbol}`;
+/** Every new press release, whatever it names: subscribers filter by its tickers. */
+export const PRESS_RELEASE_TOPIC = 'press-release';
+export const newsTopic = (symbol: string) => `news:${symbol}`;
 
 export const MAX_QUEUED = 10_000;
 

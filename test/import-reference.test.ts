@@ -358,7 +358,7 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
       const security = { ...release.Securities[0], symbol: 'ZZZZ', figi: 'BBG00ZZZZZZ1' };
       const changed = { ...release, Tickers: ['ZZZZ'], Securities: [security], UpdatedAt: '2030-01-01T00:00:00.000Z', Raw: { replaced: true } };
       const importer = importers['press-releases'];
-      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
       const served = (await restOf('/streamhive/api/v1/data?tickers=ZZZZ')).body;
       expect(served).toEqual([changed]);
       const stored = await target.db.prisma.pressRelease.findUniqueOrThrow({ where: { wireDataId: release.WireDataID }, include: { tickers: true, securities: true } });
@@ -377,13 +377,13 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
         securities: [...item.securities, { ...item.securities[0], MIC: 'XNYS', ticker: `${item.ticker}.X` }],
       };
       const importer = importers.news;
-      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
       const served = (await restOf(`/news/api/v1/news?symbol=${item.ticker}&id=${item.id}`)).body.data;
       expect(served).toEqual([changed]);
       expect(await target.db.prisma.newsSecurity.count({ where: { newsItemId: item.id } })).toBe(2);
       // without `securities` (as securities=false serves it) the stored ones stay
       const { securities: _, ...bare } = changed;
-      expect(await importer.write(target.db, [importer.parse(bare)])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+      expect(await importer.write(target.db, [importer.parse(bare)])).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
       expect(await target.db.prisma.newsSecurity.count({ where: { newsItemId: item.id } })).toBe(2);
     });
 
@@ -391,7 +391,7 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
       const item = clone((sourceBodies.news[0] as any).data[0]);
       const fresh = { ...item, news_id: '00000000-0000-4000-8000-000000000001', headline: 'Another story' };
       const importer = importers.news;
-      expect(await importer.write(target.db, [importer.parse(fresh)])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(fresh)])).toMatchObject({ inserted: 1, updated: 0, unchanged: 0 });
       const top = await target.db.prisma.newsItem.aggregate({ _max: { id: true } });
       const stored = await target.db.prisma.newsItem.findUniqueOrThrow({ where: { newsId: fresh.news_id } });
       expect(stored.id).toBe(top._max.id);
@@ -404,7 +404,7 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
     const top = (await target.db.prisma.pressRelease.aggregate({ _max: { id: true } }))._max.id!;
     const importer = importers['press-releases'];
     const rows = ['wire-a', 'wire-b'].map((w) => importer.parse({ ...release, WireDataID: w }));
-    expect(await importer.write(target.db, rows)).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    expect(await importer.write(target.db, rows)).toMatchObject({ inserted: 2, updated: 0, unchanged: 0 });
     const ids = await target.db.prisma.pressRelease.findMany({ where: { wireDataId: { in: ['wire-a', 'wire-b'] } }, select: { id: true }, orderBy: { id: 'asc' } });
     expect(ids.map((r) => r.id)).toEqual([top + 1, top + 2]);
   });

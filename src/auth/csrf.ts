@@ -16,3 +16,20 @@ export function checkNotCrossSite(request: Request, what = 'a request authentica
   if (preflighted || CSRF_HEADERS.some((h) => request.headers.has(h))) return;
   throw new AppError('FORBIDDEN', `${what} must be a JSON POST or carry one of the headers ${CSRF_HEADERS.join(', ')} (CSRF protection)`);
 }
+
+/**
+ * For a WebSocket authenticated by cookie (cross-site WebSocket hijacking): a browser always sends
+ * `Origin` with the upgrade, and it must be this host. A client without `Origin` is not a browser.
+ */
+export function checkSameOrigin(request: Request): void {
+  const origin = request.headers.get('origin');
+  if (origin === null) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host !== undefined && host === request.headers.get('host')) return;
+  throw new AppError('FORBIDDEN', `CSRF protection: a WebSocket authenticated by cookie must come from a page of this host (${request.headers.get('host')}); its Origin is ${JSON.stringify(origin)}`);
+}

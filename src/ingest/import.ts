@@ -8,14 +8,34 @@ import type { EventBus } from '../events.js';
 import { RejectError, type Importer, type WriteCounts } from './importer.js';
 import { parseJsonExact } from './json.js';
 
-/** An importer whose inserted rows are published on the event bus (trades, quotes). */
+/** An event: the topic (events.ts names them) and the stored row. */
+export type ImportEvent = readonly [topic: string, payload: unknown];
+
+/**
+ * An importer whose inserted records are published on the event bus once their batch commits
+ * (trades, quotes, press releases, news): what the GraphQL subscriptions serve.
+ */
 export interface PublishingImporter<Row> extends Importer<Row> {
-  topicOf(row: Row): string;
   write(db: Db, rows: Row[]): Promise<WriteCounts & { insertedRows: Row[] }>;
+  /**
+   * The events of the records a committed batch inserted, each carrying the row as stored (read
+   * back where the stored row holds more than the parsed record: ids, child rows, stamps).
+   */
+  eventsOf(db: Db, inserted: Row[]): Promise<ImportEvent[]>;
 }
 
-function isPublishing<Row>(importer: Importer<Row>): importer is PublishingImporter<Row> {
-  return typeof (importer as Partial<PublishingImporter<Row>>).topicOf === 'function';
+export function isPublishing<Row>(importer: Importer<Row>): importer is PublishingImporter<Row> {
+  return typeof (importer as Partial<PublishingImporter<Row>>).eventsOf === 'function';
+}
+
+/**
+ * Publishes what one committed batch inserted (nothing for an importer that does not publish).
+ * Called by every data-in path after `write`; a failure here leaves the stored rows stored.
+ */
+export async function publishInserted<Row>(db: Db, importer: Importer<Row>, written: WriteCounts, bus: EventBus): Promise<void> {
+  const inserted = (written as Partial<{ insertedRows: Row[] }>).insertedRows;
+  if (!isPublishing(importer) || !inserted?.length) return;
+  await bus.publishAll(await importer.eventsOf(db, inserted));
 }
 
 export interface ImportCounts extends WriteCounts {
@@ -149,7 +169,6 @@ export async function importStream<Row>(db: Db, importer: Importer<Row>, input: 
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer; got ${batchSize}`);
   const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
   const defaults = options.defaults && Object.keys(options.defaults).length ? Object.entries(options.defaults) : undefined;
-  const publish = options.events && isPublishing(importer) ? { bus: options.events, importer } : undefined;
 
   const { stream, size } = openInput(input);
   const started = performance.now();
@@ -231,12 +250,11 @@ export async function importStream<Row>(db: Db, importer: Importer<Row>, input: 
     counts.inserted += written.inserted;
     counts.updated += written.updated;
     counts.unchanged += written.unchanged;
-    if (publish) {
-      const inserted = (written as Partial<{ insertedRows: Row[] }>).insertedRows ?? [];
+    if (options.events) {
       try {
-        await publish.bus.publishAll(inserted.map((r) => [publish.importer.topicOf(r), r] as const));
+        await publishInserted(db, importer, written, options.events);
       } catch (e) {
-        options.onWarning?.(`stored ${inserted.length} rows but could not publish them: ${(e as Error).message}`);
+        options.onWarning?.(`stored ${written.inserted} rows but could not publish them: ${(e as Error).message}`);
       }
     }
     progress();

@@ -13,7 +13,9 @@
 // Transient failures (network errors, 5xx) are retried with exponential backoff and jitter; a 429
 // waits for its Retry-After. A resource the key may not read (401/403) is reported and skipped.
 import type { Db } from '../db.js';
+import type { EventBus } from '../events.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
+import { publishInserted } from './import.js';
 import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource, type WriteCounts } from './importer.js';
 import { parseJsonExact } from './json.js';
 import { importerFor } from './registry.js';
@@ -31,6 +33,8 @@ export interface SyncOptions {
   attempts?: number;
   /** First backoff step in ms (default 250), doubled per retry, capped at 30 s. */
   backoffMs?: number;
+  /** New trades, quotes, press releases and news are published here after their page commits (see import.ts). */
+  events?: EventBus;
 }
 
 export interface ResourceReport extends WriteCounts {
@@ -320,6 +324,9 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
           const byKey = new Map(parsed.map((row) => [importer.key(row), row]));
           if (byKey.size) {
             const counts = await importer.write(db, [...byKey.values()]);
+            if (options.events) {
+              await publishInserted(db, importer, counts, options.events).catch((e: Error) => log(`  ${resource}: stored ${counts.inserted} rows but could not publish them: ${e.message}`));
+            }
             report.inserted += counts.inserted;
             report.updated += counts.updated;
             report.unchanged += counts.unchanged;

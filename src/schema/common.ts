@@ -1,5 +1,7 @@
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
+import type { Subscription } from '../events.js';
 import type { Direction, Page } from '../services/paging.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
@@ -74,4 +76,36 @@ export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of thi
 export function intNodeId(id: string, typename: string): number {
   if (!/^\d{1,15}$/.test(id)) throw new AppError('BAD_REQUEST', `argument "id": ${JSON.stringify(id)} is not the id of a ${typename}`);
   return Number(id);
+}
+
+/**
+ * The events of `topic` for a subscription field, optionally only those `keep` accepts. Resolves
+ * once the bus listens (on Redis: once SUBSCRIBE is confirmed), so a client that has its response
+ * misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
+ */
+export async function liveEvents<T>(ctx: Context, topic: string, keep?: (event: T) => boolean): Promise<AsyncIterableIterator<T>> {
+  const subscription = ctx.events.subscribe<T>(topic);
+  try {
+    await subscription.ready;
+  } catch {
+    await subscription.return?.();
+    throw new AppError('SERVICE_UNAVAILABLE', 'live events are unavailable for the moment: the event bus (Redis) does not answer; subscribe again later');
+  }
+  return keep ? filtered(subscription, keep) : subscription;
+}
+
+// Not an async generator: its return() would wait for the pending next(), which may never come.
+function filtered<T>(subscription: Subscription<T>, keep: (event: T) => boolean): AsyncIterableIterator<T> {
+  return {
+    async next() {
+      for (;;) {
+        const r = await subscription.next();
+        if (r.done || keep(r.value)) return r;
+      }
+    },
+    return: () => subscription.return!(),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

@@ -17,6 +17,7 @@ import './quote.js';
 import './ocr.js';
 
 builder.queryType({ description: 'The root of every read.' });
+builder.subscriptionType({ description: 'Live data: each record as it is stored, over Server-Sent Events or WebSocket (graphql-ws) at /graphql.' });
 
 export const schema = builder.toSchema();
 

@@ -1,10 +1,11 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { newsTopic } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
 import { associatedIds, listNews, NEWS_INCLUDE, newsPages, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
 import type { Page } from '../services/paging.js';
 import { parseSymbol } from '../services/symbols.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, liveEvents, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -150,3 +151,14 @@ builder.prismaObjectFields(Security, (t) => ({
     },
   }),
 }));
+
+builder.subscriptionField('newsAdded', (t) =>
+  t.field({
+    authScopes: { entitled: 'news' },
+    type: NewsItem,
+    description: 'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
+    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    subscribe: (_root, { symbol }, ctx) => liveEvents<NewsItemRow>(ctx, newsTopic(parseSymbol(symbol, 'symbol'))),
+    resolve: (item) => item,
+  }),
+);

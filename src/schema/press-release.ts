@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import { parseSymbols } from '../services/symbols.js';
 import type { Context } from '../context.js';
+import { PRESS_RELEASE_TOPIC } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
 import type { Page } from '../services/paging.js';
 import {
@@ -12,7 +13,7 @@ import {
   type PressReleaseSecurity as PressReleaseSecurityRow,
   type TickerPageArgs,
 } from '../services/press-release.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, intNodeId, liveEvents, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const PRESS_RELEASE_PAGE: PageSize = { default: 10, max: 100 };
@@ -153,3 +154,21 @@ builder.prismaObjectFields(Security, (t) => ({
     resolve: async (security, args, ctx) => connection(await pressReleasePage(ctx, security.symbol, tickerPageArgs(args))),
   }),
 }));
+
+builder.subscriptionField('pressReleaseAdded', (t) =>
+  t.field({
+    authScopes: { entitled: 'pressReleases' },
+    type: PressRelease,
+    description: 'Each new press release as it is stored (by an import on any instance), from the moment of subscribing: every one, or those naming any of `tickers`.',
+    args: {
+      tickers: t.arg.stringList({
+        description: 'Only releases naming any of these tickers (as `pressReleases` filters): 1 to 100 symbols of A-Z 0-9 . - (case-insensitive); an item may be a comma list.',
+      }),
+    },
+    subscribe: (_root, { tickers }, ctx) => {
+      const wanted = tickers ? new Set(parseSymbols(tickers, 'tickers')) : undefined;
+      return liveEvents<PressReleaseRow>(ctx, PRESS_RELEASE_TOPIC, wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))));
+    },
+    resolve: (release) => release,
+  }),
+);

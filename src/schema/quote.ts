@@ -1,10 +1,12 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { quoteTopic } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
 import type { Page } from '../services/paging.js';
 import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
+import { parseSymbol } from '../services/symbols.js';
 import { fromNanos, type TickPageArgs } from '../services/tick.js';
-import { connection } from './common.js';
+import { connection, liveEvents } from './common.js';
 import { Security } from './security.js';
 import { tickArgs, tickPageArgs } from './tick.js';
 
@@ -69,3 +71,14 @@ builder.prismaObjectFields(Security, (t) => ({
       ctx.loaders.get('latestQuote', fromMap((symbols: readonly string[]) => latestQuotes(ctx.db, symbols), null as QuoteRow | null)).load(security.symbol),
   }),
 }));
+
+builder.subscriptionField('quoteAdded', (t) =>
+  t.field({
+    authScopes: { entitled: 'quotes' },
+    type: Quote,
+    description: 'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
+    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    subscribe: (_root, { symbol }, ctx) => liveEvents<QuoteRow>(ctx, quoteTopic(parseSymbol(symbol, 'symbol'))),
+    resolve: (quote) => quote,
+  }),
+);

@@ -1,7 +1,7 @@
 // What the trade and quote modules share: their arguments and how they become a page request.
 import { builder } from '../builder.js';
 import type { TickPageArgs } from '../services/tick.js';
-import { toNanos } from '../services/tick.js';
+import { clampNanos, toNanos } from '../services/tick.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArgDescription, SortOrder, type PageSize } from './common.js';
 
 export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
@@ -18,7 +18,7 @@ export const tickArgs = builder.args((t) => ({
 export function tickPageArgs(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): TickPageArgs {
   checkRange(args.from, args.to);
   return {
-    range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? toNanos(args.to) + 999_999n : undefined },
+    range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? clampNanos(toNanos(args.to) + 999_999n) : undefined },
     direction: args.order ?? 'desc',
     first: checkFirst(args.first, TICK_PAGE),
     after: args.after ?? undefined,

@@ -1,10 +1,12 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { tradeTopic } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
 import type { Page } from '../services/paging.js';
-import { fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
+import { parseSymbol } from '../services/symbols.js';
+import { clampNanos, fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { checkRange, connection } from './common.js';
+import { checkRange, connection, liveEvents } from './common.js';
 import { tickArgs, tickPageArgs } from './tick.js';
 import { Security } from './security.js';
 
@@ -100,7 +102,7 @@ builder.prismaObjectFields(Security, (t) => ({
     resolve: (security, args, ctx) => {
       checkRange(args.from, args.to);
       const from = toNanos(args.from);
-      const to = toNanos(args.to) + 999_999n;
+      const to = clampNanos(toNanos(args.to) + 999_999n);
       const timespan = args.timespan as Timespan;
       return ctx.loaders
         .get(loaderName('bars', { timespan, from, to }), fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to), [] as Bar[]))
@@ -109,3 +111,13 @@ builder.prismaObjectFields(Security, (t) => ({
   }),
 }));
 
+builder.subscriptionField('tradeAdded', (t) =>
+  t.field({
+    authScopes: { entitled: 'trades' },
+    type: Trade,
+    description: 'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
+    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    subscribe: (_root, { symbol }, ctx) => liveEvents<TradeRow>(ctx, tradeTopic(parseSymbol(symbol, 'symbol'))),
+    resolve: (trade) => trade,
+  }),
+);

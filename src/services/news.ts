@@ -3,7 +3,7 @@ import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 import type { KeysetArgs } from './paging.js';
 import { topPerKey } from './sql.js';
-import { changedFields, claimIds, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
+import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
 /** Every read of a news item loads its securities with it, in feed order. */
@@ -129,14 +129,25 @@ const NEWS_SECURITY_FIELDS = ['figi', 'name', 'mic', 'exchcode', 'ticker', 'comp
 const newsData = ({ id: _, securities: _s, ...row }: NewsInput) => row;
 const securityRows = (newsItemId: number, row: NewsInput) => (row.securities ?? []).map((s, position) => ({ ...s, newsItemId, position }));
 
+/** As stored, with their securities: what a new item's event carries. */
+export async function newsByNewsIds(db: Db, newsIds: readonly string[]): Promise<NewsItem[]> {
+  const rows: NewsItem[] = [];
+  // chunked: Prisma does not split the IN list that loads the included child rows
+  for (let start = 0; start < newsIds.length; start += LOAD_CHUNK) {
+    const chunk = newsIds.slice(start, start + LOAD_CHUNK);
+    rows.push(...(await db.prisma.newsItem.findMany({ where: { newsId: { in: chunk } }, orderBy: { id: 'asc' }, include: NEWS_INCLUDE })));
+  }
+  return rows;
+}
+
 /**
- * Upserts news items by news_id in one transaction. A new item takes the record's `id` when no
- * other item holds it, else the next free one; a stored item keeps its id. The press releases,
- * ratings and transcripts an item names are plain ids (no foreign key): an item naming one this
- * database does not hold still imports.
+ * Upserts news items by news_id in one transaction, and names the ones it inserted. A new item
+ * takes the record's `id` when no other item holds it, else the next free one; a stored item keeps
+ * its id. The press releases, ratings and transcripts an item names are plain ids (no foreign
+ * key): an item naming one this database does not hold still imports.
  */
-export function writeNews(db: Db, rows: readonly NewsInput[]): Promise<WriteCounts> {
-  return writeBatch<NewsInput, NewsItem>(db, rows, {
+export function writeNews(db: Db, rows: readonly NewsInput[]): Promise<WriteCounts & { insertedRows: NewsInput[] }> {
+  return writeBatchWithInserted<NewsInput, NewsItem>(db, rows, {
     key: (r) => r.newsId,
     load: (tx, batch) => tx.newsItem.findMany({ where: { newsId: { in: batch.map((r) => r.newsId) } }, include: NEWS_INCLUDE }),
     storedKey: (s) => s.newsId,

@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from './paging.js';
 import { MAX_KEYS_PER_STATEMENT } from './sql.js';
-import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, writeBatch, type Tx } from './upsert.js';
+import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
 /** Every read of a press release loads its tickers and securities with it, in feed order. */
@@ -173,9 +173,20 @@ async function insertChildren(tx: Tx, db: Db, rows: { id: number; row: PressRele
   await insertRows(tx, db, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
 }
 
-/** Upserts press releases by WireDataID in one transaction. */
-export function writePressReleases(db: Db, rows: readonly PressReleaseInput[]): Promise<WriteCounts> {
-  return writeBatch(db, rows, {
+/** As stored, with tickers and securities: what a new release's event carries. */
+export async function pressReleasesByWireIds(db: Db, wireDataIds: readonly string[]): Promise<PressRelease[]> {
+  const rows: PressRelease[] = [];
+  // chunked: Prisma does not split the IN list that loads the included child rows
+  for (let start = 0; start < wireDataIds.length; start += LOAD_CHUNK) {
+    const chunk = wireDataIds.slice(start, start + LOAD_CHUNK);
+    rows.push(...(await db.prisma.pressRelease.findMany({ where: { wireDataId: { in: chunk } }, orderBy: { id: 'asc' }, include: PRESS_RELEASE_INCLUDE })));
+  }
+  return rows;
+}
+
+/** Upserts press releases by WireDataID in one transaction; names the records it inserted. */
+export function writePressReleases(db: Db, rows: readonly PressReleaseInput[]): Promise<WriteCounts & { insertedRows: PressReleaseInput[] }> {
+  return writeBatchWithInserted(db, rows, {
     key: (r) => r.wireDataId,
     load: (tx, batch) => tx.pressRelease.findMany({ where: { wireDataId: { in: batch.map((r) => r.wireDataId) } }, include: PRESS_RELEASE_INCLUDE }),
     storedKey: (s) => s.wireDataId,

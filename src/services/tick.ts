@@ -94,9 +94,20 @@ export async function writeTicks<T extends TickTable>(db: Db, table: T, rows: Ti
   return { inserted: r.inserted, updated: r.updated, unchanged: r.unchanged, insertedRows: rows.filter((_, i) => r.wasInserted[i]) };
 }
 
-/** Milliseconds-precision Date to nanoseconds since the epoch. */
+const MAX_NANOS = 2n ** 63n - 1n;
+const MIN_NANOS = -(2n ** 63n);
+
+/**
+ * Nanoseconds, held to what a 64-bit column can store: a bound past 2262-04-11 (or before 1677)
+ * matches the same rows as the column's own limit would, and the database never sees an overflow.
+ */
+export function clampNanos(ns: bigint): bigint {
+  return ns > MAX_NANOS ? MAX_NANOS : ns < MIN_NANOS ? MIN_NANOS : ns;
+}
+
+/** Milliseconds-precision Date to nanoseconds since the epoch (clamped to 64 bits). */
 export function toNanos(d: Date): bigint {
-  return BigInt(d.getTime()) * 1_000_000n;
+  return clampNanos(BigInt(d.getTime()) * 1_000_000n);
 }
 
 /** Nanoseconds since the epoch to a Date (milliseconds precision). */

@@ -33,14 +33,20 @@ export interface Change<Row, Stored> {
 const TRANSACTION = { maxWait: 30_000, timeout: 300_000 };
 
 /** Records whose stored rows one query reads: within SQLite's 999 bound parameters. */
-const LOAD_CHUNK = 900;
+export const LOAD_CHUNK = 900;
 
 /**
  * Writes `rows` in one transaction. Of records sharing a key the last one wins; the earlier ones
  * are counted as unchanged (nothing is written for them), so the counts add up to `rows.length`.
  */
 export async function writeBatch<Row, Stored>(db: Db, rows: readonly Row[], writer: BatchWriter<Row, Stored>): Promise<WriteCounts> {
-  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+  const { insertedRows: _, ...counts } = await writeBatchWithInserted(db, rows, writer);
+  return counts;
+}
+
+/** writeBatch, also naming the rows it inserted: what a feed of new records publishes. */
+export async function writeBatchWithInserted<Row, Stored>(db: Db, rows: readonly Row[], writer: BatchWriter<Row, Stored>): Promise<WriteCounts & { insertedRows: Row[] }> {
+  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, insertedRows: [] };
   const latest = new Map<string, Row>();
   for (const row of rows) {
     const key = writer.key(row);
@@ -66,7 +72,7 @@ export async function writeBatch<Row, Stored>(db: Db, rows: readonly Row[], writ
     }
     if (fresh.length) await writer.insert(tx, fresh);
     if (changes.length) await writer.update(tx, changes);
-    return { inserted: fresh.length, updated: changes.length, unchanged };
+    return { inserted: fresh.length, updated: changes.length, unchanged, insertedRows: fresh };
   }, TRANSACTION);
 }
 

@@ -1,8 +1,9 @@
 // Curated news (spec 2.8): one item of `data`, as GET /news/api/v1/news returns it
 // (src/rest/news.ts).
 import type { Prisma } from '../../../generated/prisma/client.js';
-import type { Importer } from '../importer.js';
-import { writeNews, type NewsInput } from '../../services/news.js';
+import { newsTopic } from '../../events.js';
+import type { PublishingImporter } from '../import.js';
+import { newsByNewsIds, writeNews, type NewsInput } from '../../services/news.js';
 import * as f from '../record-fields.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,7 +51,7 @@ export function parseNews(record: unknown): NewsInput {
   };
 }
 
-export const importer: Importer<NewsInput> = {
+export const importer: PublishingImporter<NewsInput> = {
   resource: 'news',
   recordsOf: (body) => f.listIn(body, 'data'),
   parse: parseNews,
@@ -58,4 +59,6 @@ export const importer: Importer<NewsInput> = {
   write: writeNews,
   // created_at is when the item was published: the route's newest-first order
   highWater: (row) => row.createdAt.toISOString(),
+  // on its ticker, the one `news(symbol:)` lists it under
+  eventsOf: async (db, rows) => (await newsByNewsIds(db, rows.map((r) => r.newsId))).map((n) => [newsTopic(n.ticker), n] as const),
 };

@@ -1,8 +1,9 @@
 // Press releases (spec 2.6): one item of the bare array GET /streamhive/api/v1/data returns
 // (src/rest/press-release.ts), PascalCase keys.
 import type { Prisma } from '../../../generated/prisma/client.js';
-import type { Importer } from '../importer.js';
-import { writePressReleases, type PressReleaseInput } from '../../services/press-release.js';
+import { PRESS_RELEASE_TOPIC } from '../../events.js';
+import type { PublishingImporter } from '../import.js';
+import { pressReleasesByWireIds, writePressReleases, type PressReleaseInput } from '../../services/press-release.js';
 import * as f from '../record-fields.js';
 
 const TEXT = {
@@ -52,7 +53,7 @@ export function parsePressRelease(record: unknown): PressReleaseInput {
   };
 }
 
-export const importer: Importer<PressReleaseInput> = {
+export const importer: PublishingImporter<PressReleaseInput> = {
   resource: 'press-releases',
   // the route answers a bare array
   recordsOf: (body) => (Array.isArray(body) ? body : null),
@@ -60,4 +61,6 @@ export const importer: Importer<PressReleaseInput> = {
   key: (row) => row.wireDataId,
   write: writePressReleases,
   highWater: (row) => row.publishTime.toISOString(),
+  // one topic for all: a subscriber asks for any of several tickers, or for every release
+  eventsOf: async (db, rows) => (await pressReleasesByWireIds(db, rows.map((r) => r.wireDataId))).map((r) => [PRESS_RELEASE_TOPIC, r] as const),
 };

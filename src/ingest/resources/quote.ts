@@ -26,5 +26,6 @@ export const importer: PublishingImporter<Quote> = {
   key: (q) => `${q.symbol}|${q.sequenceNumber}`,
   write: writeQuotes,
   highWater: (q) => timestampHighWater(q.sipTimestamp),
-  topicOf: (q) => quoteTopic(q.symbol),
+  // the parsed row is the stored row
+  eventsOf: async (_db, rows) => rows.map((q) => [quoteTopic(q.symbol), q] as const),
 };

@@ -30,5 +30,6 @@ export const importer: PublishingImporter<Trade> = {
     return written;
   },
   highWater: (t) => timestampHighWater(t.sipTimestamp),
-  topicOf: (t) => tradeTopic(t.symbol),
+  // the parsed row is the stored row
+  eventsOf: async (_db, rows) => rows.map((t) => [tradeTopic(t.symbol), t] as const),
 };

@@ -1,0 +1,543 @@
+// Subscriptions: tradeAdded, quoteAdded, pressReleaseAdded, newsAdded over Server-Sent Events
+// (through app.fetch, as every HTTP request goes: router, auth, rate limits) and over WebSocket
+// (graphql-ws on a listening server); events come from the import path after each batch commits.
+// With TEST_REDIS_URL: two server processes and the CLI import, one Redis between them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import { openDatabase } from '../src/bootstrap.js';
+import { ROOT, type DatabaseConfig } from '../src/config.js';
+import { createDb } from '../src/db.js';
+import { memoryEventBus, PRESS_RELEASE_TOPIC, redisEventBus, type EventBus } from '../src/events.js';
+import { importStream } from '../src/ingest/import.js';
+import type { ImportResource } from '../src/ingest/importer.js';
+import { importerFor } from '../src/ingest/registry.js';
+import { sync } from '../src/ingest/sync.js';
+import { migrate } from '../src/migrate.js';
+import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../src/ws.js';
+import { authHarness, RELAXED, type AuthHarness } from './auth-helpers.js';
+import { testConfig, testDatabases, TEST_JWT_SECRET } from './helpers.js';
+
+// ------------------------------------------------------------------ records, as the import reads them
+
+/** NDJSON with bigints written as bare digits, as a vendor's feed carries 19-digit timestamps. */
+const ndjson = (records: object[]) =>
+  records.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `#${v}#` : v)).replace(/"#(\d+)#"/g, '$1')).join('\n') + '\n';
+
+const SIP = 1_795_208_399_869_397_596n; // 19 digits: no double holds it
+const SEQ = 9_007_199_254_740_993n; // 2^53 + 1
+
+const trade = (symbol: string, sequence: bigint, sip = SIP) => ({ symbol, conditions: [12, 37], exchange: 4, id: `t${sequence}`, price: 412.5, sequence_number: sequence, sip_timestamp: sip, size: 100, tape: 3 });
+const quote = (symbol: string, sequence: bigint) => ({ symbol, ask_exchange: 1, ask_price: 2.5, ask_size: 3, bid_exchange: 1, bid_price: 2.25, bid_size: 3, conditions: [], sequence_number: sequence, sip_timestamp: SIP, tape: 1 });
+const release = (wireId: string, tickers: string[]) => ({
+  WireDataID: wireId, Vendor: 'Wire', ReleaseID: `r-${wireId}`, ExternalID: `e-${wireId}`, TransmissionID: `t-${wireId}`, Headline: `Release ${wireId}`,
+  SubHeadline: '', Dateline: 'NEW YORK', Language: 'en', Source: 'Test', SourceURL: 'https://example.com/r', Summary: 'summary', BodyHTML: '<p>body</p>',
+  BodyText: 'body', PublishTime: '2026-11-20T14:30:00Z', Categories: null, Keywords: [], ExternalLinks: [], Tickers: tickers,
+  Exchanges: tickers.map((t) => `NYSE:${t}`), Securities: [], Contacts: [], MediaAssets: null,
+});
+const news = (id: number, ticker: string) => ({
+  id, news_id: randomUUID(), headline: `${ticker} moves`, catalyst: 'Earnings', catalyst_created: false, associated_press_releases: [], associated_ratings: [],
+  associated_transcripts: [], logo_exists: false, logo_thumbnail_url: '', on_all_tickers: false, on_entities: false, share_class_figi: 'BBG001S5N8V8',
+  ticker, type: 'gainers', created_at: '2026-11-20T14:30:00Z', updated_at: '2026-11-20T14:30:00Z',
+  securities: [{ figi: 'BBG000B9XRY4', name: `${ticker} Inc`, MIC: 'XNAS', exchcode: 'UW', ticker, compositefigi: 'BBG000B9XRY4', securitytype: 'Common Stock', marketsector: 'Equity', shareclassfigi: 'BBG001S5N8V8' }],
+});
+
+// ------------------------------------------------------------------ clients
+
+interface EventStream {
+  response: Response;
+  /** The data of the next `next` event (fails after `ms`). */
+  next(ms?: number): Promise<any>;
+  /** Resolves once the server ended the stream with `event: complete`. */
+  completed(ms?: number): Promise<void>;
+  cancel(): Promise<void>;
+}
+
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+const fetchOf = (app: App) => async (url: string, init: RequestInit) => app.fetch(url, init);
+
+/** A subscription over SSE (POST, Accept: text/event-stream), as graphql-sse and curl -N send it. */
+async function sse(fetchFn: (url: string, init: RequestInit) => Promise<Response>, base: string, query: string, headers: Record<string, string>, variables?: object): Promise<EventStream> {
+  const response = await fetchFn(`${base}/graphql`, {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const read = async (): Promise<{ event: string; data: string } | undefined> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(':')) continue; // keep-alive ping
+        const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
+        return { event: field('event'), data: field('data') };
+      }
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      buffer += value;
+    }
+  };
+  const until = async (event: string) => {
+    for (;;) {
+      const e = await read();
+      if (!e) throw new Error(`the stream ended before an event "${event}"`);
+      if (e.event === event) return e;
+    }
+  };
+  return {
+    response,
+    next: async (ms = 5_000) => JSON.parse((await within(until('next'), ms, 'next event')).data),
+    completed: async (ms = 5_000) => void (await within(until('complete'), ms, 'complete event')),
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** An in-process bus that counts the subscriptions not ended yet: what a client that goes away must release. */
+function countingBus(): { bus: EventBus; open(): number } {
+  const inner = memoryEventBus();
+  let open = 0;
+  return {
+    open: () => open,
+    bus: {
+      ...inner,
+      subscribe<T>(topic: string) {
+        const sub = inner.subscribe<T>(topic);
+        const end = sub.return!.bind(sub);
+        let ended = false;
+        open++;
+        sub.return = () => {
+          if (!ended) (ended = true), open--;
+          return end();
+        };
+        return sub;
+      },
+    },
+  };
+}
+
+async function importRecords(h: { db: AuthHarness['db'] }, bus: EventBus, resource: ImportResource, records: object[]) {
+  const importer = await importerFor(resource);
+  const result = await importStream(h.db, importer, { stream: Readable.from([ndjson(records)]) }, { events: bus });
+  expect(result.counts.rejected, JSON.stringify(result.rejects)).toBe(0);
+  return result.counts;
+}
+
+const TRADE_FIELDS = 'id symbol tradeId price size exchange tape conditions sequenceNumber sipTimestamp time';
+
+// ------------------------------------------------------------------ in process, per database
+
+describe.each(testDatabases())('subscriptions on $name', (tdb) => {
+  let h: AuthHarness;
+  let counted: ReturnType<typeof countingBus>;
+  let app: App;
+  const subscribe = (query: string, key: string | null = 'demo-pro', variables?: object) => sse(fetchOf(app), 'http://test', query, key ? { 'x-api-key': key } : {}, variables);
+  const gql = async (query: string, key = 'demo-pro') => {
+    const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query }) });
+    return (await res.json()) as { data?: any; errors?: any[] };
+  };
+
+  beforeAll(async () => {
+    h = await authHarness(tdb);
+    counted = countingBus();
+    app = createApp({ config: h.config, db: h.db, events: counted.bus });
+  });
+  afterAll(async () => {
+    await counted.bus.close();
+    await h.close();
+    await tdb.cleanup();
+  });
+
+  it('tradeAdded over SSE: each imported trade of the symbol, after its batch commits, with every digit; a client that goes away unsubscribes', async () => {
+    const stream = await subscribe(`subscription { tradeAdded(symbol: "nvlx") { ${TRADE_FIELDS} } }`);
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
+    expect(stream.response.headers.get('x-request-id')).toBeTruthy();
+    expect(counted.open()).toBe(1); // listening before the response started
+
+    expect(await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ), trade('ORBT', 1n), trade('NVLX', SEQ + 1n, SIP + 1n)])).toMatchObject({ inserted: 3 });
+    const first = (await stream.next()).data.tradeAdded;
+    const second = (await stream.next()).data.tradeAdded;
+    expect(first).toMatchObject({ symbol: 'NVLX', sipTimestamp: '1795208399869397596', sequenceNumber: '9007199254740993', conditions: [12, 37], price: 412.5 });
+    expect(second).toMatchObject({ sipTimestamp: '1795208399869397597', sequenceNumber: '9007199254740994' });
+    // the very objects the query answers with
+    const page = await gql(`{ trades(symbol: "NVLX", order: ASC) { nodes { ${TRADE_FIELDS} } } }`);
+    expect([first, second]).toEqual(page.data.trades.nodes);
+
+    // a rerun inserts nothing, so it publishes nothing
+    expect(await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ)])).toMatchObject({ inserted: 0, unchanged: 1 });
+    await counted.bus.publish('trade:NVLX', { ...(await h.db.prisma.trade.findFirstOrThrow({ where: { symbol: 'NVLX' }, orderBy: { sequenceNumber: 'asc' } })), tradeId: 'marker' });
+    expect((await stream.next()).data.tradeAdded.tradeId).toBe('marker');
+
+    await stream.cancel();
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(0);
+  });
+
+  it('refused like the queries: free tier FORBIDDEN, no credential UNAUTHENTICATED, a bad symbol BAD_USER_INPUT naming the argument; a wrong key is a 401', async () => {
+    const cases: [string, string | null, string, RegExp][] = [
+      ['subscription { tradeAdded(symbol: "NVLX") { price } }', 'demo-free', 'FORBIDDEN', /trades needs the pro tier or higher; this caller's tier is free/],
+      ['subscription { quoteAdded(symbol: "NVLX") { bidPrice } }', 'demo-free', 'FORBIDDEN', /quotes needs the pro tier/],
+      ['subscription { pressReleaseAdded { headline } }', 'demo-free', 'FORBIDDEN', /pressReleases needs the pro tier/],
+      ['subscription { tradeAdded(symbol: "NVLX") { price } }', null, 'UNAUTHENTICATED', /authentication required/],
+      ['subscription { newsAdded(symbol: "NVLX") { headline } }', null, 'UNAUTHENTICATED', /authentication required/],
+      ['subscription { tradeAdded(symbol: "NV LX") { price } }', 'demo-pro', 'BAD_USER_INPUT', /argument "symbol": a symbol must be 1 to 20 characters .*got "NV LX"/],
+      ['subscription { newsAdded(symbol: "") { headline } }', 'demo-free', 'BAD_USER_INPUT', /argument "symbol"/],
+      ['subscription { pressReleaseAdded(tickers: ["NVLX", "bad!"]) { headline } }', 'demo-pro', 'BAD_USER_INPUT', /argument "tickers".*got "bad!"/],
+    ];
+    for (const [query, key, code, message] of cases) {
+      const stream = await subscribe(query, key);
+      const { errors, data } = await stream.next();
+      expect(data, query).toBeUndefined();
+      expect(errors, query).toHaveLength(1);
+      expect(errors[0].extensions.code, query).toBe(code);
+      expect(errors[0].message, query).toMatch(message);
+      await stream.completed();
+    }
+    expect(counted.open()).toBe(0);
+
+    const wrongKey = await app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', 'x-api-key': 'nope' },
+      body: JSON.stringify({ query: 'subscription { newsAdded(symbol: "NVLX") { headline } }' }),
+    });
+    expect(wrongKey.status).toBe(401);
+    expect(await wrongKey.json()).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
+  });
+
+  it('a subscription is a request for the rate limit', async () => {
+    const limited = createApp({ config: testConfig(h.config.database, {}, { ...RELAXED, RATE_LIMIT_FREE: '1' }), db: h.db, events: counted.bus });
+    const first = await sse(fetchOf(limited), 'http://test', 'subscription { newsAdded(symbol: "NVLX") { headline } }', { 'x-api-key': 'demo-free' });
+    expect(first.response.status).toBe(200);
+    const second = await limited.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', 'x-api-key': 'demo-free' },
+      body: JSON.stringify({ query: 'subscription { newsAdded(symbol: "NVLX") { headline } }' }),
+    });
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
+    await first.cancel();
+    await expect.poll(() => counted.open()).toBe(0);
+  });
+
+  it('quoteAdded: imported quotes of the symbol', async () => {
+    const stream = await subscribe('subscription { quoteAdded(symbol: "ORBT") { symbol sequenceNumber sipTimestamp bidPrice askPrice } }');
+    await importRecords(h, counted.bus, 'quotes', [quote('NVLX', 1n), quote('ORBT', SEQ)]);
+    expect((await stream.next()).data.quoteAdded).toEqual({ symbol: 'ORBT', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596', bidPrice: 2.25, askPrice: 2.5 });
+    await stream.cancel();
+  });
+
+  it('pressReleaseAdded: every new release, or only those naming any of `tickers`; as the pressReleases query shows them', async () => {
+    const fields = 'id pressReleaseId wireDataId headline tickers exchanges publishTime createdAt';
+    const some = await subscribe(`subscription { pressReleaseAdded(tickers: ["nvlx", "zzz,ACME"]) { ${fields} } }`);
+    const all = await subscribe(`subscription { pressReleaseAdded { ${fields} } }`);
+    await importRecords(h, counted.bus, 'press-releases', [release('9101', ['ORBT']), release('9102', ['ACME', 'NVLX'])]);
+    const named = (await some.next()).data.pressReleaseAdded;
+    expect(named).toMatchObject({ wireDataId: '9102', pressReleaseId: 9102, tickers: ['ACME', 'NVLX'], publishTime: '2026-11-20T14:30:00.000Z' });
+    expect([(await all.next()).data.pressReleaseAdded.wireDataId, (await all.next()).data.pressReleaseAdded.wireDataId]).toEqual(['9101', '9102']);
+    const page = await gql(`{ pressReleases(tickers: ["NVLX"]) { nodes { ${fields} } } }`);
+    expect(page.data.pressReleases.nodes).toEqual([named]);
+    // the ORBT release reached the filtered subscription too, and was dropped: the next one it shows is this
+    await importRecords(h, counted.bus, 'press-releases', [release('9103', ['NVLX'])]);
+    expect((await some.next()).data.pressReleaseAdded.wireDataId).toBe('9103');
+    await Promise.all([some.cancel(), all.cancel()]);
+    await expect.poll(() => counted.open()).toBe(0);
+  });
+
+  it('a sync publishes what it inserts, as an import does', async () => {
+    const target = await tdb.create();
+    await migrate(target);
+    const db = await createDb(target);
+    const bus = memoryEventBus();
+    const releases = bus.subscribe<{ wireDataId: string; tickers: { ticker: string }[] }>(PRESS_RELEASE_TOPIC);
+    try {
+      await sync(db, { from: 'http://test', apikey: 'demo-pro', resources: ['press-releases'], fetch: fetchOf(app) as typeof fetch, events: bus });
+      const got: { wireDataId: string; tickers: { ticker: string }[] }[] = [];
+      for (let i = 0; i < 3; i++) got.push((await releases.next()).value!);
+      expect(got.map((r) => [r.wireDataId, r.tickers.map((t) => t.ticker)]).sort()).toEqual([['9101', ['ORBT']], ['9102', ['ACME', 'NVLX']], ['9103', ['NVLX']]]);
+    } finally {
+      await bus.close();
+      await db.close();
+    }
+  });
+
+  it('newsAdded: the new items about the symbol (free tier), with their securities; also over GET, as EventSource asks', async () => {
+    const query = 'subscription { newsAdded(symbol: "NVLX") { newsItemId ticker headline type securities { ticker mic } } }';
+    const stream = await subscribe(query, 'demo-free');
+    const overGet = await sse(async (url, init) => app.fetch(`${url}?${new URLSearchParams({ query, apikey: 'demo-free' })}`, { headers: { accept: 'text/event-stream' } }), 'http://test', query, {});
+    expect(overGet.response.status).toBe(200);
+    await importRecords(h, counted.bus, 'news', [news(71, 'ORBT'), news(72, 'NVLX')]);
+    const expected = { newsItemId: 72, ticker: 'NVLX', headline: 'NVLX moves', type: 'GAINERS', securities: [{ ticker: 'NVLX', mic: 'XNAS' }] };
+    expect((await stream.next()).data.newsAdded).toEqual(expected);
+    expect((await overGet.next()).data.newsAdded).toEqual(expected);
+    await Promise.all([stream.cancel(), overGet.cancel()]);
+  });
+
+  it('closing the bus (the shutdown hook) completes the open streams', async () => {
+    const own = countingBus();
+    const closing = createApp({ config: h.config, db: h.db, events: own.bus });
+    const stream = await sse(fetchOf(closing), 'http://test', 'subscription { newsAdded(symbol: "NVLX") { headline } }', { 'x-api-key': 'demo-free' });
+    await own.bus.close();
+    await stream.completed();
+  });
+});
+
+// ------------------------------------------------------------------ WebSocket on a listening server
+
+describe('subscriptions over WebSocket (graphql-ws)', () => {
+  const [tdb] = testDatabases();
+  let h: AuthHarness;
+  let counted: ReturnType<typeof countingBus>;
+  let server: Server;
+  let socket: ReturnType<typeof attachWebSocket>;
+  let url: string;
+  let accessToken: string;
+  const clients: Client[] = [];
+
+  /** A client whose socket-level close (code, reason) is recorded; `headers` go on the upgrade request. */
+  function client(connectionParams?: Record<string, unknown>, headers?: Record<string, string>) {
+    const closed: { code?: number; reason?: string } = {};
+    const Impl = headers
+      ? class extends WebSocket {
+          constructor(address: string, protocols?: string | string[]) {
+            super(address, protocols, { headers });
+          }
+        }
+      : WebSocket;
+    const c = createClient({ url, webSocketImpl: Impl, connectionParams, retryAttempts: 0, lazy: true, on: { closed: (e) => Object.assign(closed, { code: (e as CloseEvent).code, reason: (e as CloseEvent).reason }) } });
+    clients.push(c);
+    return { client: c, closed };
+  }
+
+  /** One operation's messages: results, and the error or completion that ended it. */
+  function run(c: Client, query: string) {
+    const state = { results: [] as any[], error: undefined as unknown, done: false };
+    state.done = false;
+    const dispose = c.subscribe({ query }, {
+      next: (r) => void state.results.push(r),
+      error: (e) => void ((state.error = e), (state.done = true)),
+      complete: () => void (state.done = true),
+    });
+    return Object.assign(state, { dispose });
+  }
+
+  beforeAll(async () => {
+    h = await authHarness(tdb!);
+    counted = countingBus();
+    const app = createApp({ config: h.config, db: h.db, events: counted.bus });
+    server = createServer(app);
+    socket = attachWebSocket(server, app, { isProd: false, maxMessageBytes: h.config.graphql.maxBodyBytes });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    const login = await app.fetch('http://test/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'pro@example.com', password: 'demo-password' }) });
+    expect(login.status).toBe(200);
+    accessToken = /DT_AUTH_TOKEN=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))![1]!;
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.dispose()));
+    await socket.close();
+    await new Promise((resolve) => server.close(resolve));
+    await counted.bus.close();
+    await h.close();
+    await tdb!.cleanup();
+  });
+
+  it('connectionParams { apiKey }: imported trades arrive with every digit; a client that goes away unsubscribes', async () => {
+    const { client: c } = client({ apiKey: 'demo-pro' });
+    const op = run(c, 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }');
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(1);
+    await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ), trade('ORBT', SEQ)]);
+    await expect.poll(() => op.results.length, { timeout: 5_000 }).toBe(1);
+    expect(op.results[0]).toEqual({ data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } } });
+    await c.dispose();
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(0);
+  });
+
+  it('{ authorization: "Bearer …" } and the session cookie of the upgrade authenticate; the cookie from another site does not (4403)', async () => {
+    const query = '{ me { email tier } }';
+    const bearer = run(client({ authorization: `Bearer ${accessToken}` }).client, query);
+    const cookie = run(client(undefined, { cookie: `DT_AUTH_TOKEN=${accessToken}`, origin: new URL(url).origin.replace('ws:', 'http:') }).client, query);
+    const foreign = client(undefined, { cookie: `DT_AUTH_TOKEN=${accessToken}`, origin: 'https://evil.example' });
+    const hijack = run(foreign.client, query);
+    await expect.poll(() => bearer.done && cookie.done && hijack.done, { timeout: 5_000 }).toBe(true);
+    expect(bearer.results).toEqual([{ data: { me: { email: 'pro@example.com', tier: 'PRO' } } }]);
+    expect(cookie.results).toEqual(bearer.results);
+    expect(foreign.closed.code).toBe(4403);
+    expect(foreign.closed.reason).toContain('CSRF');
+  });
+
+  it('no credential or a wrong one closes the connection with 4401; free tier gets FORBIDDEN, a bad symbol BAD_USER_INPUT', async () => {
+    const none = client({});
+    const wrong = client({ apiKey: 'nope' });
+    const badType = client({ apiKey: 42 });
+    const ops = [run(none.client, '{ me { email } }'), run(wrong.client, '{ me { email } }'), run(badType.client, '{ me { email } }')];
+    await expect.poll(() => ops.every((o) => o.done), { timeout: 5_000 }).toBe(true);
+    expect(none.closed).toMatchObject({ code: 4401, reason: expect.stringContaining('authentication required') });
+    expect(wrong.closed).toMatchObject({ code: 4401, reason: 'the API key is not valid' });
+    expect(badType.closed).toMatchObject({ code: 4400, reason: expect.stringContaining('connectionParams.apiKey must be a string') });
+
+    const free = run(client({ apiKey: 'demo-free' }).client, 'subscription { tradeAdded(symbol: "NVLX") { price } }');
+    const bad = run(client({ apiKey: 'demo-pro' }).client, 'subscription { tradeAdded(symbol: "no way") { price } }');
+    await expect.poll(() => free.done && bad.done, { timeout: 5_000 }).toBe(true);
+    expect(free.results[0].errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringContaining('trades needs the pro tier') });
+    expect(bad.results[0].errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('argument "symbol"') });
+  });
+
+  it(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations at once on one connection`, async () => {
+    const { client: c } = client({ apiKey: 'demo-pro' });
+    const ops = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, () => run(c, 'subscription { newsAdded(symbol: "NVLX") { headline } }'));
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION);
+    const over = run(c, 'subscription { newsAdded(symbol: "NVLX") { headline } }');
+    await expect.poll(() => over.done, { timeout: 5_000 }).toBe(true);
+    expect(over.error).toEqual([expect.objectContaining({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringContaining(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations`) })]);
+    expect(ops.some((o) => o.done)).toBe(false);
+    ops[0]!.dispose();
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION - 1);
+    const again = run(c, 'subscription { newsAdded(symbol: "NVLX") { headline } }');
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION);
+    expect(again.done).toBe(false);
+    await c.dispose();
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(0);
+  });
+
+  it('close() (the shutdown hook) tells the clients to go away with 1001', async () => {
+    const own = client({ apiKey: 'demo-pro' });
+    const op = run(own.client, 'subscription { newsAdded(symbol: "NVLX") { headline } }');
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(1);
+    await socket.close();
+    await expect.poll(() => own.closed.code, { timeout: 5_000 }).toBe(1001);
+    expect(op.done).toBe(true);
+    await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(0);
+  });
+});
+
+// ------------------------------------------------------------------ two server processes, one Redis
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+const cliUrl = (database: DatabaseConfig) => (database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`);
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('across processes through Redis (needs TEST_REDIS_URL)', () => {
+  // PostgreSQL when the suite has it (what several instances share in production), else one SQLite file
+  const tdb = testDatabases().at(-1)!;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-subs-'));
+  const children: ChildProcess[] = [];
+  let database: DatabaseConfig;
+  let env: Record<string, string>;
+  const servers: { port: number; child: ChildProcess; output: () => string; exited: Promise<number | null> }[] = [];
+
+  async function start(): Promise<(typeof servers)[number]> {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { port, child, output: () => out, exited };
+  }
+
+  async function healthy(s: (typeof servers)[number]): Promise<void> {
+    const t0 = Date.now();
+    // tsx compiles the whole server on start: seconds, more on a busy machine
+    while (Date.now() - t0 < 60_000) {
+      if (s.child.exitCode !== null) throw new Error(`server exited early:\n${s.output()}`);
+      if ((await fetch(`http://127.0.0.1:${s.port}/healthz`).then((r) => r.status, () => 0)) === 200) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no 200 from /healthz:\n${s.output()}`);
+  }
+
+  beforeAll(async () => {
+    database = await tdb.create();
+    // migrations and demo accounts once, before two processes would race to make them
+    await (await openDatabase(testConfig(database))).close();
+    env = {
+      ...process.env,
+      DATABASE_URL: cliUrl(database),
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      JWT_SECRET: TEST_JWT_SECRET,
+      NODE_ENV: 'test',
+      SAMPLE_DATA: 'none',
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+    } as Record<string, string>;
+    servers.push(...(await Promise.all([start(), start()])));
+    await Promise.all(servers.map(healthy));
+  });
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await tdb.cleanup();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a trade the CLI imports reaches the subscribers of both instances; SIGTERM completes the open streams and the instance exits', async () => {
+    const [a, b] = servers as [(typeof servers)[number], (typeof servers)[number]];
+    const query = 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }';
+    const [onA, onB] = await Promise.all([a, b].map((s) => sse(fetch, `http://127.0.0.1:${s.port}`, query, { 'x-api-key': 'demo-pro' })));
+    expect(onB!.response.status).toBe(200);
+
+    const file = path.join(dataDir, 'trades.ndjson');
+    fs.writeFileSync(file, ndjson([trade('NVLX', SEQ), trade('ORBT', 2n)]));
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(cli);
+    let out = '';
+    cli.stdout!.on('data', (d) => (out += d));
+    cli.stderr!.on('data', (d) => (out += d));
+    expect(await new Promise((resolve) => cli.on('exit', resolve)), out).toBe(0);
+
+    const expected = { data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } } };
+    expect(await onB!.next(10_000)).toEqual(expected);
+    expect(await onA!.next(10_000)).toEqual(expected);
+
+    b.child.kill('SIGTERM');
+    await onB!.completed(5_000);
+    expect(await within(b.exited, 10_000, 'exit after SIGTERM'), b.output()).toBe(0);
+    await onA!.cancel();
+  });
+
+  it('press releases and news come through Redis whole: dates, JSON, child rows, ids', async () => {
+    const db = await createDb(database);
+    const bus = redisEventBus(process.env.TEST_REDIS_URL!);
+    const app = createApp({ config: testConfig(database), db, events: bus });
+    try {
+      const fields = 'id pressReleaseId wireDataId tickers publishTime createdAt categories raw';
+      const releases = await sse(fetchOf(app), 'http://test', `subscription { pressReleaseAdded(tickers: ["NVLX"]) { ${fields} } }`, { 'x-api-key': 'demo-pro' });
+      const items = await sse(fetchOf(app), 'http://test', 'subscription { newsAdded(symbol: "NVLX") { id newsItemId newsId createdAt securities { ticker } } }', { 'x-api-key': 'demo-pro' });
+      await importRecords({ db }, bus, 'press-releases', [{ ...release('9201', ['NVLX']), Categories: [{ name: 'Earnings' }], Raw: { n: 1 } }]);
+      await importRecords({ db }, bus, 'news', [news(81, 'NVLX')]);
+      const got = (await releases.next()).data.pressReleaseAdded;
+      expect(got).toMatchObject({ pressReleaseId: 9201, tickers: ['NVLX'], publishTime: '2026-11-20T14:30:00.000Z', categories: [{ name: 'Earnings' }], raw: { n: 1 } });
+      const query = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' }, body: JSON.stringify({ query: `{ pressReleases(tickers: ["NVLX"]) { nodes { ${fields} } } }` }) });
+      expect(((await query.json()) as any).data.pressReleases.nodes).toEqual([got]);
+      expect((await items.next()).data.newsAdded).toMatchObject({ newsItemId: 81, createdAt: '2026-11-20T14:30:00.000Z', securities: [{ ticker: 'NVLX' }] });
+      await Promise.all([releases.cancel(), items.cancel()]);
+    } finally {
+      await bus.close();
+      await db.close();
+    }
+  });
+});
