@@ -1,11 +1,37 @@
-FROM node:20-bookworm-slim
+# Production image of the gateway: `docker build -t market-data-gateway .`
+# Secrets (JWT_SECRET, DATABASE_URL's password, METRICS_TOKEN) come from the environment at run
+# time; none is baked in.
+
+# --- build: every dependency, the generated Prisma clients and the OCR model (npm ci's postinstall)
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
 RUN npm ci --no-audit --no-fund
+# then only what runs: dev dependencies (vitest, typescript ...) go
+RUN npm prune --omit=dev --no-audit --no-fund
 COPY . .
-ENV NODE_ENV=production PORT=4000
+# the allow-list of persisted operations is optional; the gateway reads {} as "none"
+RUN test -f persisted-operations.json || echo '{}' > persisted-operations.json
+
+# --- runtime: Node and what the server reads, owned by root and read-only to the user that runs it
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production PORT=4000 HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app/package.json /app/tsconfig.json /app/persisted-operations.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/generated ./generated
+COPY --from=build /app/prisma ./prisma
+COPY --from=build /app/lexicon ./lexicon
+COPY --from=build /app/src ./src
+# DATA_DIR: the SQLite file when DATABASE_URL is unset; the one place the gateway may write
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
 EXPOSE 4000
-CMD ["npm", "start"]
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself as PID 1 (not npm): SIGTERM reaches the server, which drains (SHUTDOWN_TIMEOUT_MS) and exits
+STOPSIGNAL SIGTERM
+CMD ["node", "--import", "tsx", "src/server.ts"]

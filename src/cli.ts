@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { AppError } from './errors.js';
 import { createEventBus } from './events.js';
-import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import.js';
+import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, isPublishing, type ImportCounts } from './ingest/import.js';
 import { IMPORT_RESOURCES } from './ingest/importer.js';
 import { progressReporter } from './ingest/progress.js';
 import { importerFor, isImportResource } from './ingest/registry.js';
@@ -165,7 +165,7 @@ const commands: Record<string, Command> = {
     log(`revoked API key ${key.id} "${key.name}"`);
   },
 
-  async sync(db, args) {
+  async sync(db, args, config) {
     const flags = parse(args, { from: 'string', apikey: 'string', resources: 'string', since: 'string' });
     const from = required(flags, 'from');
     if (!/^https?:\/\/[^/]/.test(from)) throw new UsageError(`--from must be an http(s) URL, got ${JSON.stringify(from)}`);
@@ -175,13 +175,16 @@ const commands: Record<string, Command> = {
     }
     const since = flags.since as string | undefined;
     if (since !== undefined && Number.isNaN(Date.parse(since))) throw new UsageError(`--since must be an ISO 8601 date or time, got ${JSON.stringify(since)}`);
+    // only Redis reaches the servers' subscribers
+    const events = config.redisUrl ? createEventBus(config) : undefined;
     const reports = await sync(db, {
       from,
       apikey: required(flags, 'apikey'),
       ...(resources ? { resources: resources as (typeof IMPORT_RESOURCES)[number][] } : {}),
       ...(since ? { since } : {}),
+      ...(events ? { events } : {}),
       log,
-    });
+    }).finally(() => events?.close());
     const incomplete = reports.filter((r) => r.skipped);
     const rejected = reports.reduce((sum, r) => sum + r.rejected, 0);
     log(`sync from ${sourceOf(from)}: ${reports.length - incomplete.length} of ${reports.length} resources complete${rejected ? `, ${rejected} records rejected` : ''}`);
@@ -221,7 +224,7 @@ const commands: Record<string, Command> = {
 
     const importer = await importerFor(resource);
     // only Redis reaches other processes; an in-memory bus in the CLI would have no subscriber
-    const events = config.redisUrl && (resource === 'trades' || resource === 'quotes') ? createEventBus(config) : undefined;
+    const events = config.redisUrl && isPublishing(importer) ? createEventBus(config) : undefined;
     const progress = progressReporter(resource);
     // Ctrl-C or SIGTERM (a follow-mode feed being stopped): write what was read, close Redis, summarize
     const stop = new AbortController();

@@ -20,6 +20,51 @@ export interface Config {
   dataDir: string;
   auth: AuthConfig;
   ocr: OcrConfig;
+  graphql: GraphQLConfig;
+  observability: ObservabilityConfig;
+  lifecycle: LifecycleConfig;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ObservabilityConfig {
+  /** pino level of the JSON log lines on stdout; `silent` by default under NODE_ENV=test. */
+  logLevel: LogLevel;
+  /** Bearer token /metrics asks for; unset: open outside production, refused (403) in production. */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP collector base URL (traces go to <url>/v1/traces); unset: no tracing, no OpenTelemetry loaded. */
+  otlpEndpoint: string | undefined;
+  /** service.name of the spans. */
+  serviceName: string;
+}
+
+export interface LifecycleConfig {
+  /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are cut. */
+  shutdownTimeoutMs: number;
+  /** How long /readyz answers 503 while new connections are still taken (for load balancers that poll it). */
+  drainDelayMs: number;
+}
+
+/** The record types whose answers the response cache may keep (public reference data). */
+export const CACHEABLE_TYPES = ['Logo', 'Security', 'Fundamental', 'EnhancedFundamental', 'BalanceSheet'] as const;
+export type CacheableType = (typeof CACHEABLE_TYPES)[number];
+
+export interface GraphQLConfig {
+  /** graphql-armor limits: a document past one is refused (400) before anything runs. */
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  maxDirectives: number;
+  maxCost: number;
+  /** Whether __schema and __type may be asked for; off in production unless enabled. */
+  introspection: boolean;
+  /** Largest /graphql request body; callers entitled to OCR may send a frame-sized one. */
+  maxBodyBytes: number;
+  /** Only documents of persisted-operations.json run (by hash, documentId or their exact text). */
+  persistedOnly: boolean;
+  /** Seconds an answer made only of these types is served from the response cache; 0: never. */
+  cacheTtlSeconds: Readonly<Record<CacheableType, number>>;
 }
 
 export interface OcrConfig {
@@ -72,6 +117,27 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
   return Number(raw);
+}
+
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw)) throw new ConfigError(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/** RESPONSE_CACHE_TTLS: per-type overrides of RESPONSE_CACHE_TTL_SECONDS, like `Logo=3600,Security=300`. */
+function cacheTtls(env: Env): Readonly<Record<CacheableType, number>> {
+  const base = nonNegativeInt(env, 'RESPONSE_CACHE_TTL_SECONDS', 60);
+  const ttls = Object.fromEntries(CACHEABLE_TYPES.map((t) => [t, base])) as Record<CacheableType, number>;
+  for (const entry of (env.RESPONSE_CACHE_TTLS ?? '').split(',').filter((e) => e.trim() !== '')) {
+    const match = /^\s*([A-Za-z]+)\s*=\s*(\d{1,9})\s*$/.exec(entry);
+    if (!match || !(CACHEABLE_TYPES as readonly string[]).includes(match[1]!)) {
+      throw new ConfigError(`RESPONSE_CACHE_TTLS must be a comma list of <type>=<seconds> with a type among ${CACHEABLE_TYPES.join(', ')}; got ${JSON.stringify(entry.trim())}`);
+    }
+    ttls[match[1] as CacheableType] = Number(match[2]);
+  }
+  return Object.freeze(ttls);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -131,8 +197,9 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
 /** Reads and validates the environment once; the result is frozen and passed down explicitly. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = path.resolve(ROOT, env.DATA_DIR || 'data');
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
   const config: Config = {
-    nodeEnv: oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development'),
+    nodeEnv,
     host: env.HOST || '0.0.0.0',
     port: parsePort(env.PORT),
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
@@ -157,12 +224,42 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       timeoutMs: positiveInt(env, 'OCR_TIMEOUT_MS', 30_000),
       model: oneOf(env, 'OCR_MODEL', OCR_MODELS, 'fast'),
     }),
+    // graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises
+    // (1000 balance sheets with every field cost 149,000 by its formula, 5000 trades 130,000), and
+    // armor counts `first: $n` as 1, where graphql-guard.ts counts the page size sent
+    graphql: Object.freeze({
+      maxDepth: positiveInt(env, 'GRAPHQL_MAX_DEPTH', 6),
+      maxAliases: positiveInt(env, 'GRAPHQL_MAX_ALIASES', 15),
+      maxTokens: positiveInt(env, 'GRAPHQL_MAX_TOKENS', 1000),
+      maxDirectives: positiveInt(env, 'GRAPHQL_MAX_DIRECTIVES', 50),
+      maxCost: positiveInt(env, 'GRAPHQL_MAX_COST', 200_000),
+      introspection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+      maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
+      persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
+      cacheTtlSeconds: cacheTtls(env),
+    }),
+    observability: Object.freeze({
+      logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+      metricsToken: env.METRICS_TOKEN || undefined,
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+      serviceName: env.OTEL_SERVICE_NAME || 'market-data-gateway',
+    }),
+    lifecycle: Object.freeze({
+      shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+      drainDelayMs: nonNegativeInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0),
+    }),
   };
   if (config.auth.jwtSecret !== undefined && config.auth.jwtSecret.length < 32) {
     throw new ConfigError(`JWT_SECRET must be at least 32 characters; got ${config.auth.jwtSecret.length}`);
   }
   if (config.nodeEnv === 'production' && config.auth.jwtSecret === undefined) {
     throw new ConfigError('JWT_SECRET is required in production (at least 32 random characters)');
+  }
+  if (config.observability.metricsToken !== undefined && config.observability.metricsToken.length < 16) {
+    throw new ConfigError(`METRICS_TOKEN must be at least 16 characters; got ${config.observability.metricsToken.length}`);
+  }
+  if (config.observability.otlpEndpoint !== undefined && !/^https?:\/\/[^/]/.test(config.observability.otlpEndpoint)) {
+    throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL; got ${JSON.stringify(config.observability.otlpEndpoint)}`);
   }
   if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://; got ${JSON.stringify(config.redisUrl)}`);

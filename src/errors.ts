@@ -15,6 +15,20 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED' },
   INTERNAL: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' },
   SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
+  // the database cannot be reached (down, restarting, out of connections, locked past its timeout): retry later
+  DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },
+  // GraphQL only: a document refused before it runs (graphql-guard.ts)
+  QUERY_TOO_DEEP: { status: 400, graphql: 'QUERY_TOO_DEEP' },
+  TOO_MANY_ALIASES: { status: 400, graphql: 'TOO_MANY_ALIASES' },
+  QUERY_TOO_COMPLEX: { status: 400, graphql: 'QUERY_TOO_COMPLEX' },
+  TOO_MANY_TOKENS: { status: 400, graphql: 'TOO_MANY_TOKENS' },
+  TOO_MANY_DIRECTIVES: { status: 400, graphql: 'TOO_MANY_DIRECTIVES' },
+  INTROSPECTION_DISABLED: { status: 400, graphql: 'INTROSPECTION_DISABLED' },
+  // GraphQL only: persisted documents (graphql-persisted.ts). NOT_FOUND is a step of Apollo's APQ
+  // protocol, not a failure: 200, as Apollo Server answers it (the client then sends the text).
+  PERSISTED_QUERY_NOT_FOUND: { status: 200, graphql: 'PERSISTED_QUERY_NOT_FOUND' },
+  PERSISTED_QUERY_HASH_MISMATCH: { status: 400, graphql: 'PERSISTED_QUERY_HASH_MISMATCH' },
+  PERSISTED_QUERY_NOT_ALLOWED: { status: 400, graphql: 'PERSISTED_QUERY_NOT_ALLOWED' },
 } as const satisfies Record<string, { status: number; graphql: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -36,6 +50,13 @@ export class AppError extends Error {
   toGraphQL(): GraphQLError {
     return new GraphQLError(this.message, { extensions: { code: ERRORS[this.code].graphql } });
   }
+}
+
+/** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(): AppError {
+  return new AppError('DATABASE_UNAVAILABLE', `the database is unavailable; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
 }
 
 /** The REST error body of decisions.md, with the request id. */

@@ -1,13 +1,16 @@
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
-import { AppError, ERRORS } from './errors.js';
+import { isDatabaseUnavailable } from './db.js';
+import { AppError, databaseUnavailable, ERRORS, type ErrorCode } from './errors.js';
 
 /**
  * Internal errors are masked ("Unexpected error."); an AppError thrown by a resolver or service is
  * a client's mistake or a known state and goes out with its message and coded extensions.
  */
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
+  const thrown = error instanceof GraphQLError ? error.originalError : error;
+  // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE
+  const original = !(thrown instanceof AppError) && thrown !== undefined && isDatabaseUnavailable(thrown) ? databaseUnavailable() : thrown;
   if (original instanceof AppError) {
     const gql = error instanceof GraphQLError ? error : undefined;
     return new GraphQLError(original.message, {
@@ -15,8 +18,8 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
       ...(gql?.path ? { path: gql.path } : {}),
       extensions: {
         code: ERRORS[original.code].graphql,
-        // a rate-limited mutation (login) answers 429 with Retry-After, as REST does
-        ...(original.code === 'RATE_LIMITED' ? { http: { status: original.status, headers: original.headers } } : {}),
+        // a rate-limited mutation (login) answers 429 with Retry-After, as REST does; so does an unreachable database (503)
+        ...(original.code === 'RATE_LIMITED' || original.code === 'DATABASE_UNAVAILABLE' ? { http: { status: original.status, headers: original.headers } } : {}),
       },
     });
   }
@@ -25,6 +28,35 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     return new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), ...(error.path ? { path: error.path } : {}), extensions: { code: 'BAD_USER_INPUT' } });
   }
   return yogaMaskError(error, message, isDev);
+}
+
+const requestErrors = new WeakSet<GraphQLError>();
+
+/**
+ * A GraphQL error that refuses a whole request before execution (a guard limit, a persisted
+ * document refused), with the HTTP status of its code. Register useRequestErrorStatus with it.
+ */
+export function requestError(code: ErrorCode, message: string, nodes?: GraphQLError['nodes']): GraphQLError {
+  const error = new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: ERRORS[code].graphql, http: { status: ERRORS[code].status, spec: false } } });
+  requestErrors.add(error);
+  return error;
+}
+
+/**
+ * Keeps the status of requestError's errors. Yoga marks an error from parsing (the token limit)
+ * as one the GraphQL-over-HTTP spec answers with 200 to application/json clients, over our
+ * `spec: false`; the errors table says 400.
+ */
+export function useRequestErrorStatus(): Plugin {
+  return {
+    onExecutionResult({ result }) {
+      if (!result || !('errors' in result) || !result.errors) return;
+      for (const error of result.errors) {
+        const http = (error as GraphQLError).extensions?.http as { spec?: boolean } | undefined;
+        if (http && requestErrors.has(error as GraphQLError)) http.spec = false;
+      }
+    },
+  };
 }
 
 /** The argument whose value contains the AST node at `offset`, if any. */
@@ -73,6 +105,7 @@ export function useInputErrorCodes(): Plugin {
         }
         setResult(
           result.map((e) => {
+            if (e.extensions?.code) return e; // already coded: a guard rule's, or this hook's own on a cached result
             const node = e.nodes?.[0] as ASTNode | undefined;
             const isInput = node !== undefined && VALUE_KINDS.has(node.kind);
             const arg = isInput && node?.loc ? argumentAt(params.documentAST, node.loc.start) : undefined;
@@ -108,11 +141,12 @@ export function useInputErrorCodes(): Plugin {
   };
 }
 
+/** Errors of the request itself get BAD_USER_INPUT; a field's (it has a path: an auth scope, a subscription's source) is left to maskError. */
 function codedInputErrors<R extends { errors?: readonly GraphQLError[] }>(result: R): R {
   return {
     ...result,
     errors: result.errors?.map((e) =>
-      e.extensions?.code ? e : new GraphQLError(e.message, { ...(e.nodes ? { nodes: e.nodes } : {}), extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } }),
+      e.extensions?.code || e.path ? e : new GraphQLError(e.message, { ...(e.nodes ? { nodes: e.nodes } : {}), extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } }),
     ),
   };
 }

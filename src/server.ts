@@ -1,15 +1,19 @@
 import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { withSigningSecret } from './auth/secret.js';
 import { createRedis } from './redis.js';
 import { openDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Db } from './db.js';
+import { createEventBus } from './events.js';
+import { createLogger } from './logger.js';
 import { MigrationError } from './migrate.js';
 import { OcrPool } from './ocr/pool.js';
+import { packageVersion } from './rest/openapi.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
-
-const log = (msg: string) => console.log(`[gateway] ${msg}`);
+import { createTracing } from './tracing.js';
+import { attachWebSocket } from './ws.js';
 
 function readConfig(): Readonly<Config> {
   try {
@@ -26,20 +30,33 @@ async function open(config: Readonly<Config>): Promise<Db> {
     return await openDatabase(config, log);
   } catch (e) {
     const where = config.database.kind === 'sqlite' ? config.database.file : config.database.url.replace(/\/\/[^@]*@/, '//');
-    console.error(`cannot open the ${config.database.kind} database at ${where}: ${(e as Error).message}`);
+    logger.fatal(`cannot open the ${config.database.kind} database at ${where}: ${(e as Error).message}`);
     process.exit(e instanceof MigrationError ? 2 : 1);
   }
 }
 
 const config = withSigningSecret(readConfig());
+const logger = createLogger(config.observability.logLevel);
+const log = (msg: string) => logger.info(msg);
 const db = await open(config);
 const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
 
 const ocr = new OcrPool(config.ocr);
-const app = createApp({ config, db, redis, ocr });
+// in-process, or Redis with REDIS_URL: then a row stored through any instance or the CLI reaches every subscriber
+const events = createEventBus(config);
+const tracing = await createTracing(config.observability, packageVersion);
+let draining = false;
+const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });
 const server = createServer(app);
+const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production', maxMessageBytes: config.graphql.maxBodyBytes });
+
+/** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */
+async function closeSubscriptions(): Promise<void> {
+  await webSocket.close();
+  await events.close();
+}
 server.on('error', (e: NodeJS.ErrnoException) => {
-  console.error(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another)` : `server error: ${e.message}`);
+  logger.fatal(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another)` : `server error: ${e.message}`);
   process.exit(1);
 });
 server.listen(config.port, config.host, () => {
@@ -50,19 +67,53 @@ server.listen(config.port, config.host, () => {
   }
 });
 
-let stopping = false;
+/**
+ * SIGTERM/SIGINT: /readyz answers 503 at once (and for SHUTDOWN_DRAIN_DELAY_MS new connections are
+ * still taken, for load balancers that poll it); then the listener closes, live subscriptions end,
+ * keep-alive connections close as soon as they are idle, and requests in flight may finish until
+ * SHUTDOWN_TIMEOUT_MS after the signal, when the connections still open are cut. Then the OCR
+ * workers, the database, Redis and the trace exporter are stopped. Exit 0, or 1 if connections had
+ * to be cut (or a second signal asked for it).
+ */
+let cut = false;
 async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log(`${signal}: stopping`);
-  const deadline = setTimeout(() => process.exit(1), 10_000).unref();
-  server.close();
+  if (draining) {
+    logger.warn(`${signal} again: closing every connection now`);
+    cut = true;
+    server.closeAllConnections();
+    return;
+  }
+  draining = true;
+  const t0 = Date.now();
+  const { shutdownTimeoutMs, drainDelayMs } = config.lifecycle;
+  log(`${signal}: stopping (requests in flight have ${shutdownTimeoutMs} ms)`);
+  // whatever hangs below, the process ends
+  setTimeout(() => process.exit(1), shutdownTimeoutMs + 5_000).unref();
+  if (drainDelayMs > 0) await sleep(Math.min(drainDelayMs, shutdownTimeoutMs));
+
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // live subscriptions never end by themselves: they would hold their connections to the deadline
+  await closeSubscriptions().catch((e) => logger.warn({ err: e }, 'closing subscriptions failed'));
   server.closeIdleConnections();
+  // a keep-alive connection becomes idle when its last response is sent: close it then
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const left = Math.max(0, shutdownTimeoutMs - (Date.now() - t0));
+  let timer: NodeJS.Timeout | undefined;
+  const drained = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), left)))]);
+  clearInterval(idle);
+  clearTimeout(timer);
+  if (!drained) {
+    cut = true;
+    logger.warn(`requests still in flight after SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs} ms): closing their connections`);
+    server.closeAllConnections();
+  }
+
   await ocr.terminate().catch(() => {});
   await db.close().catch(() => {});
-  redis?.disconnect();
-  clearTimeout(deadline);
-  process.exit(0);
+  if (redis) await redis.quit().catch(() => redis.disconnect());
+  await tracing?.shutdown().catch(() => {});
+  log(`stopped in ${Date.now() - t0} ms${cut ? ' (connections cut)' : ''}`);
+  process.exit(cut ? 1 : 0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

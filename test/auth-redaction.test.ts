@@ -2,6 +2,7 @@ import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import type { Db } from '../src/db.js';
+import { createLogger } from '../src/logger.js';
 import { createApiKey } from '../src/services/account.js';
 import { ACCESS, authHarness, BASE, expectSessionCookies, freshUser, REFRESH, type AuthHarness } from './auth-helpers.js';
 import { TEST_JWT_SECRET, testConfig, testDatabases } from './helpers.js';
@@ -15,6 +16,7 @@ import { TEST_JWT_SECRET, testConfig, testDatabases } from './helpers.js';
 const PASSWORD = 'Pw-9f2c-UNIQUE-SECRET-kq71';
 const WRONG_PASSWORD = 'Wrong-Pw-3b8e-UNIQUE-SECRET';
 const WRONG_KEY = 'mdg_WRONGKEY_4c1d_unique_secret_value';
+const METRICS_TOKEN = 'metrics-token-7e2a-UNIQUE-SECRET';
 
 /** What console writes for these arguments (util.format), plus each Error's cause chain and JSON form. */
 function render(args: unknown[]): string {
@@ -66,12 +68,15 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
     const user = await freshUser(h.db, 'pro', PASSWORD);
     const { key } = await createApiKey(h.db, user.id, 'redaction');
     const secrets = new Set<string>([PASSWORD, WRONG_PASSWORD, WRONG_KEY, key, TEST_JWT_SECRET]);
-    const base = testConfig(h.config.database, {}, { LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000' });
-    const dev = testConfig(h.config.database, {}, { NODE_ENV: 'development', LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000' });
+    secrets.add(METRICS_TOKEN);
+    const base = testConfig(h.config.database, {}, { LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN });
+    const dev = testConfig(h.config.database, {}, { NODE_ENV: 'development', LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN });
+    // the JSON log lines (pino) of each app, at the most talkative level, go where console's do
+    const logger = createLogger('trace', { write: (line: string) => void captured.push(`pino: ${line}`) });
     const apps: [string, App][] = [
-      ['test', createApp({ config: base, db: h.db })],
-      ['development', createApp({ config: dev, db: h.db })],
-      ['development, database down', createApp({ config: dev, db: brokenDb(h.db) })],
+      ['test', createApp({ config: base, db: h.db, logger })],
+      ['development', createApp({ config: dev, db: h.db, logger })],
+      ['development, database down', createApp({ config: dev, db: brokenDb(h.db), logger })],
     ];
     const errorBodies: string[] = [];
 
@@ -136,6 +141,10 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
       await send('/kms/api/v1/auth/refresh', { method: 'POST', headers: { cookie: `${REFRESH}=${tokens.access}` } });
       await jsonPost('/graphql', { query: 'mutation { refreshSession { message } }' }, { cookie: `${REFRESH}=${tokens.refresh}` });
       await send('/kms/api/v1/auth/logout', { method: 'POST', headers: { cookie: `${ACCESS}=${tokens.access}; ${REFRESH}=${tokens.refresh}` } });
+
+      // the metrics token, right and wrong
+      await send('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      await send('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN.slice(0, -1)}X` } });
     }
     vi.restoreAllMocks();
     // new keys and tokens were issued along the way (and are checked like the others)
@@ -144,6 +153,11 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
 
     // the capture works: the failing database was logged (by our handler and by Yoga in development)
     expect(captured.some((line) => line.includes('database down'))).toBe(true);
+    // ... and pino wrote a JSON request line for each request, failing ones with their code
+    const requestLines = captured.filter((l) => l.startsWith('pino: ')).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>).filter((l) => 'status' in l);
+    expect(requestLines.some((l) => l.route === '/kms/api/v1/auth/token' && l.status === 401 && (l.codes as string[]).includes('UNAUTHENTICATED'))).toBe(true);
+    expect(requestLines.some((l) => l.route === '/graphql' && typeof l.caller === 'string' && l.status === 200)).toBe(true);
+    expect(requestLines.some((l) => l.level === 'error' && (l.codes as string[] | undefined)?.includes('INTERNAL') && String((l.err as { message?: string })?.message).includes('database down'))).toBe(true);
     const leaks: string[] = [];
     for (const secret of secrets) {
       // the whole secret, and any 16-character piece of it (a truncated token is a leak too)

@@ -216,6 +216,16 @@ describe.each(dbs)('fuzz on $name', (tdb) => {
     expect(vars.errors?.[0]).toMatchObject({ message: 'variables: text may not contain NUL characters (U+0000)', extensions: { code: 'BAD_USER_INPUT' } });
   });
 
+  // the second: a time bound past 2262 overflowed the 64-bit nanosecond column (500 on PostgreSQL)
+  it('takes time bounds outside the 64-bit nanosecond range as the column limit', async () => {
+    const far = await h.gql('{ quotes(symbol: "NVLX", from: "2262-04-11T23:47:16.855Z") { nodes { sequenceNumber } } trades(symbol: "NVLX", to: "1600-01-01T00:00:00Z") { nodes { sequenceNumber } } }');
+    expect(far.errors).toBeUndefined();
+    expect(far.data).toEqual({ quotes: { nodes: [] }, trades: { nodes: [] } });
+    const rest = await h.app.fetch('http://test/stocks/v3/trades/NVLX?timestamp.gte=9999-12-31', { headers: { 'x-api-key': 'demo-enterprise' } });
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { results: unknown[] }).results).toEqual([]);
+  });
+
   it('is healthy afterwards', async () => {
     expect((await h.app.fetch('http://test/healthz')).status).toBe(200);
     const r = await h.gql('{ logos(first: 1) { totalCount } }');

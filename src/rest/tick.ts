@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Page } from '../services/paging.js';
 import { findSecurity } from '../services/security.js';
-import { symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
+import { clampNanos, symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
 import { parseSymbol } from '../services/symbols.js';
 import { badParam, type ParamSpecs } from './params.js';
 import { json } from './route.js';
@@ -32,7 +32,7 @@ function span(name: string, value: string): [bigint, bigint] {
     const ms = Date.parse(`${value}T00:00:00Z`);
     if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw badParam(name, 'a date YYYY-MM-DD or nanoseconds', value);
     const start = BigInt(ms) * 1_000_000n;
-    return [start, start + DAY_NS - 1n];
+    return [clampNanos(start), clampNanos(start + DAY_NS - 1n)];
   }
   const ns = BigInt(value);
   if (ns > 9_223_372_036_854_775_807n) throw badParam(name, 'nanoseconds that fit in 64 bits', value);
