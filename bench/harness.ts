@@ -1,0 +1,292 @@
+// What the HTTP benchmarks (company-page, soak, ...) share: scratch databases, the CLI, a gateway
+// server in a process of its own, the machine's description and the append to bench/RESULTS.md.
+// Not a benchmark itself: importing it starts nothing.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createApp } from '../src/app.js';
+import { openDatabase } from '../src/bootstrap.js';
+import { loadConfig, parseDatabaseUrl, ROOT, type DatabaseConfig } from '../src/config.js';
+import type { Db } from '../src/db.js';
+import { createApiKey, createUser } from '../src/services/account.js';
+
+export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+/** Production refuses to start without one; any 32+ characters do for a benchmark. */
+export const JWT_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
+export type DatabaseKind = 'sqlite' | 'postgresql';
+
+export function databaseKinds(arg: string | undefined): DatabaseKind[] {
+  const kinds = (arg ?? 'sqlite,postgresql').split(',');
+  for (const k of kinds) if (k !== 'sqlite' && k !== 'postgresql') throw new Error(`--db: sqlite or postgresql; got ${k}`);
+  return kinds as DatabaseKind[];
+}
+
+export interface Scratch {
+  kind: DatabaseKind;
+  /** DATABASE_URL for the server and the CLI. */
+  url: string;
+  config: DatabaseConfig;
+  drop(): Promise<void>;
+}
+
+/** An empty database of its own: a file in a temporary directory, or a PostgreSQL schema `bench_<name>_<pid>`. */
+export function scratchDatabase(kind: DatabaseKind, name: string): Scratch {
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+    const url = `file:${path.join(dir, 'bench.db')}`;
+    return { kind, url, config: parseDatabaseUrl(url, dir), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const u = new URL(PG_URL);
+  const schema = `bench_${name.replace(/\W/g, '_')}_${process.pid}`;
+  u.searchParams.set('schema', schema);
+  const url = u.toString();
+  return { kind, url, config: parseDatabaseUrl(url, os.tmpdir()), drop: () => dropSchema(schema) };
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `npm run cli -- <args>` against `url`, as production runs it (no demo accounts); returns stdout. */
+export function cli(url: string, args: string[], stdin?: string): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET },
+    encoding: 'utf8',
+    input: stdin ?? '',
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+}
+
+/** A user of `tier` with one API key, made through the CLI; returns the key. */
+export function createKey(url: string, tier: 'free' | 'pro' | 'enterprise', email = `bench-${tier}@example.com`): string {
+  cli(url, ['users', 'create', '--email', email, '--tier', tier, '--password-stdin'], 'bench password, long enough\n');
+  const out = cli(url, ['apikeys', 'create', '--user', email, '--name', 'bench']);
+  const key = out.match(/key \(shown once[^)]*\): (\S+)/)?.[1];
+  if (!key) throw new Error(`apikeys create printed no key: ${out}`);
+  return key;
+}
+
+export interface Server {
+  pid: number;
+  base: string;
+  /** Every line the process wrote to stdout and stderr so far. */
+  lines: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node <script>` with `env` on `port` and waits until GET `probe` answers 200.
+ * BENCH_SERVER_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
+ */
+export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz'): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let rest = '';
+    stream.setEncoding('utf8').on('data', (chunk: string) => {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop()!;
+      lines.push(...parts);
+    });
+  }
+  let exited: number | null = null;
+  child.on('exit', (code) => (exited = code ?? -1));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`${script} exited (${exited}) before it served:\n${lines.join('\n')}`);
+    const ok = await fetch(base + probe).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${script} did not answer ${probe} within 60 s:\n${lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    pid: child.pid!,
+    base,
+    lines,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The gateway as production runs it (src/server.ts), with rate limits out of the way. */
+export function startGateway(url: string, port: number, env: Record<string, string> = {}): Promise<Server> {
+  return startProcess('src/server.ts', port, {
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    JWT_SECRET,
+    SAMPLE_DATA: 'none',
+    RATE_LIMIT_FREE: '100000000',
+    RATE_LIMIT_PRO: '100000000',
+    RATE_LIMIT_ENTERPRISE: '100000000',
+    ...env,
+  });
+}
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const kb = Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** The q-quantile (0..1) of `xs` by nearest rank. */
+export const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+};
+
+export function markdownTable(head: string[], rows: (string | number)[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** One line naming the commit, the machine, Node, the databases and the load on the machine. */
+export async function machineLine(kinds: readonly DatabaseKind[]): Promise<string> {
+  const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown').trim();
+  let commit = 'unknown';
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    commit = dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    // not a git checkout
+  }
+  let dbs = kinds.includes('sqlite') ? 'SQLite via libsql (WAL)' : '';
+  if (kinds.includes('postgresql')) {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    const v = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    await client.end();
+    dbs += `${dbs ? '; ' : ''}PostgreSQL ${v} (pg)`;
+  }
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+  return `Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}; ${dbs}. Load average when the run ended (1/5/15 min): ${load}, on a machine shared with other work.`;
+}
+
+/** Prints `section` and appends it to bench/RESULTS.md unless `dryRun`. */
+export function record(section: string, dryRun: boolean | undefined): void {
+  console.log(`\n${section}`);
+  if (dryRun) return;
+  const file = path.join(ROOT, 'bench', 'RESULTS.md');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, '# Benchmark results\n\nEach section is appended by a bench script (`npm run bench -- <name>`), with its machine and commit.\n');
+  fs.appendFileSync(file, `\n${section.trimEnd()}\n`);
+  console.log(`appended to ${path.relative(ROOT, file)}`);
+}
+
+export const utcNow = () => new Date().toISOString().slice(0, 16).replace('T', ' ');
+
+/** The subset of autocannon's options and result the benchmarks use (the package ships no types). */
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Each connection walks these in order, round and round. */
+  requests?: { path: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }[];
+}
+export interface LoadResult {
+  /** Completed requests, seconds, and latency percentiles in ms. */
+  total: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  non2xx: number;
+  errors: number;
+  /** Responses by status class, e.g. { '2xx': 10, '5xx': 0 }. */
+  statusCodes: Record<string, number>;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<{
+  requests: { total: number };
+  duration: number;
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number;
+}>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export async function loadTest(opts: LoadOptions): Promise<LoadResult> {
+  const r = await autocannon({ ...opts, pipelining: 1 });
+  return {
+    total: r.requests.total,
+    seconds: r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    statusCodes: { '2xx': r['2xx'], '3xx': r['3xx'], '4xx': r['4xx'], '5xx': r['5xx'] },
+  };
+}
+
+export interface InProcess {
+  app: ReturnType<typeof createApp>;
+  db: Db;
+  /** An enterprise user's API key. */
+  key: string;
+  /** GET `path` through app.fetch with the key; throws unless 200. */
+  get(path: string): Promise<string>;
+  /** POST a GraphQL query through app.fetch with the key; throws on a non-200 or errors in the body. */
+  gql(query: string, variables?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app over `url` in this process (app.fetch, no socket), as production configures it, with an
+ * enterprise user and key; the caller cache outlives the run, so statement counts measure queries only.
+ * `env` adds to (or overrides) that environment.
+ */
+export async function inProcessApp(url: string, env: Record<string, string> = {}): Promise<InProcess> {
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent', RATE_LIMIT_ENTERPRISE: '100000000', AUTH_CACHE_SECONDS: '86400', ...env });
+  const db = await openDatabase(config);
+  const app = createApp({ config, db });
+  const user = await createUser(db, { email: `bench-inproc-${process.pid}@example.com`, password: 'bench password, long enough', tier: 'enterprise' });
+  const { key } = await createApiKey(db, user.id, 'bench');
+  const self: InProcess = {
+    app,
+    db,
+    key,
+    async get(path) {
+      const res = await app.fetch(`http://bench${path}`, { headers: { 'x-api-key': key } });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 300)}`);
+      return text;
+    },
+    async gql(query, variables) {
+      const res = await app.fetch('http://bench/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: unknown[] };
+      if (res.status !== 200 || body.errors) throw new Error(`GraphQL: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+      return body.data;
+    },
+    close: () => db.close(),
+  };
+  await self.gql('{ me { userId } }'); // the key's lookup, before anything is counted
+  return self;
+}
