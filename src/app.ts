@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
 import { getOperationAST, GraphQLError, Kind, type DocumentNode } from 'graphql';
@@ -8,7 +10,7 @@ import { checkNotCrossSite, checkSameOrigin } from './auth/csrf.js';
 import { checkAuthenticated, checkEntitled } from './auth/entitlements.js';
 import { createRateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/sessions.js';
-import type { Config } from './config.js';
+import { ROOT, type Config } from './config.js';
 import { createContext, type Context } from './context.js';
 import { isDatabaseUnavailable, type Db } from './db.js';
 import { AppError, databaseUnavailable, ERRORS, errorBody } from './errors.js';
@@ -27,23 +29,13 @@ import { schema } from './schema/index.js';
 import { databaseAnswers } from './services/health.js';
 import type { Tracing } from './tracing.js';
 
-/** What GraphiQL opens with: one company page, the query the README's tour starts from. */
+/**
+ * What GraphiQL opens with: the allow-listed company page (operations/company-page.graphql, the
+ * query the README's tour starts from), under a line on how to run it. One document, not a copy.
+ */
 export const COMPANY_PAGE_QUERY = `# A company page: one security and what links to it. Press Ctrl-Enter to run.
 # Requests need a credential: add the header {"X-API-Key": "demo-pro"} below (demo accounts, outside production).
-query CompanyPage($symbol: String = "NVLX") {
-  security(symbol: $symbol) {
-    symbol
-    name
-    classification { gics }
-    logo { png { url } }
-    latestQuote { bidPrice askPrice time }
-    latestBalanceSheet { reportingPeriodEnd totalAssets totalLiabilities totalEquity }
-    ratings(first: 5) { nodes { firm action rating priceTarget createdAt } }
-    news(first: 5) { nodes { headline type createdAt } }
-    trades(first: 5) { pageInfo { endCursor hasNextPage } nodes { price size time } }
-  }
-}
-`;
+${fs.readFileSync(path.join(ROOT, 'operations/company-page.graphql'), 'utf8').replace(/^(#.*\n)+/, '')}`;
 
 /**
  * An access cookie that fails (expired, or signed with a secret since replaced) is HttpOnly: the
