@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type Libsql from 'libsql';
@@ -24,6 +25,16 @@ export interface Db {
   readonly statementCount: number;
   /** Subscribe to every SQL statement sent through Prisma (returns an unsubscribe function). */
   onStatement(listener: (sql: string) => void): () => void;
+  /**
+   * One read statement straight on the driver, for the hot read paths (company page, keyset pages,
+   * search): `sql` uses `$1, $2, ...` placeholders and is prepared once per connection and kept
+   * (SQLite: a statement cache on the driver's connection; PostgreSQL: a named statement), where
+   * Prisma prepares and plans it again on every call. Rows come back as Prisma returns them:
+   * DateTime as Date, BigInt as bigint, Int as number, Boolean as boolean, Json parsed. Counted in
+   * `statementCount` and `onStatement` like Prisma's own. `sql` must be a code constant (or built
+   * from them): every value is a bound parameter.
+   */
+  read<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -32,6 +43,7 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
   let prisma: PrismaClient;
   let driver: Db['driver'];
   let closeDriver: () => Promise<void>;
+  let read: (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
   if (database.kind === 'postgresql') {
     const [{ PrismaClient: PgClient }, { PrismaPg }, { default: pg }] = await Promise.all([
       import('../generated/prisma-pg/client.js'),
@@ -50,6 +62,7 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
     prisma = new PgClient({ adapter: new PrismaPg(pool, { schema: database.schema }), log }) as unknown as PrismaClient;
     driver = { kind: 'postgresql', pool };
     closeDriver = () => pool.end();
+    read = pgReader(pool, pg.types);
   } else {
     const [{ PrismaClient: SqliteClient }, { PrismaLibSql }, { default: Database }] = await Promise.all([
       import('../generated/prisma/client.js'),
@@ -66,7 +79,10 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       kind: 'sqlite',
       connection: () => (conn ??= new Database(database.file, { timeout: 10_000 })),
     };
+    const reader = sqliteReader(() => (driver as { connection(): SqliteConnection }).connection());
+    read = reader.read;
     closeDriver = async () => {
+      reader.clear();
       conn?.close();
     };
   }
@@ -89,10 +105,114 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    read<Row>(sql: string, params: readonly unknown[] = []) {
+      statementCount++;
+      for (const l of listeners) l(sql);
+      return read(sql, params) as Promise<Row[]>;
+    },
     async close() {
       await prisma.$disconnect();
       await closeDriver();
     },
+  };
+}
+
+// ------------------------------------------------------------------ Db.read on each driver
+
+/** Prepared statements kept per connection; past this many (dynamic SQL) the cache starts over. */
+const STATEMENT_CACHE_SIZE = 500;
+
+type Decode = (v: unknown) => unknown;
+const asNumber: Decode = (v) => (typeof v === 'bigint' ? Number(v) : v);
+/** SQLite's declared column types, as Prisma's SQLite schema writes them, to the values Prisma returns. */
+const SQLITE_DECODERS: Record<string, Decode> = {
+  BIGINT: (v) => (typeof v === 'number' ? BigInt(v) : v),
+  INTEGER: asNumber,
+  REAL: asNumber,
+  TEXT: (v) => v,
+  BOOLEAN: (v) => (v === null ? null : Number(v) !== 0),
+  // stored as ISO 8601 text ('…+00:00') by Prisma, or epoch milliseconds by other writers
+  DATETIME: (v) => (v === null ? null : new Date(typeof v === 'string' ? v : Number(v))),
+  JSONB: (v) => (typeof v === 'string' ? JSON.parse(v) : v),
+};
+
+/** A parameter as Prisma's libsql adapter binds it: dates as ISO text with `+00:00`, booleans as 0/1. */
+function sqliteParam(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString().replace('Z', '+00:00');
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+interface SqlitePrepared {
+  stmt: ReturnType<SqliteConnection['prepare']>;
+  names: string[];
+  decode: Decode[];
+}
+
+function sqliteReader(connection: () => SqliteConnection) {
+  const cache = new Map<string, SqlitePrepared>();
+  const prepare = (sql: string): SqlitePrepared => {
+    let p = cache.get(sql);
+    if (!p) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+      const stmt = connection().prepare(sql.replace(/\$(\d+)/g, '?$1'));
+      stmt.raw(true);
+      // 64-bit columns (nanosecond timestamps) come back exact; the decoders narrow the rest
+      stmt.safeIntegers(true);
+      const columns = stmt.columns() as { name: string; type: string | null }[];
+      p = { stmt, names: columns.map((c) => c.name), decode: columns.map((c) => SQLITE_DECODERS[c.type?.toUpperCase() ?? ''] ?? asNumber) };
+      cache.set(sql, p);
+    }
+    return p;
+  };
+  return {
+    async read(sql: string, params: readonly unknown[]) {
+      const { stmt, names, decode } = prepare(sql);
+      const rows = (stmt.all as (...args: unknown[]) => unknown[][])(...params.map(sqliteParam));
+      const out = new Array<Record<string, unknown>>(rows.length);
+      for (let r = 0; r < rows.length; r++) {
+        const raw = rows[r]!;
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) row[names[i]!] = decode[i]!(raw[i]);
+        out[r] = row;
+      }
+      return out;
+    },
+    clear: () => cache.clear(),
+  };
+}
+
+/**
+ * A parameter as PostgreSQL should see it: Prisma's DateTime columns are `timestamp(3)` holding
+ * UTC, so a date goes as UTC text without a zone (pg would send local time); bigints as text.
+ */
+function pgParam(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString().slice(0, -1);
+  if (typeof v === 'bigint') return v.toString();
+  return v;
+}
+
+function pgReader(pool: Pool, types: typeof import('pg').types) {
+  const INT8 = 20;
+  const TIMESTAMP = 1114;
+  const parsers = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === INT8) return (v: string) => BigInt(v);
+      if (oid === TIMESTAMP) return (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
+      return types.getTypeParser(oid, format as 'text');
+    },
+  };
+  const names = new Map<string, string>();
+  return async (sql: string, params: readonly unknown[]) => {
+    let name = names.get(sql);
+    if (!name) {
+      if (names.size >= STATEMENT_CACHE_SIZE) names.clear();
+      // the same text always gets the same name, so a connection that prepared it reuses it
+      name = `r_${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
+      names.set(sql, name);
+    }
+    const result = await pool.query({ name, text: sql, values: params.map(pgParam), types: parsers as never });
+    return result.rows as Record<string, unknown>[];
   };
 }
 

@@ -3,17 +3,22 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Direction } from './paging.js';
 
 /**
- * The first `limit` rows for each of many keys, in one statement: a UNION ALL of one small
- * `ORDER BY ... LIMIT` query per key, each an index range scan that stops after `limit` rows.
- * (A window function would rank every row of every key first: fatal for millions of trades;
- * Prisma's relation loading on SQLite fetches all children and slices in memory.)
+ * The first `limit` rows for each of many keys, in one statement whatever the number of keys, its
+ * text the same for any number of them (so it is prepared once and kept, see `Db.read`):
+ * - one key: `WHERE key = $1 … ORDER BY … LIMIT n`, an index range scan that stops after n rows;
+ * - PostgreSQL: `unnest($1::text[]) CROSS JOIN LATERAL (that query)`; a UNION ALL of one such
+ *   query per key, as before, cost 51–93 ms of planning for 200 keys (bench/RESULTS.md);
+ * - SQLite (no LATERAL): the keys as a JSON array through `json_each`, each joined to the rowids
+ *   its own `ORDER BY … LIMIT n` subquery picks, the same index range scan per key.
+ * (A window function would rank every row of every key first: fatal for millions of trades.)
+ * Rows come back grouped by key in key order, each key's rows in the requested order.
  * Identifiers are code constants; every value is a bound parameter.
  */
 export interface TopPerKeyQuery {
   table: string;
   keyColumn: string;
   keys: readonly (string | number)[];
-  /** Further conditions, ANDed; the same for every key. */
+  /** Further conditions on unqualified columns of `table`, ANDed; the same for every key. */
   filters?: Prisma.Sql[];
   orderColumns: readonly string[];
   direction: Direction;
@@ -22,7 +27,7 @@ export interface TopPerKeyQuery {
   limit: number;
 }
 
-/** Keys per statement: SQLite allows 500 terms in one compound SELECT. */
+/** Keys per statement where a statement still grows with its keys (UNION ALL forms elsewhere): SQLite allows 500 terms in one compound SELECT. */
 export const MAX_KEYS_PER_STATEMENT = 200;
 
 const q = (name: string) => Prisma.raw(`"${name}"`);
@@ -30,21 +35,30 @@ const q = (name: string) => Prisma.raw(`"${name}"`);
 export async function topPerKey<Row extends Record<string, unknown>>(db: Db, query: TopPerKeyQuery): Promise<Map<string | number, Row[]>> {
   const result = new Map<string | number, Row[]>(query.keys.map((k) => [k, []]));
   if (query.keys.length === 0 || query.limit <= 0) return result;
-  const order = Prisma.raw(query.orderColumns.map((c) => `"${c}" ${query.direction.toUpperCase()}`).join(', '));
+  const dir = query.direction.toUpperCase();
+  const orderOn = (alias: string) => Prisma.raw(query.orderColumns.map((c) => `${alias}"${c}" ${dir}`).join(', '));
   const conditions: Prisma.Sql[] = [...(query.filters ?? [])];
   if (query.after) {
     const tuple = Prisma.raw(`(${query.orderColumns.map((c) => `"${c}"`).join(', ')})`);
     conditions.push(Prisma.sql`${tuple} ${Prisma.raw(query.direction === 'asc' ? '>' : '<')} (${Prisma.join(query.after as unknown[])})`);
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  for (let start = 0; start < query.keys.length; start += MAX_KEYS_PER_STATEMENT) {
-    const keys = query.keys.slice(start, start + MAX_KEYS_PER_STATEMENT);
-    const parts = keys.map(
-      (key, i) =>
-        Prisma.sql`SELECT * FROM (SELECT * FROM ${q(query.table)} WHERE ${q(query.keyColumn)} = ${key}${extra} ORDER BY ${order} LIMIT ${query.limit}) ${Prisma.raw(`k${i}`)}`,
-    );
-    const rows = await db.prisma.$queryRaw<Row[]>(Prisma.join(parts, ' UNION ALL '));
-    for (const row of rows) result.get(row[query.keyColumn] as string | number)?.push(row);
+  const table = q(query.table);
+  const key = q(query.keyColumn);
+  let statement: Prisma.Sql;
+  if (query.keys.length === 1) {
+    statement = Prisma.sql`SELECT * FROM ${table} WHERE ${key} = ${query.keys[0]}${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit}`;
+  } else if (db.kind === 'postgresql') {
+    const arrayType = Prisma.raw(typeof query.keys[0] === 'number' ? 'bigint[]' : 'text[]');
+    statement = Prisma.sql`SELECT t.* FROM unnest(${query.keys}::${arrayType}) WITH ORDINALITY AS k("key", "ord")
+      CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE ${key} = k."key"${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit}) t
+      ORDER BY k."ord", ${orderOn('t.')}`;
+  } else {
+    statement = Prisma.sql`SELECT t.* FROM json_each(${JSON.stringify(query.keys)}) k
+      JOIN ${table} t ON t."rowid" IN (SELECT "rowid" FROM ${table} WHERE ${key} = k."value"${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit})
+      ORDER BY k."key", ${orderOn('t.')}`;
   }
+  const rows = await db.read<Row>(statement.text, statement.values);
+  for (const row of rows) result.get(row[query.keyColumn] as string | number)?.push(row);
   return result;
 }

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/bootstrap.js';
+import type { Db } from '../src/db.js';
+import { topPerKey } from '../src/services/sql.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { testConfig, testDatabases } from './helpers.js';
+
+// Db.read is the driver-level path of the hot reads; it must hand back rows exactly as Prisma
+// does (types included), or the resolvers and REST bodies built on it would change underneath.
+const canonical = (row: unknown) =>
+  JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Date ? `D${v.toISOString()}` : v));
+const typeOf = (v: unknown) => (v === null ? 'null' : v instanceof Date ? 'Date' : Array.isArray(v) ? 'array' : typeof v);
+
+describe.each(testDatabases())('Db.read on $name', (tdb) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openDatabase(testConfig(await tdb.create(), { sampleData: 'auto' }));
+  });
+  afterAll(async () => {
+    await db?.close();
+    await tdb.cleanup();
+  });
+
+  it('returns every model row equal to Prisma’s findMany, value and type, column by column', async () => {
+    let compared = 0;
+    for (const model of Object.values(Prisma.ModelName)) {
+      const delegate = (db.prisma as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[model[0]!.toLowerCase() + model.slice(1)]!;
+      const viaPrisma = await delegate.findMany();
+      const viaRead = await db.read(`SELECT * FROM "${model}"`);
+      expect(viaRead.length, model).toBe(viaPrisma.length);
+      const byPrisma = viaPrisma.map(canonical).sort();
+      expect(viaRead.map(canonical).sort(), model).toEqual(byPrisma);
+      if (viaPrisma[0]) {
+        const row = viaRead.find((r) => canonical(r) === canonical(viaPrisma[0]))!;
+        for (const [k, v] of Object.entries(viaPrisma[0])) expect(typeOf(row[k]), `${model}.${k}`).toBe(typeOf(v));
+      }
+      compared += viaPrisma.length;
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('binds dates, bigints and booleans as Prisma does, and is counted as a statement', async () => {
+    const ratings = await db.prisma.rating.findMany({ orderBy: { createdAt: 'asc' } });
+    const middle = ratings[Math.floor(ratings.length / 2)]!.createdAt;
+    const trade = (await db.prisma.trade.findFirst({ orderBy: { sipTimestamp: 'desc' } }))!;
+    const before = db.statementCount;
+    const [dates, bigints, booleans] = await Promise.all([
+      db.read<{ n: unknown }>('SELECT COUNT(*) AS "n" FROM "Rating" WHERE "createdAt" >= $1', [middle]),
+      db.read<{ n: unknown }>('SELECT COUNT(*) AS "n" FROM "Trade" WHERE "sipTimestamp" >= $1', [trade.sipTimestamp]),
+      db.read<{ n: unknown }>('SELECT COUNT(*) AS "n" FROM "Rating" WHERE "isRating" = $1', [true]),
+    ]);
+    expect(db.statementCount - before).toBe(3);
+    expect(Number(dates[0]!.n)).toBe(await db.prisma.rating.count({ where: { createdAt: { gte: middle } } }));
+    expect(Number(bigints[0]!.n)).toBe(await db.prisma.trade.count({ where: { sipTimestamp: { gte: trade.sipTimestamp } } }));
+    expect(Number(booleans[0]!.n)).toBe(await db.prisma.rating.count({ where: { isRating: true } }));
+    expect(Number(dates[0]!.n)).toBeGreaterThan(0);
+  });
+
+  it('topPerKey gives each key the rows its own ORDER BY … LIMIT gives, in one statement', async () => {
+    const symbols = ['NVLX', 'NOPE', ...(await db.prisma.trade.findMany({ distinct: ['symbol'], select: { symbol: true }, take: 4 })).map((t) => t.symbol)];
+    for (const after of [undefined, [(await db.prisma.trade.findFirst({ where: { symbol: 'NVLX' }, orderBy: { sipTimestamp: 'desc' }, skip: 7 }))!]]) {
+      const before = db.statementCount;
+      const got = await topPerKey(db, {
+        table: 'Trade', keyColumn: 'symbol', keys: symbols, orderColumns: ['sipTimestamp', 'sequenceNumber'], direction: 'desc', limit: 6,
+        after: after ? [after[0]!.sipTimestamp, after[0]!.sequenceNumber] : undefined,
+      });
+      expect(db.statementCount - before).toBe(1);
+      for (const symbol of symbols) {
+        const expected = await db.prisma.trade.findMany({
+          where: { symbol, ...(after ? { OR: [{ sipTimestamp: { lt: after[0]!.sipTimestamp } }, { sipTimestamp: after[0]!.sipTimestamp, sequenceNumber: { lt: after[0]!.sequenceNumber } }] } : {}) },
+          orderBy: [{ sipTimestamp: 'desc' }, { sequenceNumber: 'desc' }],
+          take: 6,
+        });
+        expect(got.get(symbol)!.map(canonical), symbol).toEqual(expected.map(canonical));
+      }
+      expect(got.get('NVLX')).toHaveLength(6);
+      expect(got.get('NOPE')).toEqual([]);
+    }
+  });
+});
