@@ -114,6 +114,9 @@ export function createApp({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // bounded before Yoga sees it (boundedRequest, per caller tier); Yoga's own limit would pipe
+    // every body through a TransformStream again
+    maxRequestBodySize: false,
     // GraphiQL builds its editor from introspection
     graphiql: config.graphql.introspection && { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
@@ -166,7 +169,7 @@ export function createApp({
         staleCookies.set(ctx.request, e); // see useStaleCookieCheck
       }
       if (ctx.caller?.via === 'cookie') checkNotCrossSite(ctx.request);
-      request = await boundedRequest(ctx.request, graphqlBodyLimit(config.graphql, ctx.caller));
+      request = await boundedRequest(ctx.request, graphqlBodyLimit(config.graphql, ctx.caller), yoga.fetchAPI.Request);
     } catch (thrown) {
       const e = thrown instanceof AppError ? thrown : isDatabaseUnavailable(thrown) ? databaseUnavailable() : undefined;
       if (!e) throw thrown;

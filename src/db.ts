@@ -35,6 +35,12 @@ export interface Db {
    * from them): every value is a bound parameter.
    */
   read<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * Whether text compares by code point (SQLite; PostgreSQL with a C, POSIX or C.UTF-8 database
+   * collation), so that the strings starting with a prefix are exactly a range of the index.
+   * Asked once, on first use.
+   */
+  codepointTextOrder(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,7 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
     };
   }
 
+  let textOrder: Promise<boolean> | undefined;
   let statementCount = 0;
   const listeners = new Set<(sql: string) => void>();
   (prisma as unknown as { $on(e: 'query', cb: (ev: { query: string }) => void): void }).$on('query', (ev) => {
@@ -104,6 +111,18 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
     onStatement(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    codepointTextOrder() {
+      if (driver.kind === 'sqlite') return Promise.resolve(true);
+      const pool = driver.pool;
+      textOrder ??= pool.query<{ c: string }>('SELECT datcollate AS c FROM pg_database WHERE datname = current_database()').then(
+        (r) => /^(C|POSIX|C\.UTF-?8)$/i.test(r.rows[0]?.c ?? ''),
+        (e: unknown) => {
+          textOrder = undefined; // asked again next time: the server may be back
+          throw e;
+        },
+      );
+      return textOrder;
     },
     read<Row>(sql: string, params: readonly unknown[] = []) {
       statementCount++;

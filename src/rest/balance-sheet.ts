@@ -13,6 +13,7 @@ import {
 } from '../services/balance-sheet.js';
 import { arr, date, num, object, str, type JsonSchema } from './json-schema.js';
 import { nextUrl, readCursorRequest } from './paging.js';
+import { lastCursor } from '../services/paging.js';
 import { badParam, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 import { cursorEnvelope } from './trade.js';
@@ -113,7 +114,7 @@ export const balanceSheetRoutes: Route[] = [
       };
       checkBalanceSheetFilter(filter, (k) => REST_NAMES[k]);
       const page = await listBalanceSheets(ctx.db, { filter, sort, first: p.limit, after });
-      const next = nextUrl(ctx, url, ROUTE, raw, page.cursors.at(-1), page.hasNextPage);
+      const next = nextUrl(ctx, url, ROUTE, raw, lastCursor(page), page.hasNextPage);
       return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(balanceSheetRecord), status: 'OK' });
     },
     doc: {

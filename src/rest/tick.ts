@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
-import type { Page } from '../services/paging.js';
+import { lastCursor, type Page } from '../services/paging.js';
 import { findSecurity } from '../services/security.js';
 import { clampNanos, symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
 import { parseSymbol } from '../services/symbols.js';
@@ -78,7 +78,7 @@ export async function tickPage<Row>(
   const { params, raw, after } = readCursorRequest(ctx, url, route, TICK_PARAMS);
   const page = await load(symbol, { range: timeRange(params), direction: params.order as 'asc' | 'desc', first: params.limit, after });
   if (page.nodes.length === 0 && !after) await checkSymbolKnown(ctx, table, symbol);
-  const next = nextUrl(ctx, url, route, raw, page.cursors.at(-1), page.hasNextPage);
+  const next = nextUrl(ctx, url, route, raw, lastCursor(page), page.hasNextPage);
   return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(shape), status: 'OK' });
 }
 

@@ -16,7 +16,7 @@ import {
   type BalanceSheetWithSymbols,
   type Timeframe,
 } from '../services/balance-sheet.js';
-import type { Direction, Page } from '../services/paging.js';
+import { emptyPage, type Direction, type Page } from '../services/paging.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
@@ -159,7 +159,7 @@ builder.queryField('balanceSheets', (t) =>
 );
 
 function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>): Promise<Page<BalanceSheetWithSymbols>> {
-  const empty: Page<BalanceSheetWithSymbols> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<BalanceSheetWithSymbols> = emptyPage();
   return ctx.loaders
     .get(loaderName('balanceSheetsBySymbol', args), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, args), empty))
     .load(symbol);

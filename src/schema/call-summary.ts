@@ -9,7 +9,7 @@ import {
   type CallSummary as CallSummaryRow,
   type CallSummaryPageArgs,
 } from '../services/call-summary.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { parseSymbol } from '../services/symbols.js';
 import { Security, securityBySymbol } from './security.js';
@@ -78,7 +78,7 @@ function checkPageArgs(args: { from?: Date | null; to?: Date | null; first?: num
 }
 
 function callSummaryPageOf(ctx: Context, symbol: string, args: CallDateRange & CallSummaryPageArgs): Promise<Page<CallSummaryRow>> {
-  const empty: Page<CallSummaryRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<CallSummaryRow> = emptyPage();
   return ctx.loaders
     .get(loaderName('callSummariesBySymbol', args), fromMap((symbols: readonly string[]) => callSummaryPages(ctx.db, symbols, args), empty))
     .load(symbol);

@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Subscription } from '../events.js';
-import type { Direction, Page } from '../services/paging.js';
+import { lastCursor, type Direction, type Page } from '../services/paging.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
 export interface PageSize {
@@ -25,12 +25,22 @@ export function firstArgDescription(size: PageSize): string {
 /** A service page in the shape the Relay connection types resolve. */
 export function connection<Row>(page: Page<Row>) {
   return {
-    edges: page.nodes.map((node, i) => ({ node, cursor: page.cursors[i]! })),
+    // cursors are made only for the edges and page-info fields a query reads
+    edges: page.nodes.map((node, i) => ({
+      node,
+      get cursor() {
+        return page.cursorAt(i);
+      },
+    })),
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: false,
-      startCursor: page.cursors[0] ?? null,
-      endCursor: page.cursors.at(-1) ?? null,
+      get startCursor() {
+        return page.nodes.length ? page.cursorAt(0) : null;
+      },
+      get endCursor() {
+        return lastCursor(page) ?? null;
+      },
     },
     totalCount: page.totalCount,
   };

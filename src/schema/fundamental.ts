@@ -17,7 +17,7 @@ import {
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../services/symbols.js';
@@ -214,14 +214,14 @@ function pageArgs(args: ListArgs): PageArgs {
 const symbolOf = (symbol: string) => parseSymbol(symbol, 'symbol');
 
 function litePage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalRow>> {
-  const empty: Page<FundamentalRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<FundamentalRow> = emptyPage();
   return ctx.loaders
     .get(loaderName('fundamentalsBySymbol', args), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, { ...args, enhanced: false }), empty))
     .load(symbol);
 }
 
 function enhancedPage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalWithMetrics>> {
-  const empty: Page<FundamentalWithMetrics> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<FundamentalWithMetrics> = emptyPage();
   return ctx.loaders
     .get(loaderName('enhancedFundamentalsBySymbol', args), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, { ...args, enhanced: true }), empty))
     .load(symbol);

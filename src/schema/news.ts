@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { newsTopic } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
 import { associatedIds, listNews, NEWS_INCLUDE, newsPages, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import { parseSymbol } from '../services/symbols.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, liveEvents, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
@@ -13,7 +13,7 @@ import { Security, securityByFigi } from './security.js';
 export const NEWS_PAGE: PageSize = { default: 10, max: 100 };
 
 function newsPage(ctx: Context, ticker: string, args: TickerNewsArgs): Promise<Page<NewsItemRow>> {
-  const empty: Page<NewsItemRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<NewsItemRow> = emptyPage();
   return ctx.loaders.get(loaderName('newsByTicker', args), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, args), empty)).load(ticker);
 }
 

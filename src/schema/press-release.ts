@@ -3,7 +3,7 @@ import { parseSymbols } from '../services/symbols.js';
 import type { Context } from '../context.js';
 import { PRESS_RELEASE_TOPIC } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import {
   listPressReleases,
   PRESS_RELEASE_INCLUDE,
@@ -24,7 +24,7 @@ export function pressReleaseById(ctx: Context, id: number): Promise<PressRelease
 }
 
 function pressReleasePage(ctx: Context, ticker: string, args: TickerPageArgs): Promise<Page<PressReleaseRow>> {
-  const empty: Page<PressReleaseRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<PressReleaseRow> = emptyPage();
   return ctx.loaders.get(loaderName('pressReleasesByTicker', args), fromMap((tickers: readonly string[]) => pressReleasePages(ctx.db, tickers, args), empty)).load(ticker);
 }
 

@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { quoteTopic } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../services/symbols.js';
 import { fromNanos, type TickPageArgs } from '../services/tick.js';
@@ -36,7 +36,7 @@ export const Quote = builder.prismaNode('Quote', {
 export const QuoteConnection = builder.connectionObject({ type: Quote, name: 'QuoteConnection' });
 
 function quotePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<QuoteRow>> {
-  const empty: Page<QuoteRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<QuoteRow> = emptyPage();
   return ctx.loaders.get(loaderName('quotesBySymbol', args), fromMap((symbols: readonly string[]) => quotePages(ctx.db, symbols, args), empty)).load(symbol);
 }
 

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../loaders.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import type { KeysetArgs } from '../services/paging.js';
 import { parseSymbols } from '../services/symbols.js';
 import { listRatings, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
@@ -16,7 +16,7 @@ export function ratingById(ctx: Context, id: number): Promise<RatingRow | null> 
 }
 
 function ratingPage(ctx: Context, ticker: string, conditions: RatingConditions, args: KeysetArgs): Promise<Page<RatingRow>> {
-  const empty: Page<RatingRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<RatingRow> = emptyPage();
   return ctx.loaders
     .get(loaderName('ratingsByTicker', { conditions, args }), fromMap((tickers: readonly string[]) => ratingPages(ctx.db, tickers, conditions, args), empty))
     .load(ticker);

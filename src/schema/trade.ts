@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { tradeTopic } from '../events.js';
 import { fromMap, loaderName } from '../loaders.js';
-import type { Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../services/paging.js';
 import { parseSymbol } from '../services/symbols.js';
 import { clampNanos, fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
@@ -54,7 +54,7 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
 });
 
 function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<TradeRow>> {
-  const empty: Page<TradeRow> = { nodes: [], hasNextPage: false, cursors: [] };
+  const empty: Page<TradeRow> = emptyPage();
   return ctx.loaders.get(loaderName('tradesBySymbol', args), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, args), empty)).load(symbol);
 }
 

@@ -4,7 +4,7 @@ import { SYMBOL_PATTERN } from './symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { padCik } from './security.js';
-import { MAX_KEYS_PER_STATEMENT } from './sql.js';
+import { anyOf, readSql } from './sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
@@ -149,9 +149,11 @@ function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
 }
 
 /**
- * One page of balance sheets for each of many symbols, in two statements however many symbols:
- * the rows (a UNION ALL of one `ORDER BY ... LIMIT` query per symbol over the symbol index joined
- * to the balance sheets, as `topPerKey` does for one table), then the `symbols` of all of them.
+ * One page of balance sheets for each of many symbols, in two statements however many symbols
+ * (both through Db.read, their text the same for any number of symbols): the rows, each symbol's
+ * own `ORDER BY ... LIMIT` over the symbol index joined to the balance sheets (LATERAL on
+ * PostgreSQL, a correlated rowid subquery on SQLite, as `topPerKey` does for one table), then the
+ * `symbols` of all of them.
  */
 export async function balanceSheetPages(
   db: Db,
@@ -167,18 +169,26 @@ export async function balanceSheetPages(
     conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after)})`);
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  const order = Prisma.raw(ordering.columns.map((c) => `b."${c.column}" ${direction.toUpperCase()}`).join(', '));
+  const orderOn = (alias: string) => Prisma.raw(ordering.columns.map((c) => `${alias}."${c.column}" ${direction.toUpperCase()}`).join(', '));
+  const limit = args.first + 1;
 
   const rowsBySymbol = new Map<string, BalanceSheet[]>(symbols.map((s) => [s, []]));
-  for (let start = 0; start < symbols.length; start += MAX_KEYS_PER_STATEMENT) {
-    const parts = symbols.slice(start, start + MAX_KEYS_PER_STATEMENT).map(
-      (symbol, i) => Prisma.sql`SELECT * FROM (
-        SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
-        WHERE s."symbol" = ${symbol}${extra} ORDER BY ${order} LIMIT ${args.first + 1}) ${Prisma.raw(`k${i}`)}`,
-    );
-    const rows = await db.prisma.$queryRaw<(BalanceSheet & { listedSymbol: string })[]>(Prisma.join(parts, ' UNION ALL '));
-    for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
-  }
+  if (symbols.length === 0) return new Map();
+  const statement =
+    db.kind === 'postgresql'
+      ? Prisma.sql`SELECT t.* FROM unnest(${symbols}::text[]) WITH ORDINALITY AS k("symbol", "ord")
+          CROSS JOIN LATERAL (
+            SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+            WHERE s."symbol" = k."symbol"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit}) t
+          ORDER BY k."ord", ${orderOn('t')}`
+      : Prisma.sql`SELECT o.*, l."symbol" AS "listedSymbol" FROM json_each(${JSON.stringify(symbols)}) k
+          JOIN "BalanceSheetSymbol" l ON l."rowid" IN (
+            SELECT s."rowid" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+            WHERE s."symbol" = k."value"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit})
+          JOIN "BalanceSheet" o ON o."id" = l."balanceSheetId"
+          ORDER BY k."key", ${orderOn('o')}`;
+  const rows = await readSql<BalanceSheet & { listedSymbol: string }>(db, statement);
+  for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
 
   const withSymbols = await attachSymbols(db, [...rowsBySymbol.values()].flat());
   return new Map(
@@ -190,18 +200,14 @@ export async function balanceSheetPages(
 async function attachSymbols(db: Db, rows: BalanceSheet[]): Promise<Map<number, BalanceSheetWithSymbols>> {
   const out = new Map<number, BalanceSheetWithSymbols>(rows.map((r) => [r.id, { ...r, symbols: [] }]));
   if (out.size === 0) return out;
-  const symbols = await db.prisma.balanceSheetSymbol.findMany({
-    where: { balanceSheetId: { in: [...out.keys()] } },
-    orderBy: [{ balanceSheetId: 'asc' }, { position: 'asc' }],
-  });
+  const symbols = await readSql<BalanceSheetSymbol>(
+    db,
+    Prisma.sql`SELECT * FROM "BalanceSheetSymbol" WHERE ${anyOf(db, '"balanceSheetId"', [...out.keys()])} ORDER BY "balanceSheetId", "position"`,
+  );
   for (const s of symbols) out.get(s.balanceSheetId)!.symbols.push(s);
   return out;
 }
 
-/**
- * The balance sheet with the newest reporting period end of each symbol (of one timeframe if
- * given). Several timeframes can share a period end; the one stored last (highest id) wins.
- */
 export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheetWithSymbols | null>> {
   const pages = await balanceSheetPages(db, symbols, { filter: { timeframe }, sort: { field: 'period_end', direction: 'desc' }, first: 1 });
   return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));

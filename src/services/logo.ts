@@ -2,6 +2,7 @@ import type { Db } from '../db.js';
 import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
 import type { WriteCounts } from '../ingest/importer.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
+import { anyOf, readSql } from './sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
 
 export type { LogoSecurityInfo };
@@ -46,10 +47,23 @@ export async function logoPageNumber(db: Db, filter: LogoFilter, args: { page: n
   return { nodes, totalCount };
 }
 
-/** For loaders: the logo of each symbol that has one. */
+/** For loaders: the logo of each symbol that has one (two statements through Db.read, whatever the number of symbols). */
 export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, LogoWithInfo>> {
-  const rows = await db.prisma.logo.findMany({ where: { symbol: { in: [...symbols] } }, include: WITH_INFO });
-  return new Map(rows.map((l) => [l.symbol, l]));
+  const logos = await readSql<Logo>(db, Prisma.sql`SELECT * FROM "Logo" WHERE ${anyOf(db, '"symbol"', symbols)}`);
+  const out = new Map<string, LogoWithInfo>();
+  if (logos.length === 0) return out;
+  const byId = new Map<number, LogoWithInfo>();
+  for (const l of logos) {
+    const withInfo = { ...l, securityInfo: [] };
+    byId.set(l.id, withInfo);
+    out.set(l.symbol, withInfo);
+  }
+  const info = await readSql<LogoSecurityInfo>(
+    db,
+    Prisma.sql`SELECT * FROM "LogoSecurityInfo" WHERE ${anyOf(db, '"logoId"', [...byId.keys()])} ORDER BY "logoId", "position"`,
+  );
+  for (const i of info) byId.get(i.logoId)?.securityInfo.push(i);
+  return out;
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

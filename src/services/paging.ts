@@ -18,8 +18,8 @@ export type Direction = 'asc' | 'desc';
 export interface Page<Row> {
   nodes: Row[];
   hasNextPage: boolean;
-  /** The cursor after each node, in order. */
-  cursors: string[];
+  /** The cursor after node `i`, made when asked for: a 5000-row REST page needs only the last one. */
+  cursorAt(i: number): string;
   /** Counts every row the filters match, ignoring paging; only run when asked for. */
   totalCount?: () => Promise<number>;
 }
@@ -84,9 +84,19 @@ export function toPage<Row>(rows: Row[], first: number, ordering: Ordering<Row>,
   return {
     nodes,
     hasNextPage: rows.length > first,
-    cursors: nodes.map((n) => encodeCursor(ordering, direction, n)),
+    cursorAt: (i) => encodeCursor(ordering, direction, nodes[i]!),
     ...(totalCount ? { totalCount } : {}),
   };
+}
+
+/** A page with nothing on it. */
+export function emptyPage<Row>(totalCount?: () => Promise<number>): Page<Row> {
+  return { nodes: [], hasNextPage: false, cursorAt: () => { throw new RangeError('an empty page has no cursors'); }, ...(totalCount ? { totalCount } : {}) };
+}
+
+/** The cursor after the last node of `page`, if it has nodes. */
+export function lastCursor(page: Page<unknown>): string | undefined {
+  return page.nodes.length ? page.cursorAt(page.nodes.length - 1) : undefined;
 }
 
 /** Prisma `where` for "strictly after this key tuple" in the given direction. */

@@ -1,7 +1,8 @@
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
+import { decodeCursor, emptyPage, toPage, type Ordering, type Page } from './paging.js';
+import { anyOf, readSql } from './sql.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
@@ -70,6 +71,38 @@ export interface SearchArgs {
   after?: string | undefined;
 }
 
+/** The first string after every string that starts with `prefix`, in code-point order. */
+function prefixEnd(prefix: string): string {
+  const last = prefix.codePointAt(prefix.length - 1)!;
+  const head = prefix.slice(0, last > 0xffff ? -2 : -1);
+  return head + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
+}
+
+/**
+ * "`column` starts with `q`", as the index can answer it: a range `q <= column < prefixEnd(q)` where
+ * text compares by code point (SQLite; PostgreSQL with a C-like collation, as docker-compose and CI
+ * create it), so the search walks only the matching index entries. Under another collation the
+ * range is not the prefix set (`BRK.A` sorts outside `['BRK.', 'BRK/')` in en_US), and it is
+ * `LIKE q || '%'`, exact but a scan. `q` never holds LIKE's wildcards (callers check).
+ */
+async function prefixMatch(db: Db, column: SearchColumn, q: string): Promise<Prisma.Sql> {
+  const col = Prisma.raw(`"${column}"`);
+  if (await db.codepointTextOrder()) return Prisma.sql`${col} >= ${q} AND ${col} < ${prefixEnd(q)}`;
+  return Prisma.sql`${col} LIKE ${`${q}%`}`;
+}
+
+/** Search rows through Db.read (one prepared statement per search type and shape). */
+function selectSecurities(db: Db, where: Prisma.Sql, column: SearchColumn, limit: number, offset = 0): Promise<Security[]> {
+  const order = Prisma.raw(`"${column}", "id"`);
+  const page = offset > 0 ? Prisma.sql` LIMIT ${limit} OFFSET ${offset}` : Prisma.sql` LIMIT ${limit}`;
+  return readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${where} ORDER BY ${order}${page}`);
+}
+
+async function countWhere(db: Db, where: Prisma.Sql): Promise<number> {
+  const [row] = await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security" WHERE ${where}`);
+  return Number(row?.n ?? 0);
+}
+
 /**
  * Securities whose `type` field starts with the query (so an exact identifier matches, and a
  * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id.
@@ -78,14 +111,16 @@ export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<S
   const column = SEARCH_TYPES[args.type];
   const q = normalizeQuery(args.type, args.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  if (LIKE_SPECIAL.test(q)) return { nodes: [], hasNextPage: false, cursors: [], totalCount: async () => 0 };
+  if (LIKE_SPECIAL.test(q)) return emptyPage(async () => 0);
   const ordering = orderingFor(column);
-  const match = { [column]: { startsWith: q } };
-  const where = args.after
-    ? { AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, 'asc', args.after), 'asc')] }
-    : match;
-  const rows = await db.prisma.security.findMany({ where, orderBy: orderByOf(ordering.columns, 'asc'), take: args.first + 1 });
-  return toPage(rows, args.first, ordering, 'asc', () => db.prisma.security.count({ where: match }));
+  const match = await prefixMatch(db, column, q);
+  let where = match;
+  if (args.after) {
+    const [value, id] = decodeCursor(ordering, 'asc', args.after);
+    where = Prisma.sql`${match} AND ("${Prisma.raw(column)}", "id") > (${value}, ${id})`;
+  }
+  const rows = await selectSecurities(db, where, column, args.first + 1);
+  return toPage(rows, args.first, ordering, 'asc', () => countWhere(db, match));
 }
 
 export interface SearchPageArgs {
@@ -104,22 +139,19 @@ export interface SearchPageResult {
   matched: string;
 }
 
-/** LIKE wildcards and the escape character: Prisma's `startsWith` passes them through unescaped. */
-
 /**
  * Page `page` (1-based) of `perPage` matches of `searchSecurities`, in the same order, with the
  * number of matches: for page-numbered (Typesense-style) clients. A page past the end is empty.
- * The query is a literal prefix: `%` and `_` match only themselves.
+ * The query is a literal prefix: `%` and `_` match only themselves. The page and the count are
+ * asked for together (two index range reads).
  */
 export async function searchSecuritiesPage(db: Db, args: SearchPageArgs): Promise<SearchPageResult> {
   const column = SEARCH_TYPES[args.type];
   const q = normalizeQuery(args.type, args.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  const skip = (args.page - 1) * args.perPage;
   if (LIKE_SPECIAL.test(q)) return { nodes: [], found: 0, matched: q };
-  const where = { [column]: { startsWith: q } };
-  const found = await db.prisma.security.count({ where });
-  const nodes = skip >= found ? [] : await db.prisma.security.findMany({ where, orderBy: orderByOf(orderingFor(column).columns, 'asc'), skip, take: args.perPage });
+  const where = await prefixMatch(db, column, q);
+  const [found, nodes] = await Promise.all([countWhere(db, where), selectSecurities(db, where, column, args.perPage, (args.page - 1) * args.perPage)]);
   return { nodes, found, matched: q };
 }
 
@@ -140,20 +172,22 @@ export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security
   return db.prisma.security.findFirst({ where, orderBy: { id: 'asc' } });
 }
 
-/** For loaders: the first listing (by id) of each symbol. */
-export async function securitiesBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Security>> {
-  const rows = await db.prisma.security.findMany({ where: { symbol: { in: [...symbols] } }, orderBy: { id: 'asc' } });
+/** For loaders: the first listing (by id) of each of `values` in `column` (one statement, its text the same for any number of values). */
+async function firstListings(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security>> {
+  const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(db, `"${column}"`, values)} ORDER BY "id"`);
   const map = new Map<string, Security>();
-  for (const r of rows) if (!map.has(r.symbol)) map.set(r.symbol, r);
+  for (const r of rows) if (!map.has(r[column])) map.set(r[column], r);
   return map;
 }
 
+/** For loaders: the first listing (by id) of each symbol. */
+export function securitiesBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Security>> {
+  return firstListings(db, 'symbol', symbols);
+}
+
 /** For loaders: the first listing (by id) of each FIGI. */
-export async function securitiesByFigi(db: Db, figis: readonly string[]): Promise<Map<string, Security>> {
-  const rows = await db.prisma.security.findMany({ where: { figi: { in: [...figis] } }, orderBy: { id: 'asc' } });
-  const map = new Map<string, Security>();
-  for (const r of rows) if (!map.has(r.figi)) map.set(r.figi, r);
-  return map;
+export function securitiesByFigi(db: Db, figis: readonly string[]): Promise<Map<string, Security>> {
+  return firstListings(db, 'figi', figis);
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

@@ -58,7 +58,27 @@ export async function topPerKey<Row extends Record<string, unknown>>(db: Db, que
       JOIN ${table} t ON t."rowid" IN (SELECT "rowid" FROM ${table} WHERE ${key} = k."value"${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit})
       ORDER BY k."key", ${orderOn('t.')}`;
   }
-  const rows = await db.read<Row>(statement.text, statement.values);
+  const rows = await readSql<Row>(db, statement);
   for (const row of rows) result.get(row[query.keyColumn] as string | number)?.push(row);
   return result;
+}
+
+/**
+ * `column` is any of `values`, as one bound parameter whatever their number, so the statement's
+ * text (and its prepared form, see `Db.read`) is the same for 1 value or 200: `= ANY($1)` on
+ * PostgreSQL, `IN (SELECT value FROM json_each($1))` on SQLite (both look each value up in an index).
+ * `column` is SQL from code constants (a quoted column, optionally with its table alias).
+ */
+export function anyOf(db: Db, column: string, values: readonly (string | number)[]): Prisma.Sql {
+  const col = Prisma.raw(column);
+  if (db.kind === 'postgresql') {
+    const type = Prisma.raw(typeof values[0] === 'number' ? 'bigint[]' : 'text[]');
+    return Prisma.sql`${col} = ANY(${values}::${type})`;
+  }
+  return Prisma.sql`${col} IN (SELECT "value" FROM json_each(${JSON.stringify(values)}))`;
+}
+
+/** Runs a statement built with Prisma.sql through `Db.read`. */
+export function readSql<Row = Record<string, unknown>>(db: Db, statement: Prisma.Sql): Promise<Row[]> {
+  return db.read<Row>(statement.text, statement.values);
 }
