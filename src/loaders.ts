@@ -30,3 +30,18 @@ export function fromMap<K, V>(load: (keys: readonly K[]) => Promise<Map<K, V>>, 
 export function loaderName(field: string, args: unknown): string {
   return `${field}:${JSON.stringify(args, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`;
 }
+
+/**
+ * A row whose child list `key` is loaded only if a field reads it. The per-security loaders of
+ * the company page return parents without their children (logo security info, balance-sheet
+ * symbols, news securities: three statements no field of the page asks for); their GraphQL
+ * object types are typed with the children, as Prisma's `include` returns them elsewhere, so the
+ * child fields resolve `childrenOf(row, key, load)`: the list the row came with, or one batched load.
+ */
+export function withoutChildren<Full, K extends keyof Full>(row: Omit<Full, K>): Full {
+  return row as Full;
+}
+
+export function childrenOf<Row, K extends keyof Row>(row: Row, key: K, load: () => Promise<Row[K]>): Row[K] | Promise<Row[K]> {
+  return row[key] ?? load();
+}

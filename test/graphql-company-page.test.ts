@@ -44,6 +44,34 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(counts[0]).toBeLessThanOrEqual(10);
   });
 
+  it('loads the child lists a page leaves out only when a query reads them: batched, equal to the stored rows', async () => {
+    const WITH_CHILDREN = `query Children($n: Int!) {
+      securities(search: "US", searchType: EXCHANGE_COUNTRY, first: $n) {
+        nodes { symbol logo { securityInfo { figi } } latestBalanceSheet { symbols } news(first: 5) { nodes { newsId securities { figi } } } }
+      }
+    }`;
+    const counts: number[] = [];
+    // 30 × 5 news items stay within one batch of 200 keys (a loader's batch size)
+    for (const n of [5, 30]) {
+      let result: any;
+      counts.push(await h.countStatements(async () => (result = await h.gql(WITH_CHILDREN, { n }))));
+      expect(result.errors).toBeUndefined();
+      for (const s of result.data.securities.nodes) {
+        const logo = await h.db.prisma.logo.findUnique({ where: { symbol: s.symbol }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
+        expect(s.logo?.securityInfo.map((i: any) => i.figi) ?? null, s.symbol).toEqual(logo ? logo.securityInfo.map((i) => i.figi) : null);
+        if (s.latestBalanceSheet) expect(s.latestBalanceSheet.symbols).toContain(s.symbol);
+        for (const item of s.news.nodes) {
+          const stored = await h.db.prisma.newsItem.findFirst({ where: { newsId: item.newsId }, include: { securities: { orderBy: { position: 'asc' } } } });
+          expect(item.securities.map((x: any) => x.figi)).toEqual(stored!.securities.map((x) => x.figi));
+        }
+      }
+      expect(result.data.securities.nodes.some((s: any) => s.logo?.securityInfo.length && s.news.nodes.some((i: any) => i.securities.length))).toBe(true);
+    }
+    // one batched statement per loader (search, logo, balance sheet, news, and the three child
+    // lists), whatever the number of securities
+    expect(counts).toEqual([7, 7]);
+  });
+
   it("GraphiQL's default query and every query of the README's GraphQL tour run without errors", async () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const queries = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);

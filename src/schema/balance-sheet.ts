@@ -1,9 +1,10 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
-import { fromMap, loaderName } from '../loaders.js';
+import { childrenOf, fromMap, loaderName, withoutChildren } from '../loaders.js';
 import {
   balanceSheetPages,
+  balanceSheetSymbols,
   checkBalanceSheetFilter,
   DEFAULT_SORT,
   latestBalanceSheets,
@@ -14,6 +15,7 @@ import {
   type BalanceSheetPeriodFilter,
   type BalanceSheetSortField,
   type BalanceSheetWithSymbols,
+  type BalanceSheetSymbol,
   type Timeframe,
 } from '../services/balance-sheet.js';
 import { emptyPage, type Direction, type Page } from '../services/paging.js';
@@ -39,6 +41,12 @@ function amountDescription(field: BalanceSheetAmount, optional: boolean): string
   return `${humanize(field)} (spec \`${field}\`); may be negative${optional ? '; null when the filing does not report it' : ''}.`;
 }
 
+function symbolsOf(ctx: Context, b: BalanceSheetWithSymbols): BalanceSheetSymbol[] | Promise<BalanceSheetSymbol[]> {
+  return childrenOf(b, 'symbols', () =>
+    ctx.loaders.get('balanceSheetSymbols', fromMap((ids: readonly number[]) => balanceSheetSymbols(ctx.db, ids), [] as BalanceSheetSymbol[])).load(b.id),
+  );
+}
+
 export const BalanceSheet = builder.prismaNode('BalanceSheet', {
   description: 'A standardized balance sheet of one company for one reporting period (spec 2.2). Amounts are numbers in the reporting currency.',
   // node(id) of a deleted or unknown record is null, not an error
@@ -49,7 +57,11 @@ export const BalanceSheet = builder.prismaNode('BalanceSheet', {
   include: SYMBOLS_INCLUDE,
   fields: (t) => ({
     cik: t.exposeString('cik', { description: 'SEC Central Index Key of the company, zero-padded to 10 digits.' }),
-    symbols: t.field({ type: ['String'], description: 'Ticker symbols of the company, main listing first.', resolve: (b) => b.symbols.map((s) => s.symbol) }),
+    symbols: t.field({
+      type: ['String'],
+      description: 'Ticker symbols of the company, main listing first.',
+      resolve: async (b, _args, ctx) => (await symbolsOf(ctx, b)).map((s) => s.symbol),
+    }),
     fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the period belongs to.' }),
     fiscalQuarter: t.exposeInt('fiscalQuarter', { description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).' }),
     reportingPeriodEnd: t.field({ type: 'Date', description: 'Last day of the reporting period.', resolve: (b) => b.reportingPeriodEnd }),
@@ -158,11 +170,12 @@ builder.queryField('balanceSheets', (t) =>
   }),
 );
 
-function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>): Promise<Page<BalanceSheetWithSymbols>> {
-  const empty: Page<BalanceSheetWithSymbols> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('balanceSheetsBySymbol', args), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, args), empty))
+/** A symbol's page of balance sheets, without their symbols rows (see `withoutChildren`). */
+async function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>): Promise<Page<BalanceSheetWithSymbols>> {
+  const page = await ctx.loaders
+    .get(loaderName('balanceSheetsBySymbol', args), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, args), emptyPage()))
     .load(symbol);
+  return page as Page<unknown> as Page<BalanceSheetWithSymbols>;
 }
 
 builder.prismaObjectFields(Security, (t) => ({
@@ -184,11 +197,12 @@ builder.prismaObjectFields(Security, (t) => ({
     nullable: true,
     description: 'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
     args: { timeframe: t.arg({ type: TimeframeEnum, description: 'Only this kind of period.' }) },
-    resolve: (security, args, ctx) => {
+    resolve: async (security, args, ctx) => {
       const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
-      return ctx.loaders
-        .get(loaderName('latestBalanceSheet', { timeframe }), fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null as BalanceSheetWithSymbols | null))
+      const latest = await ctx.loaders
+        .get(loaderName('latestBalanceSheet', { timeframe }), fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null))
         .load(security.symbol);
+      return latest && withoutChildren<BalanceSheetWithSymbols, 'symbols'>(latest);
     },
   }),
 }));

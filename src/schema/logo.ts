@@ -1,20 +1,28 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
-import { fromMap } from '../loaders.js';
-import { logoPage, logosBySymbol, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
+import { childrenOf, fromMap, withoutChildren } from '../loaders.js';
+import { logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = { default: 10, max: 100 };
-export function logoBySymbol(ctx: Context, symbol: string): Promise<LogoWithInfo | null> {
-  return ctx.loaders.get('logoBySymbol', fromMap((keys: readonly string[]) => logosBySymbol(ctx.db, keys), null as LogoWithInfo | null)).load(symbol);
+/** The logo of a symbol, without its security info rows (see `withoutChildren`). */
+export async function logoBySymbol(ctx: Context, symbol: string): Promise<LogoWithInfo | null> {
+  const logo = await ctx.loaders.get('logoBySymbol', fromMap((keys: readonly string[]) => logosBySymbol(ctx.db, keys), null)).load(symbol);
+  return logo && withoutChildren<LogoWithInfo, 'securityInfo'>(logo);
+}
+
+function securityInfoOf(ctx: Context, logo: LogoWithInfo): SecurityInfoRow[] | Promise<SecurityInfoRow[]> {
+  return childrenOf(logo, 'securityInfo', () =>
+    ctx.loaders.get('logoSecurityInfo', fromMap((ids: readonly number[]) => logoSecurityInfos(ctx.db, ids), [] as SecurityInfoRow[])).load(logo.id),
+  );
 }
 
 /** The securities behind the info rows: one per distinct FIGI, in row order; FIGIs the master does not know are left out. */
 async function securitiesOf(ctx: Context, logo: LogoWithInfo): Promise<SecurityRow[]> {
-  const figis = [...new Set(logo.securityInfo.map((i) => i.figi))];
+  const figis = [...new Set((await securityInfoOf(ctx, logo)).map((i) => i.figi))];
   const found = await Promise.all(figis.map((figi) => securityByFigi(ctx, figi)));
   const byId = new Map<string, SecurityRow>();
   for (const s of found) if (s && !byId.has(s.id)) byId.set(s.id, s);
@@ -78,7 +86,7 @@ export const Logo = builder.prismaNode('Logo', {
     securityInfo: t.field({
       type: [LogoSecurityInfo],
       description: 'Identifiers of the securities behind the logo, in their recorded order (spec `security_info`).',
-      resolve: (l) => l.securityInfo,
+      resolve: (l, _args, ctx) => securityInfoOf(ctx, l),
     }),
     securities: t.field({
       type: [Security],

@@ -1,8 +1,8 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { newsTopic } from '../events.js';
-import { fromMap, loaderName } from '../loaders.js';
-import { associatedIds, listNews, NEWS_INCLUDE, newsPages, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
+import { childrenOf, fromMap, loaderName } from '../loaders.js';
+import { associatedIds, listNews, NEWS_INCLUDE, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
 import { emptyPage, type Page } from '../services/paging.js';
 import { parseSymbol } from '../services/symbols.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, liveEvents, type PageSize } from './common.js';
@@ -12,9 +12,16 @@ import { Security, securityByFigi } from './security.js';
 
 export const NEWS_PAGE: PageSize = { default: 10, max: 100 };
 
-function newsPage(ctx: Context, ticker: string, args: TickerNewsArgs): Promise<Page<NewsItemRow>> {
-  const empty: Page<NewsItemRow> = emptyPage();
-  return ctx.loaders.get(loaderName('newsByTicker', args), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, args), empty)).load(ticker);
+/** A ticker's page of news, without the items' securities (see `withoutChildren`). */
+async function newsPage(ctx: Context, ticker: string, args: TickerNewsArgs): Promise<Page<NewsItemRow>> {
+  const page = await ctx.loaders.get(loaderName('newsByTicker', args), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, args), emptyPage())).load(ticker);
+  return page as Page<unknown> as Page<NewsItemRow>;
+}
+
+function securitiesOf(ctx: Context, n: NewsItemRow): NewsSecurityRow[] | Promise<NewsSecurityRow[]> {
+  return childrenOf(n, 'securities', () =>
+    ctx.loaders.get('newsSecurities', fromMap((ids: readonly number[]) => newsSecurities(ctx.db, ids), [] as NewsSecurityRow[])).load(n.id),
+  );
 }
 
 /** The records behind `ids` in the order of `ids`; ids without a record are skipped. */
@@ -105,7 +112,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     type: t.field({ type: NewsTypeEnum, description: 'Whether the stock rose or fell.', resolve: (n) => n.type }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was published.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the item last changed.' }),
-    securities: t.field({ type: [NewsSecurity], description: 'The securities the item is about, in feed order.', resolve: (n) => n.securities }),
+    securities: t.field({ type: [NewsSecurity], description: 'The securities the item is about, in feed order.', resolve: (n, _args, ctx) => securitiesOf(ctx, n) }),
   }),
 });
 

@@ -8,7 +8,7 @@ import { anyOf, readSql } from './sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
-export type { Timeframe };
+export type { BalanceSheetSymbol, Timeframe };
 
 /** A balance sheet with its `symbols` rows, ordered by position: the shape every function here returns. */
 export type BalanceSheetWithSymbols = BalanceSheet & { symbols: BalanceSheetSymbol[] };
@@ -149,17 +149,17 @@ function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
 }
 
 /**
- * One page of balance sheets for each of many symbols, in two statements however many symbols
- * (both through Db.read, their text the same for any number of symbols): the rows, each symbol's
- * own `ORDER BY ... LIMIT` over the symbol index joined to the balance sheets (LATERAL on
- * PostgreSQL, a correlated rowid subquery on SQLite, as `topPerKey` does for one table), then the
- * `symbols` of all of them.
+ * One page of balance sheets for each of many symbols, in one statement however many symbols
+ * (through Db.read, its text the same for any number of symbols): each symbol's own
+ * `ORDER BY ... LIMIT` over the symbol index joined to the balance sheets (LATERAL on PostgreSQL,
+ * a correlated rowid subquery on SQLite, as `topPerKey` does for one table). Without their
+ * `symbols` rows: `balanceSheetSymbols` loads them for the queries that read them.
  */
 export async function balanceSheetPages(
   db: Db,
   symbols: readonly string[],
   args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>,
-): Promise<Map<string, Page<BalanceSheetWithSymbols>>> {
+): Promise<Map<string, Page<BalanceSheet>>> {
   const { field, direction } = args.sort;
   const ordering = ORDERINGS[field];
   const conditions = periodConditions(args.filter);
@@ -189,26 +189,23 @@ export async function balanceSheetPages(
           ORDER BY k."key", ${orderOn('o')}`;
   const rows = await readSql<BalanceSheet & { listedSymbol: string }>(db, statement);
   for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
-
-  const withSymbols = await attachSymbols(db, [...rowsBySymbol.values()].flat());
-  return new Map(
-    [...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows.map((r) => withSymbols.get(r.id)!), args.first, ordering, direction)]),
-  );
+  return new Map([...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows, args.first, ordering, direction)]));
 }
 
-/** The `symbols` rows of many balance sheets, in one statement. */
-async function attachSymbols(db: Db, rows: BalanceSheet[]): Promise<Map<number, BalanceSheetWithSymbols>> {
-  const out = new Map<number, BalanceSheetWithSymbols>(rows.map((r) => [r.id, { ...r, symbols: [] }]));
-  if (out.size === 0) return out;
-  const symbols = await readSql<BalanceSheetSymbol>(
-    db,
-    Prisma.sql`SELECT * FROM "BalanceSheetSymbol" WHERE ${anyOf(db, '"balanceSheetId"', [...out.keys()])} ORDER BY "balanceSheetId", "position"`,
-  );
-  for (const s of symbols) out.get(s.balanceSheetId)!.symbols.push(s);
+/** For loaders: the `symbols` rows of each balance sheet, main listing first (one statement). */
+export async function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map<number, BalanceSheetSymbol[]>> {
+  const out = new Map<number, BalanceSheetSymbol[]>();
+  if (ids.length === 0) return out;
+  const rows = await readSql<BalanceSheetSymbol>(db, Prisma.sql`SELECT * FROM "BalanceSheetSymbol" WHERE ${anyOf(db, '"balanceSheetId"', ids)} ORDER BY "balanceSheetId", "position"`);
+  for (const r of rows) {
+    const list = out.get(r.balanceSheetId);
+    if (list) list.push(r);
+    else out.set(r.balanceSheetId, [r]);
+  }
   return out;
 }
 
-export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheetWithSymbols | null>> {
+export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheet | null>> {
   const pages = await balanceSheetPages(db, symbols, { filter: { timeframe }, sort: { field: 'period_end', direction: 'desc' }, first: 1 });
   return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
 }

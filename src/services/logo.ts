@@ -47,22 +47,26 @@ export async function logoPageNumber(db: Db, filter: LogoFilter, args: { page: n
   return { nodes, totalCount };
 }
 
-/** For loaders: the logo of each symbol that has one (two statements through Db.read, whatever the number of symbols). */
-export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, LogoWithInfo>> {
+/**
+ * For loaders: the logo of each symbol that has one, without its `security_info` rows (one
+ * statement through Db.read whatever the number of symbols): the company page never reads them,
+ * and `logoSecurityInfos` loads them for the queries that do.
+ */
+export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Logo>> {
   const logos = await readSql<Logo>(db, Prisma.sql`SELECT * FROM "Logo" WHERE ${anyOf(db, '"symbol"', symbols)}`);
-  const out = new Map<string, LogoWithInfo>();
-  if (logos.length === 0) return out;
-  const byId = new Map<number, LogoWithInfo>();
-  for (const l of logos) {
-    const withInfo = { ...l, securityInfo: [] };
-    byId.set(l.id, withInfo);
-    out.set(l.symbol, withInfo);
+  return new Map(logos.map((l) => [l.symbol, l]));
+}
+
+/** For loaders: the `security_info` rows of each logo, in their recorded order (one statement). */
+export async function logoSecurityInfos(db: Db, logoIds: readonly number[]): Promise<Map<number, LogoSecurityInfo[]>> {
+  const out = new Map<number, LogoSecurityInfo[]>();
+  if (logoIds.length === 0) return out;
+  const rows = await readSql<LogoSecurityInfo>(db, Prisma.sql`SELECT * FROM "LogoSecurityInfo" WHERE ${anyOf(db, '"logoId"', logoIds)} ORDER BY "logoId", "position"`);
+  for (const r of rows) {
+    const list = out.get(r.logoId);
+    if (list) list.push(r);
+    else out.set(r.logoId, [r]);
   }
-  const info = await readSql<LogoSecurityInfo>(
-    db,
-    Prisma.sql`SELECT * FROM "LogoSecurityInfo" WHERE ${anyOf(db, '"logoId"', [...byId.keys()])} ORDER BY "logoId", "position"`,
-  );
-  for (const i of info) byId.get(i.logoId)?.securityInfo.push(i);
   return out;
 }
 

@@ -66,10 +66,11 @@ export interface TickerNewsArgs extends KeysetArgs {
   type?: NewsType | undefined;
 }
 
-type NewsItemRow = Omit<NewsItem, 'securities'> & Record<string, unknown>;
+/** A news item without its securities. */
+export type NewsItemRow = Omit<NewsItem, 'securities'> & Record<string, unknown>;
 
-/** One page per ticker in two statements: the items (one UNION ALL), then their securities. */
-export async function newsPages(db: Db, tickers: readonly string[], args: TickerNewsArgs): Promise<Map<string, Page<NewsItem>>> {
+/** One page per ticker in one statement, without the items' securities (`newsSecurities` loads them for the queries that read them). */
+export async function newsPages(db: Db, tickers: readonly string[], args: TickerNewsArgs): Promise<Map<string, Page<NewsItemRow>>> {
   const rows = await topPerKey<NewsItemRow>(db, {
     table: 'NewsItem',
     keyColumn: 'ticker',
@@ -81,16 +82,11 @@ export async function newsPages(db: Db, tickers: readonly string[], args: Ticker
     after: args.after ? decodeCursor(ORDERING, 'desc', args.after) : undefined,
     limit: args.first + 1,
   });
-  const securities = await securitiesOf(db, [...rows.values()].flat().map((r) => r.id));
-  return new Map(
-    [...rows].map(([ticker, list]) => {
-      const items: NewsItem[] = list.map((r) => ({ ...r, securities: securities.get(r.id) ?? [] }));
-      return [ticker as string, toPage(items, args.first, ORDERING, 'desc')];
-    }),
-  );
+  return new Map([...rows].map(([ticker, list]) => [ticker as string, toPage(list, args.first, ORDERING as unknown as Ordering<NewsItemRow>, 'desc')]));
 }
 
-async function securitiesOf(db: Db, newsItemIds: readonly number[]): Promise<Map<number, NewsSecurity[]>> {
+/** For loaders: the securities of each news item, in feed order (one statement). */
+export async function newsSecurities(db: Db, newsItemIds: readonly number[]): Promise<Map<number, NewsSecurity[]>> {
   const out = new Map<number, NewsSecurity[]>();
   if (newsItemIds.length === 0) return out;
   const rows = await readSql<NewsSecurity>(db, Prisma.sql`SELECT * FROM "NewsSecurity" WHERE ${anyOf(db, '"newsItemId"', newsItemIds)} ORDER BY "newsItemId", "position"`);
