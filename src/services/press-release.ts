@@ -1,7 +1,7 @@
 import type { Db } from '../db.js';
 import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from './paging.js';
-import { MAX_KEYS_PER_STATEMENT } from './sql.js';
+import { readSql } from './sql.js';
 import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
@@ -68,7 +68,7 @@ export interface TickerPageArgs extends KeysetArgs {
 
 /**
  * One page per ticker, the same arguments for each, in a constant number of statements: one
- * UNION ALL of a small `ORDER BY ... LIMIT` join per ticker finds the ids, one findMany loads them.
+ * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), one findMany loads them.
  */
 export async function pressReleasePages(db: Db, tickers: readonly string[], args: TickerPageArgs): Promise<Map<string, Page<PressRelease>>> {
   const idsByTicker = await newestIdsPerTicker(db, tickers, args);
@@ -94,18 +94,26 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], args: Tick
     conditions.push(Prisma.sql`(p."publishTime", p."id") < (${publishTime}, ${id})`);
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  for (let start = 0; start < tickers.length; start += MAX_KEYS_PER_STATEMENT) {
-    const parts = tickers.slice(start, start + MAX_KEYS_PER_STATEMENT).map(
-      // DISTINCT: nothing stops a release from listing the same ticker twice
-      (ticker, i) => Prisma.sql`SELECT * FROM (
-        SELECT DISTINCT t."ticker" AS "ticker", p."id" AS "id", p."publishTime" AS "publishTime"
-        FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
-        WHERE t."ticker" = ${ticker}${extra}
-        ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${args.first + 1}) ${Prisma.raw(`k${i}`)}`,
-    );
-    const rows = await db.prisma.$queryRaw<{ ticker: string; id: number }[]>(Prisma.join(parts, ' UNION ALL '));
-    for (const row of rows) result.get(row.ticker)?.push(Number(row.id));
-  }
+  const limit = args.first + 1;
+  // one statement whatever the number of tickers, as topPerKey does: LATERAL on PostgreSQL, a
+  // correlated id subquery on SQLite; DISTINCT: nothing stops a release from listing a ticker twice
+  const statement =
+    db.kind === 'postgresql'
+      ? Prisma.sql`SELECT k."ticker", x."id" FROM unnest(${tickers}::text[]) WITH ORDINALITY AS k("ticker", "ord")
+          CROSS JOIN LATERAL (
+            SELECT DISTINCT p."id" AS "id", p."publishTime" AS "publishTime"
+            FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
+            WHERE t."ticker" = k."ticker"${extra}
+            ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit}) x
+          ORDER BY k."ord", x."publishTime" DESC, x."id" DESC`
+      : Prisma.sql`SELECT k."value" AS "ticker", o."id" AS "id" FROM json_each(${JSON.stringify(tickers)}) k
+          JOIN "PressRelease" o ON o."id" IN (
+            SELECT DISTINCT p."id" FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
+            WHERE t."ticker" = k."value"${extra}
+            ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit})
+          ORDER BY k."key", o."publishTime" DESC, o."id" DESC`;
+  const rows = await readSql<{ ticker: string; id: number }>(db, statement);
+  for (const row of rows) result.get(row.ticker)?.push(Number(row.id));
   return result;
 }
 

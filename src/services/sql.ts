@@ -27,9 +27,6 @@ export interface TopPerKeyQuery {
   limit: number;
 }
 
-/** Keys per statement where a statement still grows with its keys (UNION ALL forms elsewhere): SQLite allows 500 terms in one compound SELECT. */
-export const MAX_KEYS_PER_STATEMENT = 200;
-
 const q = (name: string) => Prisma.raw(`"${name}"`);
 
 export async function topPerKey<Row extends Record<string, unknown>>(db: Db, query: TopPerKeyQuery): Promise<Map<string | number, Row[]>> {
