@@ -34,4 +34,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself as PID 1 (not npm): SIGTERM reaches the server, which drains (SHUTDOWN_TIMEOUT_MS) and exits
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "src/server.ts"]
+# the heap flags of `npm start` (package.json): RSS under 300 MB at 50 connections (bench/RESULTS.md, soak)
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "--import", "tsx", "src/server.ts"]

@@ -88,8 +88,8 @@ export interface Server {
  * Spawns `node <script>` with `env` on `port` and waits until GET `probe` answers 200.
  * BENCH_SERVER_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
  */
-export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz'): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], {
+export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz', nodeFlags: string[] = []): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,7 +127,13 @@ export async function startProcess(script: string, port: number, env: Record<str
   };
 }
 
-/** The gateway as production runs it (src/server.ts), with rate limits out of the way. */
+/** The node flags of `npm start` (package.json), so a benchmark runs the server as production does. */
+export function startFlags(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((t) => /^--max-/.test(t));
+}
+
+/** The gateway as production runs it (src/server.ts with `npm start`'s node flags), with rate limits out of the way. */
 export function startGateway(url: string, port: number, env: Record<string, string> = {}): Promise<Server> {
   return startProcess('src/server.ts', port, {
     DATABASE_URL: url,
@@ -138,7 +144,7 @@ export function startGateway(url: string, port: number, env: Record<string, stri
     RATE_LIMIT_PRO: '100000000',
     RATE_LIMIT_ENTERPRISE: '100000000',
     ...env,
-  });
+  }, [], '/healthz', startFlags());
 }
 
 /** Resident set size of a process in MB, from /proc (Linux). */

@@ -121,7 +121,10 @@ describe('Dockerfile', () => {
     expect(['root', '0', '0:0']).not.toContain(user);
     expect(runtime).toMatch(/^ENV .*NODE_ENV=production/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*\/healthz/m);
-    expect(runtime).toMatch(/^CMD \["node", "--import", "tsx", "src\/server\.ts"\]$/m);
+    // node itself (PID 1, so SIGTERM reaches the server), with the very command of `npm start` (its heap flags included)
+    const start: string = JSON.parse(read('package.json')).scripts.start;
+    expect(start).toMatch(/^node .*--import tsx src\/server\.ts$/);
+    expect(runtime).toMatch(new RegExp(`^CMD ${JSON.stringify(start.split(' ')).replace(/[[\]]/g, '\\$&').replace(/,/g, ', ')}$`, 'm'));
   });
 
   it('bakes in no secret and keeps .env and local data out of the build context', () => {
