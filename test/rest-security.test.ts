@@ -49,6 +49,22 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
     });
 
+  it('out_of follows an import in this process at once (the whole-master count is reused between searches)', async () => {
+    const before = await rest(h, q({ search: 'A', search_type: 'symbol' }));
+    expect(before.body.data.out_of).toBe(all.length);
+    const { securitiesChanged, writeSecurities } = await import('../src/services/security.js');
+    const { createdAt: _c, updatedAt: _u, ...template } = all[0]!;
+    const extra = { ...template, id: 'BBG00OUTOF01_XTST', figi: 'BBG00OUTOF01', micCode: 'XTST', symbol: 'OUTOF', isinHistory: null };
+    await writeSecurities(h.db, [extra as never]);
+    try {
+      const after = await rest(h, q({ search: 'OUTOF', search_type: 'symbol' }));
+      expect(after.body.data).toMatchObject({ found: 1, out_of: all.length + 1 });
+    } finally {
+      await h.db.prisma.security.delete({ where: { id: extra.id } });
+      securitiesChanged(h.db); // a write past the services: the other tests count the master again
+    }
+  });
+
   it("an exact symbol: the envelope, exactly the spec's document keys with the stored values, and the highlight", async () => {
     const s = all.find((x) => x.isinHistory !== null) ?? all[0]!;
     const r = await rest(h, q({ search: s.symbol.toLowerCase(), search_type: 'symbol' }));

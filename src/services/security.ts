@@ -155,8 +155,28 @@ export async function searchSecuritiesPage(db: Db, args: SearchPageArgs): Promis
   return { nodes, found, matched: q };
 }
 
+/** How long a count of the whole master is reused (a search's `out_of`), unless this process writes securities sooner. */
+export const SECURITY_COUNT_TTL_MS = 5_000;
+const securityCounts = new WeakMap<Db, { at: number; count: Promise<number> }>();
+
+/**
+ * How many securities the master holds: every REST search reports it (`out_of`), and counting
+ * 50,000 rows took longer than the search itself (bench/RESULTS.md). Reused for
+ * SECURITY_COUNT_TTL_MS; an import in this process (writeSecurities) drops it at once, one in
+ * another process shows within the TTL.
+ */
+/** Drops the reused count: for writers of the Security table other than writeSecurities. */
+export function securitiesChanged(db: Db): void {
+  securityCounts.delete(db);
+}
+
 export function countSecurities(db: Db): Promise<number> {
-  return db.prisma.security.count();
+  const cached = securityCounts.get(db);
+  if (cached && Date.now() - cached.at < SECURITY_COUNT_TTL_MS) return cached.count;
+  const count = db.prisma.security.count();
+  securityCounts.set(db, { at: Date.now(), count });
+  count.catch(() => securityCounts.delete(db)); // a failure is not reused
+  return count;
 }
 
 export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };
@@ -206,19 +226,24 @@ function securityUpdate({ isinHistory, ...fields }: Partial<SecurityInput>) {
 }
 
 /** Upserts securities by id (`<figi>_<mic>`, so by figi + MIC) in one transaction. */
-export function writeSecurities(db: Db, rows: readonly SecurityInput[]): Promise<WriteCounts> {
-  return writeBatch(db, rows, {
-    key: (r) => r.id,
-    load: (tx, batch) => tx.security.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
-    storedKey: (s) => s.id,
-    same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
-    async insert(tx, batch) {
-      await insertRows(tx, db, 'Security', batch);
-    },
-    async update(tx, changes) {
-      for (const { row, stored } of changes) {
-        await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
-      }
-    },
-  });
+export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): Promise<WriteCounts> {
+  securityCounts.delete(db);
+  try {
+    return await writeBatch(db, rows, {
+      key: (r) => r.id,
+      load: (tx, batch) => tx.security.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
+      storedKey: (s) => s.id,
+      same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
+      async insert(tx, batch) {
+        await insertRows(tx, db, 'Security', batch);
+      },
+      async update(tx, changes) {
+        for (const { row, stored } of changes) {
+          await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
+        }
+      },
+    });
+  } finally {
+    securityCounts.delete(db); // a count taken while the batch was written is stale too
+  }
 }
