@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/bootstrap.js';
 import type { Db } from '../src/db.js';
 import { topPerKey } from '../src/services/sql.js';
+import { SEARCH_TYPES, searchSecurities, searchSecuritiesPage, type SearchType } from '../src/services/security.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { testConfig, testDatabases } from './helpers.js';
 
@@ -76,5 +77,29 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
       expect(got.get('NVLX')).toHaveLength(6);
       expect(got.get('NOPE')).toEqual([]);
     }
+  });
+
+  it('security search gives the same pages by index range as by the LIKE fallback (a linguistic collation)', async () => {
+    const like = Object.create(db, { codepointTextOrder: { value: async () => false } }) as Db;
+    expect(await db.codepointTextOrder()).toBe(true); // SQLite, and the C.UTF-8 cluster of CI
+    const all = await db.prisma.security.findMany();
+    let compared = 0;
+    for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
+      const column = SEARCH_TYPES[type];
+      const values = [...new Set(all.map((s) => s[column]).filter((v): v is string => typeof v === 'string' && v.length > 0))].slice(0, 3);
+      for (const prefix of [...values.map((v) => v.slice(0, 1)), ...values.map((v) => v.slice(0, 3)), ...values, 'ZZZZ']) {
+        const [a, b] = await Promise.all([db, like].map((d) => searchSecuritiesPage(d, { query: prefix, type, page: 1, perPage: 7 })));
+        expect(a!.nodes.map((n) => n.id), `${type} ${prefix}`).toEqual(b!.nodes.map((n) => n.id));
+        expect(a!.found).toBe(b!.found);
+        const first = await searchSecurities(db, { query: prefix, type, first: 2 });
+        if (first.hasNextPage) {
+          const [x, y] = await Promise.all([db, like].map((d) => searchSecurities(d, { query: prefix, type, first: 3, after: first.cursorAt(1) })));
+          expect(x!.nodes.map((n) => n.id)).toEqual(y!.nodes.map((n) => n.id));
+          expect(x!.nodes.map((n) => n.id)).toEqual(a!.nodes.slice(2, 5).map((n) => n.id));
+        }
+        compared += a!.found;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });

@@ -61,6 +61,8 @@ describe('docker-compose.yml', () => {
       // secrets come from .env or the environment, and compose refuses to start without them
       expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]*\}$/);
       expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?[^}]*\}$/);
+      // a code-point collation: the search prefix is an index range there (services/security.ts)
+      expect(services.postgres!.environment!.POSTGRES_INITDB_ARGS).toMatch(/--locale=C(\.UTF-8)?\b/);
 
       // with the secrets filled in, it is a configuration the gateway accepts
       const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, substitute(v, { JWT_SECRET: 'x'.repeat(48), POSTGRES_PASSWORD: 'pw' })]));
