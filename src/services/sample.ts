@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { bulkInsert } from './bulk.js';
+import { bulkInsert, refreshStatistics } from './bulk.js';
 import {
   generateReference,
   plannedMarketRows,
@@ -124,6 +124,7 @@ export async function seedSampleData(db: Db, options: SampleOptions, onProgress?
   };
   const trades = await insertAll('trades', 'Trade', tradeBatches(options), planned.trades);
   const quotes = await insertAll('quotes', 'Quote', quoteBatches(options), planned.quotes);
+  await refreshStatistics(db, [...reference.map(([model]) => model), 'Trade', 'Quote']);
   await marker('complete');
 
   return {
