@@ -1,6 +1,6 @@
 import { quotePages, type Quote } from '../services/quote.js';
 import { arr, int, num, object } from './json-schema.js';
-import type { Route } from './route.js';
+import { exactInt, type Route } from './route.js';
 import { SYMBOL_PATH, TICK_QUERY_DOC, tickPage } from './tick.js';
 import { cursorEnvelope } from './trade.js';
 
@@ -27,8 +27,8 @@ export function quoteRecord(q: Quote): Record<string, unknown> {
     bid_price: q.bidPrice,
     bid_size: q.bidSize,
     conditions: q.conditions,
-    sequence_number: q.sequenceNumber,
-    sip_timestamp: q.sipTimestamp,
+    sequence_number: exactInt(q.sequenceNumber),
+    sip_timestamp: exactInt(q.sipTimestamp),
     tape: q.tape,
   };
 }

@@ -44,6 +44,8 @@ export interface Route {
  * carries a per-process nonce and starts with a NUL, so no client-supplied string can mimic it.
  */
 const BIGINT_TAG = `\u0000bigint:${randomUUID()}:`;
+/** How the tag reads inside JSON text (the NUL escaped). */
+const BIGINT_TAG_JSON = JSON.stringify(BIGINT_TAG).slice(1, -1);
 const BIGINT_PLACEHOLDER = new RegExp(`"\\\\u0000bigint:${BIGINT_TAG.slice(8, -1)}:(-?\\d+)"`, 'g');
 
 /**
@@ -73,17 +75,36 @@ function tagBigints(value: unknown): unknown {
   return out ?? value;
 }
 
-/** JSON text with bigints written as exact JSON numbers (19-digit nanosecond timestamps keep every digit). */
+/**
+ * A bigint as jsonText writes it (an exact JSON number), already in the form jsonText's walk would
+ * give it: records of thousands of rows (trade and quote pages) make it in their shape function,
+ * so the walk copies none of them.
+ */
+export function exactInt(v: bigint): string {
+  return `${BIGINT_TAG}${v}`;
+}
+
+/**
+ * JSON text with bigints written as exact JSON numbers (19-digit nanosecond timestamps keep every
+ * digit). A body without raw bigints (tick pages tag theirs with exactInt) goes straight through
+ * V8's JSON.stringify, which throws at the first raw bigint; then the walk tags them and it runs
+ * again. (A 5000-trade page: 4 ms, against 7 ms more for the walk and 9-14 ms for a replacer.)
+ */
 export function jsonText(body: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(tagBigints(body));
+    text = JSON.stringify(body);
   } catch (e) {
-    // a bigint inside an object of another class: the slow path finds it
     if (!(e instanceof TypeError)) throw e;
-    text = JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? `${BIGINT_TAG}${v}` : v));
+    try {
+      text = JSON.stringify(tagBigints(body));
+    } catch (again) {
+      // a bigint inside an object of another class: the replacer finds it
+      if (!(again instanceof TypeError)) throw again;
+      text = JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? `${BIGINT_TAG}${v}` : v));
+    }
   }
-  return text.replace(BIGINT_PLACEHOLDER, '$1');
+  return text.includes(BIGINT_TAG_JSON) ? text.replace(BIGINT_PLACEHOLDER, '$1') : text;
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> | [string, string][] = {}): Response {

@@ -1,6 +1,6 @@
 import { tradePages, type Trade } from '../services/trade.js';
 import { arr, int, num, object, str } from './json-schema.js';
-import type { Route } from './route.js';
+import { exactInt, type Route } from './route.js';
 import { SYMBOL_PATH, TICK_QUERY_DOC, tickPage } from './tick.js';
 
 export const TRADE_SCHEMA = object({
@@ -34,8 +34,8 @@ export function tradeRecord(t: Trade): Record<string, unknown> {
     exchange: t.exchange,
     id: t.tradeId,
     price: t.price,
-    sequence_number: t.sequenceNumber,
-    sip_timestamp: t.sipTimestamp,
+    sequence_number: exactInt(t.sequenceNumber),
+    sip_timestamp: exactInt(t.sipTimestamp),
     size: t.size,
     tape: t.tape,
   };
