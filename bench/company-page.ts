@@ -44,7 +44,8 @@ const REST_PAGE = [
   `/news/api/v1/news?symbol=${SYMBOL}&page_size=5`,
 ];
 
-type Variant = 'graphql' | 'ceiling' | 'rest';
+/** `floor`: `{ __typename }` through the same gateway and key, no resolver and no SQL: the most any GraphQL answer can do here. */
+type Variant = 'graphql' | 'ceiling' | 'rest' | 'floor';
 interface Cell {
   kind: DatabaseKind;
   connections: number;
@@ -72,6 +73,7 @@ for (const [i, kind] of KINDS.entries()) {
 
     const headers = { 'content-type': 'application/json', 'x-api-key': key };
     const body = JSON.stringify({ query: QUERY, variables: { symbol: SYMBOL } });
+    const floorBody = JSON.stringify({ query: '{ __typename }' });
     // the three must serve the same page before their speed means anything
     const viaGraphql = await (await fetch(`${gateway.base}/graphql`, { method: 'POST', headers, body })).text();
     const viaCeiling = await (await fetch(`${ceiling.base}/company-page?symbol=${SYMBOL}`)).text();
@@ -85,18 +87,18 @@ for (const [i, kind] of KINDS.entries()) {
     console.log(`  the GraphQL page (${viaGraphql.length} bytes) equals the ceiling's; the 6 REST calls answer 200`);
 
     const run = (variant: Variant, connections: number, duration: number) =>
-      variant === 'graphql'
-        ? loadTest({ url: `${gateway.base}/graphql`, connections, duration, method: 'POST', headers, body })
+      variant === 'graphql' || variant === 'floor'
+        ? loadTest({ url: `${gateway.base}/graphql`, connections, duration, method: 'POST', headers, body: variant === 'floor' ? floorBody : body })
         : variant === 'ceiling'
           ? loadTest({ url: `${ceiling.base}/company-page?symbol=${SYMBOL}`, connections, duration })
           : loadTest({ url: gateway.base, connections, duration, headers: { 'x-api-key': key }, requests: REST_PAGE.map((path) => ({ path, method: 'GET' as const })) });
 
-    const variants: Variant[] = ['graphql', 'ceiling', 'rest'];
+    const variants: Variant[] = ['graphql', 'ceiling', 'rest', 'floor'];
     for (const v of variants) await run(v, 10, 2); // warm-up: JIT, pools, caches
     for (const connections of CONNECTIONS) {
       for (let round = 0; round < ROUNDS; round++) {
         // rotate the order each round, so no variant always runs first
-        for (const v of [...variants.slice(round % 3), ...variants.slice(0, round % 3)]) {
+        for (const v of [...variants.slice(round % variants.length), ...variants.slice(0, round % variants.length)]) {
           const r = await run(v, connections, DURATION);
           if (r.non2xx || r.errors) throw new Error(`${v} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
           cell(kind, connections, v).runs.push(r);
@@ -126,6 +128,7 @@ for (const kind of KINDS) {
     const g = summary(cell(kind, connections, 'graphql'));
     const c = summary(cell(kind, connections, 'ceiling'));
     const r = summary(cell(kind, connections, 'rest'), REST_PAGE.length);
+    const f = summary(cell(kind, connections, 'floor'));
     const rest = cell(kind, connections, 'rest');
     const callP50 = rest.runs.reduce((s, x) => s + x.p50, 0) / rest.runs.length;
     const callP99 = rest.runs.reduce((s, x) => s + x.p99, 0) / rest.runs.length;
@@ -139,20 +142,21 @@ for (const kind of KINDS) {
       `${r.rate.toFixed(0)} (per call p50 ${callP50.toFixed(0)} / p99 ${callP99.toFixed(0)})`,
       `**${(share * 100).toFixed(0)}%** (rounds ${perRound.map((x) => `${(x * 100).toFixed(0)}%`).join(', ')})`,
       `**${(g.rate / r.rate).toFixed(2)}×**`,
+      `${f.rate.toFixed(0)} (p50 ${f.p50.toFixed(0)} / p99 ${f.p99.toFixed(0)}); **${((f.rate / c.rate) * 100).toFixed(0)}%** of the ceiling`,
     ]);
     verdicts.push(`${kind} at ${connections}: ${(share * 100).toFixed(0)}% (${share >= 0.5 ? 'met' : 'NOT met'})`);
   }
 }
 
 const table = markdownTable(
-  ['database', 'connections', 'GraphQL pages/s (ms)', 'ceiling pages/s (ms)', 'REST: pages/s of 6 calls (ms)', 'GraphQL / ceiling', 'GraphQL / REST pages'],
+  ['database', 'connections', 'GraphQL pages/s (ms)', 'ceiling pages/s (ms)', 'REST: pages/s of 6 calls (ms)', 'GraphQL / ceiling', 'GraphQL / REST pages', 'floor: `{ __typename }` req/s (ms)'],
   rows,
 );
 const section = [
   `## Company page: GraphQL vs a hand-written ceiling vs 6 REST calls, ${utcNow()} UTC`,
   '',
   await machineLine(KINDS),
-  `Default sample data, symbol ${SYMBOL}. Servers each in their own process (the gateway: \`src/server.ts\`, NODE_ENV=production, API key of an enterprise user made with the CLI; the ceiling: \`bench/ceiling-server.ts\`, same driver, 6 hand-written SQL statements, no auth), driven by autocannon from a third process on the same 2 CPUs. ${ROUNDS} rounds of ${DURATION} s per variant and connection count, variants alternating; rates over all rounds, latency the mean of the rounds' p50/p99. The GraphQL answer was checked byte-equal to the ceiling's before measuring. A REST page = the 6 calls one after another on one connection (${REST_PAGE.map((p) => `\`${p.split('?')[0]}\``).join(', ')}); pages/s = calls/s ÷ 6.`,
+  `Default sample data, symbol ${SYMBOL}. Servers each in their own process (the gateway: \`src/server.ts\`, NODE_ENV=production, API key of an enterprise user made with the CLI; the ceiling: \`bench/ceiling-server.ts\`, same driver, 6 hand-written SQL statements, no auth), driven by autocannon from a third process on the same 2 CPUs. ${ROUNDS} rounds of ${DURATION} s per variant and connection count, variants alternating; rates over all rounds, latency the mean of the rounds' p50/p99. The GraphQL answer was checked byte-equal to the ceiling's before measuring. A REST page = the 6 calls one after another on one connection (${REST_PAGE.map((p) => `\`${p.split('?')[0]}\``).join(', ')}); pages/s = calls/s ÷ 6. The floor is \`{ __typename }\` through the same gateway and key (authentication, rate limit, request log, Yoga and its plugins, no resolver, no SQL): no GraphQL answer here can be faster.`,
   '',
   table,
   '',
