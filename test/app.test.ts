@@ -12,7 +12,8 @@ describe.each(testDatabases())('HTTP shell on $name', (tdb) => {
   let db: Db;
   let app: App;
   beforeAll(async () => {
-    const config = testConfig(await tdb.create());
+    // what openDatabase makes of an empty database (migrations, demo accounts), copied from the run's template
+    const config = testConfig(await tdb.createSeeded('none'));
     db = await openDatabase(config);
     app = createApp({ config, db });
   });

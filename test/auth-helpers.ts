@@ -42,7 +42,7 @@ export function cheapHash(password: string): string {
 }
 
 /** A fresh database with the demo accounts (cheap password hashes, real API keys) and the app over it. */
-export async function authHarness(tdb: TestDatabase, env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<AuthHarness> {
+export async function authHarness(tdb: Pick<TestDatabase, 'name' | 'create' | 'cleanup'>, env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<AuthHarness> {
   const database = await tdb.create();
   const config = testConfig(database, overrides, { ...RELAXED, ...env });
   // what openDatabase does outside production, minus ~1 s of demo password hashing per database

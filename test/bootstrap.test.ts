@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Config } from '../src/config.js';
 import { hashApiKey } from '../src/auth/apikeys.js';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { openDatabase } from '../src/bootstrap.js';
@@ -30,11 +31,36 @@ async function fingerprint(db: Db) {
 describe.each(testDatabases())('start-up on $name', (tdb) => {
   afterAll(() => tdb.cleanup());
 
-  it('migrates and seeds an empty database, creates demo accounts, and does not seed twice', async () => {
-    const database = await tdb.create();
-    const config = testConfig(database, { sampleData: 'auto' });
-    const logs: string[] = [];
-    const db = await openDatabase(config, (m) => logs.push(m));
+  // Every test makes databases of its own or only reads the shared seeded one, so on PostgreSQL the
+  // tests run at once: this process generates rows while the database server writes others. On
+  // SQLite they run in turn: its work is synchronous in this process, so overlapping would gain
+  // little and would stretch each test's transactions towards Prisma's time limits.
+  const test = tdb.name === 'postgresql' ? it.concurrent : it;
+
+  /**
+   * One empty database opened (and so migrated and seeded) by openDatabase with SAMPLE_DATA=auto,
+   * with what it logged, then closed again. A seed costs seconds; the tests that only read the
+   * result share this one (each opens it again, as a restart would) instead of seeding their own.
+   */
+  let seeded: Promise<{ config: Readonly<Config>; logs: string[]; counts: Record<string, number> }> | undefined;
+  const seededFromEmpty = () =>
+    (seeded ??= (async () => {
+      const config = testConfig(await tdb.create(), { sampleData: 'auto' });
+      const logs: string[] = [];
+      const db = await openDatabase(config, (m) => logs.push(m));
+      try {
+        // as the seed left them, before any other open of the database
+        const counts = { security: await db.prisma.security.count(), user: await db.prisma.user.count(), apiKey: await db.prisma.apiKey.count() };
+        return { config, logs, counts };
+      } finally {
+        await db.close();
+      }
+    })());
+
+  test('migrates and seeds an empty database, creates demo accounts, and does not seed twice', async ({ expect }) => {
+    const { config, logs, counts } = await seededFromEmpty();
+    expect(counts).toEqual({ security: DEFAULT_SAMPLE.securities, user: DEMO_ACCOUNTS.length, apiKey: DEMO_ACCOUNTS.length });
+    const db = await openDatabase(config);
     let before: string;
     try {
       const planned = plannedMarketRows(DEFAULT_SAMPLE);
@@ -73,9 +99,8 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     }
   });
 
-  it('stored balance sheets balance and agree with the stored fundamentals', async () => {
-    const database = await tdb.create();
-    const db = await openDatabase(testConfig(database, { sampleData: 'auto' }));
+  test('stored balance sheets balance and agree with the stored fundamentals', async ({ expect }) => {
+    const db = await openDatabase((await seededFromEmpty()).config);
     try {
       const sheets = await db.prisma.balanceSheet.findMany({ include: { symbols: true } });
       expect(sheets.length).toBeGreaterThan(0);
@@ -101,8 +126,8 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     }
   });
 
-  it('the same seed gives the same rows; an interrupted seed is redone on the next start', async () => {
-    const a = await openDatabase(testConfig(await tdb.create(), { sampleData: 'auto' }));
+  test('the same seed gives the same rows; an interrupted seed is redone on the next start', async ({ expect }) => {
+    const a = await openDatabase((await seededFromEmpty()).config);
     const bConfig = testConfig(await tdb.create(), { sampleData: 'auto' });
     const b = await openDatabase(bConfig);
     try {
@@ -125,7 +150,7 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     }
   });
 
-  it('leaves a database filled by other means alone, and seeds nothing with SAMPLE_DATA=none or in production', async () => {
+  test('leaves a database filled by other means alone, and seeds nothing with SAMPLE_DATA=none or in production', async ({ expect }) => {
     const database = await tdb.create();
     const none = await openDatabase(testConfig(database, { sampleData: 'none' }));
     try {

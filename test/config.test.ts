@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, ROOT } from '../src/config.js';
 
@@ -33,15 +33,15 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  it.each([
+  // two processes of their own, started side by side
+  it.concurrent.for([
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://x/y'],
-  ])('the server exits 2 with one line when %s=%s', (name, value) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, [name]: value },
-      encoding: 'utf8',
-      timeout: 30_000,
+  ] as const)('the server exits 2 with one line when %s=%s', async ([name, value], { expect }) => {
+    const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 30_000 }, (e, _out, stderr) =>
+        resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stderr }),
+      );
     });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

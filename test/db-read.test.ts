@@ -15,7 +15,7 @@ const typeOf = (v: unknown) => (v === null ? 'null' : v instanceof Date ? 'Date'
 describe.each(testDatabases())('Db.read on $name', (tdb) => {
   let db: Db;
   beforeAll(async () => {
-    db = await openDatabase(testConfig(await tdb.create(), { sampleData: 'auto' }));
+    db = await openDatabase(testConfig(await tdb.createSeeded(), { sampleData: 'auto' }));
   });
   afterAll(async () => {
     await db?.close();

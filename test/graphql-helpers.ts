@@ -27,7 +27,8 @@ export interface GraphQLHarness {
 export async function graphqlHarness(tdb: TestDatabase, env: Record<string, string> = {}, ocr?: OcrPool): Promise<GraphQLHarness> {
   // limits high enough that suites making hundreds of requests with one key never meet them
   // a long caller cache: statement counts then measure the query alone, never the key lookup
-  const database = await tdb.create();
+  // a copy of the run's seeded template: the rows openDatabase would seed, without seeding again
+  const database = await tdb.createSeeded();
   const knobs = { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', ...env };
   const config = testConfig(database, { sampleData: 'auto' }, knobs);
   const db = await openDatabase(config);

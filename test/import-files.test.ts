@@ -33,7 +33,8 @@ describe.each(testDatabases())('import of every resource from a file on $name', 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-files-'));
   beforeAll(async () => {
     a = await graphqlHarness(tdb);
-    b = await openDatabase(testConfig(await tdb.create(), { sampleData: 'none' }));
+    // what openDatabase makes of an empty database (migrations, demo accounts), copied from the run's template
+    b = await openDatabase(testConfig(await tdb.createSeeded('none'), { sampleData: 'none' }));
   });
   afterAll(async () => {
     await a?.close();

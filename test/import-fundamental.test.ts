@@ -39,7 +39,8 @@ describe.each(testDatabases())('fundamentals import on $name', (tdb) => {
 
   beforeAll(async () => {
     a = await graphqlHarness(tdb);
-    const config = testConfig(await tdb.create(), { sampleData: 'none' }, { RATE_LIMIT_ENTERPRISE: '1000000' });
+    // what openDatabase makes of an empty database (migrations, demo accounts), copied from the run's template
+    const config = testConfig(await tdb.createSeeded('none'), { sampleData: 'none' }, { RATE_LIMIT_ENTERPRISE: '1000000' });
     const db = await openDatabase(config);
     b = { db, app: createApp({ config, db }) };
     importer = (await importerFor('fundamentals')) as Importer<FundamentalInput>;

@@ -194,7 +194,8 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
 
   beforeAll(async () => {
     source = await graphqlHarness(tdb);
-    const config = testConfig(await tdb.create(), {}, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600' });
+    // what openDatabase makes of an empty database (migrations, demo accounts), copied from the run's template
+    const config = testConfig(await tdb.createSeeded('none'), {}, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600' });
     const db = await openDatabase(config);
     target = { app: createApp({ config, db }), db };
     newsTickers = (await source.db.prisma.newsItem.findMany({ distinct: ['ticker'], select: { ticker: true }, orderBy: { ticker: 'asc' } })).map((n) => n.ticker);

@@ -1,7 +1,7 @@
 // `cli import` for trades and quotes: files made of our own REST answers go into an empty database
 // and come out as the same rows; reruns change nothing; rejects name their line and reason; --strict;
 // exact 64-bit integers; a follow-mode stream lands rows before it ends; stored rows are published.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -325,28 +325,39 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
   it('CLI: a summary line, exit 1 when records were rejected, exit 2 for an unknown resource; reads stdin', async () => {
     const database = await tdb.create();
     const input = file([line({ sequence_number: 1 }), line({ sequence_number: 2, price: -1 })]);
-    const bad = cli(database, ['import', 'trades', input]);
+    const bad = await cli(database, ['import', 'trades', input]);
     expect(bad.status).toBe(1);
     expect(bad.err).toContain('rejected line 2: price: must be a non-negative number, got -1');
     expect(bad.out).toMatch(/imported trades from .*input-\d+\.json \(ndjson\): 2 read, 1 inserted, 0 updated, 0 unchanged, 1 rejected in [\d.]+ s/);
 
-    const piped = cli(database, ['import', 'quotes', '-', '--symbol', 'zzq', '--batch', '1'], `${JSON.stringify({ results: [{ ask_exchange: 1, ask_price: 2, ask_size: 3, bid_exchange: 1, bid_price: 1.5, bid_size: 3, conditions: [], sequence_number: 5, sip_timestamp: 7, tape: 1 }], status: 'OK' })}\n`);
-    expect(piped.status, piped.err).toBe(0);
-    expect(piped.out).toMatch(/imported quotes from stdin \(ndjson\): 1 read, 1 inserted/);
+    // the rest are independent of each other (other resources, or nothing written, or the same
+    // row again): they run at once, each process still on its own
+    const sqliteOnly = tdb.name === 'sqlite'; // the usage mistakes do not depend on the database
+    const [piped, unknown, noFile, symbolForLogos, missing, strict] = await Promise.all([
+      cli(database, ['import', 'quotes', '-', '--symbol', 'zzq', '--batch', '1'], `${JSON.stringify({ results: [{ ask_exchange: 1, ask_price: 2, ask_size: 3, bid_exchange: 1, bid_price: 1.5, bid_size: 3, conditions: [], sequence_number: 5, sip_timestamp: 7, tape: 1 }], status: 'OK' })}\n`),
+      ...(sqliteOnly
+        ? [
+            cli(database, ['import', 'trade', input]),
+            cli(database, ['import', 'trades']),
+            cli(database, ['import', 'logos', input, '--symbol', 'X']),
+            cli(database, ['import', 'trades', path.join(tmp, 'nope.ndjson')]),
+            cli(database, ['import', 'trades', input, '--strict']),
+          ]
+        : []),
+    ]);
+    expect(piped!.status, piped!.err).toBe(0);
+    expect(piped!.out).toMatch(/imported quotes from stdin \(ndjson\): 1 read, 1 inserted/);
 
-    if (tdb.name !== 'sqlite') return; // the rest does not depend on the database
-    const unknown = cli(database, ['import', 'trade', input]);
-    expect(unknown.status).toBe(2);
-    expect(unknown.err).toContain('unknown resource "trade"; one of securities');
-    expect(cli(database, ['import', 'trades']).status).toBe(2);
-    expect(cli(database, ['import', 'logos', input, '--symbol', 'X']).err).toContain('--symbol is for trades and quotes');
-    const missing = cli(database, ['import', 'trades', path.join(tmp, 'nope.ndjson')]);
-    expect(missing.status).toBe(1);
-    expect(missing.err).toContain('no such file');
+    if (!sqliteOnly) return;
+    expect(unknown!.status).toBe(2);
+    expect(unknown!.err).toContain('unknown resource "trade"; one of securities');
+    expect(noFile!.status).toBe(2);
+    expect(symbolForLogos!.err).toContain('--symbol is for trades and quotes');
+    expect(missing!.status).toBe(1);
+    expect(missing!.err).toContain('no such file');
 
-    const strict = cli(database, ['import', 'trades', input, '--strict']);
-    expect(strict.status).toBe(1);
-    expect(strict.err).toContain('import aborted (--strict) at line 2: price');
+    expect(strict!.status).toBe(1);
+    expect(strict!.err).toContain('import aborted (--strict) at line 2: price');
   }, 60_000);
 
   it('CLI --follow on stdin: rows land while the feed is open, Ctrl-C writes what was read and exits 0' + (process.env.TEST_REDIS_URL ? '; rows reach a Redis subscriber' : ''), async () => {
@@ -385,13 +396,16 @@ function cliUrl(database: DatabaseConfig) {
   return database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`;
 }
 
-function cli(database: DatabaseConfig, args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: cliUrl(database), NODE_ENV: 'test', REDIS_URL: '' },
-    encoding: 'utf8',
-    input: input ?? '',
-    timeout: 60_000,
+/** `npm run cli -- ARGS` as its own process, with `input` on stdin; asynchronous, so that several can run at once. */
+function cli(database: DatabaseConfig, args: string[], input?: string): Promise<{ status: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: cliUrl(database), NODE_ENV: 'test', REDIS_URL: '' }, encoding: 'utf8', timeout: 60_000 },
+      (e, out, err) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err }),
+    );
+    child.stdin!.on('error', () => {}); // a child that exits without reading its stdin
+    child.stdin!.end(input ?? '');
   });
-  return { status: r.status, out: r.stdout, err: r.stderr };
 }

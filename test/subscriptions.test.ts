@@ -472,7 +472,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('across processes through Redis (ne
   }
 
   beforeAll(async () => {
-    database = await tdb.create();
+    // a copy of the run's template of an empty database opened once (migrations, demo accounts)
+    database = await tdb.createSeeded('none');
     // migrations and demo accounts once, before two processes would race to make them
     await (await openDatabase(testConfig(database))).close();
     env = {
