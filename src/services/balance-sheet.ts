@@ -4,7 +4,7 @@ import { SYMBOL_PATTERN } from './symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
 import { padCik } from './security.js';
-import { anyOf, readSql } from './sql.js';
+import { childRows, readSql } from './sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
@@ -193,16 +193,8 @@ export async function balanceSheetPages(
 }
 
 /** For loaders: the `symbols` rows of each balance sheet, main listing first (one statement). */
-export async function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map<number, BalanceSheetSymbol[]>> {
-  const out = new Map<number, BalanceSheetSymbol[]>();
-  if (ids.length === 0) return out;
-  const rows = await readSql<BalanceSheetSymbol>(db, Prisma.sql`SELECT * FROM "BalanceSheetSymbol" WHERE ${anyOf(db, '"balanceSheetId"', ids)} ORDER BY "balanceSheetId", "position"`);
-  for (const r of rows) {
-    const list = out.get(r.balanceSheetId);
-    if (list) list.push(r);
-    else out.set(r.balanceSheetId, [r]);
-  }
-  return out;
+export function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map<number, BalanceSheetSymbol[]>> {
+  return childRows<BalanceSheetSymbol>(db, 'BalanceSheetSymbol', 'balanceSheetId', ids);
 }
 
 export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheet | null>> {

@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
 import type { WriteCounts } from '../ingest/importer.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
-import { anyOf, readSql } from './sql.js';
+import { anyOf, childRows, readSql } from './sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
 
 export type { LogoSecurityInfo };
@@ -58,16 +58,8 @@ export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise
 }
 
 /** For loaders: the `security_info` rows of each logo, in their recorded order (one statement). */
-export async function logoSecurityInfos(db: Db, logoIds: readonly number[]): Promise<Map<number, LogoSecurityInfo[]>> {
-  const out = new Map<number, LogoSecurityInfo[]>();
-  if (logoIds.length === 0) return out;
-  const rows = await readSql<LogoSecurityInfo>(db, Prisma.sql`SELECT * FROM "LogoSecurityInfo" WHERE ${anyOf(db, '"logoId"', logoIds)} ORDER BY "logoId", "position"`);
-  for (const r of rows) {
-    const list = out.get(r.logoId);
-    if (list) list.push(r);
-    else out.set(r.logoId, [r]);
-  }
-  return out;
+export function logoSecurityInfos(db: Db, logoIds: readonly number[]): Promise<Map<number, LogoSecurityInfo[]>> {
+  return childRows<LogoSecurityInfo>(db, 'LogoSecurityInfo', 'logoId', logoIds);
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

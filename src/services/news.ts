@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma/client.js';
 import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
 import type { KeysetArgs } from './paging.js';
-import { anyOf, readSql, topPerKey } from './sql.js';
+import { childRows, topPerKey } from './sql.js';
 import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
 
@@ -86,16 +86,8 @@ export async function newsPages(db: Db, tickers: readonly string[], args: Ticker
 }
 
 /** For loaders: the securities of each news item, in feed order (one statement). */
-export async function newsSecurities(db: Db, newsItemIds: readonly number[]): Promise<Map<number, NewsSecurity[]>> {
-  const out = new Map<number, NewsSecurity[]>();
-  if (newsItemIds.length === 0) return out;
-  const rows = await readSql<NewsSecurity>(db, Prisma.sql`SELECT * FROM "NewsSecurity" WHERE ${anyOf(db, '"newsItemId"', newsItemIds)} ORDER BY "newsItemId", "position"`);
-  for (const row of rows) {
-    const list = out.get(row.newsItemId);
-    if (list) list.push(row);
-    else out.set(row.newsItemId, [row]);
-  }
-  return out;
+export function newsSecurities(db: Db, newsItemIds: readonly number[]): Promise<Map<number, NewsSecurity[]>> {
+  return childRows<NewsSecurity>(db, 'NewsSecurity', 'newsItemId', newsItemIds);
 }
 
 /** The integer ids in an association column (a JSON array); anything else in it is skipped. */

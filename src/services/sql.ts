@@ -79,3 +79,29 @@ export function anyOf(db: Db, column: string, values: readonly (string | number)
 export function readSql<Row = Record<string, unknown>>(db: Db, statement: Prisma.Sql): Promise<Row[]> {
   return db.read<Row>(statement.text, statement.values);
 }
+
+/**
+ * For loaders of child lists: the rows of `table` whose `parentColumn` is one of `parentIds`,
+ * grouped by parent, each group in `position` order (one statement through Db.read). Parents
+ * without rows are missing from the map.
+ */
+export async function childRows<Row extends Record<string, unknown>>(
+  db: Db,
+  table: string,
+  parentColumn: keyof Row & string,
+  parentIds: readonly number[],
+): Promise<Map<number, Row[]>> {
+  const out = new Map<number, Row[]>();
+  if (parentIds.length === 0) return out;
+  const rows = await readSql<Row>(
+    db,
+    Prisma.sql`SELECT * FROM ${q(table)} WHERE ${anyOf(db, `"${parentColumn}"`, parentIds)} ORDER BY ${q(parentColumn)}, "position"`,
+  );
+  for (const row of rows) {
+    const parent = row[parentColumn] as number;
+    const list = out.get(parent);
+    if (list) list.push(row);
+    else out.set(parent, [row]);
+  }
+  return out;
+}
