@@ -169,7 +169,7 @@ export function markdownTable(head: string[], rows: (string | number)[][]): stri
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-/** One line naming the commit, the machine, Node, the databases and the load on the machine. */
+/** One line naming the commit, the machine, Node, the databases (if any) and the load on the machine. */
 export async function machineLine(kinds: readonly DatabaseKind[]): Promise<string> {
   const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown').trim();
   let commit = 'unknown';
@@ -189,7 +189,7 @@ export async function machineLine(kinds: readonly DatabaseKind[]): Promise<strin
     dbs += `${dbs ? '; ' : ''}PostgreSQL ${v} (pg)`;
   }
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
-  return `Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}; ${dbs}. Load average when the run ended (1/5/15 min): ${load}, on a machine shared with other work.`;
+  return `Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}${dbs ? `; ${dbs}` : ''}. Load average when the run ended (1/5/15 min): ${load}, on a machine shared with other work.`;
 }
 
 /** Prints `section` and appends it to bench/RESULTS.md unless `dryRun`. */

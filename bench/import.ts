@@ -16,7 +16,6 @@
 // Both raw paths get the rows ready in memory: they pay no parsing and no validation, and they
 // neither upsert nor count. PostgreSQL: BENCH_DATABASE_URL, default
 // postgresql://postgres@127.0.0.1:5432/test, in a scratch schema dropped at the end.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,19 +23,19 @@ import { parseArgs } from 'node:util';
 import Database from 'libsql';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { parseDatabaseUrl, ROOT, type DatabaseConfig } from '../src/config.js';
+import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
 import { createDb } from '../src/db.js';
 import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import.js';
 import { importer } from '../src/ingest/resources/trade.js';
 import { migrate } from '../src/migrate.js';
+import { databaseKinds, machineLine, PG_URL, record, utcNow } from './harness.js';
 
 const { values: args } = parseArgs({ options: { rows: { type: 'string' }, db: { type: 'string' }, 'dry-run': { type: 'boolean' }, reps: { type: 'string' } } });
 const ROWS = Number(args.rows ?? 1_000_000);
 if (!Number.isInteger(ROWS) || ROWS < 1) throw new Error(`--rows must be a positive integer; got ${args.rows}`);
 const REPS = Number(args.reps ?? 1);
 if (!Number.isInteger(REPS) || REPS < 1) throw new Error(`--reps must be a positive integer; got ${args.reps}`);
-const DATABASES = (args.db ?? 'sqlite,postgresql').split(',');
-const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+const DATABASES = databaseKinds(args.db);
 
 const SYMBOLS = Array.from({ length: 50 }, (_, i) => `S${String(i).padStart(3, '0')}`);
 const CONDITIONS = [[], [], [], [12, 37], [37], [14, 41]];
@@ -233,32 +232,11 @@ for (const kind of DATABASES) {
 }
 fs.rmSync(dir, { recursive: true, force: true });
 
-const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown').trim();
-const commit = (() => {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${head} + uncommitted changes` : head;
-  } catch {
-    return 'unknown';
-  }
-})();
-const pgVersion = DATABASES.includes('postgresql')
-  ? await (async () => {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      const v = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
-      await client.end();
-      return `; PostgreSQL ${v}`;
-    })()
-  : '';
-
 const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
 const lines: string[] = [];
-const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-lines.push(`## Bulk import of trades: ours vs the raw driver, ${date} UTC`);
+lines.push(`## Bulk import of trades: ours vs the raw driver, ${utcNow()} UTC`);
 lines.push('');
-lines.push(`Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}${pgVersion}; SQLite via libsql (WAL). ${ROWS.toLocaleString('en-US')} trades, 50 symbols interleaved, ${fileMb.toFixed(0)} MB of NDJSON; ${REPS === 1 ? 'one run each' : `best of ${REPS} interleaved runs each`}.`);
+lines.push(`${await machineLine(DATABASES)} ${ROWS.toLocaleString('en-US')} trades, 50 symbols interleaved, ${fileMb.toFixed(0)} MB of NDJSON; ${REPS === 1 ? 'one run each' : `best of ${REPS} interleaved runs each`}.`);
 lines.push(`Ours: \`importStream\` from the NDJSON file (what \`npm run cli -- import trades FILE\` runs): exact 19-digit parsing, validation, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')} each upserted in one transaction with exact inserted/updated/unchanged counts, then the derived metrics of the batch's symbols recomputed. Raw: the same rows, already in memory, through the driver's fastest bulk path with no parsing, no validation, no upsert.`);
 lines.push('');
 lines.push('| database | path | seconds | rows/s | ours / raw |');
@@ -280,10 +258,4 @@ const verdicts = DATABASES.map((kind) => {
 });
 lines.push('');
 lines.push(`Target: ours ≥ 50% of the raw rate: ${verdicts.join(', ')}. Tables compared after each run (row count and checksums equal).`);
-const section = lines.join('\n') + '\n';
-console.log(`\n${section}`);
-if (args['dry-run']) process.exit(0);
-const resultsFile = path.join(ROOT, 'bench', 'RESULTS.md');
-if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, '# Benchmark results\n\nEach section is appended by a bench script (`npm run bench -- <name>`), with its machine and commit.\n');
-fs.appendFileSync(resultsFile, `\n${section}`);
-console.log(`appended to ${path.relative(ROOT, resultsFile)}`);
+record(lines.join('\n'), args['dry-run']);

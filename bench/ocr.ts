@@ -2,13 +2,13 @@
 // truth in ../shared/testdata/ocr, interleaved in one run. Per image: latency (median of the
 // repetitions) and character error rate. Appends a dated section to bench/RESULTS.md.
 //
-//   npm run bench -- ocr [--reps 3]
+//   npm run bench -- ocr [--reps 3] [--dry-run (print, do not record)]
 //
 // Ours: one warm worker per model, document mode (PSM 3, then 6 if PSM 3 finds no word) and video
 // mode (PSM 6). Native (Debian tesseract-ocr, OMP_THREAD_LIMIT=1): one process per image, as a
 // service wrapping the CLI would run it, with the same page segmentation policy. Both models on
 // both sides: fast (tessdata_fast, the CLI's default and ours) and best (4.0.0_best_int).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { ROOT, type OcrModel } from '../src/config.js';
 import { MODELS } from '../src/ocr/engine.js';
 import { readText, type OcrMode } from '../src/ocr/extract.js';
 import { OcrPool } from '../src/ocr/pool.js';
+import { machineLine, record, utcNow } from './harness.js';
 
 const IMAGES_DIR = path.resolve(ROOT, '../shared/testdata/ocr');
 const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 3;
@@ -67,17 +68,7 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
   return [v, performance.now() - t0];
 }
 
-const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown').trim();
-const commit = (() => {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${head} + uncommitted changes` : head;
-  } catch {
-    return 'unknown';
-  }
-})();
-const nativeVersion = spawnSync('tesseract', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim();
+const nativeVersion = spawnSync('tesseract', ['--version'], { encoding: 'utf8' }).stdout?.split('\n')[0]?.trim();
 if (!nativeVersion) throw new Error('the native tesseract CLI is not installed (apt-get install tesseract-ocr)');
 
 // the best model for the native CLI too, so that each model is compared engine against engine
@@ -103,7 +94,7 @@ const rows = new Map<string, Record<`${Engine}:${OcrMode}`, { ms: number[]; cer:
 // start and warm the workers: requests meet warm ones
 await ours('fast', images[0]!, 'document');
 await ours('best', images[0]!, 'document');
-console.log(`${images.length} images, ${reps} repetitions; ${nativeVersion}; ${cpu}`);
+console.log(`${images.length} images, ${reps} repetitions; ${nativeVersion}`);
 for (let rep = 0; rep < reps; rep++) {
   for (const file of images) {
     const truth = fs.readFileSync(path.join(IMAGES_DIR, `${file}.gt.txt`), 'utf8');
@@ -136,10 +127,9 @@ const EXIF_ROTATED = new Set(['real_tjs_simple-90.jpg']);
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const ms = (x: number) => x.toFixed(0);
 const lines: string[] = [];
-const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-lines.push(`## OCR: tesseract.js pool vs native tesseract CLI, ${date} UTC`);
+lines.push(`## OCR: tesseract.js pool vs native tesseract CLI, ${utcNow()} UTC`);
 lines.push('');
-lines.push(`Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}; ${nativeVersion} (OMP_THREAD_LIMIT=1). ${images.length} images from ../shared/testdata/ocr, ${reps} interleaved repetitions; latency is the median per image.`);
+lines.push(`${await machineLine([])} ${nativeVersion} (OMP_THREAD_LIMIT=1). ${images.length} images from ../shared/testdata/ocr, ${reps} interleaved repetitions; latency is the median per image.`);
 lines.push("Ours: one warm tesseract.js 7 worker per model through OcrPool. Native: one `tesseract` process per image, as a service wrapping the CLI would run it. Two models on both sides: fast (tessdata_fast, the CLI's default and our default, OCR_MODEL=fast) and best (4.0.0_best_int, OCR_MODEL=best). Same page segmentation policy. CER: edit distance / reference length, white space folded.");
 for (const mode of MODES) {
   lines.push('');
@@ -171,9 +161,4 @@ for (const mode of MODES) {
   lines.push('');
   lines.push(`Target (our default against the CLI as installed: mean CER ≤ native + 1 point; latency ≤ 1.5× native): CER ${cerOk ? 'met' : 'NOT met'} (${pct(mean(upright.oursFast))} vs ${pct(mean(upright.nativeFast))} without the EXIF image); latency ${latencyOk ? 'met' : 'NOT met'} (${ratio('oursFast', 'nativeFast')}× in total). With the best model on both sides: ${ratio('oursBest', 'nativeBest')}×, CER ${pct(mean(upright.oursBest))} vs ${pct(mean(upright.nativeBest))}.`);
 }
-const section = lines.join('\n') + '\n';
-console.log(section);
-const results = path.join(ROOT, 'bench', 'RESULTS.md');
-if (!fs.existsSync(results)) fs.writeFileSync(results, '# Benchmark results\n\nEach section is appended by a bench script (`npm run bench -- <name>`), with its machine and commit.\n');
-fs.appendFileSync(results, `\n${section}`);
-console.log(`appended to ${path.relative(ROOT, results)}`);
+record(lines.join('\n'), process.argv.includes('--dry-run'));

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import { hashApiKey } from '../src/auth/apikeys.js';
 import { verifyPassword } from '../src/auth/passwords.js';

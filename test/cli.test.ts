@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { ROOT, type DatabaseConfig } from '../src/config.js';
 import { createDb } from '../src/db.js';

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
@@ -8,6 +7,7 @@ import { parseDatabaseUrl } from '../src/config.js';
 import { isDatabaseUnavailable } from '../src/db.js';
 import { createLogger } from '../src/logger.js';
 import { authHarness, BASE, type AuthHarness } from './auth-helpers.js';
+import { freePort } from './helpers.js';
 
 /**
  * A database outage and its recovery, on a PostgreSQL cluster of this test's own (created, stopped,
@@ -35,15 +35,6 @@ describe('which failures mean "the database is unavailable"', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -210,4 +211,15 @@ export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 /** A test configuration around a database, with sample data off unless asked for. */
 export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config> {
   return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', ...env }), database, ...overrides });
+}
+
+/** A TCP port free on 127.0.0.1 right now (for servers a test starts in another process). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../src/config.js';
+import { freePort } from './helpers.js';
 
 /**
  * Graceful shutdown of the real server (`node --import tsx src/server.ts`): SIGTERM while a slow
@@ -13,15 +14,6 @@ import { ROOT } from '../src/config.js';
  * a tesseract worker that also has to start), so no test-only path is needed.
  */
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 function crc32(bytes: Buffer): number {
   let crc = ~0;

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,7 +25,7 @@ import { sync } from '../src/ingest/sync.js';
 import { migrate } from '../src/migrate.js';
 import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../src/ws.js';
 import { authHarness, RELAXED, type AuthHarness } from './auth-helpers.js';
-import { testConfig, testDatabases, TEST_JWT_SECRET } from './helpers.js';
+import { testConfig, testDatabases, TEST_JWT_SECRET, freePort } from './helpers.js';
 
 // ------------------------------------------------------------------ records, as the import reads them
 
@@ -428,15 +428,6 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
 
 // ------------------------------------------------------------------ two server processes, one Redis
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 const cliUrl = (database: DatabaseConfig) => (database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`);
 
