@@ -49,6 +49,19 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
     });
 
+  it('queries ending in non-ASCII or astral characters match nothing, without an error', async () => {
+    for (const search of ['NV😀', 'é', 'A\u{10FFFF}', '😀']) {
+      for (const search_type of ['symbol', 'identifiers.isin']) {
+        const r = await rest(h, q({ search, search_type }));
+        expect(r.status, `${search_type} ${search}`).toBe(200);
+        expect(r.body.data).toMatchObject({ found: 0, hits: [] });
+      }
+      const g = await h.gql('query($s: String!) { securities(search: $s) { nodes { symbol } } }', { s: search });
+      expect(g.errors, search).toBeUndefined();
+      expect(g.data.securities.nodes).toEqual([]);
+    }
+  });
+
   it('out_of follows an import in this process at once (the whole-master count is reused between searches)', async () => {
     const before = await rest(h, q({ search: 'A', search_type: 'symbol' }));
     expect(before.body.data.out_of).toBe(all.length);

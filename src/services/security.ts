@@ -73,9 +73,9 @@ export interface SearchArgs {
 
 /** The first string after every string that starts with `prefix`, in code-point order. */
 function prefixEnd(prefix: string): string {
-  const last = prefix.codePointAt(prefix.length - 1)!;
-  const head = prefix.slice(0, last > 0xffff ? -2 : -1);
-  return head + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
+  const chars = [...prefix]; // by code point: a trailing astral character is two UTF-16 units
+  const last = chars.pop()!.codePointAt(0)!;
+  return chars.join('') + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
 }
 
 /**
