@@ -200,6 +200,23 @@ const tickPlan = (kind: 'trades' | 'quotes'): Plan => ({
   },
 });
 
+/**
+ * A resource paged by number whose route filters by time (`from`): one run from the resource's
+ * high-water mark (or `since`), advanced by each record's `markField`.
+ */
+const markedPlan = (key: ImportResource, path: string, markField: string, from: (mark: string) => string): Plan => ({
+  async *runs({ up, importer, markOf, since }) {
+    const mark = (await markOf(key)) ?? since;
+    yield {
+      markKey: key,
+      pager: numberedPages(up, importer, path, { from: mark && from(mark) }, 'page_size', 100),
+      mark: (r) => str(field(r, markField)),
+    };
+  },
+});
+
+const isoTime = (mark: string) => new Date(mark).toISOString();
+
 const PLANS: Record<ImportResource, Plan> = {
   securities: {
     async *runs({ up, importer }) {
@@ -225,36 +242,9 @@ const PLANS: Record<ImportResource, Plan> = {
       }
     },
   },
-  'press-releases': {
-    async *runs({ up, importer, markOf, since }) {
-      const mark = (await markOf('press-releases')) ?? since;
-      yield {
-        markKey: 'press-releases',
-        pager: numberedPages(up, importer, '/streamhive/api/v1/data', { from: mark && new Date(mark).toISOString() }, 'page_size', 100),
-        mark: (r) => str(field(r, 'PublishTime')),
-      };
-    },
-  },
-  ratings: {
-    async *runs({ up, importer, markOf, since }) {
-      const mark = (await markOf('ratings')) ?? since;
-      yield {
-        markKey: 'ratings',
-        pager: numberedPages(up, importer, '/rating/api/v1/ratings', { from: mark && ratingTime(mark) }, 'page_size', 100),
-        mark: (r) => str(field(r, 'created_at')),
-      };
-    },
-  },
-  'call-summaries': {
-    async *runs({ up, importer, markOf, since }) {
-      const mark = (await markOf('call-summaries')) ?? since;
-      yield {
-        markKey: 'call-summaries',
-        pager: numberedPages(up, importer, '/delivery/api/v1/summaries', { from: mark && new Date(mark).toISOString() }, 'page_size', 100),
-        mark: (r) => str(field(r, 'call_date')),
-      };
-    },
-  },
+  'press-releases': markedPlan('press-releases', '/streamhive/api/v1/data', 'PublishTime', isoTime),
+  ratings: markedPlan('ratings', '/rating/api/v1/ratings', 'created_at', ratingTime),
+  'call-summaries': markedPlan('call-summaries', '/delivery/api/v1/summaries', 'call_date', isoTime),
   news: {
     async *runs({ up, importer, symbols }) {
       for (const symbol of await symbols()) {
