@@ -20,7 +20,8 @@ export interface Db {
    * The driver under Prisma, for the few paths where Prisma's per-row cost matters (bulk loads).
    * PostgreSQL: the very pool Prisma uses. SQLite: a connection of its own to the same file.
    */
-  driver: { kind: 'sqlite'; connection(): SqliteConnection } | { kind: 'postgresql'; pool: Pool };
+  /** PostgreSQL: `pool` is Prisma's (and bulk writes'); `readPool` is Db.read's (generic plans). */
+  driver: { kind: 'sqlite'; connection(): SqliteConnection } | { kind: 'postgresql'; pool: Pool; readPool: Pool };
   /** SQL statements sent through Prisma since this client was created; tests and benchmarks read it. */
   readonly statementCount: number;
   /** Subscribe to every SQL statement sent through Prisma (returns an unsubscribe function). */
@@ -56,19 +57,31 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       import('@prisma/adapter-pg'),
       import('pg'),
     ]);
-    const pool = new pg.Pool({
-      connectionString: database.url,
-      max: 10,
-      connectionTimeoutMillis: 5_000,
-      // search_path too, so raw SQL finds the tables of a non-default schema as generated queries do
-      options: `-c search_path="${database.schema}"`,
-    });
-    // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
+    const newPool = (settings = '') => {
+      const pool = new pg.Pool({
+        connectionString: database.url,
+        max: 10,
+        connectionTimeoutMillis: 5_000,
+        // search_path too, so raw SQL finds the tables of a non-default schema as generated queries do
+        options: `-c search_path="${database.schema}"${settings}`,
+      });
+      // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
+      pool.on('error', () => {});
+      return pool;
+    };
+    const pool = newPool();
+    // Db.read's own connections: its statements are prepared once per connection and keep one
+    // (generic) plan. Under the default plan_cache_mode PostgreSQL re-planned some of them on every
+    // execution (the per-symbol LATERAL page: 690 µs of server CPU per call, 150 µs with its plan
+    // kept; bench/RESULTS.md). Prisma's one-shot statements stay on their own pool, planned for
+    // their parameters.
+    const readPool = newPool(' -c plan_cache_mode=force_generic_plan');
     prisma = new PgClient({ adapter: new PrismaPg(pool, { schema: database.schema }), log }) as unknown as PrismaClient;
-    driver = { kind: 'postgresql', pool };
-    closeDriver = () => pool.end();
-    read = pgReader(pool, pg.types);
+    driver = { kind: 'postgresql', pool, readPool };
+    closeDriver = async () => {
+      await Promise.all([pool.end(), readPool.end()]);
+    };
+    read = pgReader(readPool, pg.types);
   } else {
     const [{ PrismaClient: SqliteClient }, { PrismaLibSql }, { default: Database }] = await Promise.all([
       import('../generated/prisma/client.js'),

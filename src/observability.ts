@@ -88,23 +88,24 @@ export function createObservability({ config, db, ocr, logger, tracing, version 
     },
   });
   if (db.driver.kind === 'postgresql') {
-    const pool = db.driver.pool;
+    const pools = [db.driver.pool, db.driver.readPool];
+    const sum = (of: (p: (typeof pools)[number]) => number) => pools.reduce((n, p) => n + of(p), 0);
     new Gauge({
       name: 'mdg_db_pool_connections',
-      help: 'PostgreSQL pool connections: total open, and idle among them',
+      help: 'PostgreSQL pool connections (Prisma\'s pool and Db.read\'s together): total open, and idle among them',
       labelNames: ['state'] as const,
       registers,
       collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'total' }, sum((p) => p.totalCount));
+        this.set({ state: 'idle' }, sum((p) => p.idleCount));
       },
     });
     new Gauge({
       name: 'mdg_db_pool_waiting',
-      help: 'Queries waiting for a PostgreSQL pool connection',
+      help: 'Queries waiting for a PostgreSQL pool connection (both pools)',
       registers,
       collect() {
-        this.set(pool.waitingCount);
+        this.set(sum((p) => p.waitingCount));
       },
     });
   }

@@ -57,6 +57,13 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     expect(Number(dates[0]!.n)).toBeGreaterThan(0);
   });
 
+  it.runIf(tdb.name === 'postgresql')('keeps one plan per prepared statement on its own connections, and leaves Prisma’s to plan per call', async () => {
+    const [read] = await db.read<{ mode: string }>('SELECT current_setting($1) AS "mode"', ['plan_cache_mode']);
+    expect(read?.mode).toBe('force_generic_plan');
+    const [prisma] = await db.prisma.$queryRawUnsafe<{ mode: string }[]>(`SELECT current_setting('plan_cache_mode') AS "mode"`);
+    expect(prisma?.mode).toBe('auto');
+  });
+
   it('topPerKey gives each key the rows its own ORDER BY … LIMIT gives, in one statement', async () => {
     const symbols = ['NVLX', 'NOPE', ...(await db.prisma.trade.findMany({ distinct: ['symbol'], select: { symbol: true }, take: 4 })).map((t) => t.symbol)];
     for (const after of [undefined, [(await db.prisma.trade.findFirst({ where: { symbol: 'NVLX' }, orderBy: { sipTimestamp: 'desc' }, skip: 7 }))!]]) {
