@@ -74,7 +74,16 @@ const hasNul = (v: unknown): boolean =>
   typeof v === 'string' ? v.includes('\u0000') : v !== null && typeof v === 'object' ? Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x)) : false;
 
 /** The first string literal holding U+0000 (no text column can store it; PostgreSQL refuses it). */
+const nulTexts = new WeakMap<DocumentNode, { argument: string; node: ASTNode } | null>();
+
+/** Per document: Yoga's parse cache hands the same DocumentNode to every request sending the same text. */
 function nulText(document: DocumentNode): { argument: string; node: ASTNode } | undefined {
+  let cached = nulTexts.get(document);
+  if (cached === undefined) nulTexts.set(document, (cached = findNulText(document) ?? null));
+  return cached ?? undefined;
+}
+
+function findNulText(document: DocumentNode): { argument: string; node: ASTNode } | undefined {
   let found: { argument: string; node: ASTNode } | undefined;
   visit(document, {
     StringValue(node) {

@@ -131,6 +131,7 @@ function useHiddenSuggestions(): Plugin {
  * literal page sizes, so `first: $n` would cost as `first: 1` whatever `$n` is.
  */
 function withPageSizes(document: DocumentNode, variables: Readonly<Record<string, unknown>>): DocumentNode | null {
+  if (!pagedByVariable(document)) return null;
   const defaults = new Map<string, unknown>();
   for (const def of document.definitions) {
     if (def.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -150,6 +151,23 @@ function withPageSizes(document: DocumentNode, variables: Readonly<Record<string
     },
   });
   return replaced ? result : null;
+}
+
+const pagedByVariables = new WeakMap<DocumentNode, boolean>();
+
+/** Whether any `first`/`last` argument is a variable; per document (Yoga's parse cache reuses it), so the common literal-sized document is not walked per request. */
+function pagedByVariable(document: DocumentNode): boolean {
+  let paged = pagedByVariables.get(document);
+  if (paged === undefined) {
+    paged = false;
+    visit(document, {
+      Argument(node) {
+        if ((node.name.value === 'first' || node.name.value === 'last') && node.value.kind === Kind.VARIABLE) paged = true;
+      },
+    });
+    pagedByVariables.set(document, paged);
+  }
+  return paged;
 }
 
 /** The cost limit again once the variables are known, with the page sizes they ask for. */
