@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRedisCache } from '@envelop/response-cache-redis';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { isObjectType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isAbstractType, isObjectType, parse, TypeInfo, visit, visitWithTypeInfo, BREAK, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Caller } from './auth/caller.js';
@@ -57,6 +57,70 @@ function failSoft(cache: Cache): Cache {
   };
 }
 
+/** Documents remembered by `cacheableDocuments`; past this many distinct texts it starts over. */
+const DOCUMENT_VERDICTS = 1000;
+
+/**
+ * Whether an answer to a document could ever be kept: false when it selects a field with TTL 0 by
+ * its coordinate (`Query.me`) or by the type it returns (every type outside the cacheable ones,
+ * or an interface/union all of whose types are), because such a field puts TTL 0 on the answer
+ * whether it returns a record or null. Those documents (a company page with quotes, ratings and
+ * news; every mutation) run without the response cache, which would otherwise rewrite the
+ * document with `__typename` fields and walk every answer for entities only to keep nothing
+ * (~0.15 ms of a company page; bench/RESULTS.md). The one answer this gives up is a null parent
+ * hiding the never-cached field (an unknown symbol's page). Decided once per document text.
+ */
+export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<string, number>>): (query: string | undefined) => boolean {
+  const verdicts = new Map<string, boolean>();
+  const neverCached = (typeName: string) => {
+    const type = schema.getType(typeName);
+    if (type && isAbstractType(type)) return schema.getPossibleTypes(type).every((t) => ttls[t.name] === 0);
+    return ttls[typeName] === 0;
+  };
+  const judge = (query: string): boolean => {
+    let document;
+    try {
+      document = parse(query, { noLocation: true });
+    } catch {
+      return true; // Yoga answers the syntax error; nothing to decide here
+    }
+    const typeInfo = new TypeInfo(schema);
+    let cacheable = true;
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        OperationDefinition(node) {
+          if (node.operation !== 'query') {
+            cacheable = false;
+            return BREAK;
+          }
+          return undefined;
+        },
+        Field(node) {
+          const parent = typeInfo.getParentType();
+          const type = typeInfo.getType();
+          if ((parent && ttls[`${parent.name}.${node.name.value}`] === 0) || (type && neverCached(getNamedType(type).name))) {
+            cacheable = false;
+            return BREAK;
+          }
+          return undefined;
+        },
+      }),
+    );
+    return cacheable;
+  };
+  return (query) => {
+    if (query === undefined) return true;
+    let verdict = verdicts.get(query);
+    if (verdict === undefined) {
+      verdict = judge(query);
+      if (verdicts.size >= DOCUMENT_VERDICTS) verdicts.clear();
+      verdicts.set(query, verdict);
+    }
+    return verdict;
+  };
+}
+
 /** The caller, from the Yoga server context ({ ctx }) or the execution context it grew into. */
 const callerOf = (context: unknown): Caller | null => (context as { ctx?: Context }).ctx?.caller ?? null;
 
@@ -72,20 +136,23 @@ export function responseCachePlugins({ config, schema, redis }: { config: Pick<G
   if (Object.values(config.cacheTtlSeconds).every((s) => s === 0)) return [];
   // the response cache's own execution hook needs what its HTTP hook (onParams) computed: requests
   // that did not come through HTTP (WebSocket operations) do not use it
-  const overHttp = new WeakSet<object>();
+  // (with the document text it asked, for cacheableDocuments)
+  const overHttp = new WeakMap<object, string | undefined>();
   const cache = redis ? failSoft(createRedisCache({ redis })) : createInMemoryCache({ max: 1000 });
+  const ttls = cacheTtls(schema, config.cacheTtlSeconds);
+  const cacheable = cacheableDocuments(schema, ttls);
   return [
     {
-      onParams({ context }) {
-        overHttp.add(context);
+      onParams({ context, params }) {
+        overHttp.set(context, params.query);
       },
     },
     useResponseCache<object>({
       session: (_request, context) => callerOf(context)?.tier ?? null,
-      enabled: (_request, context) => overHttp.has(context) && callerOf(context) !== null,
+      enabled: (_request, context) => overHttp.has(context) && callerOf(context) !== null && cacheable(overHttp.get(context)),
       cache,
       ttl: 0, // an answer without a cacheable type is not kept
-      ttlPerSchemaCoordinate: cacheTtls(schema, config.cacheTtlSeconds),
+      ttlPerSchemaCoordinate: ttls,
       invalidateViaMutation: false,
       includeExtensionMetadata: false,
       // a namespace of its own in a Redis shared with rate limits, pub/sub and APQ

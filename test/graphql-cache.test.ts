@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import { createApiKey } from '../src/services/account.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { cacheTtls } from '../src/graphql-cache.js';
+import { cacheableDocuments, cacheTtls } from '../src/graphql-cache.js';
 import { createRedis } from '../src/redis.js';
 import { schema } from '../src/schema/index.js';
 import { freshUser } from './auth-helpers.js';
@@ -33,6 +33,25 @@ describe('what the response cache may keep', () => {
     }
     // parts of reference records neither allow nor forbid
     for (const part of ['Query', 'PageInfo', 'SecurityConnection', 'LogoPng', 'SecurityClassification']) expect(ttls[part], part).toBeUndefined();
+  });
+
+  it('runs a document without the cache when a field of it could only ever give TTL 0 (decided once per text)', () => {
+    const ttls = cacheTtls(schema, { Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 60 });
+    const cacheable = cacheableDocuments(schema, ttls);
+    expect(cacheable(REFERENCE)).toBe(true);
+    expect(cacheable('{ securities(search: "NV", searchType: SYMBOL, first: 5) { nodes { symbol } pageInfo { hasNextPage } } }')).toBe(true);
+    // a never-cached type anywhere, through fragments and inline fragments too
+    expect(cacheable('{ security(symbol: "NVLX") { symbol latestQuote { bidPrice } } }')).toBe(false);
+    expect(cacheable('query { security(symbol: "NVLX") { ...F } } fragment F on Security { ratings(first: 5) { nodes { firm } } }')).toBe(false);
+    expect(cacheable('{ security(symbol: "NVLX") { ... on Security { news(first: 1) { nodes { headline } } } } }')).toBe(false);
+    // a field whose coordinate has TTL 0, a mutation
+    expect(cacheable('{ me { userId } }')).toBe(false);
+    expect(cacheable('mutation { logout }')).toBe(false);
+    // undecidable here: left to the cache, as before
+    expect(cacheable('{ security( }')).toBe(true);
+    expect(cacheable(undefined)).toBe(true);
+    // with a type's TTL set to 0 its documents are no longer cacheable
+    expect(cacheableDocuments(schema, cacheTtls(schema, { Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 0 }))(REFERENCE)).toBe(false);
   });
 
   it('RESPONSE_CACHE_TTL_SECONDS sets every TTL, RESPONSE_CACHE_TTLS one type’s; other types are refused', () => {
