@@ -88,11 +88,11 @@ export function createObservability({ config, db, ocr, logger, tracing, version 
     },
   });
   if (db.driver.kind === 'postgresql') {
-    const pools = [db.driver.pool, db.driver.readPool];
+    const pools = [db.driver.pool, db.driver.reads];
     const sum = (of: (p: (typeof pools)[number]) => number) => pools.reduce((n, p) => n + of(p), 0);
     new Gauge({
       name: 'mdg_db_pool_connections',
-      help: 'PostgreSQL pool connections (Prisma\'s pool and Db.read\'s together): total open, and idle among them',
+      help: 'PostgreSQL connections (Prisma\'s pool and Db.read\'s pipelined ones together): total open, and idle among them',
       labelNames: ['state'] as const,
       registers,
       collect() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/bootstrap.js';
-import type { Db } from '../src/db.js';
+import { isDatabaseUnavailable, type Db } from '../src/db.js';
 import { topPerKey } from '../src/services/sql.js';
 import { SEARCH_TYPES, searchSecurities, searchSecuritiesPage, type SearchType } from '../src/services/security.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -62,6 +62,39 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     expect(read?.mode).toBe('force_generic_plan');
     const [prisma] = await db.prisma.$queryRawUnsafe<{ mode: string }[]>(`SELECT current_setting('plan_cache_mode') AS "mode"`);
     expect(prisma?.mode).toBe('auto');
+  });
+
+  it.runIf(tdb.name === 'postgresql')('pipelines concurrent reads on at most 4 connections; a failing statement fails only itself', async () => {
+    const symbols = (await db.prisma.security.findMany({ select: { symbol: true }, orderBy: { id: 'asc' }, take: 40 })).map((s) => s.symbol);
+    const sql = 'SELECT "symbol" FROM "Security" WHERE "symbol" = $1 ORDER BY "id" LIMIT 1';
+    const results = await Promise.allSettled([
+      ...symbols.map((s) => db.read<{ symbol: string }>(sql, [s])),
+      db.read('SELECT 1 / $1::int AS "x"', [0]), // division by zero, in the middle of the burst
+      ...symbols.map((s) => db.read<{ symbol: string }>(sql, [s])),
+    ]);
+    const rows = results.map((r) => (r.status === 'fulfilled' ? r.value[0]?.symbol : 'failed'));
+    expect(rows).toEqual([...symbols, 'failed', ...symbols]);
+    expect(String((results[symbols.length] as PromiseRejectedResult).reason)).toMatch(/division by zero/);
+    if (db.driver.kind !== 'postgresql') throw new Error('unreachable');
+    expect(db.driver.reads.totalCount).toBeGreaterThan(0);
+    expect(db.driver.reads.totalCount).toBeLessThanOrEqual(4);
+  });
+
+  it.runIf(tdb.name === 'postgresql')('replaces a read connection the server dropped', async () => {
+    const [me] = await db.read<{ pid: number }>('SELECT pg_backend_pid() AS "pid"');
+    await db.prisma.$queryRawUnsafe('SELECT pg_terminate_backend($1::int)', me!.pid);
+    let answered = false;
+    for (let i = 0; i < 20 && !answered; i++) {
+      try {
+        const [row] = await db.read<{ pid: number }>('SELECT pg_backend_pid() AS "pid"');
+        expect(row!.pid).not.toBe(me!.pid);
+        answered = true;
+      } catch (e) {
+        expect(isDatabaseUnavailable(e), String(e)).toBe(true); // the dropped connection's own error, read as a 503
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    expect(answered).toBe(true);
   });
 
   it('topPerKey gives each key the rows its own ORDER BY … LIMIT gives, in one statement', async () => {
