@@ -195,6 +195,8 @@ async function copySchema(baseUrl: string, from: string, to: string): Promise<vo
     };
     const sequences = (await client.query<{ name: string; last: string | null }>(`SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = $1`, [from])).rows;
     await client.query('BEGIN');
+    // rows the migrations themselves write (the SecurityMasterVersion row) make way for the template's
+    if (ordered.length) await client.query(`TRUNCATE ${ordered.map((t) => `"${to}"."${t}"`).join(', ')}`);
     for (const t of ordered) await client.query(copy(t));
     for (const s of sequences) if (s.last !== null) await client.query(`SELECT setval($1, $2::bigint, true)`, [`"${to}"."${s.name}"`, s.last]);
     await client.query('COMMIT');

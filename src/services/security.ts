@@ -2,6 +2,7 @@ import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { decodeCursor, emptyPage, toPage, type Ordering, type Page } from './paging.js';
+import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
 import { anyOf, readSql } from './sql.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from './upsert.js';
 import type { WriteCounts } from '../ingest/importer.js';
@@ -32,6 +33,7 @@ export type SearchType = keyof typeof SEARCH_TYPES;
  */
 const LIKE_SPECIAL = /[%_\\]/;
 type SearchColumn = (typeof SEARCH_TYPES)[SearchType];
+const SEARCH_COLUMNS: readonly SearchColumn[] = Object.values(SEARCH_TYPES);
 
 /** Zero-pads a CIK to the 10 digits it is stored with; `^[0-9]{1,10}$` is checked by callers. */
 export function padCik(cik: string): string {
@@ -103,6 +105,28 @@ async function countWhere(db: Db, where: Prisma.Sql): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** The summary of the search columns if it is at the master's current version (see security-counts.ts). */
+function masterSummary(db: Db): Promise<MasterSummary | undefined> {
+  return currentSummary(db, SEARCH_COLUMNS);
+}
+
+/**
+ * How many securities' `column` starts with `q` (`match` says so in SQL), exactly: from `summary`
+ * (the current one, if any) when it holds the prefix, else by COUNT in SQL. A prefix the last
+ * summary leaves out matched fewer than PREFIX_COUNT_THRESHOLD then, so it is counted in SQL at
+ * once, beside the version read (exact whatever the version).
+ */
+async function countMatches(db: Db, column: SearchColumn, q: string, match: Prisma.Sql, summary: Promise<MasterSummary | undefined>): Promise<number> {
+  const last = lastSummary(db);
+  if (last && !last.prefixes.get(column)?.has(q)) return (await Promise.all([countWhere(db, match), summary]))[0];
+  return (await summary)?.prefixes.get(column)?.get(q) ?? countWhere(db, match);
+}
+
+/** How many securities the master holds, exactly: from the current summary, or by COUNT in SQL. */
+async function countAll(db: Db, summary: Promise<MasterSummary | undefined>): Promise<number> {
+  return (await summary)?.total ?? countWhere(db, Prisma.sql`TRUE`);
+}
+
 /**
  * Securities whose `type` field starts with the query (so an exact identifier matches, and a
  * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id.
@@ -120,7 +144,7 @@ export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<S
     where = Prisma.sql`${match} AND ("${Prisma.raw(column)}", "id") > (${value}, ${id})`;
   }
   const rows = await selectSecurities(db, where, column, args.first + 1);
-  return toPage(rows, args.first, ordering, 'asc', () => countWhere(db, match));
+  return toPage(rows, args.first, ordering, 'asc', () => countMatches(db, column, q, match, masterSummary(db)));
 }
 
 export interface SearchPageArgs {
@@ -135,48 +159,32 @@ export interface SearchPageResult {
   nodes: Security[];
   /** How many securities match, over every page. */
   found: number;
+  /** How many securities the master holds. */
+  outOf: number;
   /** The query as matched (trimmed, upper-cased; a CIK zero-padded): each hit's field starts with it. */
   matched: string;
 }
 
 /**
  * Page `page` (1-based) of `perPage` matches of `searchSecurities`, in the same order, with the
- * number of matches: for page-numbered (Typesense-style) clients. A page past the end is empty.
- * The query is a literal prefix: `%` and `_` match only themselves. The page and the count are
- * asked for together (two index range reads).
+ * number of matches and the size of the master: for page-numbered (Typesense-style) clients. A
+ * page past the end is empty. The query is a literal prefix: `%` and `_` match only themselves.
+ * Both counts are exact and come from one read of the master's version (security-counts.ts), read
+ * beside the page: counting a broad prefix in SQL cost more than the whole search may take.
  */
 export async function searchSecuritiesPage(db: Db, args: SearchPageArgs): Promise<SearchPageResult> {
   const column = SEARCH_TYPES[args.type];
   const q = normalizeQuery(args.type, args.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  if (LIKE_SPECIAL.test(q)) return { nodes: [], found: 0, matched: q };
+  if (LIKE_SPECIAL.test(q)) return { nodes: [], found: 0, outOf: await countAll(db, masterSummary(db)), matched: q };
   const where = await prefixMatch(db, column, q);
-  const [found, nodes] = await Promise.all([countWhere(db, where), selectSecurities(db, where, column, args.perPage, (args.page - 1) * args.perPage)]);
-  return { nodes, found, matched: q };
-}
-
-/** How long a count of the whole master is reused (a search's `out_of`), unless this process writes securities sooner. */
-export const SECURITY_COUNT_TTL_MS = 5_000;
-const securityCounts = new WeakMap<Db, { at: number; count: Promise<number> }>();
-
-/**
- * How many securities the master holds: every REST search reports it (`out_of`), and counting
- * 50,000 rows took longer than the search itself (bench/RESULTS.md). Reused for
- * SECURITY_COUNT_TTL_MS; an import in this process (writeSecurities) drops it at once, one in
- * another process shows within the TTL.
- */
-/** Drops the reused count: for writers of the Security table other than writeSecurities. */
-export function securitiesChanged(db: Db): void {
-  securityCounts.delete(db);
-}
-
-export function countSecurities(db: Db): Promise<number> {
-  const cached = securityCounts.get(db);
-  if (cached && Date.now() - cached.at < SECURITY_COUNT_TTL_MS) return cached.count;
-  const count = db.prisma.security.count();
-  securityCounts.set(db, { at: Date.now(), count });
-  count.catch(() => securityCounts.delete(db)); // a failure is not reused
-  return count;
+  const summary = masterSummary(db);
+  const [found, outOf, nodes] = await Promise.all([
+    countMatches(db, column, q, where, summary),
+    countAll(db, summary),
+    selectSecurities(db, where, column, args.perPage, (args.page - 1) * args.perPage),
+  ]);
+  return { nodes, found, outOf, matched: q };
 }
 
 export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };
@@ -227,23 +235,18 @@ function securityUpdate({ isinHistory, ...fields }: Partial<SecurityInput>) {
 
 /** Upserts securities by id (`<figi>_<mic>`, so by figi + MIC) in one transaction. */
 export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): Promise<WriteCounts> {
-  securityCounts.delete(db);
-  try {
-    return await writeBatch(db, rows, {
-      key: (r) => r.id,
-      load: (tx, batch) => tx.security.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
-      storedKey: (s) => s.id,
-      same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
-      async insert(tx, batch) {
-        await insertRows(tx, db, 'Security', batch);
-      },
-      async update(tx, changes) {
-        for (const { row, stored } of changes) {
-          await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
-        }
-      },
-    });
-  } finally {
-    securityCounts.delete(db); // a count taken while the batch was written is stale too
-  }
+  return writeBatch(db, rows, {
+    key: (r) => r.id,
+    load: (tx, batch) => tx.security.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
+    storedKey: (s) => s.id,
+    same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
+    async insert(tx, batch) {
+      await insertRows(tx, db, 'Security', batch);
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) {
+        await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
+      }
+    },
+  });
 }
