@@ -156,8 +156,11 @@ export function responseCachePlugins({ config, schema, redis }: { config: Pick<G
       invalidateViaMutation: false,
       includeExtensionMetadata: false,
       // a namespace of its own in a Redis shared with rate limits, pub/sub and APQ
+      // the plugin asks for a key before `enabled`: a document that is never cached needs none
       buildResponseCacheKey: ({ documentString, operationName, variableValues, sessionId }) =>
-        `mdg:gql-cache:${createHash('sha256').update(JSON.stringify([documentString, operationName ?? null, variableValues ?? {}, sessionId ?? null])).digest('hex')}`,
+        cacheable(documentString)
+          ? `mdg:gql-cache:${createHash('sha256').update(JSON.stringify([documentString, operationName ?? null, variableValues ?? {}, sessionId ?? null])).digest('hex')}`
+          : 'mdg:gql-cache:never',
     }),
   ];
 }
