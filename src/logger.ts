@@ -50,8 +50,10 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       // a copy: pino merges each line's own fields into what mixin returns
       mixin: () => ({ ...requestScope.getStore() }),
     },
-    // synchronous writes: a line logged just before process.exit is not lost
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    // asynchronous writes: lines logged while one write is in flight go out together in the next
+    // (under load one write per batch, not per request); pino flushes what is left synchronously
+    // on process 'exit', so a line logged just before process.exit is not lost
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 
