@@ -79,39 +79,43 @@ export function createKey(url: string, tier: 'free' | 'pro' | 'enterprise', emai
 export interface Server {
   pid: number;
   base: string;
-  /** Every line the process wrote to stdout and stderr so far. */
-  lines: string[];
+  /** Every line the process wrote to stdout and stderr so far (read from its log file). */
+  lines(): string[];
   stop(): Promise<void>;
 }
 
 /**
- * Spawns `node <script>` with `env` on `port` and waits until GET `probe` answers 200.
+ * Spawns `node <script>` with `env` on `port` and waits until GET `probe` answers 200. Its stdout
+ * and stderr go to a file, as a production log goes to a collector: read through a pipe, the
+ * request lines (thousands a second) took CPU from autocannon in this process, on the other core,
+ * and capped what it measured.
  * BENCH_SERVER_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
  */
 export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz', nodeFlags: string[] = []): Promise<Server> {
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-log-'));
+  const logFile = path.join(logDir, 'output.log');
+  const fd = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', fd, fd],
   });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    stream.setEncoding('utf8').on('data', (chunk: string) => {
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop()!;
-      lines.push(...parts);
-    });
-  }
+  fs.closeSync(fd);
+  let final: string[] | undefined; // the output once the process ended and its file was removed
+  const lines = () => final ?? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
   let exited: number | null = null;
-  child.on('exit', (code) => (exited = code ?? -1));
+  child.on('exit', (code) => {
+    final = lines();
+    fs.rmSync(logDir, { recursive: true, force: true });
+    exited = code ?? -1;
+  });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (exited !== null) throw new Error(`${script} exited (${exited}) before it served:\n${lines.join('\n')}`);
+    if (exited !== null) throw new Error(`${script} exited (${exited}) before it served:\n${lines().join('\n')}`);
     const ok = await fetch(base + probe).then((r) => r.ok, () => false);
     if (ok) break;
-    if (Date.now() > deadline) throw new Error(`${script} did not answer ${probe} within 60 s:\n${lines.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`${script} did not answer ${probe} within 60 s:\n${lines().join('\n')}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return {

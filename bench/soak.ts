@@ -72,13 +72,13 @@ for (const [i, kind] of KINDS.entries()) {
         get('/stocks/v3/trades/NVLX?limit=5', keys.free), // 403: trades need pro
         post(TRADES, keys.free), // GraphQL answers 200 with a FORBIDDEN error on the field
       ];
-      const linesBefore = server.lines.length;
+      const linesBefore = server.lines().length;
       const rss: number[] = [rssMb(server.pid)];
       const sampler = setInterval(() => rss.push(rssMb(server.pid)), 1000);
       const result = await loadTest({ url: server.base, connections: CONNECTIONS, duration: SECONDS, requests });
       clearInterval(sampler);
       rss.push(rssMb(server.pid));
-      const log = server.lines.slice(linesBefore);
+      const log = server.lines().slice(linesBefore);
       const errorLines = log.filter(isErrorLine);
       const warnLines = log.filter((l) => /"level":"warn"/.test(l)).length;
       outcomes.push({ kind, result, rss, lines: log.length, errorLines, warnLines });
