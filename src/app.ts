@@ -225,7 +225,12 @@ export function createApp({
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else response = await rest(ctx, url);
     } catch (err) {
-      const appErr = err instanceof AppError ? err : isDatabaseUnavailable(err) ? databaseUnavailable() : new AppError('INTERNAL', 'internal error');
+      const appErr =
+        err instanceof AppError ? err
+        // Yoga stops executing when the request's signal aborts and throws its reason
+        : request.signal.aborted ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
+        : isDatabaseUnavailable(err) ? databaseUnavailable()
+        : new AppError('INTERNAL', 'internal error');
       observability.failed(ctx, err, appErr); // its log line carries the stack of an INTERNAL one
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }

@@ -14,6 +14,9 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, graphql: 'UNSUPPORTED_MEDIA_TYPE' },
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED' },
   INTERNAL: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' },
+  // the client closed the connection before the answer (nginx's 499): nobody reads it, and it is
+  // no fault of the server's (a 500 at error level would page someone for a closed browser tab)
+  CLIENT_CLOSED_REQUEST: { status: 499, graphql: 'CLIENT_CLOSED_REQUEST' },
   SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
   // the database cannot be reached (down, restarting, out of connections, locked past its timeout): retry later
   DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },

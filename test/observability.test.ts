@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { MAX_OPERATION_LABELS } from '../src/observability.js';
@@ -150,6 +150,33 @@ describe.each(testDatabases())('observability on $name', (tdb) => {
 
     const all = lines.join('\n');
     for (const secret of ['demo-pro', DEMO_PASSWORD, access, access.slice(-20), 'apikey']) expect(all).not.toContain(secret);
+  });
+
+  it('a client that disconnects during a GraphQL request is logged at info as 499 CLIENT_CLOSED_REQUEST, not as an internal error', async () => {
+    const lines: string[] = [];
+    const app = createApp({ config: h.config, db: h.db, logger: createLogger('info', { write: (l: string) => void lines.push(l) }) });
+    const query = '{ security(symbol: "NVLX") { symbol logo { png { url } } latestQuote { bidPrice } ratings(first: 5) { nodes { firm } } news(first: 5) { nodes { headline } } } }';
+    for (let i = 0; i < 5; i++) {
+      const closed = new AbortController();
+      const answer = Promise.resolve(app.fetch(`${BASE}/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro', 'x-request-id': `req-closed-${i}` }, body: JSON.stringify({ query }), signal: closed.signal,
+      })).catch((e: Error) => e);
+      queueMicrotask(() => closed.abort()); // while the request is being handled
+      await answer;
+    }
+    // the caller sees its own abort at once; the request's handling ends, and is logged, after
+    const requestLines = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => String(l.requestId).startsWith('req-closed-') && 'status' in l);
+    await vi.waitFor(() => expect(requestLines()).toHaveLength(5));
+    const parsed = requestLines();
+    expect(parsed.filter((l) => l.status === 499).length, 'no request was closed mid-way: the test exercises nothing').toBeGreaterThan(0);
+    for (const l of parsed.filter((x) => x.status !== 200)) {
+      expect(l).toMatchObject({ level: 'info', status: 499, codes: ['CLIENT_CLOSED_REQUEST'] });
+      expect(l).not.toHaveProperty('err');
+    }
+    expect(lines.filter((l) => /"level":"(error|fatal)"/.test(l))).toEqual([]);
+    expect(sample(await scrape(app), 'mdg_errors_total', { code: 'CLIENT_CLOSED_REQUEST' })).toBeGreaterThan(0);
+    // the app goes on answering
+    expect((await gql(app, '{ security(symbol: "NVLX") { symbol } }', { 'x-api-key': 'demo-pro' })).status).toBe(200);
   });
 
   it('sends a span per request to the OTLP endpoint when OTEL_EXPORTER_OTLP_ENDPOINT is set, as a child of the caller\'s traceparent', async () => {
