@@ -227,8 +227,10 @@ export function createApp({
     } catch (err) {
       const appErr =
         err instanceof AppError ? err
-        // Yoga stops executing when the request's signal aborts and throws its reason
-        : request.signal.aborted ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
+        // Yoga stops executing when the request's signal aborts and throws its reason; anything
+        // else thrown stays INTERNAL, even from a request whose client has gone
+        : request.signal.aborted && (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
+          ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
         : isDatabaseUnavailable(err) ? databaseUnavailable()
         : new AppError('INTERNAL', 'internal error');
       observability.failed(ctx, err, appErr); // its log line carries the stack of an INTERNAL one
