@@ -17,13 +17,14 @@ import { createContext, type Context } from '../src/context.js';
 import { memoryEventBus } from '../src/events.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { schema } from '../src/schema/index.js';
+import { JWT_SECRET } from './harness.js';
 
 const { DATABASE_URL, PORT } = process.env;
 if (!DATABASE_URL || !PORT) {
   console.error('bench/bare-yoga-server.ts is started by bench/company-page.ts (it needs DATABASE_URL and PORT)');
   process.exit(2);
 }
-const config = loadConfig({ DATABASE_URL, NODE_ENV: 'production', JWT_SECRET: 'bench-only-secret-0123456789abcdef0123456789', SAMPLE_DATA: 'none', LOG_LEVEL: 'silent' });
+const config = loadConfig({ DATABASE_URL, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent' });
 const db = await openDatabase(config);
 const callers = new CallerCache();
 const sessions = { db, auth: { ...config.auth, jwtSecret: config.auth.jwtSecret! }, limits: createRateLimits(config.auth, undefined) };
