@@ -1,6 +1,7 @@
 # Production image of the gateway: `docker build -t market-data-gateway .`
 # Secrets (JWT_SECRET, DATABASE_URL's password, METRICS_TOKEN) come from the environment at run
-# time; none is baked in.
+# time; none is baked in. So does PUBLIC_URL, where clients reach the service, which production
+# requires (the gateway refuses to start without it).
 
 # --- build: every dependency, the generated Prisma clients and the OCR model (npm ci's postinstall)
 FROM node:20-bookworm-slim AS build
@@ -34,5 +35,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself as PID 1 (not npm): SIGTERM reaches the server, which drains (SHUTDOWN_TIMEOUT_MS) and exits
 STOPSIGNAL SIGTERM
-# the heap flags of `npm start` (package.json): RSS under 300 MB at 50 connections (bench/RESULTS.md, soak)
-CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "--import", "tsx", "src/server.ts"]
+# the heap flags of `npm start` (package.json): room for COST_IN_FLIGHT's worth of answers being built (README, Security model)
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=8", "--import", "tsx", "src/server.ts"]

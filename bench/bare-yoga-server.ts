@@ -14,7 +14,10 @@ import { createRateLimits } from '../src/auth/rate-limit.js';
 import { openDatabase } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { createContext, type Context } from '../src/context.js';
+import { InFlightBudget } from '../src/in-flight.js';
 import { memoryEventBus } from '../src/events.js';
+import { LiveHub } from '../src/graphql-live.js';
+import { createLogger } from '../src/logger.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { schema } from '../src/schema/index.js';
 import { JWT_SECRET } from './harness.js';
@@ -27,9 +30,12 @@ if (!DATABASE_URL || !PORT) {
 const config = loadConfig({ DATABASE_URL, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent' });
 const db = await openDatabase(config);
 const callers = new CallerCache();
-const sessions = { db, auth: { ...config.auth, jwtSecret: config.auth.jwtSecret! }, limits: createRateLimits(config.auth, undefined) };
+const sessions = { db, auth: { ...config.auth, jwtSecret: config.auth.jwtSecret! }, limits: createRateLimits(config.auth, undefined), callers };
 const ocr = new OcrPool(config.ocr);
 const events = memoryEventBus();
+// the bare stack holds no work in flight: a budget it never draws on
+const work = { budget: new InFlightBudget(Number.MAX_SAFE_INTEGER, 1), rowUnits: () => 0 };
+const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger: createLogger('silent') });
 const caller = { userId: 'bench', email: 'bench@example.com', username: 'bench', tier: 'enterprise' as const, via: 'apikey' as const };
 
 const yoga = createYoga<object, Context>({
@@ -37,7 +43,7 @@ const yoga = createYoga<object, Context>({
   logging: false,
   landingPage: false,
   graphiql: false,
-  context: ({ request }) => ({ ...createContext({ config, db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events }), caller }),
+  context: ({ request }) => ({ ...createContext({ config, db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live }), caller }),
 });
 createServer((req, res) => {
   if (req.url === '/healthz') return void res.end('ok');

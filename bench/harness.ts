@@ -14,7 +14,7 @@ import type { Db } from '../src/db.js';
 import { createApiKey, createUser } from '../src/services/account.js';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-/** Production refuses to start without one; any 32+ characters do for a benchmark. */
+/** Production refuses to start without one, and config.ts wants about 128 bits in it (this has ~158). */
 export const JWT_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
@@ -91,12 +91,12 @@ export interface Server {
  * and capped what it measured.
  * BENCH_SERVER_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
  */
-export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz', nodeFlags: string[] = []): Promise<Server> {
+export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz', nodeFlags: string[] = [], root = ROOT): Promise<Server> {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-log-'));
   const logFile = path.join(logDir, 'output.log');
   const fd = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
@@ -131,24 +131,29 @@ export async function startProcess(script: string, port: number, env: Record<str
   };
 }
 
-/** The node flags of `npm start` (package.json), so a benchmark runs the server as production does. */
-export function startFlags(): string[] {
-  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+/** The node flags of `npm start` (the package.json of `root`), so a benchmark runs the server as production does. */
+export function startFlags(root = ROOT): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   return start.split(/\s+/).filter((t) => /^--max-/.test(t));
 }
 
-/** The gateway as production runs it (src/server.ts with `npm start`'s node flags), with rate limits out of the way. */
-export function startGateway(url: string, port: number, env: Record<string, string> = {}): Promise<Server> {
+/**
+ * The gateway as production runs it (src/server.ts with `npm start`'s node flags), with rate limits
+ * out of the way; `root` another checkout of this repository (an older commit, for before/after).
+ */
+export function startGateway(url: string, port: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
   return startProcess('src/server.ts', port, {
     DATABASE_URL: url,
     NODE_ENV: 'production',
     JWT_SECRET,
+    // production builds next_url from it; clients here reach the gateway on this address
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     SAMPLE_DATA: 'none',
     RATE_LIMIT_FREE: '100000000',
     RATE_LIMIT_PRO: '100000000',
     RATE_LIMIT_ENTERPRISE: '100000000',
     ...env,
-  }, [], '/healthz', startFlags());
+  }, [], '/healthz', startFlags(root), root);
 }
 
 /** Resident set size of a process in MB, from /proc (Linux). */
@@ -274,11 +279,12 @@ export interface InProcess {
  * `env` adds to (or overrides) that environment.
  */
 export async function inProcessApp(url: string, env: Record<string, string> = {}): Promise<InProcess> {
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent', RATE_LIMIT_ENTERPRISE: '100000000', AUTH_CACHE_SECONDS: '86400', ...env });
+  // PUBLIC_URL: the origin `get` and `gql` fetch from, as production requires one
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, PUBLIC_URL: 'http://bench', SAMPLE_DATA: 'none', LOG_LEVEL: 'silent', RATE_LIMIT_ENTERPRISE: '100000000', AUTH_CACHE_SECONDS: '86400', ...env });
   const db = await openDatabase(config);
   const app = createApp({ config, db });
   const user = await createUser(db, { email: `bench-inproc-${process.pid}@example.com`, password: 'bench password, long enough', tier: 'enterprise' });
-  const { key } = await createApiKey(db, user.id, 'bench');
+  const { key } = await createApiKey(db, user.id, 'bench', config.auth.apiKeysPerUser);
   const self: InProcess = {
     app,
     db,

@@ -16,6 +16,7 @@ import zlib from 'node:zlib';
 import { ROOT, type OcrModel } from '../src/config.js';
 import { MODELS } from '../src/ocr/engine.js';
 import { readText, type OcrMode } from '../src/ocr/extract.js';
+import { MAX_PIXELS } from '../src/ocr/image.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { machineLine, record, utcNow } from './harness.js';
 
@@ -78,8 +79,8 @@ fs.writeFileSync(path.join(bestDir, 'eng.traineddata'), zlib.gunzipSync(fs.readF
 
 const images = fs.readdirSync(IMAGES_DIR).filter((f) => fs.existsSync(path.join(IMAGES_DIR, `${f}.gt.txt`))).sort();
 const pools: Record<OcrModel, OcrPool> = {
-  fast: new OcrPool({ workers: 1, queueLimit: 1, timeoutMs: 600_000, model: 'fast' }),
-  best: new OcrPool({ workers: 1, queueLimit: 1, timeoutMs: 600_000, model: 'best' }),
+  fast: new OcrPool({ workers: 1, queueLimit: 1, queueTimeoutMs: 600_000, timeoutMs: 600_000, maxPixelsInFlight: MAX_PIXELS, model: 'fast' }),
+  best: new OcrPool({ workers: 1, queueLimit: 1, queueTimeoutMs: 600_000, timeoutMs: 600_000, maxPixelsInFlight: MAX_PIXELS, model: 'best' }),
 };
 const ours = async (model: OcrModel, file: string, mode: OcrMode) => {
   const results = await readText(pools[model], fs.readFileSync(path.join(IMAGES_DIR, file)), 0, mode);

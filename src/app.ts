@@ -5,28 +5,35 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { getOperationAST, GraphQLError, Kind, type DocumentNode } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
-import { authenticate, CallerCache, callerKey, presentedCredential } from './auth/caller.js';
-import { checkNotCrossSite, checkSameOrigin } from './auth/csrf.js';
+import { authenticate, CallerCache, presentedCredential } from './auth/caller.js';
+import { createCors } from './auth/cors.js';
+import { checkNotCrossSite, checkSite } from './auth/csrf.js';
 import { checkAuthenticated, checkEntitled } from './auth/entitlements.js';
 import { createRateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/sessions.js';
-import { ROOT, type Config } from './config.js';
-import { createContext, type Context } from './context.js';
+import { checkServingConfig, LARGEST_BODY_BYTES, ROOT, type Config } from './config.js';
+import { createContext, releaseHeld, type Context, type WorkDeps } from './context.js';
 import { isDatabaseUnavailable, type Db } from './db.js';
 import { AppError, databaseUnavailable, ERRORS, errorBody } from './errors.js';
 import { memoryEventBus, type EventBus } from './events.js';
 import { responseCachePlugins } from './graphql-cache.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './graphql-errors.js';
-import { boundedRequest, graphqlBodyLimit, guardPlugins } from './graphql-guard.js';
-import { loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './graphql-persisted.js';
+import { boundedRequest, costOptions, graphqlBodyLimit, guardPlugins } from './graphql-guard.js';
+import { useInputDepthLimit } from './graphql-input.js';
+import { LiveHub } from './graphql-live.js';
+import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './graphql-persisted.js';
 import { createLogger, inRequestScope, yogaLogger, type Logger } from './logger.js';
 import { createObservability } from './observability.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument, packageVersion } from './rest/openapi.js';
+import { checkParamNames } from './rest/params.js';
 import { routes } from './rest/routes.js';
 import { json, matchPath } from './rest/route.js';
+import { InFlightBudget } from './in-flight.js';
+import { recordUnits } from './graphql-cost.js';
 import { schema } from './schema/index.js';
 import { databaseAnswers } from './services/health.js';
+import { sseResponse } from './graphql-sse.js';
 import type { Tracing } from './tracing.js';
 
 /**
@@ -77,9 +84,13 @@ export interface AppDeps {
   tracing?: Tracing | undefined;
   /** True once shutdown began: /readyz answers 503 so load balancers stop sending new work. */
   draining?: () => boolean;
+  /** The work this instance runs at once (COST_IN_FLIGHT units by default); tests pass their own. */
+  budget?: InFlightBudget;
+  /** The bytes of large bodies this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
+  bodies?: InFlightBudget;
 }
 
-type NodeServerContext = { req?: { socket?: { remoteAddress?: string } } };
+type NodeServerContext = { req?: { socket?: { remoteAddress?: string } }; res?: { writableFinished: boolean; destroy(): void } };
 
 /** What the WebSocket transport (ws.ts) shares with HTTP, so both serve one graph under one policy. */
 export interface SocketGateway {
@@ -100,14 +111,25 @@ export interface SocketGateway {
 export function createApp({
   config, db, redis, ocr = new OcrPool(config.ocr), events = memoryEventBus(),
   logger = createLogger(config.observability.logLevel), tracing, draining = () => false,
+  budget = new InFlightBudget(config.graphql.costInFlight, config.graphql.costWaitMs),
+  bodies = new InFlightBudget(config.graphql.bodyBytesInFlight, config.graphql.costWaitMs, 'large request bodies in flight'),
 }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see auth/secret.ts)');
+  checkServingConfig(config);
   const observability = createObservability({ config, db, ocr, logger, tracing, version: packageVersion });
   const limits = observability.countRejections(createRateLimits(config.auth, redis));
   const callers = new CallerCache(config.auth.callerCacheMs);
-  const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits };
+  const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger });
+  const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits, callers };
+  const cors = createCors(config.auth.corsOrigins);
   const allowList = loadPersistedOperations();
+  const rowUnits = new Map<string, number>();
+  const work: WorkDeps = {
+    budget,
+    rowUnits: (type) => rowUnits.get(type) ?? rowUnits.set(type, recordUnits(schema, type, costOptions)).get(type)!,
+  };
+  const apqStoreBytes = APQ_STORE_DOCUMENTS * config.graphql.apqMaxDocumentBytes;
   if (config.graphql.persistedOnly && allowList.size === 0) throw new Error('GRAPHQL_PERSISTED_ONLY=true needs persisted-operations.json (npm run persist)');
 
   const yoga = createYoga<{ ctx: Context }, Context>({
@@ -117,18 +139,31 @@ export function createApp({
     // bounded before Yoga sees it (boundedRequest, per caller tier); Yoga's own limit would pipe
     // every body through a TransformStream again
     maxRequestBodySize: false,
+    // Yoga's default reflects any Origin with credentials; handle() applies CORS_ORIGINS to every path
+    cors: false,
     // GraphiQL builds its editor from introspection
     graphiql: config.graphql.introspection && { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
     plugins: [
-      // in this order: a hash becomes its document before the response cache keys on the text
-      usePersistedDocuments({ allowList, store: redis ? redisDocumentStore(redis) : memoryDocumentStore(), persistedOnly: config.graphql.persistedOnly }),
+      // first: variables and extensions nested too deep never reach a plugin that walks them
+      useInputDepthLimit(),
+      // in this order: a hash becomes its document before the guard checks it and the response cache
+      // keys on its text; a document refused by the guard never reaches the cache
+      usePersistedDocuments({
+        allowList,
+        store: redis ? redisDocumentStore(redis, apqStoreBytes) : memoryDocumentStore(apqStoreBytes),
+        persistedOnly: config.graphql.persistedOnly,
+        maxDocumentBytes: config.graphql.apqMaxDocumentBytes,
+        // a registration costs one request more per KiB stored, from the caller's own budget
+        chargeRegistration: (caller, bytes) => limits.request(caller.userId, caller.tier, Math.ceil(bytes / 1024)),
+      }),
+      ...guardPlugins(config, budget),
       ...responseCachePlugins({ config: config.graphql, schema, redis }),
-      ...guardPlugins(config),
       useInputErrorCodes(),
       useRequestErrorStatus(),
       useStaleCookieCheck(),
       observability.yogaPlugin(),
+      live.yogaPlugin(sseResponse),
     ],
     context: ({ ctx }) => ctx,
     logging: yogaLogger(logger),
@@ -153,14 +188,27 @@ export function createApp({
     return serverContext.req?.socket?.remoteAddress ?? 'unknown';
   }
 
-  /** Authenticates, and counts the request against the caller's rate limit. */
+  /**
+   * Authenticates, refuses the cookie of a page of another site, and counts the request: against
+   * the user's budget, or, without a valid caller (none, or a wrong credential), against the
+   * client address's. An address that spent its budget cannot have new API keys looked up, so
+   * guessing keys is bounded too.
+   */
   async function identify(ctx: Context, url: URL): Promise<void> {
-    ctx.caller = await authenticate(ctx.request, url, { db, secret: jwtSecret!, cache: callers });
-    if (ctx.caller) await limits.request(callerKey(ctx.caller), ctx.caller.tier);
+    try {
+      ctx.caller = await authenticate(ctx.request, url, { db, secret: jwtSecret!, cache: callers, beforeKeyLookup: () => limits.checkAnonymous(ctx.ip) });
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'UNAUTHENTICATED') await limits.anonymous(ctx.ip);
+      throw e;
+    }
+    if (!ctx.caller) return limits.anonymous(ctx.ip);
+    if (ctx.caller.via === 'cookie') checkSite(ctx.request, config.auth.corsOrigins, 'a request authenticated by cookie');
+    await limits.request(ctx.caller.userId, ctx.caller.tier);
   }
 
   async function graphql(ctx: Context, url: URL): Promise<Response> {
     let request: Request;
+    let releaseBody: (() => void) | undefined;
     try {
       try {
         await identify(ctx, url);
@@ -169,15 +217,22 @@ export function createApp({
         staleCookies.set(ctx.request, e); // see useStaleCookieCheck
       }
       if (ctx.caller?.via === 'cookie') checkNotCrossSite(ctx.request);
+      releaseBody = await holdLargeBody(ctx.request, bodies);
       request = await boundedRequest(ctx.request, graphqlBodyLimit(config.graphql, ctx.caller), yoga.fetchAPI.Request);
     } catch (thrown) {
       const e = thrown instanceof AppError ? thrown : isDatabaseUnavailable(thrown) ? databaseUnavailable() : undefined;
+      releaseBody?.();
       if (!e) throw thrown;
       observability.failed(ctx, thrown, e);
       // GraphQL clients read errors from the body: keep its shape, with the HTTP status of REST
       return json({ errors: [{ message: e.message, extensions: { code: ERRORS[e.code].graphql } }] }, e.status, e.headers);
     }
-    const response = await yoga.fetch(request, { ctx });
+    let response: Response;
+    try {
+      response = await yoga.fetch(request, { ctx });
+    } finally {
+      releaseBody?.();
+    }
     for (const cookie of ctx.responseCookies) response.headers.append('set-cookie', cookie);
     // a subscription over SSE: proxies (nginx) would hold its events back in their buffers
     if (response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('x-accel-buffering', 'no');
@@ -187,10 +242,10 @@ export function createApp({
   const socket: SocketGateway = {
     yoga,
     async context(request, serverContext) {
-      const ctx = createContext({ config, db, requestId: randomUUID(), request, ip: clientIp(request, serverContext), sessions, callers, ocr, events });
+      const ctx = createContext({ config, db, requestId: randomUUID(), request, ip: clientIp(request, serverContext), sessions, callers, ocr, events, work, live });
+      // a browser sends the cookie with a WebSocket any site opens, and no CORS check applies:
+      // identify() checks the page's origin as for HTTP
       await identify(ctx, new URL(request.url));
-      // a browser sends the cookie with a WebSocket any site opens, and no CORS check applies
-      if (ctx.caller?.via === 'cookie') checkSameOrigin(request);
       return ctx;
     },
   };
@@ -201,13 +256,23 @@ export function createApp({
       const params = matchPath(route.path, url.pathname);
       if (!params) continue;
       observability.route(ctx, route.path);
-      if (route.access !== 'public') {
+      if (route.access === 'public') await limits.anonymous(ctx.ip);
+      else {
         await identify(ctx, url);
         if (route.access === 'authenticated') checkAuthenticated(ctx.caller);
         else checkEntitled(ctx.caller, route.access);
       }
-      return route.handle(ctx, url, params);
+      // a route with a query definition validates it in its handler; one without takes none
+      if (!route.doc.query) checkParamNames({}, url.searchParams);
+      try {
+        const releaseBody = await holdLargeBody(ctx.request, bodies);
+        if (releaseBody) ctx.work.held.push(releaseBody);
+        return await route.handle(ctx, url, params);
+      } finally {
+        releaseHeld(ctx);
+      }
     }
+    await limits.anonymous(ctx.ip); // a scanner's 404s count too
     const known = routes.some((r) => matchPath(r.path, url.pathname));
     if (known) throw new AppError('NOT_FOUND', `${ctx.request.method} is not served at ${url.pathname}`);
     throw new AppError('NOT_FOUND', `no such path: ${ctx.request.method} ${url.pathname}`);
@@ -216,12 +281,16 @@ export function createApp({
   async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
     const url = new URL(request.url);
-    const ctx = createContext({ config, db, requestId, request, ip: clientIp(request, serverContext), sessions, callers, ocr, events });
+    const res = serverContext.res;
+    const cutConnection = res && (() => void (res.writableFinished || res.destroy()));
+    const ctx = createContext({ config, db, requestId, request, ip: clientIp(request, serverContext), sessions, callers, ocr, events, work, live, cutConnection });
     observability.begin(ctx, url);
     let response: Response;
     try {
       const probe = probes.get(url.pathname);
-      if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
+      const preflight = cors.preflight(request);
+      if (preflight) response = preflight;
+      else if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else response = await rest(ctx, url);
     } catch (err) {
@@ -237,6 +306,7 @@ export function createApp({
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }
     response.headers.set('x-request-id', requestId);
+    cors.decorate(request, response);
     observability.finish(ctx, response);
     return response;
   }
@@ -246,3 +316,21 @@ export function createApp({
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** Bodies up to this many bytes are not counted: every JSON request but an OCR frame. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Holds a large body's bytes in the budget of bodies in flight until its request is answered
+ * (read, a JSON string, a decoded image: several copies live meanwhile), so that many concurrent
+ * OCR uploads wait or are refused (503) instead of filling the heap. A chunked body, of unknown
+ * length, counts as the largest any request may send; the readers refuse more (413). (HTTP/1.1
+ * has a body only with one of those two headers; the stream is not touched here.)
+ */
+async function holdLargeBody(request: Request, bodies: InFlightBudget): Promise<(() => void) | undefined> {
+  const declared = request.headers.get('content-length');
+  const chunked = /chunked/i.test(request.headers.get('transfer-encoding') ?? '');
+  const bytes = declared !== null && /^\d{1,15}$/.test(declared) ? Number(declared) : chunked ? LARGEST_BODY_BYTES : 0;
+  if (bytes <= SMALL_BODY_BYTES) return undefined;
+  return bodies.acquire(Math.min(bytes, LARGEST_BODY_BYTES));
+}

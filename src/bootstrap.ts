@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { migrate } from './migrate.js';
-import { ensureDemoAccounts } from './services/account.js';
+import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
 import { sampleDataState, seedSampleData, type SeedProgress } from './services/sample.js';
 import { DEFAULT_SAMPLE } from './ingest/sample.js';
 
@@ -10,8 +10,9 @@ export type Log = (msg: string) => void;
 /**
  * Opens the configured database ready for use: applies pending migrations, and outside production
  * fills an empty database with the sample data (SAMPLE_DATA=auto) and makes sure the demo accounts
- * exist. Safe to call on every start: a seeded database is not seeded again, and a seed that was
- * interrupted is started over.
+ * exist. In production it disables any demo account and key a development start left behind.
+ * Safe to call on every start: a seeded database is not seeded again, a seed that was interrupted
+ * is started over, and demo accounts are disabled once.
  */
 export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
   const { applied } = await migrate(config.database);
@@ -29,6 +30,9 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
         }
       }
       await ensureDemoAccounts(db);
+    } else {
+      const { users, keys } = await disableDemoAccounts(db);
+      if (users || keys) log(`production: disabled ${users} demo user(s) and revoked ${keys} demo API key(s) left by a development start (their published passwords and keys no longer work)`);
     }
     return db;
   } catch (e) {

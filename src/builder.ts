@@ -5,24 +5,10 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType } from 'graphql';
 import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
-import { checkAuthenticated, checkEntitled, type Resource } from './auth/entitlements.js';
+import { checkAuthenticated, checkEntitled, checkSession, type Resource } from './auth/entitlements.js';
 import type { Context } from './context.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-
-/** Record types whose resource not every tier has: node(id) checks them by the id's type name. */
-const NODE_RESOURCES: Readonly<Record<string, Resource>> = {
-  EnhancedFundamental: 'enhancedFundamentals',
-  PressRelease: 'pressReleases',
-  CallSummary: 'callSummaries',
-  Trade: 'trades',
-  Quote: 'quotes',
-};
-
-function checkNodeEntitled(ctx: Context, typename: string): void {
-  const resource = NODE_RESOURCES[typename];
-  if (resource) checkEntitled(ctx.caller, resource);
-}
 
 /**
  * The schema builder: plugins and scalars only; resource modules under schema/ add the types.
@@ -31,7 +17,7 @@ function checkNodeEntitled(ctx: Context, typename: string): void {
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { authenticated: boolean; entitled: Resource };
+  AuthScopes: { authenticated: boolean; session: boolean; entitled: Resource };
   DefaultFieldNullability: false;
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
@@ -58,6 +44,10 @@ export const builder = new SchemaBuilder<{
         checkAuthenticated(ctx.caller);
         return true;
       },
+      session: () => {
+        checkSession(ctx.caller);
+        return true;
+      },
       entitled: (resource: Resource) => {
         checkEntitled(ctx.caller, resource);
         return true;
@@ -69,33 +59,9 @@ export const builder = new SchemaBuilder<{
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
     nodesOnConnection: true,
-    nodeQueryOptions: {
-      description: 'Any record by its global id (the `id` of every record type); null if there is none.',
-      authScopes: { authenticated: true },
-      // checked before the lookup, so not even `__typename` tells a caller which records exist
-      resolve: (_root, { id }, ctx, _info, resolveNode) => {
-        checkNodeEntitled(ctx, id.typename);
-        return resolveNode(id);
-      },
-    },
-    nodesQueryOptions: {
-      description: 'Records by their global ids, in the same order; null for each id with no record.',
-      authScopes: { authenticated: true },
-      // a forbidden id fails alone: an Error in a list is that item's error in GraphQL
-      resolve: async (_root, { ids }, ctx, _info, resolveNodes) => {
-        const denied = ids.map((id) => {
-          try {
-            checkNodeEntitled(ctx, id.typename);
-            return null;
-          } catch (e) {
-            return e as Error;
-          }
-        });
-        const found = await resolveNodes(ids.filter((_, i) => !denied[i]));
-        let next = 0;
-        return ids.map((_, i) => denied[i] ?? found[next++]);
-      },
-    },
+    // schema/node.ts defines node and nodes: it decodes and checks each id itself
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
   prisma: {
     client: (ctx) => ctx.db.prisma,

@@ -37,6 +37,7 @@ commands:
   users set-tier --email E --tier T
   users disable --email E [--enable]         a disabled user can neither log in nor use keys or tokens
   apikeys create --user E --name N          prints the new key once; only its hash is stored
+                                            (a user holds at most API_KEYS_PER_USER active keys)
   apikeys list [--user E]
   apikeys revoke --id KEY_ID
   import <resource> <file|-> [--strict] [--batch N] [--follow] [--symbol S]
@@ -142,10 +143,18 @@ const commands: Record<string, Command> = {
     log(user.disabled ? `${user.email} is disabled; its sessions are revoked` : `${user.email} is enabled`);
   },
 
-  async 'apikeys create'(db, args) {
+  async 'apikeys create'(db, args, config) {
     const flags = parse(args, { user: 'string', name: 'string' });
     const [email, name] = [required(flags, 'user'), required(flags, 'name')];
-    const { key, record } = await createApiKey(db, await userIdOf(db, email), name);
+    let created: Awaited<ReturnType<typeof createApiKey>>;
+    try {
+      // the operator's tool keeps to the cap too: a user's keys share one budget anyway
+      created = await createApiKey(db, await userIdOf(db, email), name, config.auth.apiKeysPerUser);
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'API_KEY_LIMIT_REACHED')) throw e;
+      throw new AppError(e.code, `${e.message.replace('this user', email)} (apikeys list --user ${email}; apikeys revoke --id KEY_ID)`);
+    }
+    const { key, record } = created;
     log(`created API key ${record.id} "${record.name}" for ${email}`);
     log(`key (shown once, store it now): ${key}`);
   },
@@ -273,7 +282,7 @@ const commands: Record<string, Command> = {
 };
 
 async function main(argv: string[]): Promise<number> {
-  const name = [`${argv[0]} ${argv[1]}`, argv[0]].find((n) => n !== undefined && n in commands);
+  const name = [`${argv[0]} ${argv[1]}`, argv[0]].find((n) => n !== undefined && Object.hasOwn(commands, n));
   if (!name) {
     console.error(argv.length ? `unknown command ${JSON.stringify(argv.slice(0, 2).join(' '))}\n${USAGE}` : USAGE);
     return 2;

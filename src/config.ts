@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
 
 /** The project root (where package.json, prisma/ and data/ live). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,12 +18,29 @@ export interface Config {
   /** `auto`: fill an empty database with sample data outside production; `none`: start empty. */
   sampleData: 'auto' | 'none';
   redisUrl: string | undefined;
+  /**
+   * Where clients reach the service (an http(s) origin, optionally with a path prefix, no trailing
+   * slash): the base of every absolute link it writes (REST next_url). Required to serve in
+   * production; elsewhere, unset means the request's own Host (X-Forwarded-* with TRUST_PROXY).
+   */
+  publicUrl: string | undefined;
   dataDir: string;
   auth: AuthConfig;
   ocr: OcrConfig;
   graphql: GraphQLConfig;
   observability: ObservabilityConfig;
   lifecycle: LifecycleConfig;
+  subscriptions: SubscriptionConfig;
+}
+
+/** Live subscriptions (SSE and WebSocket together), per instance: see graphql-live.ts. */
+export interface SubscriptionConfig {
+  /** Live subscriptions one user may hold (all its keys and sessions together); past it, 429 TOO_MANY_SUBSCRIPTIONS. */
+  perCaller: number;
+  /** Live subscriptions one instance serves; past it, 503 SUBSCRIPTIONS_FULL. */
+  perInstance: number;
+  /** Serialized events a subscription may leave unread; past it, it ends with SLOW_CONSUMER. */
+  bufferBytes: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -57,12 +75,20 @@ export interface GraphQLConfig {
   maxTokens: number;
   maxDirectives: number;
   maxCost: number;
+  /** Cost units (src/graphql-cost.ts) the instance runs at once, GraphQL operations and REST pages together (src/in-flight.ts). */
+  costInFlight: number;
+  /** How long a request may wait for room in `costInFlight` (or `bodyBytesInFlight`) before it is answered 503. */
+  costWaitMs: number;
+  /** Bytes of large request bodies (over 64 KiB: OCR frames) an instance reads and holds at once. */
+  bodyBytesInFlight: number;
   /** Whether __schema and __type may be asked for; off in production unless enabled. */
   introspection: boolean;
   /** Largest /graphql request body; callers entitled to OCR may send a frame-sized one. */
   maxBodyBytes: number;
   /** Only documents of persisted-operations.json run (by hash, documentId or their exact text). */
   persistedOnly: boolean;
+  /** Largest document APQ registers (UTF-8 bytes); the store holds 256 of that size in all. */
+  apqMaxDocumentBytes: number;
   /** Seconds an answer made only of these types is served from the response cache; 0: never. */
   cacheTtlSeconds: Readonly<Record<CacheableType, number>>;
 }
@@ -72,8 +98,15 @@ export interface OcrConfig {
   workers: number;
   /** Requests that may wait for a worker; past it, 503 with Retry-After. */
   queueLimit: number;
-  /** Per request, waiting included; past it, 503 (a recognition still running is stopped). */
+  /** How long a request may wait for a worker; past it, 503 with Retry-After. */
+  queueTimeoutMs: number;
+  /** The work on one request once it has a worker (starting it, and every pass); past it, 503 and the worker is replaced. */
   timeoutMs: number;
+  /**
+   * Pixels of the images queued or being read; a request that would pass it gets 503 with
+   * Retry-After at once, unless nothing is in flight (so any image within the input limit can be read).
+   */
+  maxPixelsInFlight: number;
   /** Which English model: 'fast' (tessdata_fast, as the tesseract CLI ships) or 'best' (best_int). */
   model: OcrModel;
 }
@@ -86,15 +119,28 @@ export interface AuthConfig {
   jwtSecret: string | undefined;
   /** `Secure` on the session cookies; COOKIE_SECURE=false for plain-HTTP local use. */
   cookieSecure: boolean;
-  /** Requests per minute per API key or user, by tier. */
-  rateLimits: Readonly<Record<'free' | 'pro' | 'enterprise', number>>;
+  /**
+   * Requests per minute: per user by tier (all of a user's keys and sessions draw on one budget),
+   * and per client address for requests that end without a valid caller (`anonymous`).
+   */
+  rateLimits: Readonly<Record<'free' | 'pro' | 'enterprise' | 'anonymous', number>>;
   /** Failed-or-not login attempts per 15 minutes, per email and per client address. */
   loginLimits: Readonly<{ perEmail: number; perIp: number }>;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** How long an instance remembers who a key or token names (see auth/caller.ts). */
   callerCacheMs: number;
+  /** Active (unrevoked) API keys a user may hold; creating one more is refused (API_KEY_LIMIT_REACHED). */
+  apiKeysPerUser: number;
+  /**
+   * Origins (scheme://host[:port]) whose pages may call the API with the user's cookies: they get
+   * CORS grants with credentials (auth/cors.ts). Empty: same origin only, no CORS headers at all.
+   */
+  corsOrigins: readonly string[];
 }
+
+/** The largest body any request may send: an OCR frame (10 MiB) and the JSON around it. */
+export const LARGEST_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
 /** A configuration mistake: reported as one line and exit code 2, never a stack trace. */
 export class ConfigError extends Error {
@@ -156,6 +202,61 @@ function parsePort(raw: string | undefined): number {
   return Number(raw);
 }
 
+function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const rule = 'PUBLIC_URL must be an http:// or https:// origin, optionally with a path prefix and without credentials, query or fragment, like https://api.example.com or https://example.com/market';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${rule}; got ${JSON.stringify(raw)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || /[?#]/.test(raw)) {
+    throw new ConfigError(`${rule}; got ${JSON.stringify(raw)}`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * What serving needs beyond loadConfig (the CLI does not serve): in production, PUBLIC_URL, since
+ * a link built from a request's Host header would point wherever the request says.
+ */
+export function checkServingConfig(config: Pick<Config, 'nodeEnv' | 'publicUrl'>): void {
+  if (config.nodeEnv === 'production' && config.publicUrl === undefined) {
+    throw new ConfigError('PUBLIC_URL is required in production: the address clients reach this service at (e.g. https://api.example.com), from which next_url links are built');
+  }
+}
+
+/**
+ * CORS_ORIGINS: a comma list of exact origins, as browsers send them in `Origin`. A path, a `*`
+ * or `null` (sandboxed pages, file:) is refused: each would grant the user's cookies to pages
+ * nobody listed.
+ */
+function corsOrigins(raw: string | undefined): readonly string[] {
+  const origins = new Set<string>();
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    if (entry === '*') throw new ConfigError('CORS_ORIGINS cannot be *: pages of every site would get the user\'s cookies; list the origins, like https://app.example.com,http://localhost:5173');
+    const match = /^(https?):\/\/([^/?#@\s]+)$/i.exec(entry);
+    let url: URL | undefined;
+    try {
+      url = match ? new URL(entry) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url) throw new ConfigError(`CORS_ORIGINS must be a comma list of origins, each scheme://host[:port] with http or https and no path, like https://app.example.com; got ${JSON.stringify(entry)}`);
+    origins.add(url.origin); // as browsers write it: lower case, no default port
+  }
+  return Object.freeze([...origins]);
+}
+
+function checkSecret(secret: string): void {
+  if (secret.length < 32) throw new ConfigError(`JWT_SECRET must be at least 32 characters; got ${secret.length} (generate one with: openssl rand -base64 32)`);
+  const bits = Math.floor(estimatedSecretBits(secret));
+  if (bits < 128) {
+    throw new ConfigError(`JWT_SECRET must be random (${SECRET_RULE}); this one carries about ${bits} bits: repeated characters, words or patterns add little. Generate one with: openssl rand -base64 32`);
+  }
+}
+
 /**
  * Unset: an SQLite file under the data directory. `file:<path>`: that SQLite file (relative paths
  * are relative to the project root). `postgresql://...` (or `postgres://`): PostgreSQL; a
@@ -194,6 +295,25 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
   throw new ConfigError(`DATABASE_URL must start with file: or postgresql://; got ${JSON.stringify(raw)}`);
 }
 
+/**
+ * The OCR pool's limits, measured on one core (bench/RESULTS.md, "OCR burst"): a 40 MP page of
+ * ~1,000 words reads in ~5 s per pass and an 8.4 MP magazine page in ~4 s, so 30 s of work covers
+ * both passes of any such page on a shared core; 20 s of waiting plus 30 s of work answers before
+ * a proxy's usual 60 s. The pixel budget holds two frames at the 40 MP input limit per worker, one
+ * being read and one waiting: at ~0.5 s per megapixel the waiting one starts within ~20 s.
+ */
+function ocrConfig(env: Env): Readonly<OcrConfig> {
+  const workers = positiveInt(env, 'OCR_WORKERS', os.availableParallelism());
+  return Object.freeze({
+    workers,
+    queueLimit: positiveInt(env, 'OCR_QUEUE_LIMIT', 32),
+    queueTimeoutMs: positiveInt(env, 'OCR_QUEUE_TIMEOUT_MS', 20_000),
+    timeoutMs: positiveInt(env, 'OCR_TIMEOUT_MS', 30_000),
+    maxPixelsInFlight: positiveInt(env, 'OCR_MAX_PIXELS_IN_FLIGHT', workers * 80_000_000),
+    model: oneOf(env, 'OCR_MODEL', OCR_MODELS, 'fast'),
+  });
+}
+
 /** Reads and validates the environment once; the result is frozen and passed down explicitly. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = path.resolve(ROOT, env.DATA_DIR || 'data');
@@ -205,6 +325,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
     sampleData: oneOf(env, 'SAMPLE_DATA', ['auto', 'none'] as const, 'auto'),
     redisUrl: env.REDIS_URL || undefined,
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
     dataDir,
     auth: Object.freeze({
       jwtSecret: env.JWT_SECRET || undefined,
@@ -213,17 +334,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
         free: positiveInt(env, 'RATE_LIMIT_FREE', 60),
         pro: positiveInt(env, 'RATE_LIMIT_PRO', 600),
         enterprise: positiveInt(env, 'RATE_LIMIT_ENTERPRISE', 6000),
+        // what a free key gets: enough for a login page and its refreshes, not for guessing keys
+        anonymous: positiveInt(env, 'RATE_LIMIT_ANONYMOUS', 60),
       }),
       loginLimits: Object.freeze({ perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10), perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100) }),
       trustProxy: bool(env, 'TRUST_PROXY', false),
       callerCacheMs: positiveInt(env, 'AUTH_CACHE_SECONDS', 5) * 1000,
+      apiKeysPerUser: positiveInt(env, 'API_KEYS_PER_USER', 10),
+      corsOrigins: corsOrigins(env.CORS_ORIGINS),
     }),
-    ocr: Object.freeze({
-      workers: positiveInt(env, 'OCR_WORKERS', os.availableParallelism()),
-      queueLimit: positiveInt(env, 'OCR_QUEUE_LIMIT', 32),
-      timeoutMs: positiveInt(env, 'OCR_TIMEOUT_MS', 30_000),
-      model: oneOf(env, 'OCR_MODEL', OCR_MODELS, 'fast'),
-    }),
+    ocr: ocrConfig(env),
     // graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises
     // (1000 balance sheets with every field cost 149,000 by its formula, 5000 trades 130,000), and
     // armor counts `first: $n` as 1, where graphql-guard.ts counts the page size sent
@@ -233,9 +353,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       maxTokens: positiveInt(env, 'GRAPHQL_MAX_TOKENS', 1000),
       maxDirectives: positiveInt(env, 'GRAPHQL_MAX_DIRECTIVES', 50),
       maxCost: positiveInt(env, 'GRAPHQL_MAX_COST', 200_000),
+      costInFlight: positiveInt(env, 'COST_IN_FLIGHT', 400_000),
+      costWaitMs: positiveInt(env, 'COST_WAIT_MS', 2_000),
+      bodyBytesInFlight: positiveInt(env, 'BODY_BYTES_IN_FLIGHT', 32 * 1024 * 1024),
       introspection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
       maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
       persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
+      // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a
+      // token); 32 KiB leaves room for indentation and comments, not for padding
+      apqMaxDocumentBytes: positiveInt(env, 'APQ_MAX_DOCUMENT_BYTES', 32 * 1024),
       cacheTtlSeconds: cacheTtls(env),
     }),
     observability: Object.freeze({
@@ -248,12 +374,25 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
       drainDelayMs: nonNegativeInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0),
     }),
+    // 1000 × 64 KiB of unread events is 64 MiB at worst, a quarter of the heap `npm start` gives
+    subscriptions: Object.freeze({
+      perCaller: positiveInt(env, 'SUBSCRIPTIONS_PER_CALLER', 20),
+      perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
+      bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
+    }),
   };
-  if (config.auth.jwtSecret !== undefined && config.auth.jwtSecret.length < 32) {
-    throw new ConfigError(`JWT_SECRET must be at least 32 characters; got ${config.auth.jwtSecret.length}`);
-  }
+  if (config.auth.jwtSecret !== undefined) checkSecret(config.auth.jwtSecret);
   if (config.nodeEnv === 'production' && config.auth.jwtSecret === undefined) {
-    throw new ConfigError('JWT_SECRET is required in production (at least 32 random characters)');
+    throw new ConfigError(`JWT_SECRET is required in production (${SECRET_RULE}; generate one with: openssl rand -base64 32)`);
+  }
+  if (config.graphql.bodyBytesInFlight < LARGEST_BODY_BYTES) {
+    throw new ConfigError(`BODY_BYTES_IN_FLIGHT (${config.graphql.bodyBytesInFlight}) must be at least ${LARGEST_BODY_BYTES}: the largest body (an OCR frame in its JSON) must fit`);
+  }
+  if (config.graphql.costInFlight < config.graphql.maxCost) {
+    throw new ConfigError(`COST_IN_FLIGHT (${config.graphql.costInFlight}) must be at least GRAPHQL_MAX_COST (${config.graphql.maxCost}): the largest admissible request must fit`);
+  }
+  if (config.graphql.apqMaxDocumentBytes > 1024 * 1024) {
+    throw new ConfigError(`APQ_MAX_DOCUMENT_BYTES must be at most 1048576 (the APQ store holds 256 documents of that size); got ${config.graphql.apqMaxDocumentBytes}`);
   }
   if (config.observability.metricsToken !== undefined && config.observability.metricsToken.length < 16) {
     throw new ConfigError(`METRICS_TOKEN must be at least 16 characters; got ${config.observability.metricsToken.length}`);

@@ -3,7 +3,9 @@ import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
 import type { EventBus } from './events.js';
+import type { LiveHub, LiveSlot } from './graphql-live.js';
 import { Loaders } from './loaders.js';
+import type { InFlightBudget } from './in-flight.js';
 import type { OcrPool } from './ocr/pool.js';
 
 /** What every resolver and REST handler gets for one request. Built fresh per request. */
@@ -26,8 +28,44 @@ export interface Context {
   events: EventBus;
   /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
   responseCookies: string[];
+  /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
+  work: Work;
+  /** The app's live subscriptions: caps, groups, rights rounds (graphql-live.ts). */
+  live: LiveHub;
+  /**
+   * The group a subscription of this request belongs to, and its slot once its field subscribed.
+   * One object, shared by the copies Yoga makes of this context.
+   */
+  liveSlot: { key?: string; current?: LiveSlot };
+  /** Cuts the connection of this request (when served over a socket): a stream its client stopped reading. */
+  cutConnection?: (() => void) | undefined;
 }
 
-export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' | 'caller'>): Context {
-  return { ...init, caller: null, loaders: new Loaders(), responseCookies: [] };
+/** What one app shares with its requests for holding work in flight. */
+export interface WorkDeps {
+  budget: InFlightBudget;
+  /** Cost units of one record of a GraphQL type with every field (a REST row and its GraphQL twin carry the same data). */
+  rowUnits(type: string): number;
+}
+
+export interface Work extends WorkDeps {
+  held: (() => void)[];
+}
+
+export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps }): Context {
+  return { ...init, caller: null, loaders: new Loaders(), responseCookies: [], work: { ...init.work, held: [] }, liveSlot: {} };
+}
+
+/**
+ * Holds the work of a REST page of `rows` records of GraphQL type `type` in the budget of work in
+ * flight until the request ends (app.ts releases it); waits for room, or throws 503. GraphQL
+ * operations hold their cost themselves (graphql-guard.ts).
+ */
+export async function holdRows(ctx: Context, type: string, rows: number): Promise<void> {
+  ctx.work.held.push(await ctx.work.budget.acquire(rows * ctx.work.rowUnits(type)));
+}
+
+/** Gives back what holdRows held. */
+export function releaseHeld(ctx: Context): void {
+  for (const release of ctx.work.held.splice(0)) release();
 }

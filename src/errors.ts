@@ -13,6 +13,8 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, graphql: 'UNSUPPORTED_MEDIA_TYPE' },
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED' },
+  // a user holds API_KEYS_PER_USER active keys already: revoking one makes room
+  API_KEY_LIMIT_REACHED: { status: 409, graphql: 'API_KEY_LIMIT_REACHED' },
   INTERNAL: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' },
   // the client closed the connection before the answer (nginx's 499): nobody reads it, and it is
   // no fault of the server's (a 500 at error level would page someone for a closed browser tab)
@@ -32,6 +34,15 @@ export const ERRORS = {
   PERSISTED_QUERY_NOT_FOUND: { status: 200, graphql: 'PERSISTED_QUERY_NOT_FOUND' },
   PERSISTED_QUERY_HASH_MISMATCH: { status: 400, graphql: 'PERSISTED_QUERY_HASH_MISMATCH' },
   PERSISTED_QUERY_NOT_ALLOWED: { status: 400, graphql: 'PERSISTED_QUERY_NOT_ALLOWED' },
+  // APQ without a credential: Apollo's link then stops using APQ and sends the query itself
+  PERSISTED_QUERY_NOT_SUPPORTED: { status: 400, graphql: 'PERSISTED_QUERY_NOT_SUPPORTED' },
+  // GraphQL only: live subscriptions (graphql-live.ts). A user holds its SUBSCRIPTIONS_PER_CALLER
+  // already (429); this instance serves its SUBSCRIPTIONS_PER_INSTANCE (503: another may have room)
+  TOO_MANY_SUBSCRIPTIONS: { status: 429, graphql: 'TOO_MANY_SUBSCRIPTIONS' },
+  SUBSCRIPTIONS_FULL: { status: 503, graphql: 'SUBSCRIPTIONS_FULL' },
+  // a subscriber left more than SUBSCRIPTION_BUFFER_BYTES unread: only ever the last event of a
+  // stream whose 200 is sent, so its status is never seen
+  SLOW_CONSUMER: { status: 429, graphql: 'SLOW_CONSUMER' },
 } as const satisfies Record<string, { status: number; graphql: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

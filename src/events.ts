@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { AppError } from './errors.js';
 import { createRedis } from './redis.js';
 
 /**
@@ -17,7 +18,8 @@ export interface EventBus {
   publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
   /**
    * Events of `topic` from the moment `ready` resolves; `return()` (or a `break` out of
-   * `for await`) unsubscribes. A subscriber more than MAX_QUEUED events behind loses the oldest.
+   * `for await`) unsubscribes. A subscriber more than MAX_QUEUED events behind is ended with
+   * SERVICE_UNAVAILABLE (its next `next()` rejects): events are never skipped silently.
    */
   subscribe<T = unknown>(topic: string): Subscription<T>;
   close(): Promise<void>;
@@ -33,22 +35,39 @@ export const quoteTopic = (symbol: string) => `quote:${symbol}`;
 export const PRESS_RELEASE_TOPIC = 'press-release';
 export const newsTopic = (symbol: string) => `news:${symbol}`;
 
-export const MAX_QUEUED = 10_000;
+/**
+ * Events one bus subscription may hold unread. Its consumer is the instance itself (one per group
+ * of identical GraphQL subscriptions, graphql-live.ts), not a client; the payloads are shared by
+ * every subscription of a topic, so this bounds references, ~50,000 rows of one import at most.
+ */
+export const MAX_QUEUED = 50_000;
 
 export function createEventBus(config: Pick<Config, 'redisUrl'>): EventBus {
   return config.redisUrl ? redisEventBus(config.redisUrl) : memoryEventBus();
 }
 
-/** A subscription's queue: events wait here until the consumer asks for them. */
+/**
+ * A subscription's queue: events wait here until the consumer asks for them. One more than
+ * MAX_QUEUED waiting ends it: the queue is let go and its next `next()` rejects with
+ * SERVICE_UNAVAILABLE, rather than holding memory without end or skipping events unnoticed.
+ */
 function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: Subscription<T>; push(v: T): void; end(): void } {
-  const queue: T[] = [];
+  // a head index, not shift(): a queue thousands long must not move on every event
+  let queue: (T | undefined)[] = [];
+  let head = 0;
+  let overflowed = false;
   let waiting: ((r: IteratorResult<T>) => void) | undefined;
   let done = false;
+  let listening = true;
+  const leave = () => {
+    if (listening) (listening = false), unsubscribe();
+  };
   const finish = (): IteratorResult<T> => {
     if (!done) {
       done = true;
-      queue.length = 0;
-      unsubscribe();
+      queue = [];
+      head = 0;
+      leave();
       waiting?.({ value: undefined, done: true });
       waiting = undefined;
     }
@@ -57,7 +76,18 @@ function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: 
   const sub: Subscription<T> = {
     ready,
     next() {
-      if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (head < queue.length) {
+        const value = queue[head]!;
+        queue[head++] = undefined;
+        if (head === queue.length) (queue = []), (head = 0);
+        else if (head >= 1024 && head * 2 >= queue.length) (queue = queue.slice(head)), (head = 0);
+        return Promise.resolve({ value, done: false });
+      }
+      if (overflowed) {
+        overflowed = false;
+        finish();
+        return Promise.reject(new AppError('SERVICE_UNAVAILABLE', `live events came faster than this instance could deliver them (more than ${MAX_QUEUED} waiting); subscribe again`));
+      }
       if (done) return Promise.resolve({ value: undefined, done: true });
       return new Promise((resolve) => (waiting = resolve));
     },
@@ -69,13 +99,17 @@ function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: 
   return {
     sub,
     push(v) {
-      if (done) return;
+      if (done || overflowed) return;
       if (waiting) {
         const w = waiting;
         waiting = undefined;
         w({ value: v, done: false });
+      } else if (queue.length - head >= MAX_QUEUED) {
+        overflowed = true;
+        queue = [];
+        head = 0;
+        leave();
       } else {
-        if (queue.length >= MAX_QUEUED) queue.shift();
         queue.push(v);
       }
     },

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createRedisCache } from '@envelop/response-cache-redis';
-import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { getNamedType, isAbstractType, isObjectType, parse, TypeInfo, visit, visitWithTypeInfo, BREAK, type GraphQLSchema } from 'graphql';
+import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
+import { getNamedType, isAbstractType, isObjectType, parse, TypeInfo, visit, visitWithTypeInfo, BREAK, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Caller } from './auth/caller.js';
 import { CACHEABLE_TYPES, type CacheableType, type GraphQLConfig } from './config.js';
 import type { Context } from './context.js';
+import { stableJson } from './graphql-input.js';
 
 /**
  * Types that hold no data of their own beside a cacheable record: its connections, edges and
@@ -34,7 +35,56 @@ export function cacheTtls(schema: GraphQLSchema, ttlSeconds: Readonly<Record<Cac
   return ttls;
 }
 
-/** Redis is a cache here: while it is away, every lookup is a miss and nothing is stored. */
+/** The largest answer the cache keeps, as JSON text: a larger one is served but not kept. */
+export const MAX_CACHED_ANSWER_BYTES = 1024 * 1024;
+/** All the answers one instance keeps in memory, as JSON text; the least recently used go first. */
+export const MEMORY_CACHE_BYTES = 16 * 1024 * 1024;
+
+const sizeOf = (result: unknown) => JSON.stringify(result).length;
+
+/**
+ * The in-memory cache, bounded by the size of what it keeps rather than by a count of answers: a
+ * thousand distinct pages of a thousand balance sheets would hold gigabytes. Each answer is
+ * measured once, when it is stored (stores are the rare misses).
+ */
+export function boundedMemoryCache(maxBytes = MEMORY_CACHE_BYTES, maxEntryBytes = MAX_CACHED_ANSWER_BYTES): Cache & { readonly bytes: number } {
+  const entries = new Map<string, { result: ExecutionResult; bytes: number; until: number }>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
+  return {
+    get bytes() {
+      return bytes;
+    },
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.until <= Date.now()) return void drop(key);
+      entries.delete(key); // to the back: most recently used
+      entries.set(key, entry);
+      return entry.result;
+    },
+    set(key, result, _entities, ttl) {
+      const size = sizeOf(result);
+      if (size > maxEntryBytes || ttl <= 0) return;
+      drop(key);
+      entries.set(key, { result, bytes: size, until: Date.now() + ttl });
+      bytes += size;
+      for (const oldest of entries.keys()) {
+        if (bytes <= maxBytes) break;
+        drop(oldest);
+      }
+    },
+    // answers expire by TTL only: nothing invalidates reference data by mutation
+    invalidate: () => undefined,
+  };
+}
+
+/** Redis is a cache here: while it is away, every lookup is a miss and nothing is stored; nor is an answer past MAX_CACHED_ANSWER_BYTES. */
 function failSoft(cache: Cache): Cache {
   return {
     get: async (key) => {
@@ -47,6 +97,7 @@ function failSoft(cache: Cache): Cache {
     // no entity index: answers expire by TTL only (nothing invalidates reference data by mutation),
     // and the library's per-type sets would grow in Redis forever
     set: async (key, result, _entities, ttl) => {
+      if (sizeOf(result) > MAX_CACHED_ANSWER_BYTES) return;
       try {
         await cache.set(key, result, [], ttl);
       } catch {
@@ -138,7 +189,7 @@ export function responseCachePlugins({ config, schema, redis }: { config: Pick<G
   // that did not come through HTTP (WebSocket operations) do not use it
   // (with the document text it asked, for cacheableDocuments)
   const overHttp = new WeakMap<object, string | undefined>();
-  const cache = redis ? failSoft(createRedisCache({ redis })) : createInMemoryCache({ max: 1000 });
+  const cache = redis ? failSoft(createRedisCache({ redis })) : boundedMemoryCache();
   const ttls = cacheTtls(schema, config.cacheTtlSeconds);
   const cacheable = cacheableDocuments(schema, ttls);
   return [
@@ -156,10 +207,11 @@ export function responseCachePlugins({ config, schema, redis }: { config: Pick<G
       invalidateViaMutation: false,
       includeExtensionMetadata: false,
       // a namespace of its own in a Redis shared with rate limits, pub/sub and APQ
-      // the plugin asks for a key before `enabled`: a document that is never cached needs none
+      // the plugin asks for a key before `enabled`: a document that is never cached needs none;
+      // variables are written without recursion, so no nesting that arrives overflows the stack
       buildResponseCacheKey: ({ documentString, operationName, variableValues, sessionId }) =>
         cacheable(documentString)
-          ? `mdg:gql-cache:${createHash('sha256').update(JSON.stringify([documentString, operationName ?? null, variableValues ?? {}, sessionId ?? null])).digest('hex')}`
+          ? `mdg:gql-cache:${createHash('sha256').update(JSON.stringify([documentString, operationName ?? null, sessionId ?? null])).update(stableJson(variableValues ?? {})).digest('hex')}`
           : 'mdg:gql-cache:never',
     }),
   ];

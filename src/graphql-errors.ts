@@ -18,8 +18,9 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
       ...(gql?.path ? { path: gql.path } : {}),
       extensions: {
         code: ERRORS[original.code].graphql,
-        // a rate-limited mutation (login) answers 429 with Retry-After, as REST does; so does an unreachable database (503)
-        ...(original.code === 'RATE_LIMITED' || original.code === 'DATABASE_UNAVAILABLE' ? { http: { status: original.status, headers: original.headers } } : {}),
+        // an error that asks the client to come back later (rate limited, database unreachable, OCR
+        // or the instance busy) answers with its status and Retry-After, as REST does
+        ...(original.headers['retry-after'] ? { http: { status: original.status, headers: original.headers } } : {}),
       },
     });
   }
@@ -36,8 +37,9 @@ const requestErrors = new WeakSet<GraphQLError>();
  * A GraphQL error that refuses a whole request before execution (a guard limit, a persisted
  * document refused), with the HTTP status of its code. Register useRequestErrorStatus with it.
  */
-export function requestError(code: ErrorCode, message: string, nodes?: GraphQLError['nodes']): GraphQLError {
-  const error = new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: ERRORS[code].graphql, http: { status: ERRORS[code].status, spec: false } } });
+export function requestError(code: ErrorCode, message: string, nodes?: GraphQLError['nodes'], headers?: Record<string, string>): GraphQLError {
+  const http = { status: ERRORS[code].status, spec: false, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+  const error = new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: ERRORS[code].graphql, http } });
   requestErrors.add(error);
   return error;
 }
@@ -70,8 +72,22 @@ function argumentAt(document: DocumentNode, offset: number): string | undefined 
   return found;
 }
 
-const hasNul = (v: unknown): boolean =>
-  typeof v === 'string' ? v.includes('\u0000') : v !== null && typeof v === 'object' ? Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x)) : false;
+/** Whether any string or key in `value` holds U+0000; without recursion, so no nesting overflows the stack. */
+function hasNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
+}
 
 /** The first string literal holding U+0000 (no text column can store it; PostgreSQL refuses it). */
 const nulTexts = new WeakMap<DocumentNode, { argument: string; node: ASTNode } | null>();

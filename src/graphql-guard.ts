@@ -1,17 +1,18 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import {
-  getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind, validate, visit,
-  type DocumentNode, type GraphQLNamedType, type SelectionSetNode, type ValidationContext, type ValidationRule,
+  getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind,
+  type DocumentNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode, type ValidationContext, type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from './auth/caller.js';
 import { isEntitled } from './auth/entitlements.js';
-import type { Config, GraphQLConfig } from './config.js';
-import type { ErrorCode } from './errors.js';
+import { LARGEST_BODY_BYTES, type Config, type GraphQLConfig } from './config.js';
+import { AppError, type ErrorCode } from './errors.js';
 import { requestError } from './graphql-errors.js';
-import { MAX_FRAME_BYTES } from './ocr/extract.js';
 import { boundedBytes } from './rest/body.js';
+import { operationCost, type CostOptions } from './graphql-cost.js';
+import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS } from './domain/limits.js';
+import type { InFlightBudget } from './in-flight.js';
 
 /**
  * What graphql-armor reports, as a coded error of errors.ts. Its messages ("Syntax Error: Query
@@ -26,10 +27,6 @@ function reject(code: ErrorCode) {
 }
 
 const limit = (code: ErrorCode, n: number) => ({ n, propagateOnRejection: false, onReject: [reject(code)] });
-
-function costOptions(maxCost: number) {
-  return { maxCost, propagateOnRejection: false, onReject: [reject('QUERY_TOO_COMPLEX')] };
-}
 
 /** Relay's plumbing: `edges` and `nodes` of a connection, `node` of an edge. They add no level of data. */
 function isConnectionWrapper(parent: GraphQLNamedType | undefined, field: string): boolean {
@@ -126,69 +123,11 @@ function useHiddenSuggestions(): Plugin {
 }
 
 /**
- * The document with `first`/`last` arguments given by variables replaced by the values sent (or
- * the variables' defaults); null when there are none. graphql-armor's cost rule counts only
- * literal page sizes, so `first: $n` would cost as `first: 1` whatever `$n` is.
- */
-function withPageSizes(document: DocumentNode, variables: Readonly<Record<string, unknown>>): DocumentNode | null {
-  if (!pagedByVariable(document)) return null;
-  const defaults = new Map<string, unknown>();
-  for (const def of document.definitions) {
-    if (def.kind !== Kind.OPERATION_DEFINITION) continue;
-    for (const v of def.variableDefinitions ?? []) {
-      if (v.defaultValue?.kind === Kind.INT) defaults.set(v.variable.name.value, Number(v.defaultValue.value));
-    }
-  }
-  let replaced = false;
-  const result = visit(document, {
-    Argument(node) {
-      if ((node.name.value !== 'first' && node.name.value !== 'last') || node.value.kind !== Kind.VARIABLE) return undefined;
-      const name = node.value.name.value;
-      const value = name in variables ? variables[name] : defaults.get(name);
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return undefined;
-      replaced = true;
-      return { ...node, value: { kind: Kind.INT, value: String(value) } };
-    },
-  });
-  return replaced ? result : null;
-}
-
-const pagedByVariables = new WeakMap<DocumentNode, boolean>();
-
-/** Whether any `first`/`last` argument is a variable; per document (Yoga's parse cache reuses it), so the common literal-sized document is not walked per request. */
-function pagedByVariable(document: DocumentNode): boolean {
-  let paged = pagedByVariables.get(document);
-  if (paged === undefined) {
-    paged = false;
-    visit(document, {
-      Argument(node) {
-        if ((node.name.value === 'first' || node.name.value === 'last') && node.value.kind === Kind.VARIABLE) paged = true;
-      },
-    });
-    pagedByVariables.set(document, paged);
-  }
-  return paged;
-}
-
-/** The cost limit again once the variables are known, with the page sizes they ask for. */
-function useCostWithVariables(maxCost: number): Plugin {
-  const rule = costLimitRule(costOptions(maxCost));
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const document = withPageSizes(args.document, args.variableValues ?? {});
-      if (!document) return;
-      const errors = validate(args.schema, document, [rule]);
-      if (errors.length) setResultAndStopExecution({ errors });
-    },
-  };
-}
-
-/**
  * Limits on what one GraphQL document may ask (graphql-armor: depth, aliases, tokens,
  * directives, cost), introspection as configured, and no field suggestions in production. Each
  * refusal is a coded error of errors.ts with HTTP 400, before any resolver runs.
  */
-export function guardPlugins(config: Readonly<Config>): Plugin[] {
+export function guardPlugins(config: Readonly<Config>, budget?: InFlightBudget): Plugin[] {
   const g = config.graphql;
   const armor = new EnvelopArmor({
     blockFieldSuggestion: { enabled: false }, // useHiddenSuggestions covers enum and argument suggestions too
@@ -196,26 +135,81 @@ export function guardPlugins(config: Readonly<Config>): Plugin[] {
     maxAliases: limit('TOO_MANY_ALIASES', g.maxAliases),
     maxTokens: limit('TOO_MANY_TOKENS', g.maxTokens),
     maxDirectives: limit('TOO_MANY_DIRECTIVES', g.maxDirectives),
-    costLimit: costOptions(g.maxCost),
+    costLimit: { enabled: false }, // useCost: type-aware, page sizes from variables and defaults, for every transport
   });
   return [
     ...(armor.protect().plugins as Plugin[]),
     { onValidate: ({ addValidationRule }) => addValidationRule(maxDepthRule(g.maxDepth)) } satisfies Plugin,
-    useCostWithVariables(g.maxCost),
+    useCost(g.maxCost, budget, costOptions),
     ...(g.introspection ? [] : [{ onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection) } satisfies Plugin]),
     ...(config.nodeEnv === 'production' ? [useHiddenSuggestions()] : []),
   ];
 }
 
-/** Room for the JSON around an OCR frame sent as a GraphQL variable. */
-const FRAME_ENVELOPE_BYTES = 64 * 1024;
+/** How the cost analysis reads the schema: stored text and child lists at the import's limits (src/domain/limits.ts). */
+export const costOptions: CostOptions = {
+  textChars: (coordinate) => (Object.hasOwn(FIELD_TEXT_KINDS, coordinate) ? TEXT_LIMITS[FIELD_TEXT_KINDS[coordinate]!] : undefined),
+  listItems: (coordinate) => (Object.hasOwn(FIELD_LIST_KINDS, coordinate) ? LIST_LIMITS[FIELD_LIST_KINDS[coordinate]!] : undefined),
+};
+
+/** Per document and operation name, a cost no variable decided (Yoga's parse cache hands every request with the same text the same document). */
+const documentCosts = new WeakMap<DocumentNode, Map<string, number>>();
+
+function costOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Readonly<Record<string, unknown>>, options: CostOptions): number {
+  const known = documentCosts.get(document)?.get(operationName ?? '');
+  if (known !== undefined) return known;
+  const { cost, byVariables } = operationCost(schema, document, operationName, variables, options);
+  if (!byVariables) {
+    let costs = documentCosts.get(document);
+    if (!costs) documentCosts.set(document, (costs = new Map()));
+    costs.set(operationName ?? '', cost);
+  }
+  return cost;
+}
+
+/**
+ * The cost limit (src/graphql-cost.ts), checked once the variables are known, for queries and
+ * mutations (onExecute) and subscriptions (onSubscribe) alike, over HTTP, SSE and WebSocket, before
+ * any resolver runs. With a budget, a query or mutation also holds its cost in the instance's
+ * budget of work in flight while it executes (src/in-flight.ts).
+ */
+function useCost(maxCost: number, budget: InFlightBudget | undefined, options: CostOptions): Plugin {
+  const refusal = (cost: number) => requestError('QUERY_TOO_COMPLEX', `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default) and a record's child lists at their largest; ask for fewer items or fewer fields (README, Security model).`);
+  return {
+    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      const cost = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
+      if (cost > maxCost) return setResultAndStopExecution({ errors: [refusal(cost)] });
+      if (!budget) return;
+      // around the execution itself: a later plugin that answers without executing holds nothing
+      setExecuteFn(async (execArgs) => {
+        let release: () => void;
+        try {
+          release = await budget.acquire(cost);
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          return { errors: [requestError(e.code, e.message, undefined, e.headers)] };
+        }
+        try {
+          return await executeFn(execArgs);
+        } finally {
+          release();
+        }
+      });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const cost = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
+      if (cost > maxCost) setResultAndStopExecution({ errors: [refusal(cost)] });
+    },
+  };
+}
+
 
 /**
  * The largest /graphql body `caller` may send: GRAPHQL_MAX_BODY_BYTES, except for callers
  * entitled to OCR, whose `extractText` frames may be as large as the REST route's (10 MiB).
  */
 export function graphqlBodyLimit(config: Pick<GraphQLConfig, 'maxBodyBytes'>, caller: Pick<Caller, 'tier'> | null): number {
-  return caller && isEntitled(caller.tier, 'ocr') ? Math.max(config.maxBodyBytes, MAX_FRAME_BYTES + FRAME_ENVELOPE_BYTES) : config.maxBodyBytes;
+  return caller && isEntitled(caller.tier, 'ocr') ? Math.max(config.maxBodyBytes, LARGEST_BODY_BYTES) : config.maxBodyBytes;
 }
 
 /**

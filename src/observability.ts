@@ -10,6 +10,7 @@ import type { Db } from './db.js';
 import { AppError } from './errors.js';
 import { setRequestScope, type Logger } from './logger.js';
 import type { OcrPool } from './ocr/pool.js';
+import { processErrorCounts, type ProcessErrorKind } from './process-guard.js';
 import type { RequestSpan, Tracing } from './tracing.js';
 
 /** Paths that are their own route label; any other path not matched by a REST route is `unmatched`. */
@@ -65,7 +66,7 @@ export function createObservability({ config, db, ocr, logger, tracing, version 
     registers,
   });
   const errors = new Counter({ name: 'mdg_errors_total', help: 'Error answers by code (REST code, or GraphQL extensions.code)', labelNames: ['code'] as const, registers });
-  const rateLimited = new Counter({ name: 'mdg_rate_limit_rejections_total', help: 'Requests and login attempts refused with 429, by budget (tier, or login)', labelNames: ['limit'] as const, registers });
+  const rateLimited = new Counter({ name: 'mdg_rate_limit_rejections_total', help: 'Requests and login attempts refused with 429, by budget (tier, anonymous per address, or login)', labelNames: ['limit'] as const, registers });
 
   new Gauge({
     name: 'mdg_build_info',
@@ -74,6 +75,20 @@ export function createObservability({ config, db, ocr, logger, tracing, version 
     registers,
     collect() {
       this.set({ version, node_version: process.version, database: db.kind }, 1);
+    },
+  });
+  const processErrorsSeen: Record<ProcessErrorKind, number> = { unhandled_rejection: 0, uncaught_exception: 0 };
+  new Counter({
+    name: 'mdg_process_errors_total',
+    help: 'Errors nothing else caught, by kind: unhandled_rejection (the instance goes on) or uncaught_exception (it drains and exits)',
+    labelNames: ['kind'] as const,
+    registers,
+    collect() {
+      const now = processErrorCounts();
+      for (const kind of Object.keys(processErrorsSeen) as ProcessErrorKind[]) {
+        this.inc({ kind }, now[kind] - processErrorsSeen[kind]);
+        processErrorsSeen[kind] = now[kind];
+      }
     },
   });
   let statementsSeen = 0;
@@ -121,6 +136,7 @@ export function createObservability({ config, db, ocr, logger, tracing, version 
   ocrGauge('mdg_ocr_workers', 'OCR worker threads running or starting', () => ocr.stats().workers);
   ocrGauge('mdg_ocr_queue_depth', 'OCR requests waiting for a worker', () => ocr.stats().queued);
   ocrGauge('mdg_ocr_jobs_running', 'OCR requests being read by a worker now', () => ocr.stats().running);
+  ocrGauge('mdg_ocr_pixels_in_flight', 'Pixels of the OCR images queued or being read (OCR_MAX_PIXELS_IN_FLIGHT bounds it)', () => ocr.stats().pixels);
   let replacedSeen = 0;
   new Counter({
     name: 'mdg_ocr_workers_replaced_total',
@@ -262,7 +278,9 @@ export function createObservability({ config, db, ocr, logger, tracing, version 
         }
       };
       return {
-        request: (key, tier) => counted(tier, limits.request(key, tier)),
+        request: (userId, tier, points) => counted(tier, limits.request(userId, tier, points)),
+        anonymous: (ip) => counted('anonymous', limits.anonymous(ip)),
+        checkAnonymous: (ip) => counted('anonymous', limits.checkAnonymous(ip)),
         login: (email, ip) => counted('login', limits.login(email, ip)),
       };
     },

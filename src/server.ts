@@ -4,12 +4,13 @@ import { createApp } from './app.js';
 import { withSigningSecret } from './auth/secret.js';
 import { createRedis } from './redis.js';
 import { openDatabase } from './bootstrap.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { checkServingConfig, ConfigError, loadConfig, type Config } from './config.js';
 import type { Db } from './db.js';
 import { createEventBus } from './events.js';
 import { createLogger } from './logger.js';
 import { MigrationError } from './migrate.js';
 import { OcrPool } from './ocr/pool.js';
+import { installProcessGuard } from './process-guard.js';
 import { packageVersion } from './rest/openapi.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
 import { createTracing } from './tracing.js';
@@ -17,7 +18,9 @@ import { attachWebSocket } from './ws.js';
 
 function readConfig(): Readonly<Config> {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    checkServingConfig(config);
+    return config;
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(`configuration error: ${e.message}`);
@@ -37,6 +40,9 @@ async function open(config: Readonly<Config>): Promise<Db> {
 
 const config = withSigningSecret(readConfig());
 const logger = createLogger(config.observability.logLevel);
+// before anything can fail unseen; an uncaught exception drains a serving instance (see shutdown)
+let serving = false;
+installProcessGuard(logger, () => (serving ? void shutdown('uncaught exception', 1) : process.exit(1)));
 const log = (msg: string) => logger.info(msg);
 const db = await open(config);
 const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
@@ -60,6 +66,7 @@ server.on('error', (e: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 server.listen(config.port, config.host, () => {
+  serving = true;
   const base = `http://localhost:${config.port}`;
   log(`serving ${config.database.kind} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
   if (config.nodeEnv !== 'production') {
@@ -73,10 +80,10 @@ server.listen(config.port, config.host, () => {
  * keep-alive connections close as soon as they are idle, and requests in flight may finish until
  * SHUTDOWN_TIMEOUT_MS after the signal, when the connections still open are cut. Then the OCR
  * workers, the database, Redis and the trace exporter are stopped. Exit 0, or 1 if connections had
- * to be cut (or a second signal asked for it).
+ * to be cut (or a second signal asked for it), and 1 after an uncaught exception (process-guard.ts).
  */
 let cut = false;
-async function shutdown(signal: string) {
+async function shutdown(signal: string, exitCode = 0) {
   if (draining) {
     logger.warn(`${signal} again: closing every connection now`);
     cut = true;
@@ -113,7 +120,7 @@ async function shutdown(signal: string) {
   if (redis) await redis.quit().catch(() => redis.disconnect());
   await tracing?.shutdown().catch(() => {});
   log(`stopped in ${Date.now() - t0} ms${cut ? ' (connections cut)' : ''}`);
-  process.exit(cut ? 1 : 0);
+  process.exit(cut ? 1 : exitCode);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

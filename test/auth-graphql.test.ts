@@ -79,7 +79,7 @@ describe.each(testDatabases())('GraphQL authentication on $name', (tdb) => {
       expect((await gqlGet(h, ME, {}, { apikey: key })).body).toEqual({ data: { me } });
       const v = await validateRequest(h.app, { 'x-api-key': key });
       expect(v.body).toEqual({ user_id: u.id, email: u.email, username: u.username, licensing_tier_id: 'pro' });
-      const listed = await gqlRequest(h.app, LIST_KEYS, { 'x-api-key': key });
+      const listed = await gqlRequest(h.app, LIST_KEYS, bearer(access));
       expect(listed.body.data.apiKeys[0]).toEqual({ ...apiKey, lastUsedAt: expect.any(String) });
     });
 
@@ -89,7 +89,7 @@ describe.each(testDatabases())('GraphQL authentication on $name', (tdb) => {
       const a = (await gqlRequest(h.app, CREATE_KEY, bearer(access), { name: 'a' })).body.data.createApiKey;
       const b = (await gqlRequest(h.app, CREATE_KEY, bearer(access), { name: 'b' })).body.data.createApiKey;
       expect((await gqlRequest(h.app, ME, { 'x-api-key': a.key })).status).toBe(200); // now cached
-      const revoked = await gqlRequest(h.app, REVOKE_KEY, { 'x-api-key': b.key }, { keyId: a.apiKey.keyId });
+      const revoked = await gqlRequest(h.app, REVOKE_KEY, bearer(access), { keyId: a.apiKey.keyId });
       expect(revoked.body).toEqual({ data: { revokeApiKey: { keyId: a.apiKey.keyId, revokedAt: expect.any(String) } } });
       expectGraphQLRequestError(await gqlRequest(h.app, ME, { 'x-api-key': a.key }), 401, 'UNAUTHENTICATED', INVALID_KEY);
       expectGraphQLRequestError(await gqlRequest(h.app, ME, {}, undefined, `/graphql?apikey=${a.key}`), 401, 'UNAUTHENTICATED', INVALID_KEY);
@@ -106,12 +106,13 @@ describe.each(testDatabases())('GraphQL authentication on $name', (tdb) => {
       const owner = await freshUser(h.db, 'pro');
       const ownerAccess = (await login(h.app, owner.email, owner.password)).access;
       const { key, apiKey } = (await gqlRequest(h.app, CREATE_KEY, bearer(ownerAccess), { name: 'mine' })).body.data.createApiKey;
-      const r = await gqlRequest(h.app, REVOKE_KEY, { 'x-api-key': 'demo-enterprise' }, { keyId: apiKey.keyId });
+      const stranger = bearer((await login(h.app, 'enterprise@example.com')).access);
+      const r = await gqlRequest(h.app, REVOKE_KEY, stranger, { keyId: apiKey.keyId });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ data: null, errors: [fieldError(['revokeApiKey'], 'NOT_FOUND', `no API key with id "${apiKey.keyId}"`)] });
-      const unknown = await gqlRequest(h.app, REVOKE_KEY, { 'x-api-key': 'demo-enterprise' }, { keyId: '00000000-0000-0000-0000-000000000000' });
+      const unknown = await gqlRequest(h.app, REVOKE_KEY, stranger, { keyId: '00000000-0000-0000-0000-000000000000' });
       expect(unknown.body.errors).toEqual([fieldError(['revokeApiKey'], 'NOT_FOUND', /no API key with id/)]);
-      const theirs = await gqlRequest(h.app, LIST_KEYS, { 'x-api-key': 'demo-enterprise' });
+      const theirs = await gqlRequest(h.app, LIST_KEYS, stranger);
       expect(theirs.body.data.apiKeys.map((k: { keyId: string }) => k.keyId)).not.toContain(apiKey.keyId);
       expect((await gqlRequest(h.app, ME, { 'x-api-key': key })).body.data.me.email).toBe(owner.email);
       expect((await h.db.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKey.keyId } })).revokedAt).toBeNull();
@@ -120,7 +121,7 @@ describe.each(testDatabases())('GraphQL authentication on $name', (tdb) => {
     it('createApiKey and revokeApiKey need credentials; a bad name is BAD_USER_INPUT', async () => {
       const anon = await gqlRequest(h.app, CREATE_KEY, {}, { name: 'x' });
       expect(anon.body).toEqual({ data: null, errors: [fieldError(['createApiKey'], 'UNAUTHENTICATED', /authentication required/)] });
-      const bad = await gqlRequest(h.app, CREATE_KEY, { 'x-api-key': 'demo-free' }, { name: '   ' });
+      const bad = await gqlRequest(h.app, CREATE_KEY, bearer((await login(h.app, 'free@example.com')).access), { name: '   ' });
       expect(bad.body.errors).toEqual([fieldError(['createApiKey'], 'BAD_USER_INPUT', /name must be 1 to 100 characters/)]);
     });
 

@@ -66,7 +66,7 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
 
   it('requests with passwords, API keys and tokens, failing ones included, log none of them', async () => {
     const user = await freshUser(h.db, 'pro', PASSWORD);
-    const { key } = await createApiKey(h.db, user.id, 'redaction');
+    const { key } = await createApiKey(h.db, user.id, 'redaction', h.config.auth.apiKeysPerUser);
     const secrets = new Set<string>([PASSWORD, WRONG_PASSWORD, WRONG_KEY, key, TEST_JWT_SECRET]);
     secrets.add(METRICS_TOKEN);
     const base = testConfig(h.config.database, {}, { LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN });
@@ -124,9 +124,14 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
       await jsonPost(`/graphql?apikey=${key}`, { query: '{ me { email } }' });
       await jsonPost('/graphql', { query: '{ me { email } }' }, { 'x-api-key': WRONG_KEY });
       await send(`/graphql?${new URLSearchParams({ apikey: key, query: '{ me { email } nope }' })}`, { headers: { accept: 'application/json' } });
-      const created = JSON.parse(await jsonPost('/graphql', { query: 'mutation { createApiKey(name: "logged?") { key } }' }, { 'x-api-key': key }));
+      // key management needs a session; an API key is refused (and that refusal is logged too)
+      await jsonPost('/graphql', { query: 'mutation { createApiKey(name: "by a key") { key } }' }, { 'x-api-key': key });
+      // a session of its own: the refresh replay below revokes the first one
+      const own = expectSessionCookies(await apps[0]![1].fetch(`${BASE}/kms/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: PASSWORD }) }));
+      secrets.add(own.access).add(own.refresh);
+      const created = JSON.parse(await jsonPost('/graphql', { query: 'mutation { createApiKey(name: "logged?") { key } }' }, { authorization: `Bearer ${own.access}` }));
       if (created.data) secrets.add(created.data.createApiKey.key);
-      await jsonPost('/graphql', { query: 'mutation { revokeApiKey(keyId: "no-such-key-id") { keyId } }' }, { 'x-api-key': key });
+      await jsonPost('/graphql', { query: 'mutation { revokeApiKey(keyId: "no-such-key-id") { keyId } }' }, { authorization: `Bearer ${own.access}` });
 
       // tokens: Bearer, cookie, tampered, refresh as access, refresh, reuse, logout
       await send('/kms/api/v1/auth/validate', { headers: { authorization: `Bearer ${tokens.access}` } });

@@ -1,6 +1,7 @@
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_ENDED } from '../src/auth/caller.js';
 import { findUserByEmail } from '../src/services/account.js';
 import {
   accessCookie,
@@ -33,20 +34,25 @@ function handToken(header: Record<string, unknown>, payload: Record<string, unkn
 describe.each(testDatabases())('JWT rules on $name', (tdb) => {
   let h: AuthHarness;
   let userId: string;
+  let sessionId: string;
   let claims: Record<string, unknown>;
   beforeAll(async () => {
-    h = await authHarness(tdb);
+    // hundreds of refused tokens from one client address, on purpose: the budget of requests
+    // without a valid caller (tested in rate-limit.test.ts) would answer most of them with 429
+    h = await authHarness(tdb, { RATE_LIMIT_ANONYMOUS: '100000' });
     userId = (await findUserByEmail(h.db, 'pro@example.com'))!.id;
+    // a real session for crafted tokens to name: access tokens are valid only while theirs is
+    sessionId = (jwt.decode((await login(h.app, 'pro@example.com')).access) as jwt.JwtPayload).sid;
   });
   afterAll(async () => {
     await h?.close();
     await tdb.cleanup();
   });
 
-  /** Valid access claims for the pro demo user, good for the next hour. */
+  /** Valid access claims for the pro demo user in a live session, good for the next hour. */
   function accessClaims(extra: Record<string, unknown> = {}): Record<string, unknown> {
     const now = Math.floor(Date.now() / 1000);
-    claims = { token_use: 'access', sub: userId, jti: randomUUID(), iss: ISS, aud: ISS, iat: now, exp: now + 3600, ...extra };
+    claims = { token_use: 'access', sub: userId, sid: sessionId, jti: randomUUID(), iss: ISS, aud: ISS, iat: now, exp: now + 3600, ...extra };
     return claims;
   }
 
@@ -113,6 +119,25 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
     const now = Math.floor(Date.now() / 1000);
     await expectRefused(jwt.sign(accessClaims({ iat: now - 7200, exp: now - 60 }), TEST_JWT_SECRET, { algorithm: 'HS256' }), 'the access token has expired');
     await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ exp: now - 1 })), 'the access token has expired');
+  });
+
+  it('a token without exp, signed with the real secret, is refused (it would never expire)', async () => {
+    const { exp: _exp, ...noExp } = accessClaims();
+    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, noExp));
+    await expectRefused(jwt.sign(noExp, TEST_JWT_SECRET, { algorithm: 'HS256' }));
+    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ exp: String(Math.floor(Date.now() / 1000) + 3600) })));
+    // and a refresh token without exp is no refresh token
+    const { exp: _rexp, ...refreshNoExp } = accessClaims({ token_use: 'refresh', fam: sessionId });
+    expectRestError(await refreshRequest(h.app, handToken({ alg: 'HS256', typ: 'JWT' }, refreshNoExp)), 401, 'UNAUTHENTICATED', 'the refresh token is not valid');
+  });
+
+  it('a token without sid (its session), or naming a session that is not its user\'s or does not exist, is refused', async () => {
+    const { sid: _sid, ...noSid } = accessClaims();
+    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, noSid));
+    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ sid: 42 })));
+    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ sid: randomUUID() })), SESSION_ENDED);
+    const freeSession = (jwt.decode((await login(h.app, 'free@example.com')).access) as jwt.JwtPayload).sid;
+    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ sid: freeSession })), SESSION_ENDED);
   });
 
   it('a tampered payload (another sub, a raised exp) keeping the signature is refused', async () => {

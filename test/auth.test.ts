@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { withSigningSecret } from '../src/auth/secret.js';
+import { SESSION_ENDED } from '../src/auth/caller.js';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { estimatedSecretBits } from '../src/domain/secret-entropy.js';
+import { JWT_SECRET as BENCH_JWT_SECRET } from '../bench/harness.js';
 import { createApiKey, createUser, disableUser, findUserByEmail } from '../src/services/account.js';
 import {
   accessCookie,
@@ -23,7 +27,7 @@ import {
   withoutRequestId,
   type AuthHarness,
 } from './auth-helpers.js';
-import { testDatabases } from './helpers.js';
+import { TEST_JWT_SECRET, testDatabases } from './helpers.js';
 
 const INVALID_LOGIN = { status: 'ERROR', code: 'UNAUTHENTICATED', message: 'invalid email or password' };
 
@@ -291,7 +295,7 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
       const app = h.appWith({ AUTH_CACHE_SECONDS: '1' });
       const u = await freshUser(h.db, 'pro');
       const { access } = await login(app, u.email, u.password);
-      const { key } = await createApiKey(h.db, u.id, 'to be disabled');
+      const { key } = await createApiKey(h.db, u.id, 'to be disabled', h.config.auth.apiKeysPerUser);
       expect((await validateRequest(app, bearer(access))).status).toBe(200);
       expect((await validateRequest(app, { 'x-api-key': key })).status).toBe(200);
 
@@ -299,11 +303,11 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
       const again = await loginRequest(app, u.email, u.password);
       expectRestError(again, 401, 'UNAUTHENTICATED', 'invalid email or password');
       await new Promise((r) => setTimeout(r, 1100));
-      expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', 'the access token is not valid');
+      expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
       expectRestError(await validateRequest(app, { 'x-api-key': key }), 401, 'UNAUTHENTICATED', 'the API key is not valid');
       // a fresh instance (no cache at all) refuses at once
       const fresh = h.appWith({});
-      expectRestError(await validateRequest(fresh, accessCookie(access)), 401, 'UNAUTHENTICATED', 'the access token is not valid');
+      expectRestError(await validateRequest(fresh, accessCookie(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
       expectRestError(await validateRequest(fresh, {}, `?apikey=${key}`), 401, 'UNAUTHENTICATED', 'the API key is not valid');
     });
   });
@@ -317,11 +321,32 @@ describe('production configuration of the signing secret', () => {
   });
 
   it('refuses a JWT_SECRET shorter than 32 characters, in any environment', () => {
+    const short = randomBytes(23).toString('base64').slice(0, 31);
     for (const NODE_ENV of ['production', 'development', 'test']) {
-      expect(() => loadConfig({ NODE_ENV, JWT_SECRET: 'x'.repeat(31) })).toThrow(ConfigError);
-      expect(() => loadConfig({ NODE_ENV, JWT_SECRET: 'x'.repeat(31) })).toThrow('JWT_SECRET must be at least 32 characters; got 31');
+      expect(() => loadConfig({ NODE_ENV, JWT_SECRET: short })).toThrow(ConfigError);
+      expect(() => loadConfig({ NODE_ENV, JWT_SECRET: short })).toThrow(/^JWT_SECRET must be at least 32 characters; got 31 \(generate one with: openssl rand -base64 32\)$/);
     }
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).auth.jwtSecret).toBe('x'.repeat(32));
+  });
+
+  it('refuses a long JWT_SECRET without entropy (35 spaces, one character or one word repeated), in any environment', () => {
+    const weak = [' '.repeat(35), 'a'.repeat(64), 'password'.repeat(6), `${'password'.repeat(6)}1`, 'correcthorsebatterystaple'.repeat(2), '0123456789abcdef'.repeat(4)];
+    for (const secret of weak) {
+      expect(estimatedSecretBits(secret), JSON.stringify(secret)).toBeLessThan(128);
+      for (const NODE_ENV of ['production', 'development', 'test']) {
+        expect(() => loadConfig({ NODE_ENV, JWT_SECRET: secret })).toThrow(ConfigError);
+        expect(() => loadConfig({ NODE_ENV, JWT_SECRET: secret })).toThrow(/^JWT_SECRET must be random \(at least 32 characters and an estimated 128 bits of entropy\); this one carries about \d+ bits: .*openssl rand -base64 32$/);
+      }
+    }
+    expect(() => loadConfig({ JWT_SECRET: ' '.repeat(35) })).toThrow('this one carries about 0 bits');
+  });
+
+  it('accepts what `openssl rand -base64 32` and `openssl rand -hex 32` print, and the secrets of the tests and benchmarks', () => {
+    for (let i = 0; i < 200; i++) {
+      for (const secret of [randomBytes(32).toString('base64'), randomBytes(32).toString('hex'), randomBytes(48).toString('base64url')]) {
+        expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).auth.jwtSecret).toBe(secret);
+      }
+    }
+    for (const secret of [TEST_JWT_SECRET, BENCH_JWT_SECRET]) expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).auth.jwtSecret).toBe(secret);
   });
 
   it('in development, withSigningSecret creates <dataDir>/jwt-secret with mode 0600 once and reuses it', () => {
@@ -341,8 +366,8 @@ describe('production configuration of the signing secret', () => {
       expect(fs.statSync(file).mtimeMs).toBe(mtime);
       // a configured secret wins and no file is written
       const other = path.join(dir, 'other');
-      const configured = withSigningSecret(loadConfig({ NODE_ENV: 'development', DATA_DIR: other, JWT_SECRET: 'y'.repeat(40) }));
-      expect(configured.auth.jwtSecret).toBe('y'.repeat(40));
+      const configured = withSigningSecret(loadConfig({ NODE_ENV: 'development', DATA_DIR: other, JWT_SECRET: TEST_JWT_SECRET }));
+      expect(configured.auth.jwtSecret).toBe(TEST_JWT_SECRET);
       expect(fs.existsSync(path.join(other, 'jwt-secret'))).toBe(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

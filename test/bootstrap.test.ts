@@ -1,12 +1,14 @@
 import { afterAll, describe, it } from 'vitest';
+import { createApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { hashApiKey } from '../src/auth/apikeys.js';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { openDatabase } from '../src/bootstrap.js';
 import type { Db } from '../src/db.js';
 import { DEFAULT_SAMPLE, plannedMarketRows } from '../src/ingest/sample.js';
-import { DEMO_ACCOUNTS } from '../src/services/account.js';
+import { createApiKey, createUser, DEMO_ACCOUNTS } from '../src/services/account.js';
 import { seedSampleData } from '../src/services/sample.js';
+import { bearer, DEMO_PASSWORD, expectRestError, login, loginRequest, validateRequest } from './auth-helpers.js';
 import { testConfig, testDatabases } from './helpers.js';
 
 /** A stable fingerprint of the market data: what "the same rows" means. */
@@ -147,6 +149,52 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     } finally {
       await restarted.close();
       await a.close();
+    }
+  });
+
+  test('a production start over a database a development start filled disables the demo accounts and keys, once, saying so', async ({ expect }) => {
+    const database = await tdb.create();
+    const dev = await openDatabase(testConfig(database, { sampleData: 'none', nodeEnv: 'development' }));
+    let access: string;
+    let ownKey: string;
+    try {
+      const app = createApp({ config: testConfig(database), db: dev });
+      expect((await validateRequest(app, {}, '?apikey=demo-enterprise')).status).toBe(200);
+      access = (await login(app, 'enterprise@example.com', DEMO_PASSWORD)).access;
+      const user = await createUser(dev, { email: 'customer@example.com', password: 'a real password', tier: 'pro' });
+      ownKey = (await createApiKey(dev, user.id, 'theirs', 10)).key;
+    } finally {
+      await dev.close();
+    }
+
+    const production = testConfig(database, { sampleData: 'none', nodeEnv: 'production' });
+    const logs: string[] = [];
+    const db = await openDatabase(production, (m) => logs.push(m));
+    try {
+      expect(logs).toEqual([
+        `production: disabled ${DEMO_ACCOUNTS.length} demo user(s) and revoked ${DEMO_ACCOUNTS.length} demo API key(s) left by a development start (their published passwords and keys no longer work)`,
+      ]);
+      const app = createApp({ config: production, db });
+      for (const demo of DEMO_ACCOUNTS) {
+        expectRestError(await validateRequest(app, {}, `?apikey=${demo.apiKey}`), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+        expectRestError(await loginRequest(app, demo.email, demo.password), 401, 'UNAUTHENTICATED', 'invalid email or password');
+      }
+      expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', /session has ended/);
+      // everyone else is left alone
+      expect((await validateRequest(app, { 'x-api-key': ownKey })).body.email).toBe('customer@example.com');
+      expect((await loginRequest(app, 'customer@example.com', 'a real password')).status).toBe(200);
+    } finally {
+      await db.close();
+    }
+
+    const again: string[] = [];
+    const restarted = await openDatabase(production, (m) => again.push(m));
+    try {
+      expect(again).toEqual([]);
+      expect(await restarted.prisma.user.count({ where: { email: { in: DEMO_ACCOUNTS.map((d) => d.email) }, disabled: true } })).toBe(DEMO_ACCOUNTS.length);
+      expect(await restarted.prisma.apiKey.count({ where: { hash: { in: DEMO_ACCOUNTS.map((d) => hashApiKey(d.apiKey)) }, revokedAt: null } })).toBe(0);
+    } finally {
+      await restarted.close();
     }
   });
 

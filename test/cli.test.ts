@@ -3,19 +3,20 @@ import { afterAll, describe, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { ROOT, type DatabaseConfig } from '../src/config.js';
 import { createDb } from '../src/db.js';
+import { migrate } from '../src/migrate.js';
 import { testConfig, testDatabases } from './helpers.js';
 
 /**
  * `npm run cli -- ARGS` as its own process, with `input` on stdin. Asynchronous, so that the
  * processes of different tests (each spends ~1 s of CPU loading the app) overlap on a second core.
  */
-function cli(database: DatabaseConfig, args: string[], input?: string): Promise<{ status: number | null; out: string; err: string }> {
+function cli(database: DatabaseConfig, args: string[], input?: string, env: Record<string, string> = {}): Promise<{ status: number | null; out: string; err: string }> {
   const url = database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`;
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test' }, encoding: 'utf8', timeout: 60_000 },
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 },
       (e, out, err) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err }),
     );
     child.stdin!.on('error', () => {}); // a child that exits without reading its stdin
@@ -72,11 +73,13 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(badTier.status).toBe(2);
     expect(badTier.err).toContain('--tier must be one of free, pro, enterprise; got "gold"');
     // none of these changes the database (the first one migrated it): they may run at once
-    const [missing, nobody, short, unknown] = await Promise.all([
+    const [missing, nobody, short, unknown, prototype] = await Promise.all([
       cli(database, ['apikeys', 'create', '--user', 'a@b.co']),
       cli(database, ['users', 'disable', '--email', 'nobody@b.co']),
       cli(database, ['users', 'create', '--email', 'a@b.co', '--password', 'short', '--tier', 'free']),
       cli(database, ['frobnicate']),
+      // a name every object answers to is no command either
+      cli(database, ['constructor']),
     ]);
     expect(missing.status).toBe(2);
     expect(missing.err).toContain('--name is required');
@@ -86,5 +89,24 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(short.err).toContain('password must have at least 8 characters');
     expect(unknown.status).toBe(2);
     expect(unknown.err).toContain('unknown command "frobnicate"');
+    expect(prototype.status).toBe(2);
+    expect(prototype.err).toContain('unknown command "constructor"');
+  });
+
+  it('keeps to API_KEYS_PER_USER too, also when two processes (instances) create keys at once', async ({ expect }) => {
+    const database = await tdb.create();
+    await migrate(database);
+    const db = await createDb(database);
+    try {
+      await db.prisma.user.create({ data: { email: 'cap@example.com', username: 'cap', passwordHash: '', tier: 'free' } });
+      const runs = await Promise.all([1, 2].map((i) => cli(database, ['apikeys', 'create', '--user', 'cap@example.com', '--name', `k${i}`], undefined, { API_KEYS_PER_USER: '1' })));
+      expect(runs.map((r) => r.status).sort()).toEqual([0, 1]);
+      expect(runs.find((r) => r.status === 1)!.err.trim()).toBe(
+        'error: cap@example.com has 1 active API key, the most API_KEYS_PER_USER allows (1); revoke one before creating another (apikeys list --user cap@example.com; apikeys revoke --id KEY_ID)',
+      );
+      expect(await db.prisma.apiKey.count({ where: { user: { email: 'cap@example.com' }, revokedAt: null } })).toBe(1);
+    } finally {
+      await db.close();
+    }
   });
 });

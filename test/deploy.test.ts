@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig, ROOT } from '../src/config.js';
+import { checkServingConfig, loadConfig, ROOT } from '../src/config.js';
+import { TEST_JWT_SECRET } from './helpers.js';
 
 /**
  * The deployment files, checked without Docker: docker-compose.yml (two gateway replicas behind
@@ -65,13 +66,16 @@ describe('docker-compose.yml', () => {
       expect(services.postgres!.environment!.POSTGRES_INITDB_ARGS).toMatch(/--locale=C(\.UTF-8)?\b/);
 
       // with the secrets filled in, it is a configuration the gateway accepts
-      const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, substitute(v, { JWT_SECRET: 'x'.repeat(48), POSTGRES_PASSWORD: 'pw' })]));
+      const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, substitute(v, { JWT_SECRET: TEST_JWT_SECRET, POSTGRES_PASSWORD: 'pw' })]));
       expect(() => substitute(env.JWT_SECRET!, {})).toThrow(/set JWT_SECRET/);
       const config = loadConfig(filled);
       expect(config.database).toMatchObject({ kind: 'postgresql', schema: 'public' });
       expect(config.auth.trustProxy).toBe(true);
       expect(config.nodeEnv).toBe('production');
       expect(config.observability.logLevel).toBe('info');
+      // production serves only with PUBLIC_URL: next_url is built from it, never from a Host header
+      expect(config.publicUrl).toBe('http://localhost:4000');
+      expect(() => checkServingConfig(config)).not.toThrow();
     }
     expect(read('.gitignore').split('\n')).toContain('.env');
     for (const key of ['JWT_SECRET', 'POSTGRES_PASSWORD', 'METRICS_TOKEN']) expect(read('.env.example')).toMatch(new RegExp(`^${key}=$`, 'm'));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import { createApiKey } from '../src/services/account.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { cacheableDocuments, cacheTtls } from '../src/graphql-cache.js';
+import { boundedMemoryCache, cacheableDocuments, cacheTtls, MAX_CACHED_ANSWER_BYTES, MEMORY_CACHE_BYTES } from '../src/graphql-cache.js';
 import { createRedis } from '../src/redis.js';
 import { schema } from '../src/schema/index.js';
 import { freshUser } from './auth-helpers.js';
@@ -132,7 +132,7 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
     }
     // two callers of one tier: each gets its own `me`, beside cacheable data
     const other = await freshUser(h.db, 'free');
-    const { key } = await createApiKey(h.db, other.id, 'cache test');
+    const { key } = await createApiKey(h.db, other.id, 'cache test', 10);
     const mine = '{ me { email } logos(first: 1) { nodes { symbol } } }';
     expect((await post(h.app, mine, 'demo-free')).body.data.me.email).toBe('free@example.com');
     expect((await post(h.app, mine, key)).body.data.me.email).toBe(other.email);
@@ -203,7 +203,8 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
       for (const app of [one, two]) await post(app, '{ me { userId } }', 'demo-pro'); // the key's lookup, before anything is counted
       const query = `query Shared${randomUUID().replaceAll('-', '')} { security(symbol: "NVLX") { symbol name logo { png { url } } } }`;
       const [first, cost] = await measured(one, query);
-      expect(cost).toBeGreaterThan(0);
+      expect(first.body.errors, JSON.stringify(first.body)).toBeUndefined();
+      expect(cost, JSON.stringify(first.body)).toBeGreaterThan(0);
       const [second, hit] = await measured(two, query);
       expect(hit).toBe(0);
       expect(second).toEqual(first);
@@ -217,5 +218,29 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
       a.disconnect();
       b.disconnect();
     }
+  });
+});
+
+describe('the in-memory response cache is bounded by the size of what it keeps', () => {
+  const answer = (n: number) => ({ data: { text: 'x'.repeat(n) } });
+
+  it('drops the least recently used answers past its size, keeps none past the entry size, and forgets expired ones', async () => {
+    const cache = boundedMemoryCache(1_000, 400);
+    for (let i = 0; i < 10; i++) await cache.set(`k${i}`, answer(200), [], 60_000);
+    expect(cache.bytes).toBeLessThanOrEqual(1_000);
+    expect(await cache.get('k0')).toBeUndefined(); // the oldest went first
+    expect(await cache.get('k9')).toEqual(answer(200));
+    await cache.set('big', answer(500), [], 60_000);
+    expect(await cache.get('big')).toBeUndefined();
+    await cache.set('brief', answer(10), [], 1);
+    await expect.poll(() => cache.get('brief')).toBeUndefined();
+  });
+
+  it('holds at most its bound whatever number of distinct large answers a caller asks for', async () => {
+    const cache = boundedMemoryCache();
+    for (let i = 0; i < 100; i++) await cache.set(`page-${i}`, answer(900_000), [], 60_000);
+    expect(cache.bytes).toBeLessThanOrEqual(MEMORY_CACHE_BYTES);
+    await cache.set('too-large', answer(MAX_CACHED_ANSWER_BYTES), [], 60_000);
+    expect(await cache.get('too-large')).toBeUndefined();
   });
 });

@@ -104,10 +104,10 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
       `${first.startsWith('$') ? 'query($a: Int, $b: Int) ' : ''}{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: ${first}) { nodes { trades(first: ${inner}) { nodes { price } } } } }`;
     let r!: Answer;
     expect(await h.countStatements(async () => (r = await post(h.app, { query: nested('250', '5000') })))).toBe(0);
-    expectRefused(r, 'QUERY_TOO_COMPLEX', /^Query Cost limit of 200000 exceeded, found \d+/);
+    expectRefused(r, 'QUERY_TOO_COMPLEX', /^Query cost limit of 200000 exceeded, found \d+/);
     // graphql-armor alone counts `first: $a` as 1; the guard counts the page size sent
     expect(await h.countStatements(async () => (r = await post(h.app, { query: nested('$a', '$b'), variables: { a: 250, b: 5000 } })))).toBe(0);
-    expectRefused(r, 'QUERY_TOO_COMPLEX', /^Query Cost limit of 200000 exceeded, found \d+/);
+    expectRefused(r, 'QUERY_TOO_COMPLEX', /^Query cost limit of 200000 exceeded, found \d+/);
     const small = await post(h.app, { query: nested('$a', '$b'), variables: { a: 2, b: 3 } });
     expect(small.body.errors).toBeUndefined();
     expect(small.body.data.securities.nodes).toHaveLength(2);

@@ -109,7 +109,7 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     const items = await h.db.prisma.newsItem.findMany({ orderBy: { id: 'asc' } });
     const withBoth = items.find((n) => (n.associatedPressReleases as number[]).length > 0 && (n.associatedRatings as number[]).length > 1);
     expect(withBoth).toBeDefined();
-    const res = await h.gql(`query($s: String!, $id: Int) { news(symbol: $s, id: $id) { nodes {
+    const res = await h.gql(`query($s: String!, $id: Int) { news(symbol: $s, id: $id, first: 1) { nodes {
       ticker associatedPressReleaseIds associatedRatingIds
       associatedPressReleases { pressReleaseId headline tickers } associatedRatings { ratingId firm ticker } } } }`, { s: withBoth!.ticker, id: withBoth!.id });
     expect(res.errors).toBeUndefined();

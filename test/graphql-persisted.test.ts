@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_PAGE_QUERY, type App } from '../src/app.js';
-import { documentHash, loadPersistedOperations, OPERATIONS_DIR, PERSISTED_OPERATIONS_FILE, persistedOperationsJson } from '../src/graphql-persisted.js';
+import { loadConfig } from '../src/config.js';
+import { documentHash, loadPersistedOperations, memoryDocumentStore, OPERATIONS_DIR, PERSISTED_OPERATIONS_FILE, persistedOperationsJson } from '../src/graphql-persisted.js';
 import { createRedis } from '../src/redis.js';
 import { schema } from '../src/schema/index.js';
 import { graphqlHarness, type GraphQLHarness } from './graphql-helpers.js';
@@ -59,7 +60,8 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
   let h: GraphQLHarness;
   let persistedOnly: App;
   beforeAll(async () => {
-    h = await graphqlHarness(tdb);
+    // these tests send a hundred registrations without a credential from one address, on purpose
+    h = await graphqlHarness(tdb, { RATE_LIMIT_ANONYMOUS: '100000' });
     persistedOnly = h.appWith({ NODE_ENV: 'production', GRAPHQL_PERSISTED_ONLY: 'true' });
   });
   afterAll(async () => {
@@ -152,6 +154,98 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     } finally {
       a.disconnect();
       b.disconnect();
+    }
+  });
+  /** A valid document of about `bytes` bytes: one field, then a comment (comments are not tokens). */
+  const padded = (name: string, bytes: number) => {
+    const head = `query ${name}${randomUUID().replaceAll('-', '')} { __typename }\n#`;
+    return head + 'x'.repeat(Math.max(0, bytes - head.length));
+  };
+
+  it('APQ registration needs a credential: 100 large registrations without one are PERSISTED_QUERY_NOT_SUPPORTED and store nothing', async () => {
+    const documents = Array.from({ length: 100 }, (_, i) => padded(`Anon${i}x`, 256 * 1024));
+    for (const query of documents) {
+      expectError(await post(h.app, { query, extensions: apq(documentHash(query)) }, {}), 400, 'PERSISTED_QUERY_NOT_SUPPORTED', /^automatic persisted queries need a credential/);
+    }
+    // an authenticated client finds none of them
+    for (const query of documents.slice(0, 10)) expectError(await post(h.app, { extensions: apq(documentHash(query)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    // without a credential an unknown hash is NOT_SUPPORTED too (Apollo's link then sends queries whole); the query itself runs
+    expectError(await post(h.app, { extensions: apq(documentHash(documents[0]!)) }, {}), 400, 'PERSISTED_QUERY_NOT_SUPPORTED', /credential/);
+    expect(await post(h.app, { query: '{ __typename }' }, {})).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+    // a hash of the allow-list needs no registration, and so no credential
+    const [hash] = byName('SecuritySearch');
+    expect((await post(h.app, { extensions: apq(hash), variables: { search: 'NV' } }, {})).body.errors![0]!.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('APQ registration: at most APQ_MAX_DOCUMENT_BYTES (413), and paid from the caller\'s budget, one request per KiB', async () => {
+    const limit = loadConfig({}).graphql.apqMaxDocumentBytes;
+    expect(limit).toBe(32 * 1024);
+    const big = padded('Big', limit + 1);
+    expectError(await post(h.app, { query: big, extensions: apq(documentHash(big)) }), 413, 'PAYLOAD_TOO_LARGE', new RegExp(`^a document registered for automatic persisted queries is at most ${limit} bytes; this one has ${limit + 1}`));
+    expectError(await post(h.app, { extensions: apq(documentHash(big)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+
+    // the free tier's 60 requests a minute, on an app of its own (a fresh budget): 1 + 30 for a 30 KiB document
+    const free = h.appWith({});
+    const [a, b] = [padded('PaidA', 30 * 1024), padded('PaidB', 30 * 1024)];
+    const FREE = { 'x-api-key': 'demo-free' };
+    expect((await post(free, { query: a, extensions: apq(documentHash(a)) }, FREE)).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await post(free, { extensions: apq(documentHash(a)) }, FREE)).body).toEqual({ data: { __typename: 'Query' } });
+    const res = await free.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...FREE }, body: JSON.stringify({ query: b, extensions: apq(documentHash(b)) }) });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await res.json()) as Answer['body']).errors).toEqual([{ message: expect.stringMatching(/^rate limit of 60 requests per minute for the free tier reached/), extensions: { code: 'RATE_LIMITED' } }]);
+    expectError(await post(free, { extensions: apq(documentHash(b)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+  });
+
+  it('the memory store keeps at most its size in all, least recently used out first', async () => {
+    const store = memoryDocumentStore(10_000);
+    const texts = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(1000, 'x'));
+    for (const text of texts) await store.set(documentHash(text), text);
+    expect(await store.get(documentHash(texts[0]!))).toBeUndefined();
+    expect(await store.get(documentHash(texts[19]!))).toBe(texts[19]);
+    const kept = (await Promise.all(texts.map((t) => store.get(documentHash(t))))).filter((t) => t !== undefined);
+    expect(kept.length).toBe(Math.floor(10_000 / 1200));
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('APQ with Redis: nothing from callers without a credential; the store stays under its size, oldest out, a day at most', async () => {
+    const redis = createRedis(process.env.TEST_REDIS_URL!);
+    const ours: string[] = [];
+    try {
+      await new Promise((resolve) => redis.once('ready', resolve));
+      const shared = h.appWith({}, { redis });
+      const anonymous = Array.from({ length: 100 }, (_, i) => padded(`RedisAnon${i}x`, 256 * 1024));
+      for (const query of anonymous) {
+        expectError(await post(shared, { query, extensions: apq(documentHash(query)) }, {}), 400, 'PERSISTED_QUERY_NOT_SUPPORTED', /credential/);
+      }
+      expect(await redis.exists(...anonymous.map((q) => `mdg:apq:${documentHash(q)}`))).toBe(0);
+
+      // a store of 256 documents of 1 KiB (with 200 bytes each for keys and bookkeeping): 300 registered
+      const small = h.appWith({ APQ_MAX_DOCUMENT_BYTES: '1024' }, { redis });
+      const cap = 256 * 1024;
+      const documents = Array.from({ length: 300 }, (_, i) => padded(`Bounded${i}x`, 1000));
+      ours.push(...documents.map(documentHash));
+      for (const query of documents) expect((await post(small, { query, extensions: apq(documentHash(query)) }, { 'x-api-key': 'demo-enterprise' })).body.errors).toBeUndefined();
+      const last = `mdg:apq:${ours.at(-1)}`;
+      await expect.poll(() => redis.exists(last), { timeout: 5_000 }).toBe(1); // the write is not awaited by the request
+      expect(Number(await redis.get('mdg:apq-bytes'))).toBeLessThanOrEqual(cap);
+      const kept = await redis.exists(...ours.map((hash) => `mdg:apq:${hash}`));
+      expect(kept).toBeLessThanOrEqual(Math.floor(cap / 1200));
+      expect(kept).toBeGreaterThan(100);
+      expect(await redis.exists(`mdg:apq:${ours[0]}`)).toBe(0);
+      const ttl = await redis.ttl(last);
+      expect(ttl).toBeGreaterThan(24 * 3600 - 60);
+      expect(ttl).toBeLessThanOrEqual(24 * 3600);
+    } finally {
+      if (ours.length) {
+        await redis.del(...ours.map((hash) => `mdg:apq:${hash}`));
+        // off the books too (graphql-persisted.ts keeps `<hash>:<bytes>` and their total)
+        const members = (await redis.zrange('mdg:apq-index', 0, -1)).filter((m) => ours.includes(m.split(':')[0]!));
+        if (members.length) {
+          await redis.zrem('mdg:apq-index', ...members);
+          await redis.decrby('mdg:apq-bytes', members.reduce((n, m) => n + Number(m.split(':')[1]), 0));
+        }
+      }
+      redis.disconnect();
     }
   });
 });

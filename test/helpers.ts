@@ -208,11 +208,16 @@ async function copySchema(baseUrl: string, from: string, to: string): Promise<vo
   }
 }
 
-export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+/** Random, as config.ts requires of any JWT_SECRET (openssl rand -base64 33). */
+export const TEST_JWT_SECRET = '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi';
 
-/** A test configuration around a database, with sample data off unless asked for. */
+/**
+ * A test configuration around a database, with sample data off unless asked for. In production
+ * mode PUBLIC_URL is http://test (production needs one, config.ts), the origin tests fetch from.
+ */
 export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config> {
-  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', ...env }), database, ...overrides });
+  const publicUrl = env.NODE_ENV === 'production' || overrides.nodeEnv === 'production' ? { PUBLIC_URL: 'http://test' } : {};
+  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', ...publicUrl, ...env }), database, ...overrides });
 }
 
 /** A TCP port free on 127.0.0.1 right now (for servers a test starts in another process). */

@@ -196,7 +196,7 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
       'line 5: price: must be a non-negative number, got "cheap"',
       'line 6: symbol: missing; a trade record names its symbol (or the import is given --symbol)',
       'line 7: sip_timestamp: must be a non-negative integer, got "yesterday"',
-      'line 8: conditions: must be an array of integers, got [1,"x"]',
+      'line 8: conditions: must be an array of 32-bit integers, got [1,"x"]',
       'line 10: a response body without results: "unknown symbol \\"ZZT\\""',
     ]);
     expect(result.rejects.map(describeReject)).toEqual(rejects);

@@ -70,6 +70,7 @@ describe.each(testDatabases())('observability on $name', (tdb) => {
     expect(sample(after, 'mdg_build_info', { database: tdb.name, node_version: process.version })).toBe(1);
     expect(after).toMatch(/^mdg_ocr_queue_depth 0$/m);
     expect(after).toMatch(/^mdg_ocr_workers 0$/m);
+    expect(after).toMatch(/^mdg_ocr_pixels_in_flight 0$/m);
     expect(after).toMatch(/^process_cpu_seconds_total /m);
     if (tdb.name === 'postgresql') {
       expect(sample(after, 'mdg_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
@@ -90,7 +91,8 @@ describe.each(testDatabases())('observability on $name', (tdb) => {
     expect(sample(text, 'mdg_errors_total', { code: 'RATE_LIMITED' })).toBe(1);
     expect(sample(await scrape(other), 'mdg_http_requests_total', { route: '/api/v1/logos' })).toBe(0);
 
-    for (let i = 0; i < MAX_OPERATION_LABELS + 5; i++) await gql(other, `query Op${i} { __typename }`);
+    // with a key: this many requests without one would meet the anonymous budget (RATE_LIMIT_ANONYMOUS)
+    for (let i = 0; i < MAX_OPERATION_LABELS + 5; i++) await gql(other, `query Op${i} { __typename }`, { 'x-api-key': 'demo-enterprise' });
     const capped = await scrape(other);
     expect(sample(capped, 'mdg_http_requests_total', { operation: 'Op0' })).toBe(1);
     expect(sample(capped, 'mdg_http_requests_total', { operation: 'other' })).toBe(5);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../src/config.js';
 import { OCR_MODELS } from '../src/config.js';
-import { createTesseractEngine, PSM } from '../src/ocr/engine.js';
+import { createTesseractEngine, EngineStoppedError, PSM } from '../src/ocr/engine.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { graphqlHarness, type GraphQLHarness } from './graphql-helpers.js';
 import { testDatabases } from './helpers.js';
@@ -39,7 +39,7 @@ function pngHeader(width: number, height: number): Buffer {
 
 describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
   const [tdb] = testDatabases();
-  const pool = new OcrPool({ workers: 2, queueLimit: 64, timeoutMs: 30_000 });
+  const pool = new OcrPool({ workers: 2, queueLimit: 64, queueTimeoutMs: 30_000, timeoutMs: 30_000, maxPixelsInFlight: 160_000_000 });
   let h: GraphQLHarness;
   const cwdFiles = fs.readdirSync(process.cwd());
   // the main thread must fetch nothing either (the worker threads have their own fetch: see below)
@@ -205,7 +205,7 @@ describe('OCR when busy', () => {
   const blocked = new Promise<void>((r) => (release = r));
   // one worker that holds its first job until released, and room for one waiting request
   const pool = new OcrPool({
-    workers: 1, queueLimit: 1, timeoutMs: 30_000,
+    workers: 1, queueLimit: 1, queueTimeoutMs: 30_000, timeoutMs: 30_000, maxPixelsInFlight: 160_000_000,
     createEngine: async () => ({
       recognize: async () => {
         await blocked;
@@ -234,8 +234,58 @@ describe('OCR when busy', () => {
     expect(refused.body.code).toBe('SERVICE_UNAVAILABLE');
     expect(refused.body.message).toMatch(/^OCR is busy: 1 request is already waiting \(OCR_QUEUE_LIMIT\); retry in \d+ s$/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // the GraphQL twin answers the same status and Retry-After, with the coded error
+    const mutation = await h.app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
+      body: JSON.stringify({ query: 'mutation($f: String!) { extractText(frame: $f) { timestamp } }', variables: { f: frame.frame } }),
+    });
+    expect(mutation.status).toBe(503);
+    expect(Number(mutation.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await mutation.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('SERVICE_UNAVAILABLE');
     release();
     expect((await running).status).toBe(200);
     expect((await waiting).status).toBe(200);
+  });
+});
+
+describe('the OCR engine (a tesseract.js worker) once stopped or dead', () => {
+  const png = fs.readFileSync(path.join(FIXTURES, 'line.png'));
+  /** A promise's outcome once settled: a call into a stopped tesseract.js worker may never settle. */
+  const track = (p: Promise<unknown>) => {
+    const t: { settled: boolean; error?: unknown } = { settled: false };
+    p.then(() => (t.settled = true), (error: unknown) => Object.assign(t, { settled: true, error }));
+    return t;
+  };
+  const unhandled: unknown[] = [];
+  const listener = (e: unknown) => unhandled.push(e);
+  beforeAll(() => process.on('unhandledRejection', listener));
+  afterAll(() => process.off('unhandledRejection', listener));
+
+  it('rejects the read running when it is stopped and every read after, and rejects nothing unhandled', async () => {
+    const engine = await createTesseractEngine();
+    const running = track(engine.recognize(png, PSM.SINGLE_BLOCK)); // stopped before tesseract.js posts it
+    await engine.terminate();
+    const after = [track(engine.recognize(png, PSM.SINGLE_BLOCK)), track(engine.recognize(png, PSM.AUTO))];
+    await vi.waitFor(() => expect([running, ...after].every((t) => t.settled)).toBe(true), { timeout: 5000 });
+    for (const t of [running, ...after]) expect(t.error).toBeInstanceOf(EngineStoppedError);
+    await new Promise((r) => setImmediate(r));
+    expect(unhandled).toEqual([]);
+  });
+
+  it.each(['throw', 'exit'])('rejects a read whose worker thread dies (%s), and the process stays up', async (crash) => {
+    process.env.OCR_TEST_CRASH = crash; // the worker thread gets a copy of the environment
+    try {
+      const engine = await createTesseractEngine({ workerPath: path.join(FIXTURES, 'crash-worker.cjs') });
+      const read = track(engine.recognize(png, PSM.SINGLE_BLOCK));
+      await vi.waitFor(() => expect(read.settled).toBe(true), { timeout: 5000 });
+      expect(read.error).toBeInstanceOf(EngineStoppedError);
+      expect((read.error as Error).message).toMatch(crash === 'exit' ? /exited \(code 3\)/ : /failed: the OCR test worker crashed/);
+      await expect(engine.recognize(png, PSM.SINGLE_BLOCK)).rejects.toThrow(EngineStoppedError);
+      await engine.terminate();
+      expect(unhandled).toEqual([]);
+    } finally {
+      delete process.env.OCR_TEST_CRASH;
+    }
   });
 });

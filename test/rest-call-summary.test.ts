@@ -144,10 +144,10 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
     const from = all[150]!.callDate;
     const to = all[10]!.callDate;
     const g = await h.gql(`query($from: DateTime, $to: DateTime) {
-      callSummaries(from: $from, to: $to, first: 100) { totalCount nodes { callSummaryId symbol companyName callDate fiscalYear fiscalPeriod title summary keyPoints guidance sentimentScore participants { name role organization } createdAt updatedAt } }
+      callSummaries(from: $from, to: $to, first: 40) { totalCount nodes { callSummaryId symbol companyName callDate fiscalYear fiscalPeriod title summary keyPoints guidance sentimentScore participants { name role organization } createdAt updatedAt } }
     }`, { from: from.toISOString(), to: to.toISOString() });
     expect(g.errors).toBeUndefined();
-    const r = await rest(h, `${PATH}?from=${isoSeconds(from)}&to=${isoSeconds(to)}&page_size=100`);
+    const r = await rest(h, `${PATH}?from=${isoSeconds(from)}&to=${isoSeconds(to)}&page_size=40`);
     expect(r.body.pagination.hits).toBe(g.data.callSummaries.totalCount);
     expect(r.body.data).toEqual(
       g.data.callSummaries.nodes.map((n: any) => ({

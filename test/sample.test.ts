@@ -8,6 +8,8 @@ import {
   type SampleOptions,
 } from '../src/ingest/sample.js';
 import { CASH_FLOW, INCOME_STATEMENT } from '../src/domain/fundamentals.js';
+import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS } from '../src/domain/limits.js';
+import * as f from '../src/ingest/record-fields.js';
 
 const json = (value: unknown): string => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
@@ -390,5 +392,76 @@ describe('sample data: trades and quotes', () => {
       expect(q.bidPrice).toBeGreaterThan(0);
       expect(q.bidSize > 0 && q.askSize > 0).toBe(true);
     }
+  });
+});
+
+describe('sample data: within the import limits (src/domain/limits.ts)', () => {
+  /** The GraphQL type each generated model is served as, and its columns served under another coordinate. */
+  const SERVED: Record<string, [type: string, columns?: Record<string, string>]> = {
+    securities: ['Security', { description: 'CompanyInfo.description', homepageUrl: 'CompanyInfo.homepageUrl' }],
+    logos: ['Logo', { pngUrl: 'LogoPng.url', svgUrl: 'LogoImage.url', thumbnailUrl: 'LogoImage.url' }],
+    logoSecurityInfo: ['LogoSecurityInfo'],
+    balanceSheets: ['BalanceSheet'],
+    balanceSheetSymbols: ['BalanceSheet'],
+    fundamentals: ['Fundamental'],
+    fundamentalMetrics: ['EnhancedFundamental'],
+    pressReleases: ['PressRelease'],
+    pressReleaseTickers: ['PressRelease'],
+    pressReleaseSecurities: ['PressReleaseSecurity'],
+    ratings: ['Rating'],
+    callSummaries: ['CallSummary'],
+    newsItems: ['NewsItem'],
+    newsSecurities: ['NewsSecurity'],
+    trades: ['Trade'],
+    quotes: ['Quote'],
+  };
+  /** Child rows, by the column naming their parent: at most LIST_LIMITS.children per parent. */
+  const CHILDREN: Record<string, string> = {
+    logoSecurityInfo: 'logoId',
+    balanceSheetSymbols: 'balanceSheetId',
+    pressReleaseTickers: 'pressReleaseId',
+    pressReleaseSecurities: 'pressReleaseId',
+    newsSecurities: 'newsItemId',
+  };
+
+  /** Every value of one generated row through the import's own checks: text of its kind, lists of theirs, JSON by its text. */
+  function checkRow(model: string, row: Record<string, unknown>): void {
+    const [type, columns = {}] = SERVED[model]!;
+    for (const [column, value] of Object.entries(row)) {
+      const coordinate = columns[column] ?? `${type}.${column}`;
+      const kind = FIELD_TEXT_KINDS[coordinate] ?? 'short';
+      const name = `${model}.${column}`;
+      if (typeof value === 'string') f.string(value, name, kind);
+      else if (kind === 'json') f.anyJson(value, name);
+      else if (Array.isArray(value)) {
+        f.array(value, name, FIELD_LIST_KINDS[coordinate] ?? 'children').forEach((item, i) => {
+          if (typeof item === 'string') f.string(item, `${name}[${i}]`, kind);
+          else if (typeof item === 'object' && item !== null) for (const [k, v] of Object.entries(item)) if (typeof v === 'string') f.string(v, `${name}[${i}].${k}`);
+        });
+      } else if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
+        throw new Error(`${name}: an object that is neither a list nor JSON`);
+      }
+    }
+  }
+
+  it.each([
+    ['the default sample', DEFAULT_SAMPLE],
+    ['--securities 1000', { ...DEFAULT_SAMPLE, securities: 1000 }],
+    ['--scale 3, another seed', { ...DEFAULT_SAMPLE, scale: 3, seed: 7 }],
+  ] as [string, SampleOptions][])('%s: every text, list and JSON value is within the limits the import enforces', (_name, options) => {
+    const reference = generateReference(options) as unknown as Record<string, Record<string, unknown>[]>;
+    let rows = 0;
+    for (const [model, list] of Object.entries(reference)) {
+      for (const row of list) checkRow(model, row);
+      rows += list.length;
+      const parent = CHILDREN[model];
+      if (parent) {
+        const most = Math.max(...[...groupBy(list, (r) => r[parent]).values()].map((c) => c.length));
+        expect(most, `${model} per ${parent}`).toBeLessThanOrEqual(LIST_LIMITS.children);
+      }
+    }
+    for (const batch of tradeBatches(options)) for (const t of batch) checkRow('trades', t);
+    for (const batch of quoteBatches(options)) for (const q of batch) checkRow('quotes', q);
+    expect(rows).toBeGreaterThan(1000);
   });
 });

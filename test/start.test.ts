@@ -10,7 +10,7 @@ import { freePort } from './helpers.js';
 interface Started {
   child: ChildProcess;
   output: () => string;
-  /** Resolves once the process has ended: its exit code, or the signal that ended it. */
+  /** Resolves once npm and the server under it have ended (the server holds npm's pipes): npm's exit code, or the signal that ended it. */
   exited: Promise<number | NodeJS.Signals | null>;
 }
 
@@ -21,7 +21,7 @@ function npmStart(env: Record<string, string>): Started {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
   return { child, output: () => out, exited };
 }
 

@@ -10,8 +10,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { openDatabase } from '../src/bootstrap.js';
@@ -24,19 +22,13 @@ import { importerFor } from '../src/ingest/registry.js';
 import { sync } from '../src/ingest/sync.js';
 import { migrate } from '../src/migrate.js';
 import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../src/ws.js';
-import { authHarness, RELAXED, type AuthHarness } from './auth-helpers.js';
+import { createApiKey } from '../src/services/account.js';
+import { authHarness, freshUser, RELAXED, type AuthHarness } from './auth-helpers.js';
 import { testConfig, testDatabases, TEST_JWT_SECRET, freePort } from './helpers.js';
+import { countingBus, fetchOf, ndjson, SEQ, SIP, sse, trade, within, wsClients } from './subscription-helpers.js';
 
 // ------------------------------------------------------------------ records, as the import reads them
 
-/** NDJSON with bigints written as bare digits, as a vendor's feed carries 19-digit timestamps. */
-const ndjson = (records: object[]) =>
-  records.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `#${v}#` : v)).replace(/"#(\d+)#"/g, '$1')).join('\n') + '\n';
-
-const SIP = 1_795_208_399_869_397_596n; // 19 digits: no double holds it
-const SEQ = 9_007_199_254_740_993n; // 2^53 + 1
-
-const trade = (symbol: string, sequence: bigint, sip = SIP) => ({ symbol, conditions: [12, 37], exchange: 4, id: `t${sequence}`, price: 412.5, sequence_number: sequence, sip_timestamp: sip, size: 100, tape: 3 });
 const quote = (symbol: string, sequence: bigint) => ({ symbol, ask_exchange: 1, ask_price: 2.5, ask_size: 3, bid_exchange: 1, bid_price: 2.25, bid_size: 3, conditions: [], sequence_number: sequence, sip_timestamp: SIP, tape: 1 });
 const release = (wireId: string, tickers: string[]) => ({
   WireDataID: wireId, Vendor: 'Wire', ReleaseID: `r-${wireId}`, ExternalID: `e-${wireId}`, TransmissionID: `t-${wireId}`, Headline: `Release ${wireId}`,
@@ -50,86 +42,6 @@ const news = (id: number, ticker: string) => ({
   ticker, type: 'gainers', created_at: '2026-11-20T14:30:00Z', updated_at: '2026-11-20T14:30:00Z',
   securities: [{ figi: 'BBG000B9XRY4', name: `${ticker} Inc`, MIC: 'XNAS', exchcode: 'UW', ticker, compositefigi: 'BBG000B9XRY4', securitytype: 'Common Stock', marketsector: 'Equity', shareclassfigi: 'BBG001S5N8V8' }],
 });
-
-// ------------------------------------------------------------------ clients
-
-interface EventStream {
-  response: Response;
-  /** The data of the next `next` event (fails after `ms`). */
-  next(ms?: number): Promise<any>;
-  /** Resolves once the server ended the stream with `event: complete`. */
-  completed(ms?: number): Promise<void>;
-  cancel(): Promise<void>;
-}
-
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
-}
-
-const fetchOf = (app: App) => async (url: string, init: RequestInit) => app.fetch(url, init);
-
-/** A subscription over SSE (POST, Accept: text/event-stream), as graphql-sse and curl -N send it. */
-async function sse(fetchFn: (url: string, init: RequestInit) => Promise<Response>, base: string, query: string, headers: Record<string, string>, variables?: object): Promise<EventStream> {
-  const response = await fetchFn(`${base}/graphql`, {
-    method: 'POST',
-    headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const read = async (): Promise<{ event: string; data: string } | undefined> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(':')) continue; // keep-alive ping
-        const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
-        return { event: field('event'), data: field('data') };
-      }
-      const { value, done } = await reader.read();
-      if (done) return undefined;
-      buffer += value;
-    }
-  };
-  const until = async (event: string) => {
-    for (;;) {
-      const e = await read();
-      if (!e) throw new Error(`the stream ended before an event "${event}"`);
-      if (e.event === event) return e;
-    }
-  };
-  return {
-    response,
-    next: async (ms = 5_000) => JSON.parse((await within(until('next'), ms, 'next event')).data),
-    completed: async (ms = 5_000) => void (await within(until('complete'), ms, 'complete event')),
-    cancel: () => reader.cancel(),
-  };
-}
-
-/** An in-process bus that counts the subscriptions not ended yet: what a client that goes away must release. */
-function countingBus(): { bus: EventBus; open(): number } {
-  const inner = memoryEventBus();
-  let open = 0;
-  return {
-    open: () => open,
-    bus: {
-      ...inner,
-      subscribe<T>(topic: string) {
-        const sub = inner.subscribe<T>(topic);
-        const end = sub.return!.bind(sub);
-        let ended = false;
-        open++;
-        sub.return = () => {
-          if (!ended) (ended = true), open--;
-          return end();
-        };
-        return sub;
-      },
-    },
-  };
-}
 
 async function importRecords(h: { db: AuthHarness['db'] }, bus: EventBus, resource: ImportResource, records: object[]) {
   const importer = await importerFor(resource);
@@ -307,37 +219,11 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
   let socket: ReturnType<typeof attachWebSocket>;
   let url: string;
   let accessToken: string;
-  const clients: Client[] = [];
-
-  /** A client whose socket-level close (code, reason) is recorded; `headers` go on the upgrade request. */
-  function client(connectionParams?: Record<string, unknown>, headers?: Record<string, string>) {
-    const closed: { code?: number; reason?: string } = {};
-    const Impl = headers
-      ? class extends WebSocket {
-          constructor(address: string, protocols?: string | string[]) {
-            super(address, protocols, { headers });
-          }
-        }
-      : WebSocket;
-    const c = createClient({ url, webSocketImpl: Impl, connectionParams, retryAttempts: 0, lazy: true, on: { closed: (e) => Object.assign(closed, { code: (e as CloseEvent).code, reason: (e as CloseEvent).reason }) } });
-    clients.push(c);
-    return { client: c, closed };
-  }
-
-  /** One operation's messages: results, and the error or completion that ended it. */
-  function run(c: Client, query: string) {
-    const state = { results: [] as any[], error: undefined as unknown, done: false };
-    state.done = false;
-    const dispose = c.subscribe({ query }, {
-      next: (r) => void state.results.push(r),
-      error: (e) => void ((state.error = e), (state.done = true)),
-      complete: () => void (state.done = true),
-    });
-    return Object.assign(state, { dispose });
-  }
+  const { client, run, disposeAll } = wsClients(() => url);
 
   beforeAll(async () => {
-    h = await authHarness(tdb!);
+    // more than one connection's operations for one user (the per-user cap is tested in subscriptions-live.test.ts)
+    h = await authHarness(tdb!, { SUBSCRIPTIONS_PER_CALLER: String(2 * MAX_SUBSCRIPTIONS_PER_CONNECTION) });
     counted = countingBus();
     const app = createApp({ config: h.config, db: h.db, events: counted.bus });
     server = createServer(app);
@@ -349,7 +235,7 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
     accessToken = /DT_AUTH_TOKEN=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))![1]!;
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.dispose()));
+    await disposeAll();
     await socket.close();
     await new Promise((resolve) => server.close(resolve));
     await counted.bus.close();
@@ -400,15 +286,17 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
 
   it(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations at once on one connection`, async () => {
     const { client: c } = client({ apiKey: 'demo-pro' });
-    const ops = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, () => run(c, 'subscription { newsAdded(symbol: "NVLX") { headline } }'));
+    // a symbol each: identical subscriptions would share one bus subscription (graphql-live.ts)
+    const news = (i: number) => `subscription { newsAdded(symbol: "S${i}") { headline } }`;
+    const ops = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, (_, i) => run(c, news(i)));
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION);
-    const over = run(c, 'subscription { newsAdded(symbol: "NVLX") { headline } }');
+    const over = run(c, news(MAX_SUBSCRIPTIONS_PER_CONNECTION));
     await expect.poll(() => over.done, { timeout: 5_000 }).toBe(true);
     expect(over.error).toEqual([expect.objectContaining({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringContaining(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations`) })]);
     expect(ops.some((o) => o.done)).toBe(false);
     ops[0]!.dispose();
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION - 1);
-    const again = run(c, 'subscription { newsAdded(symbol: "NVLX") { headline } }');
+    const again = run(c, news(0));
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION);
     expect(again.done).toBe(false);
     await c.dispose();
@@ -476,6 +364,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('across processes through Redis (ne
       SAMPLE_DATA: 'none',
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
+      // rights of live subscriptions are checked every AUTH_CACHE_SECONDS / 2
+      AUTH_CACHE_SECONDS: '1',
     } as Record<string, string>;
     servers.push(...(await Promise.all([start(), start()])));
     await Promise.all(servers.map(healthy));
@@ -486,6 +376,32 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('across processes through Redis (ne
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** `npm run cli -- <args>` against the shared database and Redis; resolves with its exit code and output. */
+  async function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(cli);
+    let out = '';
+    cli.stdout!.on('data', (d) => (out += d));
+    cli.stderr!.on('data', (d) => (out += d));
+    return { code: await new Promise((resolve) => cli.on('exit', resolve)), out };
+  }
+
+  it('a key revoked with the CLI ends its subscriptions on both instances, each checking the database itself, with UNAUTHENTICATED', async () => {
+    const db = await createDb(database);
+    const key = await freshUser(db, 'pro').then((u) => createApiKey(db, u.id, 'live', 10)).finally(() => db.close());
+    const query = 'subscription { tradeAdded(symbol: "NVLX") { symbol } }';
+    const streams = await Promise.all(servers.map((s) => sse(fetch, `http://127.0.0.1:${s.port}`, query, { 'x-api-key': key.key })));
+    for (const s of streams) expect(s.response.status).toBe(200);
+    const revoked = await runCli(['apikeys', 'revoke', '--id', key.record.id]);
+    expect(revoked.code, revoked.out).toBe(0);
+    for (const s of streams) {
+      expect(await s.rest(15_000)).toEqual([
+        { event: 'next', data: { errors: [{ message: 'the API key was revoked; this subscription has ended', extensions: { code: 'UNAUTHENTICATED' } }] } },
+        { event: 'complete', data: '' },
+      ]);
+    }
+  });
+
   it('a trade the CLI imports reaches the subscribers of both instances; SIGTERM completes the open streams and the instance exits', async () => {
     const [a, b] = servers as [(typeof servers)[number], (typeof servers)[number]];
     const query = 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }';
@@ -494,12 +410,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('across processes through Redis (ne
 
     const file = path.join(dataDir, 'trades.ndjson');
     fs.writeFileSync(file, ndjson([trade('NVLX', SEQ), trade('ORBT', 2n)]));
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(cli);
-    let out = '';
-    cli.stdout!.on('data', (d) => (out += d));
-    cli.stderr!.on('data', (d) => (out += d));
-    expect(await new Promise((resolve) => cli.on('exit', resolve)), out).toBe(0);
+    const imported = await runCli(['import', 'trades', file]);
+    expect(imported.code, imported.out).toBe(0);
 
     const expected = { data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } } };
     expect(await onB!.next(10_000)).toEqual(expected);

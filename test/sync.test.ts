@@ -199,3 +199,55 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
     expect(noKey.code).toBe(2);
   });
 });
+
+// A hostile (or misconfigured) upstream names another host in next_url or a redirect: the key must
+// go nowhere but the origin of --from. The database does not matter here: nothing is written.
+describe('sync sends the key only to the origin of --from', () => {
+  const [tdb] = testDatabases();
+  const servers: Server[] = [];
+  let db: Db;
+  const listen = async (handler: Parameters<typeof createServer>[1]) => {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  beforeAll(async () => {
+    db = await openDatabase(testConfig(await tdb!.create(), { sampleData: 'none' }));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await db?.close();
+    await tdb!.cleanup();
+  });
+
+  it('a next_url or a redirect to another origin stops that resource with both origins named, and the other origin gets no request at all; JSON nested past any record is refused', async () => {
+    const elsewhere: string[] = [];
+    const other = await listen((req, res) => {
+      elsewhere.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[],"status":"OK"}');
+    });
+    const seen: string[] = [];
+    const upstream = await listen((req, res) => {
+      seen.push(req.url ?? '');
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (path === '/stocks/v1/fundamentals/balance-sheet') send({ results: [], status: 'OK', next_url: `${other}/stocks/v1/fundamentals/balance-sheet?cursor=abc` });
+      else if (path === '/api/v1/logos') res.writeHead(302, { location: `${other}/api/v1/logos` }).end();
+      // a redirect on the same origin is followed, with the key
+      else if (path === '/streamhive/api/v1/data') res.writeHead(307, { location: '/streamhive/api/v1/moved' }).end();
+      else if (path === '/streamhive/api/v1/moved') send([]);
+      // nested past any record: refused as it is parsed, before anything walks it recursively
+      else if (path === '/rating/api/v1/ratings') res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":${'['.repeat(5000)}1${']'.repeat(5000)}}`);
+      else res.writeHead(404).end();
+    });
+    const reports = byResource(await sync(db, { from: upstream, apikey: 'the-secret-key', resources: ['balance-sheets', 'logos', 'press-releases', 'ratings'], attempts: 1 }));
+    expect(elsewhere).toEqual([]);
+    for (const resource of ['balance-sheets', 'logos'] as const) {
+      expect(reports[resource].skipped, resource).toBe(`the upstream links to ${other}, another origin than --from (${upstream}); stopped there, and nothing (the key least of all) was sent to it`);
+    }
+    expect(reports['press-releases'].skipped).toBeUndefined();
+    expect(reports.ratings.skipped).toMatch(/^GET \/rating\/api\/v1\/ratings\?.*apikey=… failed: arrays and objects nest more than 64 levels deep; no record needs more \(gave up after 1 attempts\)$/);
+    expect(seen.filter((u) => u.startsWith('/streamhive/api/v1/moved'))).toEqual([expect.stringContaining('apikey=the-secret-key')]);
+  });
+});

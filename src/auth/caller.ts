@@ -2,7 +2,8 @@ import { parse as parseCookies } from 'cookie';
 import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
 import type { Tier } from '../../generated/prisma/enums.js';
-import { findActiveApiKey, findUserById, touchApiKey } from '../services/account.js';
+import { findActiveApiKey, touchApiKey } from '../services/account.js';
+import { findActiveSession } from '../services/session.js';
 import { hashApiKey } from './apikeys.js';
 import { verifyAccessToken } from './tokens.js';
 
@@ -19,9 +20,14 @@ export interface Caller {
   via: 'apikey' | 'bearer' | 'cookie';
   /** The key used, for API-key callers. */
   apiKeyId?: string;
+  /** The login session (refresh-token family) an access token belongs to, for token callers. */
+  sessionId?: string;
 }
 
-/** What rate limits count against: the key for API-key callers, the user otherwise. */
+/**
+ * Which credential made a request, for log lines and traces: the key for API-key callers, the user
+ * otherwise. Budgets are per user whatever the credential (app.ts counts `caller.userId`).
+ */
 export function callerKey(caller: Caller): string {
   return caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
 }
@@ -33,12 +39,28 @@ export function cookiesOf(request: Request): Record<string, string | undefined> 
 
 /**
  * Who a credential names, remembered for a few seconds per app, so a busy key costs no database
- * round trip per request. A revocation or a tier change made through this instance takes effect
- * at once (`forgetUser`); one made elsewhere (the CLI, another instance) within `ttlMs`.
+ * round trip per request. A revocation, a logout or a tier change made through this instance takes
+ * effect at once (`forgetUser`, `forgetSession`); one made elsewhere (the CLI, another instance)
+ * within `ttlMs`.
  */
+/** How long a credential that named a caller stays known (see CallerCache.knows). */
+const KNOWN_MS = 10 * 60_000;
+
 export class CallerCache {
   readonly #entries = new Map<string, { caller: Caller; until: number }>();
+  /** Credentials that named a caller within KNOWN_MS: looked up even from an address past its anonymous budget. */
+  readonly #known = new Map<string, number>();
   constructor(private readonly ttlMs = 5_000, private readonly maxEntries = 10_000) {}
+
+  /**
+   * Whether `key` named a caller lately. A key guessed from an address that has spent its budget for
+   * requests without a valid caller is not looked up; a key in use is, so that the users behind one
+   * address (a NAT, a company proxy) are not locked out by another client's wrong key.
+   */
+  knows(key: string): boolean {
+    const seen = this.#known.get(key);
+    return seen !== undefined && Date.now() - seen < KNOWN_MS;
+  }
 
   get(key: string): Caller | undefined {
     const hit = this.#entries.get(key);
@@ -53,17 +75,29 @@ export class CallerCache {
   set(key: string, caller: Caller): void {
     if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { caller, until: Date.now() + this.ttlMs });
+    this.#known.delete(key);
+    if (this.#known.size >= this.maxEntries) this.#known.delete(this.#known.keys().next().value!);
+    this.#known.set(key, Date.now());
   }
 
   forgetUser(userId: string): void {
     for (const [k, v] of this.#entries) if (v.caller.userId === userId) this.#entries.delete(k);
   }
+
+  forgetSession(sessionId: string): void {
+    this.#entries.delete(sessionCacheKey(sessionId));
+  }
 }
+
+const sessionCacheKey = (sessionId: string) => `session:${sessionId}`;
+export const SESSION_ENDED = 'the access token is no longer valid: its session has ended (logged out, revoked, expired or the user disabled); log in again';
 
 export interface AuthDeps {
   db: Db;
   secret: string;
   cache: CallerCache;
+  /** Runs before an API key not in the cache is looked up; throws to refuse the lookup (a spent address budget). */
+  beforeKeyLookup?: () => Promise<void>;
 }
 
 /**
@@ -93,10 +127,11 @@ export function presentedCredential(request: Request, url: URL): Caller['via'] |
   return cookiesOf(request)[ACCESS_COOKIE] ? 'cookie' : null;
 }
 
-async function apiKeyCaller({ db, cache }: AuthDeps, apiKey: string): Promise<Caller> {
+async function apiKeyCaller({ db, cache, beforeKeyLookup }: AuthDeps, apiKey: string): Promise<Caller> {
   const cacheKey = `key:${hashApiKey(apiKey)}`;
   const cached = cache.get(cacheKey);
   if (cached) return cached;
+  if (!cache.knows(cacheKey)) await beforeKeyLookup?.();
   const key = apiKey === '' ? null : await findActiveApiKey(db, apiKey);
   if (!key) throw new AppError('UNAUTHENTICATED', 'the API key is not valid');
   await touchApiKey(db, key);
@@ -105,14 +140,15 @@ async function apiKeyCaller({ db, cache }: AuthDeps, apiKey: string): Promise<Ca
   return caller;
 }
 
+/** A token caller, as long as the token's session is neither revoked (logout, reuse detection) nor expired. */
 async function userCaller({ db, secret, cache }: AuthDeps, token: string, via: 'bearer' | 'cookie'): Promise<Caller> {
   const claims = verifyAccessToken(secret, token);
-  const cacheKey = `user:${claims.sub}`;
+  const cacheKey = sessionCacheKey(claims.sid);
   const cached = cache.get(cacheKey);
-  if (cached) return { ...cached, via };
-  const user = await findUserById(db, claims.sub);
-  if (!user || user.disabled) throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
-  const caller: Caller = { userId: user.id, email: user.email, username: user.username, tier: user.tier, via };
+  if (cached && cached.userId === claims.sub) return { ...cached, via };
+  const user = await findActiveSession(db, claims.sid);
+  if (!user || user.id !== claims.sub) throw new AppError('UNAUTHENTICATED', SESSION_ENDED);
+  const caller: Caller = { userId: user.id, email: user.email, username: user.username, tier: user.tier, via, sessionId: claims.sid };
   cache.set(cacheKey, caller);
   return caller;
 }

@@ -5,7 +5,8 @@ import { AppError } from '../errors.js';
  * requests another site makes, but only "simple" ones need no CORS preflight: a GET, or a POST of
  * a form or text/plain. Those must carry a header no other site can set without a preflight
  * (the ones Yoga and Apollo clients send); JSON posts are preflighted anyway. The session
- * mutations (login, refreshSession, logout) check it too: they set or clear the cookies.
+ * mutations (login, refreshSession, logout) check it too: they set or clear the cookies. Which
+ * site a request comes from is `checkSite`'s to decide.
  */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
 const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
@@ -18,18 +19,28 @@ export function checkNotCrossSite(request: Request, what = 'a request authentica
 }
 
 /**
- * For a WebSocket authenticated by cookie (cross-site WebSocket hijacking): a browser always sends
- * `Origin` with the upgrade, and it must be this host. A client without `Origin` is not a browser.
+ * For every request a browser may send with the session cookies (anything authenticated by cookie,
+ * the session routes and mutations, a WebSocket): the page that sent it must be of this host or of
+ * an origin in CORS_ORIGINS. Browsers send `Origin` with every POST, CORS request and WebSocket,
+ * and `Sec-Fetch-Site` with every request; a client sending neither is not a browser, and no other
+ * site's page can be behind it.
  */
-export function checkSameOrigin(request: Request): void {
+export function checkSite(request: Request, listed: readonly string[], what: string): void {
   const origin = request.headers.get('origin');
-  if (origin === null) return;
-  let host: string | undefined;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = undefined;
+  const host = request.headers.get('host') ?? new URL(request.url).host;
+  if (origin !== null) {
+    if (listed.includes(origin) || hostOf(origin) === host) return;
+    throw new AppError('FORBIDDEN', `CSRF protection: ${what} must come from a page of this host (${host}) or of an origin in CORS_ORIGINS; its Origin is ${JSON.stringify(origin)}`);
   }
-  if (host !== undefined && host === request.headers.get('host')) return;
-  throw new AppError('FORBIDDEN', `CSRF protection: a WebSocket authenticated by cookie must come from a page of this host (${request.headers.get('host')}); its Origin is ${JSON.stringify(origin)}`);
+  if (request.headers.get('sec-fetch-site') === 'cross-site') {
+    throw new AppError('FORBIDDEN', `CSRF protection: ${what} must come from a page of this host (${host}) or of an origin in CORS_ORIGINS; this one is cross-site (Sec-Fetch-Site) without an Origin`);
+  }
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }

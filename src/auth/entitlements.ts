@@ -39,6 +39,17 @@ export function checkAuthenticated<C>(caller: C | null): asserts caller is C {
   if (!caller) throw new AppError('UNAUTHENTICATED', AUTHENTICATION_REQUIRED);
 }
 
+/**
+ * Key management (listing, creating, revoking API keys) is for a person logged in: an access token
+ * (Bearer or the cookie). A key cannot mint keys that outlive its own revocation, nor revoke others.
+ */
+export function checkSession(caller: { via: 'apikey' | 'bearer' | 'cookie' } | null): void {
+  checkAuthenticated(caller);
+  if (caller.via === 'apikey') {
+    throw new AppError('FORBIDDEN', 'managing API keys needs a logged-in session, not an API key: log in (POST /kms/api/v1/auth/token or the login mutation) and send the access token (Authorization: Bearer) or the DT_AUTH_TOKEN cookie');
+  }
+}
+
 /** Throws UNAUTHENTICATED without a caller, FORBIDDEN (naming the tier needed) without the entitlement. */
 export function checkEntitled(caller: { tier: Tier } | null, resource: Resource): void {
   checkAuthenticated(caller);

@@ -5,12 +5,17 @@ import { AppError } from '../errors.js';
 import type { Tier } from '../../generated/prisma/enums.js';
 
 /**
- * Request budgets per caller and tier, and login-attempt budgets per email and per client address.
- * In memory by default; in Redis when a client is given, so that every instance draws on one budget.
+ * Request budgets per user and tier, per client address for requests without a valid caller, and
+ * login-attempt budgets per email and per client address. In memory by default; in Redis when a
+ * client is given, so that every instance draws on one budget.
  */
 export interface RateLimits {
-  /** Counts one request of a caller (an API key, or a user for token callers). */
-  request(callerKey: string, tier: Tier): Promise<void>;
+  /** Counts one request of a user (all their keys and sessions draw on one budget); `points` for one that costs more (an APQ registration). */
+  request(userId: string, tier: Tier, points?: number): Promise<void>;
+  /** Counts one request from this address that has no valid caller (none, or a wrong credential). */
+  anonymous(ip: string): Promise<void>;
+  /** Throws RATE_LIMITED, counting nothing, when this address has spent its anonymous budget. */
+  checkAnonymous(ip: string): Promise<void>;
   /** Counts one login attempt for this email and this client address. */
   login(email: string, ip: string): Promise<void>;
 }
@@ -35,21 +40,32 @@ export function createRateLimits(config: AuthConfig, redis?: Redis): RateLimits 
     pro: make('pro', config.rateLimits.pro, 60),
     enterprise: make('enterprise', config.rateLimits.enterprise, 60),
   };
+  const perAddress = make('anonymous', config.rateLimits.anonymous, 60);
   const perEmail = make('login-email', config.loginLimits.perEmail, LOGIN_WINDOW_SECONDS);
   const perIp = make('login-ip', config.loginLimits.perIp, LOGIN_WINDOW_SECONDS);
 
-  async function consume(limiter: RateLimiterAbstract, key: string, what: string): Promise<void> {
+  const limited = (res: RateLimiterRes, what: string) => {
+    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    return new AppError('RATE_LIMITED', `${what}; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+  };
+
+  async function consume(limiter: RateLimiterAbstract, key: string, what: string, points = 1): Promise<void> {
     try {
-      await limiter.consume(key);
+      await limiter.consume(key, points);
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e; // the store failed: not the caller's fault
-      const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
-      throw new AppError('RATE_LIMITED', `${what}; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+      throw limited(e, what);
     }
   }
 
+  const anonymousSpent = `rate limit of ${config.rateLimits.anonymous} requests per minute without valid credentials reached for this address`;
   return {
-    request: (callerKey, tier) => consume(perTier[tier], callerKey, `rate limit of ${config.rateLimits[tier]} requests per minute for the ${tier} tier reached`),
+    request: (userId, tier, points = 1) => consume(perTier[tier], `user:${userId}`, `rate limit of ${config.rateLimits[tier]} requests per minute for the ${tier} tier reached`, points),
+    anonymous: (ip) => consume(perAddress, ip, anonymousSpent),
+    checkAnonymous: async (ip) => {
+      const res = await perAddress.get(ip);
+      if (res && res.consumedPoints >= config.rateLimits.anonymous) throw limited(res, anonymousSpent);
+    },
     login: async (email, ip) => {
       await consume(perIp, ip, 'too many login attempts from this address');
       await consume(perEmail, email, 'too many login attempts for this account');

@@ -4,7 +4,7 @@ import type { Db } from '../db.js';
 import { AppError } from '../errors.js';
 import { findUserByEmail, findUserById, normalizeEmail, type User } from '../services/account.js';
 import { revokeSession, rotateSession, startSession } from '../services/session.js';
-import { ACCESS_COOKIE, REFRESH_COOKIE } from './caller.js';
+import { ACCESS_COOKIE, REFRESH_COOKIE, type CallerCache } from './caller.js';
 import { verifyPassword } from './passwords.js';
 import type { RateLimits } from './rate-limit.js';
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens.js';
@@ -17,6 +17,8 @@ export interface SessionDeps {
   db: Db;
   auth: AuthConfig & { jwtSecret: string };
   limits: RateLimits;
+  /** A session this instance ends is forgotten here at once; other instances within AUTH_CACHE_SECONDS. */
+  callers: CallerCache;
 }
 
 export interface SessionResult {
@@ -40,7 +42,7 @@ async function issue(deps: SessionDeps, user: User, family: string, jti: string,
     expiresIn: ACCESS_TOKEN_SECONDS,
     user,
     cookies: [
-      serialize(ACCESS_COOKIE, signAccessToken(secret, user.id), cookieOptions(deps.auth, ACCESS_TOKEN_SECONDS)),
+      serialize(ACCESS_COOKIE, signAccessToken(secret, user.id, family), cookieOptions(deps.auth, ACCESS_TOKEN_SECONDS)),
       serialize(REFRESH_COOKIE, signRefreshToken(secret, user.id, family, jti), cookieOptions(deps.auth, REFRESH_TOKEN_SECONDS)),
     ],
   };
@@ -63,20 +65,29 @@ export async function login(deps: SessionDeps, input: { email: unknown; password
 export async function refresh(deps: SessionDeps, refreshToken: string | undefined): Promise<SessionResult> {
   if (!refreshToken) throw new AppError('UNAUTHENTICATED', `no refresh token: send the ${REFRESH_COOKIE} cookie`);
   const claims = verifyRefreshToken(deps.auth.jwtSecret, refreshToken);
-  const { userId, jti } = await rotateSession(deps.db, claims.fam, claims.jti);
+  const { userId, jti } = await rotateSession(deps.db, claims.fam, claims.jti).catch((e: unknown) => {
+    deps.callers.forgetSession(claims.fam); // reuse detection revoked it: its access tokens end too
+    throw e;
+  });
   const user = await findUserById(deps.db, userId);
   if (!user || user.disabled || user.id !== claims.sub) {
     await revokeSession(deps.db, claims.fam);
+    deps.callers.forgetSession(claims.fam);
     throw new AppError('UNAUTHENTICATED', 'the refresh token is no longer valid: log in again');
   }
   return issue(deps, user, claims.fam, jti, 'token refreshed');
 }
 
-/** Clears both cookies, and revokes the session of the refresh token if one came with the request. */
+/**
+ * Clears both cookies, and revokes the session of the refresh token if one came with the request:
+ * its access tokens stop working at once here, within AUTH_CACHE_SECONDS on other instances.
+ */
 export async function logout(deps: SessionDeps, refreshToken: string | undefined): Promise<{ message: string; cookies: string[] }> {
   if (refreshToken) {
     try {
-      await revokeSession(deps.db, verifyRefreshToken(deps.auth.jwtSecret, refreshToken).fam);
+      const { fam } = verifyRefreshToken(deps.auth.jwtSecret, refreshToken);
+      await revokeSession(deps.db, fam);
+      deps.callers.forgetSession(fam);
     } catch (e) {
       if (!(e instanceof AppError)) throw e; // an invalid token has no session to end
     }

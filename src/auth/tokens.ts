@@ -4,8 +4,10 @@ import { AppError } from '../errors.js';
 
 /**
  * Access and refresh tokens, following RFC 8725: one pinned algorithm (HS256, so `none` and
- * public-key confusion are refused by the verifier), issuer and audience checked, short-lived
- * access tokens, and a `token_use` claim so neither kind is ever accepted as the other.
+ * public-key confusion are refused by the verifier), issuer and audience checked, `exp` required
+ * (jsonwebtoken accepts a token without one), short-lived access tokens, and a `token_use` claim
+ * so neither kind is ever accepted as the other. An access token names its session (`sid`, the
+ * refresh-token family), so logging out or reuse detection ends it too (auth/caller.ts).
  */
 const ALGORITHM = 'HS256';
 export const ISSUER = 'market-data-gateway';
@@ -19,6 +21,8 @@ export interface AccessClaims {
   sub: string;
   jti: string;
   token_use: 'access';
+  /** The session: the refresh-token family this token was issued with. */
+  sid: string;
 }
 
 export interface RefreshClaims {
@@ -29,8 +33,8 @@ export interface RefreshClaims {
   fam: string;
 }
 
-export function signAccessToken(secret: string, userId: string): string {
-  return jwt.sign({ token_use: 'access' }, secret, {
+export function signAccessToken(secret: string, userId: string, sessionId: string): string {
+  return jwt.sign({ token_use: 'access', sid: sessionId }, secret, {
     algorithm: ALGORITHM,
     expiresIn: ACCESS_TOKEN_SECONDS,
     issuer: ISSUER,
@@ -59,14 +63,16 @@ function verify(secret: string, token: string, use: TokenUse): jwt.JwtPayload {
     const reason = e instanceof jwt.TokenExpiredError ? 'has expired' : 'is not valid';
     throw new AppError('UNAUTHENTICATED', `the ${use} token ${reason}`);
   }
-  if (typeof claims === 'string' || claims.token_use !== use || typeof claims.sub !== 'string' || typeof claims.jti !== 'string') {
+  if (typeof claims === 'string' || claims.token_use !== use || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
     throw new AppError('UNAUTHENTICATED', `the ${use} token is not valid`);
   }
   return claims;
 }
 
 export function verifyAccessToken(secret: string, token: string): AccessClaims {
-  return verify(secret, token, 'access') as AccessClaims;
+  const claims = verify(secret, token, 'access');
+  if (typeof claims.sid !== 'string') throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
+  return claims as AccessClaims;
 }
 
 export function verifyRefreshToken(secret: string, token: string): RefreshClaims {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../domain/json-depth.js';
 
 /**
  * JSON.parse that keeps integers beyond 2^53 exact: they come back as `bigint` (19-digit
@@ -17,7 +18,7 @@ const TAGGED = `$1"${TAG}$2"`;
 
 export function parseJsonExact(text: string): unknown {
   const tagged = text.replace(BIG_LITERAL, TAGGED);
-  if (tagged.length === text.length) return JSON.parse(text);
+  if (tagged.length === text.length) return bounded(JSON.parse(text));
   let value: unknown;
   try {
     value = JSON.parse(tagged);
@@ -29,7 +30,13 @@ export function parseJsonExact(text: string): unknown {
       throw new SyntaxError('invalid JSON');
     }
   }
-  return untag(value);
+  return untag(bounded(value));
+}
+
+/** `value`, unless it nests deeper than any record does: what walks it next (untag, Prisma) recurses. */
+function bounded(value: unknown): unknown {
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep; no record needs more`);
+  return value;
 }
 
 function untag(v: unknown): unknown {

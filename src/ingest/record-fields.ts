@@ -1,15 +1,21 @@
 // Validators for the fields of an imported record: each takes the value received and the field's
 // name as the spec writes it (`logos.png.url`, `Securities[2].figi`), returns the typed value, or
-// throws a RejectError naming the field, the rule and the value received.
+// throws a RejectError naming the field, the rule and the value received. Text and lists are held
+// to the limits of src/domain/limits.ts: text of a kind (default short), lists of a kind (default
+// children), opaque JSON by its JSON text.
+import { LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../domain/limits.js';
 import { RejectError } from './importer.js';
 
 export type Rec = Record<string, unknown>;
 
+const bigintAsDigits = (_key: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
+
+const cut = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+
 function show(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing)';
   if (typeof value === 'bigint') return String(value);
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return cut(JSON.stringify(value, bigintAsDigits));
 }
 
 export function reject(field: string, rule: string, value: unknown): RejectError {
@@ -29,19 +35,39 @@ export function record(value: unknown): Rec {
   return value;
 }
 
-export function string(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw reject(field, 'a string', value);
+/**
+ * What JSON writes as a six-character escape (a control character other than tab, newline and
+ * carriage return; a lone surrogate), and DEL: text that holds one is refused.
+ */
+const UNSAFE_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Text of `kind`: at most TEXT_LIMITS[kind] characters, and no character UNSAFE_CHARACTER matches. */
+function text(value: string, field: string, kind: TextKind): string {
+  const limit = TEXT_LIMITS[kind];
+  if (value.length > limit) throw new RejectError(`${field}: must be at most ${limit} characters, got ${value.length} characters (${show(value)})`);
+  const bad = UNSAFE_CHARACTER.exec(value);
+  if (bad) {
+    const what = bad[0] >= '\uD800' ? `a lone surrogate ${codePoint(bad[0])}` : `the control character ${codePoint(bad[0])}`;
+    throw new RejectError(`${field}: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got ${what} at character ${bad.index + 1} (${show(value)})`);
+  }
   return value;
 }
 
-export function nonEmpty(value: unknown, field: string): string {
+export function string(value: unknown, field: string, kind: TextKind = 'short'): string {
+  if (typeof value !== 'string') throw reject(field, 'a string', value);
+  return text(value, field, kind);
+}
+
+export function nonEmpty(value: unknown, field: string, kind: TextKind = 'short'): string {
   if (typeof value !== 'string' || value.trim() === '') throw reject(field, 'a non-empty string', value);
-  return value;
+  return text(value, field, kind);
 }
 
 /** Absent or null: null. */
-export function optString(value: unknown, field: string): string | null {
-  return value === undefined || value === null ? null : string(value, field);
+export function optString(value: unknown, field: string, kind: TextKind = 'short'): string | null {
+  return value === undefined || value === null ? null : string(value, field, kind);
 }
 
 export function number(value: unknown, field: string): number {
@@ -119,23 +145,40 @@ export function optTimestamp(value: unknown, field: string): Date | undefined {
   return value === undefined || value === null ? undefined : timestamp(value, field);
 }
 
-export function array(value: unknown, field: string): unknown[] {
+/** An array of at most LIST_LIMITS[kind] items. */
+export function array(value: unknown, field: string, kind: ListKind = 'children'): unknown[] {
   if (!Array.isArray(value)) throw reject(field, 'an array', value);
+  const max = LIST_LIMITS[kind];
+  if (value.length > max) throw new RejectError(`${field}: must have at most ${max} items, got ${value.length} items`);
   return value;
 }
 
-export function strings(value: unknown, field: string): string[] {
-  return array(value, field).map((v, i) => string(v, `${field}[${i}]`));
+/** An array of at most LIST_LIMITS.children strings, each text of `kind`. */
+export function strings(value: unknown, field: string, kind: TextKind = 'short', listKind: ListKind = 'children'): string[] {
+  return array(value, field, listKind).map((v, i) => string(v, `${field}[${i}]`, kind));
 }
 
-/** An array of objects, each read by `each` with its own path (`field[i]`) for the names of its fields. */
+/** An array of at most LIST_LIMITS.children objects, each read by `each` with its own path (`field[i]`) for the names of its fields. */
 export function objects<T>(value: unknown, field: string, each: (item: Rec, path: string) => T): T[] {
   return array(value, field).map((v, i) => each(object(v, `${field}[${i}]`), `${field}[${i}]`));
 }
 
-/** Any JSON value (an opaque vendor field); absent is null. */
-export function anyJson(value: unknown): unknown {
-  return value === undefined ? null : value;
+/** Deeper JSON is refused: vendor data is never that deep, and recursive readers (sameValue in src/services/upsert.ts) would run out of stack. */
+const JSON_DEPTH = 32;
+
+function nestedWithin(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth === 0) return false;
+  return (Array.isArray(value) ? value : Object.values(value)).every((v) => nestedWithin(v, depth - 1));
+}
+
+/** Any JSON value (an opaque vendor field) of at most TEXT_LIMITS.json characters as JSON text, nested at most JSON_DEPTH deep; absent is null. */
+export function anyJson(value: unknown, field: string): unknown {
+  if (value === undefined) return null;
+  if (!nestedWithin(value, JSON_DEPTH)) throw new RejectError(`${field}: must be JSON nested at most ${JSON_DEPTH} levels deep, got deeper nesting`);
+  const json = JSON.stringify(value, bigintAsDigits);
+  if (json.length > TEXT_LIMITS.json) throw new RejectError(`${field}: must be at most ${TEXT_LIMITS.json} characters as JSON text, got ${json.length} characters (${cut(json)})`);
+  return value;
 }
 
 /** A SEC Central Index Key, 1 to 10 digits, stored zero-padded to 10. */

@@ -67,6 +67,8 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 120_000) : undefined;
 }
 
+const MAX_REDIRECTS = 5;
+
 class Upstream {
   requests = 0;
   private readonly base: URL;
@@ -83,19 +85,46 @@ class Upstream {
     return url;
   }
 
-  /** GET a JSON body; big integers stay exact (they arrive as strings where a Number would round). */
-  async get(target: URL | string): Promise<unknown> {
-    const url = new URL(target);
+  /**
+   * The URL to request, with the key: only on the origin of `--from`. A next_url or a redirect to
+   * any other origin stops the resource, and nothing (the key least of all) is sent there.
+   */
+  private target(link: URL | string, base: URL | string): URL {
+    let url: URL;
+    try {
+      url = new URL(link, base);
+    } catch {
+      throw new SyncError(`the upstream gave a link that is not a URL: ${JSON.stringify(String(link).slice(0, 200))}`);
+    }
+    if (url.origin !== this.base.origin) {
+      throw new SyncError(`the upstream links to ${url.origin}, another origin than --from (${this.base.origin}); stopped there, and nothing (the key least of all) was sent to it`);
+    }
     if (!url.searchParams.has('apikey')) url.searchParams.set('apikey', this.options.apikey);
+    return url;
+  }
+
+  /** GET a JSON body; big integers stay exact (they arrive as strings where a Number would round). */
+  async get(link: URL | string): Promise<unknown> {
+    let url = this.target(link, this.base);
     const attempts = this.options.attempts ?? 6;
     const backoff = this.options.backoffMs ?? 250;
-    const shown = url.pathname + url.search.replace(/apikey=[^&]*/, 'apikey=…');
+    let redirects = 0;
     for (let attempt = 1; ; attempt++) {
       this.requests++;
+      const shown = url.pathname + url.search.replace(/apikey=[^&]*/, 'apikey=…');
       let wait: number;
       let problem: string;
       try {
-        const res = await this.fetchFn(url, { headers: { accept: 'application/json' } });
+        // redirects are followed here, where their origin is checked, not by fetch
+        const res = await this.fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'manual' });
+        const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+        if (location !== null) {
+          await res.body?.cancel();
+          if (++redirects > MAX_REDIRECTS) throw new SyncError(`more than ${MAX_REDIRECTS} redirects from GET ${shown}`);
+          url = this.target(location, url);
+          attempt--;
+          continue;
+        }
         const text = await res.text();
         if (res.ok) return parseJsonExact(text);
         problem = `${res.status} from GET ${shown}: ${text.slice(0, 200)}`;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createWorker, OEM, PSM, type Block } from 'tesseract.js';
+import type { Worker as NodeWorker } from 'node:worker_threads';
+import { createWorker, OEM, PSM, type Block, type Worker } from 'tesseract.js';
 import { ROOT, type OcrModel } from '../config.js';
 
 const require = createRequire(import.meta.url);
@@ -58,6 +59,11 @@ export interface EngineOptions {
   workerPath?: string;
 }
 
+/** What an engine answers once it was stopped or its thread died: it will never read again. */
+export class EngineStoppedError extends Error {
+  override name = 'EngineStoppedError';
+}
+
 /** tesseract.js rejects with plain strings. */
 export function toError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
@@ -109,25 +115,68 @@ export async function createTesseractEngine(options: EngineOptions = {}): Promis
     starting.then((w) => w.terminate(), () => {}); // should it start after all
     throw toError(e);
   }).finally(() => clearTimeout(timer));
+  return guard(worker);
+}
+
+/**
+ * Our engine over a started tesseract.js worker. tesseract.js itself is unsafe once stopped: a call
+ * after `terminate` returns a promise that never settles and rejects another that nothing handles
+ * (its `send` on a null worker), and a job running at `terminate` never settles. So every call goes
+ * through `call`, which refuses after a stop and rejects what is running when it stops.
+ */
+async function guard(worker: Worker): Promise<OcrEngine> {
+  let stopped: EngineStoppedError | null = null;
+  const running = new Set<(e: Error) => void>();
+  const stop = (reason: EngineStoppedError) => {
+    if (stopped) return;
+    stopped = reason;
+    for (const reject of running) reject(reason);
+    running.clear();
+  };
+  const call = <T>(fn: () => Promise<T>): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    return new Promise<T>((resolve, reject) => {
+      running.add(reject);
+      fn().then(
+        (value) => {
+          running.delete(reject);
+          resolve(value);
+        },
+        (e: unknown) => {
+          running.delete(reject);
+          reject(toError(e));
+        },
+      );
+    });
+  };
+  const terminate = async () => {
+    stop(new EngineStoppedError('the OCR engine was stopped'));
+    // tesseract.js posts a job's message a few microtasks after the call (loadImage): let any such
+    // message go before the worker is gone, or its send would reject with nobody to handle it
+    await new Promise((resolve) => setImmediate(resolve));
+    await worker.terminate();
+  };
+  // Node emits 'error' on a Worker whose thread threw past its own handler or ran out of memory;
+  // tesseract.js listens for neither, so without this the process would end, and its jobs hang
+  const thread = (worker as Worker & { worker?: NodeWorker }).worker;
+  thread?.on('error', (e: Error) => stop(new EngineStoppedError(`the OCR worker thread failed: ${e.message}`)));
+  thread?.on('exit', (code: number) => stop(new EngineStoppedError(`the OCR worker thread exited (code ${code})`)));
 
   // Tesseract's diagnostics ("Estimating resolution as ...") would go to our stderr per image
-  await worker.setParameters({ debug_file: '/dev/null' } as Record<string, string>);
+  await call(() => worker.setParameters({ debug_file: '/dev/null' } as Record<string, string>)).catch(async (e: unknown) => {
+    await terminate();
+    throw e;
+  });
   let psmSet: PageSegmentation = PSM.SINGLE_BLOCK; // tesseract.js's default
   return {
     async recognize(image, psm) {
-      try {
-        if (psm !== psmSet) {
-          await worker.setParameters({ tessedit_pageseg_mode: psm });
-          psmSet = psm;
-        }
-        const { data } = await worker.recognize(image, {}, { text: false, blocks: true });
-        return page(data.blocks);
-      } catch (e) {
-        throw toError(e);
+      if (psm !== psmSet) {
+        await call(() => worker.setParameters({ tessedit_pageseg_mode: psm }));
+        psmSet = psm;
       }
+      const { data } = await call(() => worker.recognize(image, {}, { text: false, blocks: true }));
+      return page(data.blocks);
     },
-    async terminate() {
-      await worker.terminate();
-    },
+    terminate,
   };
 }

@@ -21,7 +21,8 @@ export interface OcrAnswer {
 /**
  * Page segmentation per mode (measured in bench/RESULTS.md):
  * - document: automatic layout (PSM 3) reads columns and 90°-rotated pages in order, but finds
- *   nothing on a slightly skewed page; then the page is read again as one block (PSM 6).
+ *   nothing on a slightly skewed page; then the page is read again as one block (PSM 6), at once
+ *   and on the same worker (the pool runs a request's passes back to back).
  * - video: one block (PSM 6): frames are screens and captions, read line by line, and a skewed
  *   or noisy frame still gives lines.
  */
@@ -46,11 +47,15 @@ export async function extractText(pool: OcrPool, frame: unknown, mode: OcrMode =
 }
 
 /** The words (document) or lines (video) of an image already checked; bench/ocr.ts calls it too. */
+/**
+ * Words or lines one answer carries at most, so its size is known before it is read (the GraphQL
+ * cost analysis counts `results` at this): a dense 40-megapixel page holds far fewer.
+ */
+export const MAX_OCR_RESULTS = 10_000;
+
 export async function readText(pool: OcrPool, image: Buffer, pixels: number, mode: OcrMode): Promise<OcrResult[]> {
-  const deadline = pool.deadline(); // one time limit for all passes
-  for (const psm of PASSES[mode]) {
-    const page = await pool.recognize(image, psm, pixels, deadline);
-    if (page.words.length > 0) return mode === 'video' ? page.lines.map((text) => ({ text })) : page.words;
-  }
-  return [];
+  const page = await pool.recognize(image, PASSES[mode], pixels);
+  if (page.words.length === 0) return [];
+  const results = mode === 'video' ? page.lines.map((text) => ({ text })) : page.words;
+  return results.length > MAX_OCR_RESULTS ? results.slice(0, MAX_OCR_RESULTS) : results;
 }

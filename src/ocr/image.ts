@@ -47,7 +47,8 @@ export function parseFrame(frame: unknown): Frame {
   const comma = frame.indexOf(',');
   if (comma < 0) throw bad(`a data URL needs a comma before its data (${FORM}); got ${preview(frame)}`);
   const [mediaType = '', ...params] = frame.slice(5, comma).toLowerCase().split(';');
-  const declared = MEDIA_TYPES[mediaType.trim()];
+  const name = mediaType.trim();
+  const declared = Object.hasOwn(MEDIA_TYPES, name) ? MEDIA_TYPES[name] : undefined;
   if (!declared) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `frame: the image type must be one of ${IMAGE_TYPES.map((t) => `image/${t}`).join(', ')}; got ${JSON.stringify(mediaType || 'none')}`);
   }

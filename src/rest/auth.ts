@@ -1,4 +1,5 @@
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
+import { checkSite } from '../auth/csrf.js';
 import { login, logout, refresh } from '../auth/sessions.js';
 import type { Context } from '../context.js';
 import { jsonObjectBody } from './body.js';
@@ -20,6 +21,13 @@ function jsonBody(request: Request): Promise<Record<string, unknown>> {
   return jsonObjectBody(request, MAX_BODY_BYTES, '{"email": ..., "password": ...}');
 }
 
+const SITE_ERROR = { '403': 'The request comes from a page of another site: its Origin is neither this host nor in CORS_ORIGINS, or it is cross-site (Sec-Fetch-Site) without an Origin (CSRF protection).' };
+
+/** These set or clear the session cookies: a page of another site must not (login CSRF, forced logout). */
+function checkSessionSite(ctx: Context): void {
+  checkSite(ctx.request, ctx.config.auth.corsOrigins, 'a request that sets or clears the session cookies');
+}
+
 function withCookies(body: unknown, cookies: string[]): Response {
   return json(body, 200, cookies.map((c) => ['set-cookie', c] as [string, string]));
 }
@@ -35,8 +43,10 @@ export const authRoutes: Route[] = [
       description: `${SESSION_COOKIES} A wrong password, an unknown email and a disabled user get the same 401. Limited per email and per address (429). The body must be application/json (415 otherwise) of at most 16 KiB (413).`,
       body: object({ email: str('Email address.'), password: str('Password.') }),
       response: SESSION_BODY,
+      errors: SITE_ERROR,
     },
     async handle(ctx: Context) {
+      checkSessionSite(ctx);
       const body = await jsonBody(ctx.request);
       const r = await login(ctx.sessions, { email: body.email, password: body.password }, ctx.ip);
       return withCookies({ message: r.message, expires_in: r.expiresIn }, r.cookies);
@@ -50,8 +60,10 @@ export const authRoutes: Route[] = [
       summary: 'Exchange the refresh cookie for new tokens (spec 4.13)',
       description: `Send the DT_REFRESH_TOKEN cookie. ${SESSION_COOKIES} The refresh token is rotated: the old one stops working, and presenting it again revokes the whole session (401).`,
       response: SESSION_BODY,
+      errors: SITE_ERROR,
     },
     async handle(ctx: Context) {
+      checkSessionSite(ctx);
       const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       return withCookies({ message: r.message, expires_in: r.expiresIn }, r.cookies);
     },
@@ -82,10 +94,12 @@ export const authRoutes: Route[] = [
     access: 'public',
     doc: {
       summary: 'Clear the session cookies and revoke the session',
-      description: 'Send the DT_REFRESH_TOKEN cookie to end its session; both cookies are cleared either way.',
+      description: 'Send the DT_REFRESH_TOKEN cookie to end its session (its access tokens stop working too); both cookies are cleared either way.',
       response: object({ message: str('What happened.') }),
+      errors: SITE_ERROR,
     },
     async handle(ctx: Context) {
+      checkSessionSite(ctx);
       const r = await logout(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       return withCookies({ message: r.message }, r.cookies);
     },

@@ -1,4 +1,5 @@
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../domain/fundamentals.js';
+import { holdRows } from '../context.js';
 import {
   checkBalanceSheetFilter,
   CIK_PATTERN,
@@ -100,6 +101,7 @@ export const balanceSheetRoutes: Route[] = [
     access: 'balanceSheets',
     async handle(ctx, url) {
       const { params: p, raw, after } = readCursorRequest(ctx, url, ROUTE, BALANCE_SHEET_PARAMS);
+      await holdRows(ctx, 'BalanceSheet', p.limit);
       const sort = parseSort(p.sort);
       const filter: BalanceSheetFilter = {
         cik: p.cik,

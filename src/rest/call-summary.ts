@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { callSummaryPageNumber, type CallParticipant, type CallSummary } from '../services/call-summary.js';
 import { SYMBOL_PARAM_PATTERN } from './fundamental.js';
@@ -66,6 +66,7 @@ export function summaryRecord(c: CallSummary): Record<string, unknown> {
 
 async function summaries(ctx: Context, url: URL): Promise<Response> {
   const p = parseQuery(SUMMARY_PARAMS, url.searchParams);
+  await holdRows(ctx, 'CallSummary', p.page_size);
   if (p.from && p.to && p.from.getTime() > p.to.getTime()) {
     throw new AppError('BAD_REQUEST', `parameter from (${p.from.toISOString()}) is after parameter to (${p.to.toISOString()})`);
   }

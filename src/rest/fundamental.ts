@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import { holdRows, type Context } from '../context.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
 import { fundamentalPageNumber, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
@@ -139,12 +139,14 @@ function readQuery(url: URL) {
 
 async function enhanced(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
+  await holdRows(ctx, 'EnhancedFundamental', q.pageSize);
   const { nodes, totalCount } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: true });
   return json({ data: nodes.map(enhancedRecord), message: OK_MESSAGE, pagination: pagination(totalCount, q.page, q.pageSize) });
 }
 
 async function lite(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
+  await holdRows(ctx, 'Fundamental', q.pageSize);
   const { nodes } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: false });
   return json(nodes.map(liteRecord));
 }

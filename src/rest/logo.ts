@@ -1,4 +1,5 @@
 import { logoPageNumber, type LogoWithInfo } from '../services/logo.js';
+import { holdRows } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
@@ -79,6 +80,7 @@ export const logoRoutes: Route[] = [
       const query = new URLSearchParams(url.searchParams);
       query.delete('apikey');
       const p = parseQuery(LOGO_PARAMS, query);
+      await holdRows(ctx, 'Logo', p.page_size);
       const symbols = p.symbols === undefined ? undefined : parseSymbols(p.symbols, 'symbols');
       const { nodes, totalCount } = await logoPageNumber(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });
       const pageCount = Math.max(1, Math.ceil(totalCount / p.page_size));

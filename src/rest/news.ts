@@ -1,4 +1,5 @@
 import { associatedIds, newsAtOffset, type NewsItem } from '../services/news.js';
+import { holdRows } from '../context.js';
 import { parseSymbol } from '../services/symbols.js';
 import { AppError } from '../errors.js';
 import { arr, bool, int, object, str, timestamp } from './json-schema.js';
@@ -121,6 +122,7 @@ export const newsRoutes: Route[] = [
     access: 'news',
     async handle(ctx, url) {
       const p = parseQuery(NEWS_PARAMS, url.searchParams);
+      await holdRows(ctx, 'NewsItem', p.page_size);
       const filter = {
         symbol: symbolParam(p.symbol),
         type: p.type as 'gainers' | 'losers' | undefined,

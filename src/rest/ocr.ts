@@ -20,7 +20,7 @@ export const ocrRoutes: Route[] = [
         'Send `{"frame": "data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA>", "mode": "document" | "video"}` as application/json. ' +
         '`document` (default) answers one result per word with the top-left of its box (x, y in pixels) and a confidence in 0..1; ' +
         '`video` answers one `{text}` per line. Only data URLs are read: nothing is fetched. ' +
-        `Limits: body ${MAX_FRAME_BYTES / 1024 / 1024} MiB (413), image ${MAX_PIXELS / 1e6} megapixels (413), an unsupported image type 415, a per-request time limit and a bounded queue (503 with Retry-After). Enterprise tier.`,
+        `Limits: body ${MAX_FRAME_BYTES / 1024 / 1024} MiB (413), image ${MAX_PIXELS / 1e6} megapixels (413), an unsupported image type 415, a queue bounded by requests and by pixels, a limit on the wait for a worker and one on the work (503 with Retry-After). Enterprise tier.`,
       body: object(
         {
           frame: { type: 'string', pattern: '^data:', description: 'A data URL: data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA>.' },
@@ -40,7 +40,7 @@ export const ocrRoutes: Route[] = [
       errors: {
         '413': 'The body is over 10 MiB, or the image over 40 megapixels.',
         '415': 'The body is not application/json, or the image type is not png, jpeg, webp, bmp or gif.',
-        '503': 'OCR is busy (queue full; see Retry-After), took longer than its time limit, or is shutting down.',
+        '503': 'OCR is busy (too many requests or pixels in flight, or no worker free in time), took longer than its time limit, or is shutting down; always with Retry-After.',
       },
     },
     async handle(ctx: Context) {

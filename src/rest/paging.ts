@@ -29,12 +29,20 @@ export function readCursorRequest<S extends ParamSpecs>(ctx: Context, url: URL, 
   return { params: parseQuery(specs, new URLSearchParams(state.params)), raw: state.params, after: state.after };
 }
 
-/** The absolute URL of this path, as the client reached it. */
-export function publicOrigin(ctx: Context, url: URL): string {
+/** What a proxy may say of the client's scheme and host (X-Forwarded-*), and nothing else. */
+const FORWARDED_PROTO = /^https?$/;
+const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The base of the absolute links this service writes: PUBLIC_URL, which production requires
+ * (config.ts). Elsewhere without it, the origin as the client reached it.
+ */
+export function publicBase(ctx: Context, url: URL): string {
+  if (ctx.config.publicUrl !== undefined) return ctx.config.publicUrl;
   if (ctx.config.auth.trustProxy) {
     const proto = ctx.request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
     const host = ctx.request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-    if (proto && host) return `${proto}://${host}`;
+    if (proto && host && FORWARDED_PROTO.test(proto) && FORWARDED_HOST.test(host)) return `${proto}://${host}`;
   }
   return url.origin;
 }
@@ -43,5 +51,5 @@ export function publicOrigin(ctx: Context, url: URL): string {
 export function nextUrl(ctx: Context, url: URL, route: string, raw: Record<string, string>, lastCursor: string | undefined, hasNextPage: boolean): string | undefined {
   if (!hasNextPage || !lastCursor) return undefined;
   const token = sealCursor(ctx.sessions.auth.jwtSecret, { route, params: raw, after: lastCursor });
-  return `${publicOrigin(ctx, url)}${url.pathname}?cursor=${token}`;
+  return `${publicBase(ctx, url)}${url.pathname}?cursor=${token}`;
 }

@@ -101,14 +101,24 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
 /** Parameters every route accepts on top of its own. */
 export const COMMON_PARAMS = new Set(['apikey']);
 
-/** Validates a query against its definitions; returns typed values with defaults applied. */
-export function parseQuery<S extends ParamSpecs>(specs: S, query: URLSearchParams): ParamValues<S> {
+/**
+ * Refuses a parameter `specs` does not define (by its own keys: `constructor` or `__proto__` are
+ * names a client may send, not properties of every object) and one given more than once.
+ */
+export function checkParamNames(specs: ParamSpecs, query: URLSearchParams): void {
   for (const name of new Set(query.keys())) {
-    if (!(name in specs) && !COMMON_PARAMS.has(name)) {
-      throw new AppError('BAD_REQUEST', `unknown parameter ${name}; this path takes ${Object.keys(specs).join(', ')}`);
+    if (!Object.hasOwn(specs, name) && !COMMON_PARAMS.has(name)) {
+      const names = Object.keys(specs);
+      const shown = JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+      throw new AppError('BAD_REQUEST', `unknown parameter ${shown}; this path takes ${names.length ? names.join(', ') : 'no parameters'}`);
     }
     if (query.getAll(name).length > 1) throw new AppError('BAD_REQUEST', `parameter ${name} is given more than once`);
   }
+}
+
+/** Validates a query against its definitions; returns typed values with defaults applied. */
+export function parseQuery<S extends ParamSpecs>(specs: S, query: URLSearchParams): ParamValues<S> {
+  checkParamNames(specs, query);
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const raw = query.get(name);

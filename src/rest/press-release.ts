@@ -1,4 +1,5 @@
 import { pressReleasesAtOffset, type PressRelease } from '../services/press-release.js';
+import { holdRows } from '../context.js';
 import { arr, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { checkOrder, PAGE_PARAMS, symbolList } from './pages.js';
@@ -134,6 +135,7 @@ export const pressReleaseRoutes: Route[] = [
     access: 'pressReleases',
     async handle(ctx, url) {
       const p = parseQuery(PRESS_RELEASE_PARAMS, url.searchParams);
+      await holdRows(ctx, 'PressRelease', p.page_size);
       const to = endOf(p.to, url.searchParams.get('to'));
       checkOrder(p.from, to, url.searchParams);
       const filter = { tickers: p.tickers === undefined ? undefined : symbolList('tickers', p.tickers), from: p.from, to };

@@ -1,4 +1,5 @@
 import { ratingsAtOffset, type Rating } from '../services/rating.js';
+import { holdRows } from '../context.js';
 import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { checkOrder, dataEnvelope, dataResponse, PAGE_PARAMS, symbolList } from './pages.js';
@@ -64,6 +65,7 @@ export const ratingRoutes: Route[] = [
     access: 'ratings',
     async handle(ctx, url) {
       const p = parseQuery(RATING_PARAMS, url.searchParams);
+      await holdRows(ctx, 'Rating', p.page_size);
       checkOrder(p.from, p.to, url.searchParams);
       const filter = {
         id: p.id,

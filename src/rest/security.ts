@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Context } from '../context.js';
+import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { searchSecuritiesPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
 import { arr, bool, date, int, nullable, object, str, timestamp, type JsonSchema } from './json-schema.js';
@@ -185,6 +185,7 @@ async function search(ctx: Context, url: URL): Promise<Response> {
   if (q === undefined) throw new AppError('BAD_REQUEST', 'parameter search (or its alias q) is required');
   if (q.trim() === '') throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
   const type = p.search_type as SearchType;
+  await holdRows(ctx, 'Security', p.per_page);
   const { nodes, found, outOf, matched } = await searchSecuritiesPage(ctx.db, { query: q, type, page: p.page, perPage: p.per_page });
   const hits = nodes.map((s) => ({ document: securityDocument(s), ...highlightOf(s, type, matched) }));
   return json({

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { lastCursor, type Page } from '../services/paging.js';
 import { findSecurity } from '../services/security.js';
@@ -76,6 +76,7 @@ export async function tickPage<Row>(
   const symbol = parseSymbol(pathSymbol, 'symbol');
   const route = `${table}:${symbol}`;
   const { params, raw, after } = readCursorRequest(ctx, url, route, TICK_PARAMS);
+  await holdRows(ctx, table, params.limit);
   const page = await load(symbol, { range: timeRange(params), direction: params.order as 'asc' | 'desc', first: params.limit, after });
   if (page.nodes.length === 0 && !after) await checkSymbolKnown(ctx, table, symbol);
   const next = nextUrl(ctx, url, route, raw, lastCursor(page), page.hasNextPage);

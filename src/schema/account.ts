@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import type { Caller } from '../auth/caller.js';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKey as ApiKeyRow } from '../services/account.js';
+import { createApiKey, listApiKeys, MAX_LISTED_API_KEYS, revokeApiKey, type ApiKey as ApiKeyRow } from '../services/account.js';
+import { listOf } from './common.js';
 
 
 export const TierEnum = builder.enumType('Tier', {
@@ -53,9 +54,10 @@ builder.queryFields((t) => ({
   }),
   apiKeys: t.field({
     type: [ApiKey],
+    extensions: listOf(MAX_LISTED_API_KEYS),
     nullable: true,
-    authScopes: { authenticated: true },
-    description: "The caller's API keys, revoked ones included, oldest first.",
+    authScopes: { session: true },
+    description: "The caller's API keys, revoked ones included, oldest first. Needs a logged-in session (an access token), not an API key.",
     resolve: (_root, _args, ctx) => listApiKeys(ctx.db, ctx.caller!.userId),
   }),
 }));
@@ -63,15 +65,15 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    authScopes: { authenticated: true },
-    description: 'Creates an API key for the caller.',
+    authScopes: { session: true },
+    description: 'Creates an API key for the caller. Needs a logged-in session (an access token), not an API key; a user holds at most API_KEYS_PER_USER unrevoked keys (API_KEY_LIMIT_REACHED).',
     args: { name: t.arg.string({ required: true, description: 'A name for the key (1 to 100 characters).' }) },
-    resolve: (_root, args, ctx) => createApiKey(ctx.db, ctx.caller!.userId, args.name),
+    resolve: (_root, args, ctx) => createApiKey(ctx.db, ctx.caller!.userId, args.name, ctx.config.auth.apiKeysPerUser),
   }),
   revokeApiKey: t.field({
     type: ApiKey,
-    authScopes: { authenticated: true },
-    description: "Revokes one of the caller's API keys; it stops working at once.",
+    authScopes: { session: true },
+    description: "Revokes one of the caller's API keys; it stops working at once. Needs a logged-in session (an access token), not an API key.",
     args: { keyId: t.arg.string({ required: true, description: 'The key id (ApiKey.keyId).' }) },
     resolve: async (_root, args, ctx) => {
       const key = await revokeApiKey(ctx.db, args.keyId, ctx.caller!.userId);

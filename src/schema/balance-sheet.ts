@@ -19,7 +19,7 @@ import {
   type Timeframe,
 } from '../services/balance-sheet.js';
 import { emptyPage, type Direction, type Page } from '../services/paging.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize, SortOrder } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
 /** The same page-size rule as the REST `limit` (spec 4.2). */
@@ -154,7 +154,7 @@ function pageArgs<F>(filter: F, args: ListArgs): BalanceSheetPageArgs<F> {
 
 const listArgs = builder.args((t) => ({
   orderBy: t.field({ type: BalanceSheetOrder, defaultValue: { field: 'period_end', direction: 'asc' }, description: 'Default: by period end, ascending.' }),
-  first: t.int({ description: firstArgDescription(BALANCE_SHEET_PAGE) }),
+  first: t.int(firstArg(BALANCE_SHEET_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 

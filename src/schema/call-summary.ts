@@ -10,7 +10,7 @@ import {
   type CallSummaryPageArgs,
 } from '../services/call-summary.js';
 import { emptyPage, type Page } from '../services/paging.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { parseSymbol } from '../services/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
@@ -63,7 +63,7 @@ export const CallSummaryConnection = builder.connectionObject({ type: CallSummar
 const pageArgs = builder.args((t) => ({
   from: t.field({ type: 'DateTime', description: 'Only calls at or after this time.' }),
   to: t.field({ type: 'DateTime', description: 'Only calls at or before this time.' }),
-  first: t.int({ description: firstArgDescription(CALL_SUMMARY_PAGE) }),
+  first: t.int(firstArg(CALL_SUMMARY_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 

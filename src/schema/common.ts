@@ -1,8 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { checkAuthenticated, checkEntitled, type Resource } from '../auth/entitlements.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Subscription } from '../events.js';
+import { Loaders } from '../loaders.js';
 import { lastCursor, type Direction, type Page } from '../services/paging.js';
+import { SYMBOL_PATTERN } from '../services/symbols.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
 export interface PageSize {
@@ -18,8 +23,21 @@ export function checkFirst(first: number | null | undefined, size: PageSize, arg
   return first;
 }
 
-export function firstArgDescription(size: PageSize): string {
-  return `How many items to return: 1 to ${size.max}, default ${size.default}.`;
+/**
+ * The options of a list's `first` argument: its description, and its page size for the cost
+ * analysis (src/graphql-cost.ts counts the list at the size asked for, else at the default).
+ */
+export function firstArg(size: PageSize) {
+  return { description: `How many items to return: 1 to ${size.max}, default ${size.default}.`, extensions: { pageSize: size } };
+}
+
+/**
+ * The `extensions` of a list field without `first` that the schema's own code bounds: its largest
+ * size (and the list argument it has one item per, if any), for the cost analysis (src/graphql-cost.ts). A stored record's child lists need none: the
+ * import's limits bound them (FIELD_LIST_KINDS in src/domain/limits.ts).
+ */
+export function listOf(max: number, itemsOf?: string) {
+  return { listSize: { max, ...(itemsOf ? { itemsOf } : {}) } };
 }
 
 /** A service page in the shape the Relay connection types resolve. */
@@ -79,29 +97,87 @@ export const FiscalPeriodEnum = builder.enumType('FiscalPeriod', {
 export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of this list): return the items after it.';
 
 /**
- * The record id inside a Relay global id of a type keyed by an integer. The Prisma plugin would
- * parseInt it and hand NaN to the database (a masked internal error); a malformed id is the
- * client's mistake.
+ * The record part of a global id is not of the form its type issues. Thrown by a node type's
+ * `findUnique`; node and nodes (schema/node.ts) put the argument's name in front.
  */
-export function intNodeId(id: string, typename: string): number {
-  if (!/^\d{1,15}$/.test(id)) throw new AppError('BAD_REQUEST', `argument "id": ${JSON.stringify(id)} is not the id of a ${typename}`);
-  return Number(id);
+export class NodeIdError extends AppError {
+  constructor(id: string, typename: string, form: string) {
+    super('BAD_REQUEST', `${JSON.stringify(id.length > 100 ? `${id.slice(0, 100)}…` : id)} is not the id of a ${typename} (${form})`);
+  }
 }
 
 /**
- * The events of `topic` for a subscription field, optionally only those `keep` accepts. Resolves
- * once the bus listens (on Redis: once SUBSCRIBE is confirmed), so a client that has its response
- * misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
+ * The record id inside a Relay global id of a type keyed by an integer (a 32-bit column). The
+ * Prisma plugin would parseInt it and hand NaN, or a number the column cannot hold, to the database.
  */
-export async function liveEvents<T>(ctx: Context, topic: string, keep?: (event: T) => boolean): Promise<AsyncIterableIterator<T>> {
+export function intNodeId(id: string, typename: string): number {
+  const n = /^-?\d{1,10}$/.test(id) ? Number(id) : NaN;
+  if (!isInt32(n)) throw new NodeIdError(id, typename, `an integer from ${INT32.min} to ${INT32.max}`);
+  return n;
+}
+
+/**
+ * The key inside the global id of a trade or quote: the JSON pair `["<symbol>","<sequence number>"]`
+ * the Prisma plugin writes for their compound key, checked part by part.
+ */
+export function tickNodeId(id: string, typename: string): { symbol: string; sequenceNumber: bigint } {
+  const bad = () => new NodeIdError(id, typename, 'a JSON pair ["<symbol>", "<sequence number>"] of a symbol and a signed 64-bit integer');
+  let parts: unknown;
+  try {
+    parts = JSON.parse(id);
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parts) || parts.length !== 2) throw bad();
+  const [symbol, sequence] = parts as unknown[];
+  const sequenceNumber = typeof sequence === 'string' ? int64(sequence) : undefined;
+  if (typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol) || sequenceNumber === undefined) throw bad();
+  return { symbol, sequenceNumber };
+}
+
+/**
+ * The events of `topic` for a subscription field that needs `resource`, optionally only those
+ * `keep` accepts. Counts against the caps of graphql-live.ts (TOO_MANY_SUBSCRIPTIONS,
+ * SUBSCRIPTIONS_FULL) and holds its slot there, so its caller's rights are checked while it runs.
+ * Resolves once the bus listens (on Redis: once SUBSCRIBE is confirmed), so a client that has its
+ * response misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
+ */
+export async function liveEvents<T>(ctx: Context, resource: Resource, topic: string, keep?: (event: T) => boolean): Promise<AsyncIterableIterator<T>> {
+  const caller = ctx.caller;
+  checkAuthenticated(caller);
+  checkEntitled(caller, resource);
+  const slot = ctx.live.reserve(caller, resource, ctx.liveSlot.key ?? randomUUID());
   const subscription = ctx.events.subscribe<T>(topic);
   try {
     await subscription.ready;
   } catch {
     await subscription.return?.();
+    slot.release();
     throw new AppError('SERVICE_UNAVAILABLE', 'live events are unavailable for the moment: the event bus (Redis) does not answer; subscribe again later');
   }
-  return keep ? filtered(subscription, keep) : subscription;
+  ctx.liveSlot.current = slot;
+  return perEvent(ctx, keep ? filtered(subscription, keep) : subscription, () => {
+    // a member (graphql-live.ts) releases its own slot when it ends
+    if (!slot.member) slot.release();
+  });
+}
+
+/** Each event is executed with loaders of its own: a stream lives for hours, its rows change. */
+function perEvent<T>(ctx: Context, events: AsyncIterableIterator<T>, ended: () => void): AsyncIterableIterator<T> {
+  return {
+    async next() {
+      const r = await events.next();
+      if (!r.done) ctx.loaders = new Loaders();
+      return r;
+    },
+    return: () => {
+      ended();
+      return events.return!();
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 // Not an async generator: its return() would wait for the pending next(), which may never come.

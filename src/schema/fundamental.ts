@@ -18,7 +18,7 @@ import {
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
 import { emptyPage, type Page } from '../services/paging.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../services/symbols.js';
 
@@ -186,7 +186,7 @@ export const EnhancedFundamentalConnection = builder.connectionObject({ type: En
 const listArgs = builder.args((t) => ({
   fiscalYear: t.int({ description: 'Only this fiscal year.' }),
   fiscalPeriod: t.field({ type: FiscalPeriodEnum, description: 'Only this fiscal period.' }),
-  first: t.int({ description: firstArgDescription(FUNDAMENTAL_PAGE) }),
+  first: t.int(firstArg(FUNDAMENTAL_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 

@@ -15,6 +15,7 @@ import './news.js';
 import './trade.js';
 import './quote.js';
 import './ocr.js';
+import './node.js';
 
 builder.queryType({ description: 'The root of every read.' });
 builder.subscriptionType({ description: 'Live data: each record as it is stored, over Server-Sent Events or WebSocket (graphql-ws) at /graphql.' });

@@ -4,7 +4,7 @@ import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
 import { childrenOf, fromMap, withoutChildren } from '../loaders.js';
 import { logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = { default: 10, max: 100 };
@@ -109,7 +109,7 @@ builder.queryField('logos', (t) =>
     description: 'Company logos, by symbol.',
     args: {
       symbols: t.arg.stringList({ description: `Only the logos of these ticker symbols (1 to ${MAX_SYMBOLS}; case-insensitive). Leave out for every logo.` }),
-      first: t.arg.int({ description: firstArgDescription(LOGO_PAGE) }),
+      first: t.arg.int(firstArg(LOGO_PAGE)),
       after: t.arg.string({ description: AFTER_DESCRIPTION }),
     },
     resolve: async (_root, args, ctx) =>

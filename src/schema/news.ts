@@ -5,7 +5,7 @@ import { childrenOf, fromMap, loaderName } from '../loaders.js';
 import { associatedIds, listNews, NEWS_INCLUDE, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
 import { emptyPage, type Page } from '../services/paging.js';
 import { parseSymbol } from '../services/symbols.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArgDescription, intNodeId, liveEvents, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -119,7 +119,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
 export const NewsItemConnection = builder.connectionObject({ type: NewsItem, name: 'NewsItemConnection' });
 
 const pageArgs = builder.args((t) => ({
-  first: t.int({ description: firstArgDescription(NEWS_PAGE) }),
+  first: t.int(firstArg(NEWS_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 
@@ -165,7 +165,7 @@ builder.subscriptionField('newsAdded', (t) =>
     type: NewsItem,
     description: 'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
-    subscribe: (_root, { symbol }, ctx) => liveEvents<NewsItemRow>(ctx, newsTopic(parseSymbol(symbol, 'symbol'))),
+    subscribe: (_root, { symbol }, ctx) => liveEvents<NewsItemRow>(ctx, 'news', newsTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (item) => item,
   }),
 );

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
-import { extractText, type OcrResult } from '../ocr/extract.js';
+import { extractText, MAX_OCR_RESULTS, type OcrResult } from '../ocr/extract.js';
+import { listOf } from './common.js';
 
 const OcrMode = builder.enumType('OcrMode', {
   description: 'What the image is, and so what comes back.',
@@ -23,7 +24,7 @@ const OcrPayload = builder.objectRef<{ timestamp: string; results: OcrResult[] }
   description: 'The text read from one image (spec 2.11).',
   fields: (t) => ({
     timestamp: t.field({ type: 'DateTime', description: 'When the text was read.', resolve: (p) => p.timestamp }),
-    results: t.field({ type: [OcrText], description: 'Words in reading order (DOCUMENT), or lines (VIDEO).', resolve: (p) => p.results }),
+    results: t.field({ type: [OcrText], extensions: listOf(MAX_OCR_RESULTS), description: `Words in reading order (DOCUMENT), or lines (VIDEO); at most ${MAX_OCR_RESULTS}.`, resolve: (p) => p.results }),
   }),
 });
 

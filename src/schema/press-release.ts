@@ -13,7 +13,7 @@ import {
   type PressReleaseSecurity as PressReleaseSecurityRow,
   type TickerPageArgs,
 } from '../services/press-release.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, intNodeId, liveEvents, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const PRESS_RELEASE_PAGE: PageSize = { default: 10, max: 100 };
@@ -113,7 +113,7 @@ export const PressReleaseConnection = builder.connectionObject({ type: PressRele
 const rangeArgs = builder.args((t) => ({
   from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),
   to: t.field({ type: 'DateTime', description: 'Only releases published at or before this time.' }),
-  first: t.int({ description: firstArgDescription(PRESS_RELEASE_PAGE) }),
+  first: t.int(firstArg(PRESS_RELEASE_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 
@@ -167,7 +167,7 @@ builder.subscriptionField('pressReleaseAdded', (t) =>
     },
     subscribe: (_root, { tickers }, ctx) => {
       const wanted = tickers ? new Set(parseSymbols(tickers, 'tickers')) : undefined;
-      return liveEvents<PressReleaseRow>(ctx, PRESS_RELEASE_TOPIC, wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))));
+      return liveEvents<PressReleaseRow>(ctx, 'pressReleases', PRESS_RELEASE_TOPIC, wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))));
     },
     resolve: (release) => release,
   }),

@@ -6,7 +6,7 @@ import { emptyPage, type Page } from '../services/paging.js';
 import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../services/symbols.js';
 import { fromNanos, type TickPageArgs } from '../services/tick.js';
-import { connection, liveEvents } from './common.js';
+import { connection, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';
 import { tickArgs, tickPageArgs } from './tick.js';
 
@@ -17,6 +17,7 @@ export const Quote = builder.prismaNode('Quote', {
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'symbol_sequenceNumber' },
+  findUnique: (id) => ({ symbol_sequenceNumber: tickNodeId(id, 'Quote') }),
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     askExchange: t.exposeInt('askExchange', { description: 'Exchange id of the ask.' }),
@@ -78,7 +79,7 @@ builder.subscriptionField('quoteAdded', (t) =>
     type: Quote,
     description: 'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
-    subscribe: (_root, { symbol }, ctx) => liveEvents<QuoteRow>(ctx, quoteTopic(parseSymbol(symbol, 'symbol'))),
+    subscribe: (_root, { symbol }, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (quote) => quote,
   }),
 );

@@ -5,7 +5,7 @@ import { emptyPage, type Page } from '../services/paging.js';
 import type { KeysetArgs } from '../services/paging.js';
 import { parseSymbols } from '../services/symbols.js';
 import { listRatings, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArgDescription, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
 export const RATING_PAGE: PageSize = { default: 10, max: 100 };
@@ -107,7 +107,7 @@ function ratingConditions(filter: ConditionInput | null | undefined): RatingCond
 }
 
 const pageArgs = builder.args((t) => ({
-  first: t.int({ description: firstArgDescription(RATING_PAGE) }),
+  first: t.int(firstArg(RATING_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 

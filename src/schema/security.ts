@@ -11,7 +11,7 @@ import {
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
-import { checkFirst, connection, firstArgDescription, type PageSize } from './common.js';
+import { checkFirst, connection, firstArg, type PageSize } from './common.js';
 
 export const SECURITY_PAGE: PageSize = { default: 10, max: 250 };
 
@@ -181,7 +181,7 @@ builder.queryFields((t) => ({
     args: {
       search: t.arg.string({ required: true, description: 'The query: an identifier or its beginning.' }),
       searchType: t.arg({ type: SearchTypeEnum, defaultValue: 'symbol', description: 'Which identifier to match (default SYMBOL).' }),
-      first: t.arg.int({ description: firstArgDescription(SECURITY_PAGE) }),
+      first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),
     },
     resolve: async (_root, args, ctx) =>

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
-import { checkNotCrossSite } from '../auth/csrf.js';
+import { checkNotCrossSite, checkSite } from '../auth/csrf.js';
 import { login, logout, refresh, type SessionResult } from '../auth/sessions.js';
 import type { Context } from '../context.js';
 import { Me } from './account.js';
@@ -27,8 +27,13 @@ function sessionPayload(ctx: Context, r: SessionResult) {
 
 builder.mutationType({ description: 'The only writes (sessions and API keys), and OCR, which is costly to run but writes nothing.' });
 
-/** These set or clear the session cookies: a simple cross-site form post must not run them (login CSRF). */
+/** These set or clear the session cookies: a page of another site must not run them (login CSRF, forced logout). */
 const SETS_COOKIES = 'a request that sets or clears the session cookies';
+
+function checkSessionRequest(ctx: Context): void {
+  checkSite(ctx.request, ctx.config.auth.corsOrigins, SETS_COOKIES);
+  checkNotCrossSite(ctx.request, SETS_COOKIES);
+}
 
 builder.mutationFields((t) => ({
   login: t.field({
@@ -39,7 +44,7 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true, description: 'Password.' }),
     },
     resolve: async (_root, args, ctx) => {
-      checkNotCrossSite(ctx.request, SETS_COOKIES);
+      checkSessionRequest(ctx);
       const r = await login(ctx.sessions, args, ctx.ip);
       return sessionPayload(ctx, r);
     },
@@ -48,7 +53,7 @@ builder.mutationFields((t) => ({
     type: SessionPayload,
     description: 'Exchanges the DT_REFRESH_TOKEN cookie for new session cookies (the old refresh token stops working), like POST /kms/api/v1/auth/refresh.',
     resolve: async (_root, _args, ctx) => {
-      checkNotCrossSite(ctx.request, SETS_COOKIES);
+      checkSessionRequest(ctx);
       const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       return sessionPayload(ctx, r);
     },
@@ -57,7 +62,7 @@ builder.mutationFields((t) => ({
     type: LogoutPayload,
     description: 'Clears the session cookies and revokes the session.',
     resolve: async (_root, _args, ctx) => {
-      checkNotCrossSite(ctx.request, SETS_COOKIES);
+      checkSessionRequest(ctx);
       const r = await logout(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
       ctx.responseCookies.push(...r.cookies);
       return { message: r.message };

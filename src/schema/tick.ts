@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import type { TickPageArgs } from '../services/tick.js';
 import { clampNanos, toNanos } from '../services/tick.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArgDescription, SortOrder, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArg, SortOrder, type PageSize } from './common.js';
 
 export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
 
@@ -11,7 +11,7 @@ export const tickArgs = builder.args((t) => ({
   from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
   to: t.field({ type: 'DateTime', description: 'Only ticks at or before this time (inclusive, to the millisecond).' }),
   order: t.field({ type: SortOrder, defaultValue: 'desc', description: 'By SIP timestamp, then sequence number; default DESC (newest first).' }),
-  first: t.int({ description: firstArgDescription(TICK_PAGE) }),
+  first: t.int(firstArg(TICK_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 

@@ -6,7 +6,7 @@ import { emptyPage, type Page } from '../services/paging.js';
 import { parseSymbol } from '../services/symbols.js';
 import { clampNanos, fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { checkRange, connection, liveEvents } from './common.js';
+import { checkFirst, checkRange, connection, firstArg, liveEvents, tickNodeId, type PageSize } from './common.js';
 import { tickArgs, tickPageArgs } from './tick.js';
 import { Security } from './security.js';
 
@@ -17,6 +17,7 @@ export const Trade = builder.prismaNode('Trade', {
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'symbol_sequenceNumber' },
+  findUnique: (id) => ({ symbol_sequenceNumber: tickNodeId(id, 'Trade') }),
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     tradeId: t.exposeString('tradeId', { description: 'The trade id given by the exchange (spec `id`).' }),
@@ -32,6 +33,9 @@ export const Trade = builder.prismaNode('Trade', {
 });
 
 export const TradeConnection = builder.connectionObject({ type: Trade, name: 'TradeConnection' });
+
+/** At most as many bars as a range may hold; `first` asks for fewer (and costs less). */
+const BARS_PAGE: PageSize = { default: MAX_BARS, max: MAX_BARS };
 
 const Timespan = builder.enumType('Timespan', {
   description: 'Bar width.',
@@ -93,20 +97,25 @@ builder.prismaObjectFields(Security, (t) => ({
     // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: [BarRef],
-    description: `OHLCV bars aggregated from trades between \`from\` and \`to\` (at most ${MAX_BARS} buckets), oldest first; empty buckets are left out.`,
+    description:
+      `OHLCV bars aggregated from trades between \`from\` and \`to\` (a range of at most ${MAX_BARS} buckets), oldest first; empty buckets are left out. ` +
+      'At most `first` bars: for the next ones, ask again from the start of the bucket after the last bar.',
     args: {
+      first: t.arg.int(firstArg(BARS_PAGE)),
       timespan: t.arg({ type: Timespan, required: true, description: 'Bar width.' }),
       from: t.arg({ type: 'DateTime', required: true, description: 'Start of the range.' }),
       to: t.arg({ type: 'DateTime', required: true, description: 'End of the range (inclusive).' }),
     },
-    resolve: (security, args, ctx) => {
+    resolve: async (security, args, ctx) => {
       checkRange(args.from, args.to);
+      const first = checkFirst(args.first, BARS_PAGE);
       const from = toNanos(args.from);
       const to = clampNanos(toNanos(args.to) + 999_999n);
       const timespan = args.timespan as Timespan;
-      return ctx.loaders
+      const bars = await ctx.loaders
         .get(loaderName('bars', { timespan, from, to }), fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to), [] as Bar[]))
         .load(security.symbol);
+      return bars.length > first ? bars.slice(0, first) : bars;
     },
   }),
 }));
@@ -117,7 +126,7 @@ builder.subscriptionField('tradeAdded', (t) =>
     type: Trade,
     description: 'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
-    subscribe: (_root, { symbol }, ctx) => liveEvents<TradeRow>(ctx, tradeTopic(parseSymbol(symbol, 'symbol'))),
+    subscribe: (_root, { symbol }, ctx) => liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (trade) => trade,
   }),
 );

@@ -44,6 +44,22 @@ export async function ensureDemoAccounts(db: Db): Promise<number> {
   return created;
 }
 
+/**
+ * For a production start over a database a development start filled: the demo users are disabled
+ * (their sessions revoked) and the demo keys revoked, wherever they are found. Only what is still
+ * active is counted, so a second start does and reports nothing.
+ */
+export async function disableDemoAccounts(db: Db): Promise<{ users: number; keys: number }> {
+  const now = new Date();
+  return db.prisma.$transaction(async (tx) => {
+    const emails = DEMO_ACCOUNTS.map((d) => d.email);
+    const keys = await tx.apiKey.updateMany({ where: { hash: { in: DEMO_ACCOUNTS.map((d) => hashApiKey(d.apiKey)) }, revokedAt: null }, data: { revokedAt: now } });
+    const users = await tx.user.updateMany({ where: { email: { in: emails }, disabled: false }, data: { disabled: true } });
+    await tx.refreshTokenFamily.updateMany({ where: { user: { email: { in: emails } }, revokedAt: null }, data: { revokedAt: now } });
+    return { users: users.count, keys: keys.count };
+  });
+}
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -89,18 +105,44 @@ export async function disableUser(db: Db, email: string, disabled = true): Promi
   return user;
 }
 
-/** Creates a key for a user; the key itself is returned here only, and only its hash is stored. */
-export async function createApiKey(db: Db, userId: string, name: string): Promise<{ key: string; record: ApiKey }> {
+/**
+ * Creates a key for a user, unless they hold `maxActive` unrevoked keys already; the key itself is
+ * returned here only, and only its hash is stored.
+ */
+export async function createApiKey(db: Db, userId: string, name: string, maxActive: number): Promise<{ key: string; record: ApiKey }> {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 100) throw new AppError('BAD_REQUEST', `name must be 1 to 100 characters; got ${trimmed.length}`);
   const key = newApiKey();
-  const record = await db.prisma.apiKey.create({ data: { userId, name: trimmed, prefix: apiKeyPrefix(key), hash: hashApiKey(key) } });
+  const record = await db.prisma.$transaction(async (tx) => {
+    // written first, so concurrent creations for one user run one after another: the row lock on
+    // PostgreSQL, the database's write lock on SQLite; each then counts what the one before made
+    const user = await tx.user.updateMany({ where: { id: userId }, data: { updatedAt: new Date() } });
+    if (user.count === 0) throw new AppError('NOT_FOUND', `no user with id ${JSON.stringify(userId)}`);
+    const active = await tx.apiKey.count({ where: { userId, revokedAt: null } });
+    if (active >= maxActive) {
+      throw new AppError('API_KEY_LIMIT_REACHED', `this user has ${active} active API key${active === 1 ? '' : 's'}, the most API_KEYS_PER_USER allows (${maxActive}); revoke one before creating another`);
+    }
+    return tx.apiKey.create({ data: { userId, name: trimmed, prefix: apiKeyPrefix(key), hash: hashApiKey(key) } });
+  });
   return { key, record };
 }
 
-export function listApiKeys(db: Db, userId?: string): Promise<(ApiKey & { user: { email: string } })[]> {
+/** Keys one listing of a user's keys shows at most: every active key (a few), then the most recently revoked. */
+export const MAX_LISTED_API_KEYS = 100;
+
+export async function listApiKeys(db: Db, userId?: string): Promise<(ApiKey & { user: { email: string } })[]> {
+  if (userId !== undefined) {
+    // active keys first (oldest first), then the newest revoked ones; in the order of creation
+    const keys = await db.prisma.apiKey.findMany({
+      where: { userId },
+      include: { user: { select: { email: true } } },
+      orderBy: [{ revokedAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'asc' }, { id: 'asc' }],
+      take: MAX_LISTED_API_KEYS,
+    });
+    return keys.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  }
   return db.prisma.apiKey.findMany({
-    where: userId ? { userId } : {},
+    where: {},
     include: { user: { select: { email: true } } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
@@ -126,4 +168,48 @@ export async function touchApiKey(db: Db, key: ApiKey): Promise<void> {
   const now = new Date();
   if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < 60_000) return;
   await db.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
+}
+
+/** What a live operation was authorized with: its user, and the key or login session it came by. */
+export interface Credential {
+  userId: string;
+  apiKeyId?: string | undefined;
+  sessionId?: string | undefined;
+}
+
+/** A credential's rights now: its user's tier, or why it no longer counts. */
+export type Rights = { valid: true; tier: Tier } | { valid: false; reason: string };
+
+/**
+ * The rights of many credentials at once, in their order: one statement per kind of record asked
+ * about (users, keys, sessions), whatever their number. What graphql-live.ts checks every few
+ * seconds for all live subscriptions of an instance, so a change made anywhere (the CLI, another
+ * instance) is seen.
+ */
+export async function currentRights(db: Db, credentials: readonly Credential[]): Promise<Rights[]> {
+  const ids = (pick: (c: Credential) => string | undefined) => [...new Set(credentials.map(pick).filter((id): id is string => id !== undefined))];
+  const [userIds, keyIds, sessionIds] = [ids((c) => c.userId), ids((c) => c.apiKeyId), ids((c) => c.sessionId)];
+  const [users, keys, sessions] = await Promise.all([
+    userIds.length ? db.prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, tier: true, disabled: true } }) : [],
+    keyIds.length ? db.prisma.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, userId: true, revokedAt: true } }) : [],
+    sessionIds.length ? db.prisma.refreshTokenFamily.findMany({ where: { id: { in: sessionIds } }, select: { id: true, userId: true, revokedAt: true, expiresAt: true } }) : [],
+  ]);
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const keyById = new Map(keys.map((k) => [k.id, k]));
+  const sessionById = new Map(sessions.map((s) => [s.id, s]));
+  return credentials.map((c): Rights => {
+    const user = userById.get(c.userId);
+    if (!user) return { valid: false, reason: 'the user no longer exists' };
+    if (user.disabled) return { valid: false, reason: 'the user was disabled' };
+    if (c.apiKeyId !== undefined) {
+      const key = keyById.get(c.apiKeyId);
+      if (!key || key.userId !== c.userId || key.revokedAt) return { valid: false, reason: 'the API key was revoked' };
+    }
+    if (c.sessionId !== undefined) {
+      const session = sessionById.get(c.sessionId);
+      if (!session || session.userId !== c.userId || session.revokedAt) return { valid: false, reason: 'the login session was ended (logout or a reused refresh token)' };
+      if (session.expiresAt.getTime() <= Date.now()) return { valid: false, reason: 'the login session has expired' };
+    }
+    return { valid: true, tier: user.tier };
+  });
 }

@@ -21,7 +21,8 @@
  *   another is a caption ("Risks Related to Our Business") and is skipped, as is the text before
  *   the first item. A text with fewer than two starts is plain paragraphs: each is an item headed
  *   by its first sentence, except a title (at most 300 characters without closing punctuation:
- *   "Item 3. Legal Proceedings").
+ *   "Item 3. Legal Proceedings"). A heading longer than 256 characters (src/domain/limits.ts) is
+ *   cut at a word before that and ends with "…".
  *
  * Scores:
  * - tone = (P − N) / (P + N) over a span's words, in [-1, 1], 0 when it has neither; P counts
@@ -43,6 +44,7 @@
  * Scores and ratios are rounded to 3 decimals.
  */
 import sentimentWords from '../../lexicon/financial-sentiment.json' with { type: 'json' };
+import { TEXT_LIMITS } from '../domain/limits.js';
 import insightTerms from '../../lexicon/insight-terms.json' with { type: 'json' };
 
 export interface RiskFactorsInsight {
@@ -214,10 +216,10 @@ export interface TextItem {
 
 const BULLET = /^(?:[•●▪◦‣*–—-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/;
 
-const firstSentence = (paragraph: string): string => {
-  const s = sentencesOf(paragraph)[0] ?? paragraph;
-  return s.length <= HEADING_MAX ? s : `${s.slice(0, HEADING_MAX - 1).replace(/\s+\S*$/, '')}…`;
-};
+/** A heading as stored and served: short text (src/domain/limits.ts), cut at a word with an ellipsis. */
+const clipHeading = (s: string): string => (s.length <= TEXT_LIMITS.short ? s : `${s.slice(0, TEXT_LIMITS.short - 1).replace(/\s+\S*$/, '')}…`);
+
+const firstSentence = (paragraph: string): string => clipHeading(sentencesOf(paragraph)[0] ?? paragraph);
 
 /** The risk factors or legal matters of a section: see "Items" in the module comment. */
 export function itemsOf(text: string): TextItem[] {
@@ -237,7 +239,7 @@ export function itemsOf(text: string): TextItem[] {
       const body = p.replace(BULLET, '');
       items.push((current = { heading: firstSentence(body), text: body }));
     } else if (heading(i)) {
-      items.push((current = { heading: p, text: p }));
+      items.push((current = { heading: clipHeading(p), text: p }));
     } else if (short(p) && i + 1 < paragraphs.length) {
       // a caption over the items that follow
     } else if (current) {

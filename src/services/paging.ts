@@ -1,3 +1,4 @@
+import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -41,12 +42,34 @@ export function encodeCursor<Row>(ordering: Ordering<Row>, direction: Direction,
   return Buffer.from(JSON.stringify([ordering.tag, direction, ...values])).toString('base64url');
 }
 
+/** Dates as encodeValue writes them (toISOString), from PostgreSQL's first year (4713 BC) on. */
+const ISO_DATE = /^(?:\d{4}|[+-]\d{6})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const FIRST_YEAR = -4712;
+
+/** The key as its column holds it (32-bit Int, 64-bit BigInt, text without U+0000), or undefined. */
+function keyValue(v: unknown, type: KeyType): unknown {
+  switch (type) {
+    case 'string':
+      return typeof v === 'string' && !v.includes('\u0000') ? v : undefined;
+    case 'int':
+      return isInt32(v) ? v : undefined;
+    case 'float':
+      return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+    case 'bigint':
+      return typeof v === 'string' ? int64(v) : undefined;
+    case 'date': {
+      const d = typeof v === 'string' && ISO_DATE.test(v) ? new Date(v) : undefined;
+      return d && !Number.isNaN(d.getTime()) && d.toISOString() === v && d.getUTCFullYear() >= FIRST_YEAR ? d : undefined;
+    }
+  }
+}
+
 /**
- * The key tuple inside a cursor, as strings ready to bind (bigint and dates as text). Throws a
- * BAD_REQUEST naming `argument` for anything this list did not issue.
+ * The key tuple inside a cursor, ready to bind (bigints and dates as such). Throws a BAD_REQUEST
+ * naming `argument` for anything this list did not issue, and for a key its column cannot hold.
  */
 export function decodeCursor<Row>(ordering: Ordering<Row>, direction: Direction, cursor: string, argument = 'after'): unknown[] {
-  const bad = () => new AppError('BAD_REQUEST', `${argument}: ${JSON.stringify(cursor.slice(0, 100))} is not a cursor of this list (use a cursor from the same query and order)`);
+  const bad = (why = 'use a cursor from the same query and order') => new AppError('BAD_REQUEST', `${argument}: ${JSON.stringify(cursor.slice(0, 100))} is not a cursor of this list (${why})`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -55,26 +78,9 @@ export function decodeCursor<Row>(ordering: Ordering<Row>, direction: Direction,
   }
   if (!Array.isArray(parsed) || parsed[0] !== ordering.tag || parsed[1] !== direction || parsed.length !== ordering.columns.length + 2) throw bad();
   return ordering.columns.map((c, i) => {
-    const v = parsed[i + 2];
-    switch (c.type) {
-      case 'string':
-        if (typeof v !== 'string') throw bad();
-        return v;
-      case 'int':
-        if (!Number.isSafeInteger(v)) throw bad();
-        return v;
-      case 'float':
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw bad();
-        return v;
-      case 'bigint':
-        if (typeof v !== 'string' || !/^-?\d{1,20}$/.test(v)) throw bad();
-        return BigInt(v);
-      case 'date': {
-        const d = typeof v === 'string' ? new Date(v) : new Date(NaN);
-        if (Number.isNaN(d.getTime())) throw bad();
-        return d;
-      }
-    }
+    const v = keyValue(parsed[i + 2], c.type);
+    if (v === undefined) throw bad(`its ${c.column} key is not a value the column holds: ${JSON.stringify(parsed[i + 2])?.slice(0, 60)}`);
+    return v;
   });
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db.js';
+import type { User } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { REFRESH_TOKEN_SECONDS } from '../auth/tokens.js';
 
@@ -35,4 +36,11 @@ export async function rotateSession(db: Db, familyId: string, presentedJti: stri
 
 export async function revokeSession(db: Db, familyId: string): Promise<void> {
   await db.prisma.refreshTokenFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+/** The user of a session that is neither revoked nor expired, and not disabled; null otherwise. */
+export async function findActiveSession(db: Db, familyId: string): Promise<User | null> {
+  const family = await db.prisma.refreshTokenFamily.findUnique({ where: { id: familyId }, include: { user: true } });
+  if (!family || family.revokedAt || family.expiresAt.getTime() <= Date.now() || family.user.disabled) return null;
+  return family.user;
 }

@@ -18,9 +18,9 @@ export function parseCallSummary(record: unknown): CallSummaryInput {
     fiscalYear: f.integer(rec.fiscal_year, 'fiscal_year', 1900, 2100),
     fiscalPeriod: f.oneOf(rec.fiscal_period, 'fiscal_period', FISCAL_PERIODS),
     title: f.string(rec.title, 'title'),
-    summary: f.string(rec.summary, 'summary'),
-    keyPoints: f.strings(rec.key_points, 'key_points'),
-    guidance: f.optString(rec.guidance, 'guidance'),
+    summary: f.string(rec.summary, 'summary', 'long'),
+    keyPoints: f.strings(rec.key_points, 'key_points', 'sentence'),
+    guidance: f.optString(rec.guidance, 'guidance', 'long'),
     sentimentScore: sentiment,
     participants: f.objects(rec.participants, 'participants', (p, at) => ({
       name: f.string(p.name, `${at}.name`),

@@ -79,7 +79,7 @@ function litigation(value: unknown): LitigationInsight | null {
  * from the record's own object (null included), else undefined (the store keeps its own).
  */
 function insight<T>(rec: f.Rec, textField: string, objectField: string, fromText: (text: string) => T, fromObject: (value: unknown) => T | null): T | null | undefined {
-  const text = f.optString(rec[textField], textField);
+  const text = f.optString(rec[textField], textField, 'filing');
   if (text !== null && text.trim() !== '') return fromText(text);
   return rec[objectField] === undefined ? undefined : fromObject(rec[objectField]);
 }

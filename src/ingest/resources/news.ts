@@ -22,10 +22,11 @@ export function parseNews(record: unknown): NewsInput {
     associatedPressReleases: f.array(rec.associated_press_releases, 'associated_press_releases').map((v, i) =>
       f.integer(v, `associated_press_releases[${i}]`, 1),
     ),
-    associatedRatings: f.array(rec.associated_ratings, 'associated_ratings') as Prisma.InputJsonValue[],
-    associatedTranscripts: f.array(rec.associated_transcripts, 'associated_transcripts') as Prisma.InputJsonValue[],
+    // kept as given (REST serves them whole): lists, and opaque JSON
+    associatedRatings: f.anyJson(f.array(rec.associated_ratings, 'associated_ratings'), 'associated_ratings') as Prisma.InputJsonValue[],
+    associatedTranscripts: f.anyJson(f.array(rec.associated_transcripts, 'associated_transcripts'), 'associated_transcripts') as Prisma.InputJsonValue[],
     logoExists: f.boolean(rec.logo_exists, 'logo_exists'),
-    logoThumbnailUrl: f.string(rec.logo_thumbnail_url, 'logo_thumbnail_url'),
+    logoThumbnailUrl: f.string(rec.logo_thumbnail_url, 'logo_thumbnail_url', 'url'),
     onAllTickers: f.boolean(rec.on_all_tickers, 'on_all_tickers'),
     onEntities: f.boolean(rec.on_entities, 'on_entities'),
     shareClassFigi: f.string(rec.share_class_figi, 'share_class_figi'),

@@ -1,37 +1,39 @@
 // Press releases (spec 2.6): one item of the bare array GET /streamhive/api/v1/data returns
 // (src/rest/press-release.ts), PascalCase keys.
 import type { Prisma } from '../../../generated/prisma/client.js';
+import type { TextKind } from '../../domain/limits.js';
 import { PRESS_RELEASE_TOPIC } from '../../events.js';
 import type { PublishingImporter } from '../import.js';
 import { pressReleasesByWireIds, writePressReleases, type PressReleaseInput } from '../../services/press-release.js';
 import * as f from '../record-fields.js';
 
+/** The text fields: column, record key and kind (ReleaseID is a URL, or a stringified map holding one). */
 const TEXT = {
-  vendor: 'Vendor',
-  releaseId: 'ReleaseID',
-  externalId: 'ExternalID',
-  transmissionId: 'TransmissionID',
-  headline: 'Headline',
-  subHeadline: 'SubHeadline',
-  dateline: 'Dateline',
-  language: 'Language',
-  source: 'Source',
-  sourceUrl: 'SourceURL',
-  summary: 'Summary',
-  bodyHtml: 'BodyHTML',
-  bodyText: 'BodyText',
-} as const;
+  vendor: ['Vendor', 'short'],
+  releaseId: ['ReleaseID', 'url'],
+  externalId: ['ExternalID', 'short'],
+  transmissionId: ['TransmissionID', 'short'],
+  headline: ['Headline', 'short'],
+  subHeadline: ['SubHeadline', 'long'],
+  dateline: ['Dateline', 'short'],
+  language: ['Language', 'short'],
+  source: ['Source', 'short'],
+  sourceUrl: ['SourceURL', 'url'],
+  summary: ['Summary', 'long'],
+  bodyHtml: ['BodyHTML', 'long'],
+  bodyText: ['BodyText', 'long'],
+} as const satisfies Record<string, readonly [string, TextKind]>;
 
 export function parsePressRelease(record: unknown): PressReleaseInput {
   const rec = f.record(record);
-  const text = Object.fromEntries(Object.entries(TEXT).map(([column, key]) => [column, f.string(rec[key], key)])) as Record<keyof typeof TEXT, string>;
+  const text = Object.fromEntries(Object.entries(TEXT).map(([column, [key, kind]]) => [column, f.string(rec[key], key, kind)])) as Record<keyof typeof TEXT, string>;
   return {
     wireDataId: f.nonEmpty(rec.WireDataID, 'WireDataID'),
     ...text,
     publishTime: f.timestamp(rec.PublishTime, 'PublishTime'),
-    categories: f.anyJson(rec.Categories) as Prisma.JsonValue,
+    categories: f.anyJson(rec.Categories, 'Categories') as Prisma.JsonValue,
     keywords: f.strings(rec.Keywords, 'Keywords'),
-    externalLinks: f.strings(rec.ExternalLinks, 'ExternalLinks'),
+    externalLinks: f.strings(rec.ExternalLinks, 'ExternalLinks', 'url'),
     tickers: f.strings(rec.Tickers, 'Tickers'),
     exchanges: f.strings(rec.Exchanges, 'Exchanges'),
     securities: f.objects(rec.Securities, 'Securities', (s, at) => ({
@@ -46,8 +48,8 @@ export function parsePressRelease(record: unknown): PressReleaseInput {
     })),
     // the route serves `{ organization }` of each contact, so that is what is kept
     contacts: f.objects(rec.Contacts, 'Contacts', (c, at) => ({ organization: f.string(c.organization, `${at}.organization`) })),
-    mediaAssets: f.anyJson(rec.MediaAssets) as Prisma.JsonValue,
-    raw: (rec.Raw === undefined || rec.Raw === null ? {} : f.object(rec.Raw, 'Raw')) as Prisma.JsonObject,
+    mediaAssets: f.anyJson(rec.MediaAssets, 'MediaAssets') as Prisma.JsonValue,
+    raw: (rec.Raw === undefined || rec.Raw === null ? {} : f.anyJson(f.object(rec.Raw, 'Raw'), 'Raw')) as Prisma.JsonObject,
     createdAt: f.optTimestamp(rec.CreatedAt, 'CreatedAt'),
     updatedAt: f.optTimestamp(rec.UpdatedAt, 'UpdatedAt'),
   };

@@ -15,7 +15,7 @@ export function parseRating(record: unknown): RatingInput {
     action: f.string(rec.action, 'action'),
     rating: f.string(rec.rating, 'rating'),
     priceTarget: f.string(rec.price_target, 'price_target'),
-    story: f.string(rec.story, 'story'),
+    story: f.string(rec.story, 'story', 'long'),
     isRating: f.boolean(rec.is_rating, 'is_rating'),
     // created_at is when the rating was published: the list's order and its from/to filter
     createdAt: f.timestamp(rec.created_at, 'created_at'),

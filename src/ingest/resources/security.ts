@@ -1,5 +1,6 @@
 // Securities (spec 2.5): one record is a search hit's `document`, flat dotted keys, as
 // GET /search/api/v1/securities returns them (src/rest/security.ts); keys it leaves out are null.
+import type { TextKind } from '../../domain/limits.js';
 import type { Importer } from '../importer.js';
 import { writeSecurities, type SecurityInput } from '../../services/security.js';
 import * as f from '../record-fields.js';
@@ -27,12 +28,15 @@ const OPTIONAL: Record<Kind, readonly string[]> = {
   cik: ['identifiers.cik'],
 };
 
+/** The optional text keys that are not short. */
+const TEXT_KINDS: Readonly<Record<string, TextKind>> = { 'company_info.description': 'long', 'company_info.homepage_url': 'url' };
+
 const columnOf = (key: string) => key.split('.').at(-1)!.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function optional(kind: Kind, value: unknown, key: string): unknown {
   switch (kind) {
     case 'string':
-      return f.optString(value, key);
+      return f.optString(value, key, TEXT_KINDS[key]);
     case 'date':
       return f.optDate(value, key);
     case 'timestamp':
@@ -54,7 +58,7 @@ export function parseSecurity(record: unknown): SecurityInput {
   const mic = f.string(doc['exchange_info.mic_code'], 'exchange_info.mic_code');
   const id = f.string(doc.id, 'id');
   if (id !== `${figi}_${mic}`) throw f.reject('id', `<identifiers.figi>_<exchange_info.mic_code> (${JSON.stringify(`${figi}_${mic}`)})`, id);
-  const isinHistory = doc.isin_history === undefined || doc.isin_history === null ? null : f.strings(doc.isin_history, 'isin_history');
+  const isinHistory = doc.isin_history === undefined || doc.isin_history === null ? null : f.anyJson(f.strings(doc.isin_history, 'isin_history'), 'isin_history');
   const row: Record<string, unknown> = {
     id,
     figi,

@@ -2,6 +2,7 @@
 // and the checks of their fields. Messages name the field and the value received.
 import { SYMBOL_PATTERN } from '../../services/symbols.js';
 import { RejectError } from '../importer.js';
+import * as f from '../record-fields.js';
 
 const MAX_INT64 = 9_223_372_036_854_775_807n;
 
@@ -73,9 +74,11 @@ export function uint64Field(r: Fields, name: string): bigint {
   throw new RejectError(`${name}: must be a non-negative integer, got ${shown(v)}`);
 }
 
+const isInt32 = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647;
+
 export function intField(r: Fields, name: string): number {
   const v = r[name];
-  if (typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647) return v;
+  if (isInt32(v)) return v;
   throw new RejectError(`${name}: must be a 32-bit integer, got ${shown(v)}`);
 }
 
@@ -87,16 +90,19 @@ export function numberField(r: Fields, name: string): number {
 
 export function stringField(r: Fields, name: string): string {
   const v = r[name];
-  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'string' && v !== '') return f.string(v, name);
   throw new RejectError(`${name}: must be a non-empty string, got ${shown(v)}`);
 }
 
-/** Condition codes; a record without the field has none (vendors leave it out when empty). */
+/**
+ * Condition codes, at most LIST_LIMITS.conditions of them, each a 32-bit integer (GraphQL's Int);
+ * a record without the field has none (vendors leave it out when empty).
+ */
 export function conditionsField(r: Fields): number[] {
   const v = r.conditions;
   if (v === undefined || v === null) return [];
-  if (Array.isArray(v) && v.every((c) => typeof c === 'number' && Number.isInteger(c))) return v as number[];
-  throw new RejectError(`conditions: must be an array of integers, got ${shown(v)}`);
+  if (!Array.isArray(v) || !v.every(isInt32)) throw new RejectError(`conditions: must be an array of 32-bit integers, got ${shown(v)}`);
+  return f.array(v, 'conditions', 'conditions') as number[];
 }
 
 /** A sip_timestamp as sortable text: zero-padded to 19 digits. */

@@ -1,0 +1,100 @@
+/**
+ * The largest values the service stores and serves. The import refuses a record that passes one
+ * (src/ingest/record-fields.ts), and the GraphQL cost analysis counts each field at its limit
+ * (src/graphql-cost.ts), so the largest answer an admissible request can produce is known before
+ * it runs: README "Security model".
+ */
+
+/**
+ * Longest text of each kind, in characters (UTF-16 code units, as JavaScript counts `length`).
+ * Text of every kind but `json` also holds no control character other than tab, newline and
+ * carriage return, and no lone surrogate: JSON escapes those in six bytes, so a served character
+ * of such text is at most three bytes of UTF-8. A `json` value is measured as its JSON text, whose
+ * escapes are counted in it.
+ */
+export const TEXT_LIMITS = {
+  /** Identifiers, codes, names, headlines: every text field not of a kind below. */
+  short: 256,
+  /** URLs. */
+  url: 2_048,
+  /** One sentence of a list of them: a call's key points (a hundred of them must not weigh a hundred bodies). */
+  sentence: 1_024,
+  /** Prose served as it came: press-release bodies, summaries and sub-headlines, call summaries and guidance, rating stories, company descriptions. */
+  long: 32_768,
+  /** Opaque vendor JSON kept as it came (press-release Raw, Categories, MediaAssets; a security's isin_history; a news item's associated_ratings and associated_transcripts), as JSON text. */
+  json: 16_384,
+  /** Filing text sections read for the computed insights and never served (risk factors, MD&A, legal proceedings). */
+  filing: 1_048_576,
+} as const;
+
+/** Most items of each kind of list inside one record. */
+export const LIST_LIMITS = {
+  /** A record's child lists: a logo's security rows, a release's tickers, keywords, links, contacts and securities, a news item's securities and linked ids, a call's key points and participants, a balance sheet's symbols, insight item lists. */
+  children: 100,
+  /** The tickers of one filer's balance sheet: its share classes and preferred series (a bank lists ten or so). */
+  shareClasses: 20,
+  /** Condition codes of one trade or quote. */
+  conditions: 8,
+} as const;
+
+export type TextKind = keyof typeof TEXT_LIMITS;
+export type ListKind = keyof typeof LIST_LIMITS;
+
+/**
+ * The stored text the GraphQL schema serves that is not `short`, by schema coordinate. For a list
+ * of strings the kind is each item's; a JSON field's is its JSON text. Every other String (or URL)
+ * field holding imported text is `short`. Text kept but never served (filing sections) is absent.
+ * test/import-limits.test.ts proves the import enforces exactly this table.
+ */
+export const FIELD_TEXT_KINDS: Readonly<Record<string, TextKind>> = Object.freeze({
+  'CallSummary.guidance': 'long',
+  'CallSummary.keyPoints': 'sentence',
+  'CallSummary.summary': 'long',
+  'CompanyInfo.description': 'long',
+  'CompanyInfo.homepageUrl': 'url',
+  'LogoImage.url': 'url',
+  'LogoPng.url': 'url',
+  'NewsItem.associatedTranscripts': 'json',
+  'NewsItem.logoThumbnailUrl': 'url',
+  'PressRelease.bodyHtml': 'long',
+  'PressRelease.bodyText': 'long',
+  'PressRelease.categories': 'json',
+  'PressRelease.externalLinks': 'url',
+  'PressRelease.mediaAssets': 'json',
+  'PressRelease.raw': 'json',
+  'PressRelease.releaseId': 'url',
+  'PressRelease.sourceUrl': 'url',
+  'PressRelease.subHeadline': 'long',
+  'PressRelease.summary': 'long',
+  'Rating.story': 'long',
+  'Security.isinHistory': 'json',
+});
+
+/**
+ * The GraphQL list fields whose items come from a child list of one imported record, by schema
+ * coordinate, with the limit on their length. `Logo.securities` and the `associated*` record
+ * lists hold at most one item per item of the list they resolve (`securityInfo`, the id lists).
+ */
+export const FIELD_LIST_KINDS: Readonly<Record<string, ListKind>> = Object.freeze({
+  'BalanceSheet.symbols': 'shareClasses',
+  'CallSummary.keyPoints': 'children',
+  'CallSummary.participants': 'children',
+  'LitigationMentions.recentHeadings': 'children',
+  'Logo.securities': 'children',
+  'Logo.securityInfo': 'children',
+  'Mdna.keyTopics': 'children',
+  'NewsItem.associatedPressReleaseIds': 'children',
+  'NewsItem.associatedPressReleases': 'children',
+  'NewsItem.associatedRatingIds': 'children',
+  'NewsItem.associatedRatings': 'children',
+  'NewsItem.securities': 'children',
+  'PressRelease.contacts': 'children',
+  'PressRelease.exchanges': 'children',
+  'PressRelease.externalLinks': 'children',
+  'PressRelease.keywords': 'children',
+  'PressRelease.securities': 'children',
+  'PressRelease.tickers': 'children',
+  'Quote.conditions': 'conditions',
+  'RiskFactors.topThemes': 'children',
+  'Trade.conditions': 'conditions',
+});
