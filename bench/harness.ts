@@ -10,7 +10,7 @@ import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { openDatabase } from '../src/bootstrap.js';
 import { loadConfig, parseDatabaseUrl, ROOT, type DatabaseConfig } from '../src/config.js';
-import type { Db } from '../src/db.js';
+import type { Db } from '../src/db/client.js';
 import { createApiKey, createUser } from '../src/services/account.js';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';

@@ -9,7 +9,7 @@
 // the machine only ever slows a run down).
 //
 // Ours on SQLite: parsing on the main thread, the batch written by the writer thread
-// (services/sqlite-writer.cjs). Ours on PostgreSQL: new rows by COPY, one batch in flight while the
+// (db/sqlite-writer.cjs). Ours on PostgreSQL: new rows by COPY, one batch in flight while the
 // next is parsed.
 // Raw SQLite: one prepared INSERT run per row in ONE transaction (libsql, the driver under Prisma).
 // Raw PostgreSQL: COPY FROM STDIN of all rows in one transaction (pg + pg-copy-streams).
@@ -24,10 +24,10 @@ import Database from 'libsql';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
-import { createDb } from '../src/db.js';
+import { createDb } from '../src/db/client.js';
 import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import.js';
 import { importer } from '../src/ingest/resources/trade.js';
-import { migrate } from '../src/migrate.js';
+import { migrate } from '../src/db/migrate.js';
 import { databaseKinds, machineLine, PG_URL, record, utcNow } from './harness.js';
 
 const { values: args } = parseArgs({ options: { rows: { type: 'string' }, db: { type: 'string' }, 'dry-run': { type: 'boolean' }, reps: { type: 'string' } } });

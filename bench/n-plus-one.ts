@@ -1,6 +1,6 @@
 // N+1 check under a stopwatch: a list of 10, 50 and 200 securities, each with 6 nested relations
 // (logo, latest quote, latest trade, latest balance sheet, 5 ratings, 5 news items), through the
-// app in this process (app.fetch, no socket, as test/graphql-helpers.ts does). Prints the SQL
+// app in this process (app.fetch, no socket, as test/graphql/helpers.ts does). Prints the SQL
 // statements each size sends (they must not grow with the size) and the latency; the sizes
 // alternate request by request, so other work on the machine weighs on each alike. Appends a dated
 // section to bench/RESULTS.md.

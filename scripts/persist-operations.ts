@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../src/config.js';
-import { PERSISTED_OPERATIONS_FILE, persistedOperationsJson } from '../src/graphql-persisted.js';
+import { PERSISTED_OPERATIONS_FILE, persistedOperationsJson } from '../src/graphql/persisted.js';
 import { schema } from '../src/schema/index.js';
 
 const json = persistedOperationsJson(schema);

@@ -8,33 +8,33 @@ import type { Redis } from 'ioredis';
 import { authenticate, CallerCache, presentedCredential } from './auth/caller.js';
 import { createCors } from './auth/cors.js';
 import { checkNotCrossSite, checkSite } from './auth/csrf.js';
-import { checkAuthenticated, checkEntitled } from './auth/entitlements.js';
+import { checkAuthenticated, checkEntitled } from './domain/entitlements.js';
 import { createRateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/sessions.js';
 import { checkServingConfig, LARGEST_BODY_BYTES, ROOT, type Config } from './config.js';
 import { createContext, releaseHeld, type Context, type WorkDeps } from './context.js';
-import { isDatabaseUnavailable, type Db } from './db.js';
+import { isDatabaseUnavailable, type Db } from './db/client.js';
 import { AppError, databaseUnavailable, ERRORS, errorBody } from './errors.js';
-import { memoryEventBus, type EventBus } from './events.js';
-import { responseCachePlugins } from './graphql-cache.js';
-import { maskError, useInputErrorCodes, useRequestErrorStatus } from './graphql-errors.js';
-import { boundedRequest, costOptions, graphqlBodyLimit, guardPlugins } from './graphql-guard.js';
-import { useInputDepthLimit } from './graphql-input.js';
-import { LiveHub } from './graphql-live.js';
-import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './graphql-persisted.js';
-import { createLogger, inRequestScope, yogaLogger, type Logger } from './logger.js';
-import { createObservability } from './observability.js';
+import { memoryEventBus, type EventBus } from './runtime/events.js';
+import { responseCachePlugins } from './graphql/cache.js';
+import { maskError, useInputErrorCodes, useRequestErrorStatus } from './graphql/errors.js';
+import { boundedRequest, costOptions, graphqlBodyLimit, guardPlugins } from './graphql/guard.js';
+import { useInputDepthLimit } from './graphql/input.js';
+import { LiveHub } from './graphql/live.js';
+import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './graphql/persisted.js';
+import { createLogger, inRequestScope, yogaLogger, type Logger } from './observability/log.js';
+import { createObservability } from './observability/metrics.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument, packageVersion } from './rest/openapi.js';
 import { checkParamNames } from './rest/params.js';
 import { routes } from './rest/routes.js';
 import { json, matchPath } from './rest/route.js';
-import { InFlightBudget } from './in-flight.js';
-import { recordUnits } from './graphql-cost.js';
+import { InFlightBudget } from './runtime/in-flight.js';
+import { recordUnits } from './graphql/cost.js';
 import { schema } from './schema/index.js';
-import { databaseAnswers } from './services/health.js';
-import { sseResponse } from './graphql-sse.js';
-import type { Tracing } from './tracing.js';
+import { databaseAnswers } from './db/health.js';
+import { sseResponse } from './graphql/sse.js';
+import type { Tracing } from './observability/tracing.js';
 
 /**
  * What GraphiQL opens with: the allow-listed company page (operations/company-page.graphql, the
@@ -69,7 +69,7 @@ function useStaleCookieCheck(): Plugin<Context> {
 }
 
 export interface AppDeps {
-  /** With auth.jwtSecret set (server.ts fills it in: see auth/secret.ts). */
+  /** With auth.jwtSecret set (server.ts fills it in: see credentials/secret.ts). */
   config: Readonly<Config>;
   db: Db;
   /** Shared rate-limit budgets across instances; in memory without it. */
@@ -92,7 +92,7 @@ export interface AppDeps {
 
 type NodeServerContext = { req?: { socket?: { remoteAddress?: string } }; res?: { writableFinished: boolean; destroy(): void } };
 
-/** What the WebSocket transport (ws.ts) shares with HTTP, so both serve one graph under one policy. */
+/** What the WebSocket transport (graphql/ws.ts) shares with HTTP, so both serve one graph under one policy. */
 export interface SocketGateway {
   /** Its schema, plugins and limits apply to operations over WebSocket too. */
   yoga: YogaServerInstance<{ ctx: Context }, Context>;
@@ -115,7 +115,7 @@ export function createApp({
   bodies = new InFlightBudget(config.graphql.bodyBytesInFlight, config.graphql.costWaitMs, 'large request bodies in flight'),
 }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
-  if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see auth/secret.ts)');
+  if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
   checkServingConfig(config);
   const observability = createObservability({ config, db, ocr, logger, tracing, version: packageVersion });
   const limits = observability.countRejections(createRateLimits(config.auth, redis));
@@ -311,7 +311,7 @@ export function createApp({
     return response;
   }
 
-  // `socket` rides along on the handler, for ws.ts
+  // `socket` rides along on the handler, for graphql/ws.ts
   return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway }>({ handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)), socket });
 }
 

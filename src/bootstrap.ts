@@ -1,9 +1,9 @@
 import type { Config } from './config.js';
-import { createDb, type Db } from './db.js';
-import { migrate } from './migrate.js';
+import { createDb, type Db } from './db/client.js';
+import { migrate } from './db/migrate.js';
 import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
-import { sampleDataState, seedSampleData, type SeedProgress } from './services/sample.js';
-import { DEFAULT_SAMPLE } from './ingest/sample.js';
+import { sampleDataState, seedSampleData, type SeedProgress } from './sample/seed.js';
+import { DEFAULT_SAMPLE } from './sample/generate.js';
 
 export type Log = (msg: string) => void;
 

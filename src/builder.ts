@@ -5,7 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType } from 'graphql';
 import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
-import { checkAuthenticated, checkEntitled, checkSession, type Resource } from './auth/entitlements.js';
+import { checkAuthenticated, checkEntitled, checkSession, type Resource } from './domain/entitlements.js';
 import type { Context } from './context.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';

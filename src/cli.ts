@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { progressLogger } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDb, type Db } from './db.js';
+import { createDb, type Db } from './db/client.js';
 import { AppError } from './errors.js';
-import { createEventBus } from './events.js';
+import { createEventBus } from './runtime/events.js';
 import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, isPublishing, type ImportCounts } from './ingest/import.js';
 import { IMPORT_RESOURCES } from './ingest/importer.js';
 import { progressReporter } from './ingest/progress.js';
 import { importerFor, isImportResource } from './ingest/registry.js';
-import { DEFAULT_SAMPLE } from './ingest/sample.js';
+import { DEFAULT_SAMPLE } from './sample/generate.js';
 import { sourceOf, sync } from './ingest/sync.js';
-import { migrate } from './migrate.js';
+import { migrate } from './db/migrate.js';
 import {
   createApiKey,
   createUser,
@@ -24,7 +24,7 @@ import {
   TIERS,
   type Tier,
 } from './services/account.js';
-import { seedSampleData } from './services/sample.js';
+import { seedSampleData } from './sample/seed.js';
 import { listHighWater } from './services/sync-state.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]

@@ -33,7 +33,7 @@ export interface Config {
   subscriptions: SubscriptionConfig;
 }
 
-/** Live subscriptions (SSE and WebSocket together), per instance: see graphql-live.ts. */
+/** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
 export interface SubscriptionConfig {
   /** Live subscriptions one user may hold (all its keys and sessions together); past it, 429 TOO_MANY_SUBSCRIPTIONS. */
   perCaller: number;
@@ -75,7 +75,7 @@ export interface GraphQLConfig {
   maxTokens: number;
   maxDirectives: number;
   maxCost: number;
-  /** Cost units (src/graphql-cost.ts) the instance runs at once, GraphQL operations and REST pages together (src/in-flight.ts). */
+  /** Cost units (src/graphql/cost.ts) the instance runs at once, GraphQL operations and REST pages together (src/runtime/in-flight.ts). */
   costInFlight: number;
   /** How long a request may wait for room in `costInFlight` (or `bodyBytesInFlight`) before it is answered 503. */
   costWaitMs: number;
@@ -346,7 +346,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ocr: ocrConfig(env),
     // graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises
     // (1000 balance sheets with every field cost 149,000 by its formula, 5000 trades 130,000), and
-    // armor counts `first: $n` as 1, where graphql-guard.ts counts the page size sent
+    // armor counts `first: $n` as 1, where graphql/guard.ts counts the page size sent
     graphql: Object.freeze({
       maxDepth: positiveInt(env, 'GRAPHQL_MAX_DEPTH', 6),
       maxAliases: positiveInt(env, 'GRAPHQL_MAX_ALIASES', 15),

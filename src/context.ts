@@ -1,11 +1,11 @@
 import type { Caller, CallerCache } from './auth/caller.js';
 import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
-import type { Db } from './db.js';
-import type { EventBus } from './events.js';
-import type { LiveHub, LiveSlot } from './graphql-live.js';
-import { Loaders } from './loaders.js';
-import type { InFlightBudget } from './in-flight.js';
+import type { Db } from './db/client.js';
+import type { EventBus } from './runtime/events.js';
+import type { LiveHub, LiveSlot } from './graphql/live.js';
+import { Loaders } from './graphql/loaders.js';
+import type { InFlightBudget } from './runtime/in-flight.js';
 import type { OcrPool } from './ocr/pool.js';
 
 /** What every resolver and REST handler gets for one request. Built fresh per request. */
@@ -30,7 +30,7 @@ export interface Context {
   responseCookies: string[];
   /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
   work: Work;
-  /** The app's live subscriptions: caps, groups, rights rounds (graphql-live.ts). */
+  /** The app's live subscriptions: caps, groups, rights rounds (graphql/live.ts). */
   live: LiveHub;
   /**
    * The group a subscription of this request belongs to, and its slot once its field subscribed.
@@ -59,7 +59,7 @@ export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' 
 /**
  * Holds the work of a REST page of `rows` records of GraphQL type `type` in the budget of work in
  * flight until the request ends (app.ts releases it); waits for room, or throws 503. GraphQL
- * operations hold their cost themselves (graphql-guard.ts).
+ * operations hold their cost themselves (graphql/guard.ts).
  */
 export async function holdRows(ctx: Context, type: string, rows: number): Promise<void> {
   ctx.work.held.push(await ctx.work.budget.acquire(rows * ctx.work.rowUnits(type)));

@@ -22,21 +22,21 @@ export const ERRORS = {
   SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
   // the database cannot be reached (down, restarting, out of connections, locked past its timeout): retry later
   DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },
-  // GraphQL only: a document refused before it runs (graphql-guard.ts)
+  // GraphQL only: a document refused before it runs (graphql/guard.ts)
   QUERY_TOO_DEEP: { status: 400, graphql: 'QUERY_TOO_DEEP' },
   TOO_MANY_ALIASES: { status: 400, graphql: 'TOO_MANY_ALIASES' },
   QUERY_TOO_COMPLEX: { status: 400, graphql: 'QUERY_TOO_COMPLEX' },
   TOO_MANY_TOKENS: { status: 400, graphql: 'TOO_MANY_TOKENS' },
   TOO_MANY_DIRECTIVES: { status: 400, graphql: 'TOO_MANY_DIRECTIVES' },
   INTROSPECTION_DISABLED: { status: 400, graphql: 'INTROSPECTION_DISABLED' },
-  // GraphQL only: persisted documents (graphql-persisted.ts). NOT_FOUND is a step of Apollo's APQ
+  // GraphQL only: persisted documents (graphql/persisted.ts). NOT_FOUND is a step of Apollo's APQ
   // protocol, not a failure: 200, as Apollo Server answers it (the client then sends the text).
   PERSISTED_QUERY_NOT_FOUND: { status: 200, graphql: 'PERSISTED_QUERY_NOT_FOUND' },
   PERSISTED_QUERY_HASH_MISMATCH: { status: 400, graphql: 'PERSISTED_QUERY_HASH_MISMATCH' },
   PERSISTED_QUERY_NOT_ALLOWED: { status: 400, graphql: 'PERSISTED_QUERY_NOT_ALLOWED' },
   // APQ without a credential: Apollo's link then stops using APQ and sends the query itself
   PERSISTED_QUERY_NOT_SUPPORTED: { status: 400, graphql: 'PERSISTED_QUERY_NOT_SUPPORTED' },
-  // GraphQL only: live subscriptions (graphql-live.ts). A user holds its SUBSCRIPTIONS_PER_CALLER
+  // GraphQL only: live subscriptions (graphql/live.ts). A user holds its SUBSCRIPTIONS_PER_CALLER
   // already (429); this instance serves its SUBSCRIPTIONS_PER_INSTANCE (503: another may have room)
   TOO_MANY_SUBSCRIPTIONS: { status: 429, graphql: 'TOO_MANY_SUBSCRIPTIONS' },
   SUBSCRIPTIONS_FULL: { status: 503, graphql: 'SUBSCRIPTIONS_FULL' },

@@ -1,20 +1,20 @@
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
-import { withSigningSecret } from './auth/secret.js';
-import { createRedis } from './redis.js';
+import { withSigningSecret } from './credentials/secret.js';
+import { createRedis } from './runtime/redis.js';
 import { openDatabase } from './bootstrap.js';
 import { checkServingConfig, ConfigError, loadConfig, type Config } from './config.js';
-import type { Db } from './db.js';
-import { createEventBus } from './events.js';
-import { createLogger } from './logger.js';
-import { MigrationError } from './migrate.js';
+import type { Db } from './db/client.js';
+import { createEventBus } from './runtime/events.js';
+import { createLogger } from './observability/log.js';
+import { MigrationError } from './db/migrate.js';
 import { OcrPool } from './ocr/pool.js';
-import { installProcessGuard } from './process-guard.js';
+import { installProcessGuard } from './runtime/process-guard.js';
 import { packageVersion } from './rest/openapi.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
-import { createTracing } from './tracing.js';
-import { attachWebSocket } from './ws.js';
+import { createTracing } from './observability/tracing.js';
+import { attachWebSocket } from './graphql/ws.js';
 
 function readConfig(): Readonly<Config> {
   try {
@@ -80,7 +80,7 @@ server.listen(config.port, config.host, () => {
  * keep-alive connections close as soon as they are idle, and requests in flight may finish until
  * SHUTDOWN_TIMEOUT_MS after the signal, when the connections still open are cut. Then the OCR
  * workers, the database, Redis and the trace exporter are stopped. Exit 0, or 1 if connections had
- * to be cut (or a second signal asked for it), and 1 after an uncaught exception (process-guard.ts).
+ * to be cut (or a second signal asked for it), and 1 after an uncaught exception (runtime/process-guard.ts).
  */
 let cut = false;
 async function shutdown(signal: string, exitCode = 0) {

@@ -22,7 +22,7 @@ export interface TestDatabase {
    * data (auto only) and the demo accounts. It is a copy of a template made that way once per test
    * run: the sample data is a pure function of its options, so the copy has the very rows a seed
    * would write, without seconds of seeding and of demo password hashing per database.
-   * bootstrap.test.ts runs the seed itself.
+   * app/bootstrap.test.ts runs the seed itself.
    */
   createSeeded(sampleData?: 'auto' | 'none'): Promise<DatabaseConfig>;
   /** Drops everything `create` and `createSeeded` made. */
@@ -92,7 +92,7 @@ function postgresTestDatabase(baseUrl: string): TestDatabase {
       const database = await create();
       if (database.kind !== 'postgresql') throw new Error('unreachable');
       // the same migrations make the same tables; then every row and sequence position of the template
-      const { migrate } = await import('../src/migrate.js');
+      const { migrate } = await import('../src/db/migrate.js');
       await migrate(database);
       await copySchema(baseUrl, template.schema, database.schema);
       return database;

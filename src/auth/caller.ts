@@ -1,11 +1,11 @@
 import { parse as parseCookies } from 'cookie';
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import type { Tier } from '../../generated/prisma/enums.js';
 import { findActiveApiKey, touchApiKey } from '../services/account.js';
 import { findActiveSession } from '../services/session.js';
-import { hashApiKey } from './apikeys.js';
-import { verifyAccessToken } from './tokens.js';
+import { hashApiKey } from '../credentials/apikeys.js';
+import { verifyAccessToken } from '../credentials/tokens.js';
 
 export const ACCESS_COOKIE = 'DT_AUTH_TOKEN';
 export const REFRESH_COOKIE = 'DT_REFRESH_TOKEN';

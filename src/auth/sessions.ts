@@ -1,13 +1,13 @@
 import { serialize } from 'cookie';
 import type { AuthConfig } from '../config.js';
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { findUserByEmail, findUserById, normalizeEmail, type User } from '../services/account.js';
 import { revokeSession, rotateSession, startSession } from '../services/session.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, type CallerCache } from './caller.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPassword } from '../credentials/passwords.js';
 import type { RateLimits } from './rate-limit.js';
-import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens.js';
+import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, signAccessToken, signRefreshToken, verifyRefreshToken } from '../credentials/tokens.js';
 
 /**
  * Login, refresh and logout as plain functions: the REST routes and the GraphQL mutations both

@@ -1,7 +1,7 @@
 /**
  * The largest values the service stores and serves. The import refuses a record that passes one
  * (src/ingest/record-fields.ts), and the GraphQL cost analysis counts each field at its limit
- * (src/graphql-cost.ts), so the largest answer an admissible request can produce is known before
+ * (src/graphql/cost.ts), so the largest answer an admissible request can produce is known before
  * it runs: README "Security model".
  */
 
@@ -44,7 +44,7 @@ export type ListKind = keyof typeof LIST_LIMITS;
  * The stored text the GraphQL schema serves that is not `short`, by schema coordinate. For a list
  * of strings the kind is each item's; a JSON field's is its JSON text. Every other String (or URL)
  * field holding imported text is `short`. Text kept but never served (filing sections) is absent.
- * test/import-limits.test.ts proves the import enforces exactly this table.
+ * test/ingest/limits.test.ts proves the import enforces exactly this table.
  */
 export const FIELD_TEXT_KINDS: Readonly<Record<string, TextKind>> = Object.freeze({
   'CallSummary.guidance': 'long',

@@ -3,12 +3,13 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { Db } from '../db.js';
-import type { EventBus } from '../events.js';
-import { RejectError, type Importer, type WriteCounts } from './importer.js';
+import type { Db } from '../db/client.js';
+import type { EventBus } from '../runtime/events.js';
+import { RejectError, type Importer } from './importer.js';
+import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
 
-/** An event: the topic (events.ts names them) and the stored row. */
+/** An event: the topic (runtime/events.ts names them) and the stored row. */
 export type ImportEvent = readonly [topic: string, payload: unknown];
 
 /**

@@ -2,7 +2,8 @@
 // resources. One Importer per resource, in src/ingest/resources/<noun>.ts; it knows the spec's JSON
 // shape of one record (the shape our own REST routes return, which is what a legacy vendor returns)
 // and how to write a batch of them idempotently through its service.
-import type { Db } from '../db.js';
+import type { WriteCounts } from '../db/upsert.js';
+import type { Db } from '../db/client.js';
 
 /** CLI names of the importable resources, in the order a full sync runs them (parents first). */
 export const IMPORT_RESOURCES = [
@@ -27,15 +28,6 @@ export class RejectError extends Error {
   constructor(readonly reason: string) {
     super(reason);
   }
-}
-
-export interface WriteCounts {
-  /** records that did not exist before */
-  inserted: number;
-  /** records that existed and whose stored values changed */
-  updated: number;
-  /** records that existed with the same values: a rerun of an import ends here */
-  unchanged: number;
 }
 
 export interface Importer<Row> {

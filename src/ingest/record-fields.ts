@@ -163,7 +163,7 @@ export function objects<T>(value: unknown, field: string, each: (item: Rec, path
   return array(value, field).map((v, i) => each(object(v, `${field}[${i}]`), `${field}[${i}]`));
 }
 
-/** Deeper JSON is refused: vendor data is never that deep, and recursive readers (sameValue in src/services/upsert.ts) would run out of stack. */
+/** Deeper JSON is refused: vendor data is never that deep, and recursive readers (sameValue in src/db/upsert.ts) would run out of stack. */
 const JSON_DEPTH = 32;
 
 function nestedWithin(value: unknown, depth: number): boolean {

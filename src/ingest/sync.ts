@@ -12,11 +12,12 @@
 //   fundamentals and news (per symbol).
 // Transient failures (network errors, 5xx) are retried with exponential backoff and jitter; a 429
 // waits for its Retry-After. A resource the key may not read (401/403) is reported and skipped.
-import type { Db } from '../db.js';
-import type { EventBus } from '../events.js';
+import type { Db } from '../db/client.js';
+import type { EventBus } from '../runtime/events.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
 import { publishInserted } from './import.js';
-import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource, type WriteCounts } from './importer.js';
+import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from './importer.js';
+import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
 import { importerFor } from './registry.js';
 

@@ -14,7 +14,7 @@ import {
 } from '../services/balance-sheet.js';
 import { arr, date, num, object, str, type JsonSchema } from './json-schema.js';
 import { nextUrl, readCursorRequest } from './paging.js';
-import { lastCursor } from '../services/paging.js';
+import { lastCursor } from '../db/keyset.js';
 import { badParam, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 import { cursorEnvelope } from './trade.js';

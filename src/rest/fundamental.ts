@@ -1,7 +1,7 @@
 import { holdRows, type Context } from '../context.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
 import { fundamentalPageNumber, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
-import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
+import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';

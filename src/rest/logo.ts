@@ -1,6 +1,6 @@
 import { logoPageNumber, type LogoWithInfo } from '../services/logo.js';
 import { holdRows } from '../context.js';
-import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
+import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './pages.js';

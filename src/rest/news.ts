@@ -1,6 +1,6 @@
 import { associatedIds, newsAtOffset, type NewsItem } from '../services/news.js';
 import { holdRows } from '../context.js';
-import { parseSymbol } from '../services/symbols.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { arr, bool, int, object, str, timestamp } from './json-schema.js';
 import { badParam, parseQuery, type ParamSpecs } from './params.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { parseSymbols } from '../services/symbols.js';
+import { parseSymbols } from '../domain/symbols.js';
 import { arr, int, object, str, type JsonSchema } from './json-schema.js';
 import { badParam, type ParamSpecs } from './params.js';
 import { json } from './route.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Resource } from '../auth/entitlements.js';
+import type { Resource } from '../domain/entitlements.js';
 import type { Context } from '../context.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ParamSpecs } from './params.js';

@@ -1,9 +1,9 @@
 import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
-import { lastCursor, type Page } from '../services/paging.js';
+import { lastCursor, type Page } from '../db/keyset.js';
 import { findSecurity } from '../services/security.js';
 import { clampNanos, symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
-import { parseSymbol } from '../services/symbols.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { badParam, type ParamSpecs } from './params.js';
 import { json } from './route.js';
 import { nextUrl, readCursorRequest } from './paging.js';

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
-import { childrenOf, fromMap, loaderName, withoutChildren } from '../loaders.js';
+import { childrenOf, fromMap, loaderName, withoutChildren } from '../graphql/loaders.js';
 import {
   balanceSheetPages,
   balanceSheetSymbols,
@@ -18,7 +18,7 @@ import {
   type BalanceSheetSymbol,
   type Timeframe,
 } from '../services/balance-sheet.js';
-import { emptyPage, type Direction, type Page } from '../services/paging.js';
+import { emptyPage, type Direction, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { fromMap, loaderName } from '../loaders.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
 import {
   callSummaryPage,
   callSummaryPages,
@@ -9,9 +9,9 @@ import {
   type CallSummary as CallSummaryRow,
   type CallSummaryPageArgs,
 } from '../services/call-summary.js';
-import { emptyPage, type Page } from '../services/paging.js';
+import { emptyPage, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
-import { parseSymbol } from '../services/symbols.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
 export const CALL_SUMMARY_PAGE: PageSize = { default: 10, max: 100 };

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { checkAuthenticated, checkEntitled, type Resource } from '../auth/entitlements.js';
+import { checkAuthenticated, checkEntitled, type Resource } from '../domain/entitlements.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
-import type { Subscription } from '../events.js';
-import { Loaders } from '../loaders.js';
-import { lastCursor, type Direction, type Page } from '../services/paging.js';
-import { SYMBOL_PATTERN } from '../services/symbols.js';
+import type { Subscription } from '../runtime/events.js';
+import { Loaders } from '../graphql/loaders.js';
+import { lastCursor, type Direction, type Page } from '../db/keyset.js';
+import { SYMBOL_PATTERN } from '../domain/symbols.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
 export interface PageSize {
@@ -25,7 +25,7 @@ export function checkFirst(first: number | null | undefined, size: PageSize, arg
 
 /**
  * The options of a list's `first` argument: its description, and its page size for the cost
- * analysis (src/graphql-cost.ts counts the list at the size asked for, else at the default).
+ * analysis (src/graphql/cost.ts counts the list at the size asked for, else at the default).
  */
 export function firstArg(size: PageSize) {
   return { description: `How many items to return: 1 to ${size.max}, default ${size.default}.`, extensions: { pageSize: size } };
@@ -33,7 +33,7 @@ export function firstArg(size: PageSize) {
 
 /**
  * The `extensions` of a list field without `first` that the schema's own code bounds: its largest
- * size (and the list argument it has one item per, if any), for the cost analysis (src/graphql-cost.ts). A stored record's child lists need none: the
+ * size (and the list argument it has one item per, if any), for the cost analysis (src/graphql/cost.ts). A stored record's child lists need none: the
  * import's limits bound them (FIELD_LIST_KINDS in src/domain/limits.ts).
  */
 export function listOf(max: number, itemsOf?: string) {
@@ -137,7 +137,7 @@ export function tickNodeId(id: string, typename: string): { symbol: string; sequ
 
 /**
  * The events of `topic` for a subscription field that needs `resource`, optionally only those
- * `keep` accepts. Counts against the caps of graphql-live.ts (TOO_MANY_SUBSCRIPTIONS,
+ * `keep` accepts. Counts against the caps of graphql/live.ts (TOO_MANY_SUBSCRIPTIONS,
  * SUBSCRIPTIONS_FULL) and holds its slot there, so its caller's rights are checked while it runs.
  * Resolves once the bus listens (on Redis: once SUBSCRIBE is confirmed), so a client that has its
  * response misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
@@ -157,7 +157,7 @@ export async function liveEvents<T>(ctx: Context, resource: Resource, topic: str
   }
   ctx.liveSlot.current = slot;
   return perEvent(ctx, keep ? filtered(subscription, keep) : subscription, () => {
-    // a member (graphql-live.ts) releases its own slot when it ends
+    // a member (graphql/live.ts) releases its own slot when it ends
     if (!slot.member) slot.release();
   });
 }

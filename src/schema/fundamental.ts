@@ -2,7 +2,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
-import { fromMap, loaderName } from '../loaders.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
 import {
   countFundamentals,
   fundamentalPages,
@@ -16,11 +16,11 @@ import {
   type FundamentalMetrics as MetricsRow,
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
-import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../services/insights.js';
-import { emptyPage, type Page } from '../services/paging.js';
+import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
+import { emptyPage, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
-import { parseSymbol } from '../services/symbols.js';
+import { parseSymbol } from '../domain/symbols.js';
 
 /** The REST `page_size` rule of spec 4.3/4.4 (default 10), with a cap. */
 export const FUNDAMENTAL_PAGE: PageSize = { default: 10, max: 100 };

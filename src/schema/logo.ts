@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { MAX_SYMBOLS, parseSymbols } from '../services/symbols.js';
-import { childrenOf, fromMap, withoutChildren } from '../loaders.js';
+import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
+import { childrenOf, fromMap, withoutChildren } from '../graphql/loaders.js';
 import { logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize } from './common.js';

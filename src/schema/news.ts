@@ -1,10 +1,10 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { newsTopic } from '../events.js';
-import { childrenOf, fromMap, loaderName } from '../loaders.js';
+import { newsTopic } from '../runtime/events.js';
+import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
 import { associatedIds, listNews, NEWS_INCLUDE, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
-import { emptyPage, type Page } from '../services/paging.js';
-import { parseSymbol } from '../services/symbols.js';
+import { emptyPage, type Page } from '../db/keyset.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';

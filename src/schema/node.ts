@@ -3,7 +3,7 @@
 // so a malformed one is the client's BAD_USER_INPUT naming the argument, never an internal error.
 import { resolveNodes } from '@pothos/plugin-relay';
 import { isInterfaceType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import { checkEntitled, type Resource } from '../auth/entitlements.js';
+import { checkEntitled, type Resource } from '../domain/entitlements.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';

@@ -1,9 +1,9 @@
 import { builder } from '../builder.js';
-import { parseSymbols } from '../services/symbols.js';
+import { parseSymbols } from '../domain/symbols.js';
 import type { Context } from '../context.js';
-import { PRESS_RELEASE_TOPIC } from '../events.js';
-import { fromMap, loaderName } from '../loaders.js';
-import { emptyPage, type Page } from '../services/paging.js';
+import { PRESS_RELEASE_TOPIC } from '../runtime/events.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
+import { emptyPage, type Page } from '../db/keyset.js';
 import {
   listPressReleases,
   PRESS_RELEASE_INCLUDE,

@@ -1,10 +1,10 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { quoteTopic } from '../events.js';
-import { fromMap, loaderName } from '../loaders.js';
-import { emptyPage, type Page } from '../services/paging.js';
+import { quoteTopic } from '../runtime/events.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
+import { emptyPage, type Page } from '../db/keyset.js';
 import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
-import { parseSymbol } from '../services/symbols.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos, type TickPageArgs } from '../services/tick.js';
 import { connection, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';

@@ -1,9 +1,9 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { fromMap, loaderName } from '../loaders.js';
-import { emptyPage, type Page } from '../services/paging.js';
-import type { KeysetArgs } from '../services/paging.js';
-import { parseSymbols } from '../services/symbols.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
+import { emptyPage, type Page } from '../db/keyset.js';
+import type { KeysetArgs } from '../db/keyset.js';
+import { parseSymbols } from '../domain/symbols.js';
 import { listRatings, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import { AppError } from '../errors.js';
-import { fromMap } from '../loaders.js';
+import { fromMap } from '../graphql/loaders.js';
 import type { Context } from '../context.js';
 import {
   findSecurity,

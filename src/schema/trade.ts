@@ -1,9 +1,9 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { tradeTopic } from '../events.js';
-import { fromMap, loaderName } from '../loaders.js';
-import { emptyPage, type Page } from '../services/paging.js';
-import { parseSymbol } from '../services/symbols.js';
+import { tradeTopic } from '../runtime/events.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
+import { emptyPage, type Page } from '../db/keyset.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { clampNanos, fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, checkRange, connection, firstArg, liveEvents, tickNodeId, type PageSize } from './common.js';

@@ -1,6 +1,6 @@
-import type { Db } from '../db.js';
-import { apiKeyPrefix, hashApiKey, newApiKey } from '../auth/apikeys.js';
-import { hashPassword } from '../auth/passwords.js';
+import type { Db } from '../db/client.js';
+import { apiKeyPrefix, hashApiKey, newApiKey } from '../credentials/apikeys.js';
+import { hashPassword } from '../credentials/passwords.js';
 import { AppError } from '../errors.js';
 import { Prisma, type ApiKey, type User } from '../../generated/prisma/client.js';
 import type { Tier } from '../../generated/prisma/enums.js';
@@ -182,7 +182,7 @@ export type Rights = { valid: true; tier: Tier } | { valid: false; reason: strin
 
 /**
  * The rights of many credentials at once, in their order: one statement per kind of record asked
- * about (users, keys, sessions), whatever their number. What graphql-live.ts checks every few
+ * about (users, keys, sessions), whatever their number. What graphql/live.ts checks every few
  * seconds for all live subscriptions of an instance, so a change made anywhere (the CLI, another
  * instance) is seen.
  */

@@ -1,12 +1,12 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
-import { SYMBOL_PATTERN } from './symbols.js';
+import { SYMBOL_PATTERN } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from './paging.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from '../db/keyset.js';
 import { padCik } from './security.js';
-import { childRows, readSql } from './sql.js';
-import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
-import type { WriteCounts } from '../ingest/importer.js';
+import { childRows, readSql } from '../db/sql.js';
+import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
+import type { WriteCounts } from '../db/upsert.js';
 
 export type { BalanceSheetSymbol, Timeframe };
 

@@ -1,9 +1,9 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { Prisma, type CallSummary } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
-import { topPerKey } from './sql.js';
-import { advanceSerial, changedFields, claimIds, insertRows, sameFields, writeBatch } from './upsert.js';
-import type { WriteCounts } from '../ingest/importer.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
+import { topPerKey } from '../db/sql.js';
+import { advanceSerial, changedFields, claimIds, insertRows, sameFields, writeBatch } from '../db/upsert.js';
+import type { WriteCounts } from '../db/upsert.js';
 
 export type { CallSummary };
 

@@ -1,14 +1,14 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { columnOf, STATEMENT_LINES, type StatementColumn } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
-import type { WriteCounts } from '../ingest/importer.js';
+import type { WriteCounts } from '../db/upsert.js';
 import { Prisma, type FiscalPeriod, type Fundamental, type FundamentalMetrics } from '../../generated/prisma/client.js';
-import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from './insights.js';
-import { DERIVED_METRIC_COLUMNS, derivedMetrics, type DerivedMetrics } from './metrics.js';
-import { decodeCursor, toPage, type Ordering, type Page } from './paging.js';
-import { topPerKey } from './sql.js';
+import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
+import { DERIVED_METRIC_COLUMNS, derivedMetrics, type DerivedMetrics } from '../domain/financial-metrics.js';
+import { decodeCursor, toPage, type Ordering, type Page } from '../db/keyset.js';
+import { topPerKey } from '../db/sql.js';
 import { latestTrades } from './trade.js';
-import { jsonInput, sameFields, writeBatch, type Tx } from './upsert.js';
+import { jsonInput, sameFields, writeBatch, type Tx } from '../db/upsert.js';
 
 export type { FiscalPeriod, Fundamental, FundamentalMetrics };
 
@@ -276,7 +276,7 @@ const periodOrder = (x: FundamentalInput, y: FundamentalInput) =>
 
 /**
  * Upserts fundamentals records by symbol + year + quarter in one transaction, each with its
- * metrics row: derived metrics computed by services/metrics.ts from the record, the symbol's latest
+ * metrics row: derived metrics computed by domain/financial-metrics.ts from the record, the symbol's latest
  * trade and the security master as they are in this transaction; insights as the input says.
  * `updatedAt` moves when the record or its insights change; a change of derived metrics alone (a
  * new price) rewrites only the metrics row. Throws BAD_REQUEST for a record without a CIK when

@@ -1,9 +1,9 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
-import type { WriteCounts } from '../ingest/importer.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
-import { anyOf, childRows, readSql } from './sql.js';
-import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from './upsert.js';
+import type { WriteCounts } from '../db/upsert.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
+import { anyOf, childRows, readSql } from '../db/sql.js';
+import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 
 export type { LogoSecurityInfo };
 

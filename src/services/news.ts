@@ -1,10 +1,10 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from './paging.js';
-import type { KeysetArgs } from './paging.js';
-import { childRows, topPerKey } from './sql.js';
-import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from './upsert.js';
-import type { WriteCounts } from '../ingest/importer.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
+import type { KeysetArgs } from '../db/keyset.js';
+import { childRows, topPerKey } from '../db/sql.js';
+import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from '../db/upsert.js';
+import type { WriteCounts } from '../db/upsert.js';
 
 /** Every read of a news item loads its securities with it, in feed order. */
 export const NEWS_INCLUDE = {

@@ -1,9 +1,9 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from './paging.js';
-import { readSql } from './sql.js';
-import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from './upsert.js';
-import type { WriteCounts } from '../ingest/importer.js';
+import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import { readSql } from '../db/sql.js';
+import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from '../db/upsert.js';
+import type { WriteCounts } from '../db/upsert.js';
 
 /** Every read of a press release loads its tickers and securities with it, in feed order. */
 export const PRESS_RELEASE_INCLUDE = {

@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import type { Quote } from '../../generated/prisma/client.js';
 import { latestTicks, tickPages, writeTicks, type TickPageArgs } from './tick.js';
 

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import type { Db, SqliteConnection } from '../db.js';
+import type { Db, SqliteConnection } from '../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { readSql } from './sql.js';
+import { readSql } from '../db/sql.js';
 
 /**
  * Exact counts of the security master for search (`found` and `out_of`), mostly without counting.

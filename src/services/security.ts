@@ -1,11 +1,11 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
-import { decodeCursor, emptyPage, toPage, type Ordering, type Page } from './paging.js';
+import { decodeCursor, emptyPage, toPage, type Ordering, type Page } from '../db/keyset.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
-import { anyOf, readSql } from './sql.js';
-import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from './upsert.js';
-import type { WriteCounts } from '../ingest/importer.js';
+import { anyOf, readSql } from '../db/sql.js';
+import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from '../db/upsert.js';
+import type { WriteCounts } from '../db/upsert.js';
 
 export type { Security };
 

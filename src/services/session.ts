@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import type { User } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
-import { REFRESH_TOKEN_SECONDS } from '../auth/tokens.js';
+import { REFRESH_TOKEN_SECONDS } from '../credentials/tokens.js';
 
 /**
  * Refresh-token families (RFC 9700 §4.14): a login starts a family; each refresh exchanges the

@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 
 /** The high-water mark `cli sync` reached for one resource (or resource:SYMBOL) of one upstream. */
 export async function readHighWater(db: Db, source: string, resource: string): Promise<string | undefined> {

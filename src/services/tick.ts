@@ -1,8 +1,8 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
-import { bulkUpsert } from './bulk.js';
-import { decodeCursor, toPage, type Direction, type Ordering, type Page } from './paging.js';
-import { topPerKey } from './sql.js';
+import { bulkUpsert } from '../db/bulk.js';
+import { decodeCursor, toPage, type Direction, type Ordering, type Page } from '../db/keyset.js';
+import { topPerKey } from '../db/sql.js';
 
 /**
  * Trades and quotes are both "ticks": rows of one symbol ordered by (sipTimestamp, sequenceNumber),

@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import type { Db } from '../db/client.js';
 import { Prisma, type Trade } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { latestTicks, tickPages, writeTicks, type TickPageArgs } from './tick.js';

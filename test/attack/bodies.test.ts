@@ -2,8 +2,8 @@
 // each held as bytes, a string and a decoded image while its request runs) wait for room in the
 // budget of large bodies in flight, or are refused with 503, instead of filling the heap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InFlightBudget } from '../../src/in-flight.js';
-import { graphqlHarness, type GraphQLHarness } from '../graphql-helpers.js';
+import { InFlightBudget } from '../../src/runtime/in-flight.js';
+import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 
 describe.each(testDatabases())('large bodies in flight on $name', (tdb) => {

@@ -1,13 +1,13 @@
 // Our own attack suite, cost: each finding of the hardening review that a request's size could
 // cause, reproduced as it was found. The class tests (every list of the schema) are in
-// test/graphql-cost.test.ts.
+// test/graphql/cost.test.ts.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachWebSocket } from '../../src/ws.js';
-import { graphqlHarness, type GraphQLHarness } from '../graphql-helpers.js';
+import { attachWebSocket } from '../../src/graphql/ws.js';
+import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 
 describe.each(testDatabases())('the cost limit on $name', (tdb) => {

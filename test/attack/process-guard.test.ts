@@ -1,4 +1,4 @@
-// Our own attack suite, the process guard (src/process-guard.ts): an error nothing caught neither
+// Our own attack suite, the process guard (src/runtime/process-guard.ts): an error nothing caught neither
 // ends the process mid-request nor goes unseen. The faults are injected (test/fixtures/), as no
 // input of ours is known to cause one any more: each finding that did is fixed at its cause.
 import { execFile, spawn } from 'node:child_process';

@@ -6,8 +6,8 @@
 // objects, else what is stored. Fields the spec does not name are ignored.
 import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
 import { fundamentalKey, writeFundamentals, type FiscalPeriod, type FundamentalInput } from '../../services/fundamental.js';
-import { litigationInsight, mdnaInsight, riskFactorsInsight, type LitigationInsight, type MdnaInsight, type RiskFactorsInsight } from '../../services/insights.js';
-import { SYMBOL_PATTERN } from '../../services/symbols.js';
+import { litigationInsight, mdnaInsight, riskFactorsInsight, type LitigationInsight, type MdnaInsight, type RiskFactorsInsight } from '../../domain/insights.js';
+import { SYMBOL_PATTERN } from '../../domain/symbols.js';
 import type { Importer } from '../importer.js';
 import * as f from '../record-fields.js';
 

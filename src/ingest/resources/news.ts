@@ -1,7 +1,7 @@
 // Curated news (spec 2.8): one item of `data`, as GET /news/api/v1/news returns it
 // (src/rest/news.ts).
 import type { Prisma } from '../../../generated/prisma/client.js';
-import { newsTopic } from '../../events.js';
+import { newsTopic } from '../../runtime/events.js';
 import type { PublishingImporter } from '../import.js';
 import { newsByNewsIds, writeNews, type NewsInput } from '../../services/news.js';
 import * as f from '../record-fields.js';

@@ -1,6 +1,6 @@
 // What the trade and quote importers share: the envelope of GET /stocks/v3/{trades|quotes}/{symbol}
 // and the checks of their fields. Messages name the field and the value received.
-import { SYMBOL_PATTERN } from '../../services/symbols.js';
+import { SYMBOL_PATTERN } from '../../domain/symbols.js';
 import { RejectError } from '../importer.js';
 import * as f from '../record-fields.js';
 

@@ -1,5 +1,5 @@
 // Trades in the shape of GET /stocks/v3/trades/{symbol} (spec 2.9), keyed by symbol + sequence_number.
-import { tradeTopic } from '../../events.js';
+import { tradeTopic } from '../../runtime/events.js';
 import { recomputeDerivedMetrics } from '../../services/fundamental.js';
 import { writeTrades, type Trade } from '../../services/trade.js';
 import type { PublishingImporter } from '../import.js';

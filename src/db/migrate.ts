@@ -1,0 +1,165 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, type DatabaseConfig } from '../config.js';
+
+/**
+ * Applies the committed migrations (prisma/migrations for SQLite, prisma/postgres/migrations for
+ * PostgreSQL) and records them in Prisma's own `_prisma_migrations` table, so the Prisma CLI sees
+ * the same history wherever it can run. The CLI itself cannot run offline (it downloads a native
+ * schema engine); applying plain SQL files needs nothing but the database driver.
+ *
+ * Each migration runs in one transaction together with its history row, under a lock (SQLite
+ * `BEGIN IMMEDIATE`, a PostgreSQL advisory lock), so instances starting together apply it once and
+ * a crash leaves either all of a migration or none of it.
+ */
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export function migrationsDir(kind: DatabaseConfig['kind']): string {
+  return path.join(ROOT, kind === 'postgresql' ? 'prisma/postgres/migrations' : 'prisma/migrations');
+}
+
+export function readMigrations(kind: DatabaseConfig['kind']): Migration[] {
+  const dir = migrationsDir(kind);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+const HISTORY_SQLITE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`;
+
+const HISTORY_PG = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+function checkHistory(applied: Map<string, string>, migrations: Migration[]): void {
+  const known = new Set(migrations.map((m) => m.name));
+  for (const name of applied.keys()) {
+    if (!known.has(name)) {
+      throw new MigrationError(`the database has migration ${name}, which this version of the code does not know; run a newer version or restore the database`);
+    }
+  }
+}
+
+export async function migrate(database: DatabaseConfig): Promise<{ applied: string[] }> {
+  const migrations = readMigrations(database.kind);
+  return database.kind === 'postgresql' ? migratePostgres(database, migrations) : migrateSqlite(database, migrations);
+}
+
+async function migrateSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>, migrations: Migration[]) {
+  const { default: Database } = await import('libsql');
+  fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  // One connection and explicit BEGIN IMMEDIATE: the write lock is taken up front, waiting (timeout)
+  // for another process that is migrating the same file.
+  const conn = new Database(database.file, { timeout: 10_000 });
+  const applied: string[] = [];
+  try {
+    for (const m of migrations) {
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        conn.exec(HISTORY_SQLITE);
+        const rows = conn
+          .prepare('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL')
+          .all() as { migration_name: string; checksum: string }[];
+        const done = new Map(rows.map((r) => [r.migration_name, r.checksum]));
+        checkHistory(done, migrations);
+        if (done.has(m.name)) {
+          conn.exec('ROLLBACK');
+          continue;
+        }
+        conn.exec(m.sql);
+        const now = new Date().toISOString();
+        conn
+          .prepare('INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)')
+          .run(randomUUID(), m.checksum, now, m.name, now);
+        conn.exec('COMMIT');
+        applied.push(m.name);
+      } catch (e) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw e instanceof MigrationError ? e : new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
+      }
+    }
+    // WAL lets readers go on while a writer (an import, a migration) works; it persists in the
+    // file. Another process switching at the same moment may hold the lock: it will have done it.
+    try {
+      conn.exec('PRAGMA journal_mode = WAL');
+    } catch {
+      /* see above */
+    }
+  } finally {
+    conn.close();
+  }
+  return { applied };
+}
+
+async function migratePostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>, migrations: Migration[]) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 5_000 });
+  const applied: string[] = [];
+  await client.connect();
+  try {
+    const schema = `"${database.schema}"`;
+    await client.query('BEGIN');
+    try {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('market-data-gateway:migrate:' || $1))`, [database.schema]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(`SET LOCAL search_path TO ${schema}`);
+      await client.query(HISTORY_PG);
+      const rows = await client.query<{ migration_name: string; checksum: string }>(
+        'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL',
+      );
+      const done = new Map(rows.rows.map((r) => [r.migration_name, r.checksum]));
+      checkHistory(done, migrations);
+      for (const m of migrations) {
+        if (done.has(m.name)) continue;
+        try {
+          await client.query(m.sql);
+        } catch (e) {
+          throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
+        }
+        await client.query(
+          'INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, now(), $3, now(), 1)',
+          [randomUUID(), m.checksum, m.name],
+        );
+        applied.push(m.name);
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw e;
+    }
+  } finally {
+    await client.end();
+  }
+  return { applied };
+}

@@ -1,0 +1,192 @@
+import {
+  getNamedType, getNullableType, getOperationAST, isEnumType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, Kind,
+  type DocumentNode, type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode, type ValueNode,
+} from 'graphql';
+import { TEXT_LIMITS } from '../domain/limits.js';
+
+/**
+ * What an operation may cost, decided from its document and variables before anything runs. The
+ * unit is one value of up to CHARS_PER_UNIT characters: an object, a number, a boolean, an enum, a
+ * date; a text field counts its longest stored length in units (the import refuses longer text:
+ * src/domain/limits.ts). Lists count at their size: a connection at its `first` (the literal, the
+ * variable sent, the variable's default, else the list's default page size), a child list at its
+ * declared largest size; nested sizes multiply. So the cost bounds the values, and the bytes, of
+ * the largest answer the operation can produce (README "Security model").
+ */
+export const CHARS_PER_UNIT = 64;
+
+/** A page-size rule, declared on a list's `first` argument (`extensions.pageSize`). */
+export interface PageSizeExtension {
+  default: number;
+  max: number;
+}
+
+/**
+ * A list's largest size, declared on the field (`extensions.listSize`) where the schema's own code
+ * bounds it (`nodes(ids:)`, OCR results); a stored record's child lists take theirs from the
+ * import's limits (CostOptions.listItems).
+ */
+export interface ListSizeExtension {
+  /** The most items the list can hold (an import limit, or a bound of the code that makes it). */
+  max?: number;
+  /** The list has one item per element of this list argument (`nodes(ids:)`), at most `max`. */
+  itemsOf?: string;
+}
+
+/** Longest characters of a text-like scalar without a declaration of its own. */
+const SCALAR_CHARS: Readonly<Record<string, number>> = {
+  String: TEXT_LIMITS.short,
+  URL: TEXT_LIMITS.url,
+  JSON: TEXT_LIMITS.json,
+  // our global ids: base64 of a type name and a key of at most two short values
+  ID: 128,
+};
+
+/**
+ * A list whose size nothing declares is counted at this many items. The schema test enumerates
+ * every list field and requires a declaration, so this only guards a field added without one.
+ */
+export const UNDECLARED_LIST_SIZE = 1_000;
+
+export interface CostOptions {
+  /** Longest stored characters of a text field, by coordinate (`PressRelease.bodyHtml`); default by scalar. */
+  textChars?: (coordinate: string) => number | undefined;
+  /** Most items of a list field holding a stored record's child list, by coordinate (`Logo.securityInfo`). */
+  listItems?: (coordinate: string) => number | undefined;
+}
+
+type Variables = Readonly<Record<string, unknown>>;
+
+/** Units of a leaf field's value: an enum or a number is one; text counts its longest stored length. */
+function leafUnitsOf(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, type: GraphQLNamedType, options: CostOptions): number {
+  if (isEnumType(type)) return 1;
+  const chars = options.textChars?.(`${parent.name}.${field.name}`) ?? SCALAR_CHARS[type.name];
+  return chars === undefined ? 1 : Math.ceil(chars / CHARS_PER_UNIT);
+}
+
+/**
+ * Units of one record of `typeName` with every field: its leaves, and the parts it holds (objects
+ * reached without arguments, child lists at their largest), not the records it links to (node
+ * types, connections). What a REST row costs, since it carries the same data as its GraphQL twin.
+ */
+export function recordUnits(schema: GraphQLSchema, typeName: string, options: CostOptions = {}): number {
+  const node = schema.getType('Node');
+  const units = (type: GraphQLNamedType, path: ReadonlySet<string>): number => {
+    if (!isObjectType(type)) return 1;
+    let total = 1;
+    for (const field of Object.values(type.getFields()) as GraphQLField<unknown, unknown>[]) {
+      const named = getNamedType(field.type);
+      const items = isListType(getNullableType(field.type))
+        ? (field.extensions.listSize as ListSizeExtension | undefined)?.max ?? options.listItems?.(`${type.name}.${field.name}`) ?? UNDECLARED_LIST_SIZE
+        : 1;
+      if (isLeafType(named)) total += items * leafUnitsOf(type, field, named, options);
+      else if (isObjectType(named) && !path.has(named.name) && !named.getInterfaces().some((i) => i === node) && !named.name.endsWith('Connection') && !field.args.some((a) => isNonNullType(a.type))) {
+        total += items * units(named, new Set([...path, named.name]));
+      }
+    }
+    return total;
+  };
+  const type = schema.getType(typeName);
+  if (!type) throw new Error(`recordUnits: no type ${typeName} in the schema`);
+  return units(type, new Set([typeName]));
+}
+
+/** Relay's wrappers: the items of a connection, whose count its parent field's `first` decides. */
+const isConnectionItems = (parent: GraphQLNamedType, field: string) => parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes');
+
+/**
+ * The cost of the operation `operationName` of `document` with `variables`, and whether any
+ * variable decided it (when none did, the cost belongs to the document and may be cached).
+ */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Variables, options: CostOptions = {}): { cost: number; byVariables: boolean } {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return { cost: 0, byVariables: false };
+  const root = schema.getRootType(operation.operation);
+  if (!root) return { cost: 0, byVariables: false };
+  const fragments = new Map<string, { set: SelectionSetNode; type: string }>();
+  const defaults = new Map<string, ValueNode>();
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, { set: def.selectionSet, type: def.typeCondition.name.value });
+  }
+  for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) defaults.set(v.variable.name.value, v.defaultValue);
+  let byVariables = false;
+
+  /** The value of an argument: a literal, or a variable (as sent, else its default). */
+  function argumentValue(node: ValueNode): unknown {
+    if (node.kind === Kind.VARIABLE) {
+      byVariables = true;
+      const name = node.name.value;
+      if (Object.hasOwn(variables, name)) return variables[name];
+      const fallback = defaults.get(name);
+      return fallback ? argumentValue(fallback) : undefined;
+    }
+    if (node.kind === Kind.INT) return Number(node.value);
+    if (node.kind === Kind.LIST) return node.values.map(argumentValue);
+    return undefined;
+  }
+
+  function listSize(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, node: FieldNode, inherited: number | undefined): number {
+    const first = field.args.find((a) => a.name === 'first');
+    const pageSize = first?.extensions.pageSize as PageSizeExtension | undefined;
+    if (pageSize) {
+      const given = node.arguments?.find((a) => a.name.value === 'first');
+      const value = given ? argumentValue(given.value) : undefined;
+      // out of range is refused by the field itself, with a message naming the argument
+      return typeof value === 'number' && Number.isInteger(value) ? Math.min(Math.max(value, 1), pageSize.max) : pageSize.default;
+    }
+    const declared = field.extensions.listSize as ListSizeExtension | undefined;
+    if (declared?.itemsOf) {
+      const given = node.arguments?.find((a) => a.name.value === declared.itemsOf);
+      const value = given ? argumentValue(given.value) : undefined;
+      const items = Array.isArray(value) ? value.length : declared.max ?? UNDECLARED_LIST_SIZE;
+      return Math.min(items, declared.max ?? items);
+    }
+    return declared?.max ?? options.listItems?.(`${parent.name}.${field.name}`) ?? inherited ?? UNDECLARED_LIST_SIZE;
+  }
+
+  /** Fragments are costed once per type and page size they are spread into (a spread may repeat, never cycle once valid). */
+  const fragmentCosts = new Map<string, number>();
+
+  function setCost(set: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
+    let total = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) ?? parent : parent;
+        total += setCost(selection.selectionSet, type, pageSize, spreading);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment || spreading.has(name)) continue; // unknown or cyclic: validation refuses it
+        const key = `${name}:${pageSize ?? ''}`;
+        let cost = fragmentCosts.get(key);
+        if (cost === undefined) {
+          cost = setCost(fragment.set, schema.getType(fragment.type) ?? parent, pageSize, new Set([...spreading, name]));
+          fragmentCosts.set(key, cost);
+        }
+        total += cost;
+      } else {
+        total += fieldCost(selection, parent, pageSize, spreading);
+      }
+    }
+    return total;
+  }
+
+  function fieldCost(node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
+    const name = node.name.value;
+    if (name === '__typename') return 1;
+    if (name === '__schema' || name === '__type') return 0; // introspection: a fixed answer, refused in production
+    const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+    if (!field) return 0; // validation refuses it
+    const type = getNamedType(field.type);
+    const isList = isListType(getNullableType(field.type));
+    const items = isList ? listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined) : 1;
+    if (isLeafType(type)) return items * leafUnitsOf(parent, field, type, options);
+    // a connection passes its page size to its edges and nodes
+    const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize) ? listSize(parent, field, node, undefined) : undefined;
+    const each = 1 + (node.selectionSet ? setCost(node.selectionSet, type, first, spreading) : 0);
+    return items * each;
+  }
+
+  const cost = setCost(operation.selectionSet, root, undefined, new Set());
+  return { cost, byVariables };
+}

@@ -1,0 +1,214 @@
+// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, beside app.ts's HTTP transports:
+// the same Yoga (schema, plugins, limits), the same caller resolution and rate limits.
+import type { IncomingMessage, Server } from 'node:http';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { isAsyncIterable } from 'graphql-yoga';
+import { CloseCode, type SubscribePayload } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { App } from '../app.js';
+import type { Context } from '../context.js';
+import { AppError, ERRORS } from '../errors.js';
+import { inputDepthError } from './input.js';
+import { errorPayload, type LiveHub, type LiveSlot, type Sink } from './live.js';
+
+/** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
+/** How long a client that was told to go away may take to close before its socket is cut. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** Close codes beside graphql-ws's own: the HTTP status of the error, as 4xxx. */
+const CLOSE_CODES: Partial<Record<AppError['code'], number>> = {
+  UNAUTHENTICATED: CloseCode.Unauthorized, // 4401
+  FORBIDDEN: CloseCode.Forbidden, // 4403
+  BAD_REQUEST: CloseCode.BadRequest, // 4400
+  RATE_LIMITED: 4429,
+};
+
+type Params = Readonly<Record<string, unknown>> | undefined;
+
+export interface WebSocketOptions {
+  /** graphql-ws then keeps internal error messages out of close reasons. */
+  isProd: boolean;
+  /** The largest message (a subscribe: query and variables), as GRAPHQL_MAX_BODY_BYTES bounds an HTTP body. */
+  maxMessageBytes: number;
+}
+
+/**
+ * The upgrade request as the HTTP transport would see it, with the credentials of the
+ * connection_init payload as headers: `{ apiKey }` is the X-API-Key header, `{ authorization }`
+ * the Authorization header. Without them the upgrade's own credentials count (the session
+ * cookie, an `apikey` parameter in the URL), in the order of auth/caller.ts.
+ */
+export function connectionRequest(upgrade: IncomingMessage, params: Params): Request {
+  const headers = new Headers();
+  for (const name of ['host', 'origin', 'cookie', 'x-api-key', 'authorization', 'x-forwarded-for', 'user-agent']) {
+    const value = upgrade.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  for (const [param, header] of [['apiKey', 'x-api-key'], ['authorization', 'authorization']] as const) {
+    const value = params?.[param];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new AppError('BAD_REQUEST', `connectionParams.${param} must be a string; got ${JSON.stringify(value)?.slice(0, 40)}`);
+    headers.set(header, value);
+  }
+  let url: URL;
+  try {
+    url = new URL(upgrade.url ?? '/graphql', `http://${upgrade.headers.host ?? 'localhost'}`);
+  } catch {
+    throw new AppError('BAD_REQUEST', `the upgrade request's Host header is not a host: ${JSON.stringify(upgrade.headers.host)?.slice(0, 60)}`);
+  }
+  return new Request(url, { headers });
+}
+
+/** A close reason holds at most 123 bytes. */
+const reasonOf = (e: AppError) => (Buffer.byteLength(e.message) <= 123 ? e.message : `${Buffer.from(e.message).subarray(0, 118).toString()}…`);
+
+const coded = (e: AppError) => new GraphQLError(e.message, { extensions: { code: ERRORS[e.code].graphql } });
+
+/** An error as Yoga sends it over HTTP: without the `http` extension Yoga keeps for itself. */
+function formatted(e: GraphQLError): GraphQLFormattedError {
+  const json = e.toJSON();
+  if (!json.extensions || !('http' in json.extensions)) return json;
+  const { http: _, ...extensions } = json.extensions;
+  return { ...json, extensions };
+}
+
+/**
+ * Serves graphql-ws at `/graphql` on `server`. A connection is authenticated at connection_init
+ * (a wrong or missing credential closes it with 4401, the cookie from another site's page with
+ * 4403); each operation is counted against the caller's rate limit as an HTTP request is. A live
+ * subscription whose credential is found revoked ends, and the connection closes with 4401.
+ */
+export function attachWebSocket(server: Server, app: App, options: WebSocketOptions): { close(): Promise<void> } {
+  const { yoga, context } = app.socket;
+  // a larger message closes the connection (1009); `ws` would take 100 MiB
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: options.maxMessageBytes });
+  /** Each connection's credentials, as onConnect accepted them, for its operations. */
+  const requests = new WeakMap<WebSocket, Request>();
+
+  useServer<Record<string, unknown>>(
+    {
+      isProd: options.isProd,
+      async onConnect(ctx) {
+        const { socket, request: upgrade } = ctx.extra;
+        try {
+          const request = connectionRequest(upgrade, ctx.connectionParams);
+          const { caller } = await context(request, { req: upgrade });
+          if (!caller) throw new AppError('UNAUTHENTICATED', 'authentication required: send connectionParams { apiKey } or { authorization: "Bearer <access token>" }');
+          requests.set(socket, request);
+          return true;
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          socket.close(CLOSE_CODES[e.code] ?? CloseCode.InternalServerError, reasonOf(e));
+          return false;
+        }
+      },
+      async onSubscribe(ctx, id, payload: SubscribePayload) {
+        // ctx.subscriptions holds this one already
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          return [coded(new AppError('RATE_LIMITED', `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`))];
+        }
+        // as over HTTP (graphql/input.ts), before anything walks them
+        const tooDeep = inputDepthError(payload);
+        if (tooDeep) return [coded(tooDeep)];
+        let operation: Context;
+        try {
+          operation = await context(requests.get(ctx.extra.socket)!, { req: ctx.extra.request });
+        } catch (e) {
+          if (e instanceof AppError) return [coded(e)];
+          throw e;
+        }
+        const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (e) {
+          if (e instanceof GraphQLError) return [e];
+          throw e;
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length) return errors;
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, socket: ctx.extra.socket, id } satisfies Root,
+        };
+        return args;
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
+      // the Yoga-enveloped execute/subscribe of onSubscribe: masking and every plugin apply
+      execute: (args) => (args.rootValue as Root).execute(args),
+      subscribe: async (args) => {
+        const { socket, id, subscribe } = args.rootValue as Root;
+        const result = await subscribe(args);
+        const ctx = args.contextValue as Context;
+        const slot = ctx.liveSlot.current;
+        return slot && isAsyncIterable(result) ? liveOperation(ctx.live, slot, result, socket, id) : result;
+      },
+    },
+    wss,
+  );
+
+  return {
+    /** Tells every client to go away (1001; their subscriptions complete) and stops accepting new ones. */
+    async close() {
+      for (const client of wss.clients) client.close(1001, 'server shutting down');
+      const cut = setTimeout(() => {
+        for (const client of wss.clients) client.terminate();
+      }, CLOSE_GRACE_MS);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      clearTimeout(cut);
+    },
+  };
+}
+
+/** What onSubscribe hands execute/subscribe: Yoga's enveloped functions, and whom the operation answers. */
+type Root = Record<'execute' | 'subscribe', (args: ExecutionArgs) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>>> & { socket: WebSocket; id: string };
+
+/**
+ * A live subscription of one WebSocket operation, as a member of its group (graphql/live.ts): its
+ * events go straight to the socket, one `next` message each around the group's shared payload
+ * JSON. graphql-ws iterates what this returns only to learn when the operation ends (then it
+ * sends `complete`) and to end it (`return()`: the client completed it or the socket closed).
+ * A credential found revoked ends the operation with UNAUTHENTICATED and closes the connection
+ * with 4401: every later operation on it would be refused anyway.
+ */
+function liveOperation(hub: LiveHub, slot: LiveSlot, result: AsyncIterable<ExecutionResult>, socket: WebSocket, id: string): AsyncGenerator<never, void> {
+  const prefix = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  let ended!: () => void;
+  const end = new Promise<IteratorResult<never, void>>((resolve) => (ended = () => resolve({ value: undefined, done: true })));
+  const open = () => socket.readyState === socket.OPEN;
+  const sink: Sink = {
+    deliver(event) {
+      if (!open()) return true; // the socket's close ends the operation
+      if (socket.bufferedAmount > hub.bufferBytes) return false;
+      socket.send(`${prefix}${event.ws()}}`);
+      return true;
+    },
+    flush: () => !open() || socket.bufferedAmount <= hub.bufferBytes,
+    fail(error) {
+      if (open()) socket.send(`${prefix}${errorPayload(error)}}`);
+      ended();
+      // after every operation ended in this round has sent its error
+      if (error.code === 'UNAUTHENTICATED') setImmediate(() => open() && socket.close(CloseCode.Unauthorized, reasonOf(error)));
+    },
+    complete: () => ended(),
+  };
+  const member = hub.attach(slot, result, sink);
+  const operation: AsyncGenerator<never, void> = {
+    next: () => end,
+    return: () => {
+      member.leave();
+      ended();
+      return end;
+    },
+    throw: (e) => Promise.reject(e),
+    [Symbol.asyncIterator]: () => operation,
+  };
+  return operation;
+}

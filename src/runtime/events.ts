@@ -1,0 +1,265 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { createRedis } from './redis.js';
+
+/**
+ * Publish/subscribe for rows as they are stored (an import publishes each trade, quote, press
+ * release and news item it inserts). Payloads are the service shape of the stored row (`Trade`,
+ * `Quote`, `PressRelease` with its tickers ...: camelCase, bigint sequence numbers and
+ * timestamps), neutral to GraphQL and REST alike.
+ *
+ * In one process the in-memory bus does; with REDIS_URL set, the Redis bus carries events between
+ * processes (an import CLI and the servers that serve subscriptions).
+ */
+export interface EventBus {
+  publish(topic: string, payload: unknown): Promise<void>;
+  /** Many events at once: one round trip on Redis. */
+  publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
+  /**
+   * Events of `topic` from the moment `ready` resolves; `return()` (or a `break` out of
+   * `for await`) unsubscribes. A subscriber more than MAX_QUEUED events behind is ended with
+   * SERVICE_UNAVAILABLE (its next `next()` rejects): events are never skipped silently.
+   */
+  subscribe<T = unknown>(topic: string): Subscription<T>;
+  close(): Promise<void>;
+}
+
+export interface Subscription<T> extends AsyncIterableIterator<T> {
+  ready: Promise<void>;
+}
+
+export const tradeTopic = (symbol: string) => `trade:${symbol}`;
+export const quoteTopic = (symbol: string) => `quote:${symbol}`;
+/** Every new press release, whatever it names: subscribers filter by its tickers. */
+export const PRESS_RELEASE_TOPIC = 'press-release';
+export const newsTopic = (symbol: string) => `news:${symbol}`;
+
+/**
+ * Events one bus subscription may hold unread. Its consumer is the instance itself (one per group
+ * of identical GraphQL subscriptions, graphql/live.ts), not a client; the payloads are shared by
+ * every subscription of a topic, so this bounds references, ~50,000 rows of one import at most.
+ */
+export const MAX_QUEUED = 50_000;
+
+export function createEventBus(config: Pick<Config, 'redisUrl'>): EventBus {
+  return config.redisUrl ? redisEventBus(config.redisUrl) : memoryEventBus();
+}
+
+/**
+ * A subscription's queue: events wait here until the consumer asks for them. One more than
+ * MAX_QUEUED waiting ends it: the queue is let go and its next `next()` rejects with
+ * SERVICE_UNAVAILABLE, rather than holding memory without end or skipping events unnoticed.
+ */
+function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: Subscription<T>; push(v: T): void; end(): void } {
+  // a head index, not shift(): a queue thousands long must not move on every event
+  let queue: (T | undefined)[] = [];
+  let head = 0;
+  let overflowed = false;
+  let waiting: ((r: IteratorResult<T>) => void) | undefined;
+  let done = false;
+  let listening = true;
+  const leave = () => {
+    if (listening) (listening = false), unsubscribe();
+  };
+  const finish = (): IteratorResult<T> => {
+    if (!done) {
+      done = true;
+      queue = [];
+      head = 0;
+      leave();
+      waiting?.({ value: undefined, done: true });
+      waiting = undefined;
+    }
+    return { value: undefined, done: true };
+  };
+  const sub: Subscription<T> = {
+    ready,
+    next() {
+      if (head < queue.length) {
+        const value = queue[head]!;
+        queue[head++] = undefined;
+        if (head === queue.length) (queue = []), (head = 0);
+        else if (head >= 1024 && head * 2 >= queue.length) (queue = queue.slice(head)), (head = 0);
+        return Promise.resolve({ value, done: false });
+      }
+      if (overflowed) {
+        overflowed = false;
+        finish();
+        return Promise.reject(new AppError('SERVICE_UNAVAILABLE', `live events came faster than this instance could deliver them (more than ${MAX_QUEUED} waiting); subscribe again`));
+      }
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => (waiting = resolve));
+    },
+    return: () => Promise.resolve(finish()),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return {
+    sub,
+    push(v) {
+      if (done || overflowed) return;
+      if (waiting) {
+        const w = waiting;
+        waiting = undefined;
+        w({ value: v, done: false });
+      } else if (queue.length - head >= MAX_QUEUED) {
+        overflowed = true;
+        queue = [];
+        head = 0;
+        leave();
+      } else {
+        queue.push(v);
+      }
+    },
+    end: finish,
+  };
+}
+
+export function memoryEventBus(): EventBus {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const subscriptions = new Set<() => void>();
+  return {
+    async publish(topic, payload) {
+      for (const l of listeners.get(topic) ?? []) l(payload);
+    },
+    async publishAll(events) {
+      if (listeners.size === 0) return;
+      for (const [topic, payload] of events) for (const l of listeners.get(topic) ?? []) l(payload);
+    },
+    subscribe<T>(topic: string) {
+      const set = listeners.get(topic) ?? new Set();
+      listeners.set(topic, set);
+      const s = subscription<T>(Promise.resolve(), () => {
+        set.delete(push);
+        subscriptions.delete(s.end);
+        if (set.size === 0) listeners.delete(topic);
+      });
+      const push = (p: unknown) => s.push(p as T);
+      set.add(push);
+      subscriptions.add(s.end);
+      return s.sub;
+    },
+    async close() {
+      for (const end of subscriptions) end();
+      subscriptions.clear();
+    },
+  };
+}
+
+const CHANNEL_PREFIX = 'mdg:event:';
+const READY_TIMEOUT_MS = 5_000;
+
+/** JSON that keeps bigints and Dates (as tagged objects), so subscribers get the service shape back. */
+export function encodeEvent(payload: unknown): string {
+  return JSON.stringify(payload, function (this: Record<string, unknown>, key, value) {
+    const raw = this[key];
+    if (typeof value === 'bigint') return { $bigint: value.toString() };
+    if (raw instanceof Date) return { $date: raw.toISOString() };
+    return value;
+  });
+}
+
+export function decodeEvent(text: string): unknown {
+  return JSON.parse(text, (_key, value) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (typeof value.$bigint === 'string' && Object.keys(value).length === 1) return BigInt(value.$bigint);
+      if (typeof value.$date === 'string' && Object.keys(value).length === 1) return new Date(value.$date);
+    }
+    return value;
+  });
+}
+
+/** Resolves once `redis` can take commands (it was created with the offline queue off). */
+function whenReady(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`Redis not ready after ${READY_TIMEOUT_MS} ms (status ${redis.status})`)), READY_TIMEOUT_MS);
+    const onReady = () => done();
+    function done(e?: Error) {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      if (e) reject(e);
+      else resolve();
+    }
+    redis.on('ready', onReady);
+  });
+}
+
+export function redisEventBus(url: string): EventBus {
+  const publisher = createRedis(url);
+  let subscriber: Redis | undefined;
+  const handlers = new Map<string, Set<(payload: unknown) => void>>();
+  /** Per channel, the SUBSCRIBE that every subscription of it waits for. */
+  const subscribed = new Map<string, Promise<void>>();
+  const ends = new Set<() => void>();
+
+  const subscriberConnection = (): Redis => {
+    if (subscriber) return subscriber;
+    subscriber = publisher.duplicate();
+    subscriber.on('error', () => {});
+    subscriber.on('message', (channel: string, message: string) => {
+      const set = handlers.get(channel);
+      if (!set?.size) return;
+      const payload = decodeEvent(message);
+      for (const h of set) h(payload);
+    });
+    return subscriber;
+  };
+
+  return {
+    async publish(topic, payload) {
+      await whenReady(publisher);
+      await publisher.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
+    },
+    async publishAll(events) {
+      await whenReady(publisher);
+      const pipeline = publisher.pipeline();
+      let n = 0;
+      for (const [topic, payload] of events) {
+        pipeline.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
+        n++;
+      }
+      if (n === 0) return;
+      const results = (await pipeline.exec()) ?? [];
+      const failed = results.find(([e]) => e);
+      if (failed) throw failed[0];
+    },
+    subscribe<T>(topic: string) {
+      const channel = CHANNEL_PREFIX + topic;
+      const conn = subscriberConnection();
+      let set = handlers.get(channel);
+      if (!set) handlers.set(channel, (set = new Set()));
+      let ready = subscribed.get(channel);
+      if (!ready) {
+        ready = whenReady(conn).then(() => conn.subscribe(channel)).then(() => {});
+        subscribed.set(channel, ready);
+      }
+      const s = subscription<T>(ready, () => {
+        set.delete(push);
+        ends.delete(s.end);
+        if (set.size === 0) {
+          handlers.delete(channel);
+          subscribed.delete(channel);
+          if (conn.status === 'ready') conn.unsubscribe(channel).catch(() => {});
+        }
+      });
+      const push = (p: unknown) => s.push(p as T);
+      set.add(push);
+      ends.add(s.end);
+      ready.catch(() => s.end());
+      return s.sub;
+    },
+    async close() {
+      for (const end of [...ends]) end();
+      await Promise.all(
+        [publisher, subscriber].map(async (r) => {
+          if (!r) return;
+          if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
+          else r.disconnect();
+        }),
+      );
+    },
+  };
+}

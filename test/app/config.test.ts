@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, ROOT } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('defaults to port 4000 and an SQLite file under ./data', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(4000);
+    expect(c.database.kind).toBe('sqlite');
+    expect(c.database.kind === 'sqlite' && c.database.file).toMatch(/\/data\/market\.db$/);
+    expect(c.sampleData).toBe('auto');
+    expect(c.ocr.model).toBe('fast');
+    expect(c.auth).toMatchObject({ apiKeysPerUser: 10, corsOrigins: [], rateLimits: { free: 60, pro: 600, enterprise: 6000, anonymous: 60 } });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('switches to PostgreSQL on a postgresql:// URL and reads ?schema=', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/market?schema=mirror' });
+    expect(c.database).toEqual({ kind: 'postgresql', url: 'postgresql://u@db:5432/market', schema: 'mirror' });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer from 1 to 65535; got "abc"/],
+    [{ PORT: '70000' }, /PORT .* got "70000"/],
+    [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with file: or postgresql:\/\/; got "mysql:\/\/x\/y"/],
+    [{ DATABASE_URL: 'postgresql://host' }, /must name a host and a database/],
+    [{ DATABASE_URL: 'postgresql://h/db?schema=a-b' }, /schema parameter must be an SQL identifier; got "a-b"/],
+    [{ SAMPLE_DATA: 'some' }, /SAMPLE_DATA must be one of auto, none; got "some"/],
+    [{ NODE_ENV: 'staging' }, /NODE_ENV must be one of/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\//],
+    [{ OCR_MODEL: 'legacy' }, /OCR_MODEL must be one of fast, best; got "legacy"/],
+    [{ API_KEYS_PER_USER: '0' }, /API_KEYS_PER_USER must be a positive integer; got "0"/],
+    [{ RATE_LIMIT_ANONYMOUS: 'lots' }, /RATE_LIMIT_ANONYMOUS must be a positive integer; got "lots"/],
+    [{ CORS_ORIGINS: '*' }, /CORS_ORIGINS cannot be \*/],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, /CORS_ORIGINS must be a comma list of origins.*; got "https:\/\/app\.example\.com\/path"/],
+    [{ JWT_SECRET: ' '.repeat(35) }, /JWT_SECRET must be random \(at least 32 characters and an estimated 128 bits of entropy\); this one carries about 0 bits/],
+  ])('rejects %j with a message naming the variable and value', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('live subscriptions: 20 per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
+    expect(loadConfig({}).subscriptions).toEqual({ perCaller: 20, perInstance: 1000, bufferBytes: 65_536 });
+    expect(loadConfig({ SUBSCRIPTIONS_PER_CALLER: '5', SUBSCRIPTIONS_PER_INSTANCE: '50', SUBSCRIPTION_BUFFER_BYTES: '1048576' }).subscriptions).toEqual({ perCaller: 5, perInstance: 50, bufferBytes: 1_048_576 });
+    for (const name of ['SUBSCRIPTIONS_PER_CALLER', 'SUBSCRIPTIONS_PER_INSTANCE', 'SUBSCRIPTION_BUFFER_BYTES']) {
+      for (const value of ['0', '-1', 'many', '1.5']) expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(`${name} must be a positive integer; got ${JSON.stringify(value)}`);
+    }
+  });
+
+  it('work in flight: 400,000 cost units and 32 MiB of large bodies, a 2 s wait; each must hold the largest single request', () => {
+    expect(loadConfig({}).graphql).toMatchObject({ maxCost: 200_000, costInFlight: 400_000, costWaitMs: 2_000, bodyBytesInFlight: 33_554_432 });
+    expect(() => loadConfig({ COST_IN_FLIGHT: '100000' })).toThrow('COST_IN_FLIGHT (100000) must be at least GRAPHQL_MAX_COST (200000)');
+    expect(loadConfig({ COST_IN_FLIGHT: '100000', GRAPHQL_MAX_COST: '50000' }).graphql.costInFlight).toBe(100_000);
+    expect(() => loadConfig({ BODY_BYTES_IN_FLIGHT: '1048576' })).toThrow(/^BODY_BYTES_IN_FLIGHT \(1048576\) must be at least 10551296/);
+    expect(() => loadConfig({ COST_WAIT_MS: 'soon' })).toThrow('COST_WAIT_MS must be a positive integer; got "soon"');
+  });
+
+  // two processes of their own, started side by side
+  it.concurrent.for([
+    ['PORT', 'abc', {}],
+    ['DATABASE_URL', 'mysql://x/y', {}],
+    // production serves only with PUBLIC_URL (the CLI, which serves nothing, does without)
+    ['PUBLIC_URL', '', { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('base64') }],
+  ] as const)('the server exits 2 with one line when %s=%s', async ([name, value, more], { expect }) => {
+    const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...process.env, ...more, [name]: value }, encoding: 'utf8', timeout: 30_000 }, (e, _out, stderr) =>
+        resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stderr }),
+      );
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`configuration error: ${name}`);
+    expect(r.stderr).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
+  });
+});

@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../src/config.js';
+import { freePort } from '../helpers.js';
+
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves once npm and the server under it have ended (the server holds npm's pipes): npm's exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals | null>;
+}
+
+/** `npm start` exactly as the README says, in a fresh data directory. */
+function npmStart(env: Record<string, string>): Started {
+  // detached: its own process group, so a signal reaches npm and the server under it alike
+  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, NODE_ENV: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  return { child, output: () => out, exited };
+}
+
+async function waitForHealthy(port: number, started: Started, limitMs: number): Promise<number> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < limitMs) {
+    if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.status === 200) return Date.now() - t0;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 50)); // a refused connection costs nothing: look often
+  }
+  throw new Error(`no 200 from /healthz within ${limitMs} ms:\n${started.output()}`);
+}
+
+/** SIGTERM to the whole group; resolves once the server has logged its shutdown and stopped listening. */
+async function stop(started: Started, port: number): Promise<void> {
+  process.kill(-started.child.pid!, 'SIGTERM');
+  await started.exited;
+  const t0 = Date.now();
+  while (Date.now() - t0 < 15_000) {
+    const listening = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false);
+    if (!listening) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server still answers 15 s after SIGTERM');
+}
+
+describe('npm start on a fresh machine', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-start-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves /healthz with sample data in an SQLite file, prints the demo keys, and a restart does not seed again', async () => {
+    const port = await freePort();
+    const env = { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' };
+    const first = npmStart(env);
+    children.push(first.child);
+    await waitForHealthy(port, first, 120_000);
+    expect(fs.existsSync(path.join(dataDir, 'market.db'))).toBe(true);
+    expect(first.output()).toMatch(/sample data: 50 securities/);
+    expect(first.output()).toContain('key=demo-pro');
+    expect(first.output()).toContain(`http://localhost:${port}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+
+    await stop(first, port);
+    expect(first.output()).toContain('SIGTERM: stopping');
+
+    const second = npmStart(env);
+    children.push(second.child);
+    await waitForHealthy(port, second, 120_000);
+    expect(second.output()).not.toMatch(/sample data:/);
+    expect(second.output()).not.toMatch(/applied migrations/);
+    await stop(second, port);
+  }, 300_000);
+});

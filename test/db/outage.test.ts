@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/app.js';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { isDatabaseUnavailable } from '../../src/db/client.js';
+import { createLogger } from '../../src/observability/log.js';
+import { authHarness, BASE, type AuthHarness } from '../auth/helpers.js';
+import { freePort } from '../helpers.js';
+
+/**
+ * A database outage and its recovery, on a PostgreSQL cluster of this test's own (created, stopped,
+ * started and dropped with Debian's pg_*cluster tools), never the shared one on 5432 that the other
+ * test files use meanwhile. Opt in with TEST_PG_CLUSTER=1 (.ci/run does); it needs root.
+ */
+const ENABLED = process.env.TEST_PG_CLUSTER === '1';
+
+describe('which failures mean "the database is unavailable"', () => {
+  it('recognizes the errors Prisma, its adapters and pg give for an unreachable database, and nothing else', () => {
+    const adapterError = (cause: object) => Object.assign(new Error('Invalid `prisma.x.findMany()` invocation'), { code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause } } });
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'P1001' }))).toBe(true);
+    expect(isDatabaseUnavailable(adapterError({ kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5 }))).toBe(true);
+    expect(isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '57P01', message: 'terminating connection due to administrator command' }))).toBe(true);
+    expect(isDatabaseUnavailable(adapterError({ kind: 'SocketTimeout' }))).toBe(true); // libsql: SQLITE_BUSY past the timeout
+    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect', errno: -111 }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('wrapper', { cause: new Error('timeout exceeded when trying to connect') }))).toBe(true);
+
+    expect(isDatabaseUnavailable(adapterError({ kind: 'UniqueConstraintViolation', constraint: { fields: ['id'] } }))).toBe(false);
+    expect(isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '42P01', message: 'relation "x" does not exist' }))).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'P2002' }))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError('cannot read properties of undefined'))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+describe.skipIf(!ENABLED)(`database outage and recovery without a restart (${ENABLED ? 'a throwaway PostgreSQL cluster' : 'SKIPPED: set TEST_PG_CLUSTER=1 to run; it creates, stops and drops a PostgreSQL cluster of its own with pg_createcluster (root)'})`, () => {
+  const cluster = `outage_${process.pid}`;
+  let version = '';
+  let created = false;
+  let h: AuthHarness;
+  let app: App;
+  const logLines: string[] = [];
+  const pg = (tool: string, ...args: string[]) => execFileSync(tool, args, { stdio: 'pipe', timeout: 60_000 }).toString();
+
+  beforeAll(async () => {
+    const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+    if (!versions.length) throw new Error('TEST_PG_CLUSTER=1 needs PostgreSQL server binaries under /usr/lib/postgresql and postgresql-common (pg_createcluster)');
+    if (process.getuid?.() !== 0) throw new Error('TEST_PG_CLUSTER=1 needs root: pg_createcluster writes under /etc/postgresql and /var/lib/postgresql');
+    version = versions[0]!;
+    // clusters of earlier runs that were killed before their afterAll (their pid is gone)
+    for (const stale of fs.existsSync(`/etc/postgresql/${version}`) ? fs.readdirSync(`/etc/postgresql/${version}`) : []) {
+      const pid = Number(/^outage_(\d+)$/.exec(stale)?.[1]);
+      if (pid && !isAlive(pid)) pg('pg_dropcluster', '--stop', version, stale);
+    }
+    const port = await freePort();
+    pg('pg_createcluster', version, cluster, '--port', String(port), '--', '--auth=trust');
+    created = true;
+    pg('pg_ctlcluster', version, cluster, 'start');
+    const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+    h = await authHarness({ name: 'postgresql', create: async () => parseDatabaseUrl(url, os.tmpdir()), cleanup: async () => {} });
+    app = createApp({ config: h.config, db: h.db, logger: createLogger('info', { write: (line: string) => void logLines.push(line) }) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.close().catch(() => {});
+    if (created) pg('pg_dropcluster', '--stop', version, cluster);
+  }, 120_000);
+
+  async function rest(key = 'demo-free') {
+    const res = await app.fetch(`${BASE}/rating/api/v1/ratings?symbol=NVLX`, { headers: { 'x-api-key': key } });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+  }
+  async function graphql(key = 'demo-free') {
+    // ratings are not reference data: never answered from the response cache
+    const res = await app.fetch(`${BASE}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ query: 'query Ratings { ratings(first: 1) { nodes { firm } } }' }),
+    });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } };
+  }
+  const readyz = async () => (await app.fetch(`${BASE}/readyz`)).status;
+
+  it('answers 503 DATABASE_UNAVAILABLE with Retry-After while the cluster is stopped, and 200 again once it is back', async () => {
+    expect((await rest()).status).toBe(200);
+    expect((await graphql()).status).toBe(200);
+    expect(await readyz()).toBe(200);
+
+    pg('pg_ctlcluster', version, cluster, 'stop', '-m', 'fast');
+    // twice each: the pool's dropped connections first, then refused new ones
+    for (let i = 0; i < 2; i++) {
+      const r = await rest();
+      expect(r.status).toBe(503);
+      expect(r.retryAfter).toBe('5');
+      expect(r.body).toMatchObject({ status: 'ERROR', code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('database is unavailable'), request_id: expect.any(String) });
+
+      const g = await graphql();
+      expect(g.status).toBe(503);
+      expect(g.retryAfter).toBe('5');
+      expect(g.body.errors?.[0]?.extensions?.code).toBe('DATABASE_UNAVAILABLE');
+      expect(g.body.errors?.[0]?.message).toMatch(/database is unavailable/);
+    }
+    // a key not seen before: failing already at the key lookup, before any resolver
+    const unknownCaller = await graphql('demo-pro');
+    expect(unknownCaller.status).toBe(503);
+    expect(unknownCaller.body.errors?.[0]?.extensions?.code).toBe('DATABASE_UNAVAILABLE');
+    expect((await rest('demo-enterprise')).body).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+    expect(await readyz()).toBe(503);
+    const metrics = await (await app.fetch(`${BASE}/metrics`)).text();
+    expect(metrics).toMatch(/^mdg_errors_total\{code="DATABASE_UNAVAILABLE"\} [1-9]/m);
+    // logged as a warning with its code and the driver's reason, not as an internal error with a stack
+    const outage = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.status === 503 && l.route !== '/readyz');
+    expect(outage.length).toBeGreaterThanOrEqual(5);
+    for (const l of outage) expect(l).toMatchObject({ level: 'warn', codes: ['DATABASE_UNAVAILABLE'] });
+    expect(outage.some((l) => /reach database server|ECONNREFUSED|terminat/i.test(String(l.cause)))).toBe(true);
+    expect(logLines.join('\n')).not.toMatch(/"level":"error"/);
+
+    pg('pg_ctlcluster', version, cluster, 'start');
+    // the same app, the same pool: it opens fresh connections
+    const t0 = Date.now();
+    while ((await readyz()) !== 200 && Date.now() - t0 < 20_000) await sleep(250);
+    expect(await readyz()).toBe(200);
+    expect((await rest()).status).toBe(200);
+    expect((await rest('demo-enterprise')).status).toBe(200);
+    const g = await graphql('demo-pro');
+    expect(g.status).toBe(200);
+    expect(g.body.errors).toBeUndefined();
+  }, 120_000);
+});

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPANY_PAGE_QUERY } from '../../src/app.js';
+import { ROOT } from '../../src/config.js';
+import { testDatabases } from '../helpers.js';
+import { graphqlHarness, type GraphQLHarness } from './helpers.js';
+
+const PAGES = `query Pages($n: Int!) {
+  securities(search: "US", searchType: EXCHANGE_COUNTRY, first: $n) {
+    nodes {
+      symbol
+      logo { png { url } }
+      latestQuote { bidPrice askPrice }
+      ratings(first: 5) { nodes { firm rating } }
+      news(first: 5) { nodes { headline } }
+      latestBalanceSheet { totalAssets }
+    }
+  }
+}`;
+
+describe.each(testDatabases())('company pages on $name', (tdb) => {
+  let h: GraphQLHarness;
+  beforeAll(async () => {
+    h = await graphqlHarness(tdb);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await tdb.cleanup();
+  });
+
+  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same ≤ 10 statements', async () => {
+    const counts: number[] = [];
+    for (const n of [5, 50]) {
+      let result: any;
+      counts.push(await h.countStatements(async () => (result = await h.gql(PAGES, { n }))));
+      expect(result.errors).toBeUndefined();
+      const nodes = result.data.securities.nodes;
+      expect(nodes).toHaveLength(n);
+      // real data came back for every security, not empty shells
+      expect(nodes.every((s: any) => s.logo && s.latestQuote && s.ratings.nodes.length > 0 && s.news.nodes.length > 0 && s.latestBalanceSheet)).toBe(true);
+    }
+    expect(counts[1]).toBe(counts[0]);
+    expect(counts[0]).toBeLessThanOrEqual(10);
+  });
+
+  it('loads the child lists a page leaves out only when a query reads them: batched, equal to the stored rows', async () => {
+    const WITH_CHILDREN = `query Children($n: Int!) {
+      securities(search: "US", searchType: EXCHANGE_COUNTRY, first: $n) {
+        nodes { symbol logo { securityInfo { figi } } latestBalanceSheet { symbols } news(first: 5) { nodes { newsId securities { figi } } } }
+      }
+    }`;
+    const counts: number[] = [];
+    // 30 × 5 news items stay within one batch of 200 keys (a loader's batch size)
+    for (const n of [5, 30]) {
+      let result: any;
+      counts.push(await h.countStatements(async () => (result = await h.gql(WITH_CHILDREN, { n }))));
+      expect(result.errors).toBeUndefined();
+      for (const s of result.data.securities.nodes) {
+        const logo = await h.db.prisma.logo.findUnique({ where: { symbol: s.symbol }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
+        expect(s.logo?.securityInfo.map((i: any) => i.figi) ?? null, s.symbol).toEqual(logo ? logo.securityInfo.map((i) => i.figi) : null);
+        if (s.latestBalanceSheet) expect(s.latestBalanceSheet.symbols).toContain(s.symbol);
+        for (const item of s.news.nodes) {
+          const stored = await h.db.prisma.newsItem.findFirst({ where: { newsId: item.newsId }, include: { securities: { orderBy: { position: 'asc' } } } });
+          expect(item.securities.map((x: any) => x.figi)).toEqual(stored!.securities.map((x) => x.figi));
+        }
+      }
+      expect(result.data.securities.nodes.some((s: any) => s.logo?.securityInfo.length && s.news.nodes.some((i: any) => i.securities.length))).toBe(true);
+    }
+    // one batched statement per loader (search, logo, balance sheet, news, and the three child
+    // lists), whatever the number of securities
+    expect(counts).toEqual([7, 7]);
+  });
+
+  it("GraphiQL's default query and every query of the README's GraphQL tour run without errors", async () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const queries = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(queries.length).toBeGreaterThanOrEqual(3);
+    for (const query of [COMPANY_PAGE_QUERY, ...queries]) {
+      const r = await h.gql(query);
+      expect(r.errors, query).toBeUndefined();
+      expect(JSON.stringify(r.data)).not.toMatch(/^\{"[a-z]+":null\}$/);
+    }
+    const page = await h.gql(COMPANY_PAGE_QUERY);
+    expect(page.data.security.symbol).toBe('NVLX');
+    expect(page.data.security.ratings.nodes.length).toBeGreaterThan(0);
+  });
+});
