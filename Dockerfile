@@ -35,5 +35,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself as PID 1 (not npm): SIGTERM reaches the server, which drains (SHUTDOWN_TIMEOUT_MS) and exits
 STOPSIGNAL SIGTERM
-# the heap flags of `npm start` (package.json): room for COST_IN_FLIGHT's worth of answers being built (README, Security model)
+# the heap flags of `npm start` (package.json): room for COST_IN_FLIGHT's worth of answers being built (docs/security.md)
 CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=8", "--import", "tsx", "src/server.ts"]

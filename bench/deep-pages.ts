@@ -1,7 +1,7 @@
 // Deep pages of trades: with ≥ 10 million trades, the time of the first page and of a page one
 // million rows deep (GET /stocks/v3/trades/NVLX, newest first, via its cursor), for limit 10 and
 // 5000; and the 5000-row page against the raw driver fetching the same rows with the same keyset
-// query and JSON.stringify-ing them in the spec's shape. In this process (app.fetch, no socket);
+// query and JSON.stringify-ing them in the legacy REST shape. In this process (app.fetch, no socket);
 // the variants alternate request by request. Appends a dated section to bench/RESULTS.md.
 //
 //   npm run bench -- deep-pages [--db sqlite,postgresql] [--scale 334] [--reps 9]
@@ -184,7 +184,7 @@ const section = [
   `## Deep pages of trades: first page vs 1,000,000 rows deep, ${utcNow()} UTC`,
   '',
   await machineLine(KINDS),
-  `In-process (\`createApp\` + \`app.fetch\`, no socket), production config, an enterprise key. \`GET /stocks/v3/trades/${SYMBOL}\` newest first; depth reached by following next_url through 200 pages of 5000; the limit-10 deep page uses that cursor sealed again with limit=10 (as the route seals its own). Raw: the same keyset statement on the driver under Prisma (libsql with safe integers / pg, named statement), rows mapped to the spec's keys and JSON.stringify-ed. Median of ${REPS} requests per variant, the six variants alternating request by request (the order rotated each round); the rows are in the page cache (the walk read them). ${notes.join('; ')}.`,
+  `In-process (\`createApp\` + \`app.fetch\`, no socket), production config, an enterprise key. \`GET /stocks/v3/trades/${SYMBOL}\` newest first; depth reached by following next_url through 200 pages of 5000; the limit-10 deep page uses that cursor sealed again with limit=10 (as the route seals its own). Raw: the same keyset statement on the driver under Prisma (libsql with safe integers / pg, named statement), rows mapped to the legacy REST keys and JSON.stringify-ed. Median of ${REPS} requests per variant, the six variants alternating request by request (the order rotated each round); the rows are in the page cache (the walk read them). ${notes.join('; ')}.`,
   '',
   markdownTable(['database', 'limit', 'first page ms', '1M deep ms', 'deep / first', 'raw first / deep ms', 'ours / raw (first / deep)'], rows),
   '',

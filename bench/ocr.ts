@@ -1,5 +1,5 @@
 // OCR: our pool (tesseract.js, WASM) against the native `tesseract` CLI on the images with ground
-// truth in ../shared/testdata/ocr, interleaved in one run. Per image: latency (median of the
+// truth in IMAGES_DIR (a set kept beside the repository, not in it), interleaved in one run. Per image: latency (median of the
 // repetitions) and character error rate. Appends a dated section to bench/RESULTS.md.
 //
 //   npm run bench -- ocr [--reps 3] [--dry-run (print, do not record)]

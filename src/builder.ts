@@ -35,7 +35,8 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
   // The scopes throw the coded error themselves (UNAUTHENTICATED, or FORBIDDEN naming the tier
-  // needed), so a field a caller may not see fails alone while the rest of the query answers.
+  // needed), so a field a caller may not see fails alone while the rest of the query answers;
+  // hence every field with `entitled` is nullable (docs/graphql.md#names-nulls-and-errors).
   scopeAuth: {
     // a subscription's scopes are checked when it starts, so a caller without them gets no stream
     authorizeOnSubscribe: true,

@@ -41,7 +41,7 @@ commands:
   apikeys list [--user E]
   apikeys revoke --id KEY_ID
   import <resource> <file|-> [--strict] [--batch N] [--follow] [--symbol S]
-                                            load records in the spec's JSON shapes: a JSON array, NDJSON
+                                            load records in the legacy JSON shapes: a JSON array, NDJSON
                                             (a record or a whole REST response body per line), or one
                                             REST response body; - reads stdin. Upserts by natural key,
                                             one transaction per batch of N (default ${DEFAULT_BATCH_SIZE}).
@@ -52,8 +52,8 @@ commands:
                                             exit code 1 when a record was rejected; Ctrl-C writes what
                                             was read (exit 0 with --follow, 130 without)
   sync --from URL --apikey KEY [--resources a,b] [--since DATE]
-                                            pull from a service that speaks the spec's REST paths;
-                                            incremental from the last run's marks (see README)
+                                            pull from a service that speaks the legacy REST paths;
+                                            incremental from the last run's marks (docs/data.md)
   sync status [--from URL]                  the marks each upstream reached
 Every command migrates the database first. Changes reach running servers within AUTH_CACHE_SECONDS (default 5).`;
 

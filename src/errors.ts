@@ -73,7 +73,7 @@ export function databaseUnavailable(): AppError {
   return new AppError('DATABASE_UNAVAILABLE', `the database is unavailable; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
 }
 
-/** The REST error body of decisions.md, with the request id. */
+/** The REST error body (docs/rest.md#error-bodies-and-status-codes), with the request id. */
 export function errorBody(err: AppError, requestId: string): Record<string, unknown> {
   return { status: 'ERROR', code: err.code, message: err.message, request_id: requestId };
 }

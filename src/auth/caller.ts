@@ -101,7 +101,7 @@ export interface AuthDeps {
 }
 
 /**
- * The caller of a request, from the first credential present in the order of decisions.md:
+ * The caller of a request, from the first credential present, in this order (docs/security.md):
  * `apikey` query parameter, `X-API-Key` header, `Authorization: Bearer`, `DT_AUTH_TOKEN` cookie.
  * No credential: null. A credential that is present but wrong: UNAUTHENTICATED (never a fallback
  * to the next one, which would hide the mistake).

@@ -2,7 +2,7 @@ import { AppError } from '../errors.js';
 import type { Tier } from '../../generated/prisma/enums.js';
 
 /**
- * What each licensing tier may use (decisions.md). The one place to change entitlements: GraphQL
+ * What each licensing tier may use (docs/security.md#authentication). The one place to change entitlements: GraphQL
  * fields and REST routes both ask `checkEntitled`.
  */
 export const RESOURCES = [

@@ -1,5 +1,5 @@
 /**
- * Derived metrics of an enhanced fundamentals record (spec 2.4, issue 7): pure arithmetic over the
+ * Derived metrics of an enhanced fundamentals record (docs/data.md, the formulas): pure arithmetic over the
  * lite record's statement lines, the symbol's latest trade price and two facts of the security
  * master (shares outstanding, total employees). No database; services/fundamental.ts gathers the
  * inputs, and the sample generator calls the same function, so there is one formula.
@@ -37,7 +37,7 @@
 import type { StatementLine } from './fundamentals.js';
 
 export interface MetricsInput {
-  /** `Q1`..`Q4` or `FY` (spec `Quarter`). */
+  /** `Q1`..`Q4` or `FY` (REST field `Quarter`). */
   quarter: string;
   /** The lite record's statement lines (absent or null when unknown). */
   lines: Readonly<Partial<Record<StatementLine, number | null>>>;

@@ -1,5 +1,5 @@
 /**
- * The statement lines of a fundamentals record (spec 2.3), in the spec's order, as they are
+ * The statement lines of a fundamentals record, in the legacy record's order, as they are
  * spelled on the wire (PascalCase). The Prisma column of each is the same name with a lower-case
  * first letter (`Revenue` -> `revenue`, `EBITDA` -> `ebitda`): see `columnOf`.
  */
@@ -39,7 +39,7 @@ export const CASH_FLOW = [
 export const STATEMENT_LINES = [...INCOME_STATEMENT, ...BALANCE_SHEET, ...CASH_FLOW] as const;
 export type StatementLine = (typeof STATEMENT_LINES)[number];
 
-/** The only statement line the spec allows to be null. */
+/** The only statement line the legacy record allows to be null. */
 export const NULLABLE_LINES: ReadonlySet<StatementLine> = new Set(['CommitmentsContingencies']);
 
 export type StatementColumn = Exclude<Uncapitalize<StatementLine>, 'eBITDA'> | 'ebitda';
@@ -48,7 +48,7 @@ export function columnOf(line: StatementLine): StatementColumn {
   return line === 'EBITDA' ? 'ebitda' : ((line[0]!.toLowerCase() + line.slice(1)) as StatementColumn);
 }
 
-/** Balance-sheet record fields (spec 2.2), snake_case as on the wire. */
+/** Balance-sheet record fields, snake_case as on the wire. */
 export const BALANCE_SHEET_REQUIRED = [
   'accumulated_retained_earnings', 'acquired_goodwill', 'advance_customer_payments',
   'cash_and_short_term_equivalents', 'current_accrued_liabilities', 'customer_receivables',

@@ -1,7 +1,7 @@
 /**
- * Text-derived insights of an enhanced fundamentals record (spec 2.4): pure functions from the
+ * Text-derived insights of an enhanced fundamentals record (docs/data.md): pure functions from the
  * plain text of three filing sections (Item 1A risk factors, Item 7 MD&A, Item 3 legal
- * proceedings) to the spec's `risk_factors`, `mdna` and `litigation_mentions` objects. The word
+ * proceedings) to the legacy record's `risk_factors`, `mdna` and `litigation_mentions` objects. The word
  * lists are data: lexicon/financial-sentiment.json (positive, negative, uncertainty,
  * litigious and negation words, after Loughran & McDonald 2011; our own selection) and
  * lexicon/insight-terms.json (risk themes, MD&A topics, forward-looking and historical

@@ -2,7 +2,7 @@
  * The largest values the service stores and serves. The import refuses a record that passes one
  * (src/ingest/record-fields.ts), and the GraphQL cost analysis counts each field at its limit
  * (src/graphql/cost.ts), so the largest answer an admissible request can produce is known before
- * it runs: README "Security model".
+ * it runs: docs/security.md#limits-per-request-decided-before-it-runs.
  */
 
 /**

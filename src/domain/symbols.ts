@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 
-/** A ticker symbol as every filter accepts it (spec 4.2: `A-Z 0-9 . -`), after upper-casing. */
+/** A ticker symbol as every filter accepts it (`A-Z 0-9 . -`, as the legacy API's), after upper-casing. */
 export const SYMBOL_PATTERN = /^[A-Z0-9.-]{1,20}$/;
 export const MAX_SYMBOLS = 100;
 

@@ -11,7 +11,7 @@ import { TEXT_LIMITS } from '../domain/limits.js';
  * src/domain/limits.ts). Lists count at their size: a connection at its `first` (the literal, the
  * variable sent, the variable's default, else the list's default page size), a child list at its
  * declared largest size; nested sizes multiply. So the cost bounds the values, and the bytes, of
- * the largest answer the operation can produce (README "Security model").
+ * the largest answer the operation can produce (docs/security.md#limits-per-request-decided-before-it-runs).
  */
 export const CHARS_PER_UNIT = 64;
 

@@ -174,7 +174,7 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
  * budget of work in flight while it executes (src/runtime/in-flight.ts).
  */
 function useCost(maxCost: number, budget: InFlightBudget | undefined, options: CostOptions): Plugin {
-  const refusal = (cost: number) => requestError('QUERY_TOO_COMPLEX', `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default) and a record's child lists at their largest; ask for fewer items or fewer fields (README, Security model).`);
+  const refusal = (cost: number) => requestError('QUERY_TOO_COMPLEX', `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default) and a record's child lists at their largest; ask for fewer items or fewer fields (docs/security.md).`);
   return {
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const cost = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);

@@ -1,4 +1,4 @@
-// `cli import <resource> <file|->`: records in the spec's JSON shapes, from a file or stdin, through
+// `cli import <resource> <file|->`: records in the legacy JSON shapes, from a file or stdin, through
 // a resource's Importer, in batches of one transaction each.
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';

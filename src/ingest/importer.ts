@@ -1,5 +1,5 @@
 // The contract between the data-in paths (`cli import`, `cli sync`, the NDJSON stream) and the
-// resources. One Importer per resource, in src/ingest/resources/<noun>.ts; it knows the spec's JSON
+// resources. One Importer per resource, in src/ingest/resources/<noun>.ts; it knows the legacy JSON
 // shape of one record (the shape our own REST routes return, which is what a legacy vendor returns)
 // and how to write a batch of them idempotently through its service.
 import type { WriteCounts } from '../db/upsert.js';
@@ -38,7 +38,7 @@ export interface Importer<Row> {
    * such an envelope (then the caller treats `body` as one record).
    */
   recordsOf(body: unknown): unknown[] | null;
-  /** Validates one record in the spec's shape and maps it to what `write` stores; throws RejectError. */
+  /** Validates one record in the legacy shape and maps it to what `write` stores; throws RejectError. */
   parse(record: unknown): Row;
   /** The natural key (e.g. `figi|mic`, `symbol|sequence_number`): the last of equal keys in a batch wins. */
   key(row: Row): string;

@@ -1,5 +1,5 @@
 // Validators for the fields of an imported record: each takes the value received and the field's
-// name as the spec writes it (`logos.png.url`, `Securities[2].figi`), returns the typed value, or
+// name as the legacy record writes it (`logos.png.url`, `Securities[2].figi`), returns the typed value, or
 // throws a RejectError naming the field, the rule and the value received. Text and lists are held
 // to the limits of src/domain/limits.ts: text of a kind (default short), lists of a kind (default
 // children), opaque JSON by its JSON text.

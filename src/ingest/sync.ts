@@ -1,7 +1,7 @@
-// `cli sync`: pulls every resource from a service that speaks the spec's REST paths (another
+// `cli sync`: pulls every resource from a service that speaks the legacy REST paths (another
 // instance of this gateway, or the legacy vendor) and writes it through the resources' importers.
 //
-// How each resource is pulled (the spec's paths give no "changed since" for every resource):
+// How each resource is pulled (the legacy paths give no "changed since" for every resource):
 // - incremental, by a high-water mark kept per source in SyncState: trades and quotes (per symbol,
 //   `timestamp.gte` = the newest sip_timestamp seen, ascending, following next_url), press releases
 //   (`from` = newest PublishTime), ratings (`from` = newest created_at), call summaries (`from` =

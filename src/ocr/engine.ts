@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
  * The English models, both read from what `npm install` put on disk, never downloaded:
  * - fast: tessdata_fast, the model the tesseract CLI installs by default (Debian tesseract-ocr-eng);
  *   unpacked by scripts/tessdata.mjs into generated/tessdata. ~1.3x faster than best at the same
- *   accuracy on ../shared/testdata/ocr (bench/RESULTS.md).
+ *   accuracy on the OCR benchmark's images (bench/RESULTS.md).
  * - best: the LSTM-only integer "best" model of @tesseract.js-data/eng (gzipped).
  */
 export const MODELS: Record<OcrModel, { langPath: string; file: string; gzip: boolean }> = {

@@ -6,7 +6,7 @@ import type { OcrPool } from './pool.js';
 export const OCR_MODES = ['document', 'video'] as const;
 export type OcrMode = (typeof OCR_MODES)[number];
 
-/** decisions.md: a body of at most 10 MiB; the GraphQL argument gets the same limit. */
+/** A body of at most 10 MiB (docs/rest.md#ocr); the GraphQL argument gets the same limit. */
 export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 
 export type OcrResult =

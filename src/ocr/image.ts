@@ -1,10 +1,10 @@
 import { AppError } from '../errors.js';
 
-/** The image types decisions.md accepts in a frame. */
+/** The image types a frame may hold (docs/rest.md#ocr). */
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp', 'bmp', 'gif'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
 
-/** decisions.md: at most 40 megapixels, checked from the header before any decoding. */
+/** At most 40 megapixels, checked from the header before any decoding (docs/rest.md#ocr). */
 export const MAX_PIXELS = 40_000_000;
 
 export interface ImageInfo {

@@ -16,7 +16,7 @@ const SESSION_COOKIES =
 /** Plenty for an email (320) and a password (1024); login is public, so nothing bigger is read. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** The request body as JSON, insisting on the content type the spec names (4.13). */
+/** The request body as JSON, insisting on the content type the legacy login route names (application/json). */
 function jsonBody(request: Request): Promise<Record<string, unknown>> {
   return jsonObjectBody(request, MAX_BODY_BYTES, '{"email": ..., "password": ...}');
 }
@@ -32,14 +32,14 @@ function withCookies(body: unknown, cookies: string[]): Response {
   return json(body, 200, cookies.map((c) => ['set-cookie', c] as [string, string]));
 }
 
-/** Spec 4.13 paths; logout is ours (decisions: it clears both cookies and ends the session). */
+/** The legacy login, refresh and validate paths, and our logout: it clears both cookies and ends the session. */
 export const authRoutes: Route[] = [
   {
     method: 'POST',
     path: '/kms/api/v1/auth/token',
     access: 'public',
     doc: {
-      summary: 'Log in with email and password (spec 4.13)',
+      summary: 'Log in with email and password',
       description: `${SESSION_COOKIES} A wrong password, an unknown email and a disabled user get the same 401. Limited per email and per address (429). The body must be application/json (415 otherwise) of at most 16 KiB (413).`,
       body: object({ email: str('Email address.'), password: str('Password.') }),
       response: SESSION_BODY,
@@ -57,7 +57,7 @@ export const authRoutes: Route[] = [
     path: '/kms/api/v1/auth/refresh',
     access: 'public',
     doc: {
-      summary: 'Exchange the refresh cookie for new tokens (spec 4.13)',
+      summary: 'Exchange the refresh cookie for new tokens',
       description: `Send the DT_REFRESH_TOKEN cookie. ${SESSION_COOKIES} The refresh token is rotated: the old one stops working, and presenting it again revokes the whole session (401).`,
       response: SESSION_BODY,
       errors: SITE_ERROR,
@@ -72,7 +72,7 @@ export const authRoutes: Route[] = [
     method: 'GET',
     path: '/kms/api/v1/auth/validate',
     doc: {
-      summary: 'Who holds this access token (spec 4.13, 2.12)',
+      summary: 'Who holds this access token',
       description: 'Authorization: Bearer <access token>, or the DT_AUTH_TOKEN cookie, or an API key (its owner).',
       response: object({
         user_id: str('User id (uuid).'),
@@ -81,7 +81,7 @@ export const authRoutes: Route[] = [
         licensing_tier_id: { type: 'string', enum: ['free', 'pro', 'enterprise'], description: 'Licensing tier.' },
       }),
     },
-    // the spec's client sends a Bearer access token; the cookie and API keys name a caller just as well
+    // the legacy client sends a Bearer access token; the cookie and API keys name a caller just as well
     access: 'authenticated',
     handle(ctx: Context) {
       const caller = ctx.caller!;

@@ -22,7 +22,7 @@ import { cursorEnvelope } from './trade.js';
 const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/;
 const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];
 
-/** Spec 4.2 with the names of decisions.md. */
+/** The parameters of the legacy balance-sheet route, with the names docs/rest.md#parameters-per-route gives them. */
 export const BALANCE_SHEET_PARAMS = {
   limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Results per page, 1 to 1000.' },
   sort: {
@@ -34,7 +34,7 @@ export const BALANCE_SHEET_PARAMS = {
   cik: { type: 'string', pattern: CIK_PATTERN, description: 'SEC Central Index Key, 1 to 10 digits; matches with or without leading zeros.' },
   symbols: {
     type: 'string',
-    // the spec's pattern; the `i` flag (not shown in the document) also takes lower case, upper-cased before matching
+    // the legacy API's pattern; the `i` flag (not shown in the document) also takes lower case, upper-cased before matching
     pattern: new RegExp(`^[A-Z0-9.,-]{1,${MAX_SYMBOLS_LENGTH}}$`, 'i'),
     description: 'Balance sheets listing any of these ticker symbols: a comma-separated list (case-insensitive).',
   },
@@ -52,7 +52,7 @@ export const BALANCE_SHEET_QUERY_DOC: ParamSpecs = {
 
 const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
 
-/** Spec 2.2: the optional amounts are left out of `required`, so a record without them validates. */
+/** The legacy balance-sheet record: the optional amounts are left out of `required`, so a record without them validates. */
 export const BALANCE_SHEET_SCHEMA: JsonSchema = object(
   {
     cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
@@ -67,7 +67,7 @@ export const BALANCE_SHEET_SCHEMA: JsonSchema = object(
   ['cik', 'symbols', 'fiscal_year', 'fiscal_quarter', 'reporting_period_end', 'timeframe', ...BALANCE_SHEET_REQUIRED],
 );
 
-/** Spec 2.2, keys as the spec spells them; optional amounts only when reported. */
+/** The legacy balance-sheet record, keys as the legacy API spells them; optional amounts only when reported. */
 export function balanceSheetRecord(b: BalanceSheetWithSymbols): Record<string, unknown> {
   const amount = (f: string) => b[camelOf(f) as keyof BalanceSheetWithSymbols] as number | null;
   const out: Record<string, unknown> = {
@@ -120,7 +120,7 @@ export const balanceSheetRoutes: Route[] = [
       return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(balanceSheetRecord), status: 'OK' });
     },
     doc: {
-      summary: 'Standardized balance sheets (spec 4.2)',
+      summary: 'Standardized balance sheets',
       description:
         'Filtered and sorted balance sheets. Follow next_url (absolute; its cursor carries every filter, so it works alone with the key in a header or the apikey parameter) for the next page; it is absent on the last page.',
       query: BALANCE_SHEET_QUERY_DOC,

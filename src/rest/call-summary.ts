@@ -7,7 +7,7 @@ import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 
-/** Spec 4.8 and decisions.md: symbol, from, to, page, page_size. */
+/** symbol, from, to, page, page_size: the names of docs/rest.md#parameters-per-route. */
 const SUMMARY_PARAMS = {
   symbol: { type: 'string', pattern: SYMBOL_PARAM_PATTERN, description: 'Only the calls of this ticker symbol (case-insensitive); every company when absent.' },
   from: { type: 'string', format: 'date-time', description: 'Only calls at or after this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).' },
@@ -44,7 +44,7 @@ function participants(value: unknown): CallParticipant[] {
     .map((p) => ({ name: String(p.name ?? ''), role: String(p.role ?? ''), organization: String(p.organization ?? '') }));
 }
 
-/** The summary record of decisions.md; `guidance` is left out when the call gave none. */
+/** The summary record of docs/rest.md#the-conference-call-summary-record; `guidance` is left out when the call gave none. */
 export function summaryRecord(c: CallSummary): Record<string, unknown> {
   return {
     id: c.id,
@@ -82,7 +82,7 @@ export const callSummaryRoutes: Route[] = [
     access: 'callSummaries',
     handle: (ctx, url) => summaries(ctx, url),
     doc: {
-      summary: 'Conference-call summaries (spec 4.8)',
+      summary: 'Conference-call summaries',
       description: 'Newest call first (ties by id), page by page; from and to are inclusive bounds on the call time.',
       query: SUMMARY_PARAMS,
       response: pageEnvelope(SUMMARY_SCHEMA),

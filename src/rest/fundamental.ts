@@ -7,9 +7,9 @@ import { parseQuery, type ParamSpecs } from './params.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
 import { json, type Route } from './route.js';
 
-// ------------------------------------------------------------------ parameters (spec 4.3, 4.4)
+// ------------------------------------------------------------------ parameters
 
-/** A ticker as the spec's symbol filters spell it; lower case is accepted and upper-cased. */
+/** A ticker as the legacy symbol filters spell it; lower case is accepted and upper-cased. */
 export const SYMBOL_PARAM_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
 
 const FUNDAMENTAL_PARAMS = {
@@ -19,7 +19,7 @@ const FUNDAMENTAL_PARAMS = {
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
-// ------------------------------------------------------------------ records (spec 2.3, 2.4)
+// ------------------------------------------------------------------ records
 
 const statementSchemas: Record<string, JsonSchema> = Object.fromEntries(
   STATEMENT_LINES.map((line) => [line, NULLABLE_LINES.has(line) ? { ...nullable(num()), description: 'Null when not reported.' } : num()]),
@@ -33,7 +33,7 @@ const LITE_SCHEMA = object({
   ...statementSchemas,
 });
 
-/** A derived metric: a number, or null when it cannot be computed (spec 2.4, issue 7). */
+/** A derived metric: a number, or null when it cannot be computed (docs/data.md#enhanced-fundamentals-computed). */
 const metric = (description: string): JsonSchema => ({ ...nullable(num()), description: `${description} Null when it cannot be computed (a zero denominator, no trade price, no share or employee count).` });
 /** An insight group: null as a whole when no filing text or imported value exists. */
 const insight = (schema: JsonSchema): JsonSchema => ({ ...nullable(schema), description: 'Null when no filing text or imported value exists.' });
@@ -92,12 +92,12 @@ const mdnaJson = (m: MdnaInsight | null) =>
 
 const litigationJson = (l: LitigationInsight | null) => l && { count: l.count, recent_headings: l.recentHeadings };
 
-/** Spec 2.3. */
+/** The legacy lite fundamentals record. */
 export function liteRecord(f: Fundamental): Record<string, unknown> {
   return { ticker: f.symbol, EndPeriod: f.endPeriod, Quarter: f.quarter, Year: f.year, ...statementLines(f) };
 }
 
-/** Spec 2.4: the lite record with `symbol` and `cik` instead of `ticker`, plus metrics and insights. */
+/** The legacy enhanced record: the lite record with `symbol` and `cik` instead of `ticker`, plus metrics and insights. */
 export function enhancedRecord(f: FundamentalWithMetrics): Record<string, unknown> {
   const m = f.metrics;
   if (!m) throw new Error(`enhanced fundamentals record ${f.id} has no metrics`);
@@ -160,7 +160,7 @@ export const fundamentalRoutes: Route[] = [
     access: 'enhancedFundamentals',
     handle: (ctx, url) => enhanced(ctx, url),
     doc: {
-      summary: 'Enhanced fundamentals of a symbol (spec 4.3)',
+      summary: 'Enhanced fundamentals of a symbol',
       description: `Statements plus derived metrics and text-derived insights, page by page. ${ORDER_NOTE}`,
       query: FUNDAMENTAL_PARAMS,
       response: pageEnvelope(ENHANCED_SCHEMA),
@@ -172,7 +172,7 @@ export const fundamentalRoutes: Route[] = [
     access: 'fundamentals',
     handle: (ctx, url) => lite(ctx, url),
     doc: {
-      summary: 'Lite fundamentals of a symbol (spec 4.4)',
+      summary: 'Lite fundamentals of a symbol',
       description: `A JSON array of statement records, page by page (the parameters of the enhanced endpoint). ${ORDER_NOTE}`,
       query: FUNDAMENTAL_PARAMS,
       response: arr(LITE_SCHEMA),

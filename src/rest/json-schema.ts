@@ -18,7 +18,7 @@ export function object(properties: Record<string, JsonSchema>, required: readonl
   return { type: 'object', properties, required: [...required], additionalProperties: false, ...(description ? { description } : {}) };
 }
 
-/** The documented error body of decisions.md. */
+/** The error body every route answers with (docs/rest.md#error-bodies-and-status-codes). */
 export const ERROR_BODY = object({
   status: { const: 'ERROR' },
   code: str('The error code: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, SERVICE_UNAVAILABLE.'),

@@ -6,7 +6,7 @@ import { parseQuery, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './pages.js';
 import { json, type Route } from './route.js';
 
-/** decisions.md: `symbols`, `page`, `page_size` (default 10, at most 100). */
+/** `symbols`, `page`, `page_size` (default 10, at most 100): docs/rest.md#parameters-per-route. */
 export const LOGO_PARAMS = {
   symbols: {
     type: 'string',
@@ -20,7 +20,7 @@ export const LOGO_PARAMS = {
 const image = (extra: Record<string, ReturnType<typeof int>> = {}) =>
   object({ url: str('Where the image is served.'), ...extra, size_kb: num('File size in kilobytes.') });
 
-/** Spec 2.1. `logos.png` etc. are read as a path: a `logos` object holding png, svg and thumbnail objects. */
+/** The legacy logo record. `logos.png` etc. are read as a path: a `logos` object holding png, svg and thumbnail objects. */
 export const LOGO_SCHEMA = object({
   symbol: str('Ticker symbol.'),
   company_name: str('Company name.'),
@@ -46,7 +46,7 @@ export const LOGO_SCHEMA = object({
   ),
 });
 
-/** Spec 2.1, keys as the spec spells them. */
+/** The legacy logo record, keys as the legacy API spells them. */
 export function logoRecord(l: LogoWithInfo): Record<string, unknown> {
   return {
     symbol: l.symbol,
@@ -91,9 +91,9 @@ export const logoRoutes: Route[] = [
       );
     },
     doc: {
-      summary: 'Company logos (spec 4.1)',
+      summary: 'Company logos',
       description:
-        'Logos by symbol, ascending, in numbered pages. The envelope is the spec\'s `{ Logos, message }`; the number of matching logos is in the X-Total-Count header (and in the message).',
+        'Logos by symbol, ascending, in numbered pages. The envelope is the legacy `{ Logos, message }`; the number of matching logos is in the X-Total-Count header (and in the message).',
       query: LOGO_PARAMS,
       response: object({ Logos: arr(LOGO_SCHEMA), message: str('What was returned: the page, the page count and the number of matching logos.') }),
     },

@@ -7,7 +7,7 @@ import { badParam, parseQuery, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, PAGE_PARAMS } from './pages.js';
 import type { Route } from './route.js';
 
-/** Spec 4.9. */
+/** The parameters of the legacy news route. */
 export const NEWS_PARAMS = {
   symbol: { type: 'string', required: true, maxLength: 20, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' },
   ...PAGE_PARAMS,
@@ -58,7 +58,7 @@ const NEWS_PROPERTIES = {
   securities: arr(NEWS_SECURITY_SCHEMA, 'The securities the item is about, in feed order; left out when securities=false.'),
 };
 
-/** Spec 2.8; `securities` is the one key a request may leave out. */
+/** The legacy news record; `securities` is the one key a request may leave out. */
 export const NEWS_SCHEMA = object(
   NEWS_PROPERTIES,
   Object.keys(NEWS_PROPERTIES).filter((k) => k !== 'securities'),
@@ -133,7 +133,7 @@ export const newsRoutes: Route[] = [
       return dataResponse(rows.map((n) => newsRecord(n, p.securities)), total);
     },
     doc: {
-      summary: 'Curated news about a symbol (spec 4.9)',
+      summary: 'Curated news about a symbol',
       description:
         'News items about one symbol, newest first (by created_at, then id). Every filter given applies. The answer carries no total: ' +
         'a page with fewer than page_size items (or none) is the last one; the X-Total-Count header counts every matching item. An unknown symbol has no news: an empty list, not a 404.',

@@ -5,17 +5,17 @@ import { jsonObjectBody } from './body.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { json, type Route } from './route.js';
 
-/** decisions.md: the body, frame included, is at most 10 MiB. */
+/** The body, frame included, is at most 10 MiB (docs/rest.md#ocr). */
 const MAX_BODY_BYTES = MAX_FRAME_BYTES;
 
-/** Spec 4.12, with decisions.md's `mode`. */
+/** The legacy OCR path, with our `mode` (docs/rest.md#ocr). */
 export const ocrRoutes: Route[] = [
   {
     method: 'POST',
     path: '/ocr/v1/extract',
     access: 'ocr',
     doc: {
-      summary: 'Text in an image (spec 4.12, 2.11)',
+      summary: 'Text in an image',
       description:
         'Send `{"frame": "data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA>", "mode": "document" | "video"}` as application/json. ' +
         '`document` (default) answers one result per word with the top-left of its box (x, y in pixels) and a confidence in 0..1; ' +

@@ -77,7 +77,7 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     info: {
       title: 'Market data gateway: REST compatibility',
       version,
-      description: 'The legacy REST paths of the financial data service (service-spec.md), answered by the GraphQL gateway. GraphQL: /graphql.',
+      description: 'The legacy REST paths of the financial data service, answered by the GraphQL gateway. GraphQL: /graphql.',
     },
     paths,
     components: {

@@ -7,19 +7,19 @@ import { json } from './route.js';
 // What the page-numbered REST routes share: page/page_size, their envelopes, and a few
 // parameter rules. (The cursor-paged ones use paging.ts.)
 
-/** The `message` of every page-numbered envelope (spec 7.2: successful responses carry one). */
+/** The `message` of every page-numbered envelope: successful legacy responses carry one (docs/rest.md#keys-and-values). */
 export const OK_MESSAGE = 'OK';
 
 /** The largest `page`: deeper offsets are refused rather than scanned. */
 export const MAX_PAGE = 1_000_000;
 
-/** `page` and `page_size` of the page-numbered endpoints (decisions.md: default 1 and 10, max size 100). */
+/** `page` and `page_size` of the page-numbered endpoints: default 1 and 10, max size 100 (docs/rest.md). */
 export const PAGE_PARAMS = {
   page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
   page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Records per page, 1 to 100 (default 10).' },
 } as const satisfies ParamSpecs;
 
-/** `{ data, message, pagination }` of spec 4.3 (also used by 4.8). */
+/** `{ data, message, pagination }` of enhanced fundamentals (also used by call summaries). */
 export function pageEnvelope(item: JsonSchema): JsonSchema {
   return object({
     data: arr(item),
@@ -38,7 +38,7 @@ export function pagination(hits: number, page: number, pageSize: number) {
 }
 
 /**
- * The `{ data, message }` envelope of spec 4.7/4.9, exactly: no total in it. A page shorter than
+ * The `{ data, message }` envelope of ratings and news, exactly: no total in it. A page shorter than
  * page_size (or empty) is the last one; the X-Total-Count header counts every match.
  */
 export function dataEnvelope(item: JsonSchema): JsonSchema {

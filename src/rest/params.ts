@@ -64,7 +64,7 @@ function parseDate(name: string, spec: StringParam, raw: string): string | Date 
       return d;
     }
     case 'date-time': {
-      // without a zone it is UTC, as the spec's examples are
+      // without a zone it is UTC, as the legacy API's examples are
       const withZone = /[zZ]|[+-]\d{2}:?\d{2}$/.test(raw.slice(10)) ? raw : raw.length === 10 ? `${raw}T00:00:00Z` : `${raw}Z`;
       const d = ISO.test(raw) && isCalendarDate(raw.slice(0, 10)) ? new Date(withZone) : null;
       if (!d || Number.isNaN(d.getTime())) throw badParam(name, 'an ISO 8601 time such as 2026-01-31T14:30:00', raw);

@@ -5,7 +5,7 @@ import { parseQuery, type ParamSpecs } from './params.js';
 import { checkOrder, PAGE_PARAMS, symbolList } from './pages.js';
 import { json, type Route } from './route.js';
 
-/** Spec 4.6 with the parameter names of decisions.md. */
+/** The legacy press-release route, with the parameter names of docs/rest.md#parameters-per-route. */
 export const PRESS_RELEASE_PARAMS = {
   tickers: {
     type: 'string',
@@ -57,7 +57,7 @@ export const PRESS_RELEASE_SECURITY_SCHEMA = object({
   vendorx_exch_code: str("The exchange's code at data vendor X."),
 });
 
-/** Spec 2.6, keys as the spec spells them (PascalCase); every key always present. */
+/** The legacy press-release record, keys as the legacy API spells them (PascalCase); every key always present. */
 export const PRESS_RELEASE_SCHEMA = object({
   WireDataID: str('Id of the release in the wire feed.'),
   Vendor: str('The wire vendor.'),
@@ -87,7 +87,7 @@ export const PRESS_RELEASE_SCHEMA = object({
   UpdatedAt: timestamp('When the record last changed (ISO 8601 UTC).'),
 });
 
-/** Spec 2.6, one record. */
+/** One legacy press-release record. */
 export function pressReleaseRecord(r: PressRelease): Record<string, unknown> {
   return {
     WireDataID: r.wireDataId,
@@ -143,7 +143,7 @@ export const pressReleaseRoutes: Route[] = [
       return json(rows.map(pressReleaseRecord), 200, { 'x-total-count': String(total) });
     },
     doc: {
-      summary: 'Press releases (spec 4.6)',
+      summary: 'Press releases',
       description:
         'A bare JSON array of press releases, newest first by PublishTime (ties: newest record first). The array carries no total: ' +
         'a page shorter than page_size (or empty) is the last one; the X-Total-Count header counts every matching release. ' +

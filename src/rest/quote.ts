@@ -17,7 +17,7 @@ export const QUOTE_SCHEMA = object({
   tape: int('Tape: 1, 2 or 3.'),
 });
 
-/** Spec 2.10, keys as the spec spells them; sip_timestamp keeps all its digits. */
+/** The legacy quote record, keys as the legacy API spells them; sip_timestamp keeps all its digits. */
 export function quoteRecord(q: Quote): Record<string, unknown> {
   return {
     ask_exchange: q.askExchange,
@@ -41,7 +41,7 @@ export const quoteRoutes: Route[] = [
     handle: (ctx, url, params) =>
       tickPage(ctx, url, params.symbol!, 'Quote', async (symbol, args) => (await quotePages(ctx.db, [symbol], args)).get(symbol)!, quoteRecord),
     doc: {
-      summary: 'Quotes of a symbol (spec 4.11)',
+      summary: 'Quotes of a symbol',
       description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
       path: SYMBOL_PATH,
       query: TICK_QUERY_DOC,

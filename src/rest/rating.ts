@@ -7,7 +7,7 @@ import { json, type Route } from './route.js';
 
 const FREE_TEXT_MAX = 200;
 
-/** Spec 4.7: every parameter optional; names as the spec gives them, formats from decisions.md. */
+/** Every parameter optional; names as the legacy API gives them, formats from docs/rest.md#parameters-per-route. */
 export const RATING_PARAMS = {
   id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only the rating with this id.' },
   exchange: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings of stocks on this exchange (exact, case-sensitive match, e.g. NYSE).' },
@@ -25,7 +25,7 @@ export const RATING_PARAMS = {
   page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Ratings per page, 1 to 100.' },
 } as const satisfies ParamSpecs;
 
-/** Spec 2.7, keys as the spec spells them. */
+/** The legacy rating record, keys as the legacy API spells them. */
 export const RATING_SCHEMA = object({
   id: int('The rating id.'),
   firm: str('The research firm.'),
@@ -80,7 +80,7 @@ export const ratingRoutes: Route[] = [
       return dataResponse(rows.map(ratingRecord), total);
     },
     doc: {
-      summary: 'Analyst ratings (spec 4.7)',
+      summary: 'Analyst ratings',
       description:
         'Ratings newest first (by created_at, then id). Every filter given applies. The answer carries no total: ' +
         'a page with fewer than page_size ratings (or none) is the last one; the X-Total-Count header counts every matching rating.',

@@ -14,7 +14,7 @@ export interface RouteDoc {
   response: JsonSchema;
   /** Request body, for POST routes. */
   body?: JsonSchema;
-  /** The 400 body, where the route's own differs from decisions.md's (security search). */
+  /** The 400 body, where the route's own differs from the usual one (security search, docs/rest.md). */
   badRequestBody?: JsonSchema;
   /** Error descriptions by status, where the route's differ from the usual ones or add to them. */
   errors?: Record<string, string>;
@@ -40,7 +40,7 @@ export interface Route {
 
 /**
  * JSON text in which a bigint is written as a JSON number with every digit (nanosecond
- * timestamps exceed 2^53; decisions.md wants the exact digits, not a string). The placeholder
+ * timestamps exceed 2^53; clients get the exact digits, not a string: docs/rest.md#keys-and-values). The placeholder
  * carries a per-process nonce and starts with a NUL, so no client-supplied string can mimic it.
  */
 const BIGINT_TAG = `\u0000bigint:${randomUUID()}:`;

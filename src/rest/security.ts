@@ -9,7 +9,7 @@ import { json, type Route } from './route.js';
 const SEARCH_TYPE_NAMES = Object.keys(SEARCH_TYPES) as SearchType[];
 const MAX_QUERY_LENGTH = 200;
 
-/** Spec 4.5 and decisions.md: `search` (alias `q`), `search_type`, `page`, `per_page`. */
+/** `search` (alias `q`), `search_type`, `page`, `per_page`: docs/rest.md#parameters-per-route. */
 export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
@@ -22,11 +22,11 @@ export const SECURITY_SEARCH_PARAMS = {
   per_page: { type: 'integer', minimum: 1, maximum: 250, default: 10, description: 'Hits per page, 1 to 250.' },
 } as const satisfies ParamSpecs;
 
-// ------------------------------------------------------------------ the document (spec 2.5)
+// ------------------------------------------------------------------ the document
 
 type Kind = 'string' | 'date' | 'timestamp' | 'integer' | 'bigint' | 'boolean';
 
-/** Every key of spec 2.5 with its column; `required` ones are never null in the store. */
+/** Every key of the legacy security document with its column; `required` ones are never null in the store. */
 const DOCUMENT_FIELDS: readonly { key: string; column: keyof Security; kind: Kind; description: string; required?: true }[] = [
   { key: 'classification.gics', column: 'gics', kind: 'string', description: 'GICS sector name.' },
   { key: 'classification.gics_code', column: 'gicsCode', kind: 'string', description: 'GICS code.' },
@@ -98,7 +98,7 @@ function fieldSchema(kind: Kind, description: string): JsonSchema {
   }
 }
 
-/** Spec 2.5: flat dotted keys; a value the store lacks is left out, except isin_history (nullable: null). */
+/** The legacy security document: flat dotted keys; a value the store lacks is left out, except isin_history (nullable: null). */
 export const SECURITY_DOCUMENT_SCHEMA = object(
   {
     ...Object.fromEntries(DOCUMENT_FIELDS.map((f) => [f.key, fieldSchema(f.kind, f.description)])),
@@ -161,14 +161,14 @@ export const SECURITY_SEARCH_RESPONSE = object({
 
 // ------------------------------------------------------------------ the route
 
-/** The search error body: decisions.md's, plus the spec's `data: null` and `error: <message>` (spec 7.1). */
+/** The search error body: the usual one plus the legacy `data: null` and `error: <message>` (docs/rest.md). */
 export const SEARCH_ERROR_BODY = object({
   status: { const: 'ERROR' },
   code: str('The error code, e.g. BAD_REQUEST.'),
   message: str('What was wrong, naming the parameter and the value.'),
   request_id: str('Also sent as the X-Request-Id header.'),
   data: { type: 'null' },
-  error: str('The same message (spec 7.1: the failure message, or null on success).'),
+  error: str('The same message (the failure message, or null on success).'),
 });
 
 function searchError(ctx: Context, e: AppError): Response {
@@ -218,7 +218,7 @@ export const securityRoutes: Route[] = [
       }
     },
     doc: {
-      summary: 'Security master search (spec 4.5)',
+      summary: 'Security master search',
       description:
         'Securities whose search_type field starts with the query, ordered by that field then id, in numbered pages (Typesense style). Errors of this route\'s own parameters carry `data: null` and `error` (the message) besides the usual error fields; authentication errors (401/403) have the common error body.',
       query: SECURITY_SEARCH_PARAMS,

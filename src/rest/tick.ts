@@ -12,7 +12,7 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}|\d{1,19})$/;
 const timestampParam = (description: string) =>
   ({ type: 'string', pattern: TIMESTAMP, description: `${description} A date YYYY-MM-DD (UTC) or nanoseconds since the epoch.` }) as const;
 
-/** Spec 4.10/4.11 and decisions.md: order, limit, sort, and timestamp bounds. */
+/** order, limit, sort, and timestamp bounds: docs/rest.md#parameters-per-route. */
 export const TICK_PARAMS = {
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc', description: 'Order by SIP timestamp (then sequence number).' },
   limit: { type: 'integer', minimum: 1, maximum: 5000, default: 10, description: 'Results per page, 1 to 5000.' },
@@ -64,7 +64,7 @@ async function checkSymbolKnown(ctx: Context, table: TickTable, symbol: string):
   throw new AppError('NOT_FOUND', `unknown symbol ${JSON.stringify(symbol)}`);
 }
 
-/** GET /stocks/v3/{trades|quotes}/{symbol}: one page as spec 4.10/4.11 shape it. */
+/** GET /stocks/v3/{trades|quotes}/{symbol}: one page in the legacy shape. */
 export async function tickPage<Row>(
   ctx: Context,
   url: URL,

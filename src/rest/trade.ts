@@ -14,7 +14,7 @@ export const TRADE_SCHEMA = object({
   tape: int('Tape: 1, 2 or 3.'),
 });
 
-/** The envelope of spec 4.2/4.10/4.11: next_url only while there is a next page. */
+/** The envelope of balance sheets, trades and quotes: next_url only while there is a next page. */
 export function cursorEnvelope(item: Record<string, unknown>) {
   return object(
     {
@@ -27,7 +27,7 @@ export function cursorEnvelope(item: Record<string, unknown>) {
   );
 }
 
-/** Spec 2.9, keys as the spec spells them; sip_timestamp keeps all its digits. */
+/** The legacy trade record, keys as the legacy API spells them; sip_timestamp keeps all its digits. */
 export function tradeRecord(t: Trade): Record<string, unknown> {
   return {
     conditions: t.conditions,
@@ -49,7 +49,7 @@ export const tradeRoutes: Route[] = [
     handle: (ctx, url, params) =>
       tickPage(ctx, url, params.symbol!, 'Trade', async (symbol, args) => (await tradePages(ctx.db, [symbol], args)).get(symbol)!, tradeRecord),
     doc: {
-      summary: 'Trades of a symbol (spec 4.10)',
+      summary: 'Trades of a symbol',
       description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
       path: SYMBOL_PATH,
       query: TICK_QUERY_DOC,

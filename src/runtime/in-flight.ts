@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
  * REST page holds its cost while it runs. A request that would pass the budget waits, first come
  * first served, for at most `maxWaitMs`, then is answered 503 with Retry-After. So memory is
  * bounded by design: the heap holds at most the budget's worth of answers being built, whatever the
- * number of connections (README "Security model"; the numbers in bench/RESULTS.md).
+ * number of connections (docs/security.md, "Work in flight"; the numbers in bench/RESULTS.md).
  */
 export class InFlightBudget {
   #used = 0;

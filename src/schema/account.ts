@@ -14,13 +14,13 @@ export const TierEnum = builder.enumType('Tier', {
 });
 
 export const Me = builder.objectRef<Caller>('Me').implement({
-  description: 'The caller of this request (spec 2.12, the session user of validate).',
+  description: 'The caller of this request (what the REST validate route answers).',
   fields: (t) => ({
-    userId: t.exposeString('userId', { description: 'The user id (spec `user_id`).' }),
+    userId: t.exposeString('userId', { description: 'The user id (REST field `user_id`).' }),
     email: t.exposeString('email', { description: 'Email address.' }),
     username: t.exposeString('username', { description: 'User name.' }),
     tier: t.field({ type: TierEnum, description: 'Licensing tier.', resolve: (c) => c.tier }),
-    licensingTierId: t.exposeString('tier', { description: 'Licensing tier id as the REST validate endpoint spells it (spec `licensing_tier_id`).' }),
+    licensingTierId: t.exposeString('tier', { description: 'Licensing tier id (REST field `licensing_tier_id` of the validate endpoint).' }),
     authenticatedBy: t.exposeString('via', { description: 'How this request proved who it is: apikey, bearer or cookie.' }),
   }),
 });

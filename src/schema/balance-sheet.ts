@@ -22,11 +22,11 @@ import { emptyPage, type Direction, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
-/** The same page-size rule as the REST `limit` (spec 4.2). */
+/** The same page-size rule as the REST `limit` of balance sheets (docs/rest.md). */
 export const BALANCE_SHEET_PAGE: PageSize = { default: 100, max: 1000 };
 
 export const TimeframeEnum = builder.enumType('Timeframe', {
-  description: 'The period a balance sheet reports on (spec `timeframe`).',
+  description: 'The period a balance sheet reports on (REST field `timeframe`).',
   values: {
     QUARTERLY: { value: 'quarterly', description: 'One fiscal quarter.' },
     ANNUAL: { value: 'annual', description: 'One fiscal year.' },
@@ -38,7 +38,7 @@ export const TimeframeEnum = builder.enumType('Timeframe', {
 const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
 
 function amountDescription(field: BalanceSheetAmount, optional: boolean): string {
-  return `${humanize(field)} (spec \`${field}\`); may be negative${optional ? '; null when the filing does not report it' : ''}.`;
+  return `${humanize(field)} (REST field \`${field}\`); may be negative${optional ? '; null when the filing does not report it' : ''}.`;
 }
 
 function symbolsOf(ctx: Context, b: BalanceSheetWithSymbols): BalanceSheetSymbol[] | Promise<BalanceSheetSymbol[]> {
@@ -48,7 +48,7 @@ function symbolsOf(ctx: Context, b: BalanceSheetWithSymbols): BalanceSheetSymbol
 }
 
 export const BalanceSheet = builder.prismaNode('BalanceSheet', {
-  description: 'A standardized balance sheet of one company for one reporting period (spec 2.2). Amounts are numbers in the reporting currency.',
+  description: 'A standardized balance sheet of one company for one reporting period. Amounts are numbers in the reporting currency.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -91,7 +91,7 @@ const BalanceSheetOrderField = builder.enumType('BalanceSheetOrderField', {
 });
 
 const BalanceSheetOrder = builder.inputType('BalanceSheetOrder', {
-  description: 'Order of a balance-sheet list (spec `sort`).',
+  description: 'Order of a balance-sheet list (REST parameter `sort`).',
   fields: (t) => ({
     field: t.field({ type: BalanceSheetOrderField, defaultValue: 'period_end', description: 'The sort field; default PERIOD_END.' }),
     direction: t.field({ type: SortOrder, defaultValue: 'asc', description: 'Default ASC.' }),
@@ -108,7 +108,7 @@ const periodFilterFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'Input
 });
 
 const BalanceSheetFilterInput = builder.inputType('BalanceSheetFilter', {
-  description: 'Filters of the balance-sheet list (spec 4.2); all are ANDed.',
+  description: 'Filters of the balance-sheet list; all are ANDed.',
   fields: (t) => ({
     cik: t.string({ description: 'SEC Central Index Key, 1 to 10 digits, with or without leading zeros.' }),
     symbols: t.stringList({ description: 'Balance sheets listing any of these symbols (upper case; at most 200 characters joined with commas).' }),
@@ -161,10 +161,9 @@ const listArgs = builder.args((t) => ({
 builder.queryField('balanceSheets', (t) =>
   t.field({
     authScopes: { entitled: 'balanceSheets' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: BalanceSheetConnection,
-    description: 'Standardized balance sheets (spec 4.2), filtered and ordered, in pages.',
+    description: 'Standardized balance sheets, filtered and ordered, in pages.',
     args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
     resolve: async (_root, args, ctx) => connection(await listBalanceSheets(ctx.db, pageArgs(filterOf(args.filter), args))),
   }),
@@ -181,7 +180,6 @@ async function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheet
 builder.prismaObjectFields(Security, (t) => ({
   balanceSheets: t.field({
     authScopes: { entitled: 'balanceSheets' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: BalanceSheetConnection,
     description: "Balance sheets listing this security's symbol, by period end ascending unless ordered otherwise.",

@@ -87,7 +87,6 @@ function callSummaryPageOf(ctx: Context, symbol: string, args: CallDateRange & C
 builder.queryField('callSummaries', (t) =>
   t.field({
     authScopes: { entitled: 'callSummaries' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: CallSummaryConnection,
     description: 'Conference-call summaries, newest call first.',
@@ -103,7 +102,6 @@ builder.queryField('callSummaries', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   callSummaries: t.field({
     authScopes: { entitled: 'callSummaries' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: CallSummaryConnection,
     description: "Summaries of this company's conference calls, newest first.",

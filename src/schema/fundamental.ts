@@ -22,12 +22,12 @@ import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, 
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
-/** The REST `page_size` rule of spec 4.3/4.4 (default 10), with a cap. */
+/** The REST `page_size` rule of the fundamentals routes (default 10), with a cap. */
 export const FUNDAMENTAL_PAGE: PageSize = { default: 10, max: 100 };
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
-// ------------------------------------------------------------------ statements (spec 2.3)
+// ------------------------------------------------------------------ statements
 
 /** "CostOfRevenue" -> "Cost of revenue"; acronyms such as EBITDA stay as they are. */
 const humanize = (line: StatementLine) =>
@@ -40,7 +40,7 @@ function statementType(name: string, description: string, lines: readonly Statem
       Object.fromEntries(
         lines.map((line) => {
           const column = columnOf(line);
-          const description = `${humanize(line)} (spec \`${line}\`).`;
+          const description = `${humanize(line)} (REST field \`${line}\`).`;
           const field = NULLABLE_LINES.has(line)
             ? t.float({ nullable: true, description: `${description.slice(0, -1)}; null when not reported.`, resolve: (f) => f[column] })
             : t.float({ description, resolve: (f) => f[column]! });
@@ -50,9 +50,9 @@ function statementType(name: string, description: string, lines: readonly Statem
   });
 }
 
-const IncomeStatement = statementType('FundamentalIncomeStatement', 'Income statement of the period (spec 2.3).', INCOME_STATEMENT);
-const StatementBalanceSheet = statementType('FundamentalBalanceSheet', 'Balance sheet at the end of the period (spec 2.3).', BALANCE_SHEET);
-const CashFlow = statementType('FundamentalCashFlow', 'Cash-flow statement of the period (spec 2.3).', CASH_FLOW);
+const IncomeStatement = statementType('FundamentalIncomeStatement', 'Income statement of the period.', INCOME_STATEMENT);
+const StatementBalanceSheet = statementType('FundamentalBalanceSheet', 'Balance sheet at the end of the period.', BALANCE_SHEET);
+const CashFlow = statementType('FundamentalCashFlow', 'Cash-flow statement of the period.', CASH_FLOW);
 
 /** The fields of the lite record, which the enhanced record carries too. */
 // Typed as a plain object-field builder: the Prisma field builder of the two variants carries
@@ -61,10 +61,10 @@ type RecordFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, Fundamenta
 
 function recordFields(t: RecordFieldBuilder) {
   return {
-    symbol: t.string({ description: 'Ticker symbol (spec `ticker` in lite records, `symbol` in enhanced ones).', resolve: (f) => f.symbol }),
-    endPeriod: t.field({ type: 'Date', description: 'Last day of the period (spec `EndPeriod`).', resolve: (f) => f.endPeriod }),
-    quarter: t.field({ type: FiscalPeriodEnum, description: 'Fiscal quarter, or FY for the full fiscal year (spec `Quarter`).', resolve: (f) => f.quarter }),
-    year: t.int({ description: 'Fiscal year (spec `Year`).', resolve: (f) => f.year }),
+    symbol: t.string({ description: 'Ticker symbol (REST field `ticker` in lite records, `symbol` in enhanced ones).', resolve: (f) => f.symbol }),
+    endPeriod: t.field({ type: 'Date', description: 'Last day of the period (REST field `EndPeriod`).', resolve: (f) => f.endPeriod }),
+    quarter: t.field({ type: FiscalPeriodEnum, description: 'Fiscal quarter, or FY for the full fiscal year (REST field `Quarter`).', resolve: (f) => f.quarter }),
+    year: t.int({ description: 'Fiscal year (REST field `Year`).', resolve: (f) => f.year }),
     incomeStatement: t.field({ type: IncomeStatement, description: 'Income statement lines.', resolve: (f) => f }),
     balanceSheet: t.field({ type: StatementBalanceSheet, description: 'Balance sheet lines.', resolve: (f) => f }),
     cashFlow: t.field({ type: CashFlow, description: 'Cash-flow lines.', resolve: (f) => f }),
@@ -72,7 +72,7 @@ function recordFields(t: RecordFieldBuilder) {
 }
 
 export const Fundamental = builder.prismaNode('Fundamental', {
-  description: 'A lite fundamentals record (spec 2.3): the income statement, balance sheet and cash flow of one company for one fiscal period.',
+  description: 'A lite fundamentals record: the income statement, balance sheet and cash flow of one company for one fiscal period.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -80,26 +80,26 @@ export const Fundamental = builder.prismaNode('Fundamental', {
   fields: (t) => recordFields(t as unknown as RecordFieldBuilder),
 });
 
-// ------------------------------------------------------------------ enhanced (spec 2.4)
+// ------------------------------------------------------------------ enhanced
 
 const NO_VALUE = 'null when it cannot be computed';
 
 const DerivedMetrics = builder.objectRef<MetricsRow>('DerivedMetrics').implement({
-  description: 'Ratios derived from the statements, the latest trade price and the security master (spec 2.4); each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
+  description: 'Ratios derived from the statements, the latest trade price and the security master; each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
   fields: (t) => ({
-    peRatio: t.exposeFloat('peRatio', { nullable: true, description: `Latest trade price to annualized diluted earnings per share (spec \`pe_ratio\`); ${NO_VALUE}.` }),
-    priceToBook: t.exposeFloat('priceToBook', { nullable: true, description: `Market capitalization to equity attributable to the parent (spec \`price_to_book\`); ${NO_VALUE}.` }),
-    debtToEquity: t.exposeFloat('debtToEquity', { nullable: true, description: `Current and long-term debt to total equity (spec \`debt_to_equity\`); ${NO_VALUE}.` }),
-    returnOnAssets: t.exposeFloat('returnOnAssets', { nullable: true, description: `Annualized net income to total assets (spec \`return_on_assets\`); ${NO_VALUE}.` }),
-    returnOnEquity: t.exposeFloat('returnOnEquity', { nullable: true, description: `Annualized net income to total equity (spec \`return_on_equity\`); ${NO_VALUE}.` }),
-    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', { nullable: true, description: `Annualized revenue per employee (spec \`revenue_per_employee\`); ${NO_VALUE}.` }),
-    roic: t.exposeFloat('roic', { nullable: true, description: `Annualized after-tax operating income to debt plus equity (spec \`roic\`); ${NO_VALUE}.` }),
-    fcfYield: t.exposeFloat('fcfYield', { nullable: true, description: `Annualized free cash flow to market capitalization (spec \`fcf_yield\`); ${NO_VALUE}.` }),
+    peRatio: t.exposeFloat('peRatio', { nullable: true, description: `Latest trade price to annualized diluted earnings per share (REST field \`pe_ratio\`); ${NO_VALUE}.` }),
+    priceToBook: t.exposeFloat('priceToBook', { nullable: true, description: `Market capitalization to equity attributable to the parent (REST field \`price_to_book\`); ${NO_VALUE}.` }),
+    debtToEquity: t.exposeFloat('debtToEquity', { nullable: true, description: `Current and long-term debt to total equity (REST field \`debt_to_equity\`); ${NO_VALUE}.` }),
+    returnOnAssets: t.exposeFloat('returnOnAssets', { nullable: true, description: `Annualized net income to total assets (REST field \`return_on_assets\`); ${NO_VALUE}.` }),
+    returnOnEquity: t.exposeFloat('returnOnEquity', { nullable: true, description: `Annualized net income to total equity (REST field \`return_on_equity\`); ${NO_VALUE}.` }),
+    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', { nullable: true, description: `Annualized revenue per employee (REST field \`revenue_per_employee\`); ${NO_VALUE}.` }),
+    roic: t.exposeFloat('roic', { nullable: true, description: `Annualized after-tax operating income to debt plus equity (REST field \`roic\`); ${NO_VALUE}.` }),
+    fcfYield: t.exposeFloat('fcfYield', { nullable: true, description: `Annualized free cash flow to market capitalization (REST field \`fcf_yield\`); ${NO_VALUE}.` }),
   }),
 });
 
 const WorkingCapitalDays = builder.objectRef<MetricsRow>('WorkingCapitalDays').implement({
-  description: 'Working-capital cycle in days (spec `working_capital_days`); each is null when it cannot be computed.',
+  description: 'Working-capital cycle in days (REST field `working_capital_days`); each is null when it cannot be computed.',
   fields: (t) => ({
     dso: t.exposeFloat('dso', { nullable: true, description: 'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.' }),
     dio: t.exposeFloat('dio', { nullable: true, description: 'Days inventory outstanding: inventories in days of cost of revenue.' }),
@@ -108,7 +108,7 @@ const WorkingCapitalDays = builder.objectRef<MetricsRow>('WorkingCapitalDays').i
 });
 
 const MostNegativeRisk = builder.objectRef<NonNullable<RiskFactorsInsight['mostNegativeRisk']>>('MostNegativeRisk').implement({
-  description: 'The risk factor with the most negative sentiment (spec `risk_factors.most_negative_risk`).',
+  description: 'The risk factor with the most negative sentiment (REST field `risk_factors.most_negative_risk`).',
   fields: (t) => ({
     heading: t.exposeString('heading', { description: 'Heading of the risk factor.' }),
     sentiment: t.exposeFloat('sentiment', { description: 'Its sentiment score, -1 to 1.' }),
@@ -116,7 +116,7 @@ const MostNegativeRisk = builder.objectRef<NonNullable<RiskFactorsInsight['mostN
 });
 
 const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').implement({
-  description: 'What the risk-factor section of the filing says (spec `risk_factors`).',
+  description: 'What the risk-factor section of the filing says (REST field `risk_factors`).',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'Number of risk factors.' }),
     topThemes: t.exposeStringList('topThemes', { description: 'The risk themes most risk factors mention.' }),
@@ -126,7 +126,7 @@ const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').impleme
 });
 
 const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
-  description: "What management's discussion and analysis says (spec `mdna`).",
+  description: "What management's discussion and analysis says (REST field `mdna`).",
   fields: (t) => ({
     forwardLookingTermCount: t.exposeInt('forwardLookingTermCount', { description: 'Number of forward-looking terms.' }),
     forwardToHistoricalRatio: t.exposeFloat('forwardToHistoricalRatio', { nullable: true, description: 'Forward-looking to historical statements; null when there are no historical ones.' }),
@@ -136,7 +136,7 @@ const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
 });
 
 const LitigationMentions = builder.objectRef<LitigationInsight>('LitigationMentions').implement({
-  description: 'Mentions of litigation in the filing (spec `litigation_mentions`).',
+  description: 'Mentions of litigation in the filing (REST field `litigation_mentions`).',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'Number of legal matters mentioned.' }),
     recentHeadings: t.exposeStringList('recentHeadings', { description: 'Headings of the most recent ones.' }),
@@ -158,7 +158,7 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   variant: 'EnhancedFundamental',
   // also reached through node(id): the type checks the entitlement itself
   authScopes: { entitled: 'enhancedFundamentals' },
-  description: 'An enhanced fundamentals record (spec 2.4): the lite record plus derived metrics and insights drawn from the filing text.',
+  description: 'An enhanced fundamentals record: the lite record plus derived metrics and insights drawn from the filing text.',
   // node(id) of an unknown record, or of one without metrics, is null
   nullable: true,
   id: { field: 'id' },
@@ -232,10 +232,9 @@ const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, desc
 builder.queryFields((t) => ({
   fundamentals: t.field({
     authScopes: { entitled: 'fundamentals' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: FundamentalConnection,
-    description: 'Lite fundamentals records of one symbol (spec 4.4), newest period first.',
+    description: 'Lite fundamentals records of one symbol, newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
       const [symbol, page] = [symbolOf(given), pageArgs(args)];
@@ -244,10 +243,9 @@ builder.queryFields((t) => ({
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: EnhancedFundamentalConnection,
-    description: 'Enhanced fundamentals records of one symbol (spec 4.3), newest period first.',
+    description: 'Enhanced fundamentals records of one symbol, newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
       const [symbol, page] = [symbolOf(given), pageArgs(args)];
@@ -259,7 +257,6 @@ builder.queryFields((t) => ({
 builder.prismaObjectFields(Security, (t) => ({
   fundamentals: t.field({
     authScopes: { entitled: 'fundamentals' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: FundamentalConnection,
     description: "This security's lite fundamentals records, newest period first.",
@@ -268,7 +265,6 @@ builder.prismaObjectFields(Security, (t) => ({
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: EnhancedFundamentalConnection,
     description: "This security's enhanced fundamentals records, newest period first.",

@@ -35,7 +35,7 @@ interface Image {
 }
 
 const LogoImage = builder.objectRef<Image>('LogoImage').implement({
-  description: 'One rendition of a logo (spec `logos.svg`, `logos.thumbnail`).',
+  description: 'One rendition of a logo (REST fields `logos.svg`, `logos.thumbnail`).',
   fields: (t) => ({
     url: t.field({ type: 'URL', description: 'Where the image is served.', resolve: (i) => i.url }),
     sizeKb: t.exposeFloat('sizeKb', { description: 'File size in kilobytes.' }),
@@ -43,7 +43,7 @@ const LogoImage = builder.objectRef<Image>('LogoImage').implement({
 });
 
 const LogoPng = builder.objectRef<Image & { height: number; width: number }>('LogoPng').implement({
-  description: 'The PNG rendition of a logo (spec `logos.png`).',
+  description: 'The PNG rendition of a logo (REST field `logos.png`).',
   fields: (t) => ({
     url: t.field({ type: 'URL', description: 'Where the image is served.', resolve: (i) => i.url }),
     height: t.exposeInt('height', { description: 'Height in pixels.' }),
@@ -53,7 +53,7 @@ const LogoPng = builder.objectRef<Image & { height: number; width: number }>('Lo
 });
 
 const LogoSecurityInfo = builder.objectRef<SecurityInfoRow>('LogoSecurityInfo').implement({
-  description: 'Identifiers of one security behind a logo (spec `security_info[]`).',
+  description: 'Identifiers of one security behind a logo (REST field `security_info[]`).',
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).' }),
     name: t.exposeString('name', { description: 'Security name.' }),
@@ -67,7 +67,7 @@ const LogoSecurityInfo = builder.objectRef<SecurityInfoRow>('LogoSecurityInfo').
 });
 
 export const Logo = builder.prismaNode('Logo', {
-  description: 'A company logo in PNG, SVG and thumbnail form, with the identifiers of the securities behind it (spec 2.1).',
+  description: 'A company logo in PNG, SVG and thumbnail form, with the identifiers of the securities behind it.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -85,7 +85,7 @@ export const Logo = builder.prismaNode('Logo', {
     thumbnail: t.field({ type: LogoImage, description: 'A small PNG rendition.', resolve: (l) => ({ url: l.thumbnailUrl, sizeKb: l.thumbnailSizeKb }) }),
     securityInfo: t.field({
       type: [LogoSecurityInfo],
-      description: 'Identifiers of the securities behind the logo, in their recorded order (spec `security_info`).',
+      description: 'Identifiers of the securities behind the logo, in their recorded order (REST field `security_info`).',
       resolve: (l, _args, ctx) => securityInfoOf(ctx, l),
     }),
     securities: t.field({
@@ -103,7 +103,6 @@ export const LogoConnection = builder.connectionObject({ type: Logo, name: 'Logo
 builder.queryField('logos', (t) =>
   t.field({
     authScopes: { entitled: 'logos' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: LogoConnection,
     description: 'Company logos, by symbol.',

@@ -31,7 +31,7 @@ async function existing<T extends object>(ids: number[], load: (id: number) => P
 }
 
 export const NewsTypeEnum = builder.enumType('NewsType', {
-  description: 'Which way the stock a news item is about moved (spec `type`).',
+  description: 'Which way the stock a news item is about moved (REST field `type`).',
   values: {
     GAINERS: { value: 'gainers', description: 'The stock rose.' },
     LOSERS: { value: 'losers', description: 'The stock fell.' },
@@ -39,17 +39,17 @@ export const NewsTypeEnum = builder.enumType('NewsType', {
 });
 
 const NewsSecurity = builder.objectRef<NewsSecurityRow>('NewsSecurity').implement({
-  description: 'A security a news item is about (spec `securities[]`).',
+  description: 'A security a news item is about (REST field `securities[]`).',
   fields: (t) => ({
     figi: t.exposeString('figi', { description: 'FIGI of the listing.' }),
     name: t.exposeString('name', { description: 'Security name.' }),
-    mic: t.exposeString('mic', { description: 'ISO 10383 market identifier code of the exchange (spec `MIC`).' }),
-    exchCode: t.exposeString('exchcode', { description: 'Exchange code (spec `exchcode`).' }),
+    mic: t.exposeString('mic', { description: 'ISO 10383 market identifier code of the exchange (REST field `MIC`).' }),
+    exchCode: t.exposeString('exchcode', { description: 'Exchange code (REST field `exchcode`).' }),
     ticker: t.exposeString('ticker', { description: 'Ticker symbol.' }),
-    compositeFigi: t.exposeString('compositefigi', { description: 'Composite FIGI (spec `compositefigi`).' }),
-    securityType: t.exposeString('securitytype', { description: 'Security type, e.g. Common Stock (spec `securitytype`).' }),
-    marketSector: t.exposeString('marketsector', { description: 'Market sector, e.g. Equity (spec `marketsector`).' }),
-    shareClassFigi: t.exposeString('shareclassfigi', { description: 'Share-class FIGI (spec `shareclassfigi`).' }),
+    compositeFigi: t.exposeString('compositefigi', { description: 'Composite FIGI (REST field `compositefigi`).' }),
+    securityType: t.exposeString('securitytype', { description: 'Security type, e.g. Common Stock (REST field `securitytype`).' }),
+    marketSector: t.exposeString('marketsector', { description: 'Market sector, e.g. Equity (REST field `marketsector`).' }),
+    shareClassFigi: t.exposeString('shareclassfigi', { description: 'Share-class FIGI (REST field `shareclassfigi`).' }),
     security: t.field({
       type: Security,
       nullable: true,
@@ -60,26 +60,25 @@ const NewsSecurity = builder.objectRef<NewsSecurityRow>('NewsSecurity').implemen
 });
 
 export const NewsItem = builder.prismaNode('NewsItem', {
-  description: 'A curated news item about a stock that moved (spec 2.8).',
+  description: 'A curated news item about a stock that moved.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
   findUnique: (id) => ({ id: intNodeId(id, 'NewsItem') }),
   include: NEWS_INCLUDE,
   fields: (t) => ({
-    newsItemId: t.exposeInt('id', { description: 'The news item id (spec `id`).' }),
-    newsId: t.field({ type: 'UUID', description: 'The news story id (spec `news_id`).', resolve: (n) => n.newsId }),
+    newsItemId: t.exposeInt('id', { description: 'The news item id (REST field `id`).' }),
+    newsId: t.field({ type: 'UUID', description: 'The news story id (REST field `news_id`).', resolve: (n) => n.newsId }),
     headline: t.exposeString('headline', { description: 'Headline.' }),
     catalyst: t.exposeString('catalyst', { description: 'What moved the stock, e.g. Earnings.' }),
-    catalystCreated: t.exposeBoolean('catalystCreated', { description: 'Whether the catalyst was created for this item (spec `catalyst_created`).' }),
+    catalystCreated: t.exposeBoolean('catalystCreated', { description: 'Whether the catalyst was created for this item (REST field `catalyst_created`).' }),
     associatedPressReleaseIds: t.field({
       type: ['Int'],
-      description: 'Ids of the press releases behind the item, as given (spec `associated_press_releases`).',
+      description: 'Ids of the press releases behind the item, as given (REST field `associated_press_releases`).',
       resolve: (n) => associatedIds(n.associatedPressReleases),
     }),
     associatedPressReleases: t.field({
       authScopes: { entitled: 'pressReleases' },
-      // nullable: a caller without the entitlement gets an error here while the rest answers
       nullable: true,
       type: [PressRelease],
       description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
@@ -87,12 +86,11 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     }),
     associatedRatingIds: t.field({
       type: ['Int'],
-      description: 'Ids of the analyst ratings behind the item, as given (spec `associated_ratings`).',
+      description: 'Ids of the analyst ratings behind the item, as given (REST field `associated_ratings`).',
       resolve: (n) => associatedIds(n.associatedRatings),
     }),
     associatedRatings: t.field({
       authScopes: { entitled: 'ratings' },
-      // nullable: a caller without the entitlement gets an error here while the rest answers
       nullable: true,
       type: [Rating],
       description: 'The ratings of `associatedRatingIds` in that order; ids without a record are skipped.',
@@ -100,13 +98,13 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     }),
     associatedTranscripts: t.field({
       type: 'JSON',
-      description: 'References to conference-call transcripts behind the item, as given (spec `associated_transcripts`).',
+      description: 'References to conference-call transcripts behind the item, as given (REST field `associated_transcripts`).',
       resolve: (n) => n.associatedTranscripts,
     }),
     logoExists: t.exposeBoolean('logoExists', { description: 'Whether a logo exists for the stock.' }),
     logoThumbnailUrl: t.exposeString('logoThumbnailUrl', { description: 'Address of the logo thumbnail.' }),
-    onAllTickers: t.exposeBoolean('onAllTickers', { description: 'Whether the item applies to every ticker of the issuer (spec `on_all_tickers`).' }),
-    onEntities: t.exposeBoolean('onEntities', { description: 'Whether the item is linked to entities (spec `on_entities`).' }),
+    onAllTickers: t.exposeBoolean('onAllTickers', { description: 'Whether the item applies to every ticker of the issuer (REST field `on_all_tickers`).' }),
+    onEntities: t.exposeBoolean('onEntities', { description: 'Whether the item is linked to entities (REST field `on_entities`).' }),
     shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI of the stock.' }),
     ticker: t.exposeString('ticker', { description: 'Ticker symbol of the stock.' }),
     type: t.field({ type: NewsTypeEnum, description: 'Whether the stock rose or fell.', resolve: (n) => n.type }),
@@ -126,7 +124,6 @@ const pageArgs = builder.args((t) => ({
 builder.queryField('news', (t) =>
   t.field({
     authScopes: { entitled: 'news' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: NewsItemConnection,
     description: 'Curated news about one symbol, newest first.',
@@ -134,7 +131,7 @@ builder.queryField('news', (t) =>
       symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }),
       type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }),
       shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI.' }),
-      id: t.arg.int({ description: 'Only the item with this id (spec `id`).' }),
+      id: t.arg.int({ description: 'Only the item with this id (REST parameter `id`).' }),
       ...pageArgs,
     },
     resolve: async (_root, args, ctx) => {
@@ -147,7 +144,6 @@ builder.queryField('news', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
     authScopes: { entitled: 'news' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: NewsItemConnection,
     description: "Curated news about this security's symbol, newest first.",

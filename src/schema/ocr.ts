@@ -21,7 +21,7 @@ const OcrText = builder.objectRef<OcrResult>('OcrText').implement({
 });
 
 const OcrPayload = builder.objectRef<{ timestamp: string; results: OcrResult[] }>('OcrPayload').implement({
-  description: 'The text read from one image (spec 2.11).',
+  description: 'The text read from one image.',
   fields: (t) => ({
     timestamp: t.field({ type: 'DateTime', description: 'When the text was read.', resolve: (p) => p.timestamp }),
     results: t.field({ type: [OcrText], extensions: listOf(MAX_OCR_RESULTS), description: `Words in reading order (DOCUMENT), or lines (VIDEO); at most ${MAX_OCR_RESULTS}.`, resolve: (p) => p.results }),

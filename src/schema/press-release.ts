@@ -34,7 +34,7 @@ function strings(value: unknown): string[] {
 }
 
 const Contact = builder.objectRef<{ organization: string }>('PressReleaseContact').implement({
-  description: 'A contact named by a press release (spec `Contacts[]`).',
+  description: 'A contact named by a press release (REST field `Contacts[]`).',
   fields: (t) => ({
     organization: t.exposeString('organization', { description: 'The organization to contact.' }),
   }),
@@ -49,16 +49,16 @@ function contacts(value: unknown): { organization: string }[] {
 }
 
 const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressReleaseSecurity').implement({
-  description: 'A security a press release is about (spec `Securities[]`).',
+  description: 'A security a press release is about (REST field `Securities[]`).',
   fields: (t) => ({
     figi: t.exposeString('figi', { description: 'FIGI of the listing.' }),
     isin: t.exposeString('isin', { description: 'ISIN.' }),
     name: t.exposeString('name', { description: 'Security name.' }),
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    micCode: t.exposeString('micCode', { description: 'ISO 10383 market identifier code of the exchange (spec `mic_code`).' }),
-    figiComposite: t.exposeString('figiComposite', { description: 'Composite FIGI (spec `figi_composite`).' }),
-    figiShareClass: t.exposeString('figiShareClass', { description: 'Share-class FIGI (spec `figi_share_class`); may be an empty string.' }),
-    vendorxExchCode: t.exposeString('vendorxExchCode', { description: "The exchange's code at data vendor X (spec `vendorx_exch_code`)." }),
+    micCode: t.exposeString('micCode', { description: 'ISO 10383 market identifier code of the exchange (REST field `mic_code`).' }),
+    figiComposite: t.exposeString('figiComposite', { description: 'Composite FIGI (REST field `figi_composite`).' }),
+    figiShareClass: t.exposeString('figiShareClass', { description: 'Share-class FIGI (REST field `figi_share_class`); may be an empty string.' }),
+    vendorxExchCode: t.exposeString('vendorxExchCode', { description: "The exchange's code at data vendor X (REST field `vendorx_exch_code`)." }),
     security: t.field({
       type: Security,
       nullable: true,
@@ -71,7 +71,7 @@ const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressRe
 export const PressRelease = builder.prismaNode('PressRelease', {
   // also reached through node(id): the type checks the entitlement itself
   authScopes: { entitled: 'pressReleases' },
-  description: 'A corporate press release from a wire feed (spec 2.6).',
+  description: 'A corporate press release from a wire feed.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -79,20 +79,20 @@ export const PressRelease = builder.prismaNode('PressRelease', {
   include: PRESS_RELEASE_INCLUDE,
   fields: (t) => ({
     pressReleaseId: t.exposeInt('id', { description: 'The record id, as news items name it in `associatedPressReleaseIds`.' }),
-    wireDataId: t.exposeString('wireDataId', { description: 'Id of the release in the wire feed (spec `WireDataID`).' }),
+    wireDataId: t.exposeString('wireDataId', { description: 'Id of the release in the wire feed (REST field `WireDataID`).' }),
     vendor: t.exposeString('vendor', { description: 'The wire vendor.' }),
-    releaseId: t.exposeString('releaseId', { description: 'Release id, kept exactly as given: a URL, or a stringified map (spec `ReleaseID`).' }),
-    externalId: t.exposeString('externalId', { description: "The vendor's external id (spec `ExternalID`)." }),
-    transmissionId: t.exposeString('transmissionId', { description: 'Transmission id (spec `TransmissionID`).' }),
+    releaseId: t.exposeString('releaseId', { description: 'Release id, kept exactly as given: a URL, or a stringified map (REST field `ReleaseID`).' }),
+    externalId: t.exposeString('externalId', { description: "The vendor's external id (REST field `ExternalID`)." }),
+    transmissionId: t.exposeString('transmissionId', { description: 'Transmission id (REST field `TransmissionID`).' }),
     headline: t.exposeString('headline', { description: 'Headline.' }),
     subHeadline: t.exposeString('subHeadline', { description: 'Sub-headline; may be an empty string.' }),
     dateline: t.exposeString('dateline', { description: 'Dateline: place, date and wire.' }),
     language: t.exposeString('language', { description: 'Language code, e.g. en.' }),
     publishTime: t.expose('publishTime', { type: 'DateTime', description: 'When the release was published.' }),
     source: t.exposeString('source', { description: 'Who issued the release.' }),
-    sourceUrl: t.exposeString('sourceUrl', { description: 'Address of the release at its source (spec `SourceURL`).' }),
+    sourceUrl: t.exposeString('sourceUrl', { description: 'Address of the release at its source (REST field `SourceURL`).' }),
     summary: t.exposeString('summary', { description: 'Short summary.' }),
-    bodyHtml: t.exposeString('bodyHtml', { description: 'Full text as HTML (spec `BodyHTML`).' }),
+    bodyHtml: t.exposeString('bodyHtml', { description: 'Full text as HTML (REST field `BodyHTML`).' }),
     bodyText: t.exposeString('bodyText', { description: 'Full text as plain text.' }),
     categories: t.field({ type: 'JSON', nullable: true, description: 'Categories, as given; null when the feed sent none.', resolve: (r) => r.categories }),
     keywords: t.stringList({ description: 'Keywords.', resolve: (r) => strings(r.keywords) }),
@@ -125,7 +125,6 @@ function tickerPageArgs(args: { from?: Date | null; to?: Date | null; first?: nu
 builder.queryField('pressReleases', (t) =>
   t.field({
     authScopes: { entitled: 'pressReleases' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: PressReleaseConnection,
     description: 'Press releases, newest first by publish time.',
@@ -146,7 +145,6 @@ builder.queryField('pressReleases', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   pressReleases: t.field({
     authScopes: { entitled: 'pressReleases' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: PressReleaseConnection,
     description: "Press releases naming this security's symbol, newest first.",

@@ -13,7 +13,7 @@ import { tickArgs, tickPageArgs } from './tick.js';
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
   authScopes: { entitled: 'quotes' },
-  description: 'One NBBO quote of a stock (spec 2.10).',
+  description: 'One NBBO quote of a stock.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'symbol_sequenceNumber' },
@@ -44,7 +44,6 @@ function quotePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Pa
 builder.queryField('quotes', (t) =>
   t.field({
     authScopes: { entitled: 'quotes' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
@@ -56,7 +55,6 @@ builder.queryField('quotes', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   quotes: t.field({
     authScopes: { entitled: 'quotes' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",

@@ -23,13 +23,13 @@ function ratingPage(ctx: Context, ticker: string, conditions: RatingConditions, 
 }
 
 export const Rating = builder.prismaNode('Rating', {
-  description: "An analyst's rating action on a stock (spec 2.7).",
+  description: "An analyst's rating action on a stock.",
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
   findUnique: (id) => ({ id: intNodeId(id, 'Rating') }),
   fields: (t) => ({
-    ratingId: t.exposeInt('id', { description: 'The rating id (spec `id`).' }),
+    ratingId: t.exposeInt('id', { description: 'The rating id (REST field `id`).' }),
     firm: t.exposeString('firm', { description: 'The research firm.' }),
     ticker: t.exposeString('ticker', { description: 'Ticker symbol of the rated stock.' }),
     exchange: t.exposeString('exchange', { description: 'Exchange the stock is listed on.' }),
@@ -63,7 +63,7 @@ const CONDITION_DESCRIPTIONS = {
 const RatingFilter = builder.inputType('RatingFilter', {
   description: 'Conditions on ratings; every condition given applies.',
   fields: (t) => ({
-    id: t.int({ description: 'Only the rating with this id (spec `id`).' }),
+    id: t.int({ description: 'Only the rating with this id (REST parameter `id`).' }),
     symbol: t.stringList({
       description: 'Only ratings of these tickers: one symbol or a list of 1 to 100 (A-Z 0-9 . -, case-insensitive); an item may be a comma list.',
     }),
@@ -118,7 +118,6 @@ function keysetArgs(args: { first?: number | null; after?: string | null }): Key
 builder.queryField('ratings', (t) =>
   t.field({
     authScopes: { entitled: 'ratings' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: RatingConnection,
     description: 'Analyst ratings, newest first.',
@@ -135,7 +134,6 @@ builder.queryField('ratings', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   ratings: t.field({
     authScopes: { entitled: 'ratings' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",

@@ -25,7 +25,7 @@ export function securityByFigi(ctx: Context, figi: string): Promise<SecurityRow 
 }
 
 const Classification = builder.objectRef<SecurityRow>('SecurityClassification').implement({
-  description: 'Industry and instrument classification (spec keys `classification.*`).',
+  description: 'Industry and instrument classification (REST keys `classification.*`).',
   fields: (t) => ({
     gics: t.exposeString('gics', { nullable: true, description: 'GICS sector name.' }),
     gicsCode: t.exposeString('gicsCode', { nullable: true, description: 'GICS code (8 digits).' }),
@@ -39,7 +39,7 @@ const Classification = builder.objectRef<SecurityRow>('SecurityClassification').
 });
 
 const Address = builder.objectRef<SecurityRow>('Address').implement({
-  description: 'A postal address (spec keys `company_info.address.*`).',
+  description: 'A postal address (REST keys `company_info.address.*`).',
   fields: (t) => ({
     address1: t.exposeString('address1', { nullable: true, description: 'Street address.' }),
     city: t.exposeString('city', { nullable: true, description: 'City.' }),
@@ -49,7 +49,7 @@ const Address = builder.objectRef<SecurityRow>('Address').implement({
 });
 
 const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
-  description: 'About the issuing company (spec keys `company_info.*`).',
+  description: 'About the issuing company (REST keys `company_info.*`).',
   fields: (t) => ({
     address: t.field({ type: Address, description: 'Head-office address.', resolve: (s) => s }),
     description: t.exposeString('description', { nullable: true, description: 'What the company does.' }),
@@ -61,7 +61,7 @@ const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
 });
 
 const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
-  description: 'Where the security is listed (spec keys `exchange_info.*`).',
+  description: 'Where the security is listed (REST keys `exchange_info.*`).',
   fields: (t) => ({
     exchangeCountry: t.exposeString('exchangeCountry', { nullable: true, description: 'Country of the exchange (ISO code).' }),
     exchangeName: t.exposeString('exchangeName', { nullable: true, description: 'Exchange name.' }),
@@ -74,7 +74,7 @@ const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
 });
 
 const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implement({
-  description: 'Size figures of the security (spec keys `financials.*`).',
+  description: 'Size figures of the security (REST keys `financials.*`).',
   fields: (t) => ({
     marketCap: t.field({ type: 'BigInt', nullable: true, description: 'Market capitalization.', resolve: (s) => s.marketCap }),
     roundLot: t.exposeInt('roundLot', { nullable: true, description: 'Round-lot size in shares.' }),
@@ -84,7 +84,7 @@ const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implemen
 });
 
 const Identifiers = builder.objectRef<SecurityRow>('SecurityIdentifiers').implement({
-  description: 'Identifiers of the security (spec keys `identifiers.*`).',
+  description: 'Identifiers of the security (REST keys `identifiers.*`).',
   fields: (t) => ({
     cik: t.exposeString('cik', { nullable: true, description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
     cusip: t.exposeString('cusip', { nullable: true, description: 'CUSIP.' }),
@@ -99,7 +99,7 @@ const Identifiers = builder.objectRef<SecurityRow>('SecurityIdentifiers').implem
 });
 
 const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
-  description: 'Ticker reference data (spec keys `ticker_meta.*`).',
+  description: 'Ticker reference data (REST keys `ticker_meta.*`).',
   fields: (t) => ({
     active: t.exposeBoolean('active', { description: 'Whether the ticker is actively traded.' }),
     currencyName: t.exposeString('currencyName', { nullable: true, description: 'Trading currency.' }),
@@ -119,11 +119,11 @@ export const Security = builder.prismaNode('Security', {
   nullable: true,
   id: { field: 'id' },
   fields: (t) => ({
-    securityId: t.exposeString('id', { description: 'The record id, `<figi>_<mic>` (spec `id`).' }),
+    securityId: t.exposeString('id', { description: 'The record id, `<figi>_<mic>` (REST field `id`).' }),
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     name: t.exposeString('name', { description: 'Security name.' }),
     status: t.exposeString('status', { description: 'Record status, e.g. ACTIVE.' }),
-    isinHistory: t.field({ type: 'JSON', nullable: true, description: 'Earlier ISINs, if any (spec `isin_history`).', resolve: (s) => s.isinHistory }),
+    isinHistory: t.field({ type: 'JSON', nullable: true, description: 'Earlier ISINs, if any (REST field `isin_history`).', resolve: (s) => s.isinHistory }),
     classification: t.field({ type: Classification, description: 'Industry and instrument classification.', resolve: (s) => s }),
     companyInfo: t.field({ type: CompanyInfo, description: 'About the issuing company.', resolve: (s) => s }),
     exchangeInfo: t.field({ type: ExchangeInfo, description: 'Where it is listed.', resolve: (s) => s }),
@@ -138,7 +138,7 @@ export const Security = builder.prismaNode('Security', {
 export const SecurityConnection = builder.connectionObject({ type: Security, name: 'SecurityConnection' });
 
 const SearchTypeEnum = builder.enumType('SecuritySearchType', {
-  description: 'Which identifier a security search matches (spec `search_type`).',
+  description: 'Which identifier a security search matches (REST parameter `search_type`).',
   values: Object.fromEntries(
     (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [k.split('.').pop()!.toUpperCase(), { value: k, description: `Matches \`${k}\`.` }]),
   ) as Record<string, { value: SearchType; description: string }>,
@@ -174,7 +174,6 @@ builder.queryFields((t) => ({
   }),
   securities: t.field({
     authScopes: { entitled: 'securities' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: SecurityConnection,
     description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order).',

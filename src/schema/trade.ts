@@ -13,14 +13,14 @@ import { Security } from './security.js';
 export const Trade = builder.prismaNode('Trade', {
   // also reached through node(id): the type checks the entitlement itself
   authScopes: { entitled: 'trades' },
-  description: 'One trade of a stock (spec 2.9).',
+  description: 'One trade of a stock.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'symbol_sequenceNumber' },
   findUnique: (id) => ({ symbol_sequenceNumber: tickNodeId(id, 'Trade') }),
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    tradeId: t.exposeString('tradeId', { description: 'The trade id given by the exchange (spec `id`).' }),
+    tradeId: t.exposeString('tradeId', { description: 'The trade id given by the exchange (REST field `id`).' }),
     price: t.exposeFloat('price', { description: 'Trade price.' }),
     size: t.exposeFloat('size', { description: 'Number of shares traded.' }),
     exchange: t.exposeInt('exchange', { description: 'Exchange id.' }),
@@ -65,7 +65,6 @@ function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Pa
 builder.queryField('trades', (t) =>
   t.field({
     authScopes: { entitled: 'trades' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
@@ -77,7 +76,6 @@ builder.queryField('trades', (t) =>
 builder.prismaObjectFields(Security, (t) => ({
   trades: t.field({
     authScopes: { entitled: 'trades' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
@@ -94,7 +92,6 @@ builder.prismaObjectFields(Security, (t) => ({
   }),
   bars: t.field({
     authScopes: { entitled: 'trades' },
-    // nullable: a caller without the entitlement gets an error here while the rest answers
     nullable: true,
     type: [BarRef],
     description:

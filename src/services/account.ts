@@ -7,7 +7,7 @@ import type { Tier } from '../../generated/prisma/enums.js';
 
 export type { ApiKey, Tier, User };
 
-/** The demo accounts of decisions.md: created outside production only, printed at start-up. */
+/** The demo accounts (docs/data.md#sample-data): created outside production only, printed at start-up. */
 export const DEMO_ACCOUNTS: readonly { email: string; password: string; apiKey: string; tier: Tier }[] = [
   { email: 'free@example.com', password: 'demo-password', apiKey: 'demo-free', tier: 'free' },
   { email: 'pro@example.com', password: 'demo-password', apiKey: 'demo-pro', tier: 'pro' },

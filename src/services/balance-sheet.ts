@@ -15,7 +15,7 @@ export type BalanceSheetWithSymbols = BalanceSheet & { symbols: BalanceSheetSymb
 
 export const SYMBOLS_INCLUDE = { symbols: { orderBy: { position: 'asc' } } } as const satisfies Prisma.BalanceSheetInclude;
 
-/** The filters of a balance-sheet list (spec 4.2); every one is optional. */
+/** The filters of a balance-sheet list; every one is optional. */
 export interface BalanceSheetFilter {
   /** 1 to 10 digits; matches with or without leading zeros. */
   cik?: string | undefined;
@@ -70,7 +70,7 @@ const ORDERINGS: Record<BalanceSheetSortField, Ordering<BalanceSheet>> = {
   },
 };
 
-// ------------------------------------------------------------------ validation (spec 4.2)
+// ------------------------------------------------------------------ validation
 
 export const CIK_PATTERN = /^[0-9]{1,10}$/;
 export const MAX_SYMBOLS_LENGTH = 200;
@@ -87,7 +87,7 @@ const bad = (argument: string, rule: string, value: unknown) =>
   new AppError('BAD_REQUEST', `argument "${argument}" must be ${rule}; got ${JSON.stringify(value)}`);
 
 /**
- * Checks a filter against the spec's constraints, naming each argument as the caller spells it
+ * Checks a filter against the legacy API's constraints, naming each argument as the caller spells it
  * (`filter.fiscalYear` in GraphQL, `fiscal_year` in REST).
  */
 export function checkBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): void {
@@ -107,7 +107,7 @@ export function checkBalanceSheetFilter(filter: BalanceSheetFilter, argumentName
   if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter)) throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);
 }
 
-// ------------------------------------------------------------------ the list (spec 4.2)
+// ------------------------------------------------------------------ the list
 
 function whereOf(filter: BalanceSheetFilter): Prisma.BalanceSheetWhereInput {
   const where: Prisma.BalanceSheetWhereInput = {};

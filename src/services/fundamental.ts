@@ -12,7 +12,7 @@ import { jsonInput, sameFields, writeBatch, type Tx } from '../db/upsert.js';
 
 export type { FiscalPeriod, Fundamental, FundamentalMetrics };
 
-/** An enhanced fundamentals record (spec 2.4): the lite row and its metrics. */
+/** An enhanced fundamentals record: the lite row and its metrics. */
 export type FundamentalWithMetrics = Fundamental & { metrics: FundamentalMetrics | null };
 
 export const METRICS_INCLUDE = { metrics: true } as const satisfies Prisma.FundamentalInclude;
@@ -25,7 +25,7 @@ export interface FundamentalFilter {
 export interface FundamentalPageArgs extends FundamentalFilter {
   first: number;
   after?: string | undefined;
-  /** Only records that have metrics, with their metrics (spec 2.4) instead of the lite record. */
+  /** Only records that have metrics, with their metrics instead of the lite record. */
   enhanced: boolean;
 }
 
@@ -95,8 +95,8 @@ function whereOf(symbol: string, filter: FundamentalFilter, enhanced: boolean): 
 
 /**
  * Page `page` (1-based) of `pageSize` records of one symbol, in the order of `fundamentalPages`
- * (newest period first, then id), with the total: for the page-numbered REST endpoints (spec
- * 4.3/4.4). Enhanced: only records with metrics, with their metrics.
+ * (newest period first, then id), with the total: for the page-numbered REST endpoints
+ * (enhanced and lite fundamentals). Enhanced: only records with metrics, with their metrics.
  */
 export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: true }): Promise<{ nodes: FundamentalWithMetrics[]; totalCount: number }>;
 export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: boolean }): Promise<{ nodes: Fundamental[]; totalCount: number }>;

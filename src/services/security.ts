@@ -9,7 +9,7 @@ import type { WriteCounts } from '../db/upsert.js';
 
 export type { Security };
 
-/** The identifier types the security master can be searched by (spec 4.5), and their columns. */
+/** The identifier types the security master can be searched by (REST `search_type`), and their columns. */
 export const SEARCH_TYPES = {
   symbol: 'symbol',
   'identifiers.figi': 'figi',

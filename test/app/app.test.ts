@@ -40,7 +40,7 @@ describe.each(testDatabases())('HTTP shell on $name', (tdb) => {
     }
   });
 
-  it('an unknown path is a 404 with the error body of decisions.md', async () => {
+  it('an unknown path is a 404 with the error body of docs/rest.md', async () => {
     const res = await app.fetch('http://test/no/such/path', { headers: { 'x-request-id': 'req-123' } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);

@@ -190,7 +190,7 @@ export function withoutRequestId(body: Record<string, unknown>): Record<string, 
   return rest;
 }
 
-/** The REST error body of decisions.md; the request id is the one of the X-Request-Id header. */
+/** The REST error body (docs/rest.md#error-bodies-and-status-codes); the request id is the one of the X-Request-Id header. */
 export function expectRestError(r: JsonResponse, status: number, code: string, message: string | RegExp): void {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   expect(r.body).toEqual({

@@ -215,7 +215,7 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
   });
 
   describe('validate: GET /kms/api/v1/auth/validate', () => {
-    it('names the holder of a Bearer access token, the cookie, or an API key (spec 2.12)', async () => {
+    it('names the holder of a Bearer access token, the cookie, or an API key', async () => {
       const user = (await findUserByEmail(h.db, 'enterprise@example.com'))!;
       const expected = { user_id: user.id, email: 'enterprise@example.com', username: 'enterprise', licensing_tier_id: 'enterprise' };
       expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

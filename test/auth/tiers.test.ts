@@ -14,8 +14,8 @@ function fieldError(path: (string | number)[], code: string, message: string | R
   return { message: typeof message === 'string' ? message : expect.stringMatching(message), path, locations: expect.any(Array), extensions: { code } };
 }
 
-describe('entitlements table (decisions.md)', () => {
-  it('free < pro < enterprise, with the resources decisions.md lists', () => {
+describe('entitlements table (docs/security.md)', () => {
+  it('free < pro < enterprise, with the resources docs/security.md lists', () => {
     expect([...ENTITLEMENTS.free].sort()).toEqual(['balanceSheets', 'fundamentals', 'logos', 'news', 'ratings', 'securities']);
     expect([...ENTITLEMENTS.pro].sort()).toEqual(
       ['balanceSheets', 'callSummaries', 'enhancedFundamentals', 'fundamentals', 'logos', 'news', 'pressReleases', 'quotes', 'ratings', 'securities', 'trades'],

@@ -1,5 +1,5 @@
 // Text-derived insights on small known passages (src/domain/insights.ts): how items are found
-// in plain text, the tone score with its negation rule, and the three spec objects.
+// in plain text, the tone score with its negation rule, and the three objects of the legacy record.
 import { describe, expect, it } from 'vitest';
 import { itemsOf, latestDate, litigationInsight, mdnaInsight, riskFactorsInsight, tokenize, toneOf } from '../../src/domain/insights.js';
 

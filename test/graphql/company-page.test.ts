@@ -72,10 +72,10 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(counts).toEqual([7, 7]);
   });
 
-  it("GraphiQL's default query and every query of the README's GraphQL tour run without errors", async () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const queries = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    expect(queries.length).toBeGreaterThanOrEqual(3);
+  it("GraphiQL's default query and every query of the tours in README.md and docs/graphql.md run without errors", async () => {
+    const tours = ['README.md', 'docs/graphql.md'].map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8')).join('\n');
+    const queries = [...tours.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(queries.length).toBeGreaterThanOrEqual(4);
     for (const query of [COMPANY_PAGE_QUERY, ...queries]) {
       const r = await h.gql(query);
       expect(r.errors, query).toBeUndefined();

@@ -12,7 +12,7 @@ describe.each(testDatabases())('GraphQL securities on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  it('security(symbol) returns every spec field group with the stored values', async () => {
+  it('security(symbol) returns every field group of the legacy document with the stored values', async () => {
     const row = await h.db.prisma.security.findFirstOrThrow({ orderBy: { id: 'asc' } });
     const { data, errors } = await h.gql(`query($s: String!) { security(symbol: $s) {
       id securityId symbol name status

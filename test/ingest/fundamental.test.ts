@@ -219,7 +219,7 @@ describe.each(testDatabases())('fundamentals import on $name', (tdb) => {
       expect(error, reason).toBeInstanceOf(RejectError);
       expect((error as RejectError).reason).toBe(reason);
     }
-    // what the spec allows: CommitmentsContingencies null or absent, unknown fields, a lower-case symbol
+    // what the legacy record allows: CommitmentsContingencies null or absent, unknown fields, a lower-case symbol
     expect(importer.parse({ ...lite, CommitmentsContingencies: null, extra: 1 }).commitmentsContingencies).toBeNull();
     expect(importer.parse(without(lite!, 'CommitmentsContingencies')).commitmentsContingencies).toBeNull();
     expect(importer.parse({ ...lite, ticker: String(lite!.ticker).toLowerCase() }).symbol).toBe(lite!.ticker);

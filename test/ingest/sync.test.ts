@@ -1,5 +1,5 @@
 // Two instances of the gateway: A (sample data, served over real HTTP) and B (empty). `sync` pulls A
-// into B through the spec's REST paths; then every REST answer of B equals A's. A second sync after
+// into B through the legacy REST paths; then every REST answer of B equals A's. A second sync after
 // A changes transfers only what changed for the incremental resources.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';

@@ -4,7 +4,7 @@ import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// The summary record as decisions.md writes it: `guidance` is the one optional key.
+// The summary record as docs/rest.md#the-conference-call-summary-record writes it: `guidance` is the one optional key.
 const REQUIRED_KEYS = ['id', 'symbol', 'company_name', 'call_date', 'fiscal_year', 'fiscal_period', 'title', 'summary', 'key_points', 'sentiment_score', 'participants', 'created_at', 'updated_at'];
 const OPTIONAL_KEYS = ['guidance'];
 const PARTICIPANT_KEYS = ['name', 'organization', 'role'];
@@ -49,7 +49,7 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
     await tdb.cleanup();
   });
 
-  it('the default page is the 10 newest calls, with the envelope and record keys of decisions.md', async () => {
+  it('the default page is the 10 newest calls, with the envelope and record keys of docs/rest.md', async () => {
     const r = await rest(h, PATH);
     expect(r.status).toBe(200);
     expect(sorted(Object.keys(r.body))).toEqual(['data', 'message', 'pagination']);

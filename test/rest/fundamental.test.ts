@@ -5,7 +5,7 @@ import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// The key lists as service-spec.md 2.3 and 2.4 write them (copied from the spec text, not the code).
+// The key lists of the lite and enhanced records as the legacy API documents them (written down here, not taken from the code).
 const INCOME = `Revenue, CostOfRevenue, GrossProfit, SellingGeneralAdministrative, ResearchDevelopment, DepreciationDepletionAmortizationExpense, OtherOperatingExpenses, TotalOperatingExpenses, OperatingIncome, InterestExpense, InterestInvestmentIncome, OtherExpenseIncome, TotalOtherIncomeExpense, IncomeBeforeIncomeTaxes, IncomeTaxes, DiscontinuedOperations, EquityInAffiliates, ExtraordinaryItems, ConsolidatedNetIncomeLoss, NoncontrollingInterestIncome, PreferredStockDividendsDeclared, NetIncomeLossAttributableCommonShareholders, BasicEarningsPerShare, DilutedEarningsPerShare, BasicSharesOutstanding, DilutedSharesOutstanding, EBITDA`;
 const BALANCE = `CashEquivalents, ShortTermInvestments, Inventories, PrepaidExpensesOtherCurrentAssets, TotalCurrentAssets, PropertyPlantEquipmentNet, Goodwill, IntangibleAssetsNet, OtherAssets, TotalAssets, AccountsPayable, DeferredRevenueCurrent, DeferredLiabilitiesCurrent, DebtCurrent, AccruedOtherCurrentLiabilities, TotalCurrentLiabilities, LongTermDebtCapitalLeaseObligations, OtherNoncurrentLiabilities, TotalLiabilities, CommitmentsContingencies, PreferredStock, CommonStock, AdditionalPaidInCapital, TreasuryStock, AccumulatedOtherComprehensiveIncome, RetainedEarningsDeficit, OtherEquity, TotalEquityAttributableParent, NoncontrollingInterest, TotalEquity, TotalLiabilitiesEquity`;
 const CASH = `NetIncomeCashFlow, IncomeLossDiscontinuedOperations, DepreciationDepletionAmortization, OtherOperatingActivities, ChangeOtherOperatingAssetsLiabilitiesNet, CashOperatingActivitiesContinuingOperations, NetCashOperatingActivitiesDiscontinuedOperations, NetCashOperatingActivities, PurchasePropertyPlantEquipment, SalePropertyPlantEquipment, AcquisitionsNet, OtherInvestingActivities, NetCashInvestingActivitiesContinuingOperations, NetCashInvestingActivitiesDiscontinuedOperations, NetCashInvestingActivities, ShortTermDebtIssuancesRepayments, CashDividends, EquityRepurchases, OtherFinancingActivities, NetCashFinancingActivitiesContinuingOperations, NetCashFinancingActivitiesDiscontinuedOperations, NetCashFinancingActivities, EffectCurrencyExchangeRate, OtherCashAdjustments, ChangeCashEquivalents`;
@@ -44,7 +44,7 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  it("enhanced: the default page is the newest 10 with exactly the spec's keys and the stored values", async () => {
+  it("enhanced: the default page is the newest 10 with exactly the legacy keys and the stored values", async () => {
     const r = await rest(h, `${ENHANCED}?symbol=${symbol}`);
     expect(r.status).toBe(200);
     expect(sorted(Object.keys(r.body))).toEqual(['data', 'message', 'pagination']);
@@ -92,7 +92,7 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
     }
   });
 
-  it("lite: a bare array, newest first, with exactly the spec's keys and the stored values", async () => {
+  it("lite: a bare array, newest first, with exactly the legacy keys and the stored values", async () => {
     const r = await rest(h, `${LITE}?symbol=${symbol}`);
     expect(r.status).toBe(200);
     expect(Array.isArray(r.body)).toBe(true);

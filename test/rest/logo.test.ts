@@ -3,7 +3,7 @@ import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// Spec 2.1, written from the spec text: a `logos` object holding png, svg and thumbnail objects.
+// The logo record, from the legacy API's documented keys (not from the code): a `logos` object holding png, svg and thumbnail objects.
 const LOGO_KEYS = ['symbol', 'company_name', 'created_at', 'updated_at', 'logos', 'security_info'];
 const PNG_KEYS = ['url', 'height', 'width', 'size_kb'];
 const IMAGE_KEYS = ['url', 'size_kb'];
@@ -41,7 +41,7 @@ describe.each(testDatabases())('REST logos on $name', (tdb) => {
     };
   }
 
-  it("the default page: 10 logos by symbol with exactly the spec's keys", async () => {
+  it("the default page: 10 logos by symbol with exactly the legacy keys", async () => {
     const r = await rest(h, PATH);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['Logos', 'message']);

@@ -4,7 +4,7 @@ import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// spec 2.8, written from the spec's text
+// The news record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails
 const NEWS_KEYS = [
   'id', 'news_id', 'headline', 'catalyst', 'catalyst_created', 'associated_press_releases', 'associated_ratings', 'associated_transcripts',
   'logo_exists', 'logo_thumbnail_url', 'on_all_tickers', 'on_entities', 'share_class_figi', 'ticker', 'type', 'created_at', 'updated_at', 'securities',
@@ -42,7 +42,7 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
     }
   }
 
-  it("a symbol's newest items with exactly the spec keys and the stored values, message OK", async () => {
+  it("a symbol's newest items with exactly the legacy keys and the stored values, message OK", async () => {
     const items = await stored();
     expect(items.length).toBeGreaterThan(3);
     const r = await rest(h, `${PATH}?symbol=${symbol.toLowerCase()}`);

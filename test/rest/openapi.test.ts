@@ -4,7 +4,7 @@ import { routes } from '../../src/rest/routes.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 
-// The spec's paths (section 4) and ours: the document must describe each of them.
+// The legacy API's paths and ours: the document must describe each of them.
 const SPEC_PATHS = [
   'get /api/v1/logos',
   'get /stocks/v1/fundamentals/balance-sheet',
@@ -35,7 +35,7 @@ describe('the OpenAPI document', () => {
     await tdb!.cleanup();
   });
 
-  it('is served without credentials at /openapi.json as OpenAPI 3.1 and documents every spec path', async () => {
+  it('is served without credentials at /openapi.json as OpenAPI 3.1 and documents every legacy path', async () => {
     const res = await h.app.fetch('http://test/openapi.json');
     expect(res.status).toBe(200);
     const doc: any = await res.json();

@@ -4,7 +4,7 @@ import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// spec 2.6, written from the spec's text
+// The press-release record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails
 const RELEASE_KEYS = [
   'WireDataID', 'Vendor', 'ReleaseID', 'ExternalID', 'TransmissionID', 'Headline', 'SubHeadline', 'Dateline', 'Language', 'PublishTime',
   'Source', 'SourceURL', 'Summary', 'BodyHTML', 'BodyText', 'Categories', 'Keywords', 'ExternalLinks', 'Tickers', 'Exchanges',
@@ -37,7 +37,7 @@ describe.each(testDatabases())('REST press releases on $name', (tdb) => {
     }
   }
 
-  it('the default page is a bare array of the 10 newest releases, each with exactly the spec keys and the stored values', async () => {
+  it('the default page is a bare array of the 10 newest releases, each with exactly the legacy keys and the stored values', async () => {
     const r = await rest(h, PATH);
     expect(r.status).toBe(200);
     expect(Array.isArray(r.body)).toBe(true);

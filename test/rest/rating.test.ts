@@ -4,12 +4,12 @@ import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// spec 2.7, written from the spec's text
+// The rating record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails
 const RATING_KEYS = ['id', 'firm', 'ticker', 'exchange', 'company', 'action', 'rating', 'price_target', 'story', 'is_rating', 'created_at', 'updated_at'];
 const PATH = '/rating/api/v1/ratings';
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] as const satisfies Prisma.RatingOrderByWithRelationInput[];
 
-/** YYYY-MM-DD HH:MM:SS (UTC), the spec's format for from/to. */
+/** YYYY-MM-DD HH:MM:SS (UTC), the legacy format for from/to. */
 const spaced = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 describe.each(testDatabases())('REST ratings on $name', (tdb) => {
@@ -37,7 +37,7 @@ describe.each(testDatabases())('REST ratings on $name', (tdb) => {
   }
   const ids = (rows: Rating[]) => rows.map((r) => r.id);
 
-  it('the default page is the 10 newest ratings, with exactly the spec keys and the stored values, message OK', async () => {
+  it('the default page is the 10 newest ratings, with exactly the legacy keys and the stored values, message OK', async () => {
     const r = await rest(h, PATH);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['data', 'message']);

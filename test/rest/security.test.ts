@@ -4,7 +4,7 @@ import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
-// Spec 2.5, written from the spec text: flat keys with dots in their names.
+// The security document, from the legacy API's documented keys (not from the code): flat keys with dots in their names.
 const DOCUMENT_KEYS = [
   'classification.gics', 'classification.gics_code', 'classification.market_sector', 'classification.security_description',
   'classification.security_type', 'classification.security_type2', 'classification.sic_code', 'classification.sic_description',
@@ -78,7 +78,7 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     expect((await rest(h, path)).body.data).toMatchObject({ found: us, out_of: all.length });
   });
 
-  it("an exact symbol: the envelope, exactly the spec's document keys with the stored values, and the highlight", async () => {
+  it("an exact symbol: the envelope, exactly the legacy document keys with the stored values, and the highlight", async () => {
     const s = all.find((x) => x.isinHistory !== null) ?? all[0]!;
     const r = await rest(h, q({ search: s.symbol.toLowerCase(), search_type: 'symbol' }));
     expect(r.status).toBe(200);
@@ -95,7 +95,7 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     const hit = r.body.data.hits.find((x: any) => x.document.id === s.id);
     expect(Object.keys(hit).sort()).toEqual(['document', 'highlight', 'highlights']);
     const doc = hit.document;
-    // every key of spec 2.5 (the sample fills every field), and no other
+    // every documented key (the sample fills every field), and no other
     expect(Object.keys(doc).sort()).toEqual([...DOCUMENT_KEYS].sort());
     expect(doc).toMatchObject({
       id: `${s.figi}_${s.micCode}`, symbol: s.symbol, name: s.name, status: s.status, isin_history: s.isinHistory ?? null,

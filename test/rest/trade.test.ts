@@ -20,7 +20,7 @@ describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
   });
 
   for (const [kind, keys, model] of [['trades', TRADE_KEYS, 'trade'], ['quotes', QUOTE_KEYS, 'quote']] as const) {
-    it(`${kind}: the default page is the 10 newest with exactly the spec's keys and exact 19-digit timestamps`, async () => {
+    it(`${kind}: the default page is the 10 newest with exactly the legacy keys and exact 19-digit timestamps`, async () => {
       const r = await rest(h, `/stocks/v3/${kind}/${symbol}`);
       expect(r.status).toBe(200);
       expect(Object.keys(r.body).sort()).toEqual(['next_url', 'request_id', 'results', 'status']);

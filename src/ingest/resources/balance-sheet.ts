@@ -1,4 +1,4 @@
-// Balance sheets (spec 2.2): one item of `results`, as GET /stocks/v1/fundamentals/balance-sheet
+// Balance sheets: one item of `results`, as GET /stocks/v1/fundamentals/balance-sheet
 // returns it (src/rest/balance-sheet.ts).
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../../domain/fundamentals.js';
 import type { Importer } from '../importer.js';

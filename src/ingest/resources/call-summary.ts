@@ -1,4 +1,4 @@
-// Conference-call summaries (decisions.md): one item of `data`, as GET /delivery/api/v1/summaries
+// Conference-call summaries (docs/rest.md): one item of `data`, as GET /delivery/api/v1/summaries
 // returns it (src/rest/call-summary.ts).
 import type { Importer } from '../importer.js';
 import { callSummaryKey, writeCallSummaries, type CallSummaryInput } from '../../services/call-summary.js';

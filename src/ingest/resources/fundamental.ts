@@ -1,9 +1,9 @@
-// Fundamentals records (spec 2.3 lite, 2.4 enhanced), as GET /delivery/api/v1/fundamentals/lite
+// Fundamentals records, lite and enhanced, as GET /delivery/api/v1/fundamentals/lite
 // returns them (a bare array) or /enhanced does (`{ data: [...] }`), keyed by symbol + year +
 // quarter. Derived metrics in an enhanced record are not read: the service computes them from our
 // own trades and security master. Insights: from the filing text sections when the record carries
 // them (`risk_factors_text`, `mdna_text`, `legal_proceedings_text`), else the record's own insight
-// objects, else what is stored. Fields the spec does not name are ignored.
+// objects, else what is stored. Fields the legacy records do not name are ignored.
 import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
 import { fundamentalKey, writeFundamentals, type FiscalPeriod, type FundamentalInput } from '../../services/fundamental.js';
 import { litigationInsight, mdnaInsight, riskFactorsInsight, type LitigationInsight, type MdnaInsight, type RiskFactorsInsight } from '../../domain/insights.js';

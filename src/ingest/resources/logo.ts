@@ -1,4 +1,4 @@
-// Logos (spec 2.1): one item of `Logos`, as GET /api/v1/logos returns it (src/rest/logo.ts).
+// Logos: one item of `Logos`, as GET /api/v1/logos returns it (src/rest/logo.ts).
 import type { Importer } from '../importer.js';
 import { writeLogos, type LogoInput } from '../../services/logo.js';
 import * as f from '../record-fields.js';

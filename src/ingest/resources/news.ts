@@ -1,4 +1,4 @@
-// Curated news (spec 2.8): one item of `data`, as GET /news/api/v1/news returns it
+// Curated news: one item of `data`, as GET /news/api/v1/news returns it
 // (src/rest/news.ts).
 import type { Prisma } from '../../../generated/prisma/client.js';
 import { newsTopic } from '../../runtime/events.js';

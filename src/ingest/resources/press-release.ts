@@ -1,4 +1,4 @@
-// Press releases (spec 2.6): one item of the bare array GET /streamhive/api/v1/data returns
+// Press releases: one item of the bare array GET /streamhive/api/v1/data returns
 // (src/rest/press-release.ts), PascalCase keys.
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { TextKind } from '../../domain/limits.js';

@@ -1,4 +1,4 @@
-// Quotes in the shape of GET /stocks/v3/quotes/{symbol} (spec 2.10), keyed by symbol + sequence_number.
+// Quotes in the shape of GET /stocks/v3/quotes/{symbol} , keyed by symbol + sequence_number.
 import { quoteTopic } from '../../runtime/events.js';
 import { writeQuotes, type Quote } from '../../services/quote.js';
 import type { PublishingImporter } from '../import.js';

@@ -1,4 +1,4 @@
-// Analyst ratings (spec 2.7): one item of `data`, as GET /rating/api/v1/ratings returns it
+// Analyst ratings: one item of `data`, as GET /rating/api/v1/ratings returns it
 // (src/rest/rating.ts).
 import type { Importer } from '../importer.js';
 import { writeRatings, type RatingInput } from '../../services/rating.js';

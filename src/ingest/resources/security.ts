@@ -1,4 +1,4 @@
-// Securities (spec 2.5): one record is a search hit's `document`, flat dotted keys, as
+// Securities: one record is a search hit's `document`, flat dotted keys, as
 // GET /search/api/v1/securities returns them (src/rest/security.ts); keys it leaves out are null.
 import type { TextKind } from '../../domain/limits.js';
 import type { Importer } from '../importer.js';

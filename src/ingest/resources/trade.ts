@@ -1,4 +1,4 @@
-// Trades in the shape of GET /stocks/v3/trades/{symbol} (spec 2.9), keyed by symbol + sequence_number.
+// Trades in the shape of GET /stocks/v3/trades/{symbol} , keyed by symbol + sequence_number.
 import { tradeTopic } from '../../runtime/events.js';
 import { recomputeDerivedMetrics } from '../../services/fundamental.js';
 import { writeTrades, type Trade } from '../../services/trade.js';
