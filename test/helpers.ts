@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { inject, it } from 'vitest';
 import { loadConfig, parseDatabaseUrl, type Config, type DatabaseConfig } from '../src/config.js';
 import { templateSchema } from './global-setup.js';
 
@@ -34,6 +34,17 @@ export function testDatabases(): TestDatabase[] {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) list.push(postgresTestDatabase(pgUrl));
   return list;
+}
+
+/**
+ * `it` for a test of PostgreSQL's own machinery, which SQLite lacks: defined in the postgresql pass
+ * only rather than skipped in the sqlite one, so that a skipped test always means a need of
+ * vitest.config.ts that the machine does not meet.
+ */
+export function itOnPostgresql(tdb: TestDatabase): (name: string, fn: () => Promise<void>) => void {
+  return (name, fn) => {
+    if (tdb.name === 'postgresql') it(name, fn);
+  };
 }
 
 function sqliteTestDatabase(): TestDatabase {
