@@ -148,7 +148,7 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       const hash = documentHash(query);
       expectError(await post(two, { extensions: apq(hash) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
       expect((await post(one, { query, extensions: apq(hash) })).body.data.security.symbol).toBe('NVLX');
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the Redis write is not awaited by the request
+      await expect.poll(() => b.exists(`mdg:apq:${hash}`), { timeout: 5_000 }).toBe(1); // the write is not awaited by the request
       expect((await post(two, { extensions: apq(hash) })).body.data.security.symbol).toBe('NVLX');
       await a.del(`mdg:apq:${hash}`);
     } finally {
