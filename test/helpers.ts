@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { inject, it } from 'vitest';
 import { loadConfig, parseDatabaseUrl, type Config, type DatabaseConfig } from '../src/config.js';
 import { templateSchema } from './global-setup.js';
 
@@ -34,6 +34,17 @@ export function testDatabases(): TestDatabase[] {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) list.push(postgresTestDatabase(pgUrl));
   return list;
+}
+
+/**
+ * `it` for a test of PostgreSQL's own machinery, which SQLite lacks: defined in the postgresql pass
+ * only rather than skipped in the sqlite one, so that a skipped test always means a need of
+ * vitest.config.ts that the machine does not meet.
+ */
+export function itOnPostgresql(tdb: TestDatabase): (name: string, fn: () => Promise<void>) => void {
+  return (name, fn) => {
+    if (tdb.name === 'postgresql') it(name, fn);
+  };
 }
 
 function sqliteTestDatabase(): TestDatabase {
@@ -214,10 +225,13 @@ export const TEST_JWT_SECRET = '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi';
 /**
  * A test configuration around a database, with sample data off unless asked for. In production
  * mode PUBLIC_URL is http://test (production needs one, config.ts), the origin tests fetch from.
+ * The log is silent whatever NODE_ENV a test asks for (production and development log at info),
+ * so that request lines stay out of the test output; a test that reads log lines passes its own
+ * logger (observability/observability.test.ts) or LOG_LEVEL.
  */
 export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config> {
   const publicUrl = env.NODE_ENV === 'production' || overrides.nodeEnv === 'production' ? { PUBLIC_URL: 'http://test' } : {};
-  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', ...publicUrl, ...env }), database, ...overrides });
+  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', LOG_LEVEL: 'silent', ...publicUrl, ...env }), database, ...overrides });
 }
 
 /** A TCP port free on 127.0.0.1 right now (for servers a test starts in another process). */

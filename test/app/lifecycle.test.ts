@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../../src/config.js';
 import { freePort } from '../helpers.js';
 
@@ -55,15 +55,20 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
- * A GraphQL request whose body arrives a few bytes every 100 ms for `ms`: its status once answered,
- * or the error if the connection is cut under it.
+ * A GraphQL request whose body arrives a few bytes every 100 ms for `ms`. `arrived` resolves once
+ * the server has read its headers: it sends `Expect: 100-continue`, which Node's server answers as
+ * it takes the request in. `status` is its status once answered, or the error if the connection
+ * is cut under it.
  */
-function slowUpload(port: number, ms: number): Promise<number | Error> {
-  return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' } });
+function slowUpload(port: number, ms: number): { arrived: Promise<void>; status: Promise<number | Error> } {
+  let arrived!: () => void;
+  const status = new Promise<number | Error>((resolve) => {
+    const req = http.request({
+      host: '127.0.0.1', port, path: '/graphql', method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise', expect: '100-continue' },
+    });
+    req.on('continue', () => arrived());
     let timer: NodeJS.Timeout | undefined;
     req.on('response', (res) => {
       res.resume();
@@ -81,6 +86,13 @@ function slowUpload(port: number, ms: number): Promise<number | Error> {
       req.end('}');
     }, 100);
   });
+  return {
+    arrived: new Promise((resolve, reject) => {
+      arrived = resolve;
+      void status.then((s) => reject(new Error(`no 100 Continue: the request ended first with ${String(s)}`)));
+    }),
+    status,
+  };
 }
 
 describe('graceful shutdown of the real server', () => {
@@ -99,26 +111,31 @@ describe('graceful shutdown of the real server', () => {
     expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
 
     const slow = slowUpload(server.port, 4_000);
-    const slowDone = slow.then(() => Date.now());
-    await sleep(500); // the request is in: its body is arriving
+    const slowDone = slow.status.then(() => Date.now());
+    await slow.arrived; // the request is in: its body is arriving
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await sleep(200);
 
     // draining: still accepting (SHUTDOWN_DRAIN_DELAY_MS), but not ready
-    const ready = await fetch(`http://127.0.0.1:${server.port}/readyz`);
-    expect(ready.status).toBe(503);
+    const ready = await vi.waitFor(
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+        expect(r.status).toBe(503);
+        return r;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     expect(await ready.json()).toMatchObject({ status: 'draining' });
     expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
 
     // after the delay the listener is closed, while the slow request is still being worked on
-    await sleep(drainDelayMs + 300);
-    expect(await refused(server.port)).toBe(true);
+    await vi.waitFor(async () => expect(await refused(server.port)).toBe(true), { timeout: 10_000, interval: 50 });
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(drainDelayMs);
     let finishedEarly = false;
-    await Promise.race([slowDone.then(() => (finishedEarly = true)), sleep(0)]);
+    await Promise.race([slowDone.then(() => (finishedEarly = true)), new Promise((r) => setImmediate(r))]);
     expect(finishedEarly, 'the slow request finished before the listener closed').toBe(false);
 
-    expect(await slow).toBe(200);
+    expect(await slow.status).toBe(200);
 
     const exit = await server.exited;
     expect(exit).toMatchObject({ code: 0, signal: null });
@@ -132,11 +149,11 @@ describe('graceful shutdown of the real server', () => {
     const server = await startServer({ DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '1000' });
     children.push(server.child);
     const slow = slowUpload(server.port, 30_000);
-    await sleep(500);
+    await slow.arrived;
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
 
-    expect(await slow).toBeInstanceOf(Error); // the connection was closed under it
+    expect(await slow.status).toBeInstanceOf(Error); // the connection was closed under it
     const exit = await server.exited;
     expect(exit).toMatchObject({ code: 1, signal: null });
     expect(exit.at - signalledAt).toBeLessThan(10_000);

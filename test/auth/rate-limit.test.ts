@@ -246,7 +246,7 @@ describe.each(testDatabases())('login attempt limits on $name', (tdb) => {
   });
 });
 
-describe.skipIf(!REDIS_URL)(`shared rate-limit budgets in Redis (${REDIS_URL ? REDIS_URL.replace(/\/\/[^@]*@/, '//') : 'SKIPPED: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379, to run'})`, () => {
+describe('shared rate-limit budgets in Redis', { tags: ['redis'] }, () => {
   describe.each(testDatabases())('on $name', (tdb) => {
     let h: AuthHarness;
     const clients: Redis[] = [];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyPassword } from '../../src/credentials/passwords.js';
 import { withSigningSecret } from '../../src/credentials/secret.js';
 import { SESSION_ENDED } from '../../src/auth/caller.js';
@@ -292,23 +292,30 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
     });
 
     it('disableUser: login fails, and an access token and API key stop working within the cache window', async () => {
-      const app = h.appWith({ AUTH_CACHE_SECONDS: '1' });
-      const u = await freshUser(h.db, 'pro');
-      const { access } = await login(app, u.email, u.password);
-      const { key } = await createApiKey(h.db, u.id, 'to be disabled', h.config.auth.apiKeysPerUser);
-      expect((await validateRequest(app, bearer(access))).status).toBe(200);
-      expect((await validateRequest(app, { 'x-api-key': key })).status).toBe(200);
+      // the caller cache reads its clock from Date.now() (auth/caller.ts): the test moves that clock
+      // past AUTH_CACHE_SECONDS rather than waiting it out
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const app = h.appWith({ AUTH_CACHE_SECONDS: '1' });
+        const u = await freshUser(h.db, 'pro');
+        const { access } = await login(app, u.email, u.password);
+        const { key } = await createApiKey(h.db, u.id, 'to be disabled', h.config.auth.apiKeysPerUser);
+        expect((await validateRequest(app, bearer(access))).status).toBe(200);
+        expect((await validateRequest(app, { 'x-api-key': key })).status).toBe(200);
 
-      await disableUser(h.db, u.email);
-      const again = await loginRequest(app, u.email, u.password);
-      expectRestError(again, 401, 'UNAUTHENTICATED', 'invalid email or password');
-      await new Promise((r) => setTimeout(r, 1100));
-      expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
-      expectRestError(await validateRequest(app, { 'x-api-key': key }), 401, 'UNAUTHENTICATED', 'the API key is not valid');
-      // a fresh instance (no cache at all) refuses at once
-      const fresh = h.appWith({});
-      expectRestError(await validateRequest(fresh, accessCookie(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
-      expectRestError(await validateRequest(fresh, {}, `?apikey=${key}`), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+        await disableUser(h.db, u.email);
+        const again = await loginRequest(app, u.email, u.password);
+        expectRestError(again, 401, 'UNAUTHENTICATED', 'invalid email or password');
+        vi.advanceTimersByTime(1001);
+        expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
+        expectRestError(await validateRequest(app, { 'x-api-key': key }), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+        // a fresh instance (no cache at all) refuses at once
+        const fresh = h.appWith({});
+        expectRestError(await validateRequest(fresh, accessCookie(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
+        expectRestError(await validateRequest(fresh, {}, `?apikey=${key}`), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 });

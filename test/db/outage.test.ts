@@ -12,9 +12,9 @@ import { freePort } from '../helpers.js';
 /**
  * A database outage and its recovery, on a PostgreSQL cluster of this test's own (created, stopped,
  * started and dropped with Debian's pg_*cluster tools), never the shared one on 5432 that the other
- * test files use meanwhile. Opt in with TEST_PG_CLUSTER=1 (.ci/run does); it needs root.
+ * test files use meanwhile. Opt in with TEST_PG_CLUSTER=1 (.ci/run does; the tag pg-cluster of
+ * vitest.config.ts); it needs root.
  */
-const ENABLED = process.env.TEST_PG_CLUSTER === '1';
 
 describe('which failures mean "the database is unavailable"', () => {
   it('recognizes the errors Prisma, its adapters and pg give for an unreachable database, and nothing else', () => {
@@ -47,7 +47,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-describe.skipIf(!ENABLED)(`database outage and recovery without a restart (${ENABLED ? 'a throwaway PostgreSQL cluster' : 'SKIPPED: set TEST_PG_CLUSTER=1 to run; it creates, stops and drops a PostgreSQL cluster of its own with pg_createcluster (root)'})`, () => {
+describe('database outage and recovery without a restart, on a throwaway PostgreSQL cluster', { tags: ['pg-cluster'] }, () => {
   const cluster = `outage_${process.pid}`;
   let version = '';
   let created = false;

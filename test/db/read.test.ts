@@ -4,7 +4,7 @@ import { isDatabaseUnavailable, type Db } from '../../src/db/client.js';
 import { topPerKey } from '../../src/db/sql.js';
 import { SEARCH_TYPES, searchSecurities, searchSecuritiesPage, type SearchType } from '../../src/services/security.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { testConfig, testDatabases } from '../helpers.js';
+import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
 
 // Db.read is the driver-level path of the hot reads; it must hand back rows exactly as Prisma
 // does (types included), or the resolvers and REST bodies built on it would change underneath.
@@ -57,14 +57,14 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     expect(Number(dates[0]!.n)).toBeGreaterThan(0);
   });
 
-  it.runIf(tdb.name === 'postgresql')('keeps one plan per prepared statement on its own connections, and leaves Prisma’s to plan per call', async () => {
+  itOnPostgresql(tdb)('keeps one plan per prepared statement on its own connections, and leaves Prisma’s to plan per call', async () => {
     const [read] = await db.read<{ mode: string }>('SELECT current_setting($1) AS "mode"', ['plan_cache_mode']);
     expect(read?.mode).toBe('force_generic_plan');
     const [prisma] = await db.prisma.$queryRawUnsafe<{ mode: string }[]>(`SELECT current_setting('plan_cache_mode') AS "mode"`);
     expect(prisma?.mode).toBe('auto');
   });
 
-  it.runIf(tdb.name === 'postgresql')('pipelines concurrent reads on at most 4 connections; a failing statement fails only itself', async () => {
+  itOnPostgresql(tdb)('pipelines concurrent reads on at most 4 connections; a failing statement fails only itself', async () => {
     const symbols = (await db.prisma.security.findMany({ select: { symbol: true }, orderBy: { id: 'asc' }, take: 40 })).map((s) => s.symbol);
     const sql = 'SELECT "symbol" FROM "Security" WHERE "symbol" = $1 ORDER BY "id" LIMIT 1';
     const results = await Promise.allSettled([
@@ -80,7 +80,7 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     expect(db.driver.reads.totalCount).toBeLessThanOrEqual(4);
   });
 
-  it.runIf(tdb.name === 'postgresql')('replaces a read connection the server dropped', async () => {
+  itOnPostgresql(tdb)('replaces a read connection the server dropped', async () => {
     const [me] = await db.read<{ pid: number }>('SELECT pg_backend_pid() AS "pid"');
     await db.prisma.$queryRawUnsafe('SELECT pg_terminate_backend($1::int)', me!.pid);
     let answered = false;

@@ -319,7 +319,7 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
 
 const cliUrl = (database: DatabaseConfig) => (database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`);
 
-describe.skipIf(!process.env.TEST_REDIS_URL)('across processes through Redis (needs TEST_REDIS_URL)', () => {
+describe('across processes through Redis', { tags: ['redis'] }, () => {
   // PostgreSQL when the suite has it (what several instances share in production), else one SQLite file
   const tdb = testDatabases().at(-1)!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-subs-'));

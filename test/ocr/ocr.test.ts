@@ -45,14 +45,22 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
   // the main thread must fetch nothing either (the worker threads have their own fetch: see below)
   const fetchSpy = vi.fn(() => Promise.reject(new Error('no network in the OCR tests')));
   const realFetch = globalThis.fetch;
+  // Leptonica, inside a worker thread, tells stderr why an image it was given cannot be decoded
+  // ("libpng error: Read Error", "Error in pixRead: …"), and Node pipes a worker thread's stderr
+  // into this process's: the damaged-image test below would print those lines into the output.
+  const stderrWrite = process.stderr.write;
+  const leptonica = /^(libpng error|Error in pix)/;
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb!, {}, pool);
     globalThis.fetch = fetchSpy as unknown as typeof fetch;
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+      leptonica.test(String(chunk)) ? true : stderrWrite.call(process.stderr, chunk, ...rest)) as typeof process.stderr.write;
   });
   afterAll(async () => {
     globalThis.fetch = realFetch;
     await pool.terminate();
+    process.stderr.write = stderrWrite;
     await h?.close();
     await tdb!.cleanup();
   });

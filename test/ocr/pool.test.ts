@@ -157,7 +157,7 @@ describe('the OCR pool', () => {
     const pool = new OcrPool(options({ workers: 1, queueLimit: 4, timeoutMs: 60_000, createEngine: f.createEngine }));
     const running = pool.recognize(IMAGE, [PSM.AUTO], 100);
     const waiting = pool.recognize(IMAGE, [PSM.AUTO], 100);
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(pool.stats()).toMatchObject({ running: 1, queued: 1 }));
     await pool.terminate();
     expect((await rejection(running)).message).toMatch(/^OCR is shutting down; retry in \d+ s$/);
     expect((await rejection(waiting)).message).toMatch(/^OCR is shutting down; retry in \d+ s$/);
