@@ -11,14 +11,15 @@ import { checkNotCrossSite, checkSite } from './auth/csrf.js';
 import { checkAuthenticated, checkEntitled } from './domain/entitlements.js';
 import { createRateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/sessions.js';
-import { checkServingConfig, LARGEST_BODY_BYTES, ROOT, type Config } from './config.js';
+import { checkServingConfig, ROOT, type Config } from './config.js';
 import { createContext, releaseHeld, type Context, type WorkDeps } from './context.js';
 import { isDatabaseUnavailable, type Db } from './db/client.js';
 import { AppError, databaseUnavailable, ERRORS, errorBody } from './errors.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { responseCachePlugins } from './graphql/cache.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './graphql/errors.js';
-import { boundedRequest, costOptions, graphqlBodyLimit, guardPlugins } from './graphql/guard.js';
+import { costOptions, graphqlBodyLimit, guardPlugins } from './graphql/guard.js';
+import { boundedRequest, holdLargeBody } from './http/body.js';
 import { useInputDepthLimit } from './graphql/input.js';
 import { LiveHub } from './graphql/live.js';
 import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './graphql/persisted.js';
@@ -316,21 +317,3 @@ export function createApp({
 }
 
 export type App = ReturnType<typeof createApp>;
-
-/** Bodies up to this many bytes are not counted: every JSON request but an OCR frame. */
-const SMALL_BODY_BYTES = 64 * 1024;
-
-/**
- * Holds a large body's bytes in the budget of bodies in flight until its request is answered
- * (read, a JSON string, a decoded image: several copies live meanwhile), so that many concurrent
- * OCR uploads wait or are refused (503) instead of filling the heap. A chunked body, of unknown
- * length, counts as the largest any request may send; the readers refuse more (413). (HTTP/1.1
- * has a body only with one of those two headers; the stream is not touched here.)
- */
-async function holdLargeBody(request: Request, bodies: InFlightBudget): Promise<(() => void) | undefined> {
-  const declared = request.headers.get('content-length');
-  const chunked = /chunked/i.test(request.headers.get('transfer-encoding') ?? '');
-  const bytes = declared !== null && /^\d{1,15}$/.test(declared) ? Number(declared) : chunked ? LARGEST_BODY_BYTES : 0;
-  if (bytes <= SMALL_BODY_BYTES) return undefined;
-  return bodies.acquire(Math.min(bytes, LARGEST_BODY_BYTES));
-}
