@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
-import { getOperationAST, GraphQLError, Kind, type DocumentNode } from 'graphql';
+import { getOperationAST, Kind, type DocumentNode } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import { authenticate, CallerCache, presentedCredential } from './auth/caller.js';
@@ -14,7 +14,7 @@ import type { SessionDeps } from './auth/sessions.js';
 import { checkServingConfig, ROOT, type Config } from './config.js';
 import { createContext, releaseHeld, type Context, type WorkDeps } from './context.js';
 import { isDatabaseUnavailable, type Db } from './db/client.js';
-import { AppError, databaseUnavailable, ERRORS, errorBody } from './errors.js';
+import { AppError, databaseUnavailable, errorBody, toGraphQLError } from './errors.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { responseCachePlugins } from './graphql/cache.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './graphql/errors.js';
@@ -64,7 +64,7 @@ function useStaleCookieCheck(): Plugin<Context> {
     onExecute({ args, setResultAndStopExecution }) {
       const error = staleCookies.get(args.contextValue.request);
       if (!error || onlySessionMutations(args.document, args.operationName)) return;
-      setResultAndStopExecution({ errors: [new GraphQLError(error.message, { extensions: { code: ERRORS[error.code].graphql, http: { status: error.status } } })] });
+      setResultAndStopExecution({ errors: [toGraphQLError(error, { http: true })] });
     },
   };
 }
@@ -226,7 +226,7 @@ export function createApp({
       if (!e) throw thrown;
       observability.failed(ctx, thrown, e);
       // GraphQL clients read errors from the body: keep its shape, with the HTTP status of REST
-      return json({ errors: [{ message: e.message, extensions: { code: ERRORS[e.code].graphql } }] }, e.status, e.headers);
+      return json({ errors: [toGraphQLError(e)] }, e.status, e.headers);
     }
     let response: Response;
     try {

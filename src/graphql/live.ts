@@ -10,7 +10,7 @@ import { checkEntitled, type Resource } from '../domain/entitlements.js';
 import type { SubscriptionConfig } from '../config.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/client.js';
-import { AppError, ERRORS } from '../errors.js';
+import { AppError, toGraphQLError } from '../errors.js';
 import type { Logger } from '../observability/log.js';
 import { currentRights } from '../services/account.js';
 
@@ -53,7 +53,7 @@ function withErrors(result: ExecutionResult, internal: readonly string[]): Execu
 
 /** The coded error event that ends a subscription, as both transports write errors. */
 export function errorPayload(error: AppError): string {
-  return JSON.stringify({ errors: [{ message: error.message, extensions: { code: ERRORS[error.code].graphql } }] });
+  return JSON.stringify({ errors: [toGraphQLError(error)] });
 }
 
 /** Where a member's events go: an SSE stream or a WebSocket operation. */

@@ -8,7 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app.js';
 import type { Context } from '../context.js';
-import { AppError, ERRORS } from '../errors.js';
+import { AppError, toGraphQLError } from '../errors.js';
 import { inputDepthError } from './input.js';
 import { errorPayload, type LiveHub, type LiveSlot, type Sink } from './live.js';
 
@@ -64,8 +64,6 @@ export function connectionRequest(upgrade: IncomingMessage, params: Params): Req
 /** A close reason holds at most 123 bytes. */
 const reasonOf = (e: AppError) => (Buffer.byteLength(e.message) <= 123 ? e.message : `${Buffer.from(e.message).subarray(0, 118).toString()}…`);
 
-const coded = (e: AppError) => new GraphQLError(e.message, { extensions: { code: ERRORS[e.code].graphql } });
-
 /** An error as Yoga sends it over HTTP: without the `http` extension Yoga keeps for itself. */
 function formatted(e: GraphQLError): GraphQLFormattedError {
   const json = e.toJSON();
@@ -107,16 +105,16 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
       async onSubscribe(ctx, id, payload: SubscribePayload) {
         // ctx.subscriptions holds this one already
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-          return [coded(new AppError('RATE_LIMITED', `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`))];
+          return [toGraphQLError(new AppError('RATE_LIMITED', `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`))];
         }
         // as over HTTP (graphql/input.ts), before anything walks them
         const tooDeep = inputDepthError(payload);
-        if (tooDeep) return [coded(tooDeep)];
+        if (tooDeep) return [toGraphQLError(tooDeep)];
         let operation: Context;
         try {
           operation = await context(requests.get(ctx.extra.socket)!, { req: ctx.extra.request });
         } catch (e) {
-          if (e instanceof AppError) return [coded(e)];
+          if (e instanceof AppError) return [toGraphQLError(e)];
           throw e;
         }
         const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
