@@ -10,7 +10,7 @@ import type { App } from '../app.js';
 import type { Context } from '../context.js';
 import { AppError, toGraphQLError } from '../errors.js';
 import { inputDepthError } from './input.js';
-import { errorPayload, type LiveHub, type LiveSlot, type Sink } from './live.js';
+import { errorPayload, liveSlotOf, type LiveSlot, type Sink } from './live.js';
 
 /** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
@@ -144,9 +144,8 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
       subscribe: async (args) => {
         const { socket, id, subscribe } = args.rootValue as Root;
         const result = await subscribe(args);
-        const ctx = args.contextValue as Context;
-        const slot = ctx.liveSlot.current;
-        return slot && isAsyncIterable(result) ? liveOperation(ctx.live, slot, result, socket, id) : result;
+        const slot = liveSlotOf(args.contextValue as Context);
+        return slot && isAsyncIterable(result) ? liveOperation(slot, result, socket, id) : result;
       },
     },
     wss,
@@ -176,7 +175,8 @@ type Root = Record<'execute' | 'subscribe', (args: ExecutionArgs) => Promise<Exe
  * A credential found revoked ends the operation with UNAUTHENTICATED and closes the connection
  * with 4401: every later operation on it would be refused anyway.
  */
-function liveOperation(hub: LiveHub, slot: LiveSlot, result: AsyncIterable<ExecutionResult>, socket: WebSocket, id: string): AsyncGenerator<never, void> {
+function liveOperation(slot: LiveSlot, result: AsyncIterable<ExecutionResult>, socket: WebSocket, id: string): AsyncGenerator<never, void> {
+  const hub = slot.hub;
   const prefix = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
   let ended!: () => void;
   const end = new Promise<IteratorResult<never, void>>((resolve) => (ended = () => resolve({ value: undefined, done: true })));
