@@ -94,7 +94,7 @@ export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' 
 
 /**
  * Holds the work of a REST page of `rows` records of GraphQL type `type` in the budget of work in
- * flight until the request ends (app.ts releases it); waits for room, or throws 503. GraphQL
+ * flight until the request ends (rest/router.ts releases it); waits for room, or throws 503. GraphQL
  * operations hold their cost themselves (graphql/guard.ts).
  */
 export async function holdRows(ctx: Context, type: string, rows: number): Promise<void> {

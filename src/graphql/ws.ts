@@ -1,4 +1,4 @@
-// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, beside app.ts's HTTP transports:
+// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, beside graphql/http.ts's HTTP transports:
 // the same Yoga (schema, plugins, limits), the same caller resolution and rate limits.
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
@@ -6,11 +6,12 @@ import { isAsyncIterable } from 'graphql-yoga';
 import { CloseCode, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { App } from '../app.js';
 import type { Context } from '../context.js';
 import { AppError, toGraphQLError } from '../errors.js';
+import type { NodeServerContext } from '../http/node.js';
 import { inputDepthError } from './input.js';
 import { errorPayload, liveSlotOf, type LiveSlot, type Sink } from './live.js';
+import type { GraphQLServer } from './yoga.js';
 
 /** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
@@ -26,6 +27,18 @@ const CLOSE_CODES: Partial<Record<AppError['code'], number>> = {
 };
 
 type Params = Readonly<Record<string, unknown>> | undefined;
+
+/** What the WebSocket transport shares with HTTP (app.ts implements it), so both serve one graph under one policy. */
+export interface SocketGateway {
+  /** Its schema, plugins and limits apply to operations over WebSocket too. */
+  yoga: GraphQLServer;
+  /**
+   * The context of one WebSocket operation. `request` carries the connection's credentials as an
+   * HTTP request would; the caller is authenticated and counted against the rate limit the same
+   * way, and the same AppError (UNAUTHENTICATED, RATE_LIMITED ...) is thrown.
+   */
+  context(request: Request, serverContext: NodeServerContext): Promise<Context>;
+}
 
 export interface WebSocketOptions {
   /** graphql-ws then keeps internal error messages out of close reasons. */
@@ -78,7 +91,7 @@ function formatted(e: GraphQLError): GraphQLFormattedError {
  * 4403); each operation is counted against the caller's rate limit as an HTTP request is. A live
  * subscription whose credential is found revoked ends, and the connection closes with 4401.
  */
-export function attachWebSocket(server: Server, app: App, options: WebSocketOptions): { close(): Promise<void> } {
+export function attachWebSocket(server: Server, app: { socket: SocketGateway }, options: WebSocketOptions): { close(): Promise<void> } {
   const { yoga, context } = app.socket;
   // a larger message closes the connection (1009); `ws` would take 100 MiB
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: options.maxMessageBytes });
