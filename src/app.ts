@@ -22,7 +22,7 @@ import { createLogger, inRequestScope, type Logger } from './observability/log.j
 import { createObservability } from './observability/metrics.js';
 import type { Tracing } from './observability/tracing.js';
 import { OcrPool } from './ocr/pool.js';
-import { openApiDocument, packageVersion } from './rest/openapi.js';
+import { openApiDocument } from './rest/openapi.js';
 import { json } from './rest/route.js';
 import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
@@ -65,7 +65,7 @@ export function createApp({
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
   checkServingConfig(config);
-  const observability = createObservability({ config, db, ocr, logger, tracing, version: packageVersion });
+  const observability = createObservability({ config, db, ocr, logger, tracing, version: config.version });
   const limits = observability.countRejections(createRateLimits(config.auth, redis));
   const callers = new CallerCache(config.auth.callerCacheMs);
   const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger });
@@ -89,7 +89,7 @@ export function createApp({
     contextOf,
     observability,
     cors: createCors(config.auth.corsOrigins),
-    probes: probes({ db, draining, metrics: (request) => observability.metrics(request), openApi: openApiDocument(routes, packageVersion) }),
+    probes: probes({ db, draining, metrics: (request) => observability.metrics(request), openApi: openApiDocument(routes, config.version) }),
     graphql: graphqlOverHttp({ yoga, config: config.graphql, identify, bodies, failed: (ctx, thrown, e) => observability.failed(ctx, thrown, e) }),
     rest: restRouter({ routes, identify, anonymous: (ip) => limits.anonymous(ip), bodies, matched: (ctx, template) => observability.route(ctx, template) }),
   });
