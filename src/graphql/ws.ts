@@ -130,25 +130,7 @@ export function attachWebSocket(server: Server, app: { socket: SocketGateway }, 
           if (e instanceof AppError) return [toGraphQLError(e)];
           throw e;
         }
-        const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
-        let document;
-        try {
-          document = enveloped.parse(payload.query);
-        } catch (e) {
-          if (e instanceof GraphQLError) return [e];
-          throw e;
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length) return errors;
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, socket: ctx.extra.socket, id } satisfies Root,
-        };
-        return args;
+        return executionArgs(yoga, operation, payload, ctx.extra.socket, id);
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined),
       onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
@@ -179,6 +161,28 @@ export function attachWebSocket(server: Server, app: { socket: SocketGateway }, 
 
 /** What onSubscribe hands execute/subscribe: Yoga's enveloped functions, and whom the operation answers. */
 type Root = Record<'execute' | 'subscribe', (args: ExecutionArgs) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>>> & { socket: WebSocket; id: string };
+
+/** The operation `payload` parsed and validated through Yoga's envelope (every plugin applies), or its errors. */
+async function executionArgs(yoga: GraphQLServer, operation: Context, payload: SubscribePayload, socket: WebSocket, id: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
+  let document;
+  try {
+    document = enveloped.parse(payload.query);
+  } catch (e) {
+    if (e instanceof GraphQLError) return [e];
+    throw e;
+  }
+  const errors = enveloped.validate(enveloped.schema, document);
+  if (errors.length) return errors;
+  return {
+    schema: enveloped.schema,
+    document,
+    operationName: payload.operationName,
+    variableValues: payload.variables,
+    contextValue: await enveloped.contextFactory(),
+    rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, socket, id } satisfies Root,
+  };
+}
 
 /**
  * A live subscription of one WebSocket operation, as a member of its group (graphql/live.ts): its
