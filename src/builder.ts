@@ -1,5 +1,4 @@
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -32,7 +31,7 @@ export const builder = new SchemaBuilder<{
     UUID: { Input: string; Output: string };
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   // The scopes throw the coded error themselves (UNAUTHENTICATED, or FORBIDDEN naming the tier
   // needed), so a field a caller may not see fails alone while the rest of the query answers;

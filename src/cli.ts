@@ -21,9 +21,9 @@ import {
   listApiKeys,
   revokeApiKey,
   setUserTier,
-  TIERS,
   type Tier,
 } from './services/account.js';
+import { TIERS } from './domain/entitlements.js';
 import { seedSampleData } from './sample/seed.js';
 import { listHighWater } from './services/sync-state.js';
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ export type DatabaseConfig =
   | { kind: 'postgresql'; url: string; schema: string };
 
 export interface Config {
+  /** The gateway's version (package.json): the OpenAPI document, serviceInfo, metrics and traces say it. */
+  version: string;
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
   port: number;
@@ -319,6 +322,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = path.resolve(ROOT, env.DATA_DIR || 'data');
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
   const config: Config = {
+    version: (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
     nodeEnv,
     host: env.HOST || '0.0.0.0',
     port: parsePort(env.PORT),

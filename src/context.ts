@@ -1,10 +1,10 @@
+import DataLoader from 'dataloader';
 import type { Caller, CallerCache } from './auth/caller.js';
 import type { SessionDeps } from './auth/sessions.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { Resource } from './domain/entitlements.js';
 import type { EventBus } from './runtime/events.js';
-import type { LiveHub, LiveSlot } from './graphql/live.js';
-import { Loaders } from './graphql/loaders.js';
 import type { InFlightBudget } from './runtime/in-flight.js';
 import type { OcrPool } from './ocr/pool.js';
 
@@ -31,14 +31,50 @@ export interface Context {
   /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
   work: Work;
   /** The app's live subscriptions: caps, groups, rights rounds (graphql/live.ts). */
-  live: LiveHub;
+  live: LiveSubscriptions;
   /**
    * The group a subscription of this request belongs to, and its slot once its field subscribed.
    * One object, shared by the copies Yoga makes of this context.
    */
-  liveSlot: { key?: string; current?: LiveSlot };
+  liveSlot: { key?: string; current?: LiveHold };
   /** Cuts the connection of this request (when served over a socket): a stream its client stopped reading. */
   cutConnection?: (() => void) | undefined;
+}
+
+/**
+ * Per-request DataLoaders, made on first use. A loader's name carries the arguments of the field
+ * that uses it (for example `ratingsBySymbol:{"first":5}`), so parents asking with the same
+ * arguments share one batch, and one statement. (Naming and batch helpers: graphql/loaders.ts.)
+ */
+export class Loaders {
+  readonly #loaders = new Map<string, DataLoader<unknown, unknown>>();
+
+  get<K, V>(name: string, batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>, options?: DataLoader.Options<K, V, unknown>): DataLoader<K, V> {
+    let loader = this.#loaders.get(name) as DataLoader<K, V> | undefined;
+    if (!loader) {
+      loader = new DataLoader<K, V, unknown>(batch, { maxBatchSize: 200, ...options });
+      this.#loaders.set(name, loader as DataLoader<unknown, unknown>);
+    }
+    return loader;
+  }
+}
+
+/*
+ * What the context holds of graphql/live.ts is declared here, as the little a request uses, and
+ * graphql/live.ts implements it: graphql/ imports this file, so this file imports nothing of graphql/.
+ */
+
+/** The app's live subscriptions as a subscription field reaches them (graphql/live.ts's LiveHub). */
+export interface LiveSubscriptions {
+  /** Counts a subscription against the caps, or throws the cap's coded error. */
+  reserve(caller: Caller, resource: Resource, key: string): LiveHold;
+}
+
+/** One subscription's place under the caps (graphql/live.ts's LiveSlot). */
+export interface LiveHold {
+  /** Set once the subscription joined its group; its member then gives the place back when it ends. */
+  readonly member: object | undefined;
+  release(): void;
 }
 
 /** What one app shares with its requests for holding work in flight. */
@@ -58,7 +94,7 @@ export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' 
 
 /**
  * Holds the work of a REST page of `rows` records of GraphQL type `type` in the budget of work in
- * flight until the request ends (app.ts releases it); waits for room, or throws 503. GraphQL
+ * flight until the request ends (rest/router.ts releases it); waits for room, or throws 503. GraphQL
  * operations hold their cost themselves (graphql/guard.ts).
  */
 export async function holdRows(ctx: Context, type: string, rows: number): Promise<void> {

@@ -60,10 +60,27 @@ export class AppError extends Error {
   get status(): number {
     return ERRORS[this.code].status;
   }
+}
 
-  toGraphQL(): GraphQLError {
-    return new GraphQLError(this.message, { extensions: { code: ERRORS[this.code].graphql } });
-  }
+/**
+ * The one conversion of an AppError into a GraphQL error: its message, and its code's
+ * `extensions.code` from the table above, at the document's `nodes` or the result's `path` if given.
+ *
+ * With `http`, also its status and headers as `extensions.http`, which Yoga answers an HTTP request
+ * with and leaves out of the body (graphql/ws.ts and graphql/live.ts drop it from WebSocket and SSE
+ * messages). Set it only for an error that decides the HTTP status: one that refuses the whole
+ * request before execution (graphql/errors.ts requestError, auth/stale-cookie.ts), or one that asks
+ * the client to come back later (Retry-After, graphql/errors.ts maskError). A field's other errors
+ * leave the answer 200 with the data of the fields that succeeded, as GraphQL clients expect.
+ * `spec: false`: the status is this table's, even for clients that accept only application/json.
+ */
+export function toGraphQLError(error: AppError, at: { nodes?: GraphQLError['nodes']; path?: GraphQLError['path']; http?: boolean } = {}): GraphQLError {
+  const headers = Object.keys(error.headers).length ? { headers: error.headers } : {};
+  return new GraphQLError(error.message, {
+    ...(at.nodes ? { nodes: at.nodes } : {}),
+    ...(at.path ? { path: at.path } : {}),
+    extensions: { code: ERRORS[error.code].graphql, ...(at.http ? { http: { status: error.status, spec: false, ...headers } } : {}) },
+  });
 }
 
 /** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */

@@ -11,7 +11,6 @@ import { createLogger } from './observability/log.js';
 import { MigrationError } from './db/migrate.js';
 import { OcrPool } from './ocr/pool.js';
 import { installProcessGuard } from './runtime/process-guard.js';
-import { packageVersion } from './rest/openapi.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
 import { createTracing } from './observability/tracing.js';
 import { attachWebSocket } from './graphql/ws.js';
@@ -50,7 +49,7 @@ const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
 const ocr = new OcrPool(config.ocr);
 // in-process, or Redis with REDIS_URL: then a row stored through any instance or the CLI reaches every subscriber
 const events = createEventBus(config);
-const tracing = await createTracing(config.observability, packageVersion);
+const tracing = await createTracing(config.observability, config.version);
 let draining = false;
 const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });
 const server = createServer(app);

@@ -22,10 +22,11 @@ export const ENTITLEMENTS: Readonly<Record<Tier, ReadonlySet<Resource>>> = {
   enterprise: new Set(ENTERPRISE),
 };
 
-const TIER_ORDER: readonly Tier[] = ['free', 'pro', 'enterprise'];
+/** Every licensing tier, from the least to the most entitled. */
+export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
 
 export function lowestTierWith(resource: Resource): Tier {
-  return TIER_ORDER.find((t) => ENTITLEMENTS[t].has(resource))!;
+  return TIERS.find((t) => ENTITLEMENTS[t].has(resource))!;
 }
 
 export function isEntitled(tier: Tier, resource: Resource): boolean {

@@ -180,7 +180,7 @@ const callerOf = (context: unknown): Caller | null => (context as { ctx?: Contex
  * made only of logos, securities, fundamentals and balance sheets (and their parts) is kept for
  * their TTL, per document, variables and caller tier, so a caller never gets an answer made for
  * another tier. Answers with errors are never kept. In memory, or in Redis (shared by every
- * instance) when there is one. Only authenticated HTTP requests use it; app.ts authenticates and
+ * instance) when there is one. Only authenticated HTTP requests use it; graphql/http.ts authenticates and
  * counts the rate limit before Yoga runs, so a cached answer costs the same budget.
  */
 export function responseCachePlugins({ config, schema, redis }: { config: Pick<GraphQLConfig, 'cacheTtlSeconds'>; schema: GraphQLSchema; redis?: Redis | undefined }): Plugin[] {

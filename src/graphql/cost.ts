@@ -1,6 +1,6 @@
 import {
   getNamedType, getNullableType, getOperationAST, isEnumType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, Kind,
-  type DocumentNode, type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode, type ValueNode,
+  type DocumentNode, type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { TEXT_LIMITS } from '../domain/limits.js';
 
@@ -103,75 +103,90 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   if (!operation) return { cost: 0, byVariables: false };
   const root = schema.getRootType(operation.operation);
   if (!root) return { cost: 0, byVariables: false };
-  const fragments = new Map<string, { set: SelectionSetNode; type: string }>();
-  const defaults = new Map<string, ValueNode>();
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, { set: def.selectionSet, type: def.typeCondition.name.value });
+  const walk = new CostWalk(schema, document, operation, variables, options);
+  const cost = walk.setCost(operation.selectionSet, root, undefined, new Set());
+  return { cost, byVariables: walk.byVariables };
+}
+
+/** One operation's walk: its fragments and variable defaults, and whether a variable was read. */
+class CostWalk {
+  byVariables = false;
+  readonly #fragments = new Map<string, { set: SelectionSetNode; type: string }>();
+  readonly #defaults = new Map<string, ValueNode>();
+  /** Fragments are costed once per type and page size they are spread into (a spread may repeat, never cycle once valid). */
+  readonly #fragmentCosts = new Map<string, number>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    private readonly variables: Variables,
+    private readonly options: CostOptions,
+  ) {
+    for (const def of document.definitions) {
+      if (def.kind === Kind.FRAGMENT_DEFINITION) this.#fragments.set(def.name.value, { set: def.selectionSet, type: def.typeCondition.name.value });
+    }
+    for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) this.#defaults.set(v.variable.name.value, v.defaultValue);
   }
-  for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) defaults.set(v.variable.name.value, v.defaultValue);
-  let byVariables = false;
 
   /** The value of an argument: a literal, or a variable (as sent, else its default). */
-  function argumentValue(node: ValueNode): unknown {
+  argumentValue(node: ValueNode): unknown {
     if (node.kind === Kind.VARIABLE) {
-      byVariables = true;
+      this.byVariables = true;
       const name = node.name.value;
-      if (Object.hasOwn(variables, name)) return variables[name];
-      const fallback = defaults.get(name);
-      return fallback ? argumentValue(fallback) : undefined;
+      if (Object.hasOwn(this.variables, name)) return this.variables[name];
+      const fallback = this.#defaults.get(name);
+      return fallback ? this.argumentValue(fallback) : undefined;
     }
     if (node.kind === Kind.INT) return Number(node.value);
-    if (node.kind === Kind.LIST) return node.values.map(argumentValue);
+    if (node.kind === Kind.LIST) return node.values.map((v) => this.argumentValue(v));
     return undefined;
   }
 
-  function listSize(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, node: FieldNode, inherited: number | undefined): number {
+  listSize(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, node: FieldNode, inherited: number | undefined): number {
     const first = field.args.find((a) => a.name === 'first');
     const pageSize = first?.extensions.pageSize as PageSizeExtension | undefined;
     if (pageSize) {
       const given = node.arguments?.find((a) => a.name.value === 'first');
-      const value = given ? argumentValue(given.value) : undefined;
+      const value = given ? this.argumentValue(given.value) : undefined;
       // out of range is refused by the field itself, with a message naming the argument
       return typeof value === 'number' && Number.isInteger(value) ? Math.min(Math.max(value, 1), pageSize.max) : pageSize.default;
     }
     const declared = field.extensions.listSize as ListSizeExtension | undefined;
     if (declared?.itemsOf) {
       const given = node.arguments?.find((a) => a.name.value === declared.itemsOf);
-      const value = given ? argumentValue(given.value) : undefined;
+      const value = given ? this.argumentValue(given.value) : undefined;
       const items = Array.isArray(value) ? value.length : declared.max ?? UNDECLARED_LIST_SIZE;
       return Math.min(items, declared.max ?? items);
     }
-    return declared?.max ?? options.listItems?.(`${parent.name}.${field.name}`) ?? inherited ?? UNDECLARED_LIST_SIZE;
+    return declared?.max ?? this.options.listItems?.(`${parent.name}.${field.name}`) ?? inherited ?? UNDECLARED_LIST_SIZE;
   }
 
-  /** Fragments are costed once per type and page size they are spread into (a spread may repeat, never cycle once valid). */
-  const fragmentCosts = new Map<string, number>();
-
-  function setCost(set: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
+  setCost(set: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
     let total = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) ?? parent : parent;
-        total += setCost(selection.selectionSet, type, pageSize, spreading);
+        const type = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) ?? parent : parent;
+        total += this.setCost(selection.selectionSet, type, pageSize, spreading);
       } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const name = selection.name.value;
-        const fragment = fragments.get(name);
+        const fragment = this.#fragments.get(name);
         if (!fragment || spreading.has(name)) continue; // unknown or cyclic: validation refuses it
         const key = `${name}:${pageSize ?? ''}`;
-        let cost = fragmentCosts.get(key);
+        let cost = this.#fragmentCosts.get(key);
         if (cost === undefined) {
-          cost = setCost(fragment.set, schema.getType(fragment.type) ?? parent, pageSize, new Set([...spreading, name]));
-          fragmentCosts.set(key, cost);
+          cost = this.setCost(fragment.set, this.schema.getType(fragment.type) ?? parent, pageSize, new Set([...spreading, name]));
+          this.#fragmentCosts.set(key, cost);
         }
         total += cost;
       } else {
-        total += fieldCost(selection, parent, pageSize, spreading);
+        total += this.fieldCost(selection, parent, pageSize, spreading);
       }
     }
     return total;
   }
 
-  function fieldCost(node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
+  fieldCost(node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
     const name = node.name.value;
     if (name === '__typename') return 1;
     if (name === '__schema' || name === '__type') return 0; // introspection: a fixed answer, refused in production
@@ -179,14 +194,11 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
     if (!field) return 0; // validation refuses it
     const type = getNamedType(field.type);
     const isList = isListType(getNullableType(field.type));
-    const items = isList ? listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined) : 1;
-    if (isLeafType(type)) return items * leafUnitsOf(parent, field, type, options);
+    const items = isList ? this.listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined) : 1;
+    if (isLeafType(type)) return items * leafUnitsOf(parent, field, type, this.options);
     // a connection passes its page size to its edges and nodes
-    const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize) ? listSize(parent, field, node, undefined) : undefined;
-    const each = 1 + (node.selectionSet ? setCost(node.selectionSet, type, first, spreading) : 0);
+    const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize) ? this.listSize(parent, field, node, undefined) : undefined;
+    const each = 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, first, spreading) : 0);
     return items * each;
   }
-
-  const cost = setCost(operation.selectionSet, root, undefined, new Set());
-  return { cost, byVariables };
 }

@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../db/client.js';
-import { AppError, databaseUnavailable, ERRORS, type ErrorCode } from '../errors.js';
+import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '../errors.js';
 
 /**
  * Internal errors are masked ("Unexpected error."); an AppError thrown by a resolver or service is
@@ -11,23 +11,13 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   const thrown = error instanceof GraphQLError ? error.originalError : error;
   // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE
   const original = !(thrown instanceof AppError) && thrown !== undefined && isDatabaseUnavailable(thrown) ? databaseUnavailable() : thrown;
-  if (original instanceof AppError) {
-    const gql = error instanceof GraphQLError ? error : undefined;
-    return new GraphQLError(original.message, {
-      ...(gql?.nodes ? { nodes: gql.nodes } : {}),
-      ...(gql?.path ? { path: gql.path } : {}),
-      extensions: {
-        code: ERRORS[original.code].graphql,
-        // an error that asks the client to come back later (rate limited, database unreachable, OCR
-        // or the instance busy) answers with its status and Retry-After, as REST does
-        ...(original.headers['retry-after'] ? { http: { status: original.status, headers: original.headers } } : {}),
-      },
-    });
-  }
+  const gql = error instanceof GraphQLError ? error : undefined;
+  const at = { ...(gql?.nodes ? { nodes: gql.nodes } : {}), ...(gql?.path ? { path: gql.path } : {}) };
+  // an error that asks the client to come back later (rate limited, database unreachable, OCR or
+  // the instance busy) answers with its status and Retry-After, as REST does
+  if (original instanceof AppError) return toGraphQLError(original, { ...at, http: 'retry-after' in original.headers });
   // Relay global ids that do not decode are the client's mistake, not ours
-  if (error instanceof GraphQLError && !error.extensions?.code && /^Invalid global ID/.test(error.message)) {
-    return new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), ...(error.path ? { path: error.path } : {}), extensions: { code: 'BAD_USER_INPUT' } });
-  }
+  if (gql && !gql.extensions?.code && /^Invalid global ID/.test(gql.message)) return toGraphQLError(new AppError('BAD_REQUEST', gql.message), at);
   return yogaMaskError(error, message, isDev);
 }
 
@@ -38,8 +28,7 @@ const requestErrors = new WeakSet<GraphQLError>();
  * document refused), with the HTTP status of its code. Register useRequestErrorStatus with it.
  */
 export function requestError(code: ErrorCode, message: string, nodes?: GraphQLError['nodes'], headers?: Record<string, string>): GraphQLError {
-  const http = { status: ERRORS[code].status, spec: false, ...(headers && Object.keys(headers).length ? { headers } : {}) };
-  const error = new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: ERRORS[code].graphql, http } });
+  const error = toGraphQLError(new AppError(code, message, headers), { ...(nodes ? { nodes } : {}), http: true });
   requestErrors.add(error);
   return error;
 }
@@ -125,7 +114,7 @@ export function useInputErrorCodes(): Plugin {
       return ({ result, setResult }) => {
         if (result.length === 0) {
           const where = nulText(params.documentAST);
-          if (where) setResult([new GraphQLError(`argument "${where.argument}": text may not contain NUL characters (U+0000)`, { nodes: [where.node], extensions: { code: 'BAD_USER_INPUT' } })]);
+          if (where) setResult([toGraphQLError(new AppError('BAD_REQUEST', `argument "${where.argument}": text may not contain NUL characters (U+0000)`), { nodes: [where.node] })]);
           return;
         }
         setResult(
@@ -144,7 +133,7 @@ export function useInputErrorCodes(): Plugin {
     },
     onExecute({ args, setResultAndStopExecution }) {
       if (hasNul(args.variableValues)) {
-        setResultAndStopExecution({ errors: [new GraphQLError('variables: text may not contain NUL characters (U+0000)', { extensions: { code: 'BAD_USER_INPUT' } })] });
+        setResultAndStopExecution({ errors: [toGraphQLError(new AppError('BAD_REQUEST', 'variables: text may not contain NUL characters (U+0000)'))] });
       }
       return {
         onExecuteDone({ result, setResult }) {

@@ -9,7 +9,6 @@ import { isEntitled } from '../domain/entitlements.js';
 import { LARGEST_BODY_BYTES, type Config, type GraphQLConfig } from '../config.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { requestError } from './errors.js';
-import { boundedBytes } from '../rest/body.js';
 import { operationCost, type CostOptions } from './cost.js';
 import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS } from '../domain/limits.js';
 import type { InFlightBudget } from '../runtime/in-flight.js';
@@ -210,21 +209,4 @@ function useCost(maxCost: number, budget: InFlightBudget | undefined, options: C
  */
 export function graphqlBodyLimit(config: Pick<GraphQLConfig, 'maxBodyBytes'>, caller: Pick<Caller, 'tier'> | null): number {
   return caller && isEntitled(caller.tier, 'ocr') ? Math.max(config.maxBodyBytes, LARGEST_BODY_BYTES) : config.maxBodyBytes;
-}
-
-/**
- * The request with its body bounded, refusing (413) past `limit` bytes, chunked bodies included.
- * A Content-Length within the limit bounds the body already (Node's HTTP parser delivers exactly
- * that many bytes and refuses a request that also says chunked), so such a request goes on as it
- * is, its body unread; copying every GraphQL body into a new Request cost ~4% of a request's
- * time (bench/RESULTS.md, third pass). Otherwise the body is read up to the limit into a new
- * request of `RequestClass`, Yoga's own (its fetch API's ponyfill): Node's global Request (undici)
- * cost ~5% of a GraphQL request's time to construct.
- */
-export async function boundedRequest(request: Request, limit: number, RequestClass: typeof Request = Request): Promise<Request> {
-  if (!request.body) return request;
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= limit) return request;
-  const body = await boundedBytes(request, limit);
-  return new RequestClass(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body), signal: request.signal });
 }

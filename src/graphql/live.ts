@@ -8,9 +8,9 @@ import { isAsyncIterable, type FetchAPI, type Plugin } from 'graphql-yoga';
 import type { Caller, CallerCache } from '../auth/caller.js';
 import { checkEntitled, type Resource } from '../domain/entitlements.js';
 import type { SubscriptionConfig } from '../config.js';
-import type { Context } from '../context.js';
+import type { Context, LiveHold, LiveSubscriptions } from '../context.js';
 import type { Db } from '../db/client.js';
-import { AppError, ERRORS } from '../errors.js';
+import { AppError, toGraphQLError } from '../errors.js';
 import type { Logger } from '../observability/log.js';
 import { currentRights } from '../services/account.js';
 
@@ -53,7 +53,7 @@ function withErrors(result: ExecutionResult, internal: readonly string[]): Execu
 
 /** The coded error event that ends a subscription, as both transports write errors. */
 export function errorPayload(error: AppError): string {
-  return JSON.stringify({ errors: [{ message: error.message, extensions: { code: ERRORS[error.code].graphql } }] });
+  return JSON.stringify({ errors: [toGraphQLError(error)] });
 }
 
 /** Where a member's events go: an SSE stream or a WebSocket operation. */
@@ -72,13 +72,13 @@ export interface Sink {
  * One running subscription, counted against the caps from the moment its field subscribed.
  * `key` names its group: the same document, operation, variables and caller tier.
  */
-export class LiveSlot {
+export class LiveSlot implements LiveHold {
   member: Member | undefined;
   /** The caller's tier as the last rights round read it. */
   tier: Caller['tier'];
   #released = false;
   constructor(
-    private readonly hub: LiveHub,
+    readonly hub: LiveHub,
     readonly caller: Caller,
     readonly resource: Resource,
     readonly key: string,
@@ -192,8 +192,14 @@ export interface LiveHubDeps {
   logger: Logger;
 }
 
+/** The slot a subscription of this request holds, once its field subscribed (schema/common.ts liveEvents). */
+export function liveSlotOf(ctx: Pick<Context, 'liveSlot'>): LiveSlot | undefined {
+  const slot = ctx.liveSlot.current;
+  return slot instanceof LiveSlot ? slot : undefined;
+}
+
 /** The live subscriptions of one app (one instance): caps, groups, delivery and the rights rounds. */
-export class LiveHub {
+export class LiveHub implements LiveSubscriptions {
   readonly bufferBytes: number;
   readonly #groups = new Map<string, Group>();
   readonly #members = new Set<Member>();
@@ -364,7 +370,7 @@ export class LiveHub {
       },
       onResultProcess: ({ result, serverContext, resultProcessor, setResultProcessor }) => {
         const ctx = serverContext.ctx;
-        const slot = ctx?.liveSlot.current;
+        const slot = ctx && liveSlotOf(ctx);
         if (!ctx || !slot || !isAsyncIterable(result)) return;
         // no processor takes a stream for this Accept (Yoga answers 406): the subscription ends here
         if (!resultProcessor) return void (result as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]().return?.();

@@ -1,22 +1,5 @@
-import DataLoader from 'dataloader';
-
-/**
- * Per-request DataLoaders, made on first use. A loader's name carries the arguments of the field
- * that uses it (for example `ratingsBySymbol:{"first":5}`), so parents asking with the same
- * arguments share one batch, and one statement.
- */
-export class Loaders {
-  readonly #loaders = new Map<string, DataLoader<unknown, unknown>>();
-
-  get<K, V>(name: string, batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>, options?: DataLoader.Options<K, V, unknown>): DataLoader<K, V> {
-    let loader = this.#loaders.get(name) as DataLoader<K, V> | undefined;
-    if (!loader) {
-      loader = new DataLoader<K, V, unknown>(batch, { maxBatchSize: 200, ...options });
-      this.#loaders.set(name, loader as DataLoader<unknown, unknown>);
-    }
-    return loader;
-  }
-}
+// Helpers for the per-request DataLoaders of context.ts (Loaders): batch functions, loader names
+// that carry a field's arguments, and child lists loaded only when a field reads them.
 
 /** A batch function from one that returns a map: keys missing from the map load as `fallback`. */
 export function fromMap<K, V>(load: (keys: readonly K[]) => Promise<Map<K, V>>, fallback: V) {

@@ -1,4 +1,4 @@
-// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, beside app.ts's HTTP transports:
+// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, beside graphql/http.ts's HTTP transports:
 // the same Yoga (schema, plugins, limits), the same caller resolution and rate limits.
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
@@ -6,11 +6,12 @@ import { isAsyncIterable } from 'graphql-yoga';
 import { CloseCode, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { App } from '../app.js';
 import type { Context } from '../context.js';
-import { AppError, ERRORS } from '../errors.js';
+import { AppError, toGraphQLError } from '../errors.js';
+import type { NodeServerContext } from '../http/node.js';
 import { inputDepthError } from './input.js';
-import { errorPayload, type LiveHub, type LiveSlot, type Sink } from './live.js';
+import { errorPayload, liveSlotOf, type LiveSlot, type Sink } from './live.js';
+import type { GraphQLServer } from './yoga.js';
 
 /** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
@@ -26,6 +27,18 @@ const CLOSE_CODES: Partial<Record<AppError['code'], number>> = {
 };
 
 type Params = Readonly<Record<string, unknown>> | undefined;
+
+/** What the WebSocket transport shares with HTTP (app.ts implements it), so both serve one graph under one policy. */
+export interface SocketGateway {
+  /** Its schema, plugins and limits apply to operations over WebSocket too. */
+  yoga: GraphQLServer;
+  /**
+   * The context of one WebSocket operation. `request` carries the connection's credentials as an
+   * HTTP request would; the caller is authenticated and counted against the rate limit the same
+   * way, and the same AppError (UNAUTHENTICATED, RATE_LIMITED ...) is thrown.
+   */
+  context(request: Request, serverContext: NodeServerContext): Promise<Context>;
+}
 
 export interface WebSocketOptions {
   /** graphql-ws then keeps internal error messages out of close reasons. */
@@ -64,8 +77,6 @@ export function connectionRequest(upgrade: IncomingMessage, params: Params): Req
 /** A close reason holds at most 123 bytes. */
 const reasonOf = (e: AppError) => (Buffer.byteLength(e.message) <= 123 ? e.message : `${Buffer.from(e.message).subarray(0, 118).toString()}…`);
 
-const coded = (e: AppError) => new GraphQLError(e.message, { extensions: { code: ERRORS[e.code].graphql } });
-
 /** An error as Yoga sends it over HTTP: without the `http` extension Yoga keeps for itself. */
 function formatted(e: GraphQLError): GraphQLFormattedError {
   const json = e.toJSON();
@@ -80,7 +91,7 @@ function formatted(e: GraphQLError): GraphQLFormattedError {
  * 4403); each operation is counted against the caller's rate limit as an HTTP request is. A live
  * subscription whose credential is found revoked ends, and the connection closes with 4401.
  */
-export function attachWebSocket(server: Server, app: App, options: WebSocketOptions): { close(): Promise<void> } {
+export function attachWebSocket(server: Server, app: { socket: SocketGateway }, options: WebSocketOptions): { close(): Promise<void> } {
   const { yoga, context } = app.socket;
   // a larger message closes the connection (1009); `ws` would take 100 MiB
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: options.maxMessageBytes });
@@ -107,37 +118,19 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
       async onSubscribe(ctx, id, payload: SubscribePayload) {
         // ctx.subscriptions holds this one already
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-          return [coded(new AppError('RATE_LIMITED', `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`))];
+          return [toGraphQLError(new AppError('RATE_LIMITED', `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`))];
         }
         // as over HTTP (graphql/input.ts), before anything walks them
         const tooDeep = inputDepthError(payload);
-        if (tooDeep) return [coded(tooDeep)];
+        if (tooDeep) return [toGraphQLError(tooDeep)];
         let operation: Context;
         try {
           operation = await context(requests.get(ctx.extra.socket)!, { req: ctx.extra.request });
         } catch (e) {
-          if (e instanceof AppError) return [coded(e)];
+          if (e instanceof AppError) return [toGraphQLError(e)];
           throw e;
         }
-        const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
-        let document;
-        try {
-          document = enveloped.parse(payload.query);
-        } catch (e) {
-          if (e instanceof GraphQLError) return [e];
-          throw e;
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length) return errors;
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, socket: ctx.extra.socket, id } satisfies Root,
-        };
-        return args;
+        return executionArgs(yoga, operation, payload, ctx.extra.socket, id);
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined),
       onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
@@ -146,9 +139,8 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
       subscribe: async (args) => {
         const { socket, id, subscribe } = args.rootValue as Root;
         const result = await subscribe(args);
-        const ctx = args.contextValue as Context;
-        const slot = ctx.liveSlot.current;
-        return slot && isAsyncIterable(result) ? liveOperation(ctx.live, slot, result, socket, id) : result;
+        const slot = liveSlotOf(args.contextValue as Context);
+        return slot && isAsyncIterable(result) ? liveOperation(slot, result, socket, id) : result;
       },
     },
     wss,
@@ -170,6 +162,28 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
 /** What onSubscribe hands execute/subscribe: Yoga's enveloped functions, and whom the operation answers. */
 type Root = Record<'execute' | 'subscribe', (args: ExecutionArgs) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>>> & { socket: WebSocket; id: string };
 
+/** The operation `payload` parsed and validated through Yoga's envelope (every plugin applies), or its errors. */
+async function executionArgs(yoga: GraphQLServer, operation: Context, payload: SubscribePayload, socket: WebSocket, id: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
+  let document;
+  try {
+    document = enveloped.parse(payload.query);
+  } catch (e) {
+    if (e instanceof GraphQLError) return [e];
+    throw e;
+  }
+  const errors = enveloped.validate(enveloped.schema, document);
+  if (errors.length) return errors;
+  return {
+    schema: enveloped.schema,
+    document,
+    operationName: payload.operationName,
+    variableValues: payload.variables,
+    contextValue: await enveloped.contextFactory(),
+    rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, socket, id } satisfies Root,
+  };
+}
+
 /**
  * A live subscription of one WebSocket operation, as a member of its group (graphql/live.ts): its
  * events go straight to the socket, one `next` message each around the group's shared payload
@@ -178,7 +192,8 @@ type Root = Record<'execute' | 'subscribe', (args: ExecutionArgs) => Promise<Exe
  * A credential found revoked ends the operation with UNAUTHENTICATED and closes the connection
  * with 4401: every later operation on it would be refused anyway.
  */
-function liveOperation(hub: LiveHub, slot: LiveSlot, result: AsyncIterable<ExecutionResult>, socket: WebSocket, id: string): AsyncGenerator<never, void> {
+function liveOperation(slot: LiveSlot, result: AsyncIterable<ExecutionResult>, socket: WebSocket, id: string): AsyncGenerator<never, void> {
+  const hub = slot.hub;
   const prefix = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
   let ended!: () => void;
   const end = new Promise<IteratorResult<never, void>>((resolve) => (ended = () => resolve({ value: undefined, done: true })));

@@ -2,7 +2,7 @@ import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
 import { checkSite } from '../auth/csrf.js';
 import { login, logout, refresh } from '../auth/sessions.js';
 import type { Context } from '../context.js';
-import { jsonObjectBody } from './body.js';
+import { jsonObjectBody } from '../http/body.js';
 import { int, object, str } from './json-schema.js';
 import { json, type Route } from './route.js';
 

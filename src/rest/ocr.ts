@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { MAX_FRAME_BYTES, extractText, parseMode } from '../ocr/extract.js';
 import { MAX_PIXELS } from '../ocr/image.js';
-import { jsonObjectBody } from './body.js';
+import { jsonObjectBody } from '../http/body.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { json, type Route } from './route.js';
 

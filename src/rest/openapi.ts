@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { ROOT } from '../config.js';
 import { ERROR_BODY, type JsonSchema } from './json-schema.js';
 import type { ParamSpec, ParamSpecs } from './params.js';
 import type { Route } from './route.js';
@@ -91,5 +88,3 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     },
   };
 }
-
-export const packageVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

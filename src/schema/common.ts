@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { checkAuthenticated, checkEntitled, type Resource } from '../domain/entitlements.js';
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { Loaders, type Context } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Subscription } from '../runtime/events.js';
-import { Loaders } from '../graphql/loaders.js';
 import { lastCursor, type Direction, type Page } from '../db/keyset.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
 

@@ -1,9 +1,4 @@
 import { builder } from '../builder.js';
-import { ROOT } from '../config.js';
-import fs from 'node:fs';
-import path from 'node:path';
-
-const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
 const ServiceInfo = builder.objectRef<{ version: string; database: string }>('ServiceInfo').implement({
   description: 'Facts about this gateway instance.',
@@ -17,6 +12,6 @@ builder.queryField('serviceInfo', (t) =>
   t.field({
     type: ServiceInfo,
     description: 'Which gateway version and database kind answer this request.',
-    resolve: (_root, _args, ctx) => ({ version, database: ctx.db.kind }),
+    resolve: (_root, _args, ctx) => ({ version: ctx.config.version, database: ctx.db.kind }),
   }),
 );

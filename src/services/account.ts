@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
 import { apiKeyPrefix, hashApiKey, newApiKey } from '../credentials/apikeys.js';
 import { hashPassword } from '../credentials/passwords.js';
+import { TIERS } from '../domain/entitlements.js';
 import { AppError } from '../errors.js';
 import { Prisma, type ApiKey, type User } from '../../generated/prisma/client.js';
 import type { Tier } from '../../generated/prisma/enums.js';
@@ -14,7 +15,6 @@ export const DEMO_ACCOUNTS: readonly { email: string; password: string; apiKey: 
   { email: 'enterprise@example.com', password: 'demo-password', apiKey: 'demo-enterprise', tier: 'enterprise' },
 ];
 
-export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export const MIN_PASSWORD_LENGTH = 8;
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY_PAGE_QUERY } from '../../src/app.js';
+import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { ROOT } from '../../src/config.js';
 import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';

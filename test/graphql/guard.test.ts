@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY_PAGE_QUERY, type App } from '../../src/app.js';
+import type { App } from '../../src/app.js';
+import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { OPERATIONS_DIR } from '../../src/graphql/persisted.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';

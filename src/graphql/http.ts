@@ -1,0 +1,64 @@
+// GraphQL over HTTP at /graphql: the caller is identified and the body bounded before Yoga sees
+// the request, then Yoga answers (JSON, or an SSE stream for a subscription).
+import type { GraphQLConfig } from '../config.js';
+import type { Context } from '../context.js';
+import { isDatabaseUnavailable } from '../db/client.js';
+import { AppError, databaseUnavailable, toGraphQLError } from '../errors.js';
+import { excuseStaleCookie } from '../auth/stale-cookie.js';
+import { checkNotCrossSite } from '../auth/csrf.js';
+import { boundedRequest, holdLargeBody } from '../http/body.js';
+import type { InFlightBudget } from '../runtime/in-flight.js';
+import { graphqlBodyLimit } from './guard.js';
+import type { GraphQLServer } from './yoga.js';
+
+export interface GraphQLOverHttpDeps {
+  yoga: GraphQLServer;
+  config: Readonly<Pick<GraphQLConfig, 'maxBodyBytes'>>;
+  /** Authenticates the request and counts it against its rate limit (app.ts); throws the coded error. */
+  identify(ctx: Context, url: URL): Promise<void>;
+  /** The bytes of large bodies in flight (BODY_BYTES_IN_FLIGHT). */
+  bodies: InFlightBudget;
+  /** Records a request refused before Yoga saw it (observability/metrics.ts). */
+  failed(ctx: Context, thrown: unknown, answered: AppError): void;
+}
+
+/** A refusal before Yoga: the body GraphQL clients read errors from, with the status REST answers. */
+function refusal(error: AppError): Response {
+  const headers = new Headers(error.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify({ errors: [toGraphQLError(error)] }), { status: error.status, headers });
+}
+
+export function graphqlOverHttp({ yoga, config, identify, bodies, failed }: GraphQLOverHttpDeps) {
+  return async function graphql(ctx: Context, url: URL): Promise<Response> {
+    let request: Request;
+    let releaseBody: (() => void) | undefined;
+    try {
+      try {
+        await identify(ctx, url);
+      } catch (e) {
+        // an access cookie gone stale must not lock its holder out of login, refresh and logout
+        if (!excuseStaleCookie(ctx.request, url, e)) throw e;
+      }
+      if (ctx.caller?.via === 'cookie') checkNotCrossSite(ctx.request);
+      releaseBody = await holdLargeBody(ctx.request, bodies);
+      request = await boundedRequest(ctx.request, graphqlBodyLimit(config, ctx.caller), yoga.fetchAPI.Request);
+    } catch (thrown) {
+      const e = thrown instanceof AppError ? thrown : isDatabaseUnavailable(thrown) ? databaseUnavailable() : undefined;
+      releaseBody?.();
+      if (!e) throw thrown;
+      failed(ctx, thrown, e);
+      return refusal(e);
+    }
+    let response: Response;
+    try {
+      response = await yoga.fetch(request, { ctx });
+    } finally {
+      releaseBody?.();
+    }
+    for (const cookie of ctx.responseCookies) response.headers.append('set-cookie', cookie);
+    // a subscription over SSE: proxies (nginx) would hold its events back in their buffers
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('x-accel-buffering', 'no');
+    return response;
+  };
+}

@@ -1,0 +1,87 @@
+// The GraphQL server: Yoga over the schema, with every plugin of the gateway in the order they
+// must run. Its HTTP transport is graphql/http.ts, its WebSocket transport graphql/ws.ts.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { Caller } from '../auth/caller.js';
+import { useStaleCookieCheck } from '../auth/stale-cookie.js';
+import { ROOT, type Config } from '../config.js';
+import type { Context } from '../context.js';
+import { yogaLogger, type Logger } from '../observability/log.js';
+import type { InFlightBudget } from '../runtime/in-flight.js';
+import { responseCachePlugins } from './cache.js';
+import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
+import { guardPlugins } from './guard.js';
+import { useInputDepthLimit } from './input.js';
+import type { LiveHub } from './live.js';
+import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './persisted.js';
+import { sseResponse } from './sse.js';
+
+/**
+ * What GraphiQL opens with: the allow-listed company page (operations/company-page.graphql, the
+ * query the README's tour starts from), under a line on how to run it. One document, not a copy.
+ */
+export const COMPANY_PAGE_QUERY = `# A company page: one security and what links to it. Press Ctrl-Enter to run.
+# Requests need a credential: add the header {"X-API-Key": "demo-pro"} below (demo accounts, outside production).
+${fs.readFileSync(path.join(ROOT, 'operations/company-page.graphql'), 'utf8').replace(/^(#.*\n)+/, '')}`;
+
+export type GraphQLServer = YogaServerInstance<{ ctx: Context }, Context>;
+
+export interface GraphQLServerDeps {
+  /** The graph (schema/index.ts), passed in: graphql/ wraps the schema and does not import it. */
+  schema: GraphQLSchema;
+  config: Readonly<Config>;
+  /** Shares the APQ store and the response cache across instances; in memory without it. */
+  redis?: Redis | undefined;
+  logger: Logger;
+  /** The instance's budget of work in flight: an operation holds its cost while it executes (graphql/guard.ts). */
+  budget: InFlightBudget;
+  live: LiveHub;
+  /** Counts an APQ registration of `bytes` against the caller's rate limit; throws RATE_LIMITED past it. */
+  chargeRegistration(caller: Caller, bytes: number): Promise<void>;
+  /** Operation names and error codes for the request log and metrics (observability/metrics.ts). */
+  observe: Plugin<Record<string, unknown>, { ctx?: Context }>;
+}
+
+export function createGraphQLServer({ schema, config, redis, logger, budget, live, chargeRegistration, observe }: GraphQLServerDeps): GraphQLServer {
+  const allowList = loadPersistedOperations();
+  if (config.graphql.persistedOnly && allowList.size === 0) throw new Error('GRAPHQL_PERSISTED_ONLY=true needs persisted-operations.json (npm run persist)');
+  const apqStoreBytes = APQ_STORE_DOCUMENTS * config.graphql.apqMaxDocumentBytes;
+  return createYoga<{ ctx: Context }, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    // bounded before Yoga sees it (graphql/http.ts, per caller tier); Yoga's own limit would pipe
+    // every body through a TransformStream again
+    maxRequestBodySize: false,
+    // Yoga's default reflects any Origin with credentials; app.ts applies CORS_ORIGINS to every path
+    cors: false,
+    // GraphiQL builds its editor from introspection
+    graphiql: config.graphql.introspection && { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
+    maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
+    plugins: [
+      // first: variables and extensions nested too deep never reach a plugin that walks them
+      useInputDepthLimit(),
+      // in this order: a hash becomes its document before the guard checks it and the response cache
+      // keys on its text; a document refused by the guard never reaches the cache
+      usePersistedDocuments({
+        allowList,
+        store: redis ? redisDocumentStore(redis, apqStoreBytes) : memoryDocumentStore(apqStoreBytes),
+        persistedOnly: config.graphql.persistedOnly,
+        maxDocumentBytes: config.graphql.apqMaxDocumentBytes,
+        chargeRegistration,
+      }),
+      ...guardPlugins(config, budget),
+      ...responseCachePlugins({ config: config.graphql, schema, redis }),
+      useInputErrorCodes(),
+      useRequestErrorStatus(),
+      useStaleCookieCheck(),
+      observe,
+      live.yogaPlugin(sseResponse),
+    ],
+    context: ({ ctx }) => ctx,
+    logging: yogaLogger(logger),
+  });
+}

@@ -1,0 +1,55 @@
+// The REST-compatibility router: finds the route of a path, checks who may call it, and runs it.
+import { releaseHeld, type Context } from '../context.js';
+import { checkAuthenticated, checkEntitled } from '../domain/entitlements.js';
+import { AppError } from '../errors.js';
+import { holdLargeBody } from '../http/body.js';
+import type { InFlightBudget } from '../runtime/in-flight.js';
+import { checkParamNames } from './params.js';
+import { matchPath, type Route } from './route.js';
+
+export interface RestRouterDeps {
+  routes: readonly Route[];
+  /** Authenticates the request and counts it against its rate limit (app.ts); throws the coded error. */
+  identify(ctx: Context, url: URL): Promise<void>;
+  /** Counts a request without a caller against its client address's budget; throws RATE_LIMITED past it. */
+  anonymous(ip: string): Promise<void>;
+  /** The bytes of large bodies in flight (BODY_BYTES_IN_FLIGHT). */
+  bodies: InFlightBudget;
+  /** Names the route of the request for the request log and metrics (observability/metrics.ts). */
+  matched(ctx: Context, template: string): void;
+}
+
+/**
+ * The handler of every path but /graphql and the probes. A public route counts against the client
+ * address; any other authenticates and checks the caller's entitlement before its handler runs.
+ * A path no route serves is a 404, counted against the address too (a scanner's 404s count).
+ */
+export function restRouter({ routes, identify, anonymous, bodies, matched }: RestRouterDeps) {
+  return async function rest(ctx: Context, url: URL): Promise<Response> {
+    for (const route of routes) {
+      if (route.method !== ctx.request.method && !(route.method === 'GET' && ctx.request.method === 'HEAD')) continue;
+      const params = matchPath(route.path, url.pathname);
+      if (!params) continue;
+      matched(ctx, route.path);
+      if (route.access === 'public') await anonymous(ctx.ip);
+      else {
+        await identify(ctx, url);
+        if (route.access === 'authenticated') checkAuthenticated(ctx.caller);
+        else checkEntitled(ctx.caller, route.access);
+      }
+      // a route with a query definition validates it in its handler; one without takes none
+      if (!route.doc.query) checkParamNames({}, url.searchParams);
+      try {
+        const releaseBody = await holdLargeBody(ctx.request, bodies);
+        if (releaseBody) ctx.work.held.push(releaseBody);
+        return await route.handle(ctx, url, params);
+      } finally {
+        releaseHeld(ctx);
+      }
+    }
+    await anonymous(ctx.ip);
+    const known = routes.some((r) => matchPath(r.path, url.pathname));
+    if (known) throw new AppError('NOT_FOUND', `${ctx.request.method} is not served at ${url.pathname}`);
+    throw new AppError('NOT_FOUND', `no such path: ${ctx.request.method} ${url.pathname}`);
+  };
+}
