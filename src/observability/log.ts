@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import type { YogaLogger } from 'graphql-yoga';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.js';
-import { isDatabaseUnavailable } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from '../errors.js';
 
 export type { Logger };
