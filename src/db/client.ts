@@ -4,6 +4,7 @@ import type Libsql from 'libsql';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import { SqliteWriterThread } from './bulk/writer-thread.js';
 import { PipelinedConnections, type ConnectionCounts } from './pg-pool.js';
 import { pgReader } from './pg-read.js';
 import { sqliteReader } from './sqlite-read.js';
@@ -21,10 +22,11 @@ export interface Db {
   /**
    * The driver under Prisma, for the few paths where Prisma's per-row cost matters (bulk loads).
    * PostgreSQL: the very pool Prisma uses, and Db.read's own pipelined connections (`reads`).
-   * SQLite: a connection of its own to the same file.
+   * SQLite: a connection of its own to the same file, and the thread that writes bulk upserts
+   * (db/bulk/sqlite.ts), started on first use and stopped by `close`.
    */
   driver:
-    | { kind: 'sqlite'; connection(): SqliteConnection }
+    | { kind: 'sqlite'; connection(): SqliteConnection; writer(): SqliteWriterThread }
     | { kind: 'postgresql'; pool: Pool; reads: ConnectionCounts };
   /** SQL statements sent through Prisma since this client was created; tests and benchmarks read it. */
   readonly statementCount: number;
@@ -165,15 +167,17 @@ async function openSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>)
   // intMode bigint: 64-bit columns (nanosecond timestamps) would otherwise fail to read.
   const prisma = new SqliteClient({ adapter: new PrismaLibSql({ url: database.url, timeout: 10_000, intMode: 'bigint' }), log: PRISMA_LOG });
   let conn: SqliteConnection | undefined;
+  let writer: SqliteWriterThread | undefined;
   const connection = () => (conn ??= new Database(database.file, { timeout: 10_000 }));
   const reader = sqliteReader(connection, STATEMENT_CACHE_SIZE);
   return {
     prisma,
-    driver: { kind: 'sqlite', connection },
+    driver: { kind: 'sqlite', connection, writer: () => (writer ??= new SqliteWriterThread()) },
     read: reader.read,
     closeDriver: async () => {
       reader.clear();
       conn?.close();
+      await writer?.close();
     },
   };
 }
