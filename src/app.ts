@@ -23,14 +23,17 @@ import { boundedRequest, costOptions, graphqlBodyLimit, guardPlugins } from './g
 import { useInputDepthLimit } from './graphql/input.js';
 import { LiveHub } from './graphql/live.js';
 import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './graphql/persisted.js';
-import { createLogger, inRequestScope, yogaLogger, type Logger } from './observability/log.js';
-import { createObservability } from './observability/metrics.js';
+import { useRequestLog, yogaLogger } from './graphql/logging.js';
+import { createLogger, inRequestScope, type Logger } from './observability/log.js';
+import { createMetrics } from './observability/metrics.js';
+import { createRequestLog } from './observability/request-log.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument, packageVersion } from './rest/openapi.js';
 import { checkParamNames } from './rest/params.js';
 import { routes } from './rest/routes.js';
 import { json, matchPath } from './rest/route.js';
 import { InFlightBudget } from './runtime/in-flight.js';
+import { registerProcessErrorMetrics } from './runtime/process-guard.js';
 import { recordUnits } from './graphql/cost.js';
 import { schema } from './schema/index.js';
 import { databaseAnswers } from './db/health.js';
@@ -118,8 +121,12 @@ export function createApp({
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
   checkServingConfig(config);
-  const observability = createObservability({ config, db, ocr, logger, tracing, version: packageVersion });
-  const limits = observability.countRejections(createRateLimits(config.auth, redis));
+  const metrics = createMetrics({ config, build: { version: packageVersion, database: db.kind } });
+  const observability = createRequestLog({ metrics, logger, tracing });
+  const limits = createRateLimits(config.auth, redis, metrics);
+  registerProcessErrorMetrics(metrics);
+  db.registerMetrics(metrics);
+  ocr.registerMetrics(metrics);
   const callers = new CallerCache(config.auth.callerCacheMs);
   const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger });
   const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits, callers };
@@ -163,7 +170,7 @@ export function createApp({
       useInputErrorCodes(),
       useRequestErrorStatus(),
       useStaleCookieCheck(),
-      observability.yogaPlugin(),
+      useRequestLog(observability),
       live.yogaPlugin(sseResponse),
     ],
     context: ({ ctx }) => ctx,
@@ -177,7 +184,7 @@ export function createApp({
       if (draining()) return json({ status: 'draining', message: 'shutting down: finishing the requests in flight' }, 503);
       return (await databaseAnswers(db)) ? json({ status: 'ready' }) : json({ status: 'unavailable', message: 'the database does not answer' }, 503);
     }],
-    ['/metrics', (request) => observability.metrics(request)],
+    ['/metrics', (request) => metrics.serve(request)],
     ['/openapi.json', () => json(openApi)],
   ]);
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Libsql from 'libsql';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import type { MetricRegistrar } from '../observability/metrics.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { SqliteWriterThread } from './bulk/writer-thread.js';
 import { PipelinedConnections, type ConnectionCounts } from './pg-pool.js';
@@ -48,6 +49,8 @@ export interface Db {
    * Asked once, on first use.
    */
   codepointTextOrder(): Promise<boolean>;
+  /** Its statement count, and on PostgreSQL its connections, on /metrics. */
+  registerMetrics(metrics: MetricRegistrar): void;
   close(): Promise<void>;
 }
 
@@ -109,11 +112,28 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       for (const l of listeners) l(sql);
       return read(sql, params) as Promise<Row[]>;
     },
+    registerMetrics(metrics) {
+      metrics.counter({ name: 'mdg_db_statements_total', help: 'SQL statements sent through Prisma' }, () => statementCount);
+      if (driver.kind === 'postgresql') registerPoolMetrics(metrics, [driver.pool, driver.reads]);
+    },
     async close() {
       await prisma.$disconnect();
       await closeDriver();
     },
   };
+}
+
+function registerPoolMetrics(metrics: MetricRegistrar, pools: readonly ConnectionCounts[]): void {
+  const sum = (of: (p: ConnectionCounts) => number) => pools.reduce((n, p) => n + of(p), 0);
+  metrics.gauge(
+    {
+      name: 'mdg_db_pool_connections',
+      help: 'PostgreSQL connections (Prisma\'s pool and Db.read\'s pipelined ones together): total open, and idle among them',
+      label: 'state',
+    },
+    () => ({ total: sum((p) => p.totalCount), idle: sum((p) => p.idleCount) }),
+  );
+  metrics.gauge({ name: 'mdg_db_pool_waiting', help: 'Queries waiting for a PostgreSQL pool connection (both pools)' }, () => sum((p) => p.waitingCount));
 }
 
 async function openPostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>): Promise<Opened> {
