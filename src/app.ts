@@ -26,7 +26,7 @@ import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redi
 import { useRequestLog, yogaLogger } from './graphql/logging.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
-import { createRequestLog } from './observability/request-log.js';
+import { RequestLog } from './observability/request-log.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument, packageVersion } from './rest/openapi.js';
 import { checkParamNames } from './rest/params.js';
@@ -122,7 +122,7 @@ export function createApp({
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
   checkServingConfig(config);
   const metrics = createMetrics({ config, build: { version: packageVersion, database: db.kind } });
-  const observability = createRequestLog({ metrics, logger, tracing });
+  const observability = new RequestLog({ metrics, logger, tracing });
   const limits = createRateLimits(config.auth, redis, metrics);
   registerProcessErrorMetrics(metrics);
   db.registerMetrics(metrics);
