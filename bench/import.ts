@@ -9,7 +9,7 @@
 // the machine only ever slows a run down).
 //
 // Ours on SQLite: parsing on the main thread, the batch written by the writer thread
-// (db/sqlite-writer.cjs). Ours on PostgreSQL: new rows by COPY, one batch in flight while the
+// (db/bulk/sqlite-writer.cjs). Ours on PostgreSQL: new rows by COPY, one batch in flight while the
 // next is parsed.
 // Raw SQLite: one prepared INSERT run per row in ONE transaction (libsql, the driver under Prisma).
 // Raw PostgreSQL: COPY FROM STDIN of all rows in one transaction (pg + pg-copy-streams).

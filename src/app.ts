@@ -8,18 +8,21 @@ import { createRateLimits, type RateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/sessions.js';
 import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
-import { isDatabaseUnavailable, type Db } from './db/client.js';
+import type { Db } from './db/client.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { databaseAnswers } from './db/health.js';
 import { AppError, databaseUnavailable, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
 import { graphqlOverHttp } from './graphql/http.js';
 import { LiveHub } from './graphql/live.js';
+import { useRequestLog } from './graphql/logging.js';
 import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { clientIp, type NodeServerContext } from './http/node.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
-import { createObservability } from './observability/metrics.js';
+import { createMetrics } from './observability/metrics.js';
+import { RequestLog } from './observability/request-log.js';
 import type { Tracing } from './observability/tracing.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument } from './rest/openapi.js';
@@ -28,6 +31,7 @@ import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { InFlightBudget } from './runtime/in-flight.js';
+import { registerProcessErrorMetrics } from './runtime/process-guard.js';
 import { schema } from './schema/index.js';
 
 export interface AppDeps {
@@ -65,8 +69,13 @@ export function createApp({
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
   checkServingConfig(config);
-  const observability = createObservability({ config, db, ocr, logger, tracing, version: config.version });
-  const limits = observability.countRejections(createRateLimits(config.auth, redis));
+  // each owner registers its own series: observability/ knows none of them
+  const metrics = createMetrics({ config, build: { version: config.version, database: db.kind } });
+  const observability = new RequestLog({ metrics, logger, tracing });
+  const limits = createRateLimits(config.auth, redis, metrics);
+  registerProcessErrorMetrics(metrics);
+  db.registerMetrics(metrics);
+  ocr.registerMetrics(metrics);
   const callers = new CallerCache(config.auth.callerCacheMs);
   const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger });
   const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits, callers };
@@ -82,14 +91,14 @@ export function createApp({
     schema, config, redis, logger, budget, live,
     // a registration costs one request more per KiB stored, from the caller's own budget
     chargeRegistration: (caller, bytes) => limits.request(caller.userId, caller.tier, Math.ceil(bytes / 1024)),
-    observe: observability.yogaPlugin(),
+    observe: useRequestLog(observability),
   });
   const identify = identifier({ db, jwtSecret, callers, limits, corsOrigins: config.auth.corsOrigins });
   const handle = fetchHandler({
     contextOf,
     observability,
     cors: createCors(config.auth.corsOrigins),
-    probes: probes({ db, draining, metrics: (request) => observability.metrics(request), openApi: openApiDocument(routes, config.version) }),
+    probes: probes({ db, draining, metrics: (request) => metrics.serve(request), openApi: openApiDocument(routes, config.version) }),
     graphql: graphqlOverHttp({ yoga, config: config.graphql, identify, bodies, failed: (ctx, thrown, e) => observability.failed(ctx, thrown, e) }),
     rest: restRouter({ routes, identify, anonymous: (ip) => limits.anonymous(ip), bodies, matched: (ctx, template) => observability.route(ctx, template) }),
   });
@@ -147,7 +156,7 @@ function probes({ db, draining, metrics, openApi }: { db: Db; draining: () => bo
 
 interface HandlerParts {
   contextOf(request: Request, serverContext: NodeServerContext, requestId: string, cutConnection?: () => void): Context;
-  observability: ReturnType<typeof createObservability>;
+  observability: RequestLog;
   cors: ReturnType<typeof createCors>;
   probes: ReadonlyMap<string, Handler>;
   graphql(ctx: Context, url: URL): Promise<Response>;

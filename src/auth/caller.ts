@@ -24,14 +24,6 @@ export interface Caller {
   sessionId?: string;
 }
 
-/**
- * Which credential made a request, for log lines and traces: the key for API-key callers, the user
- * otherwise. Budgets are per user whatever the credential (app.ts counts `caller.userId`).
- */
-export function callerKey(caller: Caller): string {
-  return caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
-}
-
 export function cookiesOf(request: Request): Record<string, string | undefined> {
   const header = request.headers.get('cookie');
   return header ? parseCookies(header) : {};

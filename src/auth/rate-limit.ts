@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AuthConfig } from '../config.js';
 import { AppError } from '../errors.js';
+import type { MetricRegistrar } from '../observability/metrics.js';
 import type { Tier } from '../../generated/prisma/enums.js';
 
 /**
@@ -22,7 +23,32 @@ export interface RateLimits {
 
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 
-export function createRateLimits(config: AuthConfig, redis?: Redis): RateLimits {
+/** With `metrics`, the 429s each budget gives are counted there (mdg_rate_limit_rejections_total). */
+export function createRateLimits(config: AuthConfig, redis?: Redis, metrics?: MetricRegistrar): RateLimits {
+  const limits = budgets(config, redis);
+  if (!metrics) return limits;
+  const rejections: Record<string, number> = {};
+  metrics.counter(
+    { name: 'mdg_rate_limit_rejections_total', help: 'Requests and login attempts refused with 429, by budget (tier, anonymous per address, or login)', label: 'limit' },
+    () => rejections,
+  );
+  const counted = async (limit: string, attempt: Promise<void>): Promise<void> => {
+    try {
+      await attempt;
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'RATE_LIMITED') rejections[limit] = (rejections[limit] ?? 0) + 1;
+      throw e;
+    }
+  };
+  return {
+    request: (userId, tier, points) => counted(tier, limits.request(userId, tier, points)),
+    anonymous: (ip) => counted('anonymous', limits.anonymous(ip)),
+    checkAnonymous: (ip) => counted('anonymous', limits.checkAnonymous(ip)),
+    login: (email, ip) => counted('login', limits.login(email, ip)),
+  };
+}
+
+function budgets(config: AuthConfig, redis?: Redis): RateLimits {
   // With Redis, a memory limiter stands in while Redis is unreachable: budgets go per instance
   // for that time instead of every request failing.
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>

@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
-import { isDatabaseUnavailable } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '../errors.js';
 
 /**

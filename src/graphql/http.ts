@@ -2,7 +2,7 @@
 // the request, then Yoga answers (JSON, or an SSE stream for a subscription).
 import type { GraphQLConfig } from '../config.js';
 import type { Context } from '../context.js';
-import { isDatabaseUnavailable } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError, databaseUnavailable, toGraphQLError } from '../errors.js';
 import { excuseStaleCookie } from '../auth/stale-cookie.js';
 import { checkNotCrossSite } from '../auth/csrf.js';
@@ -18,7 +18,7 @@ export interface GraphQLOverHttpDeps {
   identify(ctx: Context, url: URL): Promise<void>;
   /** The bytes of large bodies in flight (BODY_BYTES_IN_FLIGHT). */
   bodies: InFlightBudget;
-  /** Records a request refused before Yoga saw it (observability/metrics.ts). */
+  /** Records a request refused before Yoga saw it (observability/request-log.ts). */
   failed(ctx: Context, thrown: unknown, answered: AppError): void;
 }
 

@@ -9,7 +9,8 @@ import type { Caller } from '../auth/caller.js';
 import { useStaleCookieCheck } from '../auth/stale-cookie.js';
 import { ROOT, type Config } from '../config.js';
 import type { Context } from '../context.js';
-import { yogaLogger, type Logger } from '../observability/log.js';
+import type { Logger } from '../observability/log.js';
+import { yogaLogger } from './logging.js';
 import type { InFlightBudget } from '../runtime/in-flight.js';
 import { responseCachePlugins } from './cache.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
@@ -41,7 +42,7 @@ export interface GraphQLServerDeps {
   live: LiveHub;
   /** Counts an APQ registration of `bytes` against the caller's rate limit; throws RATE_LIMITED past it. */
   chargeRegistration(caller: Caller, bytes: number): Promise<void>;
-  /** Operation names and error codes for the request log and metrics (observability/metrics.ts). */
+  /** Operation names and error codes for the request log and metrics (graphql/logging.ts). */
   observe: Plugin<Record<string, unknown>, { ctx?: Context }>;
 }
 

@@ -8,6 +8,7 @@ import type { EventBus } from '../runtime/events.js';
 import { RejectError, type Importer } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
+import { Feeder, type InputFormat, type ValueSink } from './split.js';
 
 /** An event: the topic (runtime/events.ts names them) and the stored row. */
 export type ImportEvent = readonly [topic: string, payload: unknown];
@@ -103,8 +104,6 @@ export interface ImportOptions {
 /** A path, `-` for stdin, or a stream (with its size, when known). */
 export type ImportInput = string | { stream: Readable; size?: number };
 
-export type InputFormat = 'ndjson' | 'array' | 'document';
-
 export interface ImportResult {
   counts: ImportCounts;
   format: InputFormat;
@@ -159,6 +158,8 @@ function openInput(input: ImportInput): { stream: Readable; size: number | undef
 const TIMEOUT = Symbol('timeout');
 const STOP = Symbol('stop');
 
+type Where = Omit<Reject, 'reason'>;
+
 /**
  * Reads records from `input` through `importer` and writes them in batches of one transaction.
  * NDJSON is streamed line by line and a JSON array element by element, so the input's size is
@@ -168,213 +169,59 @@ const STOP = Symbol('stop');
 export async function importStream<Row>(db: Db, importer: Importer<Row>, input: ImportInput, options: ImportOptions = {}): Promise<ImportResult> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer; got ${batchSize}`);
-  const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
-  const defaults = options.defaults && Object.keys(options.defaults).length ? Object.entries(options.defaults) : undefined;
-
   const { stream, size } = openInput(input);
-  const started = performance.now();
-  const counts: ImportCounts = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0 };
-  const rejects: Reject[] = [];
-  let bytes = 0;
-  let batch = new Map<string, Row>();
-  let batchOpenedAt = 0;
-
-  const progress = () =>
-    options.onProgress?.({ rows: counts.read, bytes, totalBytes: size, elapsedMs: performance.now() - started, counts: { ...counts } });
-
-  const reject = (where: Omit<Reject, 'reason'>, reason: string) => {
-    const r = { ...where, reason };
-    counts.rejected++;
-    if (options.strict) throw new ImportAborted(r, { ...counts });
-    if (rejects.length < MAX_KEPT_REJECTS) rejects.push(r);
-    options.onReject?.(r);
-  };
-
-  /** One record; true when the batch is full. */
-  const record = (rec: unknown, where: Omit<Reject, 'reason'>): boolean => {
-    counts.read++;
-    if (defaults && rec !== null && typeof rec === 'object' && !Array.isArray(rec)) {
-      const o = rec as Record<string, unknown>;
-      for (const [k, v] of defaults) if (o[k] === undefined) o[k] = v;
+  const run = new ImportRun(db, importer, options, batchSize, size);
+  const feeder = new Feeder(run, options.follow ? 'ndjson' : undefined);
+  try {
+    await readInput(stream, run, feeder, options);
+    await run.flush();
+    await run.settle();
+  } catch (e) {
+    if (e instanceof ImportAborted) {
+      await run.settle(); // the batches before the reject are complete: they commit
+      e.committed = { ...run.counts };
     }
-    let row: Row;
-    try {
-      row = importer.parse(rec);
-    } catch (e) {
-      reject(where, e instanceof RejectError ? e.reason : `invalid record: ${(e as Error).message}`);
-      return false;
-    }
-    const key = importer.key(row);
-    const size = batch.size;
-    if (size === 0) batchOpenedAt = Date.now();
-    batch.set(key, row); // of equal keys the last one wins
-    if (batch.size === size) counts.duplicates++;
-    return batch.size >= batchSize;
-  };
+    throw e;
+  } finally {
+    // not ended through its iterator's return(): that waits for a pending read, which on an open stdin never ends
+    stream.destroy();
+  }
+  run.progress();
+  return { counts: run.counts, format: feeder.format ?? 'ndjson', rejects: run.rejects, ms: performance.now() - run.started };
+}
 
-  /** The records of a whole REST body, or null for a record; a body the importer refuses is a reject. */
-  const recordsOf = (v: unknown, where: Omit<Reject, 'reason'>): unknown[] | null | false => {
-    try {
-      return importer.recordsOf(v);
-    } catch (e) {
-      if (!(e instanceof RejectError)) throw e;
-      counts.read++;
-      reject(where, e.reason);
-      return false;
-    }
-  };
-
-  /** One JSON value of the input: a record, or a whole REST body of records (a batch takes a body whole). */
-  const value = (v: unknown, where: Omit<Reject, 'reason'>): boolean => {
-    const records = recordsOf(v, where);
-    if (records === false) return false;
-    if (records === null) return record(v, where);
-    let full = false;
-    for (let i = 0; i < records.length; i++) full = record(records[i], { ...where, record: i }) || full;
-    return full;
-  };
-
-  const text = (t: string, where: Omit<Reject, 'reason'>): boolean => {
-    let v: unknown;
-    try {
-      v = parseJsonExact(t);
-    } catch (e) {
-      counts.read++;
-      reject(where, `invalid JSON: ${(e as Error).message}`);
-      return false;
-    }
-    return value(v, where);
-  };
-
-  const write = async (rows: Row[]) => {
-    const written = await importer.write(db, rows);
-    counts.inserted += written.inserted;
-    counts.updated += written.updated;
-    counts.unchanged += written.unchanged;
-    if (options.events) {
-      try {
-        await publishInserted(db, importer, written, options.events);
-      } catch (e) {
-        options.onWarning?.(`stored ${written.inserted} rows but could not publish them: ${(e as Error).message}`);
-      }
-    }
-    progress();
-  };
-
-  // One batch is written while the next one is parsed (PostgreSQL works on one core, the parsing
-  // on another); batches still commit one after the other, in input order.
-  let inflight: Promise<void> | undefined;
-  const settle = async () => {
-    const p = inflight;
-    inflight = undefined;
-    await p;
-  };
-  const flush = async () => {
-    if (batch.size === 0) return;
-    const rows = [...batch.values()];
-    batch = new Map();
-    await settle();
-    inflight = write(rows);
-    inflight.catch(() => {}); // its error surfaces at the next settle
-  };
-
-  // The format shows in the first characters: `[` a JSON array (streamed element by element), a
-  // first line of just `{` one pretty-printed body, anything else NDJSON. Follow mode is NDJSON.
-  let format: InputFormat | undefined = options.follow ? 'ndjson' : undefined;
-  let head = '';
-  let lines: LineSplitter | undefined;
-  let array: ArraySplitter | undefined;
-  const documentParts: string[] = [];
-
-  const feed = async (chunk: string, end: boolean) => {
-    if (format === undefined) {
-      head += chunk;
-      const t = head.replace(/^\uFEFF/, '').trimStart();
-      if (t === '' && !end) return;
-      if (t.startsWith('[')) format = 'array';
-      else if (t.startsWith('{')) {
-        const nl = t.indexOf('\n');
-        if (nl < 0 && !end) return; // wait for the first line
-        format = (nl < 0 ? t : t.slice(0, nl)).trim() === '{' ? 'document' : 'ndjson';
-      } else format = 'ndjson';
-      chunk = head.replace(/^\uFEFF/, '');
-      head = '';
-    }
-    if (format === 'document') {
-      documentParts.push(chunk);
-      if (end) {
-        let v: unknown;
-        try {
-          v = parseJsonExact(documentParts.join(''));
-        } catch (e) {
-          counts.read++;
-          reject({ line: 1 }, `invalid JSON: ${(e as Error).message}`);
-          return;
-        }
-        const records = recordsOf(v, {});
-        if (records === false) return;
-        if (records === null) record(v, {});
-        else for (let i = 0; i < records.length; i++) if (record(records[i], { record: i })) await flush();
-      }
-      return;
-    }
-    if (format === 'array') {
-      array ??= new ArraySplitter();
-      for (const el of array.push(chunk, end)) {
-        if (el.error) {
-          counts.read++;
-          reject({ line: el.line }, el.error);
-        } else if (text(el.text, { line: el.line, index: el.index })) await flush();
-      }
-      return;
-    }
-    lines ??= new LineSplitter();
-    for (const [line, lineNo] of lines.push(chunk, end)) {
-      if (text(line, { line: lineNo })) await flush();
-    }
-  };
-
+/**
+ * Feeds the input's chunks to `feeder` until it ends or `options.signal` aborts. In follow mode a
+ * batch that has waited `flushMs` since its first record is written without waiting for more input.
+ */
+async function readInput<Row>(stream: Readable, run: ImportRun<Row>, feeder: Feeder, options: ImportOptions): Promise<void> {
+  const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
   const decoder = new StringDecoder('utf8');
   const source = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const signal = options.signal;
   const stopped = signal ? new Promise<typeof STOP>((resolve) => (signal.aborted ? resolve(STOP) : signal.addEventListener('abort', () => resolve(STOP), { once: true }))) : undefined;
-  try {
-    let next = source.next();
-    for (;;) {
-      const pending = stopped ? Promise.race([next, stopped]) : next;
-      let r: IteratorResult<Buffer | string> | typeof STOP;
-      if (options.follow && batch.size > 0) {
-        const wait = batchOpenedAt + flushMs - Date.now();
-        const got = wait <= 0 ? TIMEOUT : await raceTimeout(pending, wait);
-        if (got === TIMEOUT) {
-          await flush();
-          continue;
-        }
-        r = got;
-      } else r = await pending;
-      if (r === STOP || r.done) break;
-      next = source.next();
-      next.catch(() => {});
-      const chunk = r.value;
-      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-      await feed(typeof chunk === 'string' ? chunk : decoder.write(chunk), false);
-      progress();
-    }
-    await feed(decoder.end(), true);
-    await flush();
-    await settle();
-  } catch (e) {
-    if (e instanceof ImportAborted) {
-      await settle(); // the batches before the reject are complete: they commit
-      e.committed = { ...counts };
-    }
-    throw e;
-  } finally {
-    // not source.return(): it waits for a pending read, which on an open stdin never ends
-    stream.destroy();
+  let next = source.next();
+  for (;;) {
+    const pending = stopped ? Promise.race([next, stopped]) : next;
+    let r: IteratorResult<Buffer | string> | typeof STOP;
+    if (options.follow && run.batched > 0) {
+      const wait = run.batchOpenedAt + flushMs - Date.now();
+      const got = wait <= 0 ? TIMEOUT : await raceTimeout(pending, wait);
+      if (got === TIMEOUT) {
+        await run.flush();
+        continue;
+      }
+      r = got;
+    } else r = await pending;
+    if (r === STOP || r.done) break;
+    next = source.next();
+    next.catch(() => {});
+    const chunk = r.value;
+    run.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    await feeder.feed(typeof chunk === 'string' ? chunk : decoder.write(chunk), false);
+    run.progress();
   }
-  progress();
-  return { counts, format: format ?? 'ndjson', rejects, ms: performance.now() - started };
+  await feeder.feed(decoder.end(), true);
 }
 
 function raceTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
@@ -382,116 +229,152 @@ function raceTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> 
   return Promise.race([p, new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(resolve, ms, TIMEOUT)))]).finally(() => clearTimeout(timer));
 }
 
-/** Lines of text as they arrive in chunks, with their 1-based numbers; blank lines are skipped. */
-class LineSplitter {
-  private carry = '';
-  private lineNo = 0;
-
-  *push(chunk: string, end: boolean): Generator<[string, number]> {
-    const text = this.carry + chunk;
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      this.lineNo++;
-      const line = text.slice(start, nl);
-      start = nl + 1;
-      if (!isBlank(line)) yield [line, this.lineNo];
-    }
-    this.carry = text.slice(start);
-    if (end && this.carry !== '') {
-      this.lineNo++;
-      const line = this.carry;
-      this.carry = '';
-      if (!isBlank(line)) yield [line, this.lineNo];
-    }
-  }
-}
-
-function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 13) return false;
-  }
-  return true;
-}
-
-interface ArrayElement {
-  text: string;
-  line: number;
-  index: number;
-  error?: string;
-}
-
 /**
- * The elements of a top-level JSON array as they arrive in chunks, without holding the whole
- * array: a scan that tracks strings and nesting cuts the text at the commas of depth 1. Each
- * element is parsed on its own, so a bad one is a reject of its own index. Several arrays in a row
- * (`[...]\n[...]`) continue the index.
+ * One import's records on their way to the database: parsed, rejected or batched (equal keys keep
+ * the last), and written batch by batch. One batch is written while the next one is parsed
+ * (PostgreSQL works on one core, the parsing on another); batches still commit one after the
+ * other, in input order.
  */
-class ArraySplitter {
-  private buf = '';
-  private pos = 0;
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private start = -1;
-  private startLine = 0;
-  private line = 1;
-  private index = 0;
+class ImportRun<Row> implements ValueSink {
+  readonly counts: ImportCounts = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0 };
+  /** The first MAX_KEPT_REJECTS. */
+  readonly rejects: Reject[] = [];
+  readonly started = performance.now();
+  bytes = 0;
+  /** When the batch being filled got its first record (Date.now()). */
+  batchOpenedAt = 0;
+  #batch = new Map<string, Row>();
+  #inflight: Promise<void> | undefined;
+  readonly #defaults: [string, unknown][] | undefined;
 
-  push(chunk: string, end: boolean): ArrayElement[] {
-    this.buf += chunk;
-    const out: ArrayElement[] = [];
-    const buf = this.buf;
-    let i = this.pos;
-    for (; i < buf.length; i++) {
-      const c = buf.charCodeAt(i);
-      if (c === 10) this.line++;
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 92) this.escaped = true;
-        else if (c === 34) this.inString = false;
-        continue;
-      }
-      if (c === 32 || c === 10 || c === 13 || c === 9) continue;
-      if (this.depth === 0) {
-        if (c === 91) this.depth = 1;
-        else out.push({ text: '', line: this.line, index: this.index, error: `expected a JSON array, got ${JSON.stringify(buf.slice(i, i + 20))}` }), (i = this.skipLine(buf, i));
-        continue;
-      }
-      if (this.depth === 1 && (c === 44 || c === 93)) {
-        if (this.start >= 0) {
-          out.push({ text: buf.slice(this.start, i), line: this.startLine, index: this.index++ });
-          this.start = -1;
-        }
-        if (c === 93) this.depth = 0;
-        continue;
-      }
-      if (this.start < 0 && this.depth === 1) {
-        this.start = i;
-        this.startLine = this.line;
-      }
-      if (c === 34) this.inString = true;
-      else if (c === 123 || c === 91) this.depth++;
-      else if (c === 125 || c === 93) this.depth--;
-    }
-    // keep only the unfinished element
-    const keepFrom = this.start >= 0 ? this.start : i;
-    this.buf = buf.slice(keepFrom);
-    this.pos = i - keepFrom;
-    if (this.start >= 0) this.start = 0;
-    if (end && this.depth > 0) {
-      const rest = this.buf.trim();
-      out.push({ text: rest, line: this.startLine || this.line, index: this.index, error: 'the input ended inside the JSON array' + (rest ? ` (element ${JSON.stringify(rest.slice(0, 40))})` : '') });
-    }
-    return out;
+  constructor(
+    private readonly db: Db,
+    private readonly importer: Importer<Row>,
+    private readonly options: ImportOptions,
+    private readonly batchSize: number,
+    private readonly totalBytes: number | undefined,
+  ) {
+    this.#defaults = options.defaults && Object.keys(options.defaults).length ? Object.entries(options.defaults) : undefined;
   }
 
-  /** After junk outside any array, go on at the next line. */
-  private skipLine(buf: string, i: number): number {
-    const nl = buf.indexOf('\n', i);
-    if (nl < 0) return buf.length - 1;
-    return nl - 1;
+  /** Records in the batch being filled. */
+  get batched(): number {
+    return this.#batch.size;
+  }
+
+  progress(): void {
+    const { counts } = this;
+    this.options.onProgress?.({ rows: counts.read, bytes: this.bytes, totalBytes: this.totalBytes, elapsedMs: performance.now() - this.started, counts: { ...counts } });
+  }
+
+  reject(where: Where, reason: string): void {
+    const r = { ...where, reason };
+    this.counts.rejected++;
+    if (this.options.strict) throw new ImportAborted(r, { ...this.counts });
+    if (this.rejects.length < MAX_KEPT_REJECTS) this.rejects.push(r);
+    this.options.onReject?.(r);
+  }
+
+  /** One record; true when the batch is full. */
+  record(rec: unknown, where: Where): boolean {
+    this.counts.read++;
+    if (this.#defaults && rec !== null && typeof rec === 'object' && !Array.isArray(rec)) {
+      const o = rec as Record<string, unknown>;
+      for (const [k, v] of this.#defaults) if (o[k] === undefined) o[k] = v;
+    }
+    let row: Row;
+    try {
+      row = this.importer.parse(rec);
+    } catch (e) {
+      this.reject(where, e instanceof RejectError ? e.reason : `invalid record: ${(e as Error).message}`);
+      return false;
+    }
+    const key = this.importer.key(row);
+    const size = this.#batch.size;
+    if (size === 0) this.batchOpenedAt = Date.now();
+    this.#batch.set(key, row); // of equal keys the last one wins
+    if (this.#batch.size === size) this.counts.duplicates++;
+    return this.#batch.size >= this.batchSize;
+  }
+
+  /** The records of a whole REST body, or null for a record; a body the importer refuses is a reject. */
+  recordsOf(v: unknown, where: Where): unknown[] | null | false {
+    try {
+      return this.importer.recordsOf(v);
+    } catch (e) {
+      if (!(e instanceof RejectError)) throw e;
+      this.invalid(where, e.reason);
+      return false;
+    }
+  }
+
+  /** One JSON text of the input: a record, or a whole REST body of records (a batch takes a body whole). */
+  text(t: string, where: Where): boolean {
+    let v: unknown;
+    try {
+      v = parseJsonExact(t);
+    } catch (e) {
+      this.invalid(where, `invalid JSON: ${(e as Error).message}`);
+      return false;
+    }
+    const records = this.recordsOf(v, where);
+    if (records === false) return false;
+    if (records === null) return this.record(v, where);
+    let full = false;
+    for (let i = 0; i < records.length; i++) full = this.record(records[i], { ...where, record: i }) || full;
+    return full;
+  }
+
+  /** One pretty-printed body, the whole input: it has no line per record. */
+  async document(t: string): Promise<void> {
+    let v: unknown;
+    try {
+      v = parseJsonExact(t);
+    } catch (e) {
+      this.invalid({ line: 1 }, `invalid JSON: ${(e as Error).message}`);
+      return;
+    }
+    const records = this.recordsOf(v, {});
+    if (records === false) return;
+    if (records === null) this.record(v, {});
+    else for (let i = 0; i < records.length; i++) if (this.record(records[i], { record: i })) await this.flush();
+  }
+
+  /** A piece of input that is no JSON value: read, and rejected. */
+  invalid(where: Where, reason: string): void {
+    this.counts.read++;
+    this.reject(where, reason);
+  }
+
+  /** Starts writing the batch being filled, once the one before it is written. */
+  async flush(): Promise<void> {
+    if (this.#batch.size === 0) return;
+    const rows = [...this.#batch.values()];
+    this.#batch = new Map();
+    await this.settle();
+    this.#inflight = this.#write(rows);
+    this.#inflight.catch(() => {}); // its error surfaces at the next settle
+  }
+
+  /** Waits for the batch being written; throws what writing it threw. */
+  async settle(): Promise<void> {
+    const p = this.#inflight;
+    this.#inflight = undefined;
+    await p;
+  }
+
+  async #write(rows: Row[]): Promise<void> {
+    const written = await this.importer.write(this.db, rows);
+    this.counts.inserted += written.inserted;
+    this.counts.updated += written.updated;
+    this.counts.unchanged += written.unchanged;
+    if (this.options.events) {
+      try {
+        await publishInserted(this.db, this.importer, written, this.options.events);
+      } catch (e) {
+        this.options.onWarning?.(`stored ${written.inserted} rows but could not publish them: ${(e as Error).message}`);
+      }
+    }
+    this.progress();
   }
 }

@@ -1,18 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
-import { inspect } from 'node:util';
-import { GraphQLError } from 'graphql';
-import type { YogaLogger } from 'graphql-yoga';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.js';
-import { isDatabaseUnavailable } from '../db/client.js';
-import { AppError } from '../errors.js';
 
 export type { Logger };
 
 /**
  * Paths pino blanks if they ever reach a log call. Belt and braces: request lines carry ids, never
- * credentials (see observability/metrics.ts), and no code logs headers, bodies or variables.
+ * credentials (see observability/request-log.ts), and no code logs headers, bodies or variables.
  */
 const REDACT = [
   'password', '*.password', 'apikey', '*.apikey', 'apiKey', '*.apiKey', 'key', '*.key', 'token', '*.token',
@@ -84,27 +79,4 @@ function batchedStdout(): DestinationStream {
 /** A logger that writes nothing, for apps a test makes without one. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
-}
-
-function isClientError(e: unknown): boolean {
-  const original = e instanceof GraphQLError ? e.originalError : e;
-  return original instanceof AppError && original.status < 500;
-}
-
-/**
- * Yoga's own messages as JSON lines. Yoga logs every error it masks or recodes, including coded
- * AppErrors (a client's mistake, already in the request line): those go to debug.
- */
-export function yogaLogger(logger: Logger): YogaLogger {
-  const child = logger.child({ component: 'graphql' });
-  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
-    const err = args.find((a): a is Error => a instanceof Error);
-    const msg = args.filter((a) => a !== err).map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 2, breakLength: Infinity }))).join(' ');
-    // a client's mistake or an unreachable database: the request line already has its code
-    if (err && level === 'error' && isClientError(err)) return child.debug({ err }, msg || err.message);
-    if (err && level === 'error' && isDatabaseUnavailable(err)) return child.warn({ err }, msg || err.message);
-    if (err) child[level]({ err }, msg || err.message);
-    else child[level](msg);
-  };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

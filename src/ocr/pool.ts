@@ -1,5 +1,6 @@
 import type { OcrConfig } from '../config.js';
 import { AppError } from '../errors.js';
+import type { MetricRegistrar } from '../observability/metrics.js';
 import { createTesseractEngine, EngineStoppedError, type OcrEngine, type OcrPage, type PageSegmentation } from './engine.js';
 
 /**
@@ -90,6 +91,15 @@ export class OcrPool {
       running: this.slots.filter((s) => s.job).length,
       pixels: this.pixelsInFlight,
     };
+  }
+
+  /** Its gauges and its count of replaced workers on /metrics, read from `stats()` at each scrape. */
+  registerMetrics(metrics: MetricRegistrar): void {
+    metrics.gauge({ name: 'mdg_ocr_workers', help: 'OCR worker threads running or starting' }, () => this.stats().workers);
+    metrics.gauge({ name: 'mdg_ocr_queue_depth', help: 'OCR requests waiting for a worker' }, () => this.stats().queued);
+    metrics.gauge({ name: 'mdg_ocr_jobs_running', help: 'OCR requests being read by a worker now' }, () => this.stats().running);
+    metrics.gauge({ name: 'mdg_ocr_pixels_in_flight', help: 'Pixels of the OCR images queued or being read (OCR_MAX_PIXELS_IN_FLIGHT bounds it)' }, () => this.stats().pixels);
+    metrics.counter({ name: 'mdg_ocr_workers_replaced_total', help: 'OCR workers replaced (after a large image, a failure or a time-out)' }, () => this.stats().replaced);
   }
 
   /**

@@ -15,7 +15,7 @@ export interface RestRouterDeps {
   anonymous(ip: string): Promise<void>;
   /** The bytes of large bodies in flight (BODY_BYTES_IN_FLIGHT). */
   bodies: InFlightBudget;
-  /** Names the route of the request for the request log and metrics (observability/metrics.ts). */
+  /** Names the route of the request for the request log and metrics (observability/request-log.ts). */
   matched(ctx: Context, template: string): void;
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../observability/log.js';
+import type { MetricRegistrar } from '../observability/metrics.js';
 
 /**
  * What the process does with an error nothing else caught (server.ts installs it; nothing starts
@@ -20,6 +21,17 @@ const counts: Record<ProcessErrorKind, number> = { unhandled_rejection: 0, uncau
 /** Errors the guard caught since the process started, by kind (mdg_process_errors_total). */
 export function processErrorCounts(): Readonly<Record<ProcessErrorKind, number>> {
   return counts;
+}
+
+export function registerProcessErrorMetrics(metrics: MetricRegistrar): void {
+  metrics.counter(
+    {
+      name: 'mdg_process_errors_total',
+      help: 'Errors nothing else caught, by kind: unhandled_rejection (the instance goes on) or uncaught_exception (it drains and exits)',
+      label: 'kind',
+    },
+    processErrorCounts,
+  );
 }
 
 export function installProcessGuard(logger: Logger, onFatal: (error: unknown) => void): void {

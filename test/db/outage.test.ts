@@ -4,7 +4,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { parseDatabaseUrl } from '../../src/config.js';
-import { isDatabaseUnavailable } from '../../src/db/client.js';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { createLogger } from '../../src/observability/log.js';
 import { authHarness, BASE, type AuthHarness } from '../auth/helpers.js';
 import { freePort } from '../helpers.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
-import { isDatabaseUnavailable, type Db } from '../../src/db/client.js';
+import type { Db } from '../../src/db/client.js';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { topPerKey } from '../../src/db/sql.js';
 import { SEARCH_TYPES, searchSecurities, searchSecuritiesPage, type SearchType } from '../../src/services/security.js';
 import { Prisma } from '../../generated/prisma/client.js';

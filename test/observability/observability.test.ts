@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { createLogger } from '../../src/observability/log.js';
-import { MAX_OPERATION_LABELS } from '../../src/observability/metrics.js';
+import { MAX_OPERATION_LABELS } from '../../src/observability/request-log.js';
 import { createTracing } from '../../src/observability/tracing.js';
 import { authHarness, BASE, DEMO_PASSWORD, type AuthHarness } from '../auth/helpers.js';
 import { testConfig, testDatabases } from '../helpers.js';

@@ -1,4 +1,4 @@
-// The SQLite side of bulkUpsert (db/bulk.ts), on a thread of its own: SQLite runs a batch
+// The SQLite side of bulkUpsert (db/bulk/sqlite.ts), on a thread of its own: SQLite runs a batch
 // synchronously, so on the main thread an import could not parse its next batch meanwhile; here
 // it can, and a load runs about as fast as the slower of the two. Plain CommonJS: a worker thread
 // does not get the TypeScript loader. One message is one batch in one transaction.
