@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { progressLogger } from './bootstrap.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
+import { ConfigError } from './domain/env-values.js';
 import { createDb, type Db } from './db/client.js';
 import { AppError } from './errors.js';
 import { createEventBus } from './runtime/events.js';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, type Env } from './domain/env-values.js';
 import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
 
 /** The project root (where package.json, prisma/ and data/ live). */
@@ -145,36 +146,6 @@ export interface AuthConfig {
 /** The largest body any request may send: an OCR frame (10 MiB) and the JSON around it. */
 export const LARGEST_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
-/** A configuration mistake: reported as one line and exit code 2, never a stack trace. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Record<string, string | undefined>;
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
-  }
-  return raw as T;
-}
-
-function positiveInt(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
-
-function nonNegativeInt(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw)) throw new ConfigError(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
-
 /** RESPONSE_CACHE_TTLS: per-type overrides of RESPONSE_CACHE_TTL_SECONDS, like `Logo=3600,Security=300`. */
 function cacheTtls(env: Env): Readonly<Record<CacheableType, number>> {
   const base = nonNegativeInt(env, 'RESPONSE_CACHE_TTL_SECONDS', 60);
@@ -187,14 +158,6 @@ function cacheTtls(env: Env): Readonly<Record<CacheableType, number>> {
     ttls[match[1] as CacheableType] = Number(match[2]);
   }
   return Object.freeze(ttls);
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false; got ${JSON.stringify(raw)}`);
 }
 
 function parsePort(raw: string | undefined): number {
@@ -331,60 +294,86 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: env.REDIS_URL || undefined,
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     dataDir,
-    auth: Object.freeze({
-      jwtSecret: env.JWT_SECRET || undefined,
-      cookieSecure: bool(env, 'COOKIE_SECURE', true),
-      rateLimits: Object.freeze({
-        free: positiveInt(env, 'RATE_LIMIT_FREE', 60),
-        pro: positiveInt(env, 'RATE_LIMIT_PRO', 600),
-        enterprise: positiveInt(env, 'RATE_LIMIT_ENTERPRISE', 6000),
-        // what a free key gets: enough for a login page and its refreshes, not for guessing keys
-        anonymous: positiveInt(env, 'RATE_LIMIT_ANONYMOUS', 60),
-      }),
-      loginLimits: Object.freeze({ perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10), perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100) }),
-      trustProxy: bool(env, 'TRUST_PROXY', false),
-      callerCacheMs: positiveInt(env, 'AUTH_CACHE_SECONDS', 5) * 1000,
-      apiKeysPerUser: positiveInt(env, 'API_KEYS_PER_USER', 10),
-      corsOrigins: corsOrigins(env.CORS_ORIGINS),
-    }),
+    auth: authConfig(env),
     ocr: ocrConfig(env),
-    // graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises
-    // (1000 balance sheets with every field cost 149,000 by its formula, 5000 trades 130,000), and
-    // armor counts `first: $n` as 1, where graphql/guard.ts counts the page size sent
-    graphql: Object.freeze({
-      maxDepth: positiveInt(env, 'GRAPHQL_MAX_DEPTH', 6),
-      maxAliases: positiveInt(env, 'GRAPHQL_MAX_ALIASES', 15),
-      maxTokens: positiveInt(env, 'GRAPHQL_MAX_TOKENS', 1000),
-      maxDirectives: positiveInt(env, 'GRAPHQL_MAX_DIRECTIVES', 50),
-      maxCost: positiveInt(env, 'GRAPHQL_MAX_COST', 200_000),
-      costInFlight: positiveInt(env, 'COST_IN_FLIGHT', 400_000),
-      costWaitMs: positiveInt(env, 'COST_WAIT_MS', 2_000),
-      bodyBytesInFlight: positiveInt(env, 'BODY_BYTES_IN_FLIGHT', 32 * 1024 * 1024),
-      introspection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
-      maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
-      persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
-      // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a
-      // token); 32 KiB leaves room for indentation and comments, not for padding
-      apqMaxDocumentBytes: positiveInt(env, 'APQ_MAX_DOCUMENT_BYTES', 32 * 1024),
-      cacheTtlSeconds: cacheTtls(env),
-    }),
-    observability: Object.freeze({
-      logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
-      metricsToken: env.METRICS_TOKEN || undefined,
-      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
-      serviceName: env.OTEL_SERVICE_NAME || 'market-data-gateway',
-    }),
-    lifecycle: Object.freeze({
-      shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
-      drainDelayMs: nonNegativeInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0),
-    }),
-    // 1000 × 64 KiB of unread events is 64 MiB at worst, a quarter of the heap `npm start` gives
-    subscriptions: Object.freeze({
-      perCaller: positiveInt(env, 'SUBSCRIPTIONS_PER_CALLER', 20),
-      perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
-      bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
-    }),
+    graphql: graphqlConfig(env, nodeEnv),
+    observability: observabilityConfig(env, nodeEnv),
+    lifecycle: lifecycleConfig(env),
+    subscriptions: subscriptionConfig(env),
   };
+  checkTogether(config);
+  return Object.freeze(config);
+}
+
+function authConfig(env: Env): Readonly<AuthConfig> {
+  return Object.freeze({
+    jwtSecret: env.JWT_SECRET || undefined,
+    cookieSecure: bool(env, 'COOKIE_SECURE', true),
+    rateLimits: Object.freeze({
+      free: positiveInt(env, 'RATE_LIMIT_FREE', 60),
+      pro: positiveInt(env, 'RATE_LIMIT_PRO', 600),
+      enterprise: positiveInt(env, 'RATE_LIMIT_ENTERPRISE', 6000),
+      // what a free key gets: enough for a login page and its refreshes, not for guessing keys
+      anonymous: positiveInt(env, 'RATE_LIMIT_ANONYMOUS', 60),
+    }),
+    loginLimits: Object.freeze({ perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10), perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100) }),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    callerCacheMs: positiveInt(env, 'AUTH_CACHE_SECONDS', 5) * 1000,
+    apiKeysPerUser: positiveInt(env, 'API_KEYS_PER_USER', 10),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
+  });
+}
+
+// graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises
+// (1000 balance sheets with every field cost 149,000 by its formula, 5000 trades 130,000), and
+// armor counts `first: $n` as 1, where graphql/guard.ts counts the page size sent
+function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLConfig> {
+  return Object.freeze({
+    maxDepth: positiveInt(env, 'GRAPHQL_MAX_DEPTH', 6),
+    maxAliases: positiveInt(env, 'GRAPHQL_MAX_ALIASES', 15),
+    maxTokens: positiveInt(env, 'GRAPHQL_MAX_TOKENS', 1000),
+    maxDirectives: positiveInt(env, 'GRAPHQL_MAX_DIRECTIVES', 50),
+    maxCost: positiveInt(env, 'GRAPHQL_MAX_COST', 200_000),
+    costInFlight: positiveInt(env, 'COST_IN_FLIGHT', 400_000),
+    costWaitMs: positiveInt(env, 'COST_WAIT_MS', 2_000),
+    bodyBytesInFlight: positiveInt(env, 'BODY_BYTES_IN_FLIGHT', 32 * 1024 * 1024),
+    introspection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
+    persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
+    // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a
+    // token); 32 KiB leaves room for indentation and comments, not for padding
+    apqMaxDocumentBytes: positiveInt(env, 'APQ_MAX_DOCUMENT_BYTES', 32 * 1024),
+    cacheTtlSeconds: cacheTtls(env),
+  });
+}
+
+function observabilityConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<ObservabilityConfig> {
+  return Object.freeze({
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    serviceName: env.OTEL_SERVICE_NAME || 'market-data-gateway',
+  });
+}
+
+function lifecycleConfig(env: Env): Readonly<LifecycleConfig> {
+  return Object.freeze({
+    shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    drainDelayMs: nonNegativeInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0),
+  });
+}
+
+// 1000 × 64 KiB of unread events is 64 MiB at worst, a quarter of the heap `npm start` gives
+function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
+  return Object.freeze({
+    perCaller: positiveInt(env, 'SUBSCRIPTIONS_PER_CALLER', 20),
+    perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
+    bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
+  });
+}
+
+/** The rules that tie one setting to another, or to the environment as a whole. */
+function checkTogether(config: Config): void {
   if (config.auth.jwtSecret !== undefined) checkSecret(config.auth.jwtSecret);
   if (config.nodeEnv === 'production' && config.auth.jwtSecret === undefined) {
     throw new ConfigError(`JWT_SECRET is required in production (${SECRET_RULE}; generate one with: openssl rand -base64 32)`);
@@ -407,5 +396,4 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://; got ${JSON.stringify(config.redisUrl)}`);
   }
-  return Object.freeze(config);
 }

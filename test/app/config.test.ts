@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, ROOT } from '../../src/config.js';
+import { loadConfig, ROOT } from '../../src/config.js';
+import { ConfigError } from '../../src/domain/env-values.js';
 
 describe('configuration', () => {
   it('defaults to port 4000 and an SQLite file under ./data', () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from '../../src/auth/cors.js';
 import { CSRF_HEADERS } from '../../src/auth/csrf.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/domain/env-values.js';
 import { routes } from '../../src/rest/routes.js';
 import {
   accessCookie,
