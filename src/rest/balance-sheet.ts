@@ -4,7 +4,7 @@ import {
   checkBalanceSheetFilter,
   CIK_PATTERN,
   FISCAL_YEARS,
-  listBalanceSheets,
+  balanceSheetPage,
   MAX_SYMBOLS_LENGTH,
   SORT_FIELDS,
   type BalanceSheetFilter,
@@ -115,7 +115,7 @@ export const balanceSheetRoutes: Route[] = [
         cik: 'cik', symbols: 'symbols', periodEnd: 'period_end', fiscalYear: 'fiscal_year', fiscalQuarter: 'fiscal_quarter', timeframe: 'timeframe',
       };
       checkBalanceSheetFilter(filter, (k) => REST_NAMES[k]);
-      const page = await listBalanceSheets(ctx.db, { filter, sort, first: p.limit, after });
+      const page = await balanceSheetPage(ctx.db, filter, { sort, first: p.limit, after });
       const next = nextUrl(ctx, url, ROUTE, raw, lastCursor(page), page.hasNextPage);
       return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(balanceSheetRecord), status: 'OK' });
     },

@@ -1,6 +1,6 @@
 import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
-import { callSummaryPageNumber, type CallParticipant, type CallSummary } from '../services/call-summary.js';
+import { callSummaryAtPage, type CallParticipant, type CallSummary } from '../services/call-summary.js';
 import { SYMBOL_PARAM_PATTERN } from './fundamental.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
@@ -71,7 +71,7 @@ async function summaries(ctx: Context, url: URL): Promise<Response> {
     throw new AppError('BAD_REQUEST', `parameter from (${p.from.toISOString()}) is after parameter to (${p.to.toISOString()})`);
   }
   const filter = { symbol: p.symbol?.toUpperCase(), from: p.from, to: p.to };
-  const { nodes, totalCount } = await callSummaryPageNumber(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+  const { nodes, totalCount } = await callSummaryAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
   return json({ data: nodes.map(summaryRecord), message: OK_MESSAGE, pagination: pagination(totalCount, p.page, p.page_size) });
 }
 

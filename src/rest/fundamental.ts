@@ -1,6 +1,6 @@
 import { holdRows, type Context } from '../context.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
-import { fundamentalPageNumber, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
+import { enhancedFundamentalAtPage, fundamentalAtPage, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
@@ -130,8 +130,7 @@ export function enhancedRecord(f: FundamentalWithMetrics): Record<string, unknow
 function readQuery(url: URL) {
   const p = parseQuery(FUNDAMENTAL_PARAMS, url.searchParams);
   return {
-    symbol: p.symbol.toUpperCase(),
-    filter: { fiscalYear: p.fiscal_year, fiscalPeriod: p.fiscal_period as FiscalPeriod | undefined },
+    filter: { symbol: p.symbol.toUpperCase(), fiscalYear: p.fiscal_year, fiscalPeriod: p.fiscal_period as FiscalPeriod | undefined },
     page: p.page,
     pageSize: p.page_size,
   };
@@ -140,14 +139,14 @@ function readQuery(url: URL) {
 async function enhanced(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
   await holdRows(ctx, 'EnhancedFundamental', q.pageSize);
-  const { nodes, totalCount } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: true });
+  const { nodes, totalCount } = await enhancedFundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
   return json({ data: nodes.map(enhancedRecord), message: OK_MESSAGE, pagination: pagination(totalCount, q.page, q.pageSize) });
 }
 
 async function lite(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
   await holdRows(ctx, 'Fundamental', q.pageSize);
-  const { nodes } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: false });
+  const { nodes } = await fundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
   return json(nodes.map(liteRecord));
 }
 

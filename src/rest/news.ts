@@ -1,4 +1,4 @@
-import { associatedIds, newsAtOffset, type NewsItem } from '../services/news.js';
+import { associatedIds, newsAtPage, type NewsItem } from '../services/news.js';
 import { holdRows } from '../context.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
@@ -129,8 +129,8 @@ export const newsRoutes: Route[] = [
         shareClassFigi: p.share_class_figi?.toUpperCase(),
         id: p.id,
       };
-      const { rows, total } = await newsAtOffset(ctx.db, filter, p.page, p.page_size);
-      return dataResponse(rows.map((n) => newsRecord(n, p.securities)), total);
+      const { nodes, totalCount } = await newsAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+      return dataResponse(nodes.map((n) => newsRecord(n, p.securities)), totalCount);
     },
     doc: {
       summary: 'Curated news about a symbol (spec 4.9)',

@@ -1,4 +1,4 @@
-import { ratingsAtOffset, type Rating } from '../services/rating.js';
+import { ratingAtPage, type Rating } from '../services/rating.js';
 import { holdRows } from '../context.js';
 import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
@@ -76,8 +76,8 @@ export const ratingRoutes: Route[] = [
         from: p.from,
         to: p.to,
       };
-      const { rows, total } = await ratingsAtOffset(ctx.db, filter, p.page, p.page_size);
-      return dataResponse(rows.map(ratingRecord), total);
+      const { nodes, totalCount } = await ratingAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+      return dataResponse(nodes.map(ratingRecord), totalCount);
     },
     doc: {
       summary: 'Analyst ratings (spec 4.7)',

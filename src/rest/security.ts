@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
-import { searchSecuritiesPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
+import { securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
 import { arr, bool, date, int, nullable, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
@@ -186,7 +186,7 @@ async function search(ctx: Context, url: URL): Promise<Response> {
   if (q.trim() === '') throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
   const type = p.search_type as SearchType;
   await holdRows(ctx, 'Security', p.per_page);
-  const { nodes, found, outOf, matched } = await searchSecuritiesPage(ctx.db, { query: q, type, page: p.page, perPage: p.per_page });
+  const { nodes, totalCount: found, outOf, matched } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
   const hits = nodes.map((s) => ({ document: securityDocument(s), ...highlightOf(s, type, matched) }));
   return json({
     data: {

@@ -2,7 +2,7 @@ import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { lastCursor, type Page } from '../db/keyset.js';
 import { findSecurity } from '../services/security.js';
-import { clampNanos, symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
+import { clampNanos, symbolHasTicks, type TickPageArgs, type TickTable, type TimeRange } from '../services/tick.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { badParam, type ParamSpecs } from './params.js';
 import { json } from './route.js';
@@ -70,14 +70,14 @@ export async function tickPage<Row>(
   url: URL,
   pathSymbol: string,
   table: TickTable,
-  load: (symbol: string, args: { range: TimeRange; direction: 'asc' | 'desc'; first: number; after: string | undefined }) => Promise<Page<Row>>,
+  load: (symbol: string, range: TimeRange, args: TickPageArgs) => Promise<Page<Row>>,
   shape: (row: Row) => Record<string, unknown>,
 ): Promise<Response> {
   const symbol = parseSymbol(pathSymbol, 'symbol');
   const route = `${table}:${symbol}`;
   const { params, raw, after } = readCursorRequest(ctx, url, route, TICK_PARAMS);
   await holdRows(ctx, table, params.limit);
-  const page = await load(symbol, { range: timeRange(params), direction: params.order as 'asc' | 'desc', first: params.limit, after });
+  const page = await load(symbol, timeRange(params), { direction: params.order as 'asc' | 'desc', first: params.limit, after });
   if (page.nodes.length === 0 && !after) await checkSymbolKnown(ctx, table, symbol);
   const next = nextUrl(ctx, url, route, raw, lastCursor(page), page.hasNextPage);
   return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(shape), status: 'OK' });

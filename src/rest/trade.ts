@@ -1,4 +1,4 @@
-import { tradePages, type Trade } from '../services/trade.js';
+import { tradePage, type Trade } from '../services/trade.js';
 import { arr, int, num, object, str } from './json-schema.js';
 import { exactInt, type Route } from './route.js';
 import { SYMBOL_PATH, TICK_QUERY_DOC, tickPage } from './tick.js';
@@ -47,7 +47,7 @@ export const tradeRoutes: Route[] = [
     path: '/stocks/v3/trades/:symbol',
     access: 'trades',
     handle: (ctx, url, params) =>
-      tickPage(ctx, url, params.symbol!, 'Trade', async (symbol, args) => (await tradePages(ctx.db, [symbol], args)).get(symbol)!, tradeRecord),
+      tickPage(ctx, url, params.symbol!, 'Trade', (symbol, range, args) => tradePage(ctx.db, symbol, range, args), tradeRecord),
     doc: {
       summary: 'Trades of a symbol (spec 4.10)',
       description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',

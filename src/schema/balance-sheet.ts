@@ -3,12 +3,12 @@ import type { Context } from '../context.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
 import { childrenOf, fromMap, loaderName, withoutChildren } from '../graphql/loaders.js';
 import {
+  balanceSheetPage,
   balanceSheetPages,
   balanceSheetSymbols,
   checkBalanceSheetFilter,
   DEFAULT_SORT,
   latestBalanceSheets,
-  listBalanceSheets,
   SYMBOLS_INCLUDE,
   type BalanceSheetFilter,
   type BalanceSheetPageArgs,
@@ -143,9 +143,8 @@ interface ListArgs {
   after?: string | null;
 }
 
-function pageArgs<F>(filter: F, args: ListArgs): BalanceSheetPageArgs<F> {
+function pageArgs(args: ListArgs): BalanceSheetPageArgs {
   return {
-    filter,
     sort: { field: args.orderBy?.field ?? DEFAULT_SORT.field, direction: args.orderBy?.direction ?? DEFAULT_SORT.direction },
     first: checkFirst(args.first, BALANCE_SHEET_PAGE),
     after: args.after ?? undefined,
@@ -166,14 +165,14 @@ builder.queryField('balanceSheets', (t) =>
     type: BalanceSheetConnection,
     description: 'Standardized balance sheets (spec 4.2), filtered and ordered, in pages.',
     args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
-    resolve: async (_root, args, ctx) => connection(await listBalanceSheets(ctx.db, pageArgs(filterOf(args.filter), args))),
+    resolve: async (_root, args, ctx) => connection(await balanceSheetPage(ctx.db, filterOf(args.filter), pageArgs(args))),
   }),
 );
 
 /** A symbol's page of balance sheets, without their symbols rows (see `withoutChildren`). */
-async function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>): Promise<Page<BalanceSheetWithSymbols>> {
+async function balanceSheetPageOf(ctx: Context, symbol: string, filter: BalanceSheetPeriodFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
   const page = await ctx.loaders
-    .get(loaderName('balanceSheetsBySymbol', args), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, args), emptyPage()))
+    .get(loaderName('balanceSheetsBySymbol', { filter, ...args }), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, filter, args), emptyPage()))
     .load(symbol);
   return page as Page<unknown> as Page<BalanceSheetWithSymbols>;
 }
@@ -188,7 +187,7 @@ builder.prismaObjectFields(Security, (t) => ({
     args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },
     resolve: async (security, args, ctx) => {
       const { periodEnd, fiscalYear, fiscalQuarter, timeframe } = filterOf(args.filter);
-      return connection(await balanceSheetPage(ctx, security.symbol, pageArgs({ periodEnd, fiscalYear, fiscalQuarter, timeframe }, args)));
+      return connection(await balanceSheetPageOf(ctx, security.symbol, { periodEnd, fiscalYear, fiscalQuarter, timeframe }, pageArgs(args)));
     },
   }),
   latestBalanceSheet: t.field({

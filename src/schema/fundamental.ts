@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import {
   countFundamentals,
+  enhancedFundamentalPages,
   fundamentalPages,
   litigationOf,
   mdnaOf,
@@ -17,7 +18,7 @@ import {
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
-import { emptyPage, type Page } from '../db/keyset.js';
+import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
@@ -197,33 +198,31 @@ interface ListArgs {
   after?: string | null;
 }
 
-interface PageArgs extends FundamentalFilter {
-  first: number;
-  after?: string | undefined;
+interface FilterPage {
+  filter: FundamentalFilter;
+  page: KeysetArgs;
 }
 
-function pageArgs(args: ListArgs): PageArgs {
+function filterPage(args: ListArgs): FilterPage {
   return {
-    fiscalYear: args.fiscalYear ?? undefined,
-    fiscalPeriod: args.fiscalPeriod ?? undefined,
-    first: checkFirst(args.first, FUNDAMENTAL_PAGE),
-    after: args.after ?? undefined,
+    filter: { fiscalYear: args.fiscalYear ?? undefined, fiscalPeriod: args.fiscalPeriod ?? undefined },
+    page: { first: checkFirst(args.first, FUNDAMENTAL_PAGE), after: args.after ?? undefined },
   };
 }
 
 const symbolOf = (symbol: string) => parseSymbol(symbol, 'symbol');
 
-function litePage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalRow>> {
+function litePage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalRow>> {
   const empty: Page<FundamentalRow> = emptyPage();
   return ctx.loaders
-    .get(loaderName('fundamentalsBySymbol', args), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, { ...args, enhanced: false }), empty))
+    .get(loaderName('fundamentalsBySymbol', { ...filter, ...page }), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, filter, page), empty))
     .load(symbol);
 }
 
-function enhancedPage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalWithMetrics>> {
+function enhancedPage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalWithMetrics>> {
   const empty: Page<FundamentalWithMetrics> = emptyPage();
   return ctx.loaders
-    .get(loaderName('enhancedFundamentalsBySymbol', args), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, { ...args, enhanced: true }), empty))
+    .get(loaderName('enhancedFundamentalsBySymbol', { ...filter, ...page }), fromMap((symbols: readonly string[]) => enhancedFundamentalPages(ctx.db, symbols, filter, page), empty))
     .load(symbol);
 }
 
@@ -238,8 +237,8 @@ builder.queryFields((t) => ({
     description: 'Lite fundamentals records of one symbol (spec 4.4), newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
-      const [symbol, page] = [symbolOf(given), pageArgs(args)];
-      return connection({ ...(await litePage(ctx, symbol, page)), totalCount: () => countFundamentals(ctx.db, symbol, page, false) });
+      const [symbol, list] = [symbolOf(given), filterPage(args)];
+      return connection({ ...(await litePage(ctx, symbol, list)), totalCount: () => countFundamentals(ctx.db, symbol, list.filter, false) });
     },
   }),
   enhancedFundamentals: t.field({
@@ -250,8 +249,8 @@ builder.queryFields((t) => ({
     description: 'Enhanced fundamentals records of one symbol (spec 4.3), newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
-      const [symbol, page] = [symbolOf(given), pageArgs(args)];
-      return connection({ ...(await enhancedPage(ctx, symbol, page)), totalCount: () => countFundamentals(ctx.db, symbol, page, true) });
+      const [symbol, list] = [symbolOf(given), filterPage(args)];
+      return connection({ ...(await enhancedPage(ctx, symbol, list)), totalCount: () => countFundamentals(ctx.db, symbol, list.filter, true) });
     },
   }),
 }));
@@ -264,7 +263,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: FundamentalConnection,
     description: "This security's lite fundamentals records, newest period first.",
     args: listArgs,
-    resolve: async (security, args, ctx) => connection(await litePage(ctx, security.symbol, pageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await litePage(ctx, security.symbol, filterPage(args))),
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },
@@ -273,6 +272,6 @@ builder.prismaObjectFields(Security, (t) => ({
     type: EnhancedFundamentalConnection,
     description: "This security's enhanced fundamentals records, newest period first.",
     args: listArgs,
-    resolve: async (security, args, ctx) => connection(await enhancedPage(ctx, security.symbol, pageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await enhancedPage(ctx, security.symbol, filterPage(args))),
   }),
 }));

@@ -4,7 +4,7 @@ import { fromMap } from '../graphql/loaders.js';
 import type { Context } from '../context.js';
 import {
   findSecurity,
-  searchSecurities,
+  securitySearchPage,
   securitiesByFigi,
   securitiesBySymbol,
   SEARCH_TYPES,
@@ -186,12 +186,11 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       connection(
-        await searchSecurities(ctx.db, {
-          query: args.search,
-          type: args.searchType ?? 'symbol',
-          first: checkFirst(args.first, SECURITY_PAGE),
-          after: args.after ?? undefined,
-        }),
+        await securitySearchPage(
+          ctx.db,
+          { query: args.search, type: args.searchType ?? 'symbol' },
+          { first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined },
+        ),
       ),
   }),
 }));

@@ -4,10 +4,10 @@ import { tradeTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { clampNanos, fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
-import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
+import { clampNanos, fromNanos, toNanos } from '../services/tick.js';
+import { barsFor, latestTrades, MAX_BARS, tradePage, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, checkRange, connection, firstArg, liveEvents, tickNodeId, type PageSize } from './common.js';
-import { tickArgs, tickPageArgs } from './tick.js';
+import { rangePage, tickArgs, type RangePage } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -57,9 +57,12 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<TradeRow>> {
+/** For the Security edge: a stored symbol's page, batched with the other securities' pages. */
+function tradePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<TradeRow>> {
   const empty: Page<TradeRow> = emptyPage();
-  return ctx.loaders.get(loaderName('tradesBySymbol', args), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, args), empty)).load(symbol);
+  return ctx.loaders
+    .get(loaderName('tradesBySymbol', { range, ...page }), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, range, page), empty))
+    .load(symbol);
 }
 
 builder.queryField('trades', (t) =>
@@ -70,7 +73,10 @@ builder.queryField('trades', (t) =>
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
-    resolve: async (_root, { symbol, ...args }, ctx) => connection(await tradePage(ctx, symbol.toUpperCase(), tickPageArgs(args))),
+    resolve: async (_root, { symbol, ...args }, ctx) => {
+      const { range, page } = rangePage(args);
+      return connection(await tradePage(ctx.db, symbol, range, page));
+    },
   }),
 );
 
@@ -82,7 +88,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    resolve: async (security, args, ctx) => connection(await tradePage(ctx, security.symbol, tickPageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await tradePageOf(ctx, security.symbol, rangePage(args))),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from '../db/keyset.js';
+import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { padCik } from './security.js';
 import { childRows, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
@@ -41,11 +41,8 @@ export interface BalanceSheetSort {
 
 export const DEFAULT_SORT: BalanceSheetSort = { field: 'period_end', direction: 'asc' };
 
-export interface BalanceSheetPageArgs<Filter = BalanceSheetFilter> {
-  filter: Filter;
+export interface BalanceSheetPageArgs extends KeysetArgs {
   sort: BalanceSheetSort;
-  first: number;
-  after?: string | undefined;
 }
 
 const id = { column: 'id', type: 'int', of: (b: BalanceSheet) => b.id } as const;
@@ -120,19 +117,18 @@ function whereOf(filter: BalanceSheetFilter): Prisma.BalanceSheetWhereInput {
   return where;
 }
 
+function balanceSheetList(db: Db, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols, Prisma.BalanceSheetWhereInput> {
+  return {
+    ordering: ORDERINGS[sort.field],
+    direction: sort.direction,
+    findMany: (query) => db.prisma.balanceSheet.findMany({ ...query, include: SYMBOLS_INCLUDE }),
+    count: (query) => db.prisma.balanceSheet.count(query),
+  };
+}
+
 /** Balance sheets matching the filters, in keyset pages in the requested order, with a lazy total. */
-export async function listBalanceSheets(db: Db, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
-  const { field, direction } = args.sort;
-  const ordering = ORDERINGS[field];
-  const match = whereOf(args.filter);
-  const where = args.after ? { AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, direction, args.after), direction)] } : match;
-  const rows = await db.prisma.balanceSheet.findMany({
-    where,
-    include: SYMBOLS_INCLUDE,
-    orderBy: orderByOf(ordering.columns, direction),
-    take: args.first + 1,
-  });
-  return toPage(rows, args.first, ordering, direction, () => db.prisma.balanceSheet.count({ where: match }));
+export function balanceSheetPage(db: Db, filter: BalanceSheetFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
+  return keysetPage(balanceSheetList(db, args.sort), whereOf(filter), args);
 }
 
 // ------------------------------------------------------------------ per symbol, batched
@@ -158,11 +154,12 @@ function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
 export async function balanceSheetPages(
   db: Db,
   symbols: readonly string[],
-  args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>,
+  filter: BalanceSheetPeriodFilter,
+  args: BalanceSheetPageArgs,
 ): Promise<Map<string, Page<BalanceSheet>>> {
   const { field, direction } = args.sort;
   const ordering = ORDERINGS[field];
-  const conditions = periodConditions(args.filter);
+  const conditions = periodConditions(filter);
   if (args.after) {
     const tuple = Prisma.raw(`(${ordering.columns.map((c) => `b."${c.column}"`).join(', ')})`);
     const after = decodeCursor(ordering, direction, args.after);
@@ -198,7 +195,7 @@ export function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map
 }
 
 export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheet | null>> {
-  const pages = await balanceSheetPages(db, symbols, { filter: { timeframe }, sort: { field: 'period_end', direction: 'desc' }, first: 1 });
+  const pages = await balanceSheetPages(db, symbols, { timeframe }, { sort: { field: 'period_end', direction: 'desc' }, first: 1 });
   return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
 }
 
