@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import Database from 'libsql';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../src/config.js';
-import { openCursor, sealCursor } from '../src/rest/cursor.js';
+import { openCursor, sealCursor } from '../src/rest/next-url.js';
 import { cli, databaseKinds, inProcessApp, JWT_SECRET, machineLine, markdownTable, median, record, scratchDatabase, utcNow, type Scratch } from './harness.js';
 
 const { values: args } = parseArgs({

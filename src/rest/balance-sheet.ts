@@ -13,11 +13,9 @@ import {
   type Timeframe,
 } from '../services/balance-sheet.js';
 import { arr, date, num, object, str, type JsonSchema } from './json-schema.js';
-import { nextUrl, readCursorRequest } from './paging.js';
-import { lastCursor } from '../db/keyset.js';
+import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
 import { badParam, type ParamSpecs } from './params.js';
-import { json, type Route } from './route.js';
-import { cursorEnvelope } from './trade.js';
+import type { Route } from './route.js';
 
 const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/;
 const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];
@@ -45,10 +43,7 @@ export const BALANCE_SHEET_PARAMS = {
 } as const satisfies ParamSpecs;
 
 /** The query as OpenAPI shows it: the filters, or the cursor of a next_url. */
-export const BALANCE_SHEET_QUERY_DOC: ParamSpecs = {
-  ...BALANCE_SHEET_PARAMS,
-  cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
-};
+export const BALANCE_SHEET_QUERY_DOC = withCursorParam(BALANCE_SHEET_PARAMS);
 
 const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
 
@@ -116,8 +111,7 @@ export const balanceSheetRoutes: Route[] = [
       };
       checkBalanceSheetFilter(filter, (k) => REST_NAMES[k]);
       const page = await balanceSheetPage(ctx.db, filter, { sort, first: p.limit, after });
-      const next = nextUrl(ctx, url, ROUTE, raw, lastCursor(page), page.hasNextPage);
-      return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(balanceSheetRecord), status: 'OK' });
+      return cursorPageResponse(ctx, url, ROUTE, raw, page, balanceSheetRecord);
     },
     doc: {
       summary: 'Standardized balance sheets (spec 4.2)',

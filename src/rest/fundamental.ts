@@ -3,14 +3,11 @@ import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamental
 import { enhancedFundamentalAtPage, fundamentalAtPage, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
-import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
+import { parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
+import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
 import { json, type Route } from './route.js';
 
 // ------------------------------------------------------------------ parameters (spec 4.3, 4.4)
-
-/** A ticker as the spec's symbol filters spell it; lower case is accepted and upper-cased. */
-export const SYMBOL_PARAM_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
 
 const FUNDAMENTAL_PARAMS = {
   symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },

@@ -3,7 +3,7 @@ import { holdRows } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
-import { PAGE_PARAMS } from './pages.js';
+import { PAGE_PARAMS } from './page-number.js';
 import { json, type Route } from './route.js';
 
 /** decisions.md: `symbols`, `page`, `page_size` (default 10, at most 100). */

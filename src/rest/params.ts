@@ -1,3 +1,4 @@
+import { parseSymbol, parseSymbols } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -133,3 +134,40 @@ export function parseQuery<S extends ParamSpecs>(specs: S, query: URLSearchParam
   }
   return out as ParamValues<S>;
 }
+
+// The symbol rule is domain/symbols.ts's; these only say it in the words of a REST parameter.
+
+/** SYMBOL_PATTERN as a parameter's pattern shows it: lower case is accepted, and upper-cased. */
+export const SYMBOL_PARAM_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
+
+/** One symbol, upper-cased; anything else is a 400 naming `name`. */
+export function symbolParam(name: string, raw: string): string {
+  try {
+    return parseSymbol(raw, name);
+  } catch (err) {
+    if (err instanceof AppError) throw badParam(name, 'a symbol of 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
+export function symbolList(name: string, raw: string): string[] {
+  try {
+    return parseSymbols(raw, name);
+  } catch (err) {
+    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+/**
+ * `from` after `to` selects nothing by construction: a 400, as GraphQL answers. The bounds are
+ * shown as the client wrote them when `raw` is given, else as ISO times.
+ */
+export function checkOrder(from: Date | undefined, to: Date | undefined, raw?: URLSearchParams): void {
+  if (from && to && from.getTime() > to.getTime()) {
+    const shown = (name: 'from' | 'to', value: Date) => (raw ? JSON.stringify(raw.get(name)) : value.toISOString());
+    throw new AppError('BAD_REQUEST', `parameter from (${shown('from', from)}) is after parameter to (${shown('to', to)})`);
+  }
+}
+

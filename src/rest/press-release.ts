@@ -1,8 +1,8 @@
 import { pressReleaseAtPage, type PressRelease } from '../services/press-release.js';
 import { holdRows } from '../context.js';
 import { arr, object, str, timestamp, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
-import { checkOrder, PAGE_PARAMS, symbolList } from './pages.js';
+import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
+import { PAGE_PARAMS } from './page-number.js';
 import { json, type Route } from './route.js';
 
 /** Spec 4.6 with the parameter names of decisions.md. */

@@ -1,11 +1,9 @@
-import { AppError } from '../errors.js';
-import { parseSymbols } from '../domain/symbols.js';
 import { arr, int, object, str, type JsonSchema } from './json-schema.js';
-import { badParam, type ParamSpecs } from './params.js';
+import type { ParamSpecs } from './params.js';
 import { json } from './route.js';
 
-// What the page-numbered REST routes share: page/page_size, their envelopes, and a few
-// parameter rules. (The cursor-paged ones use paging.ts.)
+// What the REST routes paged by page number share: page/page_size and their envelopes. The
+// services answer them with `<noun>AtPage` (db/page-number.ts). (The next_url lists use next-url.ts.)
 
 /** The `message` of every page-numbered envelope (spec 7.2: successful responses carry one). */
 export const OK_MESSAGE = 'OK';
@@ -52,21 +50,3 @@ export function dataEnvelope(item: JsonSchema): JsonSchema {
 export function dataResponse(data: unknown[], total: number): Response {
   return json({ data, message: OK_MESSAGE }, 200, { 'x-total-count': String(total) });
 }
-
-/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
-export function symbolList(name: string, raw: string): string[] {
-  try {
-    return parseSymbols(raw, name);
-  } catch (err) {
-    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
-    throw err;
-  }
-}
-
-/** `from` after `to` selects nothing by construction: a 400, as GraphQL answers. */
-export function checkOrder(from: Date | undefined, to: Date | undefined, raw: URLSearchParams): void {
-  if (from && to && from.getTime() > to.getTime()) {
-    throw new AppError('BAD_REQUEST', `parameter from (${JSON.stringify(raw.get('from'))}) is after parameter to (${JSON.stringify(raw.get('to'))})`);
-  }
-}
-
