@@ -10,7 +10,7 @@ import { createCors } from './auth/cors.js';
 import { checkNotCrossSite, checkSite } from './auth/csrf.js';
 import { checkAuthenticated, checkEntitled } from './domain/entitlements.js';
 import { createRateLimits } from './auth/rate-limit.js';
-import type { SessionDeps } from './auth/sessions.js';
+import type { SessionDeps } from './auth/session-cookies.js';
 import { checkServingConfig, LARGEST_BODY_BYTES, ROOT, type Config } from './config.js';
 import { createContext, releaseHeld, type Context, type WorkDeps } from './context.js';
 import { isDatabaseUnavailable, type Db } from './db/client.js';

@@ -1,5 +1,5 @@
 import type { Caller, CallerCache } from './auth/caller.js';
-import type { SessionDeps } from './auth/sessions.js';
+import type { SessionDeps } from './auth/session-cookies.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { EventBus } from './runtime/events.js';
