@@ -15,8 +15,7 @@
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../runtime/events.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
-import { publishInserted } from './import.js';
-import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from './importer.js';
+import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
 import { importerFor } from './registry.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
 import { FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../../src/domain/limits.js';
-import { describeReject, importStream } from '../../src/ingest/import.js';
+import { describeReject, importStream } from '../../src/ingest/import-stream.js';
 import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from '../../src/ingest/importer.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
 import { importerFor } from '../../src/ingest/registry.js';

@@ -2,7 +2,7 @@
 // (src/rest/news.ts).
 import type { Prisma } from '../../../generated/prisma/client.js';
 import { newsTopic } from '../../runtime/events.js';
-import type { PublishingImporter } from '../import.js';
+import type { PublishingImporter } from '../importer.js';
 import { newsByNewsIds, writeNews, type NewsInput } from '../../services/news.js';
 import * as f from '../record-fields.js';
 

@@ -3,7 +3,7 @@
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { TextKind } from '../../domain/limits.js';
 import { PRESS_RELEASE_TOPIC } from '../../runtime/events.js';
-import type { PublishingImporter } from '../import.js';
+import type { PublishingImporter } from '../importer.js';
 import { pressReleasesByWireIds, writePressReleases, type PressReleaseInput } from '../../services/press-release.js';
 import * as f from '../record-fields.js';
 
