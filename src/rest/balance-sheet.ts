@@ -1,11 +1,11 @@
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../domain/fundamentals.js';
 import { holdRows } from '../context.js';
+import { CIK_PATTERN } from '../domain/cik.js';
 import {
-  checkBalanceSheetFilter,
-  CIK_PATTERN,
-  FISCAL_YEARS,
   balanceSheetPage,
+  FISCAL_YEARS,
   MAX_SYMBOLS_LENGTH,
+  parseBalanceSheetFilter,
   SORT_FIELDS,
   type BalanceSheetFilter,
   type BalanceSheetSort,
@@ -98,9 +98,9 @@ export const balanceSheetRoutes: Route[] = [
       const { params: p, raw, after } = readCursorRequest(ctx, url, ROUTE, BALANCE_SHEET_PARAMS);
       await holdRows(ctx, 'BalanceSheet', p.limit);
       const sort = parseSort(p.sort);
-      const filter: BalanceSheetFilter = {
+      const given: BalanceSheetFilter = {
         cik: p.cik,
-        symbols: p.symbols?.toUpperCase().split(','),
+        symbols: p.symbols?.split(','),
         periodEnd: p.period_end,
         fiscalYear: p.fiscal_year,
         fiscalQuarter: p.fiscal_quarter,
@@ -109,7 +109,7 @@ export const balanceSheetRoutes: Route[] = [
       const REST_NAMES: Record<keyof BalanceSheetFilter, string> = {
         cik: 'cik', symbols: 'symbols', periodEnd: 'period_end', fiscalYear: 'fiscal_year', fiscalQuarter: 'fiscal_quarter', timeframe: 'timeframe',
       };
-      checkBalanceSheetFilter(filter, (k) => REST_NAMES[k]);
+      const filter = parseBalanceSheetFilter(given, (k) => REST_NAMES[k]);
       const page = await balanceSheetPage(ctx.db, filter, { sort, first: p.limit, after });
       return cursorPageResponse(ctx, url, ROUTE, raw, page, balanceSheetRecord);
     },

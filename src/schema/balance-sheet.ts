@@ -6,9 +6,9 @@ import {
   balanceSheetPage,
   balanceSheetPages,
   balanceSheetSymbols,
-  checkBalanceSheetFilter,
   DEFAULT_SORT,
   latestBalanceSheets,
+  parseBalanceSheetFilter,
   SYMBOLS_INCLUDE,
   type BalanceSheetFilter,
   type BalanceSheetPageArgs,
@@ -133,8 +133,7 @@ function filterOf(input: Nullable<BalanceSheetFilter> | null | undefined): Balan
     fiscalQuarter: input?.fiscalQuarter ?? undefined,
     timeframe: input?.timeframe ?? undefined,
   };
-  checkBalanceSheetFilter(filter, (key) => `filter.${key}`);
-  return filter;
+  return parseBalanceSheetFilter(filter, (key) => `filter.${key}`);
 }
 
 interface ListArgs {

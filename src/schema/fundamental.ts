@@ -19,7 +19,7 @@ import {
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
@@ -226,7 +226,7 @@ function enhancedPage(ctx: Context, symbol: string, { filter, page }: FilterPage
     .load(symbol);
 }
 
-const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, description: 'Ticker symbol.' }) }));
+const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, description: SYMBOL_DESCRIPTION }) }));
 
 builder.queryFields((t) => ({
   fundamentals: t.field({

@@ -5,7 +5,7 @@ import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
 import { associatedIds, NEWS_INCLUDE, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -133,7 +133,7 @@ builder.queryField('news', (t) =>
     type: NewsItemConnection,
     description: 'Curated news about one symbol, newest first.',
     args: {
-      symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }),
+      symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }),
       type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }),
       shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI.' }),
       id: t.arg.int({ description: 'Only the item with this id (spec `id`).' }),
@@ -166,7 +166,7 @@ builder.subscriptionField('newsAdded', (t) =>
     authScopes: { entitled: 'news' },
     type: NewsItem,
     description: 'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) => liveEvents<NewsItemRow>(ctx, 'news', newsTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (item) => item,
   }),

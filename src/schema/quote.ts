@@ -6,7 +6,7 @@ import { emptyPage, type Page } from '../db/keyset.js';
 import { latestQuotes, quotePage, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos } from '../services/tick.js';
-import { connection, liveEvents, tickNodeId } from './common.js';
+import { connection, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
 import { Security } from './security.js';
 import { rangePage, tickArgs, type RangePage } from './tick.js';
 
@@ -51,7 +51,7 @@ builder.queryField('quotes', (t) =>
     nullable: true,
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
     resolve: async (_root, { symbol, ...args }, ctx) => {
       const { range, page } = rangePage(args);
       return connection(await quotePage(ctx.db, symbol, range, page));
@@ -84,7 +84,7 @@ builder.subscriptionField('quoteAdded', (t) =>
     authScopes: { entitled: 'quotes' },
     type: Quote,
     description: 'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (quote) => quote,
   }),

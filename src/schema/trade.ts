@@ -6,7 +6,7 @@ import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { clampNanos, fromNanos, toNanos } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePage, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { checkFirst, checkRange, connection, firstArg, liveEvents, tickNodeId, type PageSize } from './common.js';
+import { checkFirst, checkRange, connection, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
 import { rangePage, tickArgs, type RangePage } from './tick.js';
 import { Security } from './security.js';
 
@@ -72,7 +72,7 @@ builder.queryField('trades', (t) =>
     nullable: true,
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
     resolve: async (_root, { symbol, ...args }, ctx) => {
       const { range, page } = rangePage(args);
       return connection(await tradePage(ctx.db, symbol, range, page));
@@ -131,7 +131,7 @@ builder.subscriptionField('tradeAdded', (t) =>
     authScopes: { entitled: 'trades' },
     type: Trade,
     description: 'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) => liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (trade) => trade,
   }),

@@ -1,9 +1,9 @@
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
-import { SYMBOL_PATTERN } from '../domain/symbols.js';
+import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
-import { padCik } from './security.js';
 import { childRows, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -69,7 +69,6 @@ const ORDERINGS: Record<BalanceSheetSortField, Ordering<BalanceSheet>> = {
 
 // ------------------------------------------------------------------ validation (spec 4.2)
 
-export const CIK_PATTERN = /^[0-9]{1,10}$/;
 export const MAX_SYMBOLS_LENGTH = 200;
 export const FISCAL_YEARS = { min: 1900, max: 2100 } as const;
 
@@ -84,17 +83,20 @@ const bad = (argument: string, rule: string, value: unknown) =>
   new AppError('BAD_REQUEST', `argument "${argument}" must be ${rule}; got ${JSON.stringify(value)}`);
 
 /**
- * Checks a filter against the spec's constraints, naming each argument as the caller spells it
+ * A filter checked against the spec's constraints, its symbols as the symbol rule names them
+ * (domain/symbols.ts: upper-cased), naming each argument as the caller spells it
  * (`filter.fiscalYear` in GraphQL, `fiscal_year` in REST).
  */
-export function checkBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): void {
+export function parseBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): BalanceSheetFilter {
   const { cik, symbols, periodEnd, fiscalYear, fiscalQuarter } = filter;
   if (cik !== undefined && !CIK_PATTERN.test(cik)) throw bad(argumentName('cik'), '1 to 10 digits', cik);
   if (periodEnd !== undefined && !isCalendarDate(periodEnd)) throw bad(argumentName('periodEnd'), 'a date yyyy-mm-dd', periodEnd);
+  let named: string[] | undefined;
   if (symbols !== undefined) {
-    const invalid = symbols.find((s) => !SYMBOL_PATTERN.test(s));
+    named = symbols.map((s) => normalizeSymbol(s) ?? '');
+    const invalid = symbols.find((_, i) => named![i] === '');
     if (invalid !== undefined) throw bad(argumentName('symbols'), 'a list of symbols of 1 to 20 characters A-Z, 0-9, "." or "-"', invalid);
-    if (symbols.join(',').length > MAX_SYMBOLS_LENGTH) {
+    if (named.join(',').length > MAX_SYMBOLS_LENGTH) {
       throw bad(argumentName('symbols'), `a list of at most ${MAX_SYMBOLS_LENGTH} characters when joined with commas`, symbols.join(','));
     }
   }
@@ -102,6 +104,7 @@ export function checkBalanceSheetFilter(filter: BalanceSheetFilter, argumentName
     throw bad(argumentName('fiscalYear'), `an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}`, fiscalYear);
   }
   if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter)) throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);
+  return { ...filter, symbols: named };
 }
 
 // ------------------------------------------------------------------ the list (spec 4.2)

@@ -1,4 +1,6 @@
 import type { Db } from '../db/client.js';
+import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
@@ -36,18 +38,13 @@ const LIKE_SPECIAL = /[%_\\]/;
 type SearchColumn = (typeof SEARCH_TYPES)[SearchType];
 const SEARCH_COLUMNS: readonly SearchColumn[] = Object.values(SEARCH_TYPES);
 
-/** Zero-pads a CIK to the 10 digits it is stored with; `^[0-9]{1,10}$` is checked by callers. */
-export function padCik(cik: string): string {
-  return cik.padStart(10, '0');
-}
-
 /**
  * What a query matches in a column: identifiers are stored upper-case, so the query is too; a CIK
  * matches with or without its leading zeros.
  */
 function normalizeQuery(type: SearchType, query: string): string {
   const q = query.trim();
-  if (type === 'identifiers.cik') return /^\d{1,10}$/.test(q) ? padCik(q) : q;
+  if (type === 'identifiers.cik') return CIK_PATTERN.test(q) ? padCik(q) : q;
   return q.toUpperCase();
 }
 
@@ -177,6 +174,28 @@ export async function securitySearchAtPage(db: Db, search: SecuritySearch, args:
 }
 
 export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };
+
+const LOOKUP_KEYS = ['symbol', 'figi', 'isin', 'cusip', 'cik'] as const;
+
+/**
+ * The one identifier a lookup names, checked and as stored: a symbol by the symbol rule
+ * (domain/symbols.ts), a CIK by CIK_PATTERN (zero-padded), the others upper-cased. Throws a
+ * BAD_REQUEST naming the argument and the value received.
+ */
+export function securityLookup(given: Partial<Record<(typeof LOOKUP_KEYS)[number], string | null>>): SecurityLookup {
+  const named = LOOKUP_KEYS.filter((k) => given[k] !== null && given[k] !== undefined);
+  if (named.length !== 1) {
+    throw new AppError('BAD_REQUEST', `give exactly one of the arguments ${LOOKUP_KEYS.join(', ')}; got ${named.length ? named.join(', ') : 'none'}`);
+  }
+  const key = named[0]!;
+  const value = given[key]!;
+  if (key === 'symbol') return { symbol: parseSymbol(value, 'symbol') };
+  if (key === 'cik') {
+    if (!CIK_PATTERN.test(value)) throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
+    return { cik: padCik(value) };
+  }
+  return { [key]: value.toUpperCase() } as SecurityLookup;
+}
 
 /** One security by one identifier; several listings of a symbol resolve to the first by id. */
 export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security | null> {

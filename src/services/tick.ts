@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { keysetPages, type Direction, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
 
 /**
@@ -42,10 +43,13 @@ function rangeFilters(range: TimeRange): Prisma.Sql[] {
   return out;
 }
 
-/** One page of one symbol's ticks. */
+/**
+ * One page of one symbol's ticks, `symbol` as a caller gave it: checked here by the symbol rule
+ * (domain/symbols.ts), so REST and GraphQL answer a bad one alike, with a BAD_REQUEST naming it.
+ */
 export async function tickPage<T extends TickTable>(db: Db, table: T, symbol: string, range: TimeRange, args: TickPageArgs): Promise<Page<TickRow<T>>> {
-  const key = symbol.toUpperCase();
-  return (await tickPages(db, table, [key], range, args)).get(key)!;
+  const checked = parseSymbol(symbol, 'symbol');
+  return (await tickPages(db, table, [checked], range, args)).get(checked)!;
 }
 
 /** One page per symbol, all in one statement (the same arguments for every symbol): for loaders, whose keys are stored symbols. */

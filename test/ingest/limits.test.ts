@@ -76,14 +76,14 @@ const kindOf = (resource: ImportResource, pattern: string): TextKind => {
 
 /** Text fields whose format bounds them (dates, codes, enums, symbols, an id made of two fields): a long value is refused, for its format. */
 const FORMATTED: Record<ImportResource, string[]> = {
-  securities: ['id', 'identifiers.figi', 'exchange_info.mic_code', 'identifiers.cik', 'company_info.list_date', 'ticker_meta.last_updated_utc', 'created_at', 'updated_at'],
-  logos: ['created_at', 'updated_at'],
-  'balance-sheets': ['cik', 'reporting_period_end', 'timeframe'],
+  securities: ['id', 'symbol', 'identifiers.figi', 'exchange_info.mic_code', 'identifiers.cik', 'company_info.list_date', 'ticker_meta.last_updated_utc', 'created_at', 'updated_at'],
+  logos: ['symbol', 'created_at', 'updated_at'],
+  'balance-sheets': ['cik', 'symbols[]', 'reporting_period_end', 'timeframe'],
   fundamentals: ['symbol', 'cik', 'EndPeriod', 'Quarter', 'created_at', 'updated_at'],
-  'press-releases': ['PublishTime', 'CreatedAt', 'UpdatedAt'],
-  ratings: ['created_at', 'updated_at'],
-  'call-summaries': ['call_date', 'fiscal_period', 'created_at', 'updated_at'],
-  news: ['news_id', 'type', 'created_at', 'updated_at'],
+  'press-releases': ['PublishTime', 'Tickers[]', 'CreatedAt', 'UpdatedAt'],
+  ratings: ['ticker', 'created_at', 'updated_at'],
+  'call-summaries': ['symbol', 'call_date', 'fiscal_period', 'created_at', 'updated_at'],
+  news: ['news_id', 'ticker', 'type', 'created_at', 'updated_at'],
   trades: ['symbol'],
   quotes: ['symbol'],
 };

@@ -11,7 +11,7 @@ export function parseBalanceSheet(record: unknown): BalanceSheetInput {
   const rec = f.record(record);
   const row: Record<string, unknown> = {
     cik: f.cik(rec.cik, 'cik'),
-    symbols: f.strings(rec.symbols, 'symbols', 'short', 'shareClasses'),
+    symbols: f.symbols(rec.symbols, 'symbols', 'shareClasses'),
     fiscalYear: f.integer(rec.fiscal_year, 'fiscal_year', FISCAL_YEARS.min, FISCAL_YEARS.max),
     fiscalQuarter: f.integer(rec.fiscal_quarter, 'fiscal_quarter', 1, 4),
     reportingPeriodEnd: f.date(rec.reporting_period_end, 'reporting_period_end'),

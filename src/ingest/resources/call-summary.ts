@@ -12,7 +12,7 @@ export function parseCallSummary(record: unknown): CallSummaryInput {
   if (sentiment < -1 || sentiment > 1) throw f.reject('sentiment_score', 'a number from -1 to 1', sentiment);
   return {
     id: f.optInteger(rec.id, 'id', 1) ?? undefined,
-    symbol: f.nonEmpty(rec.symbol, 'symbol'),
+    symbol: f.symbol(rec.symbol, 'symbol'),
     companyName: f.string(rec.company_name, 'company_name'),
     callDate: f.timestamp(rec.call_date, 'call_date'),
     fiscalYear: f.integer(rec.fiscal_year, 'fiscal_year', 1900, 2100),

@@ -7,7 +7,6 @@
 import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
 import { fundamentalKey, writeFundamentals, type FiscalPeriod, type FundamentalInput } from '../../services/fundamental.js';
 import { litigationInsight, mdnaInsight, riskFactorsInsight, type LitigationInsight, type MdnaInsight, type RiskFactorsInsight } from '../../domain/insights.js';
-import { SYMBOL_PATTERN } from '../../domain/symbols.js';
 import type { Importer } from '../importer.js';
 import * as f from '../record-fields.js';
 
@@ -26,9 +25,7 @@ function symbolOf(rec: f.Rec): string {
     throw f.reject('symbol', `the same as ticker (${JSON.stringify(ticker)}) when a record has both`, symbol);
   }
   const [field, value] = symbol !== undefined ? ['symbol', symbol] : ticker !== undefined ? ['ticker', ticker] : ['symbol (or ticker)', undefined];
-  const s = f.nonEmpty(value, field).trim().toUpperCase();
-  if (!SYMBOL_PATTERN.test(s)) throw f.reject(field, '1 to 20 characters from A-Z 0-9 . -', value);
-  return s;
+  return f.symbol(value, field);
 }
 
 /** -1 to 1. */

@@ -34,7 +34,7 @@ export function parsePressRelease(record: unknown): PressReleaseInput {
     categories: f.anyJson(rec.Categories, 'Categories') as Prisma.JsonValue,
     keywords: f.strings(rec.Keywords, 'Keywords'),
     externalLinks: f.strings(rec.ExternalLinks, 'ExternalLinks', 'url'),
-    tickers: f.strings(rec.Tickers, 'Tickers'),
+    tickers: f.symbols(rec.Tickers, 'Tickers'),
     exchanges: f.strings(rec.Exchanges, 'Exchanges'),
     securities: f.objects(rec.Securities, 'Securities', (s, at) => ({
       figi: f.string(s.figi, `${at}.figi`),
