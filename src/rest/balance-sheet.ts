@@ -1,9 +1,9 @@
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../domain/fundamentals.js';
 import { holdRows } from '../context.js';
 import { CIK_PATTERN } from '../domain/cik.js';
+import { FISCAL_YEARS } from '../domain/fiscal.js';
 import {
   balanceSheetPage,
-  FISCAL_YEARS,
   MAX_SYMBOLS_LENGTH,
   parseBalanceSheetFilter,
   SORT_FIELDS,

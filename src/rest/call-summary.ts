@@ -1,4 +1,5 @@
 import { holdRows, type Context } from '../context.js';
+import { FISCAL_PERIODS } from '../domain/fiscal.js';
 import { callSummaryAtPage, type CallParticipant, type CallSummary } from '../services/call-summary.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
@@ -20,7 +21,7 @@ const SUMMARY_SCHEMA = object(
     company_name: str('Company name.'),
     call_date: timestamp('When the call took place.'),
     fiscal_year: int('Fiscal year the call reports on.'),
-    fiscal_period: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal period the call reports on.' },
+    fiscal_period: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal period the call reports on.' },
     title: str('Title of the call.'),
     summary: str('Summary of what was said.'),
     key_points: arr(str(), 'The main points, in order.'),

@@ -1,4 +1,5 @@
 import { holdRows, type Context } from '../context.js';
+import { FISCAL_PERIODS, FISCAL_YEARS } from '../domain/fiscal.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
 import { enhancedFundamentalAtPage, fundamentalAtPage, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
@@ -11,8 +12,8 @@ import { json, type Route } from './route.js';
 
 const FUNDAMENTAL_PARAMS = {
   symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },
-  fiscal_year: { type: 'integer', minimum: 1900, maximum: 2100, description: 'Only this fiscal year, 1900 to 2100.' },
-  fiscal_period: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Only this fiscal period: Q1 to Q4, or FY for the full fiscal year.' },
+  fiscal_year: { type: 'integer', minimum: FISCAL_YEARS.min, maximum: FISCAL_YEARS.max, description: `Only this fiscal year, ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}.` },
+  fiscal_period: { type: 'string', enum: FISCAL_PERIODS, description: 'Only this fiscal period: Q1 to Q4, or FY for the full fiscal year.' },
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
@@ -25,7 +26,7 @@ const statementSchemas: Record<string, JsonSchema> = Object.fromEntries(
 const LITE_SCHEMA = object({
   ticker: str('Ticker symbol.'),
   EndPeriod: date('Last day of the period.'),
-  Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
+  Quarter: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal quarter, or FY for the full fiscal year.' },
   Year: int('Fiscal year.'),
   ...statementSchemas,
 });
@@ -39,7 +40,7 @@ const ENHANCED_SCHEMA = object({
   symbol: str('Ticker symbol.'),
   cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
   EndPeriod: date('Last day of the period.'),
-  Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
+  Quarter: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal quarter, or FY for the full fiscal year.' },
   Year: int('Fiscal year.'),
   ...statementSchemas,
   pe_ratio: metric('Latest trade price to annualized diluted earnings per share.'),

@@ -115,7 +115,7 @@ export const newsRoutes: Route[] = [
       const filter = {
         symbol: symbolParam('symbol', p.symbol),
         type: p.type as 'gainers' | 'losers' | undefined,
-        shareClassFigi: p.share_class_figi?.toUpperCase(),
+        shareClassFigi: p.share_class_figi,
         id: p.id,
       };
       const { nodes, totalCount } = await newsAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });

@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../domain/fiscal.js';
 import { parseSymbol, parseSymbols } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 
@@ -42,16 +43,8 @@ export function badParam(name: string, rule: string, value: string): AppError {
   return new AppError('BAD_REQUEST', `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_SPACE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** A day that exists: 2026-02-30 parses in JavaScript (as March 2) but is not a date. */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
-}
 
 function parseDate(name: string, spec: StringParam, raw: string): string | Date {
   switch (spec.format) {

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
 import { childrenOf, fromMap, loaderName, withoutChildren } from '../graphql/loaders.js';
 import {
@@ -102,7 +103,7 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 
 const periodFilterFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
   periodEnd: t.field({ type: 'Date', description: 'Only this reporting period end.' }),
-  fiscalYear: t.int({ description: 'Only this fiscal year (1900 to 2100).' }),
+  fiscalYear: t.int({ description: `Only this fiscal year (${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}).` }),
   fiscalQuarter: t.int({ description: 'Only this fiscal quarter (1 to 4).' }),
   timeframe: t.field({ type: TimeframeEnum, description: 'Only this kind of period.' }),
 });

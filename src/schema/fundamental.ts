@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
@@ -185,7 +186,7 @@ export const EnhancedFundamentalConnection = builder.connectionObject({ type: En
 // ------------------------------------------------------------------ lists
 
 const listArgs = builder.args((t) => ({
-  fiscalYear: t.int({ description: 'Only this fiscal year.' }),
+  fiscalYear: t.int({ description: `Only this fiscal year (${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}).` }),
   fiscalPeriod: t.field({ type: FiscalPeriodEnum, description: 'Only this fiscal period.' }),
   first: t.int(firstArg(FUNDAMENTAL_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),

@@ -135,7 +135,7 @@ builder.queryField('news', (t) =>
     args: {
       symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }),
       type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }),
-      shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI.' }),
+      shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI (case-insensitive).' }),
       id: t.arg.int({ description: 'Only the item with this id (spec `id`).' }),
       ...pageArgs,
     },

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { FISCAL_YEARS, isCalendarDate, isFiscalYear } from '../domain/fiscal.js';
 import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
@@ -70,14 +71,6 @@ const ORDERINGS: Record<BalanceSheetSortField, Ordering<BalanceSheet>> = {
 // ------------------------------------------------------------------ validation (spec 4.2)
 
 export const MAX_SYMBOLS_LENGTH = 200;
-export const FISCAL_YEARS = { min: 1900, max: 2100 } as const;
-
-/** `yyyy-mm-dd` naming a day that exists (not 2026-02-30). */
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const day = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
-}
 
 const bad = (argument: string, rule: string, value: unknown) =>
   new AppError('BAD_REQUEST', `argument "${argument}" must be ${rule}; got ${JSON.stringify(value)}`);
@@ -100,7 +93,7 @@ export function parseBalanceSheetFilter(filter: BalanceSheetFilter, argumentName
       throw bad(argumentName('symbols'), `a list of at most ${MAX_SYMBOLS_LENGTH} characters when joined with commas`, symbols.join(','));
     }
   }
-  if (fiscalYear !== undefined && !(Number.isInteger(fiscalYear) && fiscalYear >= FISCAL_YEARS.min && fiscalYear <= FISCAL_YEARS.max)) {
+  if (fiscalYear !== undefined && !isFiscalYear(fiscalYear)) {
     throw bad(argumentName('fiscalYear'), `an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}`, fiscalYear);
   }
   if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter)) throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);

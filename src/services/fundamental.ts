@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { FISCAL_YEARS, isFiscalYear } from '../domain/fiscal.js';
 import { columnOf, STATEMENT_LINES, type StatementColumn } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -51,7 +52,18 @@ function conditions(filter: FundamentalFilter, enhanced: boolean): Prisma.Sql[] 
   return out;
 }
 
+/**
+ * Every list of this service reads its filter through here: a fiscal year outside the years every
+ * fiscal filter takes (domain/fiscal.ts; REST refuses it as a parameter) is a BAD_REQUEST.
+ */
+function checkFilter(filter: FundamentalFilter): void {
+  if (filter.fiscalYear !== undefined && !isFiscalYear(filter.fiscalYear)) {
+    throw new AppError('BAD_REQUEST', `argument "fiscalYear" must be an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}; got ${filter.fiscalYear}`);
+  }
+}
+
 function keyedList(filter: FundamentalFilter, enhanced: boolean): KeyedList<Fundamental> {
+  checkFilter(filter);
   return { table: 'Fundamental', keyColumn: 'symbol', ordering: orderingOf(enhanced), direction: 'desc', filters: conditions(filter, enhanced) };
 }
 
@@ -79,6 +91,7 @@ export function countFundamentals(db: Db, symbol: string, filter: FundamentalFil
 }
 
 function whereOf(filter: SymbolFundamentalFilter, enhanced: boolean): Prisma.FundamentalWhereInput {
+  checkFilter(filter);
   return {
     symbol: filter.symbol,
     ...(filter.fiscalYear !== undefined && { year: filter.fiscalYear }),

@@ -34,7 +34,8 @@ const ORDERING: Ordering<Pick<NewsItem, 'createdAt' | 'id'>> = {
 function whereOf(filter: NewsFilter): Prisma.NewsItemWhereInput {
   const where: Prisma.NewsItemWhereInput = { ticker: filter.symbol };
   if (filter.type !== undefined) where.type = filter.type;
-  if (filter.shareClassFigi !== undefined) where.shareClassFigi = filter.shareClassFigi;
+  // FIGIs are stored upper-case; a filter takes any case (REST and GraphQL alike)
+  if (filter.shareClassFigi !== undefined) where.shareClassFigi = filter.shareClassFigi.toUpperCase();
   if (filter.id !== undefined) where.id = filter.id;
   return where;
 }
