@@ -2,6 +2,7 @@ import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../doma
 import { holdRows } from '../context.js';
 import { CIK_PATTERN } from '../domain/cik.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import {
   balanceSheetPage,
   MAX_SYMBOLS_LENGTH,
@@ -22,7 +23,7 @@ const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const sa
 
 /** Spec 4.2 with the names of decisions.md. */
 export const BALANCE_SHEET_PARAMS = {
-  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Results per page, 1 to 1000.' },
+  limit: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.balanceSheets.max, default: PAGE_SIZES.balanceSheets.default, description: `Results per page, 1 to ${PAGE_SIZES.balanceSheets.max}.` },
   sort: {
     type: 'string',
     pattern: SORT_PATTERN,

@@ -1,3 +1,4 @@
+import { PAGE_SIZES } from '../domain/limits.js';
 import { arr, int, object, str, type JsonSchema } from './json-schema.js';
 import type { ParamSpecs } from './params.js';
 import { json } from './route.js';
@@ -14,7 +15,7 @@ export const MAX_PAGE = 1_000_000;
 /** `page` and `page_size` of the page-numbered endpoints (decisions.md: default 1 and 10, max size 100). */
 export const PAGE_PARAMS = {
   page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Records per page, 1 to 100 (default 10).' },
+  page_size: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.records.max, default: PAGE_SIZES.records.default, description: `Records per page, 1 to ${PAGE_SIZES.records.max} (default ${PAGE_SIZES.records.default}).` },
 } as const satisfies ParamSpecs;
 
 /** `{ data, message, pagination }` of spec 4.3 (also used by 4.8). */

@@ -1,5 +1,6 @@
 import { ratingAtPage, type Rating } from '../services/rating.js';
 import { holdRows } from '../context.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, MAX_PAGE } from './page-number.js';
@@ -22,7 +23,7 @@ export const RATING_PARAMS = {
   from: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or after this time: YYYY-MM-DD HH:MM:SS, UTC.' },
   to: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or before this time: YYYY-MM-DD HH:MM:SS, UTC.' },
   page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Ratings per page, 1 to 100.' },
+  page_size: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.records.max, default: PAGE_SIZES.records.default, description: `Ratings per page, 1 to ${PAGE_SIZES.records.max}.` },
 } as const satisfies ParamSpecs;
 
 /** Spec 2.7, keys as the spec spells them. */

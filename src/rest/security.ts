@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { holdRows, type Context } from '../context.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
 import { securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
 import { arr, bool, date, int, nullable, object, str, timestamp, type JsonSchema } from './json-schema.js';
@@ -19,7 +20,7 @@ export const SECURITY_SEARCH_PARAMS = {
   q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Alias of search (give one of the two).' },
   search_type: { type: 'string', enum: SEARCH_TYPE_NAMES, required: true, description: 'The field the query is matched against.' },
   page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1. A page past the end has no hits.' },
-  per_page: { type: 'integer', minimum: 1, maximum: 250, default: 10, description: 'Hits per page, 1 to 250.' },
+  per_page: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.securities.max, default: PAGE_SIZES.securities.default, description: `Hits per page, 1 to ${PAGE_SIZES.securities.max}.` },
 } as const satisfies ParamSpecs;
 
 // ------------------------------------------------------------------ the document (spec 2.5)

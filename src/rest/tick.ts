@@ -1,4 +1,5 @@
 import { holdRows, type Context } from '../context.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
 import type { Page } from '../db/keyset.js';
 import { findSecurity } from '../services/security.js';
@@ -14,7 +15,7 @@ const timestampParam = (description: string) =>
 /** Spec 4.10/4.11 and decisions.md: order, limit, sort, and timestamp bounds. */
 export const TICK_PARAMS = {
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc', description: 'Order by SIP timestamp (then sequence number).' },
-  limit: { type: 'integer', minimum: 1, maximum: 5000, default: 10, description: 'Results per page, 1 to 5000.' },
+  limit: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.ticks.max, default: PAGE_SIZES.ticks.default, description: `Results per page, 1 to ${PAGE_SIZES.ticks.max}.` },
   sort: { type: 'string', enum: ['timestamp'], default: 'timestamp', description: 'Sort field; only timestamp.' },
   timestamp: timestampParam('Only this day, or this exact nanosecond.'),
   'timestamp.gte': timestampParam('At or after.'),

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
@@ -23,8 +24,7 @@ import { emptyPage, type Direction, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
-/** The same page-size rule as the REST `limit` (spec 4.2). */
-export const BALANCE_SHEET_PAGE: PageSize = { default: 100, max: 1000 };
+export const BALANCE_SHEET_PAGE: PageSize = PAGE_SIZES.balanceSheets;
 
 export const TimeframeEnum = builder.enumType('Timeframe', {
   description: 'The period a balance sheet reports on (spec `timeframe`).',

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import {
@@ -13,7 +14,7 @@ import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, Fiscal
 import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
-export const CALL_SUMMARY_PAGE: PageSize = { default: 10, max: 100 };
+export const CALL_SUMMARY_PAGE: PageSize = PAGE_SIZES.records;
 
 const CallParticipant = builder.objectRef<ParticipantRow>('CallParticipant').implement({
   description: 'Someone who spoke on a conference call.',

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
@@ -25,7 +26,7 @@ import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
 /** The REST `page_size` rule of spec 4.3/4.4 (default 10), with a cap. */
-export const FUNDAMENTAL_PAGE: PageSize = { default: 10, max: 100 };
+export const FUNDAMENTAL_PAGE: PageSize = PAGE_SIZES.records;
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 

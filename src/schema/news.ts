@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { newsTopic } from '../runtime/events.js';
 import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
@@ -10,7 +11,7 @@ import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
 
-export const NEWS_PAGE: PageSize = { default: 10, max: 100 };
+export const NEWS_PAGE: PageSize = PAGE_SIZES.records;
 
 /** A ticker's page of news, without the items' securities (see `withoutChildren`). */
 async function newsPageOf(ctx: Context, ticker: string, filter: TickerNewsFilter, args: KeysetArgs): Promise<Page<NewsItemRow>> {

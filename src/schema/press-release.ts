@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbols } from '../domain/symbols.js';
 import type { Context } from '../context.js';
 import { PRESS_RELEASE_TOPIC } from '../runtime/events.js';
@@ -16,7 +17,7 @@ import {
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
-export const PRESS_RELEASE_PAGE: PageSize = { default: 10, max: 100 };
+export const PRESS_RELEASE_PAGE: PageSize = PAGE_SIZES.records;
 
 /** For links from other resources (news): one release by id, null when it does not exist. */
 export function pressReleaseById(ctx: Context, id: number): Promise<PressReleaseRow | null> {

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
@@ -7,7 +8,7 @@ import { ratingPage, ratingPages, ratingsByIds, type Rating as RatingRow, type R
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
-export const RATING_PAGE: PageSize = { default: 10, max: 100 };
+export const RATING_PAGE: PageSize = PAGE_SIZES.records;
 
 /** For links from other resources (news): one rating by id, null when it does not exist. */
 export function ratingById(ctx: Context, id: number): Promise<RatingRow | null> {

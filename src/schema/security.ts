@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { fromMap } from '../graphql/loaders.js';
 import type { Context } from '../context.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../services/security.js';
 import { checkFirst, connection, firstArg, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 
-export const SECURITY_PAGE: PageSize = { default: 10, max: 250 };
+export const SECURITY_PAGE: PageSize = PAGE_SIZES.securities;
 
 /** Loaders other resource modules use to link to securities. */
 export function securityBySymbol(ctx: Context, symbol: string): Promise<SecurityRow | null> {

@@ -1,9 +1,10 @@
 // What the trade and quote modules share: their arguments and how they become a page request.
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { clampNanos, toNanos, type TickPageArgs, type TimeRange } from '../services/tick.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArg, SortOrder, type PageSize } from './common.js';
 
-export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
+export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 
 /** Arguments of the root `trades`/`quotes` fields and of the Security edges alike. */
 export const tickArgs = builder.args((t) => ({
