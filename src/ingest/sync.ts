@@ -33,7 +33,7 @@ export interface SyncOptions {
   attempts?: number;
   /** First backoff step in ms (default 250), doubled per retry, capped at 30 s. */
   backoffMs?: number;
-  /** New trades, quotes, press releases and news are published here after their page commits (see import.ts). */
+  /** New trades, quotes, press releases and news are published here after their page commits (see publishInserted in importer.ts). */
   events?: EventBus;
 }
 
