@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import Database from 'libsql';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../src/config.js';
-import { openCursor, sealCursor } from '../src/rest/cursor.js';
+import { openCursor, sealCursor } from '../src/rest/next-url.js';
 import { cli, databaseKinds, inProcessApp, JWT_SECRET, machineLine, markdownTable, median, record, scratchDatabase, utcNow, type Scratch } from './harness.js';
 
 const { values: args } = parseArgs({
@@ -38,7 +38,7 @@ const ROUTE = `Trade:${SYMBOL}`;
 const RAW_SQL = (after: boolean) =>
   `SELECT * FROM "Trade" WHERE "symbol" = $1${after ? ' AND ("sipTimestamp", "sequenceNumber") < ($3, $4)' : ''} ORDER BY "sipTimestamp" DESC, "sequenceNumber" DESC LIMIT $2`;
 
-/** Spec 2.9 keys, 19-digit timestamps as JSON numbers (JSON.stringify cannot write a bigint, so they are unquoted after). */
+/** The legacy trade keys, 19-digit timestamps as JSON numbers (JSON.stringify cannot write a bigint, so they are unquoted after). */
 function rawJson(rows: { tradeId: string; sipTimestamp: bigint | string; sequenceNumber: bigint | string; price: number; size: number; exchange: number; tape: number; conditions: unknown }[]): string {
   const results = rows.map((t) => ({
     conditions: typeof t.conditions === 'string' ? JSON.parse(t.conditions) : t.conditions,

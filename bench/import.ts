@@ -25,7 +25,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
 import { createDb } from '../src/db/client.js';
-import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import.js';
+import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import-stream.js';
 import { importer } from '../src/ingest/resources/trade.js';
 import { migrate } from '../src/db/migrate.js';
 import { databaseKinds, machineLine, PG_URL, record, utcNow } from './harness.js';

@@ -5,7 +5,7 @@ import { authenticate, CallerCache } from './auth/caller.js';
 import { createCors } from './auth/cors.js';
 import { checkSite } from './auth/csrf.js';
 import { createRateLimits, type RateLimits } from './auth/rate-limit.js';
-import type { SessionDeps } from './auth/sessions.js';
+import type { SessionDeps } from './auth/session-cookies.js';
 import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Caller, CallerCache } from './auth/caller.js';
-import type { SessionDeps } from './auth/sessions.js';
+import type { SessionDeps } from './auth/session-cookies.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Resource } from './domain/entitlements.js';

@@ -1,10 +1,21 @@
+import type { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
+import type { Db } from './client.js';
+import { topPerKey } from './sql.js';
 
 /**
  * Keyset pagination shared by every list. A list is ordered by a fixed tuple of columns, all in one
  * direction, ending in a unique column; a cursor is the tuple of the last row it returned, so the
  * next page is `WHERE (cols) > (cursor) ORDER BY cols LIMIT n`: an index range scan however deep.
+ *
+ * The paging vocabulary of every service: two kinds of paging, one helper each, one name each.
+ * - Keyset pages (GraphQL connections, REST `next_url`): `<noun>Page(db, filter, { first, after })`
+ *   answers a `Page<Row>` (built by `keysetPage` below), and for loaders `<noun>Pages(db, keys, ...)`
+ *   answers one `Page<Row>` per key in one statement (built by `keysetPages`).
+ * - Page numbers (REST `page`/`page_size`): `<noun>AtPage(db, filter, { page, pageSize })` answers
+ *   a `NumberedPage<Row>`, `{ nodes, totalCount }` (built by `numberedPage` in db/page-number.ts).
+ * Both read a list the same way, a `SortedList`, so page N of one holds the rows the other reaches.
  */
 export type KeyType = 'string' | 'int' | 'bigint' | 'float' | 'date';
 
@@ -106,7 +117,7 @@ export function lastCursor(page: Page<unknown>): string | undefined {
 }
 
 /** Prisma `where` for "strictly after this key tuple" in the given direction. */
-export function afterWhere(columns: readonly { column: string }[], values: unknown[], direction: Direction): Record<string, unknown> {
+function afterWhere(columns: readonly { column: string }[], values: unknown[], direction: Direction): Record<string, unknown> {
   const op = direction === 'asc' ? 'gt' : 'lt';
   const branches = columns.map((c, i) => {
     const branch: Record<string, unknown> = {};
@@ -119,4 +130,50 @@ export function afterWhere(columns: readonly { column: string }[], values: unkno
 
 export function orderByOf(columns: readonly { column: string }[], direction: Direction): Record<string, Direction>[] {
   return columns.map((c) => ({ [c.column]: direction }));
+}
+
+/**
+ * A Prisma model's rows in one ordering: what `keysetPage` and `numberedPage` (db/page-number.ts)
+ * need of a list. `findMany` and `count` are the model's own, with the service's `include`.
+ */
+export interface SortedList<Row, Where> {
+  ordering: Ordering<Row>;
+  direction: Direction;
+  findMany(query: { where: Where; orderBy: Record<string, Direction>[]; take: number; skip?: number }): Promise<Row[]>;
+  count(query: { where: Where }): Promise<number>;
+}
+
+/** One keyset page of the rows of `list` that `match`, with a total counted only when asked for. */
+export async function keysetPage<Row, Where>(list: SortedList<Row, Where>, match: Where, args: KeysetArgs): Promise<Page<Row>> {
+  const { ordering, direction } = list;
+  // Prisma's where inputs all take AND; the generic Where cannot say so
+  const where = args.after ? ({ AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, direction, args.after), direction)] } as Where) : match;
+  const rows = await list.findMany({ where, orderBy: orderByOf(ordering.columns, direction), take: args.first + 1 });
+  return toPage(rows, args.first, ordering, direction, () => list.count({ where: match }));
+}
+
+/** A table's rows for `keysetPages`: one list per value of `keyColumn`, all in one ordering. */
+export interface KeyedList<Row> {
+  table: string;
+  keyColumn: string;
+  ordering: Ordering<Row>;
+  direction: Direction;
+  /** Conditions on unqualified columns of `table`, the same for every key. */
+  filters?: Prisma.Sql[];
+}
+
+/** One keyset page per key, the same arguments for each, in one statement (`topPerKey`, db/sql.ts). */
+export async function keysetPages<Row>(db: Db, list: KeyedList<Row>, keys: readonly string[], args: KeysetArgs): Promise<Map<string, Page<Row>>> {
+  const { ordering, direction } = list;
+  const rows = await topPerKey<Row & Record<string, unknown>>(db, {
+    table: list.table,
+    keyColumn: list.keyColumn,
+    keys,
+    filters: list.filters ?? [],
+    orderColumns: ordering.columns.map((c) => c.column),
+    direction,
+    after: args.after ? decodeCursor(ordering, direction, args.after) : undefined,
+    limit: args.first + 1,
+  });
+  return new Map([...rows].map(([key, list]) => [key as string, toPage<Row>(list, args.first, ordering, direction)]));
 }

@@ -1,6 +1,5 @@
 import type { Db } from './client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Direction } from './keyset.js';
 
 /**
  * The first `limit` rows for each of many keys, in one statement whatever the number of keys, its
@@ -21,7 +20,7 @@ export interface TopPerKeyQuery {
   /** Further conditions on unqualified columns of `table`, ANDed; the same for every key. */
   filters?: Prisma.Sql[];
   orderColumns: readonly string[];
-  direction: Direction;
+  direction: 'asc' | 'desc';
   /** A key tuple over orderColumns: only rows strictly after it. */
   after?: readonly unknown[] | undefined;
   limit: number;

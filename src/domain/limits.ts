@@ -37,6 +37,22 @@ export const LIST_LIMITS = {
   conditions: 8,
 } as const;
 
+/**
+ * How many items one page of each list holds, by default and at most: the same rule for a list's
+ * GraphQL `first` (schema/<noun>.ts) and its REST page parameter (rest/<noun>.ts). Out of range is
+ * an error at both, never a clamp.
+ */
+export const PAGE_SIZES = {
+  /** Trades and quotes (REST `limit`). */
+  ticks: { default: 10, max: 5_000 },
+  /** Balance sheets (REST `limit`). */
+  balanceSheets: { default: 100, max: 1_000 },
+  /** Security search (REST `per_page`). */
+  securities: { default: 10, max: 250 },
+  /** Every other list: news, ratings, press releases, call summaries, logos, fundamentals (REST `page_size`). */
+  records: { default: 10, max: 100 },
+} as const;
+
 export type TextKind = keyof typeof TEXT_LIMITS;
 export type ListKind = keyof typeof LIST_LIMITS;
 

@@ -1,13 +1,23 @@
 import { AppError } from '../errors.js';
 
+// The symbol rule, the one every entry point applies: REST parameters (rest/params.ts), GraphQL
+// arguments through the services and resolvers, subscriptions, and the import of a record
+// (ingest/record-fields.ts). Each says it in its own words; what is a symbol is decided here.
+
 /** A ticker symbol as every filter accepts it (`A-Z 0-9 . -`, as the legacy API's), after upper-casing. */
 export const SYMBOL_PATTERN = /^[A-Z0-9.-]{1,20}$/;
 export const MAX_SYMBOLS = 100;
 
+/** The symbol a value names (trimmed, upper-cased), or undefined when it names none. */
+export function normalizeSymbol(value: string): string | undefined {
+  const symbol = value.trim().toUpperCase();
+  return SYMBOL_PATTERN.test(symbol) ? symbol : undefined;
+}
+
 /** One symbol, upper-cased; throws a BAD_REQUEST naming `argument` and the value received. */
 export function parseSymbol(value: string, argument: string): string {
-  const symbol = value.trim().toUpperCase();
-  if (!SYMBOL_PATTERN.test(symbol)) {
+  const symbol = normalizeSymbol(value);
+  if (symbol === undefined) {
     throw new AppError('BAD_REQUEST', `argument "${argument}": a symbol must be 1 to 20 characters from A-Z 0-9 . -; got ${JSON.stringify(value)}`);
   }
   return symbol;

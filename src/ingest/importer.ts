@@ -1,9 +1,12 @@
 // The contract between the data-in paths (`cli import`, `cli sync`, the NDJSON stream) and the
 // resources. One Importer per resource, in src/ingest/resources/<noun>.ts; it knows the legacy JSON
 // shape of one record (the shape our own REST routes return, which is what a legacy vendor returns)
-// and how to write a batch of them idempotently through its service.
+// and how to write a batch of them idempotently through its service. A PublishingImporter (below)
+// also names the events of the records it inserted, for the GraphQL subscriptions. How a file or a
+// stream becomes batches for an Importer is import-stream.ts's.
 import type { WriteCounts } from '../db/upsert.js';
 import type { Db } from '../db/client.js';
+import type { EventBus } from '../runtime/events.js';
 
 /** CLI names of the importable resources, in the order a full sync runs them (parents first). */
 export const IMPORT_RESOURCES = [
@@ -53,4 +56,34 @@ export interface Importer<Row> {
    * sortable text), or undefined when the resource has none and is synced whole.
    */
   highWater?(row: Row): string | undefined;
+}
+
+/** An event: the topic (runtime/events.ts names them) and the stored row. */
+export type ImportEvent = readonly [topic: string, payload: unknown];
+
+/**
+ * An importer whose inserted records are published on the event bus once their batch commits
+ * (trades, quotes, press releases, news): what the GraphQL subscriptions serve.
+ */
+export interface PublishingImporter<Row> extends Importer<Row> {
+  write(db: Db, rows: Row[]): Promise<WriteCounts & { insertedRows: Row[] }>;
+  /**
+   * The events of the records a committed batch inserted, each carrying the row as stored (read
+   * back where the stored row holds more than the parsed record: ids, child rows, stamps).
+   */
+  eventsOf(db: Db, inserted: Row[]): Promise<ImportEvent[]>;
+}
+
+export function isPublishing<Row>(importer: Importer<Row>): importer is PublishingImporter<Row> {
+  return typeof (importer as Partial<PublishingImporter<Row>>).eventsOf === 'function';
+}
+
+/**
+ * Publishes what one committed batch inserted (nothing for an importer that does not publish).
+ * Called by every data-in path after `write`; a failure here leaves the stored rows stored.
+ */
+export async function publishInserted<Row>(db: Db, importer: Importer<Row>, written: WriteCounts, bus: EventBus): Promise<void> {
+  const inserted = (written as Partial<{ insertedRows: Row[] }>).insertedRows;
+  if (!isPublishing(importer) || !inserted?.length) return;
+  await bus.publishAll(await importer.eventsOf(db, inserted));
 }

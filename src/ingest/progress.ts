@@ -1,4 +1,4 @@
-import type { ImportProgress } from './import.js';
+import type { ImportProgress } from './import-stream.js';
 
 /**
  * Import progress on stderr. A terminal gets one line redrawn in place (a bar when the input size

@@ -3,7 +3,9 @@
 // throws a RejectError naming the field, the rule and the value received. Text and lists are held
 // to the limits of src/domain/limits.ts: text of a kind (default short), lists of a kind (default
 // children), opaque JSON by its JSON text.
+import { CIK_PATTERN, padCik } from '../domain/cik.js';
 import { LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../domain/limits.js';
+import { normalizeSymbol } from '../domain/symbols.js';
 import { RejectError } from './importer.js';
 
 export type Rec = Record<string, unknown>;
@@ -181,10 +183,22 @@ export function anyJson(value: unknown, field: string): unknown {
   return value;
 }
 
-/** A SEC Central Index Key, 1 to 10 digits, stored zero-padded to 10. */
+/** A SEC Central Index Key, 1 to 10 digits, stored zero-padded to 10 (domain/cik.ts). */
 export function cik(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value)) throw reject(field, 'a CIK of 1 to 10 digits', value);
-  return value.padStart(10, '0');
+  if (typeof value !== 'string' || !CIK_PATTERN.test(value)) throw reject(field, 'a CIK of 1 to 10 digits', value);
+  return padCik(value);
+}
+
+/** A ticker symbol by the rule every filter applies (domain/symbols.ts), stored upper-cased as filters ask for it. */
+export function symbol(value: unknown, field: string): string {
+  const named = normalizeSymbol(nonEmpty(value, field));
+  if (named === undefined) throw reject(field, '1 to 20 characters from A-Z 0-9 . -', value);
+  return named;
+}
+
+/** An array of at most LIST_LIMITS[listKind] symbols, each by `symbol`. */
+export function symbols(value: unknown, field: string, listKind: ListKind = 'children'): string[] {
+  return array(value, field, listKind).map((v, i) => symbol(v, `${field}[${i}]`));
 }
 
 export function optCik(value: unknown, field: string): string | null {

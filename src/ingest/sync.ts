@@ -15,8 +15,7 @@
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../runtime/events.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
-import { publishInserted } from './import.js';
-import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from './importer.js';
+import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
 import { importerFor } from './registry.js';
@@ -34,7 +33,7 @@ export interface SyncOptions {
   attempts?: number;
   /** First backoff step in ms (default 250), doubled per retry, capped at 30 s. */
   backoffMs?: number;
-  /** New trades, quotes, press releases and news are published here after their page commits (see import.ts). */
+  /** New trades, quotes, press releases and news are published here after their page commits (see publishInserted in importer.ts). */
   events?: EventBus;
 }
 

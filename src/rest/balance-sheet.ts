@@ -1,11 +1,12 @@
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../domain/fundamentals.js';
 import { holdRows } from '../context.js';
+import { CIK_PATTERN } from '../domain/cik.js';
+import { FISCAL_YEARS } from '../domain/fiscal.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import {
-  checkBalanceSheetFilter,
-  CIK_PATTERN,
-  FISCAL_YEARS,
-  listBalanceSheets,
+  balanceSheetPage,
   MAX_SYMBOLS_LENGTH,
+  parseBalanceSheetFilter,
   SORT_FIELDS,
   type BalanceSheetFilter,
   type BalanceSheetSort,
@@ -13,18 +14,16 @@ import {
   type Timeframe,
 } from '../services/balance-sheet.js';
 import { arr, date, num, object, str, type JsonSchema } from './json-schema.js';
-import { nextUrl, readCursorRequest } from './paging.js';
-import { lastCursor } from '../db/keyset.js';
+import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
 import { badParam, type ParamSpecs } from './params.js';
-import { json, type Route } from './route.js';
-import { cursorEnvelope } from './trade.js';
+import type { Route } from './route.js';
 
 const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/;
 const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];
 
 /** The parameters of the legacy balance-sheet route, with the names docs/rest.md#parameters-per-route gives them. */
 export const BALANCE_SHEET_PARAMS = {
-  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Results per page, 1 to 1000.' },
+  limit: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.balanceSheets.max, default: PAGE_SIZES.balanceSheets.default, description: `Results per page, 1 to ${PAGE_SIZES.balanceSheets.max}.` },
   sort: {
     type: 'string',
     pattern: SORT_PATTERN,
@@ -45,10 +44,7 @@ export const BALANCE_SHEET_PARAMS = {
 } as const satisfies ParamSpecs;
 
 /** The query as OpenAPI shows it: the filters, or the cursor of a next_url. */
-export const BALANCE_SHEET_QUERY_DOC: ParamSpecs = {
-  ...BALANCE_SHEET_PARAMS,
-  cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
-};
+export const BALANCE_SHEET_QUERY_DOC = withCursorParam(BALANCE_SHEET_PARAMS);
 
 const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
 
@@ -103,9 +99,9 @@ export const balanceSheetRoutes: Route[] = [
       const { params: p, raw, after } = readCursorRequest(ctx, url, ROUTE, BALANCE_SHEET_PARAMS);
       await holdRows(ctx, 'BalanceSheet', p.limit);
       const sort = parseSort(p.sort);
-      const filter: BalanceSheetFilter = {
+      const given: BalanceSheetFilter = {
         cik: p.cik,
-        symbols: p.symbols?.toUpperCase().split(','),
+        symbols: p.symbols?.split(','),
         periodEnd: p.period_end,
         fiscalYear: p.fiscal_year,
         fiscalQuarter: p.fiscal_quarter,
@@ -114,10 +110,9 @@ export const balanceSheetRoutes: Route[] = [
       const REST_NAMES: Record<keyof BalanceSheetFilter, string> = {
         cik: 'cik', symbols: 'symbols', periodEnd: 'period_end', fiscalYear: 'fiscal_year', fiscalQuarter: 'fiscal_quarter', timeframe: 'timeframe',
       };
-      checkBalanceSheetFilter(filter, (k) => REST_NAMES[k]);
-      const page = await listBalanceSheets(ctx.db, { filter, sort, first: p.limit, after });
-      const next = nextUrl(ctx, url, ROUTE, raw, lastCursor(page), page.hasNextPage);
-      return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(balanceSheetRecord), status: 'OK' });
+      const filter = parseBalanceSheetFilter(given, (k) => REST_NAMES[k]);
+      const page = await balanceSheetPage(ctx.db, filter, { sort, first: p.limit, after });
+      return cursorPageResponse(ctx, url, ROUTE, raw, page, balanceSheetRecord);
     },
     doc: {
       summary: 'Standardized balance sheets',

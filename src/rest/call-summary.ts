@@ -1,10 +1,9 @@
 import { holdRows, type Context } from '../context.js';
-import { AppError } from '../errors.js';
-import { callSummaryPageNumber, type CallParticipant, type CallSummary } from '../services/call-summary.js';
-import { SYMBOL_PARAM_PATTERN } from './fundamental.js';
-import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
+import { FISCAL_PERIODS } from '../domain/fiscal.js';
+import { callSummaryAtPage, type CallParticipant, type CallSummary } from '../services/call-summary.js';
+import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
+import { checkOrder, parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 
 /** symbol, from, to, page, page_size: the names of docs/rest.md#parameters-per-route. */
@@ -22,7 +21,7 @@ const SUMMARY_SCHEMA = object(
     company_name: str('Company name.'),
     call_date: timestamp('When the call took place.'),
     fiscal_year: int('Fiscal year the call reports on.'),
-    fiscal_period: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal period the call reports on.' },
+    fiscal_period: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal period the call reports on.' },
     title: str('Title of the call.'),
     summary: str('Summary of what was said.'),
     key_points: arr(str(), 'The main points, in order.'),
@@ -67,11 +66,9 @@ export function summaryRecord(c: CallSummary): Record<string, unknown> {
 async function summaries(ctx: Context, url: URL): Promise<Response> {
   const p = parseQuery(SUMMARY_PARAMS, url.searchParams);
   await holdRows(ctx, 'CallSummary', p.page_size);
-  if (p.from && p.to && p.from.getTime() > p.to.getTime()) {
-    throw new AppError('BAD_REQUEST', `parameter from (${p.from.toISOString()}) is after parameter to (${p.to.toISOString()})`);
-  }
+  checkOrder(p.from, p.to);
   const filter = { symbol: p.symbol?.toUpperCase(), from: p.from, to: p.to };
-  const { nodes, totalCount } = await callSummaryPageNumber(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+  const { nodes, totalCount } = await callSummaryAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
   return json({ data: nodes.map(summaryRecord), message: OK_MESSAGE, pagination: pagination(totalCount, p.page, p.page_size) });
 }
 

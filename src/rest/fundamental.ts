@@ -1,21 +1,19 @@
 import { holdRows, type Context } from '../context.js';
+import { FISCAL_PERIODS, FISCAL_YEARS } from '../domain/fiscal.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../domain/fundamentals.js';
-import { fundamentalPageNumber, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
+import { enhancedFundamentalAtPage, fundamentalAtPage, litigationOf, mdnaOf, riskFactorsOf, type FiscalPeriod, type Fundamental, type FundamentalWithMetrics } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { arr, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
-import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './pages.js';
+import { parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
+import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
 import { json, type Route } from './route.js';
 
 // ------------------------------------------------------------------ parameters
 
-/** A ticker as the legacy symbol filters spell it; lower case is accepted and upper-cased. */
-export const SYMBOL_PARAM_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
-
 const FUNDAMENTAL_PARAMS = {
   symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },
-  fiscal_year: { type: 'integer', minimum: 1900, maximum: 2100, description: 'Only this fiscal year, 1900 to 2100.' },
-  fiscal_period: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Only this fiscal period: Q1 to Q4, or FY for the full fiscal year.' },
+  fiscal_year: { type: 'integer', minimum: FISCAL_YEARS.min, maximum: FISCAL_YEARS.max, description: `Only this fiscal year, ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}.` },
+  fiscal_period: { type: 'string', enum: FISCAL_PERIODS, description: 'Only this fiscal period: Q1 to Q4, or FY for the full fiscal year.' },
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
@@ -28,7 +26,7 @@ const statementSchemas: Record<string, JsonSchema> = Object.fromEntries(
 const LITE_SCHEMA = object({
   ticker: str('Ticker symbol.'),
   EndPeriod: date('Last day of the period.'),
-  Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
+  Quarter: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal quarter, or FY for the full fiscal year.' },
   Year: int('Fiscal year.'),
   ...statementSchemas,
 });
@@ -42,7 +40,7 @@ const ENHANCED_SCHEMA = object({
   symbol: str('Ticker symbol.'),
   cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
   EndPeriod: date('Last day of the period.'),
-  Quarter: { type: 'string', enum: ['Q1', 'Q2', 'Q3', 'Q4', 'FY'], description: 'Fiscal quarter, or FY for the full fiscal year.' },
+  Quarter: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal quarter, or FY for the full fiscal year.' },
   Year: int('Fiscal year.'),
   ...statementSchemas,
   pe_ratio: metric('Latest trade price to annualized diluted earnings per share.'),
@@ -130,8 +128,7 @@ export function enhancedRecord(f: FundamentalWithMetrics): Record<string, unknow
 function readQuery(url: URL) {
   const p = parseQuery(FUNDAMENTAL_PARAMS, url.searchParams);
   return {
-    symbol: p.symbol.toUpperCase(),
-    filter: { fiscalYear: p.fiscal_year, fiscalPeriod: p.fiscal_period as FiscalPeriod | undefined },
+    filter: { symbol: p.symbol.toUpperCase(), fiscalYear: p.fiscal_year, fiscalPeriod: p.fiscal_period as FiscalPeriod | undefined },
     page: p.page,
     pageSize: p.page_size,
   };
@@ -140,14 +137,14 @@ function readQuery(url: URL) {
 async function enhanced(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
   await holdRows(ctx, 'EnhancedFundamental', q.pageSize);
-  const { nodes, totalCount } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: true });
+  const { nodes, totalCount } = await enhancedFundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
   return json({ data: nodes.map(enhancedRecord), message: OK_MESSAGE, pagination: pagination(totalCount, q.page, q.pageSize) });
 }
 
 async function lite(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
   await holdRows(ctx, 'Fundamental', q.pageSize);
-  const { nodes } = await fundamentalPageNumber(ctx.db, q.symbol, q.filter, { page: q.page, pageSize: q.pageSize, enhanced: false });
+  const { nodes } = await fundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
   return json(nodes.map(liteRecord));
 }
 

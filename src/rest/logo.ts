@@ -1,9 +1,9 @@
-import { logoPageNumber, type LogoWithInfo } from '../services/logo.js';
+import { logoAtPage, type LogoWithInfo } from '../services/logo.js';
 import { holdRows } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { arr, int, num, object, str, timestamp } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
-import { PAGE_PARAMS } from './pages.js';
+import { PAGE_PARAMS } from './page-number.js';
 import { json, type Route } from './route.js';
 
 /** `symbols`, `page`, `page_size` (default 10, at most 100): docs/rest.md#parameters-per-route. */
@@ -82,7 +82,7 @@ export const logoRoutes: Route[] = [
       const p = parseQuery(LOGO_PARAMS, query);
       await holdRows(ctx, 'Logo', p.page_size);
       const symbols = p.symbols === undefined ? undefined : parseSymbols(p.symbols, 'symbols');
-      const { nodes, totalCount } = await logoPageNumber(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });
+      const { nodes, totalCount } = await logoAtPage(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });
       const pageCount = Math.max(1, Math.ceil(totalCount / p.page_size));
       return json(
         { Logos: nodes.map(logoRecord), message: `page ${p.page} of ${pageCount}: ${nodes.length} of ${totalCount} logos` },

@@ -1,10 +1,8 @@
-import { associatedIds, newsAtOffset, type NewsItem } from '../services/news.js';
+import { associatedIds, newsAtPage, type NewsItem } from '../services/news.js';
 import { holdRows } from '../context.js';
-import { parseSymbol } from '../domain/symbols.js';
-import { AppError } from '../errors.js';
 import { arr, bool, int, object, str, timestamp } from './json-schema.js';
-import { badParam, parseQuery, type ParamSpecs } from './params.js';
-import { dataEnvelope, dataResponse, PAGE_PARAMS } from './pages.js';
+import { parseQuery, symbolParam, type ParamSpecs } from './params.js';
+import { dataEnvelope, dataResponse, PAGE_PARAMS } from './page-number.js';
 import type { Route } from './route.js';
 
 /** The parameters of the legacy news route. */
@@ -106,15 +104,6 @@ export function newsRecord(n: NewsItem, withSecurities: boolean): Record<string,
   };
 }
 
-function symbolParam(raw: string): string {
-  try {
-    return parseSymbol(raw, 'symbol');
-  } catch (err) {
-    if (err instanceof AppError) throw badParam('symbol', 'a symbol of 1 to 20 characters of A-Z 0-9 . -', raw);
-    throw err;
-  }
-}
-
 export const newsRoutes: Route[] = [
   {
     method: 'GET',
@@ -124,13 +113,13 @@ export const newsRoutes: Route[] = [
       const p = parseQuery(NEWS_PARAMS, url.searchParams);
       await holdRows(ctx, 'NewsItem', p.page_size);
       const filter = {
-        symbol: symbolParam(p.symbol),
+        symbol: symbolParam('symbol', p.symbol),
         type: p.type as 'gainers' | 'losers' | undefined,
-        shareClassFigi: p.share_class_figi?.toUpperCase(),
+        shareClassFigi: p.share_class_figi,
         id: p.id,
       };
-      const { rows, total } = await newsAtOffset(ctx.db, filter, p.page, p.page_size);
-      return dataResponse(rows.map((n) => newsRecord(n, p.securities)), total);
+      const { nodes, totalCount } = await newsAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+      return dataResponse(nodes.map((n) => newsRecord(n, p.securities)), totalCount);
     },
     doc: {
       summary: 'Curated news about a symbol',

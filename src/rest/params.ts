@@ -1,3 +1,5 @@
+import { isCalendarDate } from '../domain/fiscal.js';
+import { parseSymbol, parseSymbols } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -41,16 +43,8 @@ export function badParam(name: string, rule: string, value: string): AppError {
   return new AppError('BAD_REQUEST', `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_SPACE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** A day that exists: 2026-02-30 parses in JavaScript (as March 2) but is not a date. */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
-}
 
 function parseDate(name: string, spec: StringParam, raw: string): string | Date {
   switch (spec.format) {
@@ -133,3 +127,40 @@ export function parseQuery<S extends ParamSpecs>(specs: S, query: URLSearchParam
   }
   return out as ParamValues<S>;
 }
+
+// The symbol rule is domain/symbols.ts's; these only say it in the words of a REST parameter.
+
+/** SYMBOL_PATTERN as a parameter's pattern shows it: lower case is accepted, and upper-cased. */
+export const SYMBOL_PARAM_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
+
+/** One symbol, upper-cased; anything else is a 400 naming `name`. */
+export function symbolParam(name: string, raw: string): string {
+  try {
+    return parseSymbol(raw, name);
+  } catch (err) {
+    if (err instanceof AppError) throw badParam(name, 'a symbol of 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
+export function symbolList(name: string, raw: string): string[] {
+  try {
+    return parseSymbols(raw, name);
+  } catch (err) {
+    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+    throw err;
+  }
+}
+
+/**
+ * `from` after `to` selects nothing by construction: a 400, as GraphQL answers. The bounds are
+ * shown as the client wrote them when `raw` is given, else as ISO times.
+ */
+export function checkOrder(from: Date | undefined, to: Date | undefined, raw?: URLSearchParams): void {
+  if (from && to && from.getTime() > to.getTime()) {
+    const shown = (name: 'from' | 'to', value: Date) => (raw ? JSON.stringify(raw.get(name)) : value.toISOString());
+    throw new AppError('BAD_REQUEST', `parameter from (${shown('from', from)}) is after parameter to (${shown('to', to)})`);
+  }
+}
+

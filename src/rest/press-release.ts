@@ -1,8 +1,8 @@
-import { pressReleasesAtOffset, type PressRelease } from '../services/press-release.js';
+import { pressReleaseAtPage, type PressRelease } from '../services/press-release.js';
 import { holdRows } from '../context.js';
 import { arr, object, str, timestamp, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
-import { checkOrder, PAGE_PARAMS, symbolList } from './pages.js';
+import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
+import { PAGE_PARAMS } from './page-number.js';
 import { json, type Route } from './route.js';
 
 /** The legacy press-release route, with the parameter names of docs/rest.md#parameters-per-route. */
@@ -139,8 +139,8 @@ export const pressReleaseRoutes: Route[] = [
       const to = endOf(p.to, url.searchParams.get('to'));
       checkOrder(p.from, to, url.searchParams);
       const filter = { tickers: p.tickers === undefined ? undefined : symbolList('tickers', p.tickers), from: p.from, to };
-      const { rows, total } = await pressReleasesAtOffset(ctx.db, filter, p.page, p.page_size);
-      return json(rows.map(pressReleaseRecord), 200, { 'x-total-count': String(total) });
+      const { nodes, totalCount } = await pressReleaseAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+      return json(nodes.map(pressReleaseRecord), 200, { 'x-total-count': String(totalCount) });
     },
     doc: {
       summary: 'Press releases',

@@ -1,8 +1,8 @@
-import { quotePages, type Quote } from '../services/quote.js';
+import { quotePage, type Quote } from '../services/quote.js';
 import { arr, int, num, object } from './json-schema.js';
+import { cursorEnvelope } from './next-url.js';
 import { exactInt, type Route } from './route.js';
-import { SYMBOL_PATH, TICK_QUERY_DOC, tickPage } from './tick.js';
-import { cursorEnvelope } from './trade.js';
+import { SYMBOL_PATH, TICK_QUERY_DOC, tickPageResponse } from './tick.js';
 
 export const QUOTE_SCHEMA = object({
   ask_exchange: int('Exchange id of the ask.'),
@@ -39,7 +39,7 @@ export const quoteRoutes: Route[] = [
     path: '/stocks/v3/quotes/:symbol',
     access: 'quotes',
     handle: (ctx, url, params) =>
-      tickPage(ctx, url, params.symbol!, 'Quote', async (symbol, args) => (await quotePages(ctx.db, [symbol], args)).get(symbol)!, quoteRecord),
+      tickPageResponse(ctx, url, params.symbol!, 'Quote', (symbol, range, args) => quotePage(ctx.db, symbol, range, args), quoteRecord),
     doc: {
       summary: 'Quotes of a symbol',
       description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',

@@ -1,8 +1,9 @@
-import { ratingsAtOffset, type Rating } from '../services/rating.js';
+import { ratingAtPage, type Rating } from '../services/rating.js';
 import { holdRows } from '../context.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
-import { checkOrder, dataEnvelope, dataResponse, PAGE_PARAMS, symbolList } from './pages.js';
+import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
+import { dataEnvelope, dataResponse, MAX_PAGE } from './page-number.js';
 import { json, type Route } from './route.js';
 
 const FREE_TEXT_MAX = 200;
@@ -21,8 +22,8 @@ export const RATING_PARAMS = {
   },
   from: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or after this time: YYYY-MM-DD HH:MM:SS, UTC.' },
   to: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or before this time: YYYY-MM-DD HH:MM:SS, UTC.' },
-  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Ratings per page, 1 to 100.' },
+  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
+  page_size: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.records.max, default: PAGE_SIZES.records.default, description: `Ratings per page, 1 to ${PAGE_SIZES.records.max}.` },
 } as const satisfies ParamSpecs;
 
 /** The legacy rating record, keys as the legacy API spells them. */
@@ -76,8 +77,8 @@ export const ratingRoutes: Route[] = [
         from: p.from,
         to: p.to,
       };
-      const { rows, total } = await ratingsAtOffset(ctx.db, filter, p.page, p.page_size);
-      return dataResponse(rows.map(ratingRecord), total);
+      const { nodes, totalCount } = await ratingAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
+      return dataResponse(nodes.map(ratingRecord), totalCount);
     },
     doc: {
       summary: 'Analyst ratings',

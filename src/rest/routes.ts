@@ -1,5 +1,4 @@
 // Every REST-compatibility route, in one list for the app's router and the OpenAPI document.
-import { authRoutes } from './auth.js';
 import { balanceSheetRoutes } from './balance-sheet.js';
 import { callSummaryRoutes } from './call-summary.js';
 import { fundamentalRoutes } from './fundamental.js';
@@ -11,10 +10,11 @@ import { quoteRoutes } from './quote.js';
 import { ratingRoutes } from './rating.js';
 import type { Route } from './route.js';
 import { securityRoutes } from './security.js';
+import { sessionRoutes } from './session.js';
 import { tradeRoutes } from './trade.js';
 
 export const routes: readonly Route[] = [
-  ...authRoutes,
+  ...sessionRoutes,
   ...logoRoutes,
   ...balanceSheetRoutes,
   ...fundamentalRoutes,

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { holdRows, type Context } from '../context.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
-import { searchSecuritiesPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
+import { securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
 import { arr, bool, date, int, nullable, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
@@ -19,7 +20,7 @@ export const SECURITY_SEARCH_PARAMS = {
   q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Alias of search (give one of the two).' },
   search_type: { type: 'string', enum: SEARCH_TYPE_NAMES, required: true, description: 'The field the query is matched against.' },
   page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1. A page past the end has no hits.' },
-  per_page: { type: 'integer', minimum: 1, maximum: 250, default: 10, description: 'Hits per page, 1 to 250.' },
+  per_page: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.securities.max, default: PAGE_SIZES.securities.default, description: `Hits per page, 1 to ${PAGE_SIZES.securities.max}.` },
 } as const satisfies ParamSpecs;
 
 // ------------------------------------------------------------------ the document
@@ -186,7 +187,7 @@ async function search(ctx: Context, url: URL): Promise<Response> {
   if (q.trim() === '') throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
   const type = p.search_type as SearchType;
   await holdRows(ctx, 'Security', p.per_page);
-  const { nodes, found, outOf, matched } = await searchSecuritiesPage(ctx.db, { query: q, type, page: p.page, perPage: p.per_page });
+  const { nodes, totalCount: found, outOf, matched } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
   const hits = nodes.map((s) => ({ document: securityDocument(s), ...highlightOf(s, type, matched) }));
   return json({
     data: {

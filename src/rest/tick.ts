@@ -1,12 +1,12 @@
 import { holdRows, type Context } from '../context.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
-import { lastCursor, type Page } from '../db/keyset.js';
+import type { Page } from '../db/keyset.js';
 import { findSecurity } from '../services/security.js';
-import { clampNanos, symbolHasTicks, type TickTable, type TimeRange } from '../services/tick.js';
+import { clampNanos, symbolHasTicks, type TickPageArgs, type TickTable, type TimeRange } from '../services/tick.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { badParam, type ParamSpecs } from './params.js';
-import { json } from './route.js';
-import { nextUrl, readCursorRequest } from './paging.js';
+import { badParam, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
+import { cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}|\d{1,19})$/;
 const timestampParam = (description: string) =>
@@ -15,7 +15,7 @@ const timestampParam = (description: string) =>
 /** order, limit, sort, and timestamp bounds: docs/rest.md#parameters-per-route. */
 export const TICK_PARAMS = {
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc', description: 'Order by SIP timestamp (then sequence number).' },
-  limit: { type: 'integer', minimum: 1, maximum: 5000, default: 10, description: 'Results per page, 1 to 5000.' },
+  limit: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.ticks.max, default: PAGE_SIZES.ticks.default, description: `Results per page, 1 to ${PAGE_SIZES.ticks.max}.` },
   sort: { type: 'string', enum: ['timestamp'], default: 'timestamp', description: 'Sort field; only timestamp.' },
   timestamp: timestampParam('Only this day, or this exact nanosecond.'),
   'timestamp.gte': timestampParam('At or after.'),
@@ -65,30 +65,25 @@ async function checkSymbolKnown(ctx: Context, table: TickTable, symbol: string):
 }
 
 /** GET /stocks/v3/{trades|quotes}/{symbol}: one page in the legacy shape. */
-export async function tickPage<Row>(
+export async function tickPageResponse<Row>(
   ctx: Context,
   url: URL,
   pathSymbol: string,
   table: TickTable,
-  load: (symbol: string, args: { range: TimeRange; direction: 'asc' | 'desc'; first: number; after: string | undefined }) => Promise<Page<Row>>,
+  load: (symbol: string, range: TimeRange, args: TickPageArgs) => Promise<Page<Row>>,
   shape: (row: Row) => Record<string, unknown>,
 ): Promise<Response> {
   const symbol = parseSymbol(pathSymbol, 'symbol');
   const route = `${table}:${symbol}`;
   const { params, raw, after } = readCursorRequest(ctx, url, route, TICK_PARAMS);
   await holdRows(ctx, table, params.limit);
-  const page = await load(symbol, { range: timeRange(params), direction: params.order as 'asc' | 'desc', first: params.limit, after });
+  const page = await load(symbol, timeRange(params), { direction: params.order as 'asc' | 'desc', first: params.limit, after });
   if (page.nodes.length === 0 && !after) await checkSymbolKnown(ctx, table, symbol);
-  const next = nextUrl(ctx, url, route, raw, lastCursor(page), page.hasNextPage);
-  return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(shape), status: 'OK' });
+  return cursorPageResponse(ctx, url, route, raw, page, shape);
 }
 
-/** The query of the tick routes as OpenAPI shows it: the filters, or the cursor of a next_url. */
-export const TICK_QUERY_DOC: ParamSpecs = {
-  ...TICK_PARAMS,
-  cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
-};
+export const TICK_QUERY_DOC = withCursorParam(TICK_PARAMS);
 
 export const SYMBOL_PATH: ParamSpecs = {
-  symbol: { type: 'string', required: true, pattern: /^[A-Za-z0-9.-]{1,20}$/, description: 'Ticker symbol (case-insensitive).' },
+  symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },
 };

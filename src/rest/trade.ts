@@ -1,7 +1,8 @@
-import { tradePages, type Trade } from '../services/trade.js';
+import { tradePage, type Trade } from '../services/trade.js';
 import { arr, int, num, object, str } from './json-schema.js';
+import { cursorEnvelope } from './next-url.js';
 import { exactInt, type Route } from './route.js';
-import { SYMBOL_PATH, TICK_QUERY_DOC, tickPage } from './tick.js';
+import { SYMBOL_PATH, TICK_QUERY_DOC, tickPageResponse } from './tick.js';
 
 export const TRADE_SCHEMA = object({
   conditions: arr(int(), 'Trade condition codes.'),
@@ -13,19 +14,6 @@ export const TRADE_SCHEMA = object({
   size: num('Shares.'),
   tape: int('Tape: 1, 2 or 3.'),
 });
-
-/** The envelope of balance sheets, trades and quotes: next_url only while there is a next page. */
-export function cursorEnvelope(item: Record<string, unknown>) {
-  return object(
-    {
-      next_url: str('Absolute URL of the next page (its cursor carries the filters); absent on the last page.'),
-      request_id: str('This request; also the X-Request-Id header.'),
-      results: arr(item),
-      status: { const: 'OK' },
-    },
-    ['request_id', 'results', 'status'],
-  );
-}
 
 /** The legacy trade record, keys as the legacy API spells them; sip_timestamp keeps all its digits. */
 export function tradeRecord(t: Trade): Record<string, unknown> {
@@ -47,7 +35,7 @@ export const tradeRoutes: Route[] = [
     path: '/stocks/v3/trades/:symbol',
     access: 'trades',
     handle: (ctx, url, params) =>
-      tickPage(ctx, url, params.symbol!, 'Trade', async (symbol, args) => (await tradePages(ctx.db, [symbol], args)).get(symbol)!, tradeRecord),
+      tickPageResponse(ctx, url, params.symbol!, 'Trade', (symbol, range, args) => tradePage(ctx.db, symbol, range, args), tradeRecord),
     doc: {
       summary: 'Trades of a symbol',
       description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',

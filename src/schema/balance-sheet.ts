@@ -1,14 +1,16 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
+import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
 import { childrenOf, fromMap, loaderName, withoutChildren } from '../graphql/loaders.js';
 import {
+  balanceSheetPage,
   balanceSheetPages,
   balanceSheetSymbols,
-  checkBalanceSheetFilter,
   DEFAULT_SORT,
   latestBalanceSheets,
-  listBalanceSheets,
+  parseBalanceSheetFilter,
   SYMBOLS_INCLUDE,
   type BalanceSheetFilter,
   type BalanceSheetPageArgs,
@@ -22,8 +24,7 @@ import { emptyPage, type Direction, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
-/** The same page-size rule as the REST `limit` of balance sheets (docs/rest.md). */
-export const BALANCE_SHEET_PAGE: PageSize = { default: 100, max: 1000 };
+export const BALANCE_SHEET_PAGE: PageSize = PAGE_SIZES.balanceSheets;
 
 export const TimeframeEnum = builder.enumType('Timeframe', {
   description: 'The period a balance sheet reports on (REST field `timeframe`).',
@@ -102,7 +103,7 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 
 const periodFilterFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
   periodEnd: t.field({ type: 'Date', description: 'Only this reporting period end.' }),
-  fiscalYear: t.int({ description: 'Only this fiscal year (1900 to 2100).' }),
+  fiscalYear: t.int({ description: `Only this fiscal year (${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}).` }),
   fiscalQuarter: t.int({ description: 'Only this fiscal quarter (1 to 4).' }),
   timeframe: t.field({ type: TimeframeEnum, description: 'Only this kind of period.' }),
 });
@@ -133,8 +134,7 @@ function filterOf(input: Nullable<BalanceSheetFilter> | null | undefined): Balan
     fiscalQuarter: input?.fiscalQuarter ?? undefined,
     timeframe: input?.timeframe ?? undefined,
   };
-  checkBalanceSheetFilter(filter, (key) => `filter.${key}`);
-  return filter;
+  return parseBalanceSheetFilter(filter, (key) => `filter.${key}`);
 }
 
 interface ListArgs {
@@ -143,9 +143,8 @@ interface ListArgs {
   after?: string | null;
 }
 
-function pageArgs<F>(filter: F, args: ListArgs): BalanceSheetPageArgs<F> {
+function pageArgs(args: ListArgs): BalanceSheetPageArgs {
   return {
-    filter,
     sort: { field: args.orderBy?.field ?? DEFAULT_SORT.field, direction: args.orderBy?.direction ?? DEFAULT_SORT.direction },
     first: checkFirst(args.first, BALANCE_SHEET_PAGE),
     after: args.after ?? undefined,
@@ -165,14 +164,14 @@ builder.queryField('balanceSheets', (t) =>
     type: BalanceSheetConnection,
     description: 'Standardized balance sheets, filtered and ordered, in pages.',
     args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
-    resolve: async (_root, args, ctx) => connection(await listBalanceSheets(ctx.db, pageArgs(filterOf(args.filter), args))),
+    resolve: async (_root, args, ctx) => connection(await balanceSheetPage(ctx.db, filterOf(args.filter), pageArgs(args))),
   }),
 );
 
 /** A symbol's page of balance sheets, without their symbols rows (see `withoutChildren`). */
-async function balanceSheetPage(ctx: Context, symbol: string, args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>): Promise<Page<BalanceSheetWithSymbols>> {
+async function balanceSheetPageOf(ctx: Context, symbol: string, filter: BalanceSheetPeriodFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
   const page = await ctx.loaders
-    .get(loaderName('balanceSheetsBySymbol', args), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, args), emptyPage()))
+    .get(loaderName('balanceSheetsBySymbol', { filter, ...args }), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, filter, args), emptyPage()))
     .load(symbol);
   return page as Page<unknown> as Page<BalanceSheetWithSymbols>;
 }
@@ -186,7 +185,7 @@ builder.prismaObjectFields(Security, (t) => ({
     args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },
     resolve: async (security, args, ctx) => {
       const { periodEnd, fiscalYear, fiscalQuarter, timeframe } = filterOf(args.filter);
-      return connection(await balanceSheetPage(ctx, security.symbol, pageArgs({ periodEnd, fiscalYear, fiscalQuarter, timeframe }, args)));
+      return connection(await balanceSheetPageOf(ctx, security.symbol, { periodEnd, fiscalYear, fiscalQuarter, timeframe }, pageArgs(args)));
     },
   }),
   latestBalanceSheet: t.field({

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import {
@@ -7,14 +8,13 @@ import {
   type CallDateRange,
   type CallParticipant as ParticipantRow,
   type CallSummary as CallSummaryRow,
-  type CallSummaryPageArgs,
 } from '../services/call-summary.js';
-import { emptyPage, type Page } from '../db/keyset.js';
+import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
-export const CALL_SUMMARY_PAGE: PageSize = { default: 10, max: 100 };
+export const CALL_SUMMARY_PAGE: PageSize = PAGE_SIZES.records;
 
 const CallParticipant = builder.objectRef<ParticipantRow>('CallParticipant').implement({
   description: 'Someone who spoke on a conference call.',
@@ -67,20 +67,20 @@ const pageArgs = builder.args((t) => ({
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 
-function checkPageArgs(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): CallDateRange & CallSummaryPageArgs {
-  checkRange(args.from, args.to);
-  return {
-    from: args.from ?? undefined,
-    to: args.to ?? undefined,
-    first: checkFirst(args.first, CALL_SUMMARY_PAGE),
-    after: args.after ?? undefined,
-  };
+interface RangePage {
+  range: CallDateRange;
+  page: KeysetArgs;
 }
 
-function callSummaryPageOf(ctx: Context, symbol: string, args: CallDateRange & CallSummaryPageArgs): Promise<Page<CallSummaryRow>> {
+function rangePage(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): RangePage {
+  checkRange(args.from, args.to);
+  return { range: { from: args.from ?? undefined, to: args.to ?? undefined }, page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined } };
+}
+
+function callSummaryPageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<CallSummaryRow>> {
   const empty: Page<CallSummaryRow> = emptyPage();
   return ctx.loaders
-    .get(loaderName('callSummariesBySymbol', args), fromMap((symbols: readonly string[]) => callSummaryPages(ctx.db, symbols, args), empty))
+    .get(loaderName('callSummariesBySymbol', { ...range, ...page }), fromMap((symbols: readonly string[]) => callSummaryPages(ctx.db, symbols, range, page), empty))
     .load(symbol);
 }
 
@@ -92,9 +92,9 @@ builder.queryField('callSummaries', (t) =>
     description: 'Conference-call summaries, newest call first.',
     args: { symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }), ...pageArgs },
     resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { from, to, first, after } = checkPageArgs(args);
-      const filter = { symbol: symbol === null || symbol === undefined ? undefined : parseSymbol(symbol, 'symbol'), from, to };
-      return connection(await callSummaryPage(ctx.db, filter, { first, after }));
+      const { range, page } = rangePage(args);
+      const filter = { symbol: symbol === null || symbol === undefined ? undefined : parseSymbol(symbol, 'symbol'), ...range };
+      return connection(await callSummaryPage(ctx.db, filter, page));
     },
   }),
 );
@@ -106,6 +106,6 @@ builder.prismaObjectFields(Security, (t) => ({
     type: CallSummaryConnection,
     description: "Summaries of this company's conference calls, newest first.",
     args: pageArgs,
-    resolve: async (security, args, ctx) => connection(await callSummaryPageOf(ctx, security.symbol, checkPageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await callSummaryPageOf(ctx, security.symbol, rangePage(args))),
   }),
 }));

@@ -92,6 +92,9 @@ export const FiscalPeriodEnum = builder.enumType('FiscalPeriod', {
   } as const,
 });
 
+/** A symbol argument, the same on every field: the rule is domain/symbols.ts's. */
+export const SYMBOL_DESCRIPTION = 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).';
+
 /** Cursor argument, the same on every list. */
 export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of this list): return the items after it.';
 

@@ -1,10 +1,13 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
+import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import {
   countFundamentals,
+  enhancedFundamentalPages,
   fundamentalPages,
   litigationOf,
   mdnaOf,
@@ -17,13 +20,13 @@ import {
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
-import { emptyPage, type Page } from '../db/keyset.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
 /** The REST `page_size` rule of the fundamentals routes (default 10), with a cap. */
-export const FUNDAMENTAL_PAGE: PageSize = { default: 10, max: 100 };
+export const FUNDAMENTAL_PAGE: PageSize = PAGE_SIZES.records;
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -184,7 +187,7 @@ export const EnhancedFundamentalConnection = builder.connectionObject({ type: En
 // ------------------------------------------------------------------ lists
 
 const listArgs = builder.args((t) => ({
-  fiscalYear: t.int({ description: 'Only this fiscal year.' }),
+  fiscalYear: t.int({ description: `Only this fiscal year (${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}).` }),
   fiscalPeriod: t.field({ type: FiscalPeriodEnum, description: 'Only this fiscal period.' }),
   first: t.int(firstArg(FUNDAMENTAL_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
@@ -197,37 +200,35 @@ interface ListArgs {
   after?: string | null;
 }
 
-interface PageArgs extends FundamentalFilter {
-  first: number;
-  after?: string | undefined;
+interface FilterPage {
+  filter: FundamentalFilter;
+  page: KeysetArgs;
 }
 
-function pageArgs(args: ListArgs): PageArgs {
+function filterPage(args: ListArgs): FilterPage {
   return {
-    fiscalYear: args.fiscalYear ?? undefined,
-    fiscalPeriod: args.fiscalPeriod ?? undefined,
-    first: checkFirst(args.first, FUNDAMENTAL_PAGE),
-    after: args.after ?? undefined,
+    filter: { fiscalYear: args.fiscalYear ?? undefined, fiscalPeriod: args.fiscalPeriod ?? undefined },
+    page: { first: checkFirst(args.first, FUNDAMENTAL_PAGE), after: args.after ?? undefined },
   };
 }
 
 const symbolOf = (symbol: string) => parseSymbol(symbol, 'symbol');
 
-function litePage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalRow>> {
+function litePage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalRow>> {
   const empty: Page<FundamentalRow> = emptyPage();
   return ctx.loaders
-    .get(loaderName('fundamentalsBySymbol', args), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, { ...args, enhanced: false }), empty))
+    .get(loaderName('fundamentalsBySymbol', { ...filter, ...page }), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, filter, page), empty))
     .load(symbol);
 }
 
-function enhancedPage(ctx: Context, symbol: string, args: PageArgs): Promise<Page<FundamentalWithMetrics>> {
+function enhancedPage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalWithMetrics>> {
   const empty: Page<FundamentalWithMetrics> = emptyPage();
   return ctx.loaders
-    .get(loaderName('enhancedFundamentalsBySymbol', args), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, { ...args, enhanced: true }), empty))
+    .get(loaderName('enhancedFundamentalsBySymbol', { ...filter, ...page }), fromMap((symbols: readonly string[]) => enhancedFundamentalPages(ctx.db, symbols, filter, page), empty))
     .load(symbol);
 }
 
-const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, description: 'Ticker symbol.' }) }));
+const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, description: SYMBOL_DESCRIPTION }) }));
 
 builder.queryFields((t) => ({
   fundamentals: t.field({
@@ -237,8 +238,8 @@ builder.queryFields((t) => ({
     description: 'Lite fundamentals records of one symbol, newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
-      const [symbol, page] = [symbolOf(given), pageArgs(args)];
-      return connection({ ...(await litePage(ctx, symbol, page)), totalCount: () => countFundamentals(ctx.db, symbol, page, false) });
+      const [symbol, list] = [symbolOf(given), filterPage(args)];
+      return connection({ ...(await litePage(ctx, symbol, list)), totalCount: () => countFundamentals(ctx.db, symbol, list.filter, false) });
     },
   }),
   enhancedFundamentals: t.field({
@@ -248,8 +249,8 @@ builder.queryFields((t) => ({
     description: 'Enhanced fundamentals records of one symbol, newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
-      const [symbol, page] = [symbolOf(given), pageArgs(args)];
-      return connection({ ...(await enhancedPage(ctx, symbol, page)), totalCount: () => countFundamentals(ctx.db, symbol, page, true) });
+      const [symbol, list] = [symbolOf(given), filterPage(args)];
+      return connection({ ...(await enhancedPage(ctx, symbol, list)), totalCount: () => countFundamentals(ctx.db, symbol, list.filter, true) });
     },
   }),
 }));
@@ -261,7 +262,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: FundamentalConnection,
     description: "This security's lite fundamentals records, newest period first.",
     args: listArgs,
-    resolve: async (security, args, ctx) => connection(await litePage(ctx, security.symbol, pageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await litePage(ctx, security.symbol, filterPage(args))),
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },
@@ -269,6 +270,6 @@ builder.prismaObjectFields(Security, (t) => ({
     type: EnhancedFundamentalConnection,
     description: "This security's enhanced fundamentals records, newest period first.",
     args: listArgs,
-    resolve: async (security, args, ctx) => connection(await enhancedPage(ctx, security.symbol, pageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await enhancedPage(ctx, security.symbol, filterPage(args))),
   }),
 }));

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { childrenOf, fromMap, withoutChildren } from '../graphql/loaders.js';
@@ -7,7 +8,7 @@ import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
-export const LOGO_PAGE: PageSize = { default: 10, max: 100 };
+export const LOGO_PAGE: PageSize = PAGE_SIZES.records;
 /** The logo of a symbol, without its security info rows (see `withoutChildren`). */
 export async function logoBySymbol(ctx: Context, symbol: string): Promise<LogoWithInfo | null> {
   const logo = await ctx.loaders.get('logoBySymbol', fromMap((keys: readonly string[]) => logosBySymbol(ctx.db, keys), null)).load(symbol);

@@ -1,20 +1,23 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { newsTopic } from '../runtime/events.js';
 import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
-import { associatedIds, listNews, NEWS_INCLUDE, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsArgs } from '../services/news.js';
-import { emptyPage, type Page } from '../db/keyset.js';
+import { associatedIds, NEWS_INCLUDE, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
+import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
 
-export const NEWS_PAGE: PageSize = { default: 10, max: 100 };
+export const NEWS_PAGE: PageSize = PAGE_SIZES.records;
 
 /** A ticker's page of news, without the items' securities (see `withoutChildren`). */
-async function newsPage(ctx: Context, ticker: string, args: TickerNewsArgs): Promise<Page<NewsItemRow>> {
-  const page = await ctx.loaders.get(loaderName('newsByTicker', args), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, args), emptyPage())).load(ticker);
+async function newsPageOf(ctx: Context, ticker: string, filter: TickerNewsFilter, args: KeysetArgs): Promise<Page<NewsItemRow>> {
+  const page = await ctx.loaders
+    .get(loaderName('newsByTicker', { ...filter, ...args }), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, filter, args), emptyPage()))
+    .load(ticker);
   return page as Page<unknown> as Page<NewsItemRow>;
 }
 
@@ -128,15 +131,15 @@ builder.queryField('news', (t) =>
     type: NewsItemConnection,
     description: 'Curated news about one symbol, newest first.',
     args: {
-      symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }),
+      symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }),
       type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }),
-      shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI.' }),
+      shareClassFigi: t.arg.string({ description: 'Only items with this share-class FIGI (case-insensitive).' }),
       id: t.arg.int({ description: 'Only the item with this id (REST parameter `id`).' }),
       ...pageArgs,
     },
     resolve: async (_root, args, ctx) => {
       const filter = { symbol: parseSymbol(args.symbol, 'symbol'), type: args.type ?? undefined, shareClassFigi: args.shareClassFigi ?? undefined, id: args.id ?? undefined };
-      return connection(await listNews(ctx.db, filter, { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined }));
+      return connection(await newsPage(ctx.db, filter, { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined }));
     },
   }),
 );
@@ -149,8 +152,8 @@ builder.prismaObjectFields(Security, (t) => ({
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },
     resolve: async (security, args, ctx) => {
-      const pageArgs = { type: args.type ?? undefined, first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined };
-      return connection(await newsPage(ctx, security.symbol, pageArgs));
+      const page = { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined };
+      return connection(await newsPageOf(ctx, security.symbol, { type: args.type ?? undefined }, page));
     },
   }),
 }));
@@ -160,7 +163,7 @@ builder.subscriptionField('newsAdded', (t) =>
     authScopes: { entitled: 'news' },
     type: NewsItem,
     description: 'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) => liveEvents<NewsItemRow>(ctx, 'news', newsTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (item) => item,
   }),

@@ -1,31 +1,34 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbols } from '../domain/symbols.js';
 import type { Context } from '../context.js';
 import { PRESS_RELEASE_TOPIC } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
-import { emptyPage, type Page } from '../db/keyset.js';
+import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import {
-  listPressReleases,
   PRESS_RELEASE_INCLUDE,
+  pressReleasePage,
   pressReleasePages,
   pressReleasesByIds,
   type PressRelease as PressReleaseRow,
   type PressReleaseSecurity as PressReleaseSecurityRow,
-  type TickerPageArgs,
+  type PublishTimeRange,
 } from '../services/press-release.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
-export const PRESS_RELEASE_PAGE: PageSize = { default: 10, max: 100 };
+export const PRESS_RELEASE_PAGE: PageSize = PAGE_SIZES.records;
 
 /** For links from other resources (news): one release by id, null when it does not exist. */
 export function pressReleaseById(ctx: Context, id: number): Promise<PressReleaseRow | null> {
   return ctx.loaders.get('pressReleaseById', fromMap((ids: readonly number[]) => pressReleasesByIds(ctx.db, ids), null as PressReleaseRow | null)).load(id);
 }
 
-function pressReleasePage(ctx: Context, ticker: string, args: TickerPageArgs): Promise<Page<PressReleaseRow>> {
+function pressReleasePageOf(ctx: Context, ticker: string, { range, page }: RangePage): Promise<Page<PressReleaseRow>> {
   const empty: Page<PressReleaseRow> = emptyPage();
-  return ctx.loaders.get(loaderName('pressReleasesByTicker', args), fromMap((tickers: readonly string[]) => pressReleasePages(ctx.db, tickers, args), empty)).load(ticker);
+  return ctx.loaders
+    .get(loaderName('pressReleasesByTicker', { ...range, ...page }), fromMap((tickers: readonly string[]) => pressReleasePages(ctx.db, tickers, range, page), empty))
+    .load(ticker);
 }
 
 /** The strings of a JSON array column; anything else in it is skipped. */
@@ -117,9 +120,14 @@ const rangeArgs = builder.args((t) => ({
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 
-function tickerPageArgs(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): TickerPageArgs {
+interface RangePage {
+  range: PublishTimeRange;
+  page: KeysetArgs;
+}
+
+function rangePage(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): RangePage {
   checkRange(args.from, args.to);
-  return { from: args.from ?? undefined, to: args.to ?? undefined, first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined };
+  return { range: { from: args.from ?? undefined, to: args.to ?? undefined }, page: { first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined } };
 }
 
 builder.queryField('pressReleases', (t) =>
@@ -135,9 +143,9 @@ builder.queryField('pressReleases', (t) =>
       ...rangeArgs,
     },
     resolve: async (_root, { tickers, ...args }, ctx) => {
-      const { first, after, ...range } = tickerPageArgs(args);
+      const { range, page } = rangePage(args);
       const filter = { tickers: tickers ? parseSymbols(tickers, 'tickers') : undefined, ...range };
-      return connection(await listPressReleases(ctx.db, filter, { first, after }));
+      return connection(await pressReleasePage(ctx.db, filter, page));
     },
   }),
 );
@@ -149,7 +157,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: PressReleaseConnection,
     description: "Press releases naming this security's symbol, newest first.",
     args: rangeArgs,
-    resolve: async (security, args, ctx) => connection(await pressReleasePage(ctx, security.symbol, tickerPageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await pressReleasePageOf(ctx, security.symbol, rangePage(args))),
   }),
 }));
 

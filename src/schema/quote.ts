@@ -3,12 +3,12 @@ import type { Context } from '../context.js';
 import { quoteTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type Page } from '../db/keyset.js';
-import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
+import { latestQuotes, quotePage, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { fromNanos, type TickPageArgs } from '../services/tick.js';
-import { connection, liveEvents, tickNodeId } from './common.js';
+import { fromNanos } from '../services/tick.js';
+import { connection, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { tickArgs, tickPageArgs } from './tick.js';
+import { rangePage, tickArgs, type RangePage } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -36,9 +36,12 @@ export const Quote = builder.prismaNode('Quote', {
 
 export const QuoteConnection = builder.connectionObject({ type: Quote, name: 'QuoteConnection' });
 
-function quotePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<QuoteRow>> {
+/** For the Security edge: a stored symbol's page, batched with the other securities' pages. */
+function quotePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<QuoteRow>> {
   const empty: Page<QuoteRow> = emptyPage();
-  return ctx.loaders.get(loaderName('quotesBySymbol', args), fromMap((symbols: readonly string[]) => quotePages(ctx.db, symbols, args), empty)).load(symbol);
+  return ctx.loaders
+    .get(loaderName('quotesBySymbol', { range, ...page }), fromMap((symbols: readonly string[]) => quotePages(ctx.db, symbols, range, page), empty))
+    .load(symbol);
 }
 
 builder.queryField('quotes', (t) =>
@@ -47,8 +50,11 @@ builder.queryField('quotes', (t) =>
     nullable: true,
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
-    resolve: async (_root, { symbol, ...args }, ctx) => connection(await quotePage(ctx, symbol.toUpperCase(), tickPageArgs(args))),
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
+    resolve: async (_root, { symbol, ...args }, ctx) => {
+      const { range, page } = rangePage(args);
+      return connection(await quotePage(ctx.db, symbol, range, page));
+    },
   }),
 );
 
@@ -59,7 +65,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
-    resolve: async (security, args, ctx) => connection(await quotePage(ctx, security.symbol, tickPageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await quotePageOf(ctx, security.symbol, rangePage(args))),
   }),
   latestQuote: t.field({
     authScopes: { entitled: 'quotes' },
@@ -76,7 +82,7 @@ builder.subscriptionField('quoteAdded', (t) =>
     authScopes: { entitled: 'quotes' },
     type: Quote,
     description: 'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (quote) => quote,
   }),

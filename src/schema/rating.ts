@@ -1,21 +1,21 @@
 import { builder } from '../builder.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
-import { emptyPage, type Page } from '../db/keyset.js';
-import type { KeysetArgs } from '../db/keyset.js';
+import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbols } from '../domain/symbols.js';
-import { listRatings, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
+import { ratingPage, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
-export const RATING_PAGE: PageSize = { default: 10, max: 100 };
+export const RATING_PAGE: PageSize = PAGE_SIZES.records;
 
 /** For links from other resources (news): one rating by id, null when it does not exist. */
 export function ratingById(ctx: Context, id: number): Promise<RatingRow | null> {
   return ctx.loaders.get('ratingById', fromMap((ids: readonly number[]) => ratingsByIds(ctx.db, ids), null as RatingRow | null)).load(id);
 }
 
-function ratingPage(ctx: Context, ticker: string, conditions: RatingConditions, args: KeysetArgs): Promise<Page<RatingRow>> {
+function ratingPageOf(ctx: Context, ticker: string, conditions: RatingConditions, args: KeysetArgs): Promise<Page<RatingRow>> {
   const empty: Page<RatingRow> = emptyPage();
   return ctx.loaders
     .get(loaderName('ratingsByTicker', { conditions, args }), fromMap((tickers: readonly string[]) => ratingPages(ctx.db, tickers, conditions, args), empty))
@@ -125,7 +125,7 @@ builder.queryField('ratings', (t) =>
     resolve: async (_root, { filter, ...args }, ctx) => {
       const conditions = ratingConditions(filter);
       const symbols = filter?.symbol ? parseSymbols(filter.symbol, 'filter.symbol') : undefined;
-      const page = await listRatings(ctx.db, { ...conditions, id: filter?.id ?? undefined, symbols }, keysetArgs(args));
+      const page = await ratingPage(ctx.db, { ...conditions, id: filter?.id ?? undefined, symbols }, keysetArgs(args));
       return connection(page);
     },
   }),
@@ -138,6 +138,6 @@ builder.prismaObjectFields(Security, (t) => ({
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",
     args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
-    resolve: async (security, { filter, ...args }, ctx) => connection(await ratingPage(ctx, security.symbol, ratingConditions(filter), keysetArgs(args))),
+    resolve: async (security, { filter, ...args }, ctx) => connection(await ratingPageOf(ctx, security.symbol, ratingConditions(filter), keysetArgs(args))),
   }),
 }));

@@ -1,19 +1,20 @@
 import { builder } from '../builder.js';
-import { AppError } from '../errors.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { fromMap } from '../graphql/loaders.js';
 import type { Context } from '../context.js';
 import {
   findSecurity,
-  searchSecurities,
+  securityLookup,
+  securitySearchPage,
   securitiesByFigi,
   securitiesBySymbol,
   SEARCH_TYPES,
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
-import { checkFirst, connection, firstArg, type PageSize } from './common.js';
+import { checkFirst, connection, firstArg, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 
-export const SECURITY_PAGE: PageSize = { default: 10, max: 250 };
+export const SECURITY_PAGE: PageSize = PAGE_SIZES.securities;
 
 /** Loaders other resource modules use to link to securities. */
 export function securityBySymbol(ctx: Context, symbol: string): Promise<SecurityRow | null> {
@@ -151,25 +152,18 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One security by exactly one identifier; null when none matches. A symbol listed on several exchanges resolves to its first listing.',
     args: {
-      symbol: t.arg.string({ description: 'Ticker symbol.' }),
+      symbol: t.arg.string({ description: SYMBOL_DESCRIPTION }),
       figi: t.arg.string({ description: 'FIGI.' }),
       isin: t.arg.string({ description: 'ISIN.' }),
       cusip: t.arg.string({ description: 'CUSIP.' }),
       cik: t.arg.string({ description: 'SEC Central Index Key, with or without leading zeros.' }),
     },
     resolve: (_root, args, ctx) => {
-      const given = (['symbol', 'figi', 'isin', 'cusip', 'cik'] as const)
-        .filter((k) => args[k] !== null && args[k] !== undefined)
-        .map((k) => [k, args[k]!] as [string, string]);
-      if (given.length !== 1) {
-        throw new AppError('BAD_REQUEST', `give exactly one of the arguments symbol, figi, isin, cusip, cik; got ${given.length ? given.map(([k]) => k).join(', ') : 'none'}`);
-      }
-      const [key, value] = given[0]!;
-      if (key === 'cik' && !/^[0-9]{1,10}$/.test(value)) throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
+      const by = securityLookup(args);
       // through the loaders, so aliased lookups in one query share a statement
-      if (key === 'symbol') return securityBySymbol(ctx, value.toUpperCase());
-      if (key === 'figi') return securityByFigi(ctx, value.toUpperCase());
-      return findSecurity(ctx.db, { [key]: value } as never);
+      if ('symbol' in by) return securityBySymbol(ctx, by.symbol);
+      if ('figi' in by) return securityByFigi(ctx, by.figi);
+      return findSecurity(ctx.db, by);
     },
   }),
   securities: t.field({
@@ -185,12 +179,11 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       connection(
-        await searchSecurities(ctx.db, {
-          query: args.search,
-          type: args.searchType ?? 'symbol',
-          first: checkFirst(args.first, SECURITY_PAGE),
-          after: args.after ?? undefined,
-        }),
+        await securitySearchPage(
+          ctx.db,
+          { query: args.search, type: args.searchType ?? 'symbol' },
+          { first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined },
+        ),
       ),
   }),
 }));

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
 import { checkNotCrossSite, checkSite } from '../auth/csrf.js';
-import { login, logout, refresh, type SessionResult } from '../auth/sessions.js';
+import { login, logout, refresh, type SessionResult } from '../auth/session-cookies.js';
 import type { Context } from '../context.js';
 import { Me } from './account.js';
 

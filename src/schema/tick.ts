@@ -1,10 +1,10 @@
 // What the trade and quote modules share: their arguments and how they become a page request.
 import { builder } from '../builder.js';
-import type { TickPageArgs } from '../services/tick.js';
-import { clampNanos, toNanos } from '../services/tick.js';
+import { PAGE_SIZES } from '../domain/limits.js';
+import { clampNanos, toNanos, type TickPageArgs, type TimeRange } from '../services/tick.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArg, SortOrder, type PageSize } from './common.js';
 
-export const TICK_PAGE: PageSize = { default: 10, max: 5_000 };
+export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 
 /** Arguments of the root `trades`/`quotes` fields and of the Security edges alike. */
 export const tickArgs = builder.args((t) => ({
@@ -15,12 +15,16 @@ export const tickArgs = builder.args((t) => ({
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
 
-export function tickPageArgs(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): TickPageArgs {
+/** A tick list's request: the time range it filters on, and the page in the order asked for. */
+export interface RangePage {
+  range: TimeRange;
+  page: TickPageArgs;
+}
+
+export function rangePage(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): RangePage {
   checkRange(args.from, args.to);
   return {
     range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? clampNanos(toNanos(args.to) + 999_999n) : undefined },
-    direction: args.order ?? 'desc',
-    first: checkFirst(args.first, TICK_PAGE),
-    after: args.after ?? undefined,
+    page: { direction: args.order ?? 'desc', first: checkFirst(args.first, TICK_PAGE), after: args.after ?? undefined },
   };
 }

@@ -4,10 +4,10 @@ import { tradeTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { clampNanos, fromNanos, toNanos, type TickPageArgs } from '../services/tick.js';
-import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { checkFirst, checkRange, connection, firstArg, liveEvents, tickNodeId, type PageSize } from './common.js';
-import { tickArgs, tickPageArgs } from './tick.js';
+import { clampNanos, fromNanos, toNanos } from '../services/tick.js';
+import { barsFor, latestTrades, MAX_BARS, tradePage, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
+import { checkFirst, checkRange, connection, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
+import { rangePage, tickArgs, type RangePage } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -57,9 +57,12 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-function tradePage(ctx: Context, symbol: string, args: TickPageArgs): Promise<Page<TradeRow>> {
+/** For the Security edge: a stored symbol's page, batched with the other securities' pages. */
+function tradePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<TradeRow>> {
   const empty: Page<TradeRow> = emptyPage();
-  return ctx.loaders.get(loaderName('tradesBySymbol', args), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, args), empty)).load(symbol);
+  return ctx.loaders
+    .get(loaderName('tradesBySymbol', { range, ...page }), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, range, page), empty))
+    .load(symbol);
 }
 
 builder.queryField('trades', (t) =>
@@ -68,8 +71,11 @@ builder.queryField('trades', (t) =>
     nullable: true,
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol.' }), ...tickArgs },
-    resolve: async (_root, { symbol, ...args }, ctx) => connection(await tradePage(ctx, symbol.toUpperCase(), tickPageArgs(args))),
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
+    resolve: async (_root, { symbol, ...args }, ctx) => {
+      const { range, page } = rangePage(args);
+      return connection(await tradePage(ctx.db, symbol, range, page));
+    },
   }),
 );
 
@@ -80,7 +86,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    resolve: async (security, args, ctx) => connection(await tradePage(ctx, security.symbol, tickPageArgs(args))),
+    resolve: async (security, args, ctx) => connection(await tradePageOf(ctx, security.symbol, rangePage(args))),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },
@@ -122,7 +128,7 @@ builder.subscriptionField('tradeAdded', (t) =>
     authScopes: { entitled: 'trades' },
     type: Trade,
     description: 'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' }) },
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) => liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (trade) => trade,
   }),

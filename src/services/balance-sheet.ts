@@ -1,9 +1,10 @@
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
-import { SYMBOL_PATTERN } from '../domain/symbols.js';
+import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { FISCAL_YEARS, isCalendarDate, isFiscalYear } from '../domain/fiscal.js';
+import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Direction, type Ordering, type Page } from '../db/keyset.js';
-import { padCik } from './security.js';
+import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { childRows, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -41,11 +42,8 @@ export interface BalanceSheetSort {
 
 export const DEFAULT_SORT: BalanceSheetSort = { field: 'period_end', direction: 'asc' };
 
-export interface BalanceSheetPageArgs<Filter = BalanceSheetFilter> {
-  filter: Filter;
+export interface BalanceSheetPageArgs extends KeysetArgs {
   sort: BalanceSheetSort;
-  first: number;
-  after?: string | undefined;
 }
 
 const id = { column: 'id', type: 'int', of: (b: BalanceSheet) => b.id } as const;
@@ -72,39 +70,34 @@ const ORDERINGS: Record<BalanceSheetSortField, Ordering<BalanceSheet>> = {
 
 // ------------------------------------------------------------------ validation
 
-export const CIK_PATTERN = /^[0-9]{1,10}$/;
 export const MAX_SYMBOLS_LENGTH = 200;
-export const FISCAL_YEARS = { min: 1900, max: 2100 } as const;
-
-/** `yyyy-mm-dd` naming a day that exists (not 2026-02-30). */
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const day = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
-}
 
 const bad = (argument: string, rule: string, value: unknown) =>
   new AppError('BAD_REQUEST', `argument "${argument}" must be ${rule}; got ${JSON.stringify(value)}`);
 
 /**
- * Checks a filter against the legacy API's constraints, naming each argument as the caller spells it
+ * A filter checked against the legacy API's constraints, its symbols as the symbol rule names them
+ * (domain/symbols.ts: upper-cased), naming each argument as the caller spells it
  * (`filter.fiscalYear` in GraphQL, `fiscal_year` in REST).
  */
-export function checkBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): void {
+export function parseBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): BalanceSheetFilter {
   const { cik, symbols, periodEnd, fiscalYear, fiscalQuarter } = filter;
   if (cik !== undefined && !CIK_PATTERN.test(cik)) throw bad(argumentName('cik'), '1 to 10 digits', cik);
   if (periodEnd !== undefined && !isCalendarDate(periodEnd)) throw bad(argumentName('periodEnd'), 'a date yyyy-mm-dd', periodEnd);
+  let named: string[] | undefined;
   if (symbols !== undefined) {
-    const invalid = symbols.find((s) => !SYMBOL_PATTERN.test(s));
+    named = symbols.map((s) => normalizeSymbol(s) ?? '');
+    const invalid = symbols.find((_, i) => named![i] === '');
     if (invalid !== undefined) throw bad(argumentName('symbols'), 'a list of symbols of 1 to 20 characters A-Z, 0-9, "." or "-"', invalid);
-    if (symbols.join(',').length > MAX_SYMBOLS_LENGTH) {
+    if (named.join(',').length > MAX_SYMBOLS_LENGTH) {
       throw bad(argumentName('symbols'), `a list of at most ${MAX_SYMBOLS_LENGTH} characters when joined with commas`, symbols.join(','));
     }
   }
-  if (fiscalYear !== undefined && !(Number.isInteger(fiscalYear) && fiscalYear >= FISCAL_YEARS.min && fiscalYear <= FISCAL_YEARS.max)) {
+  if (fiscalYear !== undefined && !isFiscalYear(fiscalYear)) {
     throw bad(argumentName('fiscalYear'), `an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}`, fiscalYear);
   }
   if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter)) throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);
+  return { ...filter, symbols: named };
 }
 
 // ------------------------------------------------------------------ the list
@@ -120,19 +113,18 @@ function whereOf(filter: BalanceSheetFilter): Prisma.BalanceSheetWhereInput {
   return where;
 }
 
+function balanceSheetList(db: Db, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols, Prisma.BalanceSheetWhereInput> {
+  return {
+    ordering: ORDERINGS[sort.field],
+    direction: sort.direction,
+    findMany: (query) => db.prisma.balanceSheet.findMany({ ...query, include: SYMBOLS_INCLUDE }),
+    count: (query) => db.prisma.balanceSheet.count(query),
+  };
+}
+
 /** Balance sheets matching the filters, in keyset pages in the requested order, with a lazy total. */
-export async function listBalanceSheets(db: Db, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
-  const { field, direction } = args.sort;
-  const ordering = ORDERINGS[field];
-  const match = whereOf(args.filter);
-  const where = args.after ? { AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, direction, args.after), direction)] } : match;
-  const rows = await db.prisma.balanceSheet.findMany({
-    where,
-    include: SYMBOLS_INCLUDE,
-    orderBy: orderByOf(ordering.columns, direction),
-    take: args.first + 1,
-  });
-  return toPage(rows, args.first, ordering, direction, () => db.prisma.balanceSheet.count({ where: match }));
+export function balanceSheetPage(db: Db, filter: BalanceSheetFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
+  return keysetPage(balanceSheetList(db, args.sort), whereOf(filter), args);
 }
 
 // ------------------------------------------------------------------ per symbol, batched
@@ -158,11 +150,12 @@ function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
 export async function balanceSheetPages(
   db: Db,
   symbols: readonly string[],
-  args: BalanceSheetPageArgs<BalanceSheetPeriodFilter>,
+  filter: BalanceSheetPeriodFilter,
+  args: BalanceSheetPageArgs,
 ): Promise<Map<string, Page<BalanceSheet>>> {
   const { field, direction } = args.sort;
   const ordering = ORDERINGS[field];
-  const conditions = periodConditions(args.filter);
+  const conditions = periodConditions(filter);
   if (args.after) {
     const tuple = Prisma.raw(`(${ordering.columns.map((c) => `b."${c.column}"`).join(', ')})`);
     const after = decodeCursor(ordering, direction, args.after);
@@ -198,7 +191,7 @@ export function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map
 }
 
 export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheet | null>> {
-  const pages = await balanceSheetPages(db, symbols, { filter: { timeframe }, sort: { field: 'period_end', direction: 'desc' }, first: 1 });
+  const pages = await balanceSheetPages(db, symbols, { timeframe }, { sort: { field: 'period_end', direction: 'desc' }, first: 1 });
   return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
 }
 

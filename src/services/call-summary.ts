@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type CallSummary } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
-import { topPerKey } from '../db/sql.js';
+import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { advanceSerial, changedFields, claimIds, insertRows, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -25,11 +25,6 @@ export interface CallSummaryFilter extends CallDateRange {
   symbol?: string | undefined;
 }
 
-export interface CallSummaryPageArgs {
-  first: number;
-  after?: string | undefined;
-}
-
 /** Newest call first; the id breaks ties between calls at the same moment. */
 const ORDERING: Ordering<CallSummary> = {
   tag: 'callSummary',
@@ -38,7 +33,6 @@ const ORDERING: Ordering<CallSummary> = {
     { column: 'id', type: 'int', of: (c) => c.id },
   ],
 };
-const DIRECTION = 'desc';
 
 function whereOf(filter: CallSummaryFilter): Prisma.CallSummaryWhereInput {
   return {
@@ -47,22 +41,23 @@ function whereOf(filter: CallSummaryFilter): Prisma.CallSummaryWhereInput {
   };
 }
 
-/** Summaries newest first, in keyset pages; the count runs only when asked for. */
-export async function callSummaryPage(db: Db, filter: CallSummaryFilter, args: CallSummaryPageArgs): Promise<Page<CallSummary>> {
-  const match = whereOf(filter);
-  const where = args.after ? { AND: [match, afterWhere(ORDERING.columns, decodeCursor(ORDERING, DIRECTION, args.after), DIRECTION)] } : match;
-  const rows = await db.prisma.callSummary.findMany({ where, orderBy: orderByOf(ORDERING.columns, DIRECTION), take: args.first + 1 });
-  return toPage(rows, args.first, ORDERING, DIRECTION, () => db.prisma.callSummary.count({ where: match }));
+function callSummaryList(db: Db): SortedList<CallSummary, Prisma.CallSummaryWhereInput> {
+  return {
+    ordering: ORDERING,
+    direction: 'desc',
+    findMany: (query) => db.prisma.callSummary.findMany(query),
+    count: (query) => db.prisma.callSummary.count(query),
+  };
 }
 
-/** Page `page` (1-based) of `pageSize` summaries in the same order as `callSummaryPage`, with the total: for offset-paged REST clients. */
-export async function callSummaryPageNumber(db: Db, filter: CallSummaryFilter, args: { page: number; pageSize: number }): Promise<{ nodes: CallSummary[]; totalCount: number }> {
-  const where = whereOf(filter);
-  const [nodes, totalCount] = await Promise.all([
-    db.prisma.callSummary.findMany({ where, orderBy: orderByOf(ORDERING.columns, DIRECTION), skip: (args.page - 1) * args.pageSize, take: args.pageSize }),
-    db.prisma.callSummary.count({ where }),
-  ]);
-  return { nodes, totalCount };
+/** Summaries newest first, in keyset pages; the count runs only when asked for. */
+export function callSummaryPage(db: Db, filter: CallSummaryFilter, args: KeysetArgs): Promise<Page<CallSummary>> {
+  return keysetPage(callSummaryList(db), whereOf(filter), args);
+}
+
+/** Page `page` of the summaries matching `filter`, in the order of `callSummaryPage`, and their number. */
+export function callSummaryAtPage(db: Db, filter: CallSummaryFilter, args: PageNumberArgs): Promise<NumberedPage<CallSummary>> {
+  return numberedPage(callSummaryList(db), whereOf(filter), args);
 }
 
 function rangeFilters(range: CallDateRange): Prisma.Sql[] {
@@ -73,19 +68,8 @@ function rangeFilters(range: CallDateRange): Prisma.Sql[] {
 }
 
 /** One page per symbol, newest first, all in one statement (the same arguments for every symbol). */
-export async function callSummaryPages(db: Db, symbols: readonly string[], args: CallDateRange & CallSummaryPageArgs): Promise<Map<string, Page<CallSummary>>> {
-  const after = args.after ? decodeCursor(ORDERING, DIRECTION, args.after) : undefined;
-  const rows = await topPerKey<CallSummary & Record<string, unknown>>(db, {
-    table: 'CallSummary',
-    keyColumn: 'symbol',
-    keys: symbols,
-    filters: rangeFilters(args),
-    orderColumns: ORDERING.columns.map((c) => c.column),
-    direction: DIRECTION,
-    after,
-    limit: args.first + 1,
-  });
-  return new Map([...rows].map(([symbol, list]) => [symbol as string, toPage(list, args.first, ORDERING, DIRECTION)]));
+export function callSummaryPages(db: Db, symbols: readonly string[], range: CallDateRange, args: KeysetArgs): Promise<Map<string, Page<CallSummary>>> {
+  return keysetPages(db, { table: 'CallSummary', keyColumn: 'symbol', ordering: ORDERING, direction: 'desc', filters: rangeFilters(range) }, symbols, args);
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

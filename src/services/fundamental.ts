@@ -1,12 +1,13 @@
 import type { Db } from '../db/client.js';
+import { FISCAL_YEARS, isFiscalYear } from '../domain/fiscal.js';
 import { columnOf, STATEMENT_LINES, type StatementColumn } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { Prisma, type FiscalPeriod, type Fundamental, type FundamentalMetrics } from '../../generated/prisma/client.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { DERIVED_METRIC_COLUMNS, derivedMetrics, type DerivedMetrics } from '../domain/financial-metrics.js';
-import { decodeCursor, toPage, type Ordering, type Page } from '../db/keyset.js';
-import { topPerKey } from '../db/sql.js';
+import { keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { latestTrades } from './trade.js';
 import { jsonInput, sameFields, writeBatch, type Tx } from '../db/upsert.js';
 
@@ -22,14 +23,15 @@ export interface FundamentalFilter {
   fiscalPeriod?: FiscalPeriod | undefined;
 }
 
-export interface FundamentalPageArgs extends FundamentalFilter {
-  first: number;
-  after?: string | undefined;
-  /** Only records that have metrics, with their metrics instead of the lite record. */
-  enhanced: boolean;
+/** The records of one symbol that a page-numbered list reads. */
+export interface SymbolFundamentalFilter extends FundamentalFilter {
+  symbol: string;
 }
 
-/** Newest first: by period end, then id (a fiscal year's FY record follows its Q4, so it comes first). */
+/**
+ * Newest first: by period end, then id (a fiscal year's FY record follows its Q4, so it comes
+ * first). Enhanced lists hold only records with metrics: their cursors are their own.
+ */
 function orderingOf(enhanced: boolean): Ordering<Fundamental> {
   return {
     tag: enhanced ? 'fundamental.enhanced' : 'fundamental',
@@ -51,68 +53,70 @@ function conditions(filter: FundamentalFilter, enhanced: boolean): Prisma.Sql[] 
 }
 
 /**
- * One page of fundamentals records for each of many symbols, newest first: one statement for lite
- * records, two for enhanced ones (the rows, then the metrics of all of them).
+ * Every list of this service reads its filter through here: a fiscal year outside the years every
+ * fiscal filter takes (domain/fiscal.ts; REST refuses it as a parameter) is a BAD_REQUEST.
  */
-export async function fundamentalPages(db: Db, symbols: readonly string[], args: FundamentalPageArgs & { enhanced: true }): Promise<Map<string, Page<FundamentalWithMetrics>>>;
-export async function fundamentalPages(db: Db, symbols: readonly string[], args: FundamentalPageArgs): Promise<Map<string, Page<Fundamental>>>;
-export async function fundamentalPages(db: Db, symbols: readonly string[], args: FundamentalPageArgs): Promise<Map<string, Page<Fundamental>>> {
-  const ordering = orderingOf(args.enhanced);
-  const rows = await topPerKey<Fundamental & Record<string, unknown>>(db, {
-    table: 'Fundamental',
-    keyColumn: 'symbol',
-    keys: symbols,
-    filters: conditions(args, args.enhanced),
-    orderColumns: ordering.columns.map((c) => c.column),
-    direction: 'desc',
-    after: args.after ? decodeCursor(ordering, 'desc', args.after) : undefined,
-    limit: args.first + 1,
-  });
-  const lists = args.enhanced ? await attachMetrics(db, rows as Map<string, Fundamental[]>) : (rows as Map<string, Fundamental[]>);
-  return new Map([...lists].map(([symbol, list]) => [symbol, toPage(list, args.first, ordering, 'desc')]));
+function checkFilter(filter: FundamentalFilter): void {
+  if (filter.fiscalYear !== undefined && !isFiscalYear(filter.fiscalYear)) {
+    throw new AppError('BAD_REQUEST', `argument "fiscalYear" must be an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}; got ${filter.fiscalYear}`);
+  }
 }
 
-async function attachMetrics(db: Db, lists: Map<string, Fundamental[]>): Promise<Map<string, FundamentalWithMetrics[]>> {
-  const ids = [...lists.values()].flat().map((f) => f.id);
+function keyedList(filter: FundamentalFilter, enhanced: boolean): KeyedList<Fundamental> {
+  checkFilter(filter);
+  return { table: 'Fundamental', keyColumn: 'symbol', ordering: orderingOf(enhanced), direction: 'desc', filters: conditions(filter, enhanced) };
+}
+
+/** One page of lite fundamentals records for each of many symbols, newest first, in one statement. */
+export function fundamentalPages(db: Db, symbols: readonly string[], filter: FundamentalFilter, args: KeysetArgs): Promise<Map<string, Page<Fundamental>>> {
+  return keysetPages(db, keyedList(filter, false), symbols, args);
+}
+
+/**
+ * One page of enhanced records (only those with metrics, with their metrics) for each of many
+ * symbols, newest first, in two statements: the rows, then the metrics of all of them.
+ */
+export async function enhancedFundamentalPages(db: Db, symbols: readonly string[], filter: FundamentalFilter, args: KeysetArgs): Promise<Map<string, Page<FundamentalWithMetrics>>> {
+  const pages = await keysetPages(db, keyedList(filter, true), symbols, args);
+  const ids = [...pages.values()].flatMap((page) => page.nodes.map((f) => f.id));
   const metrics = ids.length ? await db.prisma.fundamentalMetrics.findMany({ where: { fundamentalId: { in: ids } } }) : [];
   const byId = new Map(metrics.map((m) => [m.fundamentalId, m]));
-  return new Map([...lists].map(([symbol, list]) => [symbol, list.map((f) => ({ ...f, metrics: byId.get(f.id) ?? null }))]));
+  // the page keeps its cursors: metrics hold no column of the ordering
+  return new Map([...pages].map(([symbol, page]) => [symbol, { ...page, nodes: page.nodes.map((f) => ({ ...f, metrics: byId.get(f.id) ?? null })) }]));
 }
 
 /** How many records of a symbol match the filters (enhanced: only those with metrics). */
 export function countFundamentals(db: Db, symbol: string, filter: FundamentalFilter, enhanced: boolean): Promise<number> {
-  return db.prisma.fundamental.count({ where: whereOf(symbol, filter, enhanced) });
+  return db.prisma.fundamental.count({ where: whereOf({ symbol, ...filter }, enhanced) });
 }
 
-function whereOf(symbol: string, filter: FundamentalFilter, enhanced: boolean): Prisma.FundamentalWhereInput {
+function whereOf(filter: SymbolFundamentalFilter, enhanced: boolean): Prisma.FundamentalWhereInput {
+  checkFilter(filter);
   return {
-    symbol,
+    symbol: filter.symbol,
     ...(filter.fiscalYear !== undefined && { year: filter.fiscalYear }),
     ...(filter.fiscalPeriod !== undefined && { quarter: filter.fiscalPeriod }),
     ...(enhanced && { metrics: { isNot: null } }),
   };
 }
 
-/**
- * Page `page` (1-based) of `pageSize` records of one symbol, in the order of `fundamentalPages`
- * (newest period first, then id), with the total: for the page-numbered REST endpoints
- * (enhanced and lite fundamentals). Enhanced: only records with metrics, with their metrics.
- */
-export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: true }): Promise<{ nodes: FundamentalWithMetrics[]; totalCount: number }>;
-export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: boolean }): Promise<{ nodes: Fundamental[]; totalCount: number }>;
-export async function fundamentalPageNumber(db: Db, symbol: string, filter: FundamentalFilter, args: { page: number; pageSize: number; enhanced: boolean }): Promise<{ nodes: Fundamental[]; totalCount: number }> {
-  const where = whereOf(symbol, filter, args.enhanced);
-  const [nodes, totalCount] = await Promise.all([
-    db.prisma.fundamental.findMany({
-      where,
-      orderBy: [{ endPeriod: 'desc' }, { id: 'desc' }],
-      skip: (args.page - 1) * args.pageSize,
-      take: args.pageSize,
-      ...(args.enhanced && { include: METRICS_INCLUDE }),
-    }),
-    db.prisma.fundamental.count({ where }),
-  ]);
-  return { nodes, totalCount };
+function fundamentalList<Row extends Fundamental>(db: Db, enhanced: boolean): SortedList<Row, Prisma.FundamentalWhereInput> {
+  return {
+    ordering: orderingOf(enhanced),
+    direction: 'desc',
+    findMany: (query) => db.prisma.fundamental.findMany({ ...query, ...(enhanced && { include: METRICS_INCLUDE }) }) as Promise<Row[]>,
+    count: (query) => db.prisma.fundamental.count(query),
+  };
+}
+
+/** Page `page` of one symbol's lite records, in the order of `fundamentalPages`, and their number. */
+export function fundamentalAtPage(db: Db, filter: SymbolFundamentalFilter, args: PageNumberArgs): Promise<NumberedPage<Fundamental>> {
+  return numberedPage(fundamentalList<Fundamental>(db, false), whereOf(filter, false), args);
+}
+
+/** Page `page` of one symbol's enhanced records (only those with metrics, with them), in the order of `enhancedFundamentalPages`. */
+export function enhancedFundamentalAtPage(db: Db, filter: SymbolFundamentalFilter, args: PageNumberArgs): Promise<NumberedPage<FundamentalWithMetrics>> {
+  return numberedPage(fundamentalList<FundamentalWithMetrics>(db, true), whereOf(filter, true), args);
 }
 
 // ------------------------------------------------------------------ insights <-> columns

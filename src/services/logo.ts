@@ -1,7 +1,8 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
 import type { WriteCounts } from '../db/upsert.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
+import { keysetPage, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, childRows, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 
@@ -29,22 +30,23 @@ function whereOf(filter: LogoFilter): Prisma.LogoWhereInput {
   return filter.symbols ? { symbol: { in: [...filter.symbols] } } : {};
 }
 
-/** Logos by symbol, in keyset pages; the count runs only when asked for. */
-export async function logoPage(db: Db, filter: LogoFilter, args: { first: number; after?: string | undefined }): Promise<Page<LogoWithInfo>> {
-  const match = whereOf(filter);
-  const where = args.after ? { AND: [match, afterWhere(ORDERING.columns, decodeCursor(ORDERING, 'asc', args.after), 'asc')] } : match;
-  const rows = await db.prisma.logo.findMany({ where, include: WITH_INFO, orderBy: orderByOf(ORDERING.columns, 'asc'), take: args.first + 1 });
-  return toPage(rows, args.first, ORDERING, 'asc', () => db.prisma.logo.count({ where: match }));
+function logoList(db: Db): SortedList<LogoWithInfo, Prisma.LogoWhereInput> {
+  return {
+    ordering: ORDERING,
+    direction: 'asc',
+    findMany: (query) => db.prisma.logo.findMany({ ...query, include: WITH_INFO }),
+    count: (query) => db.prisma.logo.count(query),
+  };
 }
 
-/** Page `page` (1-based) of `pageSize` logos in the same order as `logoPage`, with the total: for offset-paged REST clients. */
-export async function logoPageNumber(db: Db, filter: LogoFilter, args: { page: number; pageSize: number }): Promise<{ nodes: LogoWithInfo[]; totalCount: number }> {
-  const where = whereOf(filter);
-  const [nodes, totalCount] = await Promise.all([
-    db.prisma.logo.findMany({ where, include: WITH_INFO, orderBy: orderByOf(ORDERING.columns, 'asc'), skip: (args.page - 1) * args.pageSize, take: args.pageSize }),
-    db.prisma.logo.count({ where }),
-  ]);
-  return { nodes, totalCount };
+/** Logos by symbol, in keyset pages; the count runs only when asked for. */
+export function logoPage(db: Db, filter: LogoFilter, args: KeysetArgs): Promise<Page<LogoWithInfo>> {
+  return keysetPage(logoList(db), whereOf(filter), args);
+}
+
+/** Page `page` of the logos matching `filter`, in the order of `logoPage`, and their number. */
+export function logoAtPage(db: Db, filter: LogoFilter, args: PageNumberArgs): Promise<NumberedPage<LogoWithInfo>> {
+  return numberedPage(logoList(db), whereOf(filter), args);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
-import type { KeysetArgs } from '../db/keyset.js';
-import { childRows, topPerKey } from '../db/sql.js';
+import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
+import { childRows } from '../db/sql.js';
 import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -34,35 +34,32 @@ const ORDERING: Ordering<Pick<NewsItem, 'createdAt' | 'id'>> = {
 function whereOf(filter: NewsFilter): Prisma.NewsItemWhereInput {
   const where: Prisma.NewsItemWhereInput = { ticker: filter.symbol };
   if (filter.type !== undefined) where.type = filter.type;
-  if (filter.shareClassFigi !== undefined) where.shareClassFigi = filter.shareClassFigi;
+  // FIGIs are stored upper-case; a filter takes any case (REST and GraphQL alike)
+  if (filter.shareClassFigi !== undefined) where.shareClassFigi = filter.shareClassFigi.toUpperCase();
   if (filter.id !== undefined) where.id = filter.id;
   return where;
 }
 
+function newsList(db: Db): SortedList<NewsItem, Prisma.NewsItemWhereInput> {
+  return {
+    ordering: ORDERING,
+    direction: 'desc',
+    findMany: (query) => db.prisma.newsItem.findMany({ ...query, include: NEWS_INCLUDE }),
+    count: (query) => db.prisma.newsItem.count(query),
+  };
+}
+
 /** One keyset page of one symbol's news matching `filter`, newest first, with a lazy total count. */
-export async function listNews(db: Db, filter: NewsFilter, args: KeysetArgs): Promise<Page<NewsItem>> {
-  const where = whereOf(filter);
-  const after = args.after ? afterWhere(ORDERING.columns, decodeCursor(ORDERING, 'desc', args.after), 'desc') : undefined;
-  const rows = await db.prisma.newsItem.findMany({
-    where: after ? { AND: [where, after] } : where,
-    orderBy: orderByOf(ORDERING.columns, 'desc'),
-    take: args.first + 1,
-    include: NEWS_INCLUDE,
-  });
-  return toPage(rows, args.first, ORDERING, 'desc', () => db.prisma.newsItem.count({ where }));
+export function newsPage(db: Db, filter: NewsFilter, args: KeysetArgs): Promise<Page<NewsItem>> {
+  return keysetPage(newsList(db), whereOf(filter), args);
 }
 
-/** Page `page` (1-based) of `pageSize` items in the same order as the keyset pages, and the total. */
-export async function newsAtOffset(db: Db, filter: NewsFilter, page: number, pageSize: number): Promise<{ rows: NewsItem[]; total: number }> {
-  const where = whereOf(filter);
-  const [rows, total] = await Promise.all([
-    db.prisma.newsItem.findMany({ where, orderBy: orderByOf(ORDERING.columns, 'desc'), skip: (page - 1) * pageSize, take: pageSize, include: NEWS_INCLUDE }),
-    db.prisma.newsItem.count({ where }),
-  ]);
-  return { rows, total };
+/** Page `page` of the news matching `filter`, in the order of `newsPage`, and their number. */
+export function newsAtPage(db: Db, filter: NewsFilter, args: PageNumberArgs): Promise<NumberedPage<NewsItem>> {
+  return numberedPage(newsList(db), whereOf(filter), args);
 }
 
-export interface TickerNewsArgs extends KeysetArgs {
+export interface TickerNewsFilter {
   type?: NewsType | undefined;
 }
 
@@ -70,19 +67,20 @@ export interface TickerNewsArgs extends KeysetArgs {
 export type NewsItemRow = Omit<NewsItem, 'securities'> & Record<string, unknown>;
 
 /** One page per ticker in one statement, without the items' securities (`newsSecurities` loads them for the queries that read them). */
-export async function newsPages(db: Db, tickers: readonly string[], args: TickerNewsArgs): Promise<Map<string, Page<NewsItemRow>>> {
-  const rows = await topPerKey<NewsItemRow>(db, {
-    table: 'NewsItem',
-    keyColumn: 'ticker',
-    keys: tickers,
-    // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
-    filters: args.type ? [Prisma.sql`CAST("type" AS TEXT) = ${args.type}`] : [],
-    orderColumns: ORDERING.columns.map((c) => c.column),
-    direction: 'desc',
-    after: args.after ? decodeCursor(ORDERING, 'desc', args.after) : undefined,
-    limit: args.first + 1,
-  });
-  return new Map([...rows].map(([ticker, list]) => [ticker as string, toPage(list, args.first, ORDERING as unknown as Ordering<NewsItemRow>, 'desc')]));
+export function newsPages(db: Db, tickers: readonly string[], filter: TickerNewsFilter, args: KeysetArgs): Promise<Map<string, Page<NewsItemRow>>> {
+  return keysetPages<NewsItemRow>(
+    db,
+    {
+      table: 'NewsItem',
+      keyColumn: 'ticker',
+      ordering: ORDERING,
+      direction: 'desc',
+      // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
+      filters: filter.type ? [Prisma.sql`CAST("type" AS TEXT) = ${filter.type}`] : [],
+    },
+    tickers,
+    args,
+  );
 }
 
 /** For loaders: the securities of each news item, in feed order (one statement). */

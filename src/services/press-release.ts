@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import { decodeCursor, keysetPage, toPage, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { readSql } from '../db/sql.js';
 import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -14,12 +15,15 @@ export const PRESS_RELEASE_INCLUDE = {
 export type PressRelease = Prisma.PressReleaseGetPayload<{ include: typeof PRESS_RELEASE_INCLUDE }>;
 export type { PressReleaseSecurity };
 
-export interface PressReleaseFilter {
-  /** Releases naming any of these tickers (upper case, as stored). */
-  tickers?: readonly string[] | undefined;
-  /** Inclusive bounds on the publish time. */
+/** Inclusive bounds on the publish time; each optional. */
+export interface PublishTimeRange {
   from?: Date | undefined;
   to?: Date | undefined;
+}
+
+export interface PressReleaseFilter extends PublishTimeRange {
+  /** Releases naming any of these tickers (upper case, as stored). */
+  tickers?: readonly string[] | undefined;
 }
 
 /** Newest first: (publishTime, id) descending. */
@@ -38,40 +42,31 @@ function whereOf(filter: PressReleaseFilter): Prisma.PressReleaseWhereInput {
   return where;
 }
 
+function pressReleaseList(db: Db): SortedList<PressRelease, Prisma.PressReleaseWhereInput> {
+  return {
+    ordering: ORDERING,
+    direction: 'desc',
+    findMany: (query) => db.prisma.pressRelease.findMany({ ...query, include: PRESS_RELEASE_INCLUDE }),
+    count: (query) => db.prisma.pressRelease.count(query),
+  };
+}
+
 /** One keyset page of the releases matching `filter`, newest first, with a lazy total count. */
-export async function listPressReleases(db: Db, filter: PressReleaseFilter, args: KeysetArgs): Promise<Page<PressRelease>> {
-  const where = whereOf(filter);
-  const after = args.after ? afterWhere(ORDERING.columns, decodeCursor(ORDERING, 'desc', args.after), 'desc') : undefined;
-  const rows = await db.prisma.pressRelease.findMany({
-    where: after ? { AND: [where, after] } : where,
-    orderBy: orderByOf(ORDERING.columns, 'desc'),
-    take: args.first + 1,
-    include: PRESS_RELEASE_INCLUDE,
-  });
-  return toPage(rows, args.first, ORDERING, 'desc', () => db.prisma.pressRelease.count({ where }));
+export function pressReleasePage(db: Db, filter: PressReleaseFilter, args: KeysetArgs): Promise<Page<PressRelease>> {
+  return keysetPage(pressReleaseList(db), whereOf(filter), args);
 }
 
-/** Page `page` (1-based) of `pageSize` releases in the same order as the keyset pages, and the total. */
-export async function pressReleasesAtOffset(db: Db, filter: PressReleaseFilter, page: number, pageSize: number): Promise<{ rows: PressRelease[]; total: number }> {
-  const where = whereOf(filter);
-  const [rows, total] = await Promise.all([
-    db.prisma.pressRelease.findMany({ where, orderBy: orderByOf(ORDERING.columns, 'desc'), skip: (page - 1) * pageSize, take: pageSize, include: PRESS_RELEASE_INCLUDE }),
-    db.prisma.pressRelease.count({ where }),
-  ]);
-  return { rows, total };
-}
-
-export interface TickerPageArgs extends KeysetArgs {
-  from?: Date | undefined;
-  to?: Date | undefined;
+/** Page `page` of the releases matching `filter`, in the order of `pressReleasePage`, and their number. */
+export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: PageNumberArgs): Promise<NumberedPage<PressRelease>> {
+  return numberedPage(pressReleaseList(db), whereOf(filter), args);
 }
 
 /**
  * One page per ticker, the same arguments for each, in a constant number of statements: one
  * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), one findMany loads them.
  */
-export async function pressReleasePages(db: Db, tickers: readonly string[], args: TickerPageArgs): Promise<Map<string, Page<PressRelease>>> {
-  const idsByTicker = await newestIdsPerTicker(db, tickers, args);
+export async function pressReleasePages(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, Page<PressRelease>>> {
+  const idsByTicker = await newestIdsPerTicker(db, tickers, range, args);
   const ids = [...new Set([...idsByTicker.values()].flat())];
   const byId = await pressReleasesByIds(db, ids);
   return new Map(
@@ -84,11 +79,11 @@ export async function pressReleasePages(db: Db, tickers: readonly string[], args
   );
 }
 
-async function newestIdsPerTicker(db: Db, tickers: readonly string[], args: TickerPageArgs): Promise<Map<string, number[]>> {
+async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>(tickers.map((t) => [t, []]));
   const conditions: Prisma.Sql[] = [];
-  if (args.from) conditions.push(Prisma.sql`p."publishTime" >= ${args.from}`);
-  if (args.to) conditions.push(Prisma.sql`p."publishTime" <= ${args.to}`);
+  if (range.from) conditions.push(Prisma.sql`p."publishTime" >= ${range.from}`);
+  if (range.to) conditions.push(Prisma.sql`p."publishTime" <= ${range.to}`);
   if (args.after) {
     const [publishTime, id] = decodeCursor(ORDERING, 'desc', args.after);
     conditions.push(Prisma.sql`(p."publishTime", p."id") < (${publishTime}, ${id})`);

@@ -1,8 +1,7 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Rating } from '../../generated/prisma/client.js';
-import { afterWhere, decodeCursor, orderByOf, toPage, type Ordering, type Page } from '../db/keyset.js';
-import type { KeysetArgs } from '../db/keyset.js';
-import { topPerKey } from '../db/sql.js';
+import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { changedFields, insertRows, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -45,26 +44,23 @@ function whereOf(filter: RatingFilter): Prisma.RatingWhereInput {
   return where;
 }
 
-/** One keyset page of the ratings matching `filter`, newest first, with a lazy total count. */
-export async function listRatings(db: Db, filter: RatingFilter, args: KeysetArgs): Promise<Page<Rating>> {
-  const where = whereOf(filter);
-  const after = args.after ? afterWhere(ORDERING.columns, decodeCursor(ORDERING, 'desc', args.after), 'desc') : undefined;
-  const rows = await db.prisma.rating.findMany({
-    where: after ? { AND: [where, after] } : where,
-    orderBy: orderByOf(ORDERING.columns, 'desc'),
-    take: args.first + 1,
-  });
-  return toPage(rows, args.first, ORDERING, 'desc', () => db.prisma.rating.count({ where }));
+function ratingList(db: Db): SortedList<Rating, Prisma.RatingWhereInput> {
+  return {
+    ordering: ORDERING,
+    direction: 'desc',
+    findMany: (query) => db.prisma.rating.findMany(query),
+    count: (query) => db.prisma.rating.count(query),
+  };
 }
 
-/** Page `page` (1-based) of `pageSize` ratings in the same order as the keyset pages, and the total. */
-export async function ratingsAtOffset(db: Db, filter: RatingFilter, page: number, pageSize: number): Promise<{ rows: Rating[]; total: number }> {
-  const where = whereOf(filter);
-  const [rows, total] = await Promise.all([
-    db.prisma.rating.findMany({ where, orderBy: orderByOf(ORDERING.columns, 'desc'), skip: (page - 1) * pageSize, take: pageSize }),
-    db.prisma.rating.count({ where }),
-  ]);
-  return { rows, total };
+/** One keyset page of the ratings matching `filter`, newest first, with a lazy total count. */
+export function ratingPage(db: Db, filter: RatingFilter, args: KeysetArgs): Promise<Page<Rating>> {
+  return keysetPage(ratingList(db), whereOf(filter), args);
+}
+
+/** Page `page` of the ratings matching `filter`, in the order of `ratingPage`, and their number. */
+export function ratingAtPage(db: Db, filter: RatingFilter, args: PageNumberArgs): Promise<NumberedPage<Rating>> {
+  return numberedPage(ratingList(db), whereOf(filter), args);
 }
 
 function conditionsSql(c: RatingConditions): Prisma.Sql[] {
@@ -78,18 +74,8 @@ function conditionsSql(c: RatingConditions): Prisma.Sql[] {
 }
 
 /** One page per ticker, all in one statement (the same conditions and arguments for every ticker). */
-export async function ratingPages(db: Db, tickers: readonly string[], conditions: RatingConditions, args: KeysetArgs): Promise<Map<string, Page<Rating>>> {
-  const rows = await topPerKey<Rating & Record<string, unknown>>(db, {
-    table: 'Rating',
-    keyColumn: 'ticker',
-    keys: tickers,
-    filters: conditionsSql(conditions),
-    orderColumns: ORDERING.columns.map((c) => c.column),
-    direction: 'desc',
-    after: args.after ? decodeCursor(ORDERING, 'desc', args.after) : undefined,
-    limit: args.first + 1,
-  });
-  return new Map([...rows].map(([ticker, list]) => [ticker as string, toPage(list, args.first, ORDERING, 'desc')]));
+export function ratingPages(db: Db, tickers: readonly string[], conditions: RatingConditions, args: KeysetArgs): Promise<Map<string, Page<Rating>>> {
+  return keysetPages(db, { table: 'Rating', keyColumn: 'ticker', ordering: ORDERING, direction: 'desc', filters: conditionsSql(conditions) }, tickers, args);
 }
 
 /** For loaders: ratings by id; ids that do not exist are missing from the map. */

@@ -1,7 +1,10 @@
 import type { Db } from '../db/client.js';
+import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
-import { decodeCursor, emptyPage, toPage, type Ordering, type Page } from '../db/keyset.js';
+import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import type { NumberedPage, PageNumberArgs } from '../db/page-number.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from '../db/upsert.js';
@@ -35,18 +38,13 @@ const LIKE_SPECIAL = /[%_\\]/;
 type SearchColumn = (typeof SEARCH_TYPES)[SearchType];
 const SEARCH_COLUMNS: readonly SearchColumn[] = Object.values(SEARCH_TYPES);
 
-/** Zero-pads a CIK to the 10 digits it is stored with; `^[0-9]{1,10}$` is checked by callers. */
-export function padCik(cik: string): string {
-  return cik.padStart(10, '0');
-}
-
 /**
  * What a query matches in a column: identifiers are stored upper-case, so the query is too; a CIK
  * matches with or without its leading zeros.
  */
 function normalizeQuery(type: SearchType, query: string): string {
   const q = query.trim();
-  if (type === 'identifiers.cik') return /^\d{1,10}$/.test(q) ? padCik(q) : q;
+  if (type === 'identifiers.cik') return CIK_PATTERN.test(q) ? padCik(q) : q;
   return q.toUpperCase();
 }
 
@@ -66,11 +64,10 @@ function orderingFor(column: SearchColumn): Ordering<Security> {
   return o;
 }
 
-export interface SearchArgs {
+/** What a search matches: `type`'s field starting with `query`. */
+export interface SecuritySearch {
   query: string;
   type: SearchType;
-  first: number;
-  after?: string | undefined;
 }
 
 /** The first string after every string that starts with `prefix`, in code-point order. */
@@ -131,9 +128,9 @@ async function countAll(db: Db, summary: Promise<MasterSummary | undefined>): Pr
  * Securities whose `type` field starts with the query (so an exact identifier matches, and a
  * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id.
  */
-export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<Security>> {
-  const column = SEARCH_TYPES[args.type];
-  const q = normalizeQuery(args.type, args.query);
+export async function securitySearchPage(db: Db, search: SecuritySearch, args: KeysetArgs): Promise<Page<Security>> {
+  const column = SEARCH_TYPES[search.type];
+  const q = normalizeQuery(search.type, search.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
   if (LIKE_SPECIAL.test(q)) return emptyPage(async () => 0);
   const ordering = orderingFor(column);
@@ -147,18 +144,7 @@ export async function searchSecurities(db: Db, args: SearchArgs): Promise<Page<S
   return toPage(rows, args.first, ordering, 'asc', () => countMatches(db, column, q, match, masterSummary(db)));
 }
 
-export interface SearchPageArgs {
-  query: string;
-  type: SearchType;
-  /** 1-based. */
-  page: number;
-  perPage: number;
-}
-
-export interface SearchPageResult {
-  nodes: Security[];
-  /** How many securities match, over every page. */
-  found: number;
+export interface SecuritySearchAtPage extends NumberedPage<Security> {
   /** How many securities the master holds. */
   outOf: number;
   /** The query as matched (trimmed, upper-cased; a CIK zero-padded): each hit's field starts with it. */
@@ -166,28 +152,50 @@ export interface SearchPageResult {
 }
 
 /**
- * Page `page` (1-based) of `perPage` matches of `searchSecurities`, in the same order, with the
- * number of matches and the size of the master: for page-numbered (Typesense-style) clients. A
- * page past the end is empty. The query is a literal prefix: `%` and `_` match only themselves.
+ * Page `page` of the matches of `securitySearchPage`, in the same order, with the number of
+ * matches and the size of the master: for page-numbered (Typesense-style) clients. A page past
+ * the end is empty. The query is a literal prefix: `%` and `_` match only themselves.
  * Both counts are exact and come from one read of the master's version (security-counts.ts), read
  * beside the page: counting a broad prefix in SQL cost more than the whole search may take.
  */
-export async function searchSecuritiesPage(db: Db, args: SearchPageArgs): Promise<SearchPageResult> {
-  const column = SEARCH_TYPES[args.type];
-  const q = normalizeQuery(args.type, args.query);
+export async function securitySearchAtPage(db: Db, search: SecuritySearch, args: PageNumberArgs): Promise<SecuritySearchAtPage> {
+  const column = SEARCH_TYPES[search.type];
+  const q = normalizeQuery(search.type, search.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  if (LIKE_SPECIAL.test(q)) return { nodes: [], found: 0, outOf: await countAll(db, masterSummary(db)), matched: q };
+  if (LIKE_SPECIAL.test(q)) return { nodes: [], totalCount: 0, outOf: await countAll(db, masterSummary(db)), matched: q };
   const where = await prefixMatch(db, column, q);
   const summary = masterSummary(db);
-  const [found, outOf, nodes] = await Promise.all([
+  const [totalCount, outOf, nodes] = await Promise.all([
     countMatches(db, column, q, where, summary),
     countAll(db, summary),
-    selectSecurities(db, where, column, args.perPage, (args.page - 1) * args.perPage),
+    selectSecurities(db, where, column, args.pageSize, (args.page - 1) * args.pageSize),
   ]);
-  return { nodes, found, outOf, matched: q };
+  return { nodes, totalCount, outOf, matched: q };
 }
 
 export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };
+
+const LOOKUP_KEYS = ['symbol', 'figi', 'isin', 'cusip', 'cik'] as const;
+
+/**
+ * The one identifier a lookup names, checked and as stored: a symbol by the symbol rule
+ * (domain/symbols.ts), a CIK by CIK_PATTERN (zero-padded), the others upper-cased. Throws a
+ * BAD_REQUEST naming the argument and the value received.
+ */
+export function securityLookup(given: Partial<Record<(typeof LOOKUP_KEYS)[number], string | null>>): SecurityLookup {
+  const named = LOOKUP_KEYS.filter((k) => given[k] !== null && given[k] !== undefined);
+  if (named.length !== 1) {
+    throw new AppError('BAD_REQUEST', `give exactly one of the arguments ${LOOKUP_KEYS.join(', ')}; got ${named.length ? named.join(', ') : 'none'}`);
+  }
+  const key = named[0]!;
+  const value = given[key]!;
+  if (key === 'symbol') return { symbol: parseSymbol(value, 'symbol') };
+  if (key === 'cik') {
+    if (!CIK_PATTERN.test(value)) throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
+    return { cik: padCik(value) };
+  }
+  return { [key]: value.toUpperCase() } as SecurityLookup;
+}
 
 /** One security by one identifier; several listings of a symbol resolve to the first by id. */
 export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security | null> {

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
-import { decodeCursor, toPage, type Direction, type Ordering, type Page } from '../db/keyset.js';
-import { topPerKey } from '../db/sql.js';
+import { parseSymbol } from '../domain/symbols.js';
+import { keysetPages, type Direction, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
 
 /**
  * Trades and quotes are both "ticks": rows of one symbol ordered by (sipTimestamp, sequenceNumber),
@@ -20,11 +20,8 @@ export interface TimeRange {
   lt?: bigint | undefined;
 }
 
-export interface TickPageArgs {
-  range?: TimeRange | undefined;
+export interface TickPageArgs extends KeysetArgs {
   direction: Direction;
-  first: number;
-  after?: string | undefined;
 }
 
 export function tickOrdering<T extends TickTable>(table: T): Ordering<TickRow<T>> {
@@ -37,9 +34,8 @@ export function tickOrdering<T extends TickTable>(table: T): Ordering<TickRow<T>
   };
 }
 
-function rangeFilters(range: TimeRange | undefined): Prisma.Sql[] {
+function rangeFilters(range: TimeRange): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
-  if (!range) return out;
   if (range.gte !== undefined) out.push(Prisma.sql`"sipTimestamp" >= ${range.gte}`);
   if (range.gt !== undefined) out.push(Prisma.sql`"sipTimestamp" > ${range.gt}`);
   if (range.lte !== undefined) out.push(Prisma.sql`"sipTimestamp" <= ${range.lte}`);
@@ -47,26 +43,23 @@ function rangeFilters(range: TimeRange | undefined): Prisma.Sql[] {
   return out;
 }
 
-/** One page per symbol, all in one statement (the same arguments for every symbol). */
-export async function tickPages<T extends TickTable>(db: Db, table: T, symbols: readonly string[], args: TickPageArgs): Promise<Map<string, Page<TickRow<T>>>> {
-  const ordering = tickOrdering(table);
-  const after = args.after ? decodeCursor(ordering, args.direction, args.after) : undefined;
-  const rows = await topPerKey<TickRow<T> & Record<string, unknown>>(db, {
-    table,
-    keyColumn: 'symbol',
-    keys: symbols,
-    filters: rangeFilters(args.range),
-    orderColumns: ordering.columns.map((c) => c.column),
-    direction: args.direction,
-    after,
-    limit: args.first + 1,
-  });
-  return new Map([...rows].map(([symbol, list]) => [symbol as string, toPage(list, args.first, ordering, args.direction)]));
+/**
+ * One page of one symbol's ticks, `symbol` as a caller gave it: checked here by the symbol rule
+ * (domain/symbols.ts), so REST and GraphQL answer a bad one alike, with a BAD_REQUEST naming it.
+ */
+export async function tickPage<T extends TickTable>(db: Db, table: T, symbol: string, range: TimeRange, args: TickPageArgs): Promise<Page<TickRow<T>>> {
+  const checked = parseSymbol(symbol, 'symbol');
+  return (await tickPages(db, table, [checked], range, args)).get(checked)!;
+}
+
+/** One page per symbol, all in one statement (the same arguments for every symbol): for loaders, whose keys are stored symbols. */
+export function tickPages<T extends TickTable>(db: Db, table: T, symbols: readonly string[], range: TimeRange, args: TickPageArgs): Promise<Map<string, Page<TickRow<T>>>> {
+  return keysetPages(db, { table, keyColumn: 'symbol', ordering: tickOrdering(table), direction: args.direction, filters: rangeFilters(range) }, symbols, args);
 }
 
 /** The newest tick of each symbol, in one statement. */
 export async function latestTicks<T extends TickTable>(db: Db, table: T, symbols: readonly string[]): Promise<Map<string, TickRow<T> | null>> {
-  const pages = await tickPages(db, table, symbols, { direction: 'desc', first: 1 });
+  const pages = await tickPages(db, table, symbols, {}, { direction: 'desc', first: 1 });
   return new Map([...pages].map(([s, p]) => [s, p.nodes[0] ?? null]));
 }
 

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_DEPTH } from '../../src/graphql/input.js';
 import { parseFrame } from '../../src/ocr/image.js';
-import { sealCursor, type CursorState } from '../../src/rest/cursor.js';
+import { sealCursor, type CursorState } from '../../src/rest/next-url.js';
 import { routes } from '../../src/rest/routes.js';
 import { schema } from '../../src/schema/index.js';
 import { MAX_NODE_IDS } from '../../src/schema/node.js';

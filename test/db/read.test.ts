@@ -3,7 +3,7 @@ import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { topPerKey } from '../../src/db/sql.js';
-import { SEARCH_TYPES, searchSecurities, searchSecuritiesPage, type SearchType } from '../../src/services/security.js';
+import { SEARCH_TYPES, securitySearchAtPage, securitySearchPage, type SearchType } from '../../src/services/security.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
 
@@ -129,16 +129,16 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
       const column = SEARCH_TYPES[type];
       const values = [...new Set(all.map((s) => s[column]).filter((v): v is string => typeof v === 'string' && v.length > 0))].slice(0, 3);
       for (const prefix of [...values.map((v) => v.slice(0, 1)), ...values.map((v) => v.slice(0, 3)), ...values, 'ZZZZ']) {
-        const [a, b] = await Promise.all([db, like].map((d) => searchSecuritiesPage(d, { query: prefix, type, page: 1, perPage: 7 })));
+        const [a, b] = await Promise.all([db, like].map((d) => securitySearchAtPage(d, { query: prefix, type }, { page: 1, pageSize: 7 })));
         expect(a!.nodes.map((n) => n.id), `${type} ${prefix}`).toEqual(b!.nodes.map((n) => n.id));
-        expect(a!.found).toBe(b!.found);
-        const first = await searchSecurities(db, { query: prefix, type, first: 2 });
+        expect(a!.totalCount).toBe(b!.totalCount);
+        const first = await securitySearchPage(db, { query: prefix, type }, { first: 2 });
         if (first.hasNextPage) {
-          const [x, y] = await Promise.all([db, like].map((d) => searchSecurities(d, { query: prefix, type, first: 3, after: first.cursorAt(1) })));
+          const [x, y] = await Promise.all([db, like].map((d) => securitySearchPage(d, { query: prefix, type }, { first: 3, after: first.cursorAt(1) })));
           expect(x!.nodes.map((n) => n.id)).toEqual(y!.nodes.map((n) => n.id));
           expect(x!.nodes.map((n) => n.id)).toEqual(a!.nodes.slice(2, 5).map((n) => n.id));
         }
-        compared += a!.found;
+        compared += a!.totalCount;
       }
     }
     expect(compared).toBeGreaterThan(100);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallSummary } from '../../generated/prisma/client.js';
-import { callSummaryPageNumber } from '../../src/services/call-summary.js';
+import { callSummaryAtPage } from '../../src/services/call-summary.js';
 import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './helpers.js';
 import { testDatabases } from '../helpers.js';
 
@@ -88,7 +88,7 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
       ...vars,
       after: first.data.callSummaries.pageInfo.endCursor,
     });
-    const page = await callSummaryPageNumber(h.db, range, { page: 2, pageSize: 25 });
+    const page = await callSummaryAtPage(h.db, range, { page: 2, pageSize: 25 });
     expect(page.nodes.map((r) => r.id)).toEqual(ids(res.data.callSummaries.nodes));
     expect(page.nodes).toHaveLength(25);
     expect(page.totalCount).toBe(res.data.callSummaries.totalCount);

@@ -191,6 +191,9 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
     ['first: 0', { first: 0 }, /"first".*1 to 100.*got 0/],
     ['first: 101', { first: 101 }, /"first".*1 to 100.*got 101/],
     ['an empty symbol', { symbol: ' ' }, /"symbol"/],
+    // the years REST's fiscal_year and every fiscal filter take (domain/fiscal.ts)
+    ['fiscal year 1899', { fiscalYear: 1899 }, /"fiscalYear".*1900 to 2100.*got 1899/],
+    ['fiscal year 2101', { fiscalYear: 2101 }, /"fiscalYear".*1900 to 2100.*got 2101/],
     ['a forged cursor', { after: 'bm90LWEtY3Vyc29y' }, /after/],
   ])('rejects %s with BAD_USER_INPUT', async (_label, variables, message) => {
     for (const query of [LITE, RICH]) {

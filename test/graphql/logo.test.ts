@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logoPageNumber } from '../../src/services/logo.js';
+import { logoAtPage } from '../../src/services/logo.js';
 import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './helpers.js';
 import { testDatabases } from '../helpers.js';
 
@@ -88,7 +88,7 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
   it('the offset-paged service (for REST) answers page N as the N-th keyset page, with the same total', async () => {
     const second = await h.gql('{ logos(first: 7) { pageInfo { endCursor } } }');
     const res = await h.gql('query($after: String) { logos(first: 7, after: $after) { totalCount nodes { symbol } } }', { after: second.data.logos.pageInfo.endCursor });
-    const page = await logoPageNumber(h.db, {}, { page: 2, pageSize: 7 });
+    const page = await logoAtPage(h.db, {}, { page: 2, pageSize: 7 });
     expect(page.nodes.map((l) => l.symbol)).toEqual(res.data.logos.nodes.map((n: { symbol: string }) => n.symbol));
     expect(page.totalCount).toBe(res.data.logos.totalCount);
     expect(page.nodes[0]!.securityInfo.map((i) => i.position)).toEqual(page.nodes[0]!.securityInfo.map((_i, n) => n));

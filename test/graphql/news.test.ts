@@ -98,6 +98,8 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     }
     const byFigi = await newsQuery({ s: symbol, figi: items[0]!.shareClassFigi });
     expect(byFigi.totalCount).toBe(items.length);
+    // any case, as the REST share_class_figi takes it
+    expect(await newsQuery({ s: symbol, figi: items[0]!.shareClassFigi.toLowerCase() })).toEqual(byFigi);
     expect(await newsQuery({ s: symbol, figi: 'BBG000000000' })).toEqual({ totalCount: 0, nodes: [] });
     expect(await newsQuery({ s: symbol, id: items[1]!.id })).toEqual({ totalCount: 1, nodes: [answer(items[1]!)] });
     // an id of another symbol's item does not match

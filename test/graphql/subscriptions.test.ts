@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/bootstrap.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/client.js';
 import { memoryEventBus, PRESS_RELEASE_TOPIC, redisEventBus, type EventBus } from '../../src/runtime/events.js';
-import { importStream } from '../../src/ingest/import.js';
+import { importStream } from '../../src/ingest/import-stream.js';
 import type { ImportResource } from '../../src/ingest/importer.js';
 import { importerFor } from '../../src/ingest/registry.js';
 import { sync } from '../../src/ingest/sync.js';

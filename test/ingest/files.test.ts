@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
-import { importStream } from '../../src/ingest/import.js';
+import { importStream } from '../../src/ingest/import-stream.js';
 import type { ImportResource } from '../../src/ingest/importer.js';
 import { importerFor } from '../../src/ingest/registry.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { memoryEventBus, redisEventBus, tradeTopic, type EventBus } from '../../src/runtime/events.js';
-import { describeReject, ImportAborted, importStream, type ImportOptions } from '../../src/ingest/import.js';
+import { describeReject, ImportAborted, importStream, type ImportOptions } from '../../src/ingest/import-stream.js';
 import type { Importer } from '../../src/ingest/importer.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
 import { progressReporter } from '../../src/ingest/progress.js';

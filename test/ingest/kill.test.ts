@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
-import { importStream } from '../../src/ingest/import.js';
+import { importStream } from '../../src/ingest/import-stream.js';
 import { importer } from '../../src/ingest/resources/trade.js';
 import { migrate } from '../../src/db/migrate.js';
 import { testDatabases } from '../helpers.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
 import { FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../../src/domain/limits.js';
-import { describeReject, importStream } from '../../src/ingest/import.js';
+import { describeReject, importStream } from '../../src/ingest/import-stream.js';
 import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from '../../src/ingest/importer.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
 import { importerFor } from '../../src/ingest/registry.js';
@@ -76,14 +76,14 @@ const kindOf = (resource: ImportResource, pattern: string): TextKind => {
 
 /** Text fields whose format bounds them (dates, codes, enums, symbols, an id made of two fields): a long value is refused, for its format. */
 const FORMATTED: Record<ImportResource, string[]> = {
-  securities: ['id', 'identifiers.figi', 'exchange_info.mic_code', 'identifiers.cik', 'company_info.list_date', 'ticker_meta.last_updated_utc', 'created_at', 'updated_at'],
-  logos: ['created_at', 'updated_at'],
-  'balance-sheets': ['cik', 'reporting_period_end', 'timeframe'],
+  securities: ['id', 'symbol', 'identifiers.figi', 'exchange_info.mic_code', 'identifiers.cik', 'company_info.list_date', 'ticker_meta.last_updated_utc', 'created_at', 'updated_at'],
+  logos: ['symbol', 'created_at', 'updated_at'],
+  'balance-sheets': ['cik', 'symbols[]', 'reporting_period_end', 'timeframe'],
   fundamentals: ['symbol', 'cik', 'EndPeriod', 'Quarter', 'created_at', 'updated_at'],
-  'press-releases': ['PublishTime', 'CreatedAt', 'UpdatedAt'],
-  ratings: ['created_at', 'updated_at'],
-  'call-summaries': ['call_date', 'fiscal_period', 'created_at', 'updated_at'],
-  news: ['news_id', 'type', 'created_at', 'updated_at'],
+  'press-releases': ['PublishTime', 'Tickers[]', 'CreatedAt', 'UpdatedAt'],
+  ratings: ['ticker', 'created_at', 'updated_at'],
+  'call-summaries': ['symbol', 'call_date', 'fiscal_period', 'created_at', 'updated_at'],
+  news: ['news_id', 'ticker', 'type', 'created_at', 'updated_at'],
   trades: ['symbol'],
   quotes: ['symbol'],
 };

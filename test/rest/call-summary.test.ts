@@ -12,7 +12,7 @@ const sorted = (keys: readonly string[]) => [...keys].sort();
 
 const PATH = '/delivery/api/v1/summaries';
 const NEWEST_FIRST = [{ callDate: 'desc' as const }, { id: 'desc' as const }];
-/** The spec's `YYYY-MM-DDTHH:MM:SS` (UTC) for a stored time (the sample's calls fall on whole seconds). */
+/** The legacy API's `YYYY-MM-DDTHH:MM:SS` (UTC) for a stored time (the sample's calls fall on whole seconds). */
 const isoSeconds = (d: Date) => d.toISOString().slice(0, 19);
 
 /** A stored summary as the endpoint writes it. */

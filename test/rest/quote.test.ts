@@ -37,7 +37,7 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  it("the default page is the 10 newest, with exactly the spec's keys, every value as stored and exact 19-digit timestamps", async () => {
+  it("the default page is the 10 newest, with exactly the legacy API's keys, every value as stored and exact 19-digit timestamps", async () => {
     const r = await rest(h, `/stocks/v3/quotes/${symbol}`);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['next_url', 'request_id', 'results', 'status']);

@@ -20,7 +20,7 @@ const DOCUMENT_KEYS = [
   'id', 'isin_history', 'name', 'status', 'symbol', 'created_at', 'updated_at',
 ];
 const DATA_KEYS = ['facet_counts', 'found', 'hits', 'out_of', 'page', 'request_params', 'search_cutoff', 'search_time_ms'];
-// The spec's 11 search types and the column each matches.
+// The legacy API's 11 search types and the column each matches.
 const SEARCH_TYPES: [string, keyof Security][] = [
   ['symbol', 'symbol'], ['identifiers.figi', 'figi'], ['identifiers.figi_composite', 'figiComposite'],
   ['identifiers.figi_share_class', 'figiShareClass'], ['identifiers.isin', 'isin'], ['identifiers.opol', 'opol'],

@@ -2,7 +2,8 @@
 // returns it (src/rest/balance-sheet.ts).
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../../domain/fundamentals.js';
 import type { Importer } from '../importer.js';
-import { balanceSheetKey, FISCAL_YEARS, writeBalanceSheets, type BalanceSheetInput, type Timeframe } from '../../services/balance-sheet.js';
+import { FISCAL_YEARS } from '../../domain/fiscal.js';
+import { balanceSheetKey, writeBalanceSheets, type BalanceSheetInput, type Timeframe } from '../../services/balance-sheet.js';
 import * as f from '../record-fields.js';
 
 const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];
@@ -11,7 +12,7 @@ export function parseBalanceSheet(record: unknown): BalanceSheetInput {
   const rec = f.record(record);
   const row: Record<string, unknown> = {
     cik: f.cik(rec.cik, 'cik'),
-    symbols: f.strings(rec.symbols, 'symbols', 'short', 'shareClasses'),
+    symbols: f.symbols(rec.symbols, 'symbols', 'shareClasses'),
     fiscalYear: f.integer(rec.fiscal_year, 'fiscal_year', FISCAL_YEARS.min, FISCAL_YEARS.max),
     fiscalQuarter: f.integer(rec.fiscal_quarter, 'fiscal_quarter', 1, 4),
     reportingPeriodEnd: f.date(rec.reporting_period_end, 'reporting_period_end'),

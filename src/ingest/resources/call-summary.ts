@@ -2,9 +2,8 @@
 // returns it (src/rest/call-summary.ts).
 import type { Importer } from '../importer.js';
 import { callSummaryKey, writeCallSummaries, type CallSummaryInput } from '../../services/call-summary.js';
+import { FISCAL_PERIODS, FISCAL_YEARS } from '../../domain/fiscal.js';
 import * as f from '../record-fields.js';
-
-const FISCAL_PERIODS = ['Q1', 'Q2', 'Q3', 'Q4', 'FY'] as const;
 
 export function parseCallSummary(record: unknown): CallSummaryInput {
   const rec = f.record(record);
@@ -12,10 +11,10 @@ export function parseCallSummary(record: unknown): CallSummaryInput {
   if (sentiment < -1 || sentiment > 1) throw f.reject('sentiment_score', 'a number from -1 to 1', sentiment);
   return {
     id: f.optInteger(rec.id, 'id', 1) ?? undefined,
-    symbol: f.nonEmpty(rec.symbol, 'symbol'),
+    symbol: f.symbol(rec.symbol, 'symbol'),
     companyName: f.string(rec.company_name, 'company_name'),
     callDate: f.timestamp(rec.call_date, 'call_date'),
-    fiscalYear: f.integer(rec.fiscal_year, 'fiscal_year', 1900, 2100),
+    fiscalYear: f.integer(rec.fiscal_year, 'fiscal_year', FISCAL_YEARS.min, FISCAL_YEARS.max),
     fiscalPeriod: f.oneOf(rec.fiscal_period, 'fiscal_period', FISCAL_PERIODS),
     title: f.string(rec.title, 'title'),
     summary: f.string(rec.summary, 'summary', 'long'),

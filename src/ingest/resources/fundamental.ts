@@ -4,16 +4,15 @@
 // own trades and security master. Insights: from the filing text sections when the record carries
 // them (`risk_factors_text`, `mdna_text`, `legal_proceedings_text`), else the record's own insight
 // objects, else what is stored. Fields the legacy records do not name are ignored.
+import { FISCAL_PERIODS, FISCAL_YEARS } from '../../domain/fiscal.js';
 import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
 import { fundamentalKey, writeFundamentals, type FiscalPeriod, type FundamentalInput } from '../../services/fundamental.js';
 import { litigationInsight, mdnaInsight, riskFactorsInsight, type LitigationInsight, type MdnaInsight, type RiskFactorsInsight } from '../../domain/insights.js';
-import { SYMBOL_PATTERN } from '../../domain/symbols.js';
 import type { Importer } from '../importer.js';
 import * as f from '../record-fields.js';
 
-const PERIODS = ['Q1', 'Q2', 'Q3', 'Q4', 'FY'] as const satisfies readonly FiscalPeriod[];
-/** The range the REST filter `fiscal_year` accepts: a record outside it could never be read back. */
-const YEARS = { min: 1900, max: 2100 };
+// the years and periods every fiscal filter accepts: a record outside them could never be read back
+const PERIODS = FISCAL_PERIODS satisfies readonly FiscalPeriod[];
 
 /** A statement amount: a JSON number (an integer beyond 2^53 arrives as a bigint and is a number here too). */
 function amount(value: unknown, field: string): number {
@@ -26,9 +25,7 @@ function symbolOf(rec: f.Rec): string {
     throw f.reject('symbol', `the same as ticker (${JSON.stringify(ticker)}) when a record has both`, symbol);
   }
   const [field, value] = symbol !== undefined ? ['symbol', symbol] : ticker !== undefined ? ['ticker', ticker] : ['symbol (or ticker)', undefined];
-  const s = f.nonEmpty(value, field).trim().toUpperCase();
-  if (!SYMBOL_PATTERN.test(s)) throw f.reject(field, '1 to 20 characters from A-Z 0-9 . -', value);
-  return s;
+  return f.symbol(value, field);
 }
 
 /** -1 to 1. */
@@ -93,7 +90,7 @@ export function parseFundamental(record: unknown): FundamentalInput {
     cik: enhanced ? f.cik(rec.cik, 'cik') : f.optCik(rec.cik, 'cik'),
     endPeriod: f.date(rec.EndPeriod, 'EndPeriod'),
     quarter: f.oneOf(rec.Quarter, 'Quarter', PERIODS),
-    year: f.integer(rec.Year, 'Year', YEARS.min, YEARS.max),
+    year: f.integer(rec.Year, 'Year', FISCAL_YEARS.min, FISCAL_YEARS.max),
   };
   for (const line of STATEMENT_LINES) {
     const value = rec[line];

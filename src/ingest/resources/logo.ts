@@ -16,7 +16,7 @@ export function parseLogo(record: unknown): LogoInput {
   const svg = image(rec, 'svg');
   const thumbnail = image(rec, 'thumbnail');
   return {
-    symbol: f.nonEmpty(rec.symbol, 'symbol'),
+    symbol: f.symbol(rec.symbol, 'symbol'),
     companyName: f.string(rec.company_name, 'company_name'),
     pngUrl: f.string(png.url, 'logos.png.url', 'url'),
     pngHeight: f.integer(png.height, 'logos.png.height', 0),

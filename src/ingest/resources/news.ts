@@ -2,7 +2,7 @@
 // (src/rest/news.ts).
 import type { Prisma } from '../../../generated/prisma/client.js';
 import { newsTopic } from '../../runtime/events.js';
-import type { PublishingImporter } from '../import.js';
+import type { PublishingImporter } from '../importer.js';
 import { newsByNewsIds, writeNews, type NewsInput } from '../../services/news.js';
 import * as f from '../record-fields.js';
 
@@ -30,7 +30,7 @@ export function parseNews(record: unknown): NewsInput {
     onAllTickers: f.boolean(rec.on_all_tickers, 'on_all_tickers'),
     onEntities: f.boolean(rec.on_entities, 'on_entities'),
     shareClassFigi: f.string(rec.share_class_figi, 'share_class_figi'),
-    ticker: f.nonEmpty(rec.ticker, 'ticker'),
+    ticker: f.symbol(rec.ticker, 'ticker'),
     type: f.oneOf(rec.type, 'type', TYPES),
     createdAt: f.timestamp(rec.created_at, 'created_at'),
     updatedAt: f.timestamp(rec.updated_at, 'updated_at'),

@@ -3,7 +3,7 @@
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { TextKind } from '../../domain/limits.js';
 import { PRESS_RELEASE_TOPIC } from '../../runtime/events.js';
-import type { PublishingImporter } from '../import.js';
+import type { PublishingImporter } from '../importer.js';
 import { pressReleasesByWireIds, writePressReleases, type PressReleaseInput } from '../../services/press-release.js';
 import * as f from '../record-fields.js';
 
@@ -34,7 +34,7 @@ export function parsePressRelease(record: unknown): PressReleaseInput {
     categories: f.anyJson(rec.Categories, 'Categories') as Prisma.JsonValue,
     keywords: f.strings(rec.Keywords, 'Keywords'),
     externalLinks: f.strings(rec.ExternalLinks, 'ExternalLinks', 'url'),
-    tickers: f.strings(rec.Tickers, 'Tickers'),
+    tickers: f.symbols(rec.Tickers, 'Tickers'),
     exchanges: f.strings(rec.Exchanges, 'Exchanges'),
     securities: f.objects(rec.Securities, 'Securities', (s, at) => ({
       figi: f.string(s.figi, `${at}.figi`),

@@ -1,7 +1,7 @@
 // Quotes in the shape of GET /stocks/v3/quotes/{symbol} , keyed by symbol + sequence_number.
 import { quoteTopic } from '../../runtime/events.js';
 import { writeQuotes, type Quote } from '../../services/quote.js';
-import type { PublishingImporter } from '../import.js';
+import type { PublishingImporter } from '../importer.js';
 import { conditionsField, intField, numberField, objectRecord, symbolField, tickRecordsOf, timestampHighWater, uint64Field } from './tick.js';
 
 export const importer: PublishingImporter<Quote> = {

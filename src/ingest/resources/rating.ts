@@ -9,7 +9,7 @@ export function parseRating(record: unknown): RatingInput {
   return {
     id: f.integer(rec.id, 'id', 1),
     firm: f.string(rec.firm, 'firm'),
-    ticker: f.nonEmpty(rec.ticker, 'ticker'),
+    ticker: f.symbol(rec.ticker, 'ticker'),
     exchange: f.string(rec.exchange, 'exchange'),
     company: f.string(rec.company, 'company'),
     action: f.string(rec.action, 'action'),

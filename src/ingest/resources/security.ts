@@ -63,7 +63,7 @@ export function parseSecurity(record: unknown): SecurityInput {
     id,
     figi,
     micCode: mic,
-    symbol: f.nonEmpty(doc.symbol, 'symbol'),
+    symbol: f.symbol(doc.symbol, 'symbol'),
     name: f.string(doc.name, 'name'),
     status: f.nonEmpty(doc.status, 'status'),
     active: f.boolean(doc['ticker_meta.active'], 'ticker_meta.active'),

@@ -1,6 +1,6 @@
 // What the trade and quote importers share: the envelope of GET /stocks/v3/{trades|quotes}/{symbol}
 // and the checks of their fields. Messages name the field and the value received.
-import { SYMBOL_PATTERN } from '../../domain/symbols.js';
+import { normalizeSymbol } from '../../domain/symbols.js';
 import { RejectError } from '../importer.js';
 import * as f from '../record-fields.js';
 
@@ -18,7 +18,7 @@ export function objectRecord(record: unknown, noun: string): Fields {
 }
 
 /**
- * The records of a whole response body (`{ results: [...] }`) or of a bare array. The spec's body
+ * The records of a whole response body (`{ results: [...] }`) or of a bare array. The legacy API's body
  * does not carry the symbol in its records; the path of its `next_url`
  * (`.../stocks/v3/trades/AAPL?cursor=...`), or a `ticker`/`symbol` field of the envelope, names it,
  * and records that do not name their own get it.
@@ -55,8 +55,8 @@ export function symbolField(r: Fields, noun: string): string {
   const v = r.symbol;
   if (v === undefined) throw new RejectError(`symbol: missing; a ${noun} record names its symbol (or the import is given --symbol)`);
   if (typeof v !== 'string') throw new RejectError(`symbol: must be a string of 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
-  const s = v.trim().toUpperCase();
-  if (!SYMBOL_PATTERN.test(s)) throw new RejectError(`symbol: must be 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
+  const s = normalizeSymbol(v);
+  if (s === undefined) throw new RejectError(`symbol: must be 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
   return s;
 }
 

@@ -2,7 +2,7 @@
 import { tradeTopic } from '../../runtime/events.js';
 import { recomputeDerivedMetrics } from '../../services/fundamental.js';
 import { writeTrades, type Trade } from '../../services/trade.js';
-import type { PublishingImporter } from '../import.js';
+import type { PublishingImporter } from '../importer.js';
 import { conditionsField, intField, numberField, objectRecord, stringField, symbolField, tickRecordsOf, timestampHighWater, uint64Field } from './tick.js';
 
 export const importer: PublishingImporter<Trade> = {

@@ -10,8 +10,10 @@ import type { RateLimits } from './rate-limit.js';
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, signAccessToken, signRefreshToken, verifyRefreshToken } from '../credentials/tokens.js';
 
 /**
- * Login, refresh and logout as plain functions: the REST routes and the GraphQL mutations both
- * call these and send back the body fields and Set-Cookie headers they return.
+ * Login, refresh and logout as plain functions that answer the session's cookies: the REST routes
+ * (rest/session.ts) and the GraphQL mutations (schema/session.ts) both call these and send back
+ * the body fields and Set-Cookie headers they return. The session rows themselves (refresh-token
+ * families) are services/session.ts's.
  */
 export interface SessionDeps {
   db: Db;

@@ -1,6 +1,6 @@
 import { cookiesOf, REFRESH_COOKIE } from '../auth/caller.js';
 import { checkSite } from '../auth/csrf.js';
-import { login, logout, refresh } from '../auth/sessions.js';
+import { login, logout, refresh } from '../auth/session-cookies.js';
 import type { Context } from '../context.js';
 import { jsonObjectBody } from '../http/body.js';
 import { int, object, str } from './json-schema.js';
@@ -33,7 +33,7 @@ function withCookies(body: unknown, cookies: string[]): Response {
 }
 
 /** The legacy login, refresh and validate paths, and our logout: it clears both cookies and ends the session. */
-export const authRoutes: Route[] = [
+export const sessionRoutes: Route[] = [
   {
     method: 'POST',
     path: '/kms/api/v1/auth/token',

@@ -1,11 +1,10 @@
-import { AppError } from '../errors.js';
-import { parseSymbols } from '../domain/symbols.js';
+import { PAGE_SIZES } from '../domain/limits.js';
 import { arr, int, object, str, type JsonSchema } from './json-schema.js';
-import { badParam, type ParamSpecs } from './params.js';
+import type { ParamSpecs } from './params.js';
 import { json } from './route.js';
 
-// What the page-numbered REST routes share: page/page_size, their envelopes, and a few
-// parameter rules. (The cursor-paged ones use paging.ts.)
+// What the REST routes paged by page number share: page/page_size and their envelopes. The
+// services answer them with `<noun>AtPage` (db/page-number.ts). (The next_url lists use next-url.ts.)
 
 /** The `message` of every page-numbered envelope: successful legacy responses carry one (docs/rest.md#keys-and-values). */
 export const OK_MESSAGE = 'OK';
@@ -16,7 +15,7 @@ export const MAX_PAGE = 1_000_000;
 /** `page` and `page_size` of the page-numbered endpoints: default 1 and 10, max size 100 (docs/rest.md). */
 export const PAGE_PARAMS = {
   page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
-  page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Records per page, 1 to 100 (default 10).' },
+  page_size: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.records.max, default: PAGE_SIZES.records.default, description: `Records per page, 1 to ${PAGE_SIZES.records.max} (default ${PAGE_SIZES.records.default}).` },
 } as const satisfies ParamSpecs;
 
 /** `{ data, message, pagination }` of enhanced fundamentals (also used by call summaries). */
@@ -52,21 +51,3 @@ export function dataEnvelope(item: JsonSchema): JsonSchema {
 export function dataResponse(data: unknown[], total: number): Response {
   return json({ data, message: OK_MESSAGE }, 200, { 'x-total-count': String(total) });
 }
-
-/** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
-export function symbolList(name: string, raw: string): string[] {
-  try {
-    return parseSymbols(raw, name);
-  } catch (err) {
-    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
-    throw err;
-  }
-}
-
-/** `from` after `to` selects nothing by construction: a 400, as GraphQL answers. */
-export function checkOrder(from: Date | undefined, to: Date | undefined, raw: URLSearchParams): void {
-  if (from && to && from.getTime() > to.getTime()) {
-    throw new AppError('BAD_REQUEST', `parameter from (${JSON.stringify(raw.get('from'))}) is after parameter to (${JSON.stringify(raw.get('to'))})`);
-  }
-}
-

@@ -5,40 +5,10 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../runtime/events.js';
-import { RejectError, type Importer } from './importer.js';
+import { publishInserted, RejectError, type Importer } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
 import { Feeder, type InputFormat, type ValueSink } from './split.js';
-
-/** An event: the topic (runtime/events.ts names them) and the stored row. */
-export type ImportEvent = readonly [topic: string, payload: unknown];
-
-/**
- * An importer whose inserted records are published on the event bus once their batch commits
- * (trades, quotes, press releases, news): what the GraphQL subscriptions serve.
- */
-export interface PublishingImporter<Row> extends Importer<Row> {
-  write(db: Db, rows: Row[]): Promise<WriteCounts & { insertedRows: Row[] }>;
-  /**
-   * The events of the records a committed batch inserted, each carrying the row as stored (read
-   * back where the stored row holds more than the parsed record: ids, child rows, stamps).
-   */
-  eventsOf(db: Db, inserted: Row[]): Promise<ImportEvent[]>;
-}
-
-export function isPublishing<Row>(importer: Importer<Row>): importer is PublishingImporter<Row> {
-  return typeof (importer as Partial<PublishingImporter<Row>>).eventsOf === 'function';
-}
-
-/**
- * Publishes what one committed batch inserted (nothing for an importer that does not publish).
- * Called by every data-in path after `write`; a failure here leaves the stored rows stored.
- */
-export async function publishInserted<Row>(db: Db, importer: Importer<Row>, written: WriteCounts, bus: EventBus): Promise<void> {
-  const inserted = (written as Partial<{ insertedRows: Row[] }>).insertedRows;
-  if (!isPublishing(importer) || !inserted?.length) return;
-  await bus.publishAll(await importer.eventsOf(db, inserted));
-}
 
 export interface ImportCounts extends WriteCounts {
   /** records read (a whole REST body counts its records) */

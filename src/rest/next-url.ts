@@ -1,0 +1,121 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Context } from '../context.js';
+import { lastCursor, type Page } from '../db/keyset.js';
+import { AppError } from '../errors.js';
+import { arr, object, str, type JsonSchema } from './json-schema.js';
+import { parseQuery, type ParamSpecs, type ParamValues } from './params.js';
+import { json } from './route.js';
+
+// The REST lists paged by `next_url` (trades, quotes, balance sheets): keyset pages (db/keyset.ts)
+// behind an absolute link. A first request carries filters; each page's `next_url` carries them
+// again, sealed, with the keyset position. Following `next_url` alone (plus the key, in a header or
+// the query) continues the same list. (The page-numbered routes use page-number.ts.)
+
+/**
+ * The `cursor` of a `next_url`: the request's own parameters plus the keyset position, sealed with
+ * an HMAC so that a client can follow it but not alter it (a changed or corrupted cursor is a 400).
+ * Its parameters go through the same validation as a first request.
+ */
+export interface CursorState {
+  /** The route it belongs to, so a trades cursor is refused on quotes. */
+  route: string;
+  params: Record<string, string>;
+  /** The keyset cursor of the last row served. */
+  after: string;
+}
+
+function mac(secret: string, body: string): Buffer {
+  return createHmac('sha256', `${secret}:rest-cursor`).update(body).digest().subarray(0, 16);
+}
+
+export function sealCursor(secret: string, state: CursorState): string {
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return `${body}.${mac(secret, body).toString('base64url')}`;
+}
+
+export function openCursor(secret: string, route: string, token: string): CursorState {
+  const bad = new AppError('BAD_REQUEST', 'parameter cursor is not valid: follow next_url exactly as it was given');
+  const [body, sig] = token.split('.');
+  if (!body || !sig || token.length > 8_192) throw bad;
+  const expected = mac(secret, body);
+  const given = Buffer.from(sig, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw bad;
+  let state: CursorState;
+  try {
+    state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorState;
+  } catch {
+    throw bad;
+  }
+  if (state.route !== route || typeof state.after !== 'string' || typeof state.params !== 'object' || state.params === null) throw bad;
+  return state;
+}
+
+export interface CursorRequest<S extends ParamSpecs> {
+  params: ParamValues<S>;
+  /** The raw filter parameters, to carry into the next cursor. */
+  raw: Record<string, string>;
+  /** The keyset cursor to continue after, on a followed next_url. */
+  after: string | undefined;
+}
+
+export function readCursorRequest<S extends ParamSpecs>(ctx: Context, url: URL, route: string, specs: S): CursorRequest<S> {
+  const cursor = url.searchParams.get('cursor');
+  if (cursor === null) {
+    const query = new URLSearchParams(url.searchParams);
+    query.delete('apikey');
+    return { params: parseQuery(specs, query), raw: Object.fromEntries(query), after: undefined };
+  }
+  const others = [...url.searchParams.keys()].filter((k) => k !== 'cursor' && k !== 'apikey');
+  if (others.length) throw new AppError('BAD_REQUEST', `parameter cursor comes alone (it carries the filters already); also got ${others.join(', ')}`);
+  const state = openCursor(ctx.sessions.auth.jwtSecret, route, cursor);
+  return { params: parseQuery(specs, new URLSearchParams(state.params)), raw: state.params, after: state.after };
+}
+
+/** What a proxy may say of the client's scheme and host (X-Forwarded-*), and nothing else. */
+const FORWARDED_PROTO = /^https?$/;
+const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The base of the absolute links this service writes: PUBLIC_URL, which production requires
+ * (config.ts). Elsewhere without it, the origin as the client reached it.
+ */
+export function publicBase(ctx: Context, url: URL): string {
+  if (ctx.config.publicUrl !== undefined) return ctx.config.publicUrl;
+  if (ctx.config.auth.trustProxy) {
+    const proto = ctx.request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+    const host = ctx.request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
+    if (proto && host && FORWARDED_PROTO.test(proto) && FORWARDED_HOST.test(host)) return `${proto}://${host}`;
+  }
+  return url.origin;
+}
+
+/** `next_url` for the page after `lastCursor`, or undefined on the last page. */
+export function nextUrl(ctx: Context, url: URL, route: string, raw: Record<string, string>, lastCursor: string | undefined, hasNextPage: boolean): string | undefined {
+  if (!hasNextPage || !lastCursor) return undefined;
+  const token = sealCursor(ctx.sessions.auth.jwtSecret, { route, params: raw, after: lastCursor });
+  return `${publicBase(ctx, url)}${url.pathname}?cursor=${token}`;
+}
+
+/** A `next_url` list's query as OpenAPI shows it: its filters, or the cursor of a next_url. */
+export function withCursorParam(specs: ParamSpecs): ParamSpecs {
+  return { ...specs, cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' } };
+}
+
+/** The envelope of the `next_url` lists: next_url only while there is a next page. */
+export function cursorEnvelope(item: JsonSchema) {
+  return object(
+    {
+      next_url: str('Absolute URL of the next page (its cursor carries the filters); absent on the last page.'),
+      request_id: str('This request; also the X-Request-Id header.'),
+      results: arr(item),
+      status: { const: 'OK' },
+    },
+    ['request_id', 'results', 'status'],
+  );
+}
+
+/** One keyset page in that envelope, its `next_url` carrying `raw` (the request's filters) on. */
+export function cursorPageResponse<Row>(ctx: Context, url: URL, route: string, raw: Record<string, string>, page: Page<Row>, shape: (row: Row) => Record<string, unknown>): Response {
+  const next = nextUrl(ctx, url, route, raw, lastCursor(page), page.hasNextPage);
+  return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(shape), status: 'OK' });
+}
