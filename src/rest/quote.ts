@@ -1,8 +1,7 @@
 import { quotePage, type Quote } from '../services/quote.js';
 import { arr, int, num, object } from './json-schema.js';
-import { cursorEnvelope } from './next-url.js';
 import { exactInt, type Route } from './route.js';
-import { SYMBOL_PATH, TICK_QUERY_DOC, tickPageResponse } from './tick.js';
+import { tickRoute } from './tick.js';
 
 export const QUOTE_SCHEMA = object({
   ask_exchange: int('Exchange id of the ask.'),
@@ -34,18 +33,5 @@ export function quoteRecord(q: Quote): Record<string, unknown> {
 }
 
 export const quoteRoutes: Route[] = [
-  {
-    method: 'GET',
-    path: '/stocks/v3/quotes/:symbol',
-    access: 'quotes',
-    handle: (ctx, url, params) =>
-      tickPageResponse(ctx, url, params.symbol!, 'Quote', (symbol, range, args) => quotePage(ctx.db, symbol, range, args), quoteRecord),
-    doc: {
-      summary: 'Quotes of a symbol',
-      description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
-      path: SYMBOL_PATH,
-      query: TICK_QUERY_DOC,
-      response: cursorEnvelope(QUOTE_SCHEMA),
-    },
-  },
+  tickRoute({ table: 'Quote', path: '/stocks/v3/quotes/:symbol', access: 'quotes', summary: 'Quotes of a symbol', load: quotePage, shape: quoteRecord, schema: QUOTE_SCHEMA }),
 ];

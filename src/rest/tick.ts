@@ -1,12 +1,15 @@
 import { holdRows, type Context } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
+import type { Db } from '../db/client.js';
 import type { Page } from '../db/keyset.js';
 import { findSecurity } from '../services/security.js';
 import { clampNanos, symbolHasTicks, type TickPageArgs, type TickTable, type TimeRange } from '../services/tick.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { badParam, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
-import { cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
+import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
+import type { JsonSchema } from './json-schema.js';
+import type { Route } from './route.js';
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}|\d{1,19})$/;
 const timestampParam = (description: string) =>
@@ -65,7 +68,7 @@ async function checkSymbolKnown(ctx: Context, table: TickTable, symbol: string):
 }
 
 /** GET /stocks/v3/{trades|quotes}/{symbol}: one page in the legacy shape. */
-export async function tickPageResponse<Row>(
+async function tickPageResponse<Row>(
   ctx: Context,
   url: URL,
   pathSymbol: string,
@@ -82,8 +85,31 @@ export async function tickPageResponse<Row>(
   return cursorPageResponse(ctx, url, route, raw, page, shape);
 }
 
-export const TICK_QUERY_DOC = withCursorParam(TICK_PARAMS);
-
-export const SYMBOL_PATH: ParamSpecs = {
+const SYMBOL_PATH: ParamSpecs = {
   symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },
 };
+
+/** The route of one tick table: trades and quotes differ only in their names, service and record. */
+export function tickRoute<Row>(o: {
+  table: TickTable;
+  path: string;
+  access: Route['access'];
+  summary: string;
+  load: (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) => Promise<Page<Row>>;
+  shape: (row: Row) => Record<string, unknown>;
+  schema: JsonSchema;
+}): Route {
+  return {
+    method: 'GET',
+    path: o.path,
+    access: o.access,
+    handle: (ctx, url, params) => tickPageResponse(ctx, url, params.symbol!, o.table, (symbol, range, args) => o.load(ctx.db, symbol, range, args), o.shape),
+    doc: {
+      summary: o.summary,
+      description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
+      path: SYMBOL_PATH,
+      query: withCursorParam(TICK_PARAMS),
+      response: cursorEnvelope(o.schema),
+    },
+  };
+}

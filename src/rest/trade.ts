@@ -1,8 +1,7 @@
 import { tradePage, type Trade } from '../services/trade.js';
 import { arr, int, num, object, str } from './json-schema.js';
-import { cursorEnvelope } from './next-url.js';
 import { exactInt, type Route } from './route.js';
-import { SYMBOL_PATH, TICK_QUERY_DOC, tickPageResponse } from './tick.js';
+import { tickRoute } from './tick.js';
 
 export const TRADE_SCHEMA = object({
   conditions: arr(int(), 'Trade condition codes.'),
@@ -30,18 +29,5 @@ export function tradeRecord(t: Trade): Record<string, unknown> {
 }
 
 export const tradeRoutes: Route[] = [
-  {
-    method: 'GET',
-    path: '/stocks/v3/trades/:symbol',
-    access: 'trades',
-    handle: (ctx, url, params) =>
-      tickPageResponse(ctx, url, params.symbol!, 'Trade', (symbol, range, args) => tradePage(ctx.db, symbol, range, args), tradeRecord),
-    doc: {
-      summary: 'Trades of a symbol',
-      description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
-      path: SYMBOL_PATH,
-      query: TICK_QUERY_DOC,
-      response: cursorEnvelope(TRADE_SCHEMA),
-    },
-  },
+  tickRoute({ table: 'Trade', path: '/stocks/v3/trades/:symbol', access: 'trades', summary: 'Trades of a symbol', load: tradePage, shape: tradeRecord, schema: TRADE_SCHEMA }),
 ];
