@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../generated/prisma/client.js';
 import { testDatabases } from '../helpers.js';
+import { quoteFixture, TIES } from '../quote-fixture.js';
 import { expectBadUserInput, graphqlHarness, type GraphQLHarness } from './helpers.js';
 
 const FIELDS = 'id symbol askExchange askPrice askSize bidExchange bidPrice bidSize tape conditions sequenceNumber sipTimestamp time';
@@ -23,10 +24,6 @@ const asGraphQL = (q: Quote) => ({
   time: new Date(Number(q.sipTimestamp / 1_000_000n)).toISOString(),
 });
 
-/** A symbol of the tests' own: seven quotes on three timestamps, so that pages end inside a tie. */
-const TIES = 'QTIES';
-const TIE_AT = [1_795_000_000_000_000_001n, 1_795_000_000_000_000_001n, 1_795_000_000_000_000_001n, 1_795_000_060_000_000_000n, 1_795_000_060_000_000_000n, 1_795_000_120_000_000_000n, 1_795_000_120_000_000_000n];
-
 describe.each(testDatabases())('GraphQL quotes on $name', (tdb) => {
   let h: GraphQLHarness;
   let symbol: string;
@@ -34,16 +31,7 @@ describe.each(testDatabases())('GraphQL quotes on $name', (tdb) => {
   let stored: Quote[];
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    // a symbol with a few hundred quotes, so paging runs through several pages quickly
-    const counts = await h.db.prisma.quote.groupBy({ by: ['symbol'], _count: { _all: true }, orderBy: { symbol: 'asc' } });
-    symbol = counts.find((c) => c._count._all > 150 && c._count._all < 800)!.symbol;
-    stored = await h.db.prisma.quote.findMany({ where: { symbol }, orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }] });
-    await h.db.prisma.quote.createMany({
-      // sequence numbers out of time order within each tie, as feeds deliver them
-      data: TIE_AT.map((sipTimestamp, i) => ({
-        symbol: TIES, sequenceNumber: BigInt(100 - i * 7), sipTimestamp, askExchange: 4, askPrice: 10 + i, askSize: 100, bidExchange: 11, bidPrice: 9 + i, bidSize: 200, tape: 3, conditions: [i],
-      })),
-    });
+    ({ symbol, stored } = await quoteFixture(h.db));
   });
   afterAll(async () => {
     await h?.close();

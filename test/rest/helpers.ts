@@ -71,3 +71,20 @@ export async function followPages(h: Pick<GraphQLHarness, 'app'>, first: string,
   }
   return pages;
 }
+
+/** Query strings the trades and quotes routes refuse with a 400, the parameter it names, and the value it quotes. */
+export const BAD_TICK_PARAMS: readonly [string, string, string?][] = [
+  ['?limit=5001', 'limit', '5001'],
+  ['?limit=0', 'limit', '0'],
+  ['?limit=ten', 'limit', 'ten'],
+  ['?order=sideways', 'order', 'sideways'],
+  ['?sort=price', 'sort', 'price'],
+  ['?timestamp=2026-13-45', 'timestamp', '2026-13-45'],
+  ['?timestamp=2026-02-30', 'timestamp', '2026-02-30'],
+  ["?timestamp.gte=1'%20OR%201=1", 'timestamp.gte'],
+  ['?timestamp.lt=99999999999999999999', 'timestamp.lt'],
+  ['?cursor=bm9wZQ', 'cursor'],
+  ['?limit=5&cursor=abc.def', 'cursor'],
+  ['?colour=blue', 'colour'],
+  ['?limit=5&limit=6', 'limit'],
+];

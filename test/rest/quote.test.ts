@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../generated/prisma/client.js';
 import { testDatabases } from '../helpers.js';
+import { quoteFixture, TIES } from '../quote-fixture.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { expectBadParam, followPages, rest, type RestResult } from './helpers.js';
+import { BAD_TICK_PARAMS, expectBadParam, followPages, rest, type RestResult } from './helpers.js';
 
 const KEYS = ['ask_exchange', 'ask_price', 'ask_size', 'bid_exchange', 'bid_price', 'bid_size', 'conditions', 'sequence_number', 'sip_timestamp', 'tape'];
-/** A symbol of the tests' own: seven quotes on three timestamps, so that pages end inside a tie. */
-const TIES = 'QTIES';
-const TIE_AT = [1_795_000_000_000_000_001n, 1_795_000_000_000_000_001n, 1_795_000_000_000_000_001n, 1_795_000_060_000_000_000n, 1_795_000_060_000_000_000n, 1_795_000_120_000_000_000n, 1_795_000_120_000_000_000n];
 
 /** The exact sip_timestamp digits of every result, in order (JSON.parse would round 19 digits). */
 const sipTimestamps = (r: RestResult) => [...r.text.matchAll(/"sip_timestamp":(\d+)/g)].map((m) => m[1]);
@@ -21,16 +19,7 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
   let stored: Quote[];
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    // a symbol with a few hundred quotes, so paging runs through several pages quickly
-    const counts = await h.db.prisma.quote.groupBy({ by: ['symbol'], _count: { _all: true }, orderBy: { symbol: 'asc' } });
-    symbol = counts.find((c) => c._count._all > 150 && c._count._all < 800)!.symbol;
-    stored = await h.db.prisma.quote.findMany({ where: { symbol }, orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }] });
-    await h.db.prisma.quote.createMany({
-      // sequence numbers out of time order within each tie, as feeds deliver them
-      data: TIE_AT.map((sipTimestamp, i) => ({
-        symbol: TIES, sequenceNumber: BigInt(100 - i * 7), sipTimestamp, askExchange: 4, askPrice: 10 + i, askSize: 100, bidExchange: 11, bidPrice: 9 + i, bidSize: 200, tape: 3, conditions: [i],
-      })),
-    });
+    ({ symbol, stored } = await quoteFixture(h.db));
   });
   afterAll(async () => {
     await h?.close();
@@ -132,22 +121,7 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
 
   it('refuses bad parameters with a 400 naming them (and the value), never a 500', async () => {
     const base = `/stocks/v3/quotes/${symbol}`;
-    const cases: [string, string, string?][] = [
-      ['?limit=5001', 'limit', '5001'],
-      ['?limit=0', 'limit', '0'],
-      ['?limit=ten', 'limit', 'ten'],
-      ['?order=sideways', 'order', 'sideways'],
-      ['?sort=price', 'sort', 'price'],
-      ['?timestamp=2026-13-45', 'timestamp', '2026-13-45'],
-      ['?timestamp=2026-02-30', 'timestamp', '2026-02-30'],
-      ["?timestamp.gte=1'%20OR%201=1", 'timestamp.gte'],
-      ['?timestamp.lt=99999999999999999999', 'timestamp.lt'],
-      ['?cursor=bm9wZQ', 'cursor'],
-      ['?limit=5&cursor=abc.def', 'cursor'],
-      ['?colour=blue', 'colour'],
-      ['?limit=5&limit=6', 'limit'],
-    ];
-    for (const [q, name, value] of cases) expectBadParam(await rest(h, base + q), name, value);
+    for (const [q, name, value] of BAD_TICK_PARAMS) expectBadParam(await rest(h, base + q), name, value);
     expectBadParam(await rest(h, '/stocks/v3/quotes/bad%20symbol'), 'symbol');
   });
 
