@@ -30,9 +30,11 @@ builder.mutationType({ description: 'The only writes (sessions and API keys), an
 /** These set or clear the session cookies: a page of another site must not run them (login CSRF, forced logout). */
 const SETS_COOKIES = 'a request that sets or clears the session cookies';
 
-function checkSessionRequest(ctx: Context): void {
+/** Refuses a request from another site; then the refresh cookie it carries, if any. */
+function sessionRequest(ctx: Context): string | undefined {
   checkSite(ctx.request, ctx.config.auth.corsOrigins, SETS_COOKIES);
   checkNotCrossSite(ctx.request, SETS_COOKIES);
+  return cookiesOf(ctx.request)[REFRESH_COOKIE];
 }
 
 builder.mutationFields((t) => ({
@@ -44,26 +46,20 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true, description: 'Password.' }),
     },
     resolve: async (_root, args, ctx) => {
-      checkSessionRequest(ctx);
-      const r = await login(ctx.sessions, args, ctx.ip);
-      return sessionPayload(ctx, r);
+      sessionRequest(ctx);
+      return sessionPayload(ctx, await login(ctx.sessions, args, ctx.ip));
     },
   }),
   refreshSession: t.field({
     type: SessionPayload,
     description: 'Exchanges the DT_REFRESH_TOKEN cookie for new session cookies (the old refresh token stops working), like POST /kms/api/v1/auth/refresh.',
-    resolve: async (_root, _args, ctx) => {
-      checkSessionRequest(ctx);
-      const r = await refresh(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
-      return sessionPayload(ctx, r);
-    },
+    resolve: async (_root, _args, ctx) => sessionPayload(ctx, await refresh(ctx.sessions, sessionRequest(ctx))),
   }),
   logout: t.field({
     type: LogoutPayload,
     description: 'Clears the session cookies and revokes the session.',
     resolve: async (_root, _args, ctx) => {
-      checkSessionRequest(ctx);
-      const r = await logout(ctx.sessions, cookiesOf(ctx.request)[REFRESH_COOKIE]);
+      const r = await logout(ctx.sessions, sessionRequest(ctx));
       ctx.responseCookies.push(...r.cookies);
       return { message: r.message };
     },
