@@ -25,6 +25,22 @@ export const ENTITLEMENTS: Readonly<Record<Tier, ReadonlySet<Resource>>> = {
 /** Every licensing tier, from the least to the most entitled. */
 export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
 
+/** How the docs and the schema name each resource. */
+const RESOURCE_NAMES: Readonly<Record<Resource, string>> = {
+  logos: 'logos', securities: 'security master', fundamentals: 'lite fundamentals', balanceSheets: 'balance sheets',
+  ratings: 'ratings', news: 'curated news', enhancedFundamentals: 'enhanced fundamentals', pressReleases: 'press releases',
+  callSummaries: 'call summaries', trades: 'trades', quotes: 'quotes', ocr: 'OCR',
+};
+
+/** What a tier adds to the one below it, in words ("Pro, plus OCR."): read from ENTITLEMENTS, never written twice. */
+export function tierSummary(tier: Tier): string {
+  const below = TIERS[TIERS.indexOf(tier) - 1];
+  const added = RESOURCES.filter((r) => ENTITLEMENTS[tier].has(r) && !(below && ENTITLEMENTS[below].has(r))).map((r) => RESOURCE_NAMES[r]);
+  const list = added.length > 1 ? `${added.slice(0, -1).join(', ')} and ${added.at(-1)}` : added.join('');
+  if (!below) return `${list[0]!.toUpperCase()}${list.slice(1)}.`;
+  return `${below[0]!.toUpperCase()}${below.slice(1)}, plus ${list}.`;
+}
+
 export function lowestTierWith(resource: Resource): Tier {
   return TIERS.find((t) => ENTITLEMENTS[t].has(resource))!;
 }

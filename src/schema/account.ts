@@ -1,4 +1,6 @@
 import { builder } from '../builder.js';
+import { TIERS, tierSummary } from '../domain/entitlements.js';
+import type { Tier } from '../../generated/prisma/enums.js';
 import type { Caller } from '../auth/caller.js';
 import { createApiKey, listApiKeys, MAX_LISTED_API_KEYS, revokeApiKey, type ApiKey as ApiKeyRow } from '../services/account.js';
 import { listOf } from './common.js';
@@ -6,11 +8,7 @@ import { listOf } from './common.js';
 
 export const TierEnum = builder.enumType('Tier', {
   description: 'A licensing tier: what a user and their API keys may use.',
-  values: {
-    FREE: { value: 'free', description: 'Logos, security master, lite fundamentals, balance sheets, ratings, curated news.' },
-    PRO: { value: 'pro', description: 'Free, plus enhanced fundamentals, press releases, call summaries, trades and quotes.' },
-    ENTERPRISE: { value: 'enterprise', description: 'Pro, plus OCR.' },
-  } as const,
+  values: Object.fromEntries(TIERS.map((tier) => [tier.toUpperCase(), { value: tier, description: tierSummary(tier) }])) as Record<Uppercase<Tier>, { value: Tier; description: string }>,
 });
 
 export const Me = builder.objectRef<Caller>('Me').implement({
