@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { quoteTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type Page } from '../db/keyset.js';
-import { latestQuotes, quotePage, quotePages, type Quote as QuoteRow } from '../services/quote.js';
+import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos } from '../services/tick.js';
 import { connection, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
@@ -36,7 +36,7 @@ export const Quote = builder.prismaNode('Quote', {
 
 export const QuoteConnection = builder.connectionObject({ type: Quote, name: 'QuoteConnection' });
 
-/** For the Security edge: a stored symbol's page, batched with the other securities' pages. */
+/** A checked symbol's page, batched with the other symbols' pages of the request (root field and Security edge). */
 function quotePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<QuoteRow>> {
   const empty: Page<QuoteRow> = emptyPage();
   return ctx.loaders
@@ -51,10 +51,9 @@ builder.queryField('quotes', (t) =>
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { range, page } = rangePage(args);
-      return connection(await quotePage(ctx.db, symbol, range, page));
-    },
+    // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
+    // edge: aliased root fields of one request are one statement, as for a list of securities
+    resolve: async (_root, { symbol, ...args }, ctx) => connection(await quotePageOf(ctx, parseSymbol(symbol, 'symbol'), rangePage(args))),
   }),
 );
 

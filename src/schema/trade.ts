@@ -5,7 +5,7 @@ import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { clampNanos, fromNanos, toNanos } from '../services/tick.js';
-import { barsFor, latestTrades, MAX_BARS, tradePage, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
+import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, checkRange, connection, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
 import { rangePage, tickArgs, type RangePage } from './tick.js';
 import { Security } from './security.js';
@@ -57,7 +57,7 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-/** For the Security edge: a stored symbol's page, batched with the other securities' pages. */
+/** A checked symbol's page, batched with the other symbols' pages of the request (root field and Security edge). */
 function tradePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<TradeRow>> {
   const empty: Page<TradeRow> = emptyPage();
   return ctx.loaders
@@ -72,10 +72,9 @@ builder.queryField('trades', (t) =>
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { range, page } = rangePage(args);
-      return connection(await tradePage(ctx.db, symbol, range, page));
-    },
+    // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
+    // edge: aliased root fields of one request are one statement, as for a list of securities
+    resolve: async (_root, { symbol, ...args }, ctx) => connection(await tradePageOf(ctx, parseSymbol(symbol, 'symbol'), rangePage(args))),
   }),
 );
 

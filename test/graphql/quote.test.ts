@@ -184,4 +184,15 @@ describe.each(testDatabases())('GraphQL quotes on $name', (tdb) => {
     }
     expect(counts[1]).toBe(counts[0]);
   });
+
+  it('runs aliased root quotes of several symbols as one statement, as many as for one symbol', async () => {
+    const one = await h.countStatements(async () => expect((await h.gql(`{ a: quotes(symbol: "${symbol}", first: 2) { nodes { symbol } } }`)).errors).toBeUndefined());
+    let r: any;
+    const three = await h.countStatements(async () => {
+      r = await h.gql(`{ a: quotes(symbol: "${symbol}", first: 2) { nodes { symbol } } b: quotes(symbol: "${TIES}", first: 2) { nodes { symbol } } c: quotes(symbol: "${symbol.toLowerCase()}", first: 2) { nodes { symbol } } }`);
+    });
+    expect(r.errors).toBeUndefined();
+    expect([r.data.a.nodes[0].symbol, r.data.b.nodes[0].symbol, r.data.c.nodes[0].symbol]).toEqual([symbol, TIES, symbol]);
+    expect(three).toBe(one);
+  });
 });
