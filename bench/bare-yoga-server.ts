@@ -6,7 +6,7 @@
 //
 //   DATABASE_URL=... PORT=... node --import tsx bench/bare-yoga-server.ts   (company-page.ts spawns it)
 //
-// Not run by `npm run bench -- bare-yoga-server` on purpose: without DATABASE_URL and PORT it exits.
+// bench/peers.ts starts it too. Not run by `npm run bench -- bare-yoga-server` on purpose: without DATABASE_URL and PORT it exits.
 import { createServer } from 'node:http';
 import { createYoga } from 'graphql-yoga';
 import { CallerCache } from '../src/auth/caller.js';
@@ -47,6 +47,8 @@ const yoga = createYoga<object, Context>({
 });
 createServer((req, res) => {
   if (req.url === '/healthz') return void res.end('ok');
+  // bench/peers.ts counts the statements of a page: the gateway says it on /metrics, this on /stats
+  if (req.url === '/stats') return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ statements: db.statementCount }));
   return yoga(req, res);
 }).listen(Number(PORT), '127.0.0.1');
 // an exit of its own on SIGTERM, so that `--cpu-prof` (BENCH_SERVER_NODE_ARGS) writes its profile
