@@ -124,7 +124,9 @@ export function report(input: ReportInput): string {
     rows(input),
   );
   return [
-    `## Peers: the gateway, its bare stack and PostGraphile 5 on the same data, ${input.date} UTC`,
+    input.kinds.includes('postgresql')
+      ? `## Peers: the gateway, its bare stack and PostGraphile 5 on the same data, ${input.date} UTC`
+      : `## Peers on SQLite: the gateway against its bare stack (no PostGraphile), ${input.date} UTC`,
     '',
     input.machine,
     `Default sample data (\`cli seed\`: 50 securities, all covered), one scratch database. Servers each in their own process: the gateway (\`src/server.ts\` with \`npm start\`'s flags, NODE_ENV=production, an enterprise user's API key made with the CLI, rate limits raised out of the way); the bare stack (\`bench/bare-yoga-server.ts\`: the same schema and resolvers behind a bare Yoga); ${peers}. autocannon drives them from a fourth process on the same CPUs; ${input.rounds} round(s) of ${input.duration} s per page, connection count and server, the servers alternating. Before a page is timed the answers are compared as records (field names mapped, date-times as instants, cursors left out; the bare stack's byte-equal to the gateway's). "vs peer": pages/s over PostGraphile's (SQLite: over the bare stack's). Statements: the gateway's \`mdg_db_statements_total\` (/metrics) and the bare stack's count around one request; PostGraphile's, the queries its pool's clients sent. CPU: utime + stime of the server process over the load run ÷ pages. RSS: the server's, sampled every 250 ms under load.`,
