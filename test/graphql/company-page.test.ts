@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { ROOT } from '../../src/config.js';
-import { testDatabases } from '../helpers.js';
+import { itOnPostgresql, testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
 
 const PAGES = `query Pages($n: Int!) {
@@ -53,6 +53,25 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     const s = result.data.security;
     expect(s.logo && s.latestQuote && s.latestBalanceSheet && s.ratings.nodes.length && s.news.nodes.length && s.trades.nodes.length).toBeTruthy();
     expect(count).toBe(tdb.name === 'postgresql' ? 2 : 7);
+  });
+
+  itOnPostgresql(tdb)('a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
+    expect((await h.gql(COMPANY_PAGE_QUERY)).errors).toBeUndefined(); // every statement of the page taught
+    await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
+    let broken: any;
+    try {
+      broken = await h.gql(COMPANY_PAGE_QUERY);
+    } finally {
+      await h.db.prisma.$executeRawUnsafe('ALTER TABLE "LogoAway" RENAME TO "Logo"');
+    }
+    expect(broken.status).toBe(200);
+    expect(broken.data.security.symbol).toBe('NVLX'); // its own statement, before the children's
+    expect(broken.data.security.latestQuote).toBeNull(); // sent with the logo's statement
+    const failed = broken.errors.map((e: any) => [e.path.at(-1), e.extensions?.code, e.message]);
+    expect(failed).toEqual(expect.arrayContaining([['logo', 'INTERNAL_SERVER_ERROR', 'Unexpected error.'], ['latestQuote', 'INTERNAL_SERVER_ERROR', 'Unexpected error.']]));
+    const again = await h.gql(COMPANY_PAGE_QUERY);
+    expect(again.errors).toBeUndefined();
+    expect(again.data.security.logo.png.url).toBeTruthy();
   });
 
   it('loads the child lists a page leaves out only when a query reads them: batched, equal to the stored rows', async () => {
