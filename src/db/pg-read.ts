@@ -58,16 +58,20 @@ export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, type
   const parsers = { getTypeParser: parserOf };
   const names = new Map<string, string>();
   const shapes = new Map<string, Shape>();
+  // Combined texts are combinations of the code's statements, so clients' queries could make any
+  // number of them, and a connection keeps every statement it prepared: the first `cacheSize` are
+  // prepared and kept, any further one is planned anew each time (an unnamed statement).
+  const combinedNames = new Set<string>();
 
-  async function run(sql: string, params: readonly unknown[]): Promise<PgResult> {
-    let name = names.get(sql);
-    if (!name) {
+  async function run(sql: string, params: readonly unknown[], named = true): Promise<PgResult> {
+    let name = named ? names.get(sql) : undefined;
+    if (named && !name) {
       if (names.size >= cacheSize) names.clear();
       // the same text always gets the same name, so a connection that prepared it reuses it
       name = `r_${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
       names.set(sql, name);
     }
-    return query({ name, text: sql, values: params.map(pgParam), types: parsers as never });
+    return query({ ...(name && { name }), text: sql, values: params.map(pgParam), types: parsers as never });
   }
 
   async function read(sql: string, params: readonly unknown[]): Promise<Row[]> {
@@ -93,7 +97,8 @@ export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, type
       const parts = known.map((r) => ({ sql: r.sql, params: r.params, shape: shapes.get(r.sql)! }));
       const combined = combinedStatement(parts);
       sent(combined.text);
-      run(combined.text, combined.params)
+      if (combinedNames.size < cacheSize) combinedNames.add(combined.text);
+      run(combined.text, combined.params, combinedNames.has(combined.text))
         .then((result) => decodeCombined(result.rows[0] as Row, parts))
         .then(
           (rows) => known.forEach((r, i) => r.resolve(rows[i]!)),

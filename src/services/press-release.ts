@@ -63,7 +63,7 @@ export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: Pag
 
 /**
  * One page per ticker, the same arguments for each, in a constant number of statements: one
- * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), one findMany loads them.
+ * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), pressReleasesByIds loads them.
  */
 export async function pressReleasePages(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, Page<PressRelease>>> {
   const idsByTicker = await newestIdsPerTicker(db, tickers, range, args);

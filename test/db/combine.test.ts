@@ -1,6 +1,8 @@
+import pg, { type QueryConfig } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
+import { pgReader, type QueuedRead } from '../../src/db/pg-read.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
 
@@ -122,4 +124,32 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     const [, sentAfter] = await counted(() => Promise.all([request.read(fine, [2]), request.read(divide, [5])]));
     expect(sentAfter).toBe(1);
   });
+});
+
+it('prepares the first combined texts and plans any further one unnamed: a connection keeps every statement it prepared', async () => {
+  const sent: QueryConfig[] = [];
+  const reader = pgReader(
+    async (config) => {
+      sent.push(config);
+      if (!config.text.startsWith('SELECT (SELECT')) return { rows: [{ v: 1 }], fields: [{ name: 'v', dataTypeID: 23 }] };
+      return { rows: [{ r0: [['1']], r1: [['2']] }], fields: [] };
+    },
+    pg.types,
+    3,
+  );
+  const [a, b, c] = ['SELECT 1 AS "v"', 'SELECT 2 AS "v"', 'SELECT 3 AS "v"'];
+  for (const sql of [a, b, c]) await reader.read(sql, []);
+  const together = async (x: string, y: string) => {
+    const rows = await new Promise<unknown[]>((resolve, reject) => {
+      const got: unknown[] = [];
+      const read = (sql: string): QueuedRead => ({ sql, params: [], resolve: (r) => got.push(r) === 2 && resolve(got), reject });
+      reader.readTogether([read(x), read(y)], () => {});
+    });
+    expect(rows).toEqual([[{ v: 1 }], [{ v: 2 }]]); // the fake's answer, as decoded
+    return sent.at(-1)!.name;
+  };
+  const names = [await together(a, b), await together(a, c), await together(b, c), await together(b, a), await together(a, b)];
+  expect(names.map((n) => typeof n)).toEqual(['string', 'string', 'string', 'undefined', 'string']);
+  expect(names[4]).toBe(names[0]);
+  expect(sent.filter((q) => q.text.startsWith('SELECT (SELECT'))).toHaveLength(5);
 });
