@@ -88,8 +88,9 @@ export interface Work extends WorkDeps {
   held: (() => void)[];
 }
 
+/** A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement per turn on PostgreSQL). */
 export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps }): Context {
-  return { ...init, caller: null, loaders: new Loaders(), responseCookies: [], work: { ...init.work, held: [] }, liveSlot: {} };
+  return { ...init, db: init.db.forRequest(), caller: null, loaders: new Loaders(), responseCookies: [], work: { ...init.work, held: [] }, liveSlot: {} };
 }
 
 /**

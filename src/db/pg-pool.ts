@@ -1,4 +1,5 @@
 import type { Client, QueryConfig } from 'pg';
+import type { PgResult } from './pg-read.js';
 
 /** Open connections, the idle among them, and queries waiting for one to connect. */
 export interface ConnectionCounts {
@@ -48,7 +49,7 @@ export class PipelinedConnections implements ConnectionCounts {
     return this.#waiting;
   }
 
-  async query(config: QueryConfig): Promise<{ rows: unknown[] }> {
+  async query(config: QueryConfig): Promise<PgResult> {
     if (this.#closed) throw new Error('Client was closed and is not queryable');
     const slot = this.#pick();
     if (slot.idle) slot.idle = void clearTimeout(slot.idle);

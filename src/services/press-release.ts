@@ -1,8 +1,8 @@
 import type { Db } from '../db/client.js';
-import { Prisma, type PressReleaseSecurity } from '../../generated/prisma/client.js';
+import { Prisma, type PressReleaseSecurity, type PressReleaseTicker } from '../../generated/prisma/client.js';
 import { decodeCursor, keysetPage, toPage, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
-import { readSql } from '../db/sql.js';
+import { anyOf, childRows, readSql } from '../db/sql.js';
 import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -63,7 +63,7 @@ export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: Pag
 
 /**
  * One page per ticker, the same arguments for each, in a constant number of statements: one
- * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), one findMany loads them.
+ * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), pressReleasesByIds loads them.
  */
 export async function pressReleasePages(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, Page<PressRelease>>> {
   const idsByTicker = await newestIdsPerTicker(db, tickers, range, args);
@@ -112,11 +112,19 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: Pub
   return result;
 }
 
-/** For loaders: releases by id; ids that do not exist are missing from the map. */
+/**
+ * For loaders: releases by id, with their tickers and securities (as PRESS_RELEASE_INCLUDE); ids
+ * that do not exist are missing from the map. Three reads in one turn: one statement on PostgreSQL
+ * within a request (Db.forRequest).
+ */
 export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promise<Map<number, PressRelease>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.prisma.pressRelease.findMany({ where: { id: { in: [...ids] } }, include: PRESS_RELEASE_INCLUDE });
-  return new Map(rows.map((r) => [r.id, r]));
+  const [rows, tickers, securities] = await Promise.all([
+    readSql<Omit<PressRelease, 'tickers' | 'securities'>>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf(db, '"id"', ids)}`),
+    childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids),
+    childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids),
+  ]);
+  return new Map(rows.map((r) => [r.id, { ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }]));
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

@@ -2,6 +2,7 @@ import type { Db } from '../db/client.js';
 import { Prisma, type Rating } from '../../generated/prisma/client.js';
 import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
+import { anyOf, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -81,7 +82,7 @@ export function ratingPages(db: Db, tickers: readonly string[], conditions: Rati
 /** For loaders: ratings by id; ids that do not exist are missing from the map. */
 export async function ratingsByIds(db: Db, ids: readonly number[]): Promise<Map<number, Rating>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.prisma.rating.findMany({ where: { id: { in: [...ids] } } });
+  const rows = await readSql<Rating>(db, Prisma.sql`SELECT * FROM "Rating" WHERE ${anyOf(db, '"id"', ids)}`);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

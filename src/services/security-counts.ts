@@ -37,11 +37,12 @@ interface SummaryState {
   building?: Promise<MasterSummary | undefined>;
 }
 
-const states = new WeakMap<Db, SummaryState>();
+// keyed by the Prisma client: one state per database, whichever request's Db (Db.forRequest) asks
+const states = new WeakMap<object, SummaryState>();
 
 function stateOf(db: Db): SummaryState {
-  let state = states.get(db);
-  if (!state) states.set(db, (state = { threshold: PREFIX_COUNT_THRESHOLD }));
+  let state = states.get(db.prisma);
+  if (!state) states.set(db.prisma, (state = { threshold: PREFIX_COUNT_THRESHOLD }));
   return state;
 }
 
@@ -50,12 +51,12 @@ export function setPrefixCountThreshold(db: Db, threshold: number): void {
   if (!Number.isSafeInteger(threshold) || threshold < 1) {
     throw new RangeError(`setPrefixCountThreshold: the threshold must be a positive integer, got ${threshold}`);
   }
-  states.set(db, { threshold });
+  states.set(db.prisma, { threshold });
 }
 
 /** The summary last built for `db`, at whatever version (undefined before the first). */
 export function lastSummary(db: Db): MasterSummary | undefined {
-  return states.get(db)?.current;
+  return states.get(db.prisma)?.current;
 }
 
 const VERSION = Prisma.sql`SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1`;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { ROOT } from '../../src/config.js';
-import { testDatabases } from '../helpers.js';
+import { itOnPostgresql, testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
 
 const PAGES = `query Pages($n: Int!) {
@@ -29,11 +29,11 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same ≤ 10 statements', async () => {
+  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same statements: 2 on PostgreSQL, ≤ 10 on SQLite', async () => {
     const counts: number[] = [];
     for (const n of [5, 50]) {
       let result: any;
-      counts.push(await h.countStatements(async () => (result = await h.gql(PAGES, { n }))));
+      counts.push(await h.countWarmStatements(async () => (result = await h.gql(PAGES, { n }))));
       expect(result.errors).toBeUndefined();
       const nodes = result.data.securities.nodes;
       expect(nodes).toHaveLength(n);
@@ -41,7 +41,37 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
       expect(nodes.every((s: any) => s.logo && s.latestQuote && s.ratings.nodes.length > 0 && s.news.nodes.length > 0 && s.latestBalanceSheet)).toBe(true);
     }
     expect(counts[1]).toBe(counts[0]);
-    expect(counts[0]).toBeLessThanOrEqual(10);
+    // PostgreSQL: the list, then every child of every security in one statement (Db.forRequest)
+    if (tdb.name === 'postgresql') expect(counts[0]).toBe(2);
+    else expect(counts[0]).toBeLessThanOrEqual(10);
+  });
+
+  it('the company page costs 2 statements on PostgreSQL (the security, then all it links to), as many on SQLite as before', async () => {
+    let result: any;
+    const count = await h.countWarmStatements(async () => (result = await h.gql(COMPANY_PAGE_QUERY)));
+    expect(result.errors).toBeUndefined();
+    const s = result.data.security;
+    expect(s.logo && s.latestQuote && s.latestBalanceSheet && s.ratings.nodes.length && s.news.nodes.length && s.trades.nodes.length).toBeTruthy();
+    expect(count).toBe(tdb.name === 'postgresql' ? 2 : 7);
+  });
+
+  itOnPostgresql(tdb)('a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
+    expect((await h.gql(COMPANY_PAGE_QUERY)).errors).toBeUndefined(); // every statement of the page taught
+    await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
+    let broken: any;
+    try {
+      broken = await h.gql(COMPANY_PAGE_QUERY);
+    } finally {
+      await h.db.prisma.$executeRawUnsafe('ALTER TABLE "LogoAway" RENAME TO "Logo"');
+    }
+    expect(broken.status).toBe(200);
+    expect(broken.data.security.symbol).toBe('NVLX'); // its own statement, before the children's
+    expect(broken.data.security.latestQuote).toBeNull(); // sent with the logo's statement
+    const failed = broken.errors.map((e: any) => [e.path.at(-1), e.extensions?.code, e.message]);
+    expect(failed).toEqual(expect.arrayContaining([['logo', 'INTERNAL_SERVER_ERROR', 'Unexpected error.'], ['latestQuote', 'INTERNAL_SERVER_ERROR', 'Unexpected error.']]));
+    const again = await h.gql(COMPANY_PAGE_QUERY);
+    expect(again.errors).toBeUndefined();
+    expect(again.data.security.logo.png.url).toBeTruthy();
   });
 
   it('loads the child lists a page leaves out only when a query reads them: batched, equal to the stored rows', async () => {
@@ -54,7 +84,7 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     // 30 × 5 news items stay within one batch of 200 keys (a loader's batch size)
     for (const n of [5, 30]) {
       let result: any;
-      counts.push(await h.countStatements(async () => (result = await h.gql(WITH_CHILDREN, { n }))));
+      counts.push(await h.countWarmStatements(async () => (result = await h.gql(WITH_CHILDREN, { n }))));
       expect(result.errors).toBeUndefined();
       for (const s of result.data.securities.nodes) {
         const logo = await h.db.prisma.logo.findUnique({ where: { symbol: s.symbol }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
@@ -68,8 +98,8 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
       expect(result.data.securities.nodes.some((s: any) => s.logo?.securityInfo.length && s.news.nodes.some((i: any) => i.securities.length))).toBe(true);
     }
     // one batched statement per loader (search, logo, balance sheet, news, and the three child
-    // lists), whatever the number of securities
-    expect(counts).toEqual([7, 7]);
+    // lists), whatever the number of securities; on PostgreSQL one per level (Db.forRequest)
+    expect(counts).toEqual(tdb.name === 'postgresql' ? [3, 3] : [7, 7]);
   });
 
   it("GraphiQL's default query and every query of the tours in README.md and docs/graphql.md run without errors", async () => {

@@ -204,7 +204,7 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     expect(await newsQuery({ s: 'NOSUCH' })).toEqual({ totalCount: 0, nodes: [] });
   });
 
-  it('costs as many SQL statements for 20 securities with ratings, news and press releases as for 2', async () => {
+  it('costs as many SQL statements for 20 securities with ratings, news and press releases as for 2: one per level on PostgreSQL', async () => {
     const query = `query($n: Int!) { securities(search: "US", searchType: EXCHANGE_COUNTRY, first: $n) { nodes {
       symbol
       ratings(first: 5) { nodes { firm ticker } }
@@ -214,7 +214,7 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     const counts: number[] = [];
     for (const n of [2, 20]) {
       let res: GraphQLResult | undefined;
-      counts.push(await h.countStatements(async () => (res = await h.gql(query, { n }))));
+      counts.push(await h.countWarmStatements(async () => (res = await h.gql(query, { n }))));
       expect(res!.errors).toBeUndefined();
       const nodes = res!.data.securities.nodes as { symbol: string; ratings: { nodes: Node[] }; news: { nodes: { ticker: string; associatedPressReleases: unknown[] }[] }; pressReleases: { nodes: { tickers: string[] }[] } }[];
       expect(nodes).toHaveLength(n);
@@ -227,5 +227,8 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
       expect(nodes.some((s) => s.news.nodes.some((i) => i.associatedPressReleases.length > 0))).toBe(true);
     }
     expect(counts[1]).toBe(counts[0]);
+    // the securities; their ratings, news and press-release ids; the releases, their tickers, the
+    // news items' releases, ratings and securities (Db.forRequest)
+    if (tdb.name === 'postgresql') expect(counts[0]).toBe(3);
   });
 });

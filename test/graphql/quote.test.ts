@@ -173,7 +173,7 @@ describe.each(testDatabases())('GraphQL quotes on $name', (tdb) => {
     const counts: number[] = [];
     for (const n of [2, 20]) {
       let r: any;
-      counts.push(await h.countStatements(async () => (r = await h.gql(query, { n }))));
+      counts.push(await h.countWarmStatements(async () => (r = await h.gql(query, { n }))));
       expect(r.errors).toBeUndefined();
       expect(r.data.securities.nodes).toHaveLength(n);
       for (const s of r.data.securities.nodes) {
