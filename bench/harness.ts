@@ -7,9 +7,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { execute, parse, validate, type DocumentNode } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import { createApp } from '../src/app.js';
+import { CallerCache } from '../src/auth/caller.js';
+import { createRateLimits } from '../src/auth/rate-limit.js';
+import { createContext, type Context } from '../src/context.js';
+import { LiveHub } from '../src/graphql/live.js';
+import { createLogger, type Logger } from '../src/observability/log.js';
+import { OcrPool } from '../src/ocr/pool.js';
+import { memoryEventBus } from '../src/runtime/events.js';
+import { InFlightBudget } from '../src/runtime/in-flight.js';
+import { schema } from '../src/schema/index.js';
 import { openDatabase } from '../src/bootstrap.js';
-import { loadConfig, parseDatabaseUrl, ROOT, type DatabaseConfig } from '../src/config.js';
+import { loadConfig, parseDatabaseUrl, ROOT, type Config, type DatabaseConfig } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { createApiKey, createUser } from '../src/services/account.js';
 
@@ -141,7 +152,7 @@ export function startFlags(root = ROOT): string[] {
  * The gateway as production runs it (src/server.ts with `npm start`'s node flags), with rate limits
  * out of the way; `root` another checkout of this repository (an older commit, for before/after).
  */
-export function startGateway(url: string, port: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
+export function startGateway(url: string, port: number, env: Record<string, string> = {}, root = ROOT, nodeFlags: string[] = []): Promise<Server> {
   return startProcess('src/server.ts', port, {
     DATABASE_URL: url,
     NODE_ENV: 'production',
@@ -153,7 +164,7 @@ export function startGateway(url: string, port: number, env: Record<string, stri
     RATE_LIMIT_PRO: '100000000',
     RATE_LIMIT_ENTERPRISE: '100000000',
     ...env,
-  }, [], '/healthz', startFlags(root), root);
+  }, [], '/healthz', [...startFlags(root), ...nodeFlags], root);
 }
 
 /** Resident set size of a process in MB, from /proc (Linux). */
@@ -276,13 +287,13 @@ export interface InProcess {
 /**
  * The app over `url` in this process (app.fetch, no socket), as production configures it, with an
  * enterprise user and key; the caller cache outlives the run, so statement counts measure queries only.
- * `env` adds to (or overrides) that environment.
+ * `env` adds to (or overrides) that environment; `logger` replaces the silent one.
  */
-export async function inProcessApp(url: string, env: Record<string, string> = {}): Promise<InProcess> {
+export async function inProcessApp(url: string, env: Record<string, string> = {}, logger?: Logger): Promise<InProcess> {
   // PUBLIC_URL: the origin `get` and `gql` fetch from, as production requires one
   const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, PUBLIC_URL: 'http://bench', SAMPLE_DATA: 'none', LOG_LEVEL: 'silent', RATE_LIMIT_ENTERPRISE: '100000000', AUTH_CACHE_SECONDS: '86400', ...env });
   const db = await openDatabase(config);
-  const app = createApp({ config, db });
+  const app = createApp({ config, db, ...(logger ? { logger } : {}) });
   const user = await createUser(db, { email: `bench-inproc-${process.pid}@example.com`, password: 'bench password, long enough', tier: 'enterprise' });
   const { key } = await createApiKey(db, user.id, 'bench', config.auth.apiKeysPerUser);
   const self: InProcess = {
@@ -305,4 +316,50 @@ export async function inProcessApp(url: string, env: Record<string, string> = {}
   };
   await self.gql('{ me { userId } }'); // the key's lookup, before anything is counted
   return self;
+}
+
+/**
+ * The per-request context of the bare stacks (bareYoga, executeOnly): the gateway's own Context,
+ * made as app.ts makes it, with one fixed enterprise caller and no work budget drawn on.
+ */
+function bareContexts(config: Readonly<Config>, db: Db): (request: Request) => Context {
+  const callers = new CallerCache();
+  const sessions = { db, auth: { ...config.auth, jwtSecret: config.auth.jwtSecret! }, limits: createRateLimits(config.auth, undefined), callers };
+  const ocr = new OcrPool(config.ocr);
+  const events = memoryEventBus();
+  const work = { budget: new InFlightBudget(Number.MAX_SAFE_INTEGER, 1), rowUnits: () => 0 };
+  const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger: createLogger('silent') });
+  const caller = { userId: 'bench', email: 'bench@example.com', username: 'bench', tier: 'enterprise' as const, via: 'apikey' as const };
+  return (request) => ({ ...createContext({ config, db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live }), caller });
+}
+
+/**
+ * The gateway's schema and resolvers behind a bare Yoga: no plugin of ours, no authentication, rate
+ * limit, request log, metrics or body bound (bench/bare-yoga-server.ts serves it over HTTP).
+ */
+export function bareYoga(config: Readonly<Config>, db: Db) {
+  const contextOf = bareContexts(config, db);
+  return createYoga<object, Context>({ schema, logging: false, landingPage: false, graphiql: false, context: ({ request }) => contextOf(request) });
+}
+
+/**
+ * The lower bound of any JS GraphQL server over this schema: a JSON body in, graphql-js `execute`
+ * on a document parsed and validated once per text, the result as JSON text out. No HTTP framework,
+ * no plugin (bench/execute-server.ts serves it over node:http).
+ */
+export function executeOnly(config: Readonly<Config>, db: Db): (body: string) => Promise<string> {
+  const contextOf = bareContexts(config, db);
+  const documents = new Map<string, DocumentNode>();
+  const request = new Request('http://bench/graphql', { method: 'POST' });
+  return async (body) => {
+    const { query, variables, operationName } = JSON.parse(body) as { query: string; variables?: Record<string, unknown>; operationName?: string };
+    let document = documents.get(query);
+    if (!document) {
+      document = parse(query);
+      const errors = validate(schema, document);
+      if (errors.length) return JSON.stringify({ errors });
+      documents.set(query, document);
+    }
+    return JSON.stringify(await execute({ schema, document, variableValues: variables, operationName, contextValue: contextOf(request) }));
+  };
 }

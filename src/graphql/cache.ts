@@ -119,7 +119,9 @@ const DOCUMENT_VERDICTS = 1000;
  * news; every mutation) run without the response cache, which would otherwise rewrite the
  * document with `__typename` fields and walk every answer for entities only to keep nothing
  * (~0.15 ms of a company page; bench/RESULTS.md). The one answer this gives up is a null parent
- * hiding the never-cached field (an unknown symbol's page). Decided once per document text.
+ * hiding the never-cached field (an unknown symbol's page). Nor could an answer be kept that
+ * holds no record of a type with a TTL (`{ __typename }`): the cache's TTL is 0 without one.
+ * Decided once per document text.
  */
 export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<string, number>>): (query: string | undefined) => boolean {
   const verdicts = new Map<string, boolean>();
@@ -127,6 +129,11 @@ export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<
     const type = schema.getType(typeName);
     if (type && isAbstractType(type)) return schema.getPossibleTypes(type).every((t) => ttls[t.name] === 0);
     return ttls[typeName] === 0;
+  };
+  const mayBeCached = (typeName: string) => {
+    const type = schema.getType(typeName);
+    if (type && isAbstractType(type)) return schema.getPossibleTypes(type).some((t) => (ttls[t.name] ?? 0) > 0);
+    return (ttls[typeName] ?? 0) > 0;
   };
   const judge = (query: string): boolean => {
     let document;
@@ -137,6 +144,7 @@ export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<
     }
     const typeInfo = new TypeInfo(schema);
     let cacheable = true;
+    let keepsOne = false;
     visit(
       document,
       visitWithTypeInfo(typeInfo, {
@@ -154,11 +162,12 @@ export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<
             cacheable = false;
             return BREAK;
           }
+          if (type && mayBeCached(getNamedType(type).name)) keepsOne = true;
           return undefined;
         },
       }),
     );
-    return cacheable;
+    return cacheable && keepsOne;
   };
   return (query) => {
     if (query === undefined) return true;

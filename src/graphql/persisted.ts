@@ -151,9 +151,15 @@ export function redisDocumentStore(redis: Redis, maxBytes: number, local = memor
 
 const HASH = /^[0-9a-f]{64}$/;
 
+/** `documentId` of the query string; most requests have no query string, and are spared parsing their URL. */
+function documentIdParameter(url: string): string | undefined {
+  if (!url.includes('?')) return undefined;
+  return new URL(url).searchParams.get('documentId') ?? undefined;
+}
+
 /** The hash a request names: `documentId` (with or without `sha256:`) or APQ's `extensions.persistedQuery`. */
-function requestedHash(params: { extensions?: Record<string, unknown>; documentId?: unknown }, url: URL): string | undefined {
-  const documentId = params.documentId ?? url.searchParams.get('documentId') ?? undefined;
+function requestedHash(params: { extensions?: Record<string, unknown>; documentId?: unknown }, url: string): string | undefined {
+  const documentId = params.documentId ?? documentIdParameter(url);
   if (documentId !== undefined) {
     const hash = typeof documentId === 'string' ? documentId.replace(/^sha256:/, '') : '';
     if (!HASH.test(hash)) throw requestError('BAD_REQUEST', `documentId must be a SHA-256 in hex (64 characters 0-9a-f), optionally prefixed with sha256:; got ${JSON.stringify(documentId)}`);
@@ -222,7 +228,7 @@ export function usePersistedDocuments({ allowList, store, persistedOnly, maxDocu
   return {
     async onParams({ params, request, context, setParams }) {
       const { documentId, ...rest } = params as typeof params & { documentId?: unknown };
-      const hash = requestedHash({ ...params, documentId }, new URL(request.url));
+      const hash = requestedHash({ ...params, documentId }, request.url);
       if (hash === undefined) return;
       if (params.query) {
         const actual = documentHash(params.query);

@@ -16,8 +16,10 @@ const REDACT = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]',
 ];
 
-/** Fields every line logged while a request runs carries (its request id), whoever logs it: Yoga, OCR, a service. */
+/** Fields every line logged while a request runs carries (its request id, nothing else), whoever logs it: Yoga, OCR, a service. */
 const requestScope = new AsyncLocalStorage<Record<string, unknown>>();
+
+const NO_FIELDS = Object.freeze({});
 
 /** Runs one request's handling; lines logged inside it carry what `setRequestScope` adds. */
 export function inRequestScope<T>(fn: () => T): T {
@@ -42,8 +44,11 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT, censor: '[redacted]' },
-      // a copy: pino merges each line's own fields into what mixin returns
-      mixin: () => ({ ...requestScope.getStore() }),
+      // a copy: pino merges each line's own fields into what mixin returns. A line with a request
+      // id of its own (every request line) keeps it over the scope's, so the merge is skipped: it
+      // cost more than the rest of writing the line (bench/RESULTS.md)
+      mixin: (line) => ('requestId' in line ? NO_FIELDS : { ...requestScope.getStore() }),
+      mixinMergeStrategy: (line, scope) => (scope === NO_FIELDS ? line : Object.assign(scope, line)),
     },
     destination ?? batchedStdout(),
   );

@@ -48,6 +48,9 @@ describe('what the response cache may keep', () => {
     // a field whose coordinate has TTL 0, a mutation
     expect(cacheable('{ me { userId } }')).toBe(false);
     expect(cacheable('mutation { logout }')).toBe(false);
+    // no record of a type with a TTL: the answer's TTL is the default, 0
+    expect(cacheable('{ __typename }')).toBe(false);
+    expect(cacheable('{ security(symbol: "NVLX") { __typename } }')).toBe(true);
     // undecidable here: left to the cache, as before
     expect(cacheable('{ security( }')).toBe(true);
     expect(cacheable(undefined)).toBe(true);
