@@ -8,7 +8,11 @@
 // so other work on the machine weighs on all alike. Appends a dated section to bench/RESULTS.md.
 //
 //   npm run bench -- peers [--db postgresql|sqlite] [--connections 10,50] [--duration 10] [--rounds 3]
-//                          [--pages company,floor,list,deep,wide] [--dry-run]
+//                          [--pages company,floor,list,deep,wide] [--before <checkout>] [--dry-run]
+//
+// `--before <checkout>`: a fourth server, the gateway of another checkout of this repository (an
+// older commit, with its own node_modules and generated/), measured in the same rounds: before and
+// after a change side by side in one run, answers checked equal to the gateway's byte for byte.
 //
 // Per page, connection count and server: pages/s over all rounds, p50/p99 (mean of the rounds),
 // the ratio to PostGraphile, SQL statements per page (ours: mdg_db_statements_total on the
@@ -30,7 +34,7 @@ import { report, type Cell, type Refusal, type ServerName } from './peers/report
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' },
-    pages: { type: 'string' }, 'dry-run': { type: 'boolean' },
+    pages: { type: 'string' }, before: { type: 'string' }, 'dry-run': { type: 'boolean' },
   },
 });
 const KINDS = databaseKinds(args.db ?? 'postgresql');
@@ -62,9 +66,8 @@ async function json(url: string, init?: RequestInit): Promise<any> {
 async function startTargets(kind: DatabaseKind, url: string, key: string, i: number): Promise<Target[]> {
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
   const targets: Target[] = [];
-  const gateway = await startGateway(url, 4410 + i, { METRICS_TOKEN });
-  targets.push({
-    name: 'ours', server: gateway, headers, query: (p) => p.ours,
+  const gatewayTarget = (name: ServerName, gateway: Server): Target => ({
+    name, server: gateway, headers, query: (p) => p.ours,
     async statements() {
       const res = await fetch(`${gateway.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const n = /^mdg_db_statements_total(?:\{[^}]*\})? (\S+)$/m.exec(await res.text())?.[1];
@@ -72,6 +75,8 @@ async function startTargets(kind: DatabaseKind, url: string, key: string, i: num
       return Number(n);
     },
   });
+  targets.push(gatewayTarget('ours', await startGateway(url, 4410 + i, { METRICS_TOKEN })));
+  if (args.before) targets.push(gatewayTarget('before', await startGateway(url, 4440 + i, { METRICS_TOKEN }, args.before)));
   const bare = await startProcess('bench/bare-yoga-server.ts', 4420 + i, { DATABASE_URL: url });
   targets.push({ name: 'bare', server: bare, headers, query: (p) => p.ours, statements: async () => (await json(`${bare.base}/stats`)).statements });
   if (kind === 'postgresql') {
@@ -92,8 +97,8 @@ async function check(targets: Target[], page: Page): Promise<string | undefined>
   const [ours, ...others] = await Promise.all(targets.map((t) => answer(t, page)));
   for (const [k, data] of others.entries()) {
     const other = targets[k + 1]!;
-    // the bare stack runs our resolvers: byte-equal; PostGraphile: the same records once normalized
-    const c = other.name === 'bare' ? { same: JSON.stringify(data) === JSON.stringify(ours), ours: JSON.stringify(ours), theirs: JSON.stringify(data) } : comparePage(page, ours, data);
+    // the bare stack and the gateway before run our resolvers: byte-equal; PostGraphile: the same records once normalized
+    const c = other.name !== 'postgraphile' ? { same: JSON.stringify(data) === JSON.stringify(ours), ours: JSON.stringify(ours), theirs: JSON.stringify(data) } : comparePage(page, ours, data);
     if (!c.same) {
       console.log(`  ${page.name}: ours and ${other.name} differ\n  ours:  ${c.ours}\n  ${other.name}: ${c.theirs}`);
       return `the answers of ours and ${other.name} differ`;
@@ -194,5 +199,5 @@ for (const [i, kind] of KINDS.entries()) {
   }
 }
 
-const section = report({ cells, refusals, kinds: KINDS, pages: CHOSEN, connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, date: utcNow(), machine: await machineLine(KINDS) });
+const section = report({ before: args.before, cells, refusals, kinds: KINDS, pages: CHOSEN, connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, date: utcNow(), machine: await machineLine(KINDS) });
 record(section, args['dry-run']);

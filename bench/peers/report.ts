@@ -1,9 +1,10 @@
 // The section bench/peers.ts prints (and appends to bench/RESULTS.md): one table of every page,
 // connection count and server, and the goals met or not.
+import { execFileSync } from 'node:child_process';
 import { markdownTable, type DatabaseKind, type LoadResult } from '../harness.js';
 import type { Page } from './pages.js';
 
-export type ServerName = 'ours' | 'bare' | 'postgraphile';
+export type ServerName = 'ours' | 'before' | 'bare' | 'postgraphile';
 
 export interface Run extends LoadResult {
   /** Server CPU (user + system) during the run, ms. */
@@ -29,6 +30,8 @@ export interface Refusal {
 }
 
 export interface ReportInput {
+  /** The checkout of the `before` gateway (`--before`), if one ran. */
+  before?: string | undefined;
   cells: Cell[];
   refusals: Refusal[];
   kinds: readonly DatabaseKind[];
@@ -40,8 +43,8 @@ export interface ReportInput {
   machine: string;
 }
 
-const SERVERS: readonly ServerName[] = ['ours', 'bare', 'postgraphile'];
-const LABEL: Record<ServerName, string> = { ours: 'gateway', bare: 'bare stack', postgraphile: 'PostGraphile 5' };
+const SERVERS: readonly ServerName[] = ['ours', 'before', 'bare', 'postgraphile'];
+const LABEL: Record<ServerName, string> = { ours: 'gateway', before: 'gateway before', bare: 'bare stack', postgraphile: 'PostGraphile 5' };
 
 /** Pages/s over all rounds, latency as the mean of the rounds' percentiles, CPU per page, peak RSS. */
 function summary(c: Cell) {
@@ -131,6 +134,7 @@ export function report(input: ReportInput): string {
     input.machine,
     `Default sample data (\`cli seed\`: 50 securities, all covered), one scratch database. Servers each in their own process: the gateway (\`src/server.ts\` with \`npm start\`'s flags, NODE_ENV=production, an enterprise user's API key made with the CLI, rate limits raised out of the way); the bare stack (\`bench/bare-yoga-server.ts\`: the same schema and resolvers behind a bare Yoga); ${peers}. autocannon drives them from a fourth process on the same CPUs; ${input.rounds} round(s) of ${input.duration} s per page, connection count and server, the servers alternating. Before a page is timed the answers are compared as records (field names mapped, date-times as instants, cursors left out; the bare stack's byte-equal to the gateway's). "vs peer": pages/s over PostGraphile's (SQLite: over the bare stack's). Statements: the gateway's \`mdg_db_statements_total\` (/metrics) and the bare stack's count around one request; PostGraphile's, the queries its pool's clients sent. CPU: utime + stime of the server process over the load run ÷ pages. RSS: the server's, sampled every 250 ms under load.`,
     '',
+    ...(input.before ? [`"gateway before": the gateway of the checkout \`${input.before}\` (\`git -C ${input.before} log -1 --format=%h\`: ${commitOf(input.before)}), started the same way, in the same rounds.`, ''] : []),
     'Pages:',
     ...input.pages.map((p) => `- ${p.title}`),
     '',
@@ -139,4 +143,12 @@ export function report(input: ReportInput): string {
     ...goals(input),
     ...input.refusals.map((r) => `- Not measured on ${r.kind}: ${r.page}, ${r.why}.`),
   ].join('\n');
+}
+
+function commitOf(checkout: string): string {
+  try {
+    return execFileSync('git', ['-C', checkout, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
 }
