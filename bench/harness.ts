@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { openDatabase } from '../src/bootstrap.js';
-import { loadConfig, parseDatabaseUrl, ROOT, type DatabaseConfig } from '../src/config.js';
+import { loadConfig, parseDatabaseUrl, ROOT, type Config, type DatabaseConfig } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { createApiKey, createUser } from '../src/services/account.js';
 
@@ -263,6 +263,7 @@ export async function loadTest(opts: LoadOptions): Promise<LoadResult> {
 
 export interface InProcess {
   app: ReturnType<typeof createApp>;
+  config: Readonly<Config>;
   db: Db;
   /** An enterprise user's API key. */
   key: string;
@@ -287,6 +288,7 @@ export async function inProcessApp(url: string, env: Record<string, string> = {}
   const { key } = await createApiKey(db, user.id, 'bench', config.auth.apiKeysPerUser);
   const self: InProcess = {
     app,
+    config,
     db,
     key,
     async get(path) {
