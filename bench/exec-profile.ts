@@ -8,11 +8,14 @@
 //
 //   npm run bench -- exec-profile [--db sqlite,postgresql] [--reps 20] [--rounds 7]
 //                                 [--pages list50,list50x10,company,typename] [--via app,execute]
-//                                 [--cpu-prof /tmp/prof] [--prof-page list50]
+//                                 [--alloc] [--cpu-prof /tmp/prof] [--prof-page list50]
 //
 // The measuring process runs with `npm start`'s heap flags (it re-executes itself with them), so
 // garbage collection weighs as in production. Each round runs `--reps` requests of each page in
-// turn; the table gives the median over rounds. `--cpu-prof <dir>` writes one .cpuprofile per
+// turn; the table gives the median over rounds. `--alloc` adds the bytes allocated per request
+// (V8's sampling heap profiler, counting what the collector freed too): unlike CPU time, other
+// work on the machine does not move it, so it shows changes of a few percent that CPU hides.
+// `--cpu-prof <dir>` writes one .cpuprofile per
 // database and way in of `--prof-page` (open it in Chrome DevTools) and prints its top functions.
 // Data: `cli seed --securities 50`: the sample's 50 covered companies (src/sample/catalog.ts), so
 // every listed security has ratings (4 to 8) and news (3 to 5), checked below. With more securities
@@ -52,7 +55,7 @@ if (!process.env.EXEC_PROFILE_CHILD) {
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string' }, reps: { type: 'string' }, rounds: { type: 'string' }, pages: { type: 'string' }, via: { type: 'string' },
-    'cpu-prof': { type: 'string' }, 'prof-page': { type: 'string' },
+    alloc: { type: 'boolean' }, 'cpu-prof': { type: 'string' }, 'prof-page': { type: 'string' },
   },
 });
 const KINDS = databaseKinds(args.db);
@@ -144,6 +147,26 @@ async function measure(run: Runner, page: string, reps: number): Promise<Sample>
   return { cpu: (c.user + c.system) / 1000 / reps, wall: wall / reps, gc: (gcMs - g0) / reps };
 }
 
+/** MB allocated per request of `page`, by the sampling heap profiler (a sample every 4 KiB on average). */
+async function allocated(run: Runner, page: string): Promise<number> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  // the flags exist in Node 20's V8 but not in its protocol types
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as object);
+  const reps = REPS * 5;
+  for (let i = 0; i < reps; i++) await run(page);
+  const { profile: p } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  let bytes = 0;
+  const walk = (n: typeof p.head): void => {
+    bytes += n.selfSize;
+    n.children.forEach(walk);
+  };
+  walk(p.head);
+  return bytes / reps / 1e6;
+}
+
 async function profile(run: Runner, page: string, file: string): Promise<void> {
   const session = new Session();
   session.connect();
@@ -203,7 +226,8 @@ for (const kind of KINDS) {
       for (const via of VIAS) {
         for (const page of PAGE_NAMES) {
           const s = samples.get(`${via} ${page}`)!;
-          const line = [kind, via, page, median(s.map((x) => x.cpu)).toFixed(2), median(s.map((x) => x.gc)).toFixed(2), median(s.map((x) => x.wall)).toFixed(2)];
+          const mb = args.alloc ? (await allocated(runners[via], page)).toFixed(2) : '';
+          const line = [kind, via, page, median(s.map((x) => x.cpu)).toFixed(2), median(s.map((x) => x.gc)).toFixed(2), median(s.map((x) => x.wall)).toFixed(2), mb];
           console.log(`  ${line.slice(1).join('  ')}`);
           rows.push(line);
         }
@@ -221,4 +245,4 @@ for (const kind of KINDS) {
 }
 
 console.log(`\n${REPS} requests per page per round, ${ROUNDS} rounds, median over rounds; node ${flags.join(' ')}\n`);
-console.log(markdownTable(['database', 'via', 'page', 'CPU ms/request', 'GC pause ms/request', 'ms/request'], rows));
+console.log(markdownTable(['database', 'via', 'page', 'CPU ms/request', 'GC pause ms/request', 'ms/request', 'MB allocated/request'], rows));
