@@ -36,4 +36,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 # node itself as PID 1 (not npm): SIGTERM reaches the server, which drains (SHUTDOWN_TIMEOUT_MS) and exits
 STOPSIGNAL SIGTERM
 # the heap flags of `npm start` (package.json): room for COST_IN_FLIGHT's worth of answers being built (docs/security.md)
-CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=8", "--import", "tsx", "src/server.ts"]
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=32", "--import", "tsx", "src/server.ts"]

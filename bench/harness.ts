@@ -274,6 +274,7 @@ export async function loadTest(opts: LoadOptions): Promise<LoadResult> {
 
 export interface InProcess {
   app: ReturnType<typeof createApp>;
+  config: Readonly<Config>;
   db: Db;
   /** An enterprise user's API key. */
   key: string;
@@ -298,6 +299,7 @@ export async function inProcessApp(url: string, env: Record<string, string> = {}
   const { key } = await createApiKey(db, user.id, 'bench', config.auth.apiKeysPerUser);
   const self: InProcess = {
     app,
+    config,
     db,
     key,
     async get(path) {

@@ -16,6 +16,7 @@ import { responseCachePlugins } from './cache.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
 import { guardPlugins } from './guard.js';
 import { useInputDepthLimit } from './input.js';
+import { useJitExecution } from './jit.js';
 import type { LiveHub } from './live.js';
 import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './persisted.js';
 import { sseResponse } from './sse.js';
@@ -74,6 +75,8 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
         maxDocumentBytes: config.graphql.apqMaxDocumentBytes,
         chargeRegistration,
       }),
+      // before the guard, which wraps the execution it finds (its cost is held around graphql-jit's)
+      useJitExecution(),
       ...guardPlugins(config, budget),
       ...responseCachePlugins({ config: config.graphql, schema, redis }),
       useInputErrorCodes(),

@@ -21,7 +21,7 @@ import {
   type Timeframe,
 } from '../services/balance-sheet.js';
 import { emptyPage, type Direction, type Page } from '../db/keyset.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
 export const BALANCE_SHEET_PAGE: PageSize = PAGE_SIZES.balanceSheets;
@@ -80,7 +80,7 @@ function amountOf(row: BalanceSheetWithSymbols, field: BalanceSheetAmount): numb
   return row[camelOf(field) as keyof BalanceSheetWithSymbols] as number | null;
 }
 
-export const BalanceSheetConnection = builder.connectionObject({ type: BalanceSheet, name: 'BalanceSheetConnection' });
+export const BalanceSheetConnection = connectionType(BalanceSheet, 'BalanceSheetConnection');
 
 const BalanceSheetOrderField = builder.enumType('BalanceSheetOrderField', {
   description: 'What a balance-sheet list is ordered by; ties are broken by record id.',

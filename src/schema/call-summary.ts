@@ -10,7 +10,7 @@ import {
   type CallSummary as CallSummaryRow,
 } from '../services/call-summary.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
@@ -57,7 +57,7 @@ export const CallSummary = builder.prismaNode('CallSummary', {
   }),
 });
 
-export const CallSummaryConnection = builder.connectionObject({ type: CallSummary, name: 'CallSummaryConnection' });
+export const CallSummaryConnection = connectionType(CallSummary, 'CallSummaryConnection');
 
 /** Arguments shared by the root `callSummaries` field and the Security edge. */
 const pageArgs = builder.args((t) => ({

@@ -39,17 +39,38 @@ export function listOf(max: number, itemsOf?: string) {
   return { listSize: { max, ...(itemsOf ? { itemsOf } : {}) } };
 }
 
-/** A service page in the shape the Relay connection types resolve. */
+/**
+ * A service page in the shape the Relay connection types resolve. `nodes` reads the page's rows
+ * (see connectionType); edges, cursors and page info are made only for a query that selects them.
+ */
 export function connection<Row>(page: Page<Row>) {
-  return {
-    // cursors are made only for the edges and page-info fields a query reads
-    edges: page.nodes.map((node, i) => ({
+  return new PageConnection(page);
+}
+
+class PageConnection<Row> {
+  readonly nodes: Row[];
+  readonly totalCount: Page<Row>['totalCount'];
+  readonly #page: Page<Row>;
+
+  constructor(page: Page<Row>) {
+    this.nodes = page.nodes;
+    this.totalCount = page.totalCount;
+    this.#page = page;
+  }
+
+  get edges() {
+    const page = this.#page;
+    return page.nodes.map((node, i) => ({
       node,
       get cursor() {
         return page.cursorAt(i);
       },
-    })),
-    pageInfo: {
+    }));
+  }
+
+  get pageInfo() {
+    const page = this.#page;
+    return {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: false,
       get startCursor() {
@@ -58,9 +79,22 @@ export function connection<Row>(page: Page<Row>) {
       get endCursor() {
         return lastCursor(page) ?? null;
       },
-    },
-    totalCount: page.totalCount,
-  };
+    };
+  }
+}
+
+/**
+ * The connection type of `type`, whose `nodes` resolves from the page's rows: the Relay plugin's
+ * own resolves them through an edge object per row, made even when a query selects no edge.
+ */
+export function connectionType<T extends Parameters<typeof builder.connectionObject>[0]['type']>(type: T, name: string) {
+  return builder.connectionObject({
+    type,
+    name,
+    fields: (t) => ({
+      nodes: t.field({ type: [type] as never, resolve: (con) => (con as unknown as PageConnection<never>).nodes }),
+    }),
+  });
 }
 
 export type ConnectionShape = ReturnType<typeof connection>;

@@ -21,7 +21,7 @@ import {
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, FiscalPeriodEnum, intNodeId, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, FiscalPeriodEnum, intNodeId, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
@@ -181,8 +181,8 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
 });
 
 
-export const FundamentalConnection = builder.connectionObject({ type: Fundamental, name: 'FundamentalConnection' });
-export const EnhancedFundamentalConnection = builder.connectionObject({ type: EnhancedFundamental, name: 'EnhancedFundamentalConnection' });
+export const FundamentalConnection = connectionType(Fundamental, 'FundamentalConnection');
+export const EnhancedFundamentalConnection = connectionType(EnhancedFundamental, 'EnhancedFundamentalConnection');
 
 // ------------------------------------------------------------------ lists
 

@@ -5,7 +5,7 @@ import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { childrenOf, fromMap, withoutChildren } from '../graphql/loaders.js';
 import { logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = PAGE_SIZES.records;
@@ -99,7 +99,7 @@ export const Logo = builder.prismaNode('Logo', {
   }),
 });
 
-export const LogoConnection = builder.connectionObject({ type: Logo, name: 'LogoConnection' });
+export const LogoConnection = connectionType(Logo, 'LogoConnection');
 
 builder.queryField('logos', (t) =>
   t.field({

@@ -6,7 +6,7 @@ import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
 import { associatedIds, NEWS_INCLUDE, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -117,7 +117,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
   }),
 });
 
-export const NewsItemConnection = builder.connectionObject({ type: NewsItem, name: 'NewsItemConnection' });
+export const NewsItemConnection = connectionType(NewsItem, 'NewsItemConnection');
 
 const pageArgs = builder.args((t) => ({
   first: t.int(firstArg(NEWS_PAGE)),

@@ -14,7 +14,7 @@ import {
   type PressReleaseSecurity as PressReleaseSecurityRow,
   type PublishTimeRange,
 } from '../services/press-release.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const PRESS_RELEASE_PAGE: PageSize = PAGE_SIZES.records;
@@ -111,7 +111,7 @@ export const PressRelease = builder.prismaNode('PressRelease', {
   }),
 });
 
-export const PressReleaseConnection = builder.connectionObject({ type: PressRelease, name: 'PressReleaseConnection' });
+export const PressReleaseConnection = connectionType(PressRelease, 'PressReleaseConnection');
 
 const rangeArgs = builder.args((t) => ({
   from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),

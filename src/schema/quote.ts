@@ -6,7 +6,7 @@ import { emptyPage, type Page } from '../db/keyset.js';
 import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos } from '../services/tick.js';
-import { connection, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
+import { connection, connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
 import { Security } from './security.js';
 import { rangePage, tickArgs, type RangePage } from './tick.js';
 
@@ -34,7 +34,7 @@ export const Quote = builder.prismaNode('Quote', {
   }),
 });
 
-export const QuoteConnection = builder.connectionObject({ type: Quote, name: 'QuoteConnection' });
+export const QuoteConnection = connectionType(Quote, 'QuoteConnection');
 
 /** A checked symbol's page, batched with the other symbols' pages of the request (root field and Security edge). */
 function quotePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<QuoteRow>> {

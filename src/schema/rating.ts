@@ -5,7 +5,7 @@ import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbols } from '../domain/symbols.js';
 import { ratingPage, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, firstArg, intNodeId, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
 export const RATING_PAGE: PageSize = PAGE_SIZES.records;
@@ -50,7 +50,7 @@ export const Rating = builder.prismaNode('Rating', {
   }),
 });
 
-export const RatingConnection = builder.connectionObject({ type: Rating, name: 'RatingConnection' });
+export const RatingConnection = connectionType(Rating, 'RatingConnection');
 
 const CONDITION_DESCRIPTIONS = {
   exchange: 'Only ratings of stocks on this exchange (exact match, e.g. NYSE).',

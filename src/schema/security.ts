@@ -12,7 +12,7 @@ import {
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
-import { checkFirst, connection, firstArg, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { checkFirst, connection, connectionType, firstArg, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 
 export const SECURITY_PAGE: PageSize = PAGE_SIZES.securities;
 
@@ -136,7 +136,7 @@ export const Security = builder.prismaNode('Security', {
   }),
 });
 
-export const SecurityConnection = builder.connectionObject({ type: Security, name: 'SecurityConnection' });
+export const SecurityConnection = connectionType(Security, 'SecurityConnection');
 
 const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   description: 'Which identifier a security search matches (REST parameter `search_type`).',

@@ -6,7 +6,7 @@ import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { clampNanos, fromNanos, toNanos } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { checkFirst, checkRange, connection, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
+import { checkFirst, checkRange, connection, connectionType, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
 import { rangePage, tickArgs, type RangePage } from './tick.js';
 import { Security } from './security.js';
 
@@ -32,7 +32,7 @@ export const Trade = builder.prismaNode('Trade', {
   }),
 });
 
-export const TradeConnection = builder.connectionObject({ type: Trade, name: 'TradeConnection' });
+export const TradeConnection = connectionType(Trade, 'TradeConnection');
 
 /** At most as many bars as a range may hold; `first` asks for fewer (and costs less). */
 const BARS_PAGE: PageSize = { default: MAX_BARS, max: MAX_BARS };
