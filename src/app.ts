@@ -18,7 +18,8 @@ import { graphqlOverHttp } from './graphql/http.js';
 import { LiveHub } from './graphql/live.js';
 import { useRequestLog } from './graphql/logging.js';
 import type { SocketGateway } from './graphql/ws.js';
-import { createGraphQLServer } from './graphql/yoga.js';
+import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
+import type { DirectHandler } from './http/direct.js';
 import { clientIp, type NodeServerContext } from './http/node.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
@@ -94,14 +95,18 @@ export function createApp({
     observe: useRequestLog(observability),
   });
   const identify = identifier({ db, jwtSecret, callers, limits, corsOrigins: config.auth.corsOrigins });
-  const handle = fetchHandler({
+  const graphqlDeps = { yoga, config: config.graphql, identify, bodies, failed: (ctx: Context, thrown: unknown, e: AppError) => observability.failed(ctx, thrown, e) };
+  const parts: HandlerParts = {
     contextOf,
     observability,
     cors: createCors(config.auth.corsOrigins),
     probes: probes({ db, draining, metrics: (request) => metrics.serve(request), openApi: openApiDocument(routes, config.version) }),
-    graphql: graphqlOverHttp({ yoga, config: config.graphql, identify, bodies, failed: (ctx, thrown, e) => observability.failed(ctx, thrown, e) }),
+    graphql: graphqlOverHttp(graphqlDeps),
     rest: restRouter({ routes, identify, anonymous: (ip) => limits.anonymous(ip), bodies, matched: (ctx, template) => observability.route(ctx, template) }),
-  });
+  };
+  const handle = fetchHandler(parts);
+  // the same steps for what http/direct.ts serves, Yoga without its adapter (docs/architecture.md)
+  const handleDirect = fetchHandler({ ...parts, graphql: graphqlOverHttp({ ...graphqlDeps, answer: withoutAdapter(yoga) }) });
   const socket: SocketGateway = {
     yoga,
     async context(request, serverContext) {
@@ -113,8 +118,13 @@ export function createApp({
     },
   };
 
-  // `socket` rides along on the handler, for graphql/ws.ts
-  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway }>({ handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)), socket });
+  // `socket` rides along on the handler, for graphql/ws.ts; `direct` for http/direct.ts
+  const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
+  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway; direct: DirectHandler }>({
+    handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
+    socket,
+    direct,
+  });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -15,6 +15,7 @@ import { installProcessGuard } from './runtime/process-guard.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
 import { createTracing } from './observability/tracing.js';
 import { attachWebSocket } from './graphql/ws.js';
+import { directListener } from './http/direct.js';
 
 function readConfig(): Readonly<Config> {
   try {
@@ -53,7 +54,8 @@ const events = createEventBus(config);
 const tracing = await createTracing(config.observability, config.version);
 let draining = false;
 const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });
-const server = createServer(app);
+// POST /graphql with a small JSON body skips the fetch adapter; everything else goes through it (http/direct.ts)
+const server = createServer(directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request }));
 const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production', maxMessageBytes: config.graphql.maxBodyBytes });
 
 /** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */

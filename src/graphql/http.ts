@@ -13,6 +13,8 @@ import type { GraphQLServer } from './yoga.js';
 
 export interface GraphQLOverHttpDeps {
   yoga: GraphQLServer;
+  /** How Yoga answers: `yoga.fetch` by default; http/direct.ts's requests go `withoutAdapter(yoga)` (graphql/yoga.ts). */
+  answer?: (request: Request, serverContext: { ctx: Context }) => Promise<Response>;
   config: Readonly<Pick<GraphQLConfig, 'maxBodyBytes'>>;
   /** Authenticates the request and counts it against its rate limit (app.ts); throws the coded error. */
   identify(ctx: Context, url: URL): Promise<void>;
@@ -29,7 +31,7 @@ function refusal(error: AppError): Response {
   return new Response(JSON.stringify({ errors: [toGraphQLError(error)] }), { status: error.status, headers });
 }
 
-export function graphqlOverHttp({ yoga, config, identify, bodies, failed }: GraphQLOverHttpDeps) {
+export function graphqlOverHttp({ yoga, answer = async (request, serverContext) => yoga.fetch(request, serverContext), config, identify, bodies, failed }: GraphQLOverHttpDeps) {
   return async function graphql(ctx: Context, url: URL): Promise<Response> {
     let request: Request;
     let releaseBody: (() => void) | undefined;
@@ -52,7 +54,7 @@ export function graphqlOverHttp({ yoga, config, identify, bodies, failed }: Grap
     }
     let response: Response;
     try {
-      response = await yoga.fetch(request, { ctx });
+      response = await answer(request, { ctx });
     } finally {
       releaseBody?.();
     }

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
+import { handleAbortSignalAndPromiseResponse } from '@whatwg-node/server';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Caller } from '../auth/caller.js';
@@ -51,7 +52,8 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
   const allowList = loadPersistedOperations();
   if (config.graphql.persistedOnly && allowList.size === 0) throw new Error('GRAPHQL_PERSISTED_ONLY=true needs persisted-operations.json (npm run persist)');
   const apqStoreBytes = APQ_STORE_DOCUMENTS * config.graphql.apqMaxDocumentBytes;
-  return createYoga<{ ctx: Context }, Context>({
+  let core: YogaCore | undefined;
+  const yoga = createYoga<{ ctx: Context }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -84,8 +86,32 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
       useStaleCookieCheck(),
       observe,
       live.yogaPlugin(sseResponse),
+      { onYogaInit: ({ yoga }) => void (core = yoga as unknown as YogaCore) },
     ],
     context: ({ ctx }) => ctx,
     logging: yogaLogger(logger),
   });
+  cores.set(yoga, core!);
+  return yoga;
+}
+
+/** Yoga's own handler of a request, below the adapter (graphql-yoga's YogaServer.handle). */
+interface YogaCore {
+  handle(request: Request, serverContext: { ctx: Context }): Response | Promise<Response>;
+}
+
+const cores = new WeakMap<GraphQLServer, YogaCore>();
+
+/**
+ * `yoga.fetch` without @whatwg-node/server's adapter around Yoga: Yoga's own handling (the request
+ * parsers, every plugin's hooks from onRequestParse to onResultProcess, masking, the status of
+ * errors) without the adapter's onRequest hooks, which answer only what http/direct.ts's gate
+ * keeps away: GraphiQL (a GET), Yoga's health check and unknown paths (not /graphql), the response
+ * cache's If-None-Match. As with the adapter, a client that closes its connection rejects the
+ * answer with the signal's reason (app.ts makes it CLIENT_CLOSED_REQUEST).
+ */
+export function withoutAdapter(yoga: GraphQLServer): (request: Request, serverContext: { ctx: Context }) => Promise<Response> {
+  const core = cores.get(yoga);
+  if (!core) throw new Error('withoutAdapter takes a server made by createGraphQLServer');
+  return async (request, serverContext) => handleAbortSignalAndPromiseResponse(core.handle(request, serverContext), request.signal);
 }

@@ -1,0 +1,81 @@
+// POST /graphql with a small JSON body, served from node:http without @whatwg-node/server's
+// request and response adapter (docs/architecture.md, "The direct way"). Everything else goes
+// the adapter's way, untouched.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { sendNodeResponse } from '@whatwg-node/server';
+import type { NodeServerContext } from './node.js';
+
+/** Bodies up to this many bytes are read before the caller is known: holdLargeBody (http/body.ts) counts none of them. */
+export const DIRECT_BODY_BYTES = 64 * 1024;
+
+/** Answers the request as the app's fetch handler does, the GraphQL part without Yoga's adapter (app.ts). */
+export type DirectHandler = (request: Request, serverContext: NodeServerContext) => Promise<Response>;
+
+const JSON_TYPE = /^application\/json(;\s*charset=utf-8)?$/i;
+/** What the answer of a query or mutation is sent as; a stream (SSE, multipart) goes the adapter's way. */
+const JSON_ACCEPTED = /(^|,)\s*(application\/(graphql-response\+)?json|application\/\*|\*\/\*)\s*(;[^,]*)?(,|$)/i;
+const STREAM_ACCEPTED = /text\/event-stream|multipart\//i;
+
+/**
+ * Whether the direct way serves `req`: POST to exactly /graphql (no query string), a JSON body of
+ * a declared length within DIRECT_BODY_BYTES, a Host (the request's URL), an Accept that takes a JSON answer (or none), no
+ * Upgrade, no If-None-Match (the response cache's only adapter hook, an onRequest: graphql/cache.ts).
+ */
+export function takesDirect(req: IncomingMessage): boolean {
+  const h = req.headers;
+  if (req.method !== 'POST' || req.url !== '/graphql' || h.host === undefined || h.upgrade !== undefined || h['if-none-match'] !== undefined) return false;
+  if (h['transfer-encoding'] !== undefined || !JSON_TYPE.test(h['content-type'] ?? '')) return false;
+  const length = h['content-length'];
+  if (length === undefined || !/^\d{1,6}$/.test(length) || Number(length) === 0 || Number(length) > DIRECT_BODY_BYTES) return false;
+  const accept = h.accept;
+  return accept === undefined || accept === '' || (JSON_ACCEPTED.test(accept) && !STREAM_ACCEPTED.test(accept));
+}
+
+/** The body, whole: Node's parser delivers exactly Content-Length bytes. Rejects if the client goes first. */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+    req.once('close', () => req.complete || reject(new Error('the client closed the connection before its body')));
+  });
+}
+
+/**
+ * The fetch Request the adapter would have made (@whatwg-node/server's normalizeNodeRequest: the
+ * same URL, the Node headers as they are, a signal that aborts when the connection closes before
+ * the answer), with the body already read as text: the ponyfill's text() and json() answer from it
+ * without a stream.
+ */
+function fetchRequest(req: IncomingMessage, res: ServerResponse, body: string, RequestClass: typeof Request): Request {
+  const controller = new AbortController();
+  const aborted = () => {
+    if (!controller.signal.aborted) controller.abort(res.errored ?? undefined);
+  };
+  res.once('error', aborted);
+  res.once('close', aborted);
+  res.once('finish', () => res.removeListener('close', aborted));
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return new RequestClass(`${protocol}://${req.headers.host!}/graphql`, { method: 'POST', headers: req.headers as HeadersInit, body, signal: controller.signal });
+}
+
+/**
+ * The server's request listener: the direct way for what `takesDirect` admits, `fallback` (the
+ * app as a Node listener) for everything else. The answer is written as the adapter writes it.
+ */
+export function directListener({ fallback, handle, RequestClass }: { fallback: RequestListener; handle: DirectHandler; RequestClass: typeof Request }): RequestListener {
+  return (req, res) => {
+    if (!takesDirect(req)) return fallback(req, res);
+    void readBody(req)
+      .then((body) => {
+        const request = fetchRequest(req, res, body, RequestClass);
+        return handle(request, { req, res });
+      })
+      .then(
+        (response) => sendNodeResponse(response, res, req, true),
+        () => void res.destroy(), // the body never arrived whole: there is no one to answer
+      )
+      .catch((e: unknown) => console.error(`Unexpected error while handling request: ${(e as Error)?.message ?? e}`));
+  };
+}
