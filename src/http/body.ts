@@ -69,7 +69,7 @@ export async function boundedRequest(request: Request, limit: number, RequestCla
 }
 
 /** Bodies up to this many bytes are not counted: every JSON request but an OCR frame. */
-const SMALL_BODY_BYTES = 64 * 1024;
+export const SMALL_BODY_BYTES = 64 * 1024;
 
 /**
  * Holds a large body's bytes in the budget of bodies in flight until its request is answered

@@ -3,10 +3,11 @@
 // the adapter's way, untouched.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
+import { SMALL_BODY_BYTES } from './body.js';
 import type { NodeServerContext } from './node.js';
 
 /** Bodies up to this many bytes are read before the caller is known: holdLargeBody (http/body.ts) counts none of them. */
-export const DIRECT_BODY_BYTES = 64 * 1024;
+export const DIRECT_BODY_BYTES = SMALL_BODY_BYTES;
 
 /** Answers the request as the app's fetch handler does, the GraphQL part without Yoga's adapter (app.ts). */
 export type DirectHandler = (request: Request, serverContext: NodeServerContext) => Promise<Response>;
