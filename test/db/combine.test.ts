@@ -5,14 +5,12 @@ import type { Db } from '../../src/db/client.js';
 import { pgReader, type QueuedRead } from '../../src/db/pg-read.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
+import { canonical, typeOf } from './rows.js';
 
 // A request's Db (Db.forRequest) sends the reads of one turn of the event loop as one statement
 // on PostgreSQL (db/pg-combine.ts); its rows must be the rows each statement gives alone, value,
 // type and key order, or every answer built on them would change underneath.
-const canonical = (row: unknown) =>
-  JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Date ? `D${v.toISOString()}` : v));
-const typesOf = (row: Record<string, unknown>) =>
-  Object.entries(row).map(([k, v]) => `${k}:${v === null ? 'null' : v instanceof Date ? 'Date' : Array.isArray(v) ? 'array' : typeof v}`);
+const typesOf = (row: Record<string, unknown>) => Object.entries(row).map(([k, v]) => `${k}:${typeOf(v)}`);
 
 describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
   let db: Db;

@@ -6,12 +6,10 @@ import { topPerKey } from '../../src/db/sql.js';
 import { SEARCH_TYPES, securitySearchAtPage, securitySearchPage, type SearchType } from '../../src/services/security.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
+import { canonical, typeOf } from './rows.js';
 
 // Db.read is the driver-level path of the hot reads; it must hand back rows exactly as Prisma
 // does (types included), or the resolvers and REST bodies built on it would change underneath.
-const canonical = (row: unknown) =>
-  JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Date ? `D${v.toISOString()}` : v));
-const typeOf = (v: unknown) => (v === null ? 'null' : v instanceof Date ? 'Date' : Array.isArray(v) ? 'array' : typeof v);
 
 describe.each(testDatabases())('Db.read on $name', (tdb) => {
   let db: Db;
