@@ -1,0 +1,42 @@
+// graphql-jit executes a document from its second run (src/graphql/jit.ts), and only queries and
+// mutations whose variables graphql-js accepts. The golden answers (test/app/golden.test.ts) run
+// every query twice and compare the bytes; this checks that the second run is in fact jit's.
+import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
+import { describe, expect, it } from 'vitest';
+import { useJitExecution } from '../../src/graphql/jit.js';
+
+/** A Yoga over a small schema whose results say who executed them: graphql-jit marks its own with `stringify`. */
+function server() {
+  const executedBy: ('jit' | 'graphql-js')[] = [];
+  const witness: Plugin = {
+    onExecute: () => ({ onExecuteDone: ({ result }) => void executedBy.push('stringify' in result ? 'jit' : 'graphql-js') }),
+  };
+  const yoga = createYoga({
+    schema: createSchema({ typeDefs: 'type Query { hello(name: String!): String! }', resolvers: { Query: { hello: (_: unknown, { name }: { name: string }) => `hello ${name}` } } }),
+    plugins: [useJitExecution(), witness],
+    logging: false,
+  });
+  const ask = async (query: string, variables?: unknown) =>
+    (await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })).json();
+  return { ask, executedBy };
+}
+
+describe('graphql-jit execution', () => {
+  it('runs a document by graphql-js the first time and by graphql-jit from then on, with the same answer', async () => {
+    const { ask, executedBy } = server();
+    const query = 'query Q($n: String!) { hello(name: $n) }';
+    const answers = [await ask(query, { n: 'a' }), await ask(query, { n: 'a' }), await ask(query, { n: 'a' })];
+    expect(executedBy).toEqual(['graphql-js', 'jit', 'jit']);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual({ data: { hello: 'hello a' } });
+  });
+
+  it('leaves variables graphql-js refuses to graphql-js, which words the error', async () => {
+    const { ask, executedBy } = server();
+    const query = 'query Q($n: String!) { hello(name: $n) }';
+    await ask(query, { n: 'a' });
+    const refused = await ask(query, { n: 5 });
+    expect(executedBy).toEqual(['graphql-js', 'graphql-js']);
+    expect(refused.errors[0].message).toBe('Variable "$n" got invalid value 5; String cannot represent a non string value: 5');
+  });
+});
