@@ -145,12 +145,17 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
  * schedule (a resolved promise, then nextTick) would send a batch before a loader dispatched later
  * in the same turn had read: the deep page of test/graphql/news.test.ts took a statement more (4, not 3).
  */
-function readQueue(send: (batch: QueuedRead[]) => void): Db['read'] {
+export function readQueue(send: (batch: QueuedRead[]) => void): Db['read'] {
   let queue: QueuedRead[] = [];
   const flush = () => {
     const batch = queue;
     queue = [];
-    send(batch);
+    try {
+      send(batch);
+    } catch (e) {
+      // thrown in a setImmediate callback it would end the process: it fails this request's reads
+      for (const r of batch) r.reject(e);
+    }
   };
   return <Row>(sql: string, params: readonly unknown[] = []) =>
     new Promise<Row[]>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import pg, { type QueryConfig } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
-import type { Db } from '../../src/db/client.js';
+import { readQueue, type Db } from '../../src/db/client.js';
 import { pgReader, type QueuedRead } from '../../src/db/pg-read.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
@@ -150,4 +150,19 @@ it('prepares the first combined texts and plans any further one unnamed: a conne
   expect(names.map((n) => typeof n)).toEqual(['string', 'string', 'string', 'undefined', 'string']);
   expect(names[4]).toBe(names[0]);
   expect(sent.filter((q) => q.text.startsWith('SELECT (SELECT'))).toHaveLength(5);
+});
+
+it('a queue whose sending throws fails the reads it held, and nothing else', async () => {
+  const sent: number[] = [];
+  let fail = true;
+  const read = readQueue((batch) => {
+    sent.push(batch.length);
+    if (fail) throw new Error('could not build the statement');
+    for (const r of batch) r.resolve([{ sql: r.sql }]);
+  });
+  const held = [read('SELECT 1'), read('SELECT 2')];
+  for (const p of held) await expect(p).rejects.toThrow('could not build the statement');
+  fail = false;
+  expect(await read('SELECT 3')).toEqual([{ sql: 'SELECT 3' }]);
+  expect(sent).toEqual([2, 1]);
 });
