@@ -290,12 +290,13 @@ export interface InProcess {
  * enterprise user and key; the caller cache outlives the run, so statement counts measure queries only.
  * `env` adds to (or overrides) that environment; `logger` replaces the silent one.
  */
+let inProcessApps = 0;
 export async function inProcessApp(url: string, env: Record<string, string> = {}, logger?: Logger): Promise<InProcess> {
   // PUBLIC_URL: the origin `get` and `gql` fetch from, as production requires one
   const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, PUBLIC_URL: 'http://bench', SAMPLE_DATA: 'none', LOG_LEVEL: 'silent', RATE_LIMIT_ENTERPRISE: '100000000', AUTH_CACHE_SECONDS: '86400', ...env });
   const db = await openDatabase(config);
   const app = createApp({ config, db, ...(logger ? { logger } : {}) });
-  const user = await createUser(db, { email: `bench-inproc-${process.pid}@example.com`, password: 'bench password, long enough', tier: 'enterprise' });
+  const user = await createUser(db, { email: `bench-inproc-${process.pid}-${++inProcessApps}@example.com`, password: 'bench password, long enough', tier: 'enterprise' });
   const { key } = await createApiKey(db, user.id, 'bench', config.auth.apiKeysPerUser);
   const self: InProcess = {
     app,

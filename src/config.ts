@@ -91,6 +91,11 @@ export interface GraphQLConfig {
   maxBodyBytes: number;
   /** Only documents of persisted-operations.json run (by hash, documentId or their exact text). */
   persistedOnly: boolean;
+  /**
+   * Queries made wholly of fields graphql/plan/ knows are answered from one statement, without
+   * resolvers (PostgreSQL); off, graphql-js and graphql-jit answer every query. On by default.
+   */
+  planned: boolean;
   /** Largest document APQ registers (UTF-8 bytes); the store holds 256 of that size in all. */
   apqMaxDocumentBytes: number;
   /** Seconds an answer made only of these types is served from the response cache; 0: never. */
@@ -340,6 +345,7 @@ function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLCo
     introspection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
     persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
+    planned: bool(env, 'GRAPHQL_PLANNED', true),
     // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a
     // token); 32 KiB leaves room for indentation and comments, not for padding
     apqMaxDocumentBytes: positiveInt(env, 'APQ_MAX_DOCUMENT_BYTES', 32 * 1024),

@@ -7,6 +7,7 @@ import type { MetricRegistrar } from '../observability/metrics.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { SqliteWriterThread } from './bulk/writer-thread.js';
 import { PipelinedConnections, type ConnectionCounts } from './pg-pool.js';
+import type { Shape } from './pg-combine.js';
 import { pgReader, type QueuedRead } from './pg-read.js';
 import { sqliteReader } from './sqlite-read.js';
 
@@ -53,6 +54,12 @@ export interface Db {
    */
   forRequest(): Db;
   /**
+   * PostgreSQL only: the columns `sql` (a code constant without parameters) answers with, and the
+   * parser of each one's text form, as Db.read parses them; learned by one run of `sql` and kept.
+   * For statements that carry rows as text (db/tree.ts), decoded to what Db.read would return.
+   */
+  shapeOf?(sql: string): Promise<Shape>;
+  /**
    * Whether text compares by code point (SQLite; PostgreSQL with a C, POSIX or C.UTF-8 database
    * collation), so that the strings starting with a prefix are exactly a range of the index.
    * Asked once, on first use.
@@ -83,11 +90,12 @@ interface Opened {
   read: (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
   /** PostgreSQL: settles several reads, combined where it can, telling `sent` of each statement (pg-read.ts). */
   readTogether?: (batch: readonly QueuedRead[], sent: (sql: string) => void) => void;
+  shapeOf?: (sql: string, sent: (sql: string) => void) => Promise<Shape>;
   closeDriver: () => Promise<void>;
 }
 
 export async function createDb(database: DatabaseConfig): Promise<Db> {
-  const { prisma, driver, read, readTogether, closeDriver } = database.kind === 'postgresql' ? await openPostgres(database) : await openSqlite(database);
+  const { prisma, driver, read, readTogether, shapeOf, closeDriver } = database.kind === 'postgresql' ? await openPostgres(database) : await openSqlite(database);
   let textOrder: Promise<boolean> | undefined;
   let statementCount = 0;
   const listeners = new Set<(sql: string) => void>();
@@ -123,6 +131,11 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
       sent(sql);
       return read(sql, params) as Promise<Row[]>;
     },
+    ...(shapeOf && {
+      shapeOf(sql: string) {
+        return shapeOf(sql, sent);
+      },
+    }),
     forRequest() {
       if (!readTogether) return db;
       return Object.create(db, { read: { value: readQueue((batch) => readTogether(batch, sent)) } }) as Db;
@@ -211,6 +224,7 @@ async function openPostgres(database: Extract<DatabaseConfig, { kind: 'postgresq
     driver: { kind: 'postgresql', pool, reads },
     read: reader.read,
     readTogether: reader.readTogether,
+    shapeOf: reader.shapeOf,
     closeDriver: async () => {
       await Promise.all([pool.end(), reads.end()]);
     },

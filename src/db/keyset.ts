@@ -1,8 +1,9 @@
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
 import { topPerKey } from './sql.js';
+import type { TreeLevel } from './tree.js';
 
 /**
  * Keyset pagination shared by every list. A list is ordered by a fixed tuple of columns, all in one
@@ -176,4 +177,29 @@ export async function keysetPages<Row>(db: Db, list: KeyedList<Row>, keys: reado
     limit: args.first + 1,
   });
   return new Map([...rows].map(([key, list]) => [key as string, toPage<Row>(list, args.first, ordering, direction)]));
+}
+
+/**
+ * The level of a row tree (db/tree.ts) holding, under each parent row, the page of `list` whose key
+ * equals the parent's `parentColumn`: the statement `keysetPages` sends for one key, correlated to
+ * the parent. Its rows become a page with `toPage(rows, args.first, …)`, as keysetPages does.
+ */
+export function keyedLevel<Row>(list: KeyedList<Row>, args: KeysetArgs, parentColumn: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+  const { ordering, direction } = list;
+  const order = ordering.columns.map((c) => c.column);
+  const conditions = [...(list.filters ?? [])];
+  if (args.after) {
+    const tuple = Prisma.raw(`(${order.map((c) => `"${c}"`).join(', ')})`);
+    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(decodeCursor(ordering, direction, args.after))})`);
+  }
+  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const by = Prisma.raw(order.map((c) => `"${c}" ${direction.toUpperCase()}`).join(', '));
+  return {
+    table: list.table,
+    columns: [...new Set([...columns, ...order])],
+    rest: (parent) => Prisma.sql`WHERE ${Prisma.raw(`"${list.keyColumn}" = ${parent}."${parentColumn}"`)}${extra} ORDER BY ${by} LIMIT ${args.first + 1}`,
+    order,
+    direction,
+    children,
+  };
 }

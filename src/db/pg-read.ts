@@ -40,6 +40,8 @@ export interface PgReader {
    * others alone; `sent` is told of each statement that goes out.
    */
   readTogether(batch: readonly QueuedRead[], sent: (sql: string) => void): void;
+  /** The columns `sql` answers with and their parsers, from a standalone run of it (kept like the others; `sent` is told if it runs). */
+  shapeOf(sql: string, sent: (sql: string) => void): Promise<Shape>;
 }
 
 /**
@@ -90,6 +92,15 @@ export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, type
 
   return {
     read,
+    async shapeOf(sql, sent) {
+      const known = shapes.get(sql);
+      if (known) return known;
+      sent(sql);
+      await read(sql, []);
+      const shape = shapes.get(sql);
+      if (!shape) throw new Error(`no columns in the answer to ${sql}`);
+      return shape;
+    },
     readTogether(batch, sent) {
       const known = batch.filter((r) => shapes.has(r.sql));
       if (known.length < 2) return batch.forEach((r) => alone(r, sent));

@@ -18,6 +18,7 @@ import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.j
 import { guardPlugins } from './guard.js';
 import { useInputDepthLimit } from './input.js';
 import { useJitExecution } from './jit.js';
+import { usePlannedExecution } from './plan/plugin.js';
 import type { LiveHub } from './live.js';
 import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './persisted.js';
 import { sseResponse } from './sse.js';
@@ -79,6 +80,8 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
       }),
       // before the guard, which wraps the execution it finds (its cost is held around graphql-jit's)
       useJitExecution(),
+      // after jit, whose execution it falls back on; before the guard, which holds the cost around it
+      ...(config.graphql.planned ? [usePlannedExecution()] : []),
       ...guardPlugins(config, budget),
       ...responseCachePlugins({ config: config.graphql, schema, redis }),
       useInputErrorCodes(),

@@ -5,7 +5,8 @@ import { Loaders, type Context } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Subscription } from '../runtime/events.js';
-import { lastCursor, type Direction, type Page } from '../db/keyset.js';
+import type { Direction } from '../db/keyset.js';
+import { connection, type PageConnection } from '../graphql/connection.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
@@ -40,50 +41,6 @@ export function listOf(max: number, itemsOf?: string) {
 }
 
 /**
- * A service page in the shape the Relay connection types resolve. `nodes` reads the page's rows
- * (see connectionType); edges, cursors and page info are made only for a query that selects them.
- */
-export function connection<Row>(page: Page<Row>) {
-  return new PageConnection(page);
-}
-
-class PageConnection<Row> {
-  readonly nodes: Row[];
-  readonly totalCount: Page<Row>['totalCount'];
-  readonly #page: Page<Row>;
-
-  constructor(page: Page<Row>) {
-    this.nodes = page.nodes;
-    this.totalCount = page.totalCount;
-    this.#page = page;
-  }
-
-  get edges() {
-    const page = this.#page;
-    return page.nodes.map((node, i) => ({
-      node,
-      get cursor() {
-        return page.cursorAt(i);
-      },
-    }));
-  }
-
-  get pageInfo() {
-    const page = this.#page;
-    return {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: false,
-      get startCursor() {
-        return page.nodes.length ? page.cursorAt(0) : null;
-      },
-      get endCursor() {
-        return lastCursor(page) ?? null;
-      },
-    };
-  }
-}
-
-/**
  * The connection type of `type`, whose `nodes` resolves from the page's rows: the Relay plugin's
  * own resolves them through an edge object per row, made even when a query selects no edge.
  */
@@ -98,6 +55,7 @@ export function connectionType<T extends Parameters<typeof builder.connectionObj
 }
 
 export type ConnectionShape = ReturnType<typeof connection>;
+export { connection };
 
 export const SortOrder = builder.enumType('SortOrder', {
   description: 'Direction of a time-ordered list.',

@@ -3,7 +3,8 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { newsTopic } from '../runtime/events.js';
 import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
-import { associatedIds, NEWS_INCLUDE, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
+import { children, computed } from '../graphql/plan/declare.js';
+import { associatedIds, NEWS_INCLUDE, newsByTicker, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
@@ -71,7 +72,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
   include: NEWS_INCLUDE,
   fields: (t) => ({
     newsItemId: t.exposeInt('id', { description: 'The news item id (REST field `id`).' }),
-    newsId: t.field({ type: 'UUID', description: 'The news story id (REST field `news_id`).', resolve: (n) => n.newsId }),
+    newsId: t.field({ type: 'UUID', description: 'The news story id (REST field `news_id`).', ...computed(['newsId'], (n: NewsItemRow) => n.newsId) }),
     headline: t.exposeString('headline', { description: 'Headline.' }),
     catalyst: t.exposeString('catalyst', { description: 'What moved the stock, e.g. Earnings.' }),
     catalystCreated: t.exposeBoolean('catalystCreated', { description: 'Whether the catalyst was created for this item (REST field `catalyst_created`).' }),
@@ -110,7 +111,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     onEntities: t.exposeBoolean('onEntities', { description: 'Whether the item is linked to entities (REST field `on_entities`).' }),
     shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI of the stock.' }),
     ticker: t.exposeString('ticker', { description: 'Ticker symbol of the stock.' }),
-    type: t.field({ type: NewsTypeEnum, description: 'Whether the stock rose or fell.', resolve: (n) => n.type }),
+    type: t.field({ type: NewsTypeEnum, description: 'Whether the stock rose or fell.', ...computed(['type'], (n: NewsItemRow) => n.type) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was published.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the item last changed.' }),
     securities: t.field({ type: [NewsSecurity], description: 'The securities the item is about, in feed order.', resolve: (n, _args, ctx) => securitiesOf(ctx, n) }),
@@ -144,6 +145,14 @@ builder.queryField('news', (t) =>
   }),
 );
 
+interface SecurityNewsArgs {
+  type?: NewsItemRow['type'] | null;
+  first?: number | null;
+  after?: string | null;
+}
+const securityNewsFilter = (args: SecurityNewsArgs): TickerNewsFilter => ({ type: args.type ?? undefined });
+const securityNewsPage = (args: SecurityNewsArgs): KeysetArgs => ({ first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined });
+
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
     authScopes: { entitled: 'news' },
@@ -151,10 +160,8 @@ builder.prismaObjectFields(Security, (t) => ({
     type: NewsItemConnection,
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },
-    resolve: async (security, args, ctx) => {
-      const page = { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined };
-      return connection(await newsPageOf(ctx, security.symbol, { type: args.type ?? undefined }, page));
-    },
+    extensions: children('symbol', (args: SecurityNewsArgs) => ({ list: newsByTicker(securityNewsFilter(args)), args: securityNewsPage(args) })),
+    resolve: async (security, args, ctx) => connection(await newsPageOf(ctx, security.symbol, securityNewsFilter(args), securityNewsPage(args))),
   }),
 }));
 

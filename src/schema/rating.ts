@@ -2,9 +2,10 @@ import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
+import { children } from '../graphql/plan/declare.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbols } from '../domain/symbols.js';
-import { ratingPage, ratingPages, ratingsByIds, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
+import { ratingPage, ratingPages, ratingsByIds, ratingsByTicker, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
@@ -131,6 +132,12 @@ builder.queryField('ratings', (t) =>
   }),
 );
 
+interface SecurityRatingArgs {
+  filter?: ConditionInput | null;
+  first?: number | null;
+  after?: string | null;
+}
+
 builder.prismaObjectFields(Security, (t) => ({
   ratings: t.field({
     authScopes: { entitled: 'ratings' },
@@ -138,6 +145,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",
     args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
-    resolve: async (security, { filter, ...args }, ctx) => connection(await ratingPageOf(ctx, security.symbol, ratingConditions(filter), keysetArgs(args))),
+    extensions: children('symbol', (args: SecurityRatingArgs) => ({ list: ratingsByTicker(ratingConditions(args.filter)), args: keysetArgs(args) })),
+    resolve: async (security, args, ctx) => connection(await ratingPageOf(ctx, security.symbol, ratingConditions(args.filter), keysetArgs(args))),
   }),
 }));

@@ -1,10 +1,12 @@
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { fromMap } from '../graphql/loaders.js';
+import { computed, root, sameRow } from '../graphql/plan/declare.js';
 import type { Context } from '../context.js';
 import {
   findSecurity,
   securityLookup,
+  securitySearchLevel,
   securitySearchPage,
   securitiesByFigi,
   securitiesBySymbol,
@@ -52,10 +54,10 @@ const Address = builder.objectRef<SecurityRow>('Address').implement({
 const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
   description: 'About the issuing company (REST keys `company_info.*`).',
   fields: (t) => ({
-    address: t.field({ type: Address, description: 'Head-office address.', resolve: (s) => s }),
+    address: t.field({ type: Address, description: 'Head-office address.', ...sameRow<SecurityRow>() }),
     description: t.exposeString('description', { nullable: true, description: 'What the company does.' }),
     homepageUrl: t.exposeString('homepageUrl', { nullable: true, description: 'Company web site.' }),
-    listDate: t.field({ type: 'Date', nullable: true, description: 'Date of first listing.', resolve: (s) => s.listDate }),
+    listDate: t.field({ type: 'Date', nullable: true, description: 'Date of first listing.', ...computed(['listDate'], (s: SecurityRow) => s.listDate) }),
     phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'Main telephone number.' }),
     totalEmployees: t.exposeInt('totalEmployees', { nullable: true, description: 'Number of employees.' }),
   }),
@@ -77,10 +79,10 @@ const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
 const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implement({
   description: 'Size figures of the security (REST keys `financials.*`).',
   fields: (t) => ({
-    marketCap: t.field({ type: 'BigInt', nullable: true, description: 'Market capitalization.', resolve: (s) => s.marketCap }),
+    marketCap: t.field({ type: 'BigInt', nullable: true, description: 'Market capitalization.', ...computed(['marketCap'], (s: SecurityRow) => s.marketCap) }),
     roundLot: t.exposeInt('roundLot', { nullable: true, description: 'Round-lot size in shares.' }),
-    shareClassSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Shares outstanding of this share class.', resolve: (s) => s.shareClassSharesOutstanding }),
-    weightedSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Weighted shares outstanding.', resolve: (s) => s.weightedSharesOutstanding }),
+    shareClassSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Shares outstanding of this share class.', ...computed(['shareClassSharesOutstanding'], (s: SecurityRow) => s.shareClassSharesOutstanding) }),
+    weightedSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Weighted shares outstanding.', ...computed(['weightedSharesOutstanding'], (s: SecurityRow) => s.weightedSharesOutstanding) }),
   }),
 });
 
@@ -104,7 +106,7 @@ const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
   fields: (t) => ({
     active: t.exposeBoolean('active', { description: 'Whether the ticker is actively traded.' }),
     currencyName: t.exposeString('currencyName', { nullable: true, description: 'Trading currency.' }),
-    lastUpdatedUtc: t.field({ type: 'DateTime', nullable: true, description: 'When the ticker data last changed.', resolve: (s) => s.lastUpdatedUtc }),
+    lastUpdatedUtc: t.field({ type: 'DateTime', nullable: true, description: 'When the ticker data last changed.', ...computed(['lastUpdatedUtc'], (s: SecurityRow) => s.lastUpdatedUtc) }),
     locale: t.exposeString('locale', { nullable: true, description: 'Locale, e.g. us.' }),
     market: t.exposeString('market', { nullable: true, description: 'Market, e.g. stocks.' }),
     primaryExchange: t.exposeString('primaryExchange', { nullable: true, description: 'Primary exchange MIC.' }),
@@ -124,13 +126,13 @@ export const Security = builder.prismaNode('Security', {
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     name: t.exposeString('name', { description: 'Security name.' }),
     status: t.exposeString('status', { description: 'Record status, e.g. ACTIVE.' }),
-    isinHistory: t.field({ type: 'JSON', nullable: true, description: 'Earlier ISINs, if any (REST field `isin_history`).', resolve: (s) => s.isinHistory }),
-    classification: t.field({ type: Classification, description: 'Industry and instrument classification.', resolve: (s) => s }),
-    companyInfo: t.field({ type: CompanyInfo, description: 'About the issuing company.', resolve: (s) => s }),
-    exchangeInfo: t.field({ type: ExchangeInfo, description: 'Where it is listed.', resolve: (s) => s }),
-    financials: t.field({ type: Financials, description: 'Market capitalization and share counts.', resolve: (s) => s }),
-    identifiers: t.field({ type: Identifiers, description: 'FIGI, ISIN, CUSIP, CIK and other identifiers.', resolve: (s) => s }),
-    tickerMeta: t.field({ type: TickerMeta, description: 'Ticker reference data.', resolve: (s) => s }),
+    isinHistory: t.field({ type: 'JSON', nullable: true, description: 'Earlier ISINs, if any (REST field `isin_history`).', ...computed(['isinHistory'], (s: SecurityRow) => s.isinHistory) }),
+    classification: t.field({ type: Classification, description: 'Industry and instrument classification.', ...sameRow<SecurityRow>() }),
+    companyInfo: t.field({ type: CompanyInfo, description: 'About the issuing company.', ...sameRow<SecurityRow>() }),
+    exchangeInfo: t.field({ type: ExchangeInfo, description: 'Where it is listed.', ...sameRow<SecurityRow>() }),
+    financials: t.field({ type: Financials, description: 'Market capitalization and share counts.', ...sameRow<SecurityRow>() }),
+    identifiers: t.field({ type: Identifiers, description: 'FIGI, ISIN, CUSIP, CIK and other identifiers.', ...sameRow<SecurityRow>() }),
+    tickerMeta: t.field({ type: TickerMeta, description: 'Ticker reference data.', ...sameRow<SecurityRow>() }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
@@ -144,6 +146,15 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
     (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [k.split('.').pop()!.toUpperCase(), { value: k, description: `Matches \`${k}\`.` }]),
   ) as Record<string, { value: SearchType; description: string }>,
 });
+
+interface SearchArgs {
+  search: string;
+  searchType?: SearchType | null;
+  first?: number | null;
+  after?: string | null;
+}
+const searchOf = (args: SearchArgs) => ({ query: args.search, type: args.searchType ?? 'symbol' });
+const pageOf = (args: SearchArgs) => ({ first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined });
 
 builder.queryFields((t) => ({
   security: t.field({
@@ -177,13 +188,11 @@ builder.queryFields((t) => ({
       first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),
     },
-    resolve: async (_root, args, ctx) =>
-      connection(
-        await securitySearchPage(
-          ctx.db,
-          { query: args.search, type: args.searchType ?? 'symbol' },
-          { first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined },
-        ),
-      ),
+    extensions: root(async (db, args: SearchArgs, columns, children) => {
+      const page = pageOf(args);
+      const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
+      return found && { ...found, first: page.first };
+    }),
+    resolve: async (_root, args, ctx) => connection(await securitySearchPage(ctx.db, searchOf(args), pageOf(args))),
   }),
 }));

@@ -21,7 +21,16 @@ export interface RangePage {
   page: TickPageArgs;
 }
 
-export function rangePage(args: { from?: Date | null; to?: Date | null; order?: 'asc' | 'desc' | null; first?: number | null; after?: string | null }): RangePage {
+/** The tick list arguments as coerced. */
+export interface TickArgs {
+  from?: Date | null;
+  to?: Date | null;
+  order?: 'asc' | 'desc' | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+export function rangePage(args: TickArgs): RangePage {
   checkRange(args.from, args.to);
   return {
     range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? clampNanos(toNanos(args.to) + 999_999n) : undefined },

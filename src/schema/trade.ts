@@ -2,12 +2,13 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { tradeTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
+import { children, computed } from '../graphql/plan/declare.js';
 import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { clampNanos, fromNanos, toNanos } from '../services/tick.js';
+import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
 import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, checkRange, connection, connectionType, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
-import { rangePage, tickArgs, type RangePage } from './tick.js';
+import { rangePage, tickArgs, type RangePage, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -26,9 +27,9 @@ export const Trade = builder.prismaNode('Trade', {
     exchange: t.exposeInt('exchange', { description: 'Exchange id.' }),
     tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
     conditions: t.field({ type: ['Int'], description: 'Trade condition codes.', resolve: (r) => r.conditions as number[] }),
-    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', resolve: (r) => r.sequenceNumber }),
-    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', resolve: (r) => r.sipTimestamp }),
-    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', resolve: (r) => fromNanos(r.sipTimestamp) }),
+    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', ...computed(['sequenceNumber'], (r: TradeRow) => r.sequenceNumber) }),
+    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', ...computed(['sipTimestamp'], (r: TradeRow) => r.sipTimestamp) }),
+    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', ...computed(['sipTimestamp'], (r: TradeRow) => fromNanos(r.sipTimestamp)) }),
   }),
 });
 
@@ -85,6 +86,10 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
+    extensions: children('symbol', (args: TickArgs) => {
+      const { range, page } = rangePage(args);
+      return { list: ticksBySymbol('Trade', range, page.direction), args: page };
+    }),
     resolve: async (security, args, ctx) => connection(await tradePageOf(ctx, security.symbol, rangePage(args))),
   }),
   latestTrade: t.field({

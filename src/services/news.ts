@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma/client.js';
-import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { keysetPage, keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { childRows } from '../db/sql.js';
 import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from '../db/upsert.js';
@@ -68,19 +68,19 @@ export type NewsItemRow = Omit<NewsItem, 'securities'> & Record<string, unknown>
 
 /** One page per ticker in one statement, without the items' securities (`newsSecurities` loads them for the queries that read them). */
 export function newsPages(db: Db, tickers: readonly string[], filter: TickerNewsFilter, args: KeysetArgs): Promise<Map<string, Page<NewsItemRow>>> {
-  return keysetPages<NewsItemRow>(
-    db,
-    {
-      table: 'NewsItem',
-      keyColumn: 'ticker',
-      ordering: ORDERING,
-      direction: 'desc',
-      // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
-      filters: filter.type ? [Prisma.sql`CAST("type" AS TEXT) = ${filter.type}`] : [],
-    },
-    tickers,
-    args,
-  );
+  return keysetPages<NewsItemRow>(db, newsByTicker(filter), tickers, args);
+}
+
+/** Each ticker's news items that meet `filter`, newest first: for `newsPages`, and for a row tree's level (graphql/plan/). */
+export function newsByTicker(filter: TickerNewsFilter): KeyedList<NewsItemRow> {
+  return {
+    table: 'NewsItem',
+    keyColumn: 'ticker',
+    ordering: ORDERING as Ordering<NewsItemRow>,
+    direction: 'desc',
+    // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
+    filters: filter.type ? [Prisma.sql`CAST("type" AS TEXT) = ${filter.type}`] : [],
+  };
 }
 
 /** For loaders: the securities of each news item, in feed order (one statement). */

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Rating } from '../../generated/prisma/client.js';
-import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { keysetPage, keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameFields, writeBatch } from '../db/upsert.js';
@@ -74,9 +74,14 @@ function conditionsSql(c: RatingConditions): Prisma.Sql[] {
   return out;
 }
 
+/** Each ticker's ratings that meet `conditions`, newest first: for `ratingPages`, and for a row tree's level (graphql/plan/). */
+export function ratingsByTicker(conditions: RatingConditions): KeyedList<Rating> {
+  return { table: 'Rating', keyColumn: 'ticker', ordering: ORDERING, direction: 'desc', filters: conditionsSql(conditions) };
+}
+
 /** One page per ticker, all in one statement (the same conditions and arguments for every ticker). */
 export function ratingPages(db: Db, tickers: readonly string[], conditions: RatingConditions, args: KeysetArgs): Promise<Map<string, Page<Rating>>> {
-  return keysetPages(db, { table: 'Rating', keyColumn: 'ticker', ordering: ORDERING, direction: 'desc', filters: conditionsSql(conditions) }, tickers, args);
+  return keysetPages(db, ratingsByTicker(conditions), tickers, args);
 }
 
 /** For loaders: ratings by id; ids that do not exist are missing from the map. */

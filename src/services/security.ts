@@ -7,6 +7,7 @@ import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type P
 import type { NumberedPage, PageNumberArgs } from '../db/page-number.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
 import { anyOf, readSql } from '../db/sql.js';
+import type { TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -129,10 +130,18 @@ async function countAll(db: Db, summary: Promise<MasterSummary | undefined>): Pr
  * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id.
  */
 export async function securitySearchPage(db: Db, search: SecuritySearch, args: KeysetArgs): Promise<Page<Security>> {
+  const s = await searchOf(db, search, args);
+  if (!s) return emptyPage(async () => 0);
+  const rows = await selectSecurities(db, s.where, s.column, args.first + 1);
+  return toPage(rows, args.first, s.ordering, 'asc', () => countMatches(db, s.column, s.q, s.match, masterSummary(db)));
+}
+
+/** A keyset search's query as matched, its match, and its rows after the cursor; undefined when nothing can match (LIKE's wildcards). */
+async function searchOf(db: Db, search: SecuritySearch, args: KeysetArgs) {
   const column = SEARCH_TYPES[search.type];
   const q = normalizeQuery(search.type, search.query);
   if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  if (LIKE_SPECIAL.test(q)) return emptyPage(async () => 0);
+  if (LIKE_SPECIAL.test(q)) return undefined;
   const ordering = orderingFor(column);
   const match = await prefixMatch(db, column, q);
   let where = match;
@@ -140,8 +149,34 @@ export async function securitySearchPage(db: Db, search: SecuritySearch, args: K
     const [value, id] = decodeCursor(ordering, 'asc', args.after);
     where = Prisma.sql`${match} AND ("${Prisma.raw(column)}", "id") > (${value}, ${id})`;
   }
-  const rows = await selectSecurities(db, where, column, args.first + 1);
-  return toPage(rows, args.first, ordering, 'asc', () => countMatches(db, column, q, match, masterSummary(db)));
+  return { column, q, ordering, match, where };
+}
+
+/**
+ * The rows `securitySearchPage` reads, as the root level of a row tree (db/tree.ts) carrying
+ * `columns` and `children`: the same match, cursor, order and limit (`first + 1`; `toPage` with
+ * `ordering` makes the page). Undefined when that page is empty without asking the database.
+ */
+export async function securitySearchLevel(
+  db: Db,
+  search: SecuritySearch,
+  args: KeysetArgs,
+  columns: readonly string[],
+  children: readonly TreeLevel[],
+): Promise<{ level: TreeLevel; ordering: Ordering<Security> } | undefined> {
+  const s = await searchOf(db, search, args);
+  if (!s) return undefined;
+  const { column, ordering, where } = s;
+  const order = [column, 'id'];
+  const level: TreeLevel = {
+    table: 'Security',
+    columns: [...new Set([...columns, ...order])],
+    rest: () => Prisma.sql`WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
+    order,
+    direction: 'asc',
+    children,
+  };
+  return { level, ordering };
 }
 
 export interface SecuritySearchAtPage extends NumberedPage<Security> {

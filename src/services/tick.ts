@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { keysetPages, type Direction, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import { keysetPages, type Direction, type KeyedList, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
 
 /**
  * Trades and quotes are both "ticks": rows of one symbol ordered by (sipTimestamp, sequenceNumber),
@@ -54,7 +54,12 @@ export async function tickPage<T extends TickTable>(db: Db, table: T, symbol: st
 
 /** One page per symbol, all in one statement (the same arguments for every symbol): for loaders, whose keys are stored symbols. */
 export function tickPages<T extends TickTable>(db: Db, table: T, symbols: readonly string[], range: TimeRange, args: TickPageArgs): Promise<Map<string, Page<TickRow<T>>>> {
-  return keysetPages(db, { table, keyColumn: 'symbol', ordering: tickOrdering(table), direction: args.direction, filters: rangeFilters(range) }, symbols, args);
+  return keysetPages(db, ticksBySymbol(table, range, args.direction), symbols, args);
+}
+
+/** Each symbol's ticks in `range`, in `direction`: for `tickPages`, and for a row tree's level (graphql/plan/). */
+export function ticksBySymbol<T extends TickTable>(table: T, range: TimeRange, direction: Direction): KeyedList<TickRow<T>> {
+  return { table, keyColumn: 'symbol', ordering: tickOrdering(table), direction, filters: rangeFilters(range) };
 }
 
 /** The newest tick of each symbol, in one statement. */

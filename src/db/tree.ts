@@ -1,0 +1,103 @@
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from './client.js';
+import type { Direction } from './keyset.js';
+import type { Shape } from './pg-combine.js';
+
+/**
+ * A tree of rows in one statement (PostgreSQL): a level's rows, and under each row the rows of each
+ * child level that belong to it, as one `json_agg` of `json_build_array`s whose children are
+ * correlated subqueries of the same form. graphql/plan/ reads a whole page this way.
+ *
+ * Every column travels as its text form and is parsed by the parser Db.read uses for its type
+ * (learned once per table from `SELECT * … LIMIT 0`, see Db.shapeOf), so a row here equals the row
+ * Db.read would return for the same columns: DateTime as Date, BigInt as bigint, Json parsed.
+ * Each level's order is kept by the aggregate's own ORDER BY.
+ */
+export interface TreeLevel {
+  /** The table the level's rows come from (a code constant). */
+  table: string;
+  /** The columns each row carries (code constants; the parent key columns of its children among them). */
+  columns: readonly string[];
+  /**
+   * What follows `SELECT <columns> FROM "<table>"`: conditions, ORDER BY, LIMIT. `parent` is the
+   * alias of the parent level's row (its columns as `<parent>."<column>"`), undefined at the root.
+   */
+  rest(parent: string | undefined): Prisma.Sql;
+  /** The rows' order, kept in the answer. */
+  order: readonly string[];
+  direction: Direction;
+  children: readonly TreeLevel[];
+}
+
+export interface TreeRow {
+  row: Record<string, unknown>;
+  /** One list per child level, in the order of `children`. */
+  children: TreeRow[][];
+}
+
+/** json_build_array takes at most 100 arguments (PostgreSQL's FUNC_MAX_ARGS). */
+const MAX_ARGUMENTS = 100;
+
+const quote = (name: string) => `"${name}"`;
+
+function levelSql(level: TreeLevel, depth: number, parent: string | undefined): Prisma.Sql {
+  if (level.columns.length + level.children.length > MAX_ARGUMENTS) throw new RangeError(`a tree level of ${level.columns.length} columns and ${level.children.length} children`);
+  const alias = `t${depth}`;
+  const values = level.columns.map((c) => Prisma.raw(`${alias}.${quote(c)}::text`));
+  const children = level.children.map((child) => levelSql(child, depth + 1, alias));
+  const order = Prisma.raw(level.order.map((c) => `${alias}.${quote(c)} ${level.direction.toUpperCase()}`).join(', '));
+  const columns = Prisma.raw(level.columns.map(quote).join(', '));
+  return Prisma.sql`(SELECT json_agg(json_build_array(${Prisma.join([...values, ...children])}) ORDER BY ${order}) FROM (SELECT ${columns} FROM ${Prisma.raw(quote(level.table))} ${level.rest(parent)}) ${Prisma.raw(alias)})`;
+}
+
+/** Column parsers of a table, by column name. */
+type Parsers = ReadonlyMap<string, (text: string) => unknown>;
+
+async function parsersOf(db: Db, table: string): Promise<Parsers> {
+  const shape: Shape = await db.shapeOf!(`SELECT * FROM ${quote(table)} LIMIT 0`);
+  return new Map(shape.names.map((name, i) => [name, shape.parsers[i]!]));
+}
+
+interface Decoder {
+  columns: readonly string[];
+  parsers: readonly ((text: string) => unknown)[];
+  children: readonly Decoder[];
+}
+
+async function decoderOf(db: Db, level: TreeLevel): Promise<Decoder> {
+  const [parsers, children] = await Promise.all([parsersOf(db, level.table), Promise.all(level.children.map((c) => decoderOf(db, c)))]);
+  return {
+    columns: level.columns,
+    parsers: level.columns.map((c) => {
+      const parse = parsers.get(c);
+      if (!parse) throw new RangeError(`${level.table} has no column ${c}`);
+      return parse;
+    }),
+    children,
+  };
+}
+
+function decode(values: unknown[][] | null, d: Decoder): TreeRow[] {
+  if (values === null) return [];
+  return values.map((value) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < d.columns.length; i++) {
+      const text = value[i] as string | null;
+      row[d.columns[i]!] = text === null ? null : d.parsers[i]!(text);
+    }
+    const children = d.children.map((c, j) => decode(value[d.columns.length + j] as unknown[][] | null, c));
+    return { row, children };
+  });
+}
+
+/** Whether `db` can read trees (PostgreSQL). */
+export function readsTrees(db: Db): boolean {
+  return db.kind === 'postgresql' && db.shapeOf !== undefined;
+}
+
+/** The rows of `root` with their children's, in one statement through Db.read (PostgreSQL only: see readsTrees). */
+export async function readTree(db: Db, root: TreeLevel): Promise<TreeRow[]> {
+  const statement = Prisma.sql`SELECT ${levelSql(root, 0, undefined)} AS "tree"`;
+  const [decoder, rows] = await Promise.all([decoderOf(db, root), db.read<{ tree: unknown[][] | null }>(statement.text, statement.values)]);
+  return decode(rows[0]?.tree ?? null, decoder);
+}

@@ -1,0 +1,149 @@
+// A plan (graphql/plan/compile.ts) run: its arguments coerced as graphql-js coerces them, its rows
+// read as one tree (db/tree.ts), and the answer built from them as the resolvers would build it:
+// the same connection objects (graphql/connection.ts), the same leaf values, serialized by the
+// same types. Anything that would make graphql-js answer with an error (a bad argument, a null
+// where the type forbids one, a caller without the entitlement) answers `undefined` instead, and
+// graphql-js runs the query to say so in its own words.
+import { getArgumentValues, getOperationAST, getVariableValues, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { checkEntitled } from '../../domain/entitlements.js';
+import type { Context } from '../../context.js';
+import { keyedLevel, toPage, type Direction, type Ordering } from '../../db/keyset.js';
+import { readTree, type TreeLevel, type TreeRow } from '../../db/tree.js';
+import { connection } from '../connection.js';
+import type { ConnectionField, ConnectionPart, LevelTemplate, ObjectTemplate, PlanTemplate } from './compile.js';
+import type { Row } from './declare.js';
+
+/** Thrown where graphql-js would answer with an error: the query goes to graphql-js. */
+class NotPlanned extends Error {}
+
+/** How one connection's rows become its page. */
+interface Paging {
+  first: number;
+  ordering: Ordering<never>;
+  direction: Direction;
+  /** The same for each of its child connections, by index. */
+  children: Paging[];
+}
+
+type Variables = Record<string, unknown>;
+
+/** The answer of `template` for `args`, or undefined when graphql-js must answer. */
+export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Promise<ExecutionResult | undefined> {
+  const ctx = args.contextValue as Context;
+  try {
+    for (const resource of template.resources) checkEntitled(ctx.caller, resource);
+  } catch {
+    return undefined;
+  }
+  const operation = getOperationAST(args.document, args.operationName)!;
+  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
+  if (coerced.errors) return undefined;
+  try {
+    const data: Record<string, unknown> = {};
+    const answers = await Promise.all(template.roots.map((root) => (root.kind === 'typename' ? root.name : rootAnswer(root, ctx, coerced.coerced))));
+    template.roots.forEach((root, i) => (data[root.key] = answers[i]));
+    return { data };
+  } catch (e) {
+    if (e instanceof NotPlanned) return undefined;
+    // a failed read: graphql-js runs the query, and its resolvers fail (or not) in their own way
+    return undefined;
+  }
+}
+
+async function rootAnswer(root: Extract<PlanTemplate['roots'][number], { kind: 'connection' }>, ctx: Context, variables: Variables): Promise<unknown> {
+  const children = childLevels(root.level, variables);
+  const args = argumentsOf(root, variables);
+  const found = await root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
+  if (!found) throw new NotPlanned();
+  const rows = await readTree(ctx.db, found.level);
+  const paging: Paging = { first: found.first, ordering: found.ordering, direction: found.level.direction, children: children.map((c) => c.paging) };
+  return connectionAnswer(root, rows, paging);
+}
+
+function argumentsOf(field: ConnectionField, variables: Variables): Record<string, unknown> {
+  try {
+    return getArgumentValues(field.def, field.node, variables);
+  } catch {
+    throw new NotPlanned();
+  }
+}
+
+/** The tree levels of a level's child connections, and how each one's rows become pages. */
+function childLevels(level: LevelTemplate, variables: Variables): { level: TreeLevel; paging: Paging }[] {
+  return level.children.map((child) => {
+    let chosen;
+    try {
+      chosen = child.plan.list(argumentsOf(child, variables));
+    } catch {
+      throw new NotPlanned();
+    }
+    const grandchildren = childLevels(child.level, variables);
+    return {
+      level: keyedLevel(chosen.list, chosen.args, child.plan.parentColumn, [...child.level.columns], grandchildren.map((g) => g.level)),
+      paging: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction, children: grandchildren.map((g) => g.paging) },
+    };
+  });
+}
+
+function connectionAnswer(field: ConnectionField, rows: TreeRow[], paging: Paging): Record<string, unknown> {
+  const page = toPage(
+    rows.map((r) => r.row as never),
+    paging.first,
+    paging.ordering,
+    paging.direction,
+  );
+  const shown = rows.slice(0, page.nodes.length);
+  const con = connection(page);
+  const out: Record<string, unknown> = {};
+  for (const part of field.fields) out[part.key] = partAnswer(part, con, shown, paging);
+  return out;
+}
+
+function partAnswer(part: ConnectionPart, con: ReturnType<typeof connection<never>>, rows: TreeRow[], paging: Paging): unknown {
+  switch (part.kind) {
+    case 'typename':
+      return part.name;
+    case 'nodes':
+      return rows.map((r) => objectAnswer(part.object, r, paging));
+    case 'edges':
+      return con.edges.map((edge, i) => {
+        const out: Record<string, unknown> = {};
+        for (const f of part.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'cursor' ? edge.cursor : objectAnswer(f.object, rows[i]!, paging);
+        return out;
+      });
+    case 'pageInfo': {
+      const info = con.pageInfo as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const f of part.fields) out[f.key] = f.kind === 'typename' ? f.name : leaf(info[f.name], f.type, false);
+      return out;
+    }
+  }
+}
+
+function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Record<string, unknown> {
+  const row = tree.row as Row;
+  const out: Record<string, unknown> = {};
+  for (const f of object.fields) {
+    if (f.kind === 'typename') out[f.key] = f.name;
+    else if (f.kind === 'leaf') out[f.key] = leaf(f.read(row), f.type, f.nonNull);
+    else if (f.kind === 'sameRow') out[f.key] = objectAnswer(f.object, tree, paging);
+    else out[f.key] = connectionAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
+  }
+  return out;
+}
+
+/** A leaf as graphql-js completes it: null stays null where the type allows it, else serialized by its type. */
+function leaf(value: unknown, type: { serialize(v: unknown): unknown }, nonNull: boolean): unknown {
+  if (value === null || value === undefined) {
+    if (nonNull) throw new NotPlanned();
+    return null;
+  }
+  let out: unknown;
+  try {
+    out = type.serialize(value);
+  } catch {
+    throw new NotPlanned();
+  }
+  if (out === undefined) throw new NotPlanned();
+  return out;
+}
