@@ -91,10 +91,7 @@ export interface GraphQLConfig {
   maxBodyBytes: number;
   /** Only documents of persisted-operations.json run (by hash, documentId or their exact text). */
   persistedOnly: boolean;
-  /**
-   * Queries made wholly of fields graphql/plan/ knows are answered from one statement, without
-   * resolvers (PostgreSQL); off, graphql-js and graphql-jit answer every query. On by default.
-   */
+  /** PostgreSQL: queries made wholly of fields graphql/plan/ knows are read in one statement, without resolvers. */
   planned: boolean;
   /** Largest document APQ registers (UTF-8 bytes); the store holds 256 of that size in all. */
   apqMaxDocumentBytes: number;
@@ -111,10 +108,7 @@ export interface OcrConfig {
   queueTimeoutMs: number;
   /** The work on one request once it has a worker (starting it, and every pass); past it, 503 and the worker is replaced. */
   timeoutMs: number;
-  /**
-   * Pixels of the images queued or being read; a request that would pass it gets 503 with
-   * Retry-After at once, unless nothing is in flight (so any image within the input limit can be read).
-   */
+  /** Pixels of images queued or being read; past it 503 with Retry-After at once, unless none is in flight (any image within the input limit can be read). */
   maxPixelsInFlight: number;
   /** Which English model: 'fast' (tessdata_fast, as the tesseract CLI ships) or 'best' (best_int). */
   model: OcrModel;

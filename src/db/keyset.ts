@@ -3,7 +3,7 @@ import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
 import { topPerKey } from './sql.js';
-import type { TreeLevel } from './tree.js';
+import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
  * Keyset pagination shared by every list. A list is ordered by a fixed tuple of columns, all in one
@@ -194,10 +194,12 @@ export function keyedLevel<Row>(list: KeyedList<Row>, args: KeysetArgs, parentCo
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
   const by = Prisma.raw(order.map((c) => `"${c}" ${direction.toUpperCase()}`).join(', '));
+  const carried = [...new Set([...columns, ...order])];
   return {
     table: list.table,
-    columns: [...new Set([...columns, ...order])],
-    rest: (parent) => Prisma.sql`WHERE ${Prisma.raw(`"${list.keyColumn}" = ${parent}."${parentColumn}"`)}${extra} ORDER BY ${by} LIMIT ${args.first + 1}`,
+    columns: carried,
+    select: (parent) =>
+      Prisma.sql`${selectColumns(list.table, carried)} WHERE ${Prisma.raw(`"${list.keyColumn}" = ${parent}."${parentColumn}"`)}${extra} ORDER BY ${by} LIMIT ${args.first + 1}`,
     order,
     direction,
     children,

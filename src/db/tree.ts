@@ -14,15 +14,16 @@ import type { Shape } from './pg-combine.js';
  * Each level's order is kept by the aggregate's own ORDER BY.
  */
 export interface TreeLevel {
-  /** The table the level's rows come from (a code constant). */
+  /** The table the level's rows come from (a code constant): its columns' types are the rows'. */
   table: string;
   /** The columns each row carries (code constants; the parent key columns of its children among them). */
   columns: readonly string[];
   /**
-   * What follows `SELECT <columns> FROM "<table>"`: conditions, ORDER BY, LIMIT. `parent` is the
-   * alias of the parent level's row (its columns as `<parent>."<column>"`), undefined at the root.
+   * The statement of the rows: `SELECT` exactly `columns` of `table`, by those names, with its
+   * conditions, ORDER BY and LIMIT. `parent` is the alias of the parent level's row (its columns
+   * as `<parent>."<column>"`), undefined at the root.
    */
-  rest(parent: string | undefined): Prisma.Sql;
+  select(parent: string | undefined): Prisma.Sql;
   /** The rows' order, kept in the answer. */
   order: readonly string[];
   direction: Direction;
@@ -46,8 +47,7 @@ function levelSql(level: TreeLevel, depth: number, parent: string | undefined): 
   const values = level.columns.map((c) => Prisma.raw(`${alias}.${quote(c)}::text`));
   const children = level.children.map((child) => levelSql(child, depth + 1, alias));
   const order = Prisma.raw(level.order.map((c) => `${alias}.${quote(c)} ${level.direction.toUpperCase()}`).join(', '));
-  const columns = Prisma.raw(level.columns.map(quote).join(', '));
-  return Prisma.sql`(SELECT json_agg(json_build_array(${Prisma.join([...values, ...children])}) ORDER BY ${order}) FROM (SELECT ${columns} FROM ${Prisma.raw(quote(level.table))} ${level.rest(parent)}) ${Prisma.raw(alias)})`;
+  return Prisma.sql`(SELECT json_agg(json_build_array(${Prisma.join([...values, ...children])}) ORDER BY ${order}) FROM (${level.select(parent)}) ${Prisma.raw(alias)})`;
 }
 
 /** Column parsers of a table, by column name. */
@@ -88,6 +88,12 @@ function decode(values: unknown[][] | null, d: Decoder): TreeRow[] {
     const children = d.children.map((c, j) => decode(value[d.columns.length + j] as unknown[][] | null, c));
     return { row, children };
   });
+}
+
+/** `SELECT` of `columns` by their names, from `table` as `alias` if given. */
+export function selectColumns(table: string, columns: readonly string[], alias?: string): Prisma.Sql {
+  const of = alias ? `${alias}.` : '';
+  return Prisma.raw(`SELECT ${columns.map((c) => `${of}${quote(c)}`).join(', ')} FROM ${quote(table)}${alias ? ` ${alias}` : ''}`);
 }
 
 /** Whether `db` can read trees (PostgreSQL). */

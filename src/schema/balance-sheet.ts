@@ -4,11 +4,13 @@ import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
 import { childrenOf, fromMap, loaderName, withoutChildren } from '../graphql/loaders.js';
+import { computed, one } from '../graphql/plan/declare.js';
 import {
   balanceSheetPage,
   balanceSheetPages,
   balanceSheetSymbols,
   DEFAULT_SORT,
+  latestBalanceSheetLevel,
   latestBalanceSheets,
   parseBalanceSheetFilter,
   SYMBOLS_INCLUDE,
@@ -65,11 +67,11 @@ export const BalanceSheet = builder.prismaNode('BalanceSheet', {
     }),
     fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the period belongs to.' }),
     fiscalQuarter: t.exposeInt('fiscalQuarter', { description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).' }),
-    reportingPeriodEnd: t.field({ type: 'Date', description: 'Last day of the reporting period.', resolve: (b) => b.reportingPeriodEnd }),
+    reportingPeriodEnd: t.field({ type: 'Date', description: 'Last day of the reporting period.', ...computed(['reportingPeriodEnd'], (b: BalanceSheetWithSymbols) => b.reportingPeriodEnd) }),
     timeframe: t.expose('timeframe', { type: TimeframeEnum, description: 'The period the balance sheet covers.' }),
     ...Object.fromEntries([
-      ...BALANCE_SHEET_REQUIRED.map((f) => [camelOf(f), t.float({ description: amountDescription(f, false), resolve: (b) => amountOf(b, f)! })]),
-      ...BALANCE_SHEET_OPTIONAL.map((f) => [camelOf(f), t.float({ nullable: true, description: amountDescription(f, true), resolve: (b) => amountOf(b, f) })]),
+      ...BALANCE_SHEET_REQUIRED.map((f) => [camelOf(f), t.float({ description: amountDescription(f, false), ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)!) })]),
+      ...BALANCE_SHEET_OPTIONAL.map((f) => [camelOf(f), t.float({ nullable: true, description: amountDescription(f, true), ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)) })]),
     ]),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
@@ -194,6 +196,7 @@ builder.prismaObjectFields(Security, (t) => ({
     nullable: true,
     description: 'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
     args: { timeframe: t.arg({ type: TimeframeEnum, description: 'Only this kind of period.' }) },
+    extensions: one(['symbol'], (args: { timeframe?: Timeframe | null }, columns, children) => latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children)),
     resolve: async (security, args, ctx) => {
       const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
       const latest = await ctx.loaders

@@ -3,7 +3,9 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { childrenOf, fromMap, withoutChildren } from '../graphql/loaders.js';
-import { logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
+import { computed, one } from '../graphql/plan/declare.js';
+import { keyedLevel } from '../db/keyset.js';
+import { LOGOS_BY_SYMBOL, logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
@@ -38,7 +40,7 @@ interface Image {
 const LogoImage = builder.objectRef<Image>('LogoImage').implement({
   description: 'One rendition of a logo (REST fields `logos.svg`, `logos.thumbnail`).',
   fields: (t) => ({
-    url: t.field({ type: 'URL', description: 'Where the image is served.', resolve: (i) => i.url }),
+    url: t.expose('url', { type: 'URL', description: 'Where the image is served.' }),
     sizeKb: t.exposeFloat('sizeKb', { description: 'File size in kilobytes.' }),
   }),
 });
@@ -46,7 +48,7 @@ const LogoImage = builder.objectRef<Image>('LogoImage').implement({
 const LogoPng = builder.objectRef<Image & { height: number; width: number }>('LogoPng').implement({
   description: 'The PNG rendition of a logo (REST field `logos.png`).',
   fields: (t) => ({
-    url: t.field({ type: 'URL', description: 'Where the image is served.', resolve: (i) => i.url }),
+    url: t.expose('url', { type: 'URL', description: 'Where the image is served.' }),
     height: t.exposeInt('height', { description: 'Height in pixels.' }),
     width: t.exposeInt('width', { description: 'Width in pixels.' }),
     sizeKb: t.exposeFloat('sizeKb', { description: 'File size in kilobytes.' }),
@@ -80,10 +82,10 @@ export const Logo = builder.prismaNode('Logo', {
     png: t.field({
       type: LogoPng,
       description: 'The PNG rendition.',
-      resolve: (l) => ({ url: l.pngUrl, height: l.pngHeight, width: l.pngWidth, sizeKb: l.pngSizeKb }),
+      ...computed(['pngUrl', 'pngHeight', 'pngWidth', 'pngSizeKb'], (l: LogoWithInfo) => ({ url: l.pngUrl, height: l.pngHeight, width: l.pngWidth, sizeKb: l.pngSizeKb })),
     }),
-    svg: t.field({ type: LogoImage, description: 'The SVG rendition.', resolve: (l) => ({ url: l.svgUrl, sizeKb: l.svgSizeKb }) }),
-    thumbnail: t.field({ type: LogoImage, description: 'A small PNG rendition.', resolve: (l) => ({ url: l.thumbnailUrl, sizeKb: l.thumbnailSizeKb }) }),
+    svg: t.field({ type: LogoImage, description: 'The SVG rendition.', ...computed(['svgUrl', 'svgSizeKb'], (l: LogoWithInfo) => ({ url: l.svgUrl, sizeKb: l.svgSizeKb })) }),
+    thumbnail: t.field({ type: LogoImage, description: 'A small PNG rendition.', ...computed(['thumbnailUrl', 'thumbnailSizeKb'], (l: LogoWithInfo) => ({ url: l.thumbnailUrl, sizeKb: l.thumbnailSizeKb })) }),
     securityInfo: t.field({
       type: [LogoSecurityInfo],
       description: 'Identifiers of the securities behind the logo, in their recorded order (REST field `security_info`).',
@@ -125,6 +127,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: Logo,
     nullable: true,
     description: "The company's logo, if there is one.",
+    extensions: one(['symbol'], (_args, columns, children) => keyedLevel(LOGOS_BY_SYMBOL, { first: 1 }, 'symbol', columns, children)),
     resolve: (security, _args, ctx) => logoBySymbol(ctx, security.symbol),
   }),
 }));

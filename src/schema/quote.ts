@@ -5,7 +5,9 @@ import { fromMap, loaderName } from '../graphql/loaders.js';
 import { emptyPage, type Page } from '../db/keyset.js';
 import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { fromNanos } from '../services/tick.js';
+import { fromNanos, ticksBySymbol } from '../services/tick.js';
+import { keyedLevel } from '../db/keyset.js';
+import { computed, one } from '../graphql/plan/declare.js';
 import { connection, connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
 import { Security } from './security.js';
 import { rangePage, tickArgs, type RangePage } from './tick.js';
@@ -28,9 +30,9 @@ export const Quote = builder.prismaNode('Quote', {
     bidSize: t.exposeFloat('bidSize', { description: 'Bid size.' }),
     tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
     conditions: t.field({ type: ['Int'], description: 'Quote condition codes.', resolve: (r) => r.conditions as number[] }),
-    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', resolve: (r) => r.sequenceNumber }),
-    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', resolve: (r) => r.sipTimestamp }),
-    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', resolve: (r) => fromNanos(r.sipTimestamp) }),
+    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', ...computed(['sequenceNumber'], (r: QuoteRow) => r.sequenceNumber) }),
+    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', ...computed(['sipTimestamp'], (r: QuoteRow) => r.sipTimestamp) }),
+    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', ...computed(['sipTimestamp'], (r: QuoteRow) => fromNanos(r.sipTimestamp)) }),
   }),
 });
 
@@ -71,6 +73,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: Quote,
     nullable: true,
     description: 'The most recent quote, if any.',
+    extensions: one(['symbol'], (_args, columns, children) => keyedLevel(ticksBySymbol('Quote', {}, 'desc'), { first: 1 }, 'symbol', columns, children)),
     resolve: (security, _args, ctx) =>
       ctx.loaders.get('latestQuote', fromMap((symbols: readonly string[]) => latestQuotes(ctx.db, symbols), null as QuoteRow | null)).load(security.symbol),
   }),

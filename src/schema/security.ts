@@ -1,10 +1,11 @@
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { fromMap } from '../graphql/loaders.js';
-import { computed, root, sameRow } from '../graphql/plan/declare.js';
+import { computed, root, rootOne, sameRow } from '../graphql/plan/declare.js';
 import type { Context } from '../context.js';
 import {
   findSecurity,
+  firstListingLevel,
   securityLookup,
   securitySearchLevel,
   securitySearchPage,
@@ -169,6 +170,12 @@ builder.queryFields((t) => ({
       cusip: t.arg.string({ description: 'CUSIP.' }),
       cik: t.arg.string({ description: 'SEC Central Index Key, with or without leading zeros.' }),
     },
+    extensions: rootOne((_db, args: Parameters<typeof securityLookup>[0], columns, children) => {
+      const by = securityLookup(args);
+      if ('symbol' in by) return firstListingLevel('symbol', by.symbol, columns, children);
+      if ('figi' in by) return firstListingLevel('figi', by.figi, columns, children);
+      return undefined;
+    }),
     resolve: (_root, args, ctx) => {
       const by = securityLookup(args);
       // through the loaders, so aliased lookups in one query share a statement

@@ -2,7 +2,8 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { tradeTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
-import { children, computed } from '../graphql/plan/declare.js';
+import { children, computed, one } from '../graphql/plan/declare.js';
+import { keyedLevel } from '../db/keyset.js';
 import { emptyPage, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
@@ -97,6 +98,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: Trade,
     nullable: true,
     description: 'The most recent trade, if any.',
+    extensions: one(['symbol'], (_args, columns, children) => keyedLevel(ticksBySymbol('Trade', {}, 'desc'), { first: 1 }, 'symbol', columns, children)),
     resolve: (security, _args, ctx) =>
       ctx.loaders.get('latestTrade', fromMap((symbols: readonly string[]) => latestTrades(ctx.db, symbols), null as TradeRow | null)).load(security.symbol),
   }),

@@ -6,6 +6,7 @@ import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { childRows, readSql } from '../db/sql.js';
+import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -183,6 +184,29 @@ export async function balanceSheetPages(
   const rows = await readSql<BalanceSheet & { listedSymbol: string }>(db, statement);
   for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
   return new Map([...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows, args.first, ordering, direction)]));
+}
+
+/**
+ * `latestBalanceSheets`' row for the symbol of a row tree's parent (db/tree.ts; the parent's
+ * `symbol` column): the statement balanceSheetPages sends for one symbol, correlated to the parent.
+ */
+export function latestBalanceSheetLevel(timeframe: Timeframe | undefined, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+  const ordering = ORDERINGS.period_end;
+  const order = ordering.columns.map((c) => c.column);
+  const carried = [...new Set([...columns, ...order])];
+  const conditions = periodConditions({ timeframe });
+  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const by = Prisma.raw(order.map((c) => `b."${c}" DESC`).join(', '));
+  return {
+    table: 'BalanceSheet',
+    columns: carried,
+    select: (parent) =>
+      Prisma.sql`${selectColumns('BalanceSheet', carried, 'b')} JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+        WHERE s."symbol" = ${Prisma.raw(`${parent}."symbol"`)}${extra} ORDER BY ${by} LIMIT 2`,
+    order,
+    direction: 'desc',
+    children,
+  };
 }
 
 /** For loaders: the `symbols` rows of each balance sheet, main listing first (one statement). */

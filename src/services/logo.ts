@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
 import type { WriteCounts } from '../db/upsert.js';
-import { keysetPage, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, childRows, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
@@ -48,6 +48,14 @@ export function logoPage(db: Db, filter: LogoFilter, args: KeysetArgs): Promise<
 export function logoAtPage(db: Db, filter: LogoFilter, args: PageNumberArgs): Promise<NumberedPage<LogoWithInfo>> {
   return numberedPage(logoList(db), whereOf(filter), args);
 }
+
+/** The logo of each symbol (symbols are unique among logos): for a row tree's level (graphql/plan/), as `logosBySymbol` reads them. */
+export const LOGOS_BY_SYMBOL: KeyedList<Logo> = {
+  table: 'Logo',
+  keyColumn: 'symbol',
+  ordering: { tag: 'logo.symbol', columns: [{ column: 'id', type: 'int', of: (l) => l.id }] },
+  direction: 'asc',
+};
 
 /**
  * For loaders: the logo of each symbol that has one, without its `security_info` rows (one

@@ -7,7 +7,7 @@ import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type P
 import type { NumberedPage, PageNumberArgs } from '../db/page-number.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
 import { anyOf, readSql } from '../db/sql.js';
-import type { TreeLevel } from '../db/tree.js';
+import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -168,10 +168,11 @@ export async function securitySearchLevel(
   if (!s) return undefined;
   const { column, ordering, where } = s;
   const order = [column, 'id'];
+  const carried = [...new Set([...columns, ...order])];
   const level: TreeLevel = {
     table: 'Security',
-    columns: [...new Set([...columns, ...order])],
-    rest: () => Prisma.sql`WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
+    columns: carried,
+    select: () => Prisma.sql`${selectColumns('Security', carried)} WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
     order,
     direction: 'asc',
     children,
@@ -249,6 +250,19 @@ async function firstListings(db: Db, column: 'symbol' | 'figi', values: readonly
   const map = new Map<string, Security>();
   for (const r of rows) if (!map.has(r[column])) map.set(r[column], r);
   return map;
+}
+
+/** The row `firstListings` picks for one value of `column`, as the root level of a row tree (db/tree.ts). */
+export function firstListingLevel(column: 'symbol' | 'figi', value: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+  const carried = [...new Set([...columns, 'id'])];
+  return {
+    table: 'Security',
+    columns: carried,
+    select: () => Prisma.sql`${selectColumns('Security', carried)} WHERE ${Prisma.raw(`"${column}"`)} = ${value} ORDER BY "id" LIMIT 1`,
+    order: ['id'],
+    direction: 'asc',
+    children,
+  };
 }
 
 /** For loaders: the first listing (by id) of each symbol. */

@@ -19,21 +19,32 @@ const PAGES = `query Pages($n: Int!) {
   }
 }`;
 
+/** The answer of `app` (one of h.appWith's) to a query, as h.gql gives it. */
+async function gqlOn(app: ReturnType<GraphQLHarness['appWith']>, query: string, variables?: Record<string, unknown>): Promise<any> {
+  const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' }, body: JSON.stringify({ query, variables }) });
+  return { status: res.status, ...((await res.json()) as object) };
+}
+
 describe.each(testDatabases())('company pages on $name', (tdb) => {
   let h: GraphQLHarness;
+  // the same database and Db without planned execution (graphql/plan/): resolvers and combined reads
+  let resolved: ReturnType<GraphQLHarness['appWith']>;
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
+    resolved = h.appWith({ GRAPHQL_PLANNED: 'false' });
   });
   afterAll(async () => {
     await h?.close();
     await tdb.cleanup();
   });
 
-  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same statements: 2 on PostgreSQL, ≤ 10 on SQLite', async () => {
+  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same statements: 1 on PostgreSQL (2 resolved), ≤ 10 on SQLite', async () => {
     const counts: number[] = [];
+    const resolvedCounts: number[] = [];
     for (const n of [5, 50]) {
       let result: any;
       counts.push(await h.countWarmStatements(async () => (result = await h.gql(PAGES, { n }))));
+      resolvedCounts.push(await h.countWarmStatements(() => gqlOn(resolved, PAGES, { n })));
       expect(result.errors).toBeUndefined();
       const nodes = result.data.securities.nodes;
       expect(nodes).toHaveLength(n);
@@ -41,26 +52,31 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
       expect(nodes.every((s: any) => s.logo && s.latestQuote && s.ratings.nodes.length > 0 && s.news.nodes.length > 0 && s.latestBalanceSheet)).toBe(true);
     }
     expect(counts[1]).toBe(counts[0]);
-    // PostgreSQL: the list, then every child of every security in one statement (Db.forRequest)
-    if (tdb.name === 'postgresql') expect(counts[0]).toBe(2);
+    expect(resolvedCounts[1]).toBe(resolvedCounts[0]);
+    // PostgreSQL: planned, the whole page as one tree of rows (db/tree.ts); resolved, the list, then
+    // every child of every security in one statement (Db.forRequest)
+    if (tdb.name === 'postgresql') expect([counts[0], resolvedCounts[0]]).toEqual([1, 2]);
     else expect(counts[0]).toBeLessThanOrEqual(10);
   });
 
-  it('the company page costs 2 statements on PostgreSQL (the security, then all it links to), as many on SQLite as before', async () => {
+  it('the company page costs 1 statement on PostgreSQL planned, 2 resolved (the security, then all it links to), as many on SQLite as before', async () => {
     let result: any;
     const count = await h.countWarmStatements(async () => (result = await h.gql(COMPANY_PAGE_QUERY)));
     expect(result.errors).toBeUndefined();
     const s = result.data.security;
     expect(s.logo && s.latestQuote && s.latestBalanceSheet && s.ratings.nodes.length && s.news.nodes.length && s.trades.nodes.length).toBeTruthy();
-    expect(count).toBe(tdb.name === 'postgresql' ? 2 : 7);
+    expect(count).toBe(tdb.name === 'postgresql' ? 1 : 7);
+    let other: any;
+    expect(await h.countWarmStatements(async () => (other = await gqlOn(resolved, COMPANY_PAGE_QUERY)))).toBe(tdb.name === 'postgresql' ? 2 : 7);
+    expect(JSON.stringify(other)).toBe(JSON.stringify(result));
   });
 
-  itOnPostgresql(tdb)('a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
-    expect((await h.gql(COMPANY_PAGE_QUERY)).errors).toBeUndefined(); // every statement of the page taught
+  itOnPostgresql(tdb)('resolved: a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
+    expect((await gqlOn(resolved, COMPANY_PAGE_QUERY)).errors).toBeUndefined(); // every statement of the page taught
     await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
     let broken: any;
     try {
-      broken = await h.gql(COMPANY_PAGE_QUERY);
+      broken = await gqlOn(resolved, COMPANY_PAGE_QUERY);
     } finally {
       await h.db.prisma.$executeRawUnsafe('ALTER TABLE "LogoAway" RENAME TO "Logo"');
     }
@@ -69,9 +85,27 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(broken.data.security.latestQuote).toBeNull(); // sent with the logo's statement
     const failed = broken.errors.map((e: any) => [e.path.at(-1), e.extensions?.code, e.message]);
     expect(failed).toEqual(expect.arrayContaining([['logo', 'INTERNAL_SERVER_ERROR', 'Unexpected error.'], ['latestQuote', 'INTERNAL_SERVER_ERROR', 'Unexpected error.']]));
-    const again = await h.gql(COMPANY_PAGE_QUERY);
+    const again = await gqlOn(resolved, COMPANY_PAGE_QUERY);
     expect(again.errors).toBeUndefined();
     expect(again.data.security.logo.png.url).toBeTruthy();
+  });
+
+  itOnPostgresql(tdb)('planned: a tree that fails to read goes to graphql-js, whose resolvers fail alone; the next page is planned again', async () => {
+    expect((await h.gql(COMPANY_PAGE_QUERY)).errors).toBeUndefined();
+    await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
+    let broken: any;
+    try {
+      broken = await h.gql(COMPANY_PAGE_QUERY);
+    } finally {
+      await h.db.prisma.$executeRawUnsafe('ALTER TABLE "LogoAway" RENAME TO "Logo"');
+    }
+    expect(broken.status).toBe(200);
+    expect(broken.data.security.symbol).toBe('NVLX'); // graphql-js's own first statement
+    expect(broken.data.security.logo).toBeNull();
+    expect(broken.errors.map((e: any) => [e.path.join('.'), e.extensions?.code])).toContainEqual(['security.logo', 'INTERNAL_SERVER_ERROR']);
+    let again: any;
+    expect(await h.countWarmStatements(async () => (again = await h.gql(COMPANY_PAGE_QUERY)))).toBe(1);
+    expect(again.errors).toBeUndefined();
   });
 
   it('loads the child lists a page leaves out only when a query reads them: batched, equal to the stored rows', async () => {

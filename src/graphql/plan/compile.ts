@@ -22,7 +22,7 @@ import {
 } from 'graphql';
 import { getDatamodel } from '../../../generated/pothos-types.js';
 import type { Resource } from '../../domain/entitlements.js';
-import { planOf, type ChildrenPlan, type RootPlan, type Row } from './declare.js';
+import { planOf, type ChildrenPlan, type OnePlan, type RootOnePlan, type RootPlan, type Row } from './declare.js';
 
 /** A leaf of the answer: a value read from the row, serialized by its type. */
 interface Leaf {
@@ -59,7 +59,29 @@ export interface ConnectionField {
   fields: ConnectionPart[];
 }
 
-export type ObjectPart = Leaf | Typename | SameRow | ConnectionField;
+/** An object field over the first row (or none) of a level of its own. */
+export interface OneField {
+  kind: 'one';
+  key: string;
+  def: GraphQLField<unknown, unknown>;
+  node: FieldNode;
+  /** Its position among its parent level's children (not at the root). */
+  index: number;
+  level: LevelTemplate;
+  object: ObjectTemplate;
+  nonNull: boolean;
+}
+
+/** An object computed from the row, whose fields read its properties. */
+interface Derived {
+  kind: 'derived';
+  key: string;
+  read(row: Row): unknown;
+  object: ObjectTemplate;
+  nonNull: boolean;
+}
+
+export type ObjectPart = Leaf | Typename | SameRow | ConnectionField | OneField | Derived;
 
 export interface ObjectTemplate {
   fields: ObjectPart[];
@@ -75,11 +97,11 @@ export type ConnectionPart =
 /** The rows of one connection: the columns its objects read, and its child connections. */
 export interface LevelTemplate {
   columns: Set<string>;
-  children: (ConnectionField & { plan: ChildrenPlan })[];
+  children: ((ConnectionField & { plan: ChildrenPlan }) | (OneField & { plan: OnePlan }))[];
 }
 
 export interface PlanTemplate {
-  roots: (Typename | (ConnectionField & { plan: RootPlan }))[];
+  roots: (Typename | (ConnectionField & { plan: RootPlan }) | (OneField & { plan: RootOnePlan }))[];
   /** The resources the caller must be entitled to; without one, graphql-js answers (and says why). */
   resources: Set<Resource>;
 }
@@ -160,9 +182,33 @@ class Compiler {
     if (name === '__typename') return { kind: 'typename', key, name: query.name };
     const def = query.getFields()[name] ?? refuse(`no field ${name}`);
     const plan = planOf(def.extensions);
-    if (plan?.kind !== 'root') refuse(`root field ${name}`);
     this.#scopes(def);
+    if (plan?.kind === 'rootOne') return { ...this.#one(def, key, nodes, 0), plan };
+    if (plan?.kind !== 'root') refuse(`root field ${name}`);
     return { ...this.#connection(def, key, nodes, 0), plan: plan as RootPlan };
+  }
+
+  #one(def: GraphQLField<unknown, unknown>, key: string, nodes: FieldNode[], index: number): OneField {
+    const type = getNullableType(def.type);
+    if (!isObjectType(type)) return refuse(`${def.name}: not an object`);
+    const level: LevelTemplate = { columns: new Set(), children: [] };
+    return { kind: 'one', key, def, node: nodes[0]!, index, level, object: this.#object(type, nodes, level), nonNull: isNonNullType(def.type) };
+  }
+
+  /** An object computed from a row: only its type name and its exposed properties. */
+  #derived(type: GraphQLObjectType, nodes: FieldNode[]): ObjectTemplate {
+    this.#scopes(type);
+    const fields = [...this.#sub(type, nodes)].map(([key, [n]]): ObjectPart => {
+      const name = n!.name.value;
+      if (name === '__typename') return { kind: 'typename', key, name: type.name };
+      const def = type.getFields()[name] ?? refuse(`no field ${name}`);
+      this.#scopes(def);
+      const named = getNamedType(def.type);
+      const exposed = def.extensions.pothosExposedField;
+      if (typeof exposed !== 'string' || planOf(def.extensions) || isListLike(def) || !(isScalarType(named) || isEnumType(named))) return refuse(`${type.name}.${name}`);
+      return { kind: 'leaf', key, read: (row) => row[exposed], type: named, nonNull: isNonNullType(def.type) };
+    });
+    return { fields };
   }
 
   #connection(def: GraphQLField<unknown, unknown>, key: string, nodes: FieldNode[], index: number): ConnectionField {
@@ -226,6 +272,16 @@ class Compiler {
     if (plan?.kind === 'computed' && leaf) {
       plan.columns.forEach(column);
       return { kind: 'leaf', key, read: plan.value as (row: Row) => unknown, ...leaf };
+    }
+    if (plan?.kind === 'computed' && isObjectType(named) && !isListLike(def)) {
+      plan.columns.forEach(column);
+      return { kind: 'derived', key, read: plan.value as (row: Row) => unknown, object: this.#derived(named, nodes), nonNull: isNonNullType(def.type) };
+    }
+    if (plan?.kind === 'one') {
+      plan.parentColumns.forEach(column);
+      const child = { ...this.#one(def, key, nodes, level.children.length), plan };
+      level.children.push(child);
+      return child;
     }
     if (plan?.kind === 'children') {
       column(plan.parentColumn);

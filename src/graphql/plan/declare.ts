@@ -15,7 +15,10 @@ export interface SameRowPlan {
   kind: 'sameRow';
 }
 
-/** A leaf computed from some columns of the parent's row, and nothing else. */
+/**
+ * A value computed from some columns of the parent's row, and nothing else: a leaf, or an object
+ * whose own fields read its properties (Pothos `expose*`).
+ */
 export interface ComputedPlan {
   kind: 'computed';
   columns: readonly string[];
@@ -37,7 +40,23 @@ export interface RootPlan {
   level(db: Db, args: Args, columns: readonly string[], children: readonly TreeLevel[]): Promise<{ level: TreeLevel; ordering: Ordering<any>; first: number } | undefined>;
 }
 
-export type FieldPlan = SameRowPlan | ComputedPlan | ChildrenPlan | RootPlan;
+/** An object field answering the first row (or null) of a level correlated to the parent's row. */
+export interface OnePlan {
+  kind: 'one';
+  /** The parent's columns the level refers to. */
+  parentColumns: readonly string[];
+  /** The level for the field's arguments (coerced), carrying `columns` and `children`; throws as the resolver would on bad ones. */
+  level(args: Args, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel;
+}
+
+/** A root field answering one row or null: the first row of its level. */
+export interface RootOnePlan {
+  kind: 'rootOne';
+  /** Its level for the field's arguments; undefined when the planner cannot read it (graphql-js answers). */
+  level(db: Db, args: Args, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel | undefined;
+}
+
+export type FieldPlan = SameRowPlan | ComputedPlan | ChildrenPlan | RootPlan | OnePlan | RootOnePlan;
 
 /** The field options of an object field over its parent's own row. */
 export const sameRow = <Parent>() => ({ resolve: (parent: Parent) => parent, extensions: { plan: { kind: 'sameRow' } satisfies SameRowPlan } });
@@ -50,6 +69,16 @@ export function computed<Parent, Value>(columns: readonly (keyof Parent & string
 /** The extensions of a connection over a keyed list (see ChildrenPlan). */
 export function children<A>(parentColumn: string, list: (args: A) => { list: KeyedList<any>; args: KeysetArgs }) {
   return { plan: { kind: 'children', parentColumn, list: list as ChildrenPlan['list'] } satisfies ChildrenPlan };
+}
+
+/** The extensions of an object field over one row of a correlated level (see OnePlan). */
+export function one<A>(parentColumns: readonly string[], level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel) {
+  return { plan: { kind: 'one', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan };
+}
+
+/** The extensions of a root field answering one row or null (see RootOnePlan). */
+export function rootOne<A>(level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel | undefined) {
+  return { plan: { kind: 'rootOne', level: level as RootOnePlan['level'] } satisfies RootOnePlan };
 }
 
 /** The extensions of a root connection (see RootPlan). */

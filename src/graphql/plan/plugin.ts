@@ -17,13 +17,15 @@ export function usePlannedExecution(): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!readsTrees((args.contextValue as unknown as Context).db)) return;
-      const byName = plans.get(args.document) ?? plans.set(args.document, new Map()).get(args.document)!;
-      const name = args.operationName ?? '';
-      let plan = byName.get(name);
-      if (plan === undefined) byName.set(name, (plan = planDocument(args.schema, args.document, args.operationName)));
-      if (typeof plan === 'string') return;
-      const template = plan;
-      setExecuteFn(async (execArgs) => (await runPlan(template, execArgs)) ?? executeFn(execArgs));
+      // planned for the document it is handed: a plugin after this one may run another (the
+      // response cache adds fields for its bookkeeping)
+      setExecuteFn(async (execArgs) => {
+        const byName = plans.get(execArgs.document) ?? plans.set(execArgs.document, new Map()).get(execArgs.document)!;
+        const name = execArgs.operationName ?? '';
+        let plan = byName.get(name);
+        if (plan === undefined) byName.set(name, (plan = planDocument(execArgs.schema, execArgs.document, execArgs.operationName)));
+        return (typeof plan !== 'string' && (await runPlan(plan, execArgs))) || executeFn(execArgs);
+      });
     },
   };
 }

@@ -10,18 +10,16 @@ import type { Context } from '../../context.js';
 import { keyedLevel, toPage, type Direction, type Ordering } from '../../db/keyset.js';
 import { readTree, type TreeLevel, type TreeRow } from '../../db/tree.js';
 import { connection } from '../connection.js';
-import type { ConnectionField, ConnectionPart, LevelTemplate, ObjectTemplate, PlanTemplate } from './compile.js';
+import type { ConnectionField, ConnectionPart, LevelTemplate, ObjectTemplate, OneField, PlanTemplate } from './compile.js';
 import type { Row } from './declare.js';
 
 /** Thrown where graphql-js would answer with an error: the query goes to graphql-js. */
 class NotPlanned extends Error {}
 
-/** How one connection's rows become its page. */
+/** How one level's rows become a connection's page (a single object's level has no page). */
 interface Paging {
-  first: number;
-  ordering: Ordering<never>;
-  direction: Direction;
-  /** The same for each of its child connections, by index. */
+  page?: { first: number; ordering: Ordering<never>; direction: Direction };
+  /** The same for each of its child levels, by index. */
   children: Paging[];
 }
 
@@ -40,7 +38,9 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
   if (coerced.errors) return undefined;
   try {
     const data: Record<string, unknown> = {};
-    const answers = await Promise.all(template.roots.map((root) => (root.kind === 'typename' ? root.name : rootAnswer(root, ctx, coerced.coerced))));
+    const answers = await Promise.all(
+      template.roots.map((root) => (root.kind === 'typename' ? root.name : root.kind === 'one' ? rootOneAnswer(root, ctx, coerced.coerced) : rootAnswer(root, ctx, coerced.coerced))),
+    );
     template.roots.forEach((root, i) => (data[root.key] = answers[i]));
     return { data };
   } catch (e) {
@@ -56,11 +56,24 @@ async function rootAnswer(root: Extract<PlanTemplate['roots'][number], { kind: '
   const found = await root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
   if (!found) throw new NotPlanned();
   const rows = await readTree(ctx.db, found.level);
-  const paging: Paging = { first: found.first, ordering: found.ordering, direction: found.level.direction, children: children.map((c) => c.paging) };
+  const paging: Paging = { page: { first: found.first, ordering: found.ordering, direction: found.level.direction }, children: children.map((c) => c.paging) };
   return connectionAnswer(root, rows, paging);
 }
 
-function argumentsOf(field: ConnectionField, variables: Variables): Record<string, unknown> {
+async function rootOneAnswer(root: Extract<PlanTemplate['roots'][number], { kind: 'one' }>, ctx: Context, variables: Variables): Promise<unknown> {
+  const children = childLevels(root.level, variables);
+  const args = argumentsOf(root, variables);
+  let level;
+  try {
+    level = root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
+  } catch {
+    throw new NotPlanned();
+  }
+  if (!level) throw new NotPlanned();
+  return oneAnswer(root, await readTree(ctx.db, level), { children: children.map((c) => c.paging) });
+}
+
+function argumentsOf(field: { def: ConnectionField['def']; node: ConnectionField['node'] }, variables: Variables): Record<string, unknown> {
   try {
     return getArgumentValues(field.def, field.node, variables);
   } catch {
@@ -71,26 +84,39 @@ function argumentsOf(field: ConnectionField, variables: Variables): Record<strin
 /** The tree levels of a level's child connections, and how each one's rows become pages. */
 function childLevels(level: LevelTemplate, variables: Variables): { level: TreeLevel; paging: Paging }[] {
   return level.children.map((child) => {
-    let chosen;
+    const args = argumentsOf(child, variables);
+    const grandchildren = childLevels(child.level, variables);
+    const columns = [...child.level.columns];
+    const levels = grandchildren.map((g) => g.level);
+    const children = grandchildren.map((g) => g.paging);
     try {
-      chosen = child.plan.list(argumentsOf(child, variables));
+      if (child.kind === 'one') return { level: child.plan.level(args, columns, levels), paging: { children } };
+      const chosen = child.plan.list(args);
+      return {
+        level: keyedLevel(chosen.list, chosen.args, child.plan.parentColumn, columns, levels),
+        paging: { page: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction }, children },
+      };
     } catch {
       throw new NotPlanned();
     }
-    const grandchildren = childLevels(child.level, variables);
-    return {
-      level: keyedLevel(chosen.list, chosen.args, child.plan.parentColumn, [...child.level.columns], grandchildren.map((g) => g.level)),
-      paging: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction, children: grandchildren.map((g) => g.paging) },
-    };
   });
 }
 
+/** A single object's answer: its level's first row, or null where the type allows it. */
+function oneAnswer(field: OneField, rows: TreeRow[], paging: Paging): unknown {
+  const first = rows[0];
+  if (first) return objectAnswer(field.object, first, paging);
+  if (field.nonNull) throw new NotPlanned();
+  return null;
+}
+
 function connectionAnswer(field: ConnectionField, rows: TreeRow[], paging: Paging): Record<string, unknown> {
+  const { first, ordering, direction } = paging.page!;
   const page = toPage(
     rows.map((r) => r.row as never),
-    paging.first,
-    paging.ordering,
-    paging.direction,
+    first,
+    ordering,
+    direction,
   );
   const shown = rows.slice(0, page.nodes.length);
   const con = connection(page);
@@ -127,8 +153,21 @@ function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Re
     if (f.kind === 'typename') out[f.key] = f.name;
     else if (f.kind === 'leaf') out[f.key] = leaf(f.read(row), f.type, f.nonNull);
     else if (f.kind === 'sameRow') out[f.key] = objectAnswer(f.object, tree, paging);
+    else if (f.kind === 'derived') out[f.key] = derivedAnswer(f.object, f.read(row), f.nonNull);
+    else if (f.kind === 'one') out[f.key] = oneAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
     else out[f.key] = connectionAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
   }
+  return out;
+}
+
+/** An object computed from the row: its type name and properties. */
+function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean): unknown {
+  if (value === null || value === undefined) {
+    if (nonNull) throw new NotPlanned();
+    return null;
+  }
+  const out: Record<string, unknown> = {};
+  for (const f of object.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'leaf' ? leaf(f.read(value as Row), f.type, f.nonNull) : undefined;
   return out;
 }
 
