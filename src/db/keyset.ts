@@ -200,8 +200,6 @@ export function keyedLevel<Row>(list: KeyedList<Row>, args: KeysetArgs, parentCo
     columns: carried,
     select: (parent) =>
       Prisma.sql`${selectColumns(list.table, carried)} WHERE ${Prisma.raw(`"${list.keyColumn}" = ${parent}."${parentColumn}"`)}${extra} ORDER BY ${by} LIMIT ${args.first + 1}`,
-    order,
-    direction,
     children,
   };
 }

@@ -203,8 +203,6 @@ export function latestBalanceSheetLevel(timeframe: Timeframe | undefined, column
     select: (parent) =>
       Prisma.sql`${selectColumns('BalanceSheet', carried, 'b')} JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
         WHERE s."symbol" = ${Prisma.raw(`${parent}."symbol"`)}${extra} ORDER BY ${by} LIMIT 2`,
-    order,
-    direction: 'desc',
     children,
   };
 }

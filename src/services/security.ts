@@ -163,7 +163,7 @@ export async function securitySearchLevel(
   args: KeysetArgs,
   columns: readonly string[],
   children: readonly TreeLevel[],
-): Promise<{ level: TreeLevel; ordering: Ordering<Security> } | undefined> {
+): Promise<{ level: TreeLevel; ordering: Ordering<Security>; direction: 'asc' } | undefined> {
   const s = await searchOf(db, search, args);
   if (!s) return undefined;
   const { column, ordering, where } = s;
@@ -173,11 +173,9 @@ export async function securitySearchLevel(
     table: 'Security',
     columns: carried,
     select: () => Prisma.sql`${selectColumns('Security', carried)} WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
-    order,
-    direction: 'asc',
     children,
   };
-  return { level, ordering };
+  return { level, ordering, direction: 'asc' };
 }
 
 export interface SecuritySearchAtPage extends NumberedPage<Security> {
@@ -259,8 +257,6 @@ export function firstListingLevel(column: 'symbol' | 'figi', value: string, colu
     table: 'Security',
     columns: carried,
     select: () => Prisma.sql`${selectColumns('Security', carried)} WHERE ${Prisma.raw(`"${column}"`)} = ${value} ORDER BY "id" LIMIT 1`,
-    order: ['id'],
-    direction: 'asc',
     children,
   };
 }

@@ -17,8 +17,6 @@ function wholeTable(table: string, columns: readonly string[], limit: number, ch
     table,
     columns,
     select: () => Prisma.sql`${selectColumns(table, columns)} ORDER BY ${Prisma.raw(order.map((c) => `"${c}"`).join(', '))} LIMIT ${limit}`,
-    order,
-    direction: 'asc',
     children,
   };
 }
@@ -55,8 +53,6 @@ describe.each(testDatabases())('rows read as a tree on $name', (tdb) => {
       table: 'Rating',
       columns: ['id', 'ticker', 'createdAt'],
       select: (parent) => Prisma.sql`${selectColumns('Rating', ['id', 'ticker', 'createdAt'])} WHERE "ticker" = ${Prisma.raw(`${parent}."symbol"`)} ORDER BY "createdAt" DESC, "id" DESC LIMIT 3`,
-      order: ['createdAt', 'id'],
-      direction: 'desc',
       children: [],
     };
     const securities = wholeTable('Security', ['id', 'symbol'], 20, [ratings]);

@@ -4,7 +4,7 @@
 // declaration and the resolver share their functions, so the two answers agree by construction
 // (test/graphql/plan.test.ts compares them byte for byte).
 import type { Db } from '../../db/client.js';
-import type { KeyedList, KeysetArgs, Ordering } from '../../db/keyset.js';
+import type { Direction, KeyedList, KeysetArgs, Ordering } from '../../db/keyset.js';
 import type { TreeLevel } from '../../db/tree.js';
 
 type Row = Record<string, unknown>;
@@ -37,7 +37,7 @@ export interface ChildrenPlan {
 export interface RootPlan {
   kind: 'root';
   /** Its level for the field's arguments, with `columns` and `children`; undefined when the page is empty without reading. */
-  level(db: Db, args: Args, columns: readonly string[], children: readonly TreeLevel[]): Promise<{ level: TreeLevel; ordering: Ordering<any>; first: number } | undefined>;
+  level(db: Db, args: Args, columns: readonly string[], children: readonly TreeLevel[]): Promise<{ level: TreeLevel; ordering: Ordering<any>; direction: Direction; first: number } | undefined>;
 }
 
 /** An object field answering the first row (or null) of a level correlated to the parent's row. */

@@ -56,7 +56,7 @@ async function rootAnswer(root: Extract<PlanTemplate['roots'][number], { kind: '
   const found = await root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
   if (!found) throw new NotPlanned();
   const rows = await readTree(ctx.db, found.level);
-  const paging: Paging = { page: { first: found.first, ordering: found.ordering, direction: found.level.direction }, children: children.map((c) => c.paging) };
+  const paging: Paging = { page: { first: found.first, ordering: found.ordering, direction: found.direction }, children: children.map((c) => c.paging) };
   return connectionAnswer(root, rows, paging);
 }
 
