@@ -4,7 +4,7 @@
 // query, and any planned one the plan cannot answer as they would (graphql/plan/run.ts).
 // PostgreSQL only: SQLite's statements are in-process and cheap, and it has no LATERAL/json_agg
 // tree to read them with.
-import type { DocumentNode } from 'graphql';
+import type { DocumentNode, ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context.js';
 import { readsTrees } from '../../db/tree.js';
@@ -12,19 +12,24 @@ import { planDocument, type PlanTemplate } from './compile.js';
 import { runPlan } from './run.js';
 
 export function usePlannedExecution(): Plugin {
-  // Yoga's parser cache hands the same document object to every run of the same text
+  // Yoga's parser cache hands the same document object to every run of the same text (and the
+  // response cache its rewrite of it)
   const plans = new WeakMap<DocumentNode, Map<string, PlanTemplate | string>>();
+  const planOf = ({ schema, document, operationName }: ExecutionArgs): PlanTemplate | string => {
+    const byName = plans.get(document) ?? plans.set(document, new Map()).get(document)!;
+    let plan = byName.get(operationName ?? '');
+    if (plan === undefined) byName.set(operationName ?? '', (plan = planDocument(schema, document, operationName)));
+    return plan;
+  };
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!readsTrees((args.contextValue as unknown as Context).db)) return;
-      // planned for the document it is handed: a plugin after this one may run another (the
-      // response cache adds fields for its bookkeeping)
+      // the plan of the document executed, which a plugin after this one may have rewritten: the
+      // response cache (graphql/cache.ts) adds the fields it finds each record's type and id in,
+      // and keeps nothing of an answer without them (test/graphql/plan.test.ts)
       setExecuteFn(async (execArgs) => {
-        const byName = plans.get(execArgs.document) ?? plans.set(execArgs.document, new Map()).get(execArgs.document)!;
-        const name = execArgs.operationName ?? '';
-        let plan = byName.get(name);
-        if (plan === undefined) byName.set(name, (plan = planDocument(execArgs.schema, execArgs.document, execArgs.operationName)));
-        return (typeof plan !== 'string' && (await runPlan(plan, execArgs))) || executeFn(execArgs);
+        const plan = planOf(execArgs);
+        return (typeof plan === 'string' ? undefined : await runPlan(plan, execArgs)) ?? executeFn(execArgs);
       });
     },
   };

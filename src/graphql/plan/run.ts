@@ -25,6 +25,13 @@ interface Paging {
 
 type Variables = Record<string, unknown>;
 
+/**
+ * An object of the answer, without a prototype as graphql-js makes them: a response key may be any
+ * name, and on a plain object `__proto__: symbol` would set the prototype instead of a key
+ * (test/graphql/plan.test.ts asks for it).
+ */
+const record = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
 /** The answer of `template` for `args`, or undefined when graphql-js must answer. */
 export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Promise<ExecutionResult | undefined> {
   const ctx = args.contextValue as Context;
@@ -37,7 +44,7 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
   const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
   if (coerced.errors) return undefined;
   try {
-    const data: Record<string, unknown> = {};
+    const data = record();
     const answers = await Promise.all(
       template.roots.map((root) => (root.kind === 'typename' ? root.name : root.kind === 'one' ? rootOneAnswer(root, ctx, coerced.coerced) : rootAnswer(root, ctx, coerced.coerced))),
     );
@@ -120,7 +127,7 @@ function connectionAnswer(field: ConnectionField, rows: TreeRow[], paging: Pagin
   );
   const shown = rows.slice(0, page.nodes.length);
   const con = connection(page);
-  const out: Record<string, unknown> = {};
+  const out = record();
   for (const part of field.fields) out[part.key] = partAnswer(part, con, shown, paging);
   return out;
 }
@@ -133,13 +140,13 @@ function partAnswer(part: ConnectionPart, con: ReturnType<typeof connection<neve
       return rows.map((r) => objectAnswer(part.object, r, paging));
     case 'edges':
       return con.edges.map((edge, i) => {
-        const out: Record<string, unknown> = {};
+        const out = record();
         for (const f of part.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'cursor' ? edge.cursor : objectAnswer(f.object, rows[i]!, paging);
         return out;
       });
     case 'pageInfo': {
       const info = con.pageInfo as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
+      const out = record();
       for (const f of part.fields) out[f.key] = f.kind === 'typename' ? f.name : leaf(info[f.name], f.type, false);
       return out;
     }
@@ -148,7 +155,7 @@ function partAnswer(part: ConnectionPart, con: ReturnType<typeof connection<neve
 
 function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Record<string, unknown> {
   const row = tree.row as Row;
-  const out: Record<string, unknown> = {};
+  const out = record();
   for (const f of object.fields) {
     if (f.kind === 'typename') out[f.key] = f.name;
     else if (f.kind === 'leaf') out[f.key] = leaf(f.read(row), f.type, f.nonNull);
@@ -166,7 +173,7 @@ function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean)
     if (nonNull) throw new NotPlanned();
     return null;
   }
-  const out: Record<string, unknown> = {};
+  const out = record();
   for (const f of object.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'leaf' ? leaf(f.read(value as Row), f.type, f.nonNull) : undefined;
   return out;
 }
