@@ -144,7 +144,7 @@ function witnesses(of: () => Apps): void {
 
   it('a document the planner refuses, or a caller it leaves to graphql-js, costs the same both ways', async () => {
     const apps = of();
-    const refused = '{ security(symbol: "NVLX") { symbol ratings { nodes { firm } } } securities(search: "N") { nodes { symbol } } }';
+    const refused = '{ security(symbol: "NVLX") { symbol news { nodes { securities { ticker } } } } securities(search: "N") { nodes { symbol } } }';
     expect(await warm(apps, apps.plannedUncached, refused)).toEqual(await warm(apps, apps.resolvedUncached, refused));
     // without `trades`, graphql-js answers (and says why)
     expect(await warm(apps, apps.plannedUncached, TRADES, CALLERS.free)).toEqual(await warm(apps, apps.resolvedUncached, TRADES, CALLERS.free));
@@ -171,6 +171,11 @@ describe('planDocument', () => {
     expect([...template.resources].sort()).toEqual(['news', 'ratings', 'securities']);
     const trades = plan(TRADES);
     expect(typeof trades !== 'string' && [...trades.resources].sort()).toEqual(['securities', 'trades']);
+    // a company page: one security, its logo's rendition, latest quote and balance sheet
+    const company = plan('{ security(symbol: "NVLX") { logo { png { url } } latestQuote { time } latestBalanceSheet { totalAssets } } }');
+    if (typeof company === 'string') throw new Error(`refused: ${company}`);
+    expect(company.roots.map((r) => r.kind)).toEqual(['one']);
+    expect([...company.resources].sort()).toEqual(['balanceSheets', 'logos', 'quotes', 'securities']);
   });
 
   it('refuses, with a reason, every kind of document it does not know', () => {
@@ -183,11 +188,11 @@ describe('planDocument', () => {
     expect(plan(nodes('... on Node { id }'))).toBe('a fragment on another type');
     expect(plan(`${nodes('...F')} fragment F on Rating { firm }`)).toBe('a fragment on another type');
     expect(plan(nodes('...Missing'))).toBe('unknown fragment');
-    expect(plan('{ security(symbol: "NVLX") { symbol } }')).toBe('root field security');
+    expect(plan('{ ratings { nodes { firm } } }')).toBe('root field ratings');
     expect(plan('{ me { userId } }')).toBe('root field me');
     expect(plan('{ securities(search: "N") { totalCount } }')).toBe('SecurityConnection.totalCount');
     expect(plan(nodes('id'))).toBe('Security.id');
-    expect(plan(nodes('latestTrade { price }'))).toBe('Security.latestTrade');
+    expect(plan(nodes('latestTrade { conditions }'))).toBe('Trade.conditions');
     expect(plan(nodes('ratings { nodes { security { symbol } } }'))).toBe('Rating.security');
     expect(plan(nodes('news { nodes { securities { ticker } } }'))).toBe('NewsItem.securities');
     expect(plan(nodes('trades { nodes { conditions } }'))).toBe('Trade.conditions');
