@@ -39,4 +39,13 @@ describe('graphql-jit execution', () => {
     expect(executedBy).toEqual(['graphql-js', 'graphql-js']);
     expect(refused.errors[0].message).toBe('Variable "$n" got invalid value 5; String cannot represent a non string value: 5');
   });
+
+  it('gives variables their defaults as graphql-js does, a required one left out included', async () => {
+    const { ask } = server();
+    for (const query of ['query Q($n: String! = "x") { hello(name: $n) }', 'query Q($n: String = "x") { hello(name: $n) }']) {
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await ask(query));
+      expect(answers, query).toEqual([{ data: { hello: 'hello x' } }, { data: { hello: 'hello x' } }, { data: { hello: 'hello x' } }]);
+    }
+  });
 });
