@@ -3,7 +3,8 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { newsTopic } from '../runtime/events.js';
 import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
-import { children, computed } from '../graphql/plan/declare.js';
+import { children, computed, many } from '../graphql/plan/declare.js';
+import { pressReleasesOfIdsLevel } from '../services/press-release.js';
 import { associatedIds, NEWS_INCLUDE, newsByTicker, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
 import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbol } from '../domain/symbols.js';
@@ -79,19 +80,20 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     associatedPressReleaseIds: t.field({
       type: ['Int'],
       description: 'Ids of the press releases behind the item, as given (REST field `associated_press_releases`).',
-      resolve: (n) => associatedIds(n.associatedPressReleases),
+      ...computed(['associatedPressReleases'], (n: NewsItemRow) => associatedIds(n.associatedPressReleases)),
     }),
     associatedPressReleases: t.field({
       authScopes: { entitled: 'pressReleases' },
       nullable: true,
       type: [PressRelease],
       description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
+      extensions: many(['associatedPressReleases'], (_args, columns, children) => pressReleasesOfIdsLevel('associatedPressReleases', columns, children)),
       resolve: (n, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
     }),
     associatedRatingIds: t.field({
       type: ['Int'],
       description: 'Ids of the analyst ratings behind the item, as given (REST field `associated_ratings`).',
-      resolve: (n) => associatedIds(n.associatedRatings),
+      ...computed(['associatedRatings'], (n: NewsItemRow) => associatedIds(n.associatedRatings)),
     }),
     associatedRatings: t.field({
       authScopes: { entitled: 'ratings' },

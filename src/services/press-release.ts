@@ -3,6 +3,7 @@ import { Prisma, type PressReleaseSecurity, type PressReleaseTicker } from '../.
 import { decodeCursor, keysetPage, toPage, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, childRows, readSql } from '../db/sql.js';
+import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
@@ -125,6 +126,29 @@ export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promis
     childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids),
   ]);
   return new Map(rows.map((r) => [r.id, { ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }]));
+}
+
+/**
+ * The press releases whose ids a row tree's parent lists in its JSON column `idsColumn`, in that
+ * order, repeats kept, ids without a record skipped (db/tree.ts): what loading each id of
+ * `associatedIds` (services/news.ts) by `pressReleasesByIds` gives. An id counts as JavaScript reads
+ * it: a JSON number whose double is a safe integer (`5.0000000000000001` is 5; one past the double
+ * range fails the statement, and the resolvers answer instead).
+ */
+export function pressReleasesOfIdsLevel(idsColumn: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+  const carried = [...new Set([...columns, 'id'])];
+  return {
+    table: 'PressRelease',
+    columns: carried,
+    select: (parent) => {
+      const ids = `${parent}."${idsColumn}"`;
+      return Prisma.sql`${selectColumns('PressRelease', carried, 'p')}
+        JOIN LATERAL (SELECT e."n", (e."v" #>> '{}')::float8 AS "x" FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${Prisma.raw(ids)}) = 'array' THEN ${Prisma.raw(ids)} ELSE '[]' END) WITH ORDINALITY AS e("v", "n")
+          WHERE jsonb_typeof(e."v") = 'number') i ON i."x" = trunc(i."x") AND abs(i."x") <= 9007199254740991 AND p."id" = i."x"
+        ORDER BY i."n"`;
+    },
+    children,
+  };
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

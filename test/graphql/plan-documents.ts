@@ -276,6 +276,8 @@ export function fixedCases(): PlanCase[] {
     q('refused: a child totalCount', '{ securities(search: "NVLX") { nodes { ratings { totalCount } } } }'),
     q('refused: the node id and a fragment on Node', '{ securities(search: "NVLX") { nodes { id ... on Node { id } } } }'),
     q('refused: a list of children', '{ securities(search: "NVLX") { nodes { news { nodes { securities { ticker } } } } } }'),
+    q('the press releases of news items', '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 10) { nodes { news(first: 5) { nodes { headline createdAt associatedPressReleases { __typename headline publishTime } associatedPressReleaseIds } } } } }'),
+    q('the press releases of news items, aliased twice', '{ securities(search: "N") { nodes { news { nodes { a: associatedPressReleases { headline } b: associatedPressReleases { publishTime headline } } } } } }'),
     q('latest trade, latest balance sheet by timeframe', '{ securities(search: "NV") { nodes { latestTrade { price time } latestBalanceSheet(timeframe: ANNUAL) { fiscalYear } } } }'),
     q('refused: trade conditions', '{ securities(search: "NV") { nodes { latestTrade { conditions } } } }'),
     q('invalid: an unknown field', '{ securities(search: "N") { nodes { nope } } }'),

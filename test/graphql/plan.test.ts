@@ -142,6 +142,33 @@ function witnesses(of: () => Apps): void {
     }
   });
 
+  it('reads the press releases a news item lists as graphql-js does: in order, repeats kept, anything but a known id skipped', async () => {
+    const apps = of();
+    const ITEM = '{ security(symbol: "NVLX") { news(first: 1) { nodes { newsItemId associatedPressReleaseIds associatedPressReleases { headline } } } } }';
+    const before = JSON.parse((await warm(apps, apps.resolvedUncached, ITEM)).body).data.security.news.nodes[0];
+    const [a, b] = await apps.h.db.prisma.pressRelease.findMany({ take: 2, orderBy: { id: 'asc' } });
+    const lists = [
+      `[${b!.id}, ${a!.id}, ${b!.id}, 2000000000, "${a!.id}", ${a!.id}.5, ${b!.id}.0000000000000001, null, [${a!.id}], true, -0]`,
+      '{"ids": [1]}',
+      '"x"',
+      `[1e400, ${a!.id}]`, // past a double: the planned statement fails, graphql-js answers
+    ];
+    try {
+      for (const list of lists) {
+        await apps.h.db.prisma.$executeRawUnsafe(`UPDATE "NewsItem" SET "associatedPressReleases" = '${list}'::jsonb WHERE "id" = ${Number(before.newsItemId)}`);
+        const planned = await warm(apps, apps.plannedUncached, ITEM);
+        const resolved = await warm(apps, apps.resolvedUncached, ITEM);
+        expect(planned.body, list).toBe(resolved.body);
+        if (!list.includes('1e400')) expect(planned.statements, list).toBe(1);
+      }
+      expect(JSON.parse((await warm(apps, apps.plannedUncached, ITEM)).body).data.security.news.nodes[0].associatedPressReleases).toHaveLength(1);
+    } finally {
+      await apps.h.db.prisma.$executeRawUnsafe(`UPDATE "NewsItem" SET "associatedPressReleases" = '${JSON.stringify(before.associatedPressReleaseIds)}'::jsonb WHERE "id" = ${Number(before.newsItemId)}`);
+    }
+    const first = JSON.parse((await warm(apps, apps.plannedUncached, ITEM)).body);
+    expect(first.data.security.news.nodes[0].associatedPressReleases).toEqual(before.associatedPressReleases);
+  });
+
   it('a document the planner refuses, or a caller it leaves to graphql-js, costs the same both ways', async () => {
     const apps = of();
     const refused = '{ security(symbol: "NVLX") { symbol news { nodes { securities { ticker } } } } securities(search: "N") { nodes { symbol } } }';

@@ -18,19 +18,22 @@ import {
   type GraphQLLeafType,
   type GraphQLObjectType,
   type GraphQLSchema,
+  type GraphQLType,
   type SelectionSetNode,
 } from 'graphql';
 import { getDatamodel } from '../../../generated/pothos-types.js';
 import type { Resource } from '../../domain/entitlements.js';
 import { planOf, type ChildrenPlan, type OnePlan, type RootOnePlan, type RootPlan, type Row } from './declare.js';
 
-/** A leaf of the answer: a value read from the row, serialized by its type. */
+/** A leaf of the answer: a value read from the row, serialized by its type; or a list of such values. */
 interface Leaf {
   kind: 'leaf';
   key: string;
   read(row: Row): unknown;
   type: GraphQLLeafType;
   nonNull: boolean;
+  /** A list of leaves (one level); whether its items may be null. */
+  list?: { itemNonNull: boolean };
 }
 
 /** The type's name (`__typename`). */
@@ -59,9 +62,10 @@ export interface ConnectionField {
   fields: ConnectionPart[];
 }
 
-/** An object field over the first row (or none) of a level of its own. */
+/** An object field over the first row (or none) of a level of its own, or a list field over all its rows. */
 export interface OneField {
   kind: 'one';
+  list: boolean;
   key: string;
   def: GraphQLField<unknown, unknown>;
   node: FieldNode;
@@ -188,11 +192,11 @@ class Compiler {
     return { ...this.#connection(def, key, nodes, 0), plan: plan as RootPlan };
   }
 
-  #one(def: GraphQLField<unknown, unknown>, key: string, nodes: FieldNode[], index: number): OneField {
-    const type = getNullableType(def.type);
-    if (!isObjectType(type)) return refuse(`${def.name}: not an object`);
+  #one(def: GraphQLField<unknown, unknown>, key: string, nodes: FieldNode[], index: number, list = false): OneField {
+    const type = list ? getNamedType(def.type) : getNullableType(def.type);
+    if (!isObjectType(type) || list !== isListLike(def)) return refuse(`${def.name}: not ${list ? 'a list of objects' : 'an object'}`);
     const level: LevelTemplate = { columns: new Set(), children: [] };
-    return { kind: 'one', key, def, node: nodes[0]!, index, level, object: this.#object(type, nodes, level), nonNull: isNonNullType(def.type) };
+    return { kind: 'one', list, key, def, node: nodes[0]!, index, level, object: this.#object(type, nodes, level), nonNull: isNonNullType(def.type) };
   }
 
   /** An object computed from a row: only its type name and its exposed properties. */
@@ -271,15 +275,19 @@ class Compiler {
     if (plan?.kind === 'sameRow' && isObjectType(named)) return { kind: 'sameRow', key, object: this.#object(named, nodes, level, model) };
     if (plan?.kind === 'computed' && leaf) {
       plan.columns.forEach(column);
-      return { kind: 'leaf', key, read: plan.value as (row: Row) => unknown, ...leaf };
+      const nullable = getNullableType(def.type);
+      const item = isListType(nullable) ? (nullable.ofType as GraphQLType) : undefined;
+      if (item && getNullableType(item) !== named) refuse(`${type.name}.${name}: a list of lists`);
+      const list = item && { itemNonNull: isNonNullType(item) };
+      return { kind: 'leaf', key, read: plan.value as (row: Row) => unknown, ...leaf, ...(list && { list }) };
     }
     if (plan?.kind === 'computed' && isObjectType(named) && !isListLike(def)) {
       plan.columns.forEach(column);
       return { kind: 'derived', key, read: plan.value as (row: Row) => unknown, object: this.#derived(named, nodes), nonNull: isNonNullType(def.type) };
     }
-    if (plan?.kind === 'one') {
+    if (plan?.kind === 'one' || plan?.kind === 'many') {
       plan.parentColumns.forEach(column);
-      const child = { ...this.#one(def, key, nodes, level.children.length), plan };
+      const child = { ...this.#one(def, key, nodes, level.children.length, plan.kind === 'many'), plan };
       level.children.push(child);
       return child;
     }

@@ -40,9 +40,12 @@ export interface RootPlan {
   level(db: Db, args: Args, columns: readonly string[], children: readonly TreeLevel[]): Promise<{ level: TreeLevel; ordering: Ordering<any>; direction: Direction; first: number } | undefined>;
 }
 
-/** An object field answering the first row (or null) of a level correlated to the parent's row. */
+/**
+ * An object field answering the first row (or null) of a level correlated to the parent's row
+ * (`one`), or a list field answering all its rows, in its order (`many`).
+ */
 export interface OnePlan {
-  kind: 'one';
+  kind: 'one' | 'many';
   /** The parent's columns the level refers to. */
   parentColumns: readonly string[];
   /** The level for the field's arguments (coerced), carrying `columns` and `children`; throws as the resolver would on bad ones. */
@@ -74,6 +77,11 @@ export function children<A>(parentColumn: string, list: (args: A) => { list: Key
 /** The extensions of an object field over one row of a correlated level (see OnePlan). */
 export function one<A>(parentColumns: readonly string[], level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel) {
   return { plan: { kind: 'one', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan };
+}
+
+/** The extensions of a list field over every row of a correlated level (see OnePlan). */
+export function many<A>(parentColumns: readonly string[], level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel) {
+  return { plan: { kind: 'many', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan };
 }
 
 /** The extensions of a root field answering one row or null (see RootOnePlan). */

@@ -109,8 +109,9 @@ function childLevels(level: LevelTemplate, variables: Variables): { level: TreeL
   });
 }
 
-/** A single object's answer: its level's first row, or null where the type allows it. */
+/** A single object's answer: its level's first row, or null where the type allows it; a list's: every row. */
 function oneAnswer(field: OneField, rows: TreeRow[], paging: Paging): unknown {
+  if (field.list) return rows.map((row) => objectAnswer(field.object, row, paging));
   const first = rows[0];
   if (first) return objectAnswer(field.object, first, paging);
   if (field.nonNull) throw new NotPlanned();
@@ -158,7 +159,7 @@ function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Re
   const out = record();
   for (const f of object.fields) {
     if (f.kind === 'typename') out[f.key] = f.name;
-    else if (f.kind === 'leaf') out[f.key] = leaf(f.read(row), f.type, f.nonNull);
+    else if (f.kind === 'leaf') out[f.key] = f.list ? leafList(f.read(row), f.type, f.nonNull, f.list.itemNonNull) : leaf(f.read(row), f.type, f.nonNull);
     else if (f.kind === 'sameRow') out[f.key] = objectAnswer(f.object, tree, paging);
     else if (f.kind === 'derived') out[f.key] = derivedAnswer(f.object, f.read(row), f.nonNull);
     else if (f.kind === 'one') out[f.key] = oneAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
@@ -176,6 +177,16 @@ function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean)
   const out = record();
   for (const f of object.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'leaf' ? leaf(f.read(value as Row), f.type, f.nonNull) : undefined;
   return out;
+}
+
+/** A list of leaves as graphql-js completes it: each item as a leaf (an iterable is a list). */
+function leafList(value: unknown, type: { serialize(v: unknown): unknown }, nonNull: boolean, itemNonNull: boolean): unknown {
+  if (value === null || value === undefined) {
+    if (nonNull) throw new NotPlanned();
+    return null;
+  }
+  if (!Array.isArray(value)) throw new NotPlanned();
+  return value.map((item) => leaf(item, type, itemNonNull));
 }
 
 /** A leaf as graphql-js completes it: null stays null where the type allows it, else serialized by its type. */
