@@ -50,9 +50,9 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
     );
     template.roots.forEach((root, i) => (data[root.key] = answers[i]));
     return { data };
-  } catch (e) {
-    if (e instanceof NotPlanned) return undefined;
-    // a failed read: graphql-js runs the query, and its resolvers fail (or not) in their own way
+  } catch {
+    // NotPlanned, an argument a service refused, or a failed read: graphql-js runs the query, and
+    // its resolvers answer (or fail) in their own way
     return undefined;
   }
 }
@@ -179,7 +179,7 @@ function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean)
   return out;
 }
 
-/** A list of leaves as graphql-js completes it: each item as a leaf (an iterable is a list). */
+/** A list of leaves as graphql-js completes it, item by item (anything but an array goes to graphql-js). */
 function leafList(value: unknown, type: { serialize(v: unknown): unknown }, nonNull: boolean, itemNonNull: boolean): unknown {
   if (value === null || value === undefined) {
     if (nonNull) throw new NotPlanned();
