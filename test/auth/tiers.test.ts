@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTITLEMENTS, lowestTierWith } from '../../src/domain/entitlements.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isObjectType } from 'graphql';
+import { ROOT } from '../../src/config.js';
+import { ENTITLEMENTS, lowestTierWith, tierSummary, TIERS, type Resource } from '../../src/domain/entitlements.js';
+import { schema } from '../../src/schema/index.js';
 import { expectSessionCookies, gqlRequest } from './helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
@@ -15,6 +20,25 @@ function fieldError(path: (string | number)[], code: string, message: string | R
 }
 
 describe('entitlements table (docs/security.md)', () => {
+  it('docs/graphql.md’s tier table names, per tier, what it adds and every field that needs it', () => {
+    const fieldsOf = new Map<Resource, string[]>();
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const resource = (field.extensions.pothosOptions as { authScopes?: { entitled?: Resource } } | undefined)?.authScopes?.entitled;
+        if (resource) fieldsOf.set(resource, [...(fieldsOf.get(resource) ?? []), `${type.name}.${field.name}`]);
+      }
+    }
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/graphql.md'), 'utf8');
+    for (const tier of TIERS) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| ${tier} |`));
+      const [, , adds, fields] = row?.split('|').map((c) => c.trim()) ?? [];
+      expect(adds, tier).toBe(tierSummary(tier));
+      const needed = [...fieldsOf].filter(([r]) => lowestTierWith(r) === tier).flatMap(([, f]) => f);
+      expect([...(fields ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort(), tier).toEqual(needed.sort());
+    }
+  });
+
   it('free < pro < enterprise, with the resources docs/security.md lists', () => {
     expect([...ENTITLEMENTS.free].sort()).toEqual(['balanceSheets', 'fundamentals', 'logos', 'news', 'ratings', 'securities']);
     expect([...ENTITLEMENTS.pro].sort()).toEqual(
