@@ -1,0 +1,93 @@
+// urql (6) with Graphcache against the gateway, with the typed documents of `npm run codegen`
+// (generated/graphql/, from operations/*.graphql): a company page that keeps partial data, a trades
+// list paged with relayPagination, 64-bit numbers as BigInt, and live trades over graphql-ws.
+// docs/frontend.md explains each choice; test/app/clients.test.ts runs this against a live app.
+//
+//   node --import tsx examples/urql/client.ts [http://localhost:4000/graphql] [demo-pro]
+import { Client, fetchExchange, subscriptionExchange } from '@urql/core';
+import { cacheExchange } from '@urql/exchange-graphcache';
+import { relayPagination } from '@urql/exchange-graphcache/extras';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { CompanyPageDocument, TradeAddedDocument, TradesPageDocument } from '../../generated/graphql/graphql.js';
+
+/**
+ * Types kept inside their parent rather than normalized by `id`: connections, edges and parts of a
+ * record have none, and the company page (operations/company-page.graphql) asks for no record's.
+ */
+const EMBEDDED = [
+  'PageInfo', 'TradeConnection', 'TradeEdge', 'RatingConnection', 'NewsItemConnection', 'SecurityClassification', 'LogoPng',
+  'Security', 'Logo', 'Quote', 'BalanceSheet', 'Rating', 'NewsItem',
+];
+
+export function urqlClient(url: string, apiKey: string) {
+  const ws = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { apiKey }, lazy: true });
+  const client = new Client({
+    url,
+    fetchOptions: { headers: { 'X-API-Key': apiKey } },
+    exchanges: [
+      cacheExchange({
+        keys: Object.fromEntries(EMBEDDED.map((type) => [type, () => null])),
+        // pages of one list (same symbol and range) read as one, in cursor order
+        resolvers: { Query: { trades: relayPagination() } },
+      }),
+      fetchExchange,
+      subscriptionExchange({
+        forwardSubscription: (request) => ({
+          subscribe: (sink) => ({ unsubscribe: ws.subscribe({ ...request, query: request.query ?? '' }, sink) }),
+        }),
+      }),
+    ],
+  });
+  return { client, close: () => ws.dispose() };
+}
+
+/** The company page, and the paths of the fields the caller's tier does not include: urql keeps data beside errors. */
+export async function companyPage(client: Client, symbol: string) {
+  const { data, error } = await client.query(CompanyPageDocument, { symbol }).toPromise();
+  if (error?.networkError) throw error.networkError;
+  const forbidden = (error?.graphQLErrors ?? []).filter((e) => e.extensions?.code === 'FORBIDDEN').map((e) => e.path?.join('.'));
+  return { security: data?.security ?? null, forbidden };
+}
+
+/** `pages` pages of a symbol's trades, newest first, read back from the cache as one list. */
+export async function tradePages(client: Client, symbol: string, pages: number, first: number) {
+  let after: string | null | undefined;
+  for (let i = 0; i < pages; i++) {
+    const { data, error } = await client.query(TradesPageDocument, { symbol, first, after }, { requestPolicy: 'network-only' }).toPromise();
+    if (error) throw error;
+    after = data?.trades?.pageInfo.endCursor;
+    if (!data?.trades?.pageInfo.hasNextPage) break;
+  }
+  const merged = client.readQuery(TradesPageDocument, { symbol, first });
+  return (merged?.data?.trades?.edges ?? []).map(({ node }) => ({
+    // BigInt fields arrive as decimal strings: every digit of a nanosecond timestamp is kept
+    sipTimestamp: BigInt(node.sipTimestamp),
+    sequenceNumber: BigInt(node.sequenceNumber),
+    price: node.price,
+    size: node.size,
+  }));
+}
+
+/** Live trades of a symbol over WebSocket (graphql-ws through urql's subscriptionExchange), until `stop`. */
+export function liveTrades(client: Client, symbol: string, onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void) {
+  const subscription = client.subscription(TradeAddedDocument, { symbol }).subscribe(({ data }) => {
+    if (data?.tradeAdded) onTrade({ symbol: data.tradeAdded.symbol, sipTimestamp: BigInt(data.tradeAdded.sipTimestamp), price: data.tradeAdded.price });
+  });
+  return { stop: () => subscription.unsubscribe() };
+}
+
+// run as a program: the page and the trades, printed
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
+  const { client, close } = urqlClient(url, apiKey);
+  const page = await companyPage(client, 'NVLX');
+  console.log(page.security?.name, page.forbidden.length ? `(not in this tier: ${page.forbidden.join(', ')})` : '');
+  try {
+    const trades = await tradePages(client, 'NVLX', 3, 5);
+    console.log(`${trades.length} trades in 3 pages, newest ${trades[0]?.sipTimestamp} ns`);
+  } catch (e) {
+    console.log(`trades: ${(e as Error).message}`); // the free tier has none
+  }
+  await close();
+}

@@ -1,0 +1,7 @@
+// The types of scripts/codegen.mjs, for the TypeScript that imports it (test/app/clients.test.ts).
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+export declare const CODEGEN_OUTPUT: string;
+export declare const codegenConfig: CodegenConfig;
+/** Writes generated/graphql/ (or, with `write` false, answers its files). */
+export declare function codegen(write?: boolean): Promise<{ filename: string; content: string }[]>;

@@ -1,0 +1,105 @@
+// Typed clients (docs/frontend.md): the documents GraphQL Code Generator makes of operations/
+// (scripts/codegen.mjs) are current, and the Apollo Client and urql examples (examples/) work
+// against a live app on 127.0.0.1: the company page with partial data for the free tier, trades
+// paged by cursor and merged by each client's pagination policy, 64-bit numbers, live trades.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importStream } from '../../src/ingest/import-stream.js';
+import { importerFor } from '../../src/ingest/registry.js';
+import { memoryEventBus } from '../../src/runtime/events.js';
+import * as apollo from '../../examples/apollo/client.js';
+import * as urql from '../../examples/urql/client.js';
+import { codegen } from '../../scripts/codegen.mjs';
+import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
+import { listening, ndjson, SEQ, SIP, trade, within } from '../graphql/subscription-helpers.js';
+import { testDatabases } from '../helpers.js';
+
+describe('GraphQL Code Generator', () => {
+  it('generated/graphql/ is what `npm run codegen` makes of schema.graphql and operations/', async () => {
+    const files = await codegen(false);
+    expect(files.length).toBeGreaterThan(0);
+    for (const { filename, content } of files) expect(fs.readFileSync(filename, 'utf8'), `${filename} is stale: run npm run codegen`).toBe(content);
+  });
+});
+
+const tdb = testDatabases()[0]!; // SQLite: what a frontend developer runs with `npm start`
+
+describe('the Apollo Client and urql examples against a live app', () => {
+  let h: GraphQLHarness;
+  let server: Awaited<ReturnType<typeof listening>>;
+  let url: string;
+  const bus = memoryEventBus();
+  let sequence = SEQ + 1000n;
+  /** One new NVLX trade through the import path, which publishes it. */
+  const importTrade = async () => {
+    sequence++;
+    await importStream(h.db, await importerFor('trades'), { stream: Readable.from([ndjson([trade('NVLX', sequence, SIP + sequence)])]) }, { events: bus });
+  };
+  /** Trades arrive once the subscription is live: import one every 100 ms until one does. */
+  const firstLiveTrade = async (start: (onTrade: (t: { symbol: string; sipTimestamp: bigint }) => void) => { stop(): unknown }) => {
+    let got: { symbol: string; sipTimestamp: bigint } | undefined;
+    const live = start((t) => (got ??= t));
+    try {
+      await within(
+        (async () => {
+          while (!got) {
+            await importTrade();
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        })(),
+        10_000,
+        'a live trade',
+      );
+    } finally {
+      await live.stop();
+    }
+    return got!;
+  };
+
+  beforeAll(async () => {
+    h = await graphqlHarness(tdb);
+    server = await listening(h.appWith({}, { events: bus }), 1 << 20);
+    url = server.url.replace(/^ws/, 'http');
+  });
+  afterAll(async () => {
+    await server?.close();
+    await h?.close();
+    await tdb.cleanup();
+  });
+
+  /** The newest `n` NVLX trades as the graph answers them in one page. */
+  const newestTrades = async (n: number) =>
+    ((await h.gql(`{ trades(symbol: "NVLX", first: ${n}) { nodes { sipTimestamp sequenceNumber } } }`)).data as any).trades.nodes.map((t: any) => [BigInt(t.sipTimestamp), BigInt(t.sequenceNumber)]);
+
+  it('Apollo Client: a free caller keeps the page without the quote and trades; three pages merge into one list; a live trade arrives', async () => {
+    const free = await apollo.companyPage(apollo.apolloClient(url, 'demo-free'), 'NVLX');
+    expect(free.security?.name).toBeTruthy();
+    expect(free.security?.latestQuote).toBeNull();
+    expect(free.forbidden.sort()).toEqual(['security.latestQuote', 'security.trades']);
+    const client = apollo.apolloClient(url, 'demo-pro');
+    expect((await apollo.companyPage(client, 'NVLX')).forbidden).toEqual([]);
+    const merged = await apollo.tradePages(client, 'NVLX', 3, 5);
+    expect(merged.map((t) => [t.sipTimestamp, t.sequenceNumber])).toEqual(await newestTrades(15));
+    const live = await firstLiveTrade((onTrade) => apollo.liveTrades(url, 'demo-pro', 'NVLX', onTrade));
+    expect(live.symbol).toBe('NVLX');
+    expect(live.sipTimestamp).toBeGreaterThan(SIP); // past 2^53: every digit kept
+  });
+
+  it('urql: the same page, pages and live trade through Graphcache and its subscription exchange', async () => {
+    const free = urql.urqlClient(url, 'demo-free');
+    const pro = urql.urqlClient(url, 'demo-pro');
+    try {
+      const page = await urql.companyPage(free.client, 'NVLX');
+      expect(page.security?.name).toBeTruthy();
+      expect(page.forbidden.sort()).toEqual(['security.latestQuote', 'security.trades']);
+      const merged = await urql.tradePages(pro.client, 'NVLX', 3, 5);
+      expect(merged.map((t) => [t.sipTimestamp, t.sequenceNumber])).toEqual(await newestTrades(15));
+      const live = await firstLiveTrade((onTrade) => urql.liveTrades(pro.client, 'NVLX', onTrade));
+      expect(live.symbol).toBe('NVLX');
+      expect(live.sipTimestamp).toBeGreaterThan(SIP);
+    } finally {
+      await Promise.all([free.close(), pro.close()]);
+    }
+  });
+});
