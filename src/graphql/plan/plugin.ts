@@ -4,7 +4,7 @@
 // query, and any planned one the plan cannot answer as they would (graphql/plan/run.ts).
 // PostgreSQL only: SQLite's statements are in-process and cheap, and it has no LATERAL/json_agg
 // tree to read them with.
-import type { DocumentNode, ExecutionArgs } from 'graphql';
+import { getOperationAST, type ExecutionArgs, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context.js';
 import { readsTrees } from '../../db/tree.js';
@@ -13,12 +13,14 @@ import { runPlan } from './run.js';
 
 export function usePlannedExecution(): Plugin {
   // Yoga's parser cache hands the same document object to every run of the same text (and the
-  // response cache its rewrite of it)
-  const plans = new WeakMap<DocumentNode, Map<string, PlanTemplate | string>>();
+  // response cache its rewrite of it), so an operation object is met again; plans are kept by it,
+  // never by a name a client sends (a name the document lacks is no operation: nothing is kept)
+  const plans = new WeakMap<OperationDefinitionNode, PlanTemplate | string>();
   const planOf = ({ schema, document, operationName }: ExecutionArgs): PlanTemplate | string => {
-    const byName = plans.get(document) ?? plans.set(document, new Map()).get(document)!;
-    let plan = byName.get(operationName ?? '');
-    if (plan === undefined) byName.set(operationName ?? '', (plan = planDocument(schema, document, operationName)));
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return 'no such operation';
+    let plan = plans.get(operation);
+    if (plan === undefined) plans.set(operation, (plan = planDocument(schema, document, operationName)));
     return plan;
   };
   return {
