@@ -261,6 +261,7 @@ export function fixedCases(): PlanCase[] {
     q('child aliases, different first', '{ securities(search: "NVLX") { nodes { a: news(first: 1) { nodes { headline } } b: news(first: 4) { nodes { headline } } } } }'),
     q('one key asked three ways', '{ securities(search: "NV") { nodes { symbol ... on Security { symbol name } ...N } nodes { name } } } fragment N on Security { name symbol }'),
     q('two operations, the second run', 'query A { securities(search: "A") { nodes { symbol } } } query B { securities(search: "B") { nodes { name } } }', undefined, 'B'),
+    q('an operation name the document lacks', 'query A { securities(search: "A") { nodes { symbol } } }', undefined, 'Nope'),
     q('an alias named __proto__ at the root', '{ __proto__: securities(search: "NVLX") { nodes { symbol } } }'),
     q('an alias named __proto__ inside', '{ securities(search: "NVLX") { __proto__: nodes { __proto__: symbol companyInfo { __proto__: listDate } } } }'),
     q('an alias named constructor', '{ constructor: __typename securities(search: "NVLX") { nodes { toString: symbol hasOwnProperty: name } } }'),
