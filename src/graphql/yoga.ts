@@ -29,7 +29,7 @@ import { sseResponse } from './sse.js';
  * query the README's tour starts from), under a line on how to run it. One document, not a copy.
  */
 export const COMPANY_PAGE_QUERY = `# A company page: one security and what links to it. Press Ctrl-Enter to run.
-# Requests need a credential: add the header {"X-API-Key": "demo-pro"} below (demo accounts, outside production).
+# Requests need a credential: the Headers tab below holds {"X-API-Key": "demo-pro"} (demo accounts, outside production).
 ${fs.readFileSync(path.join(ROOT, 'operations/company-page.graphql'), 'utf8').replace(/^(#.*\n)+/, '')}`;
 
 export type GraphQLServer = YogaServerInstance<{ ctx: Context }, Context>;
