@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** Monaco's worker of each label, as Yoga's page names them (graphql-yoga's graphiql-html.js). */
+/** Monaco's worker of each label, the labels Yoga's own page gives them. */
 const WORKERS: Record<string, string> = {
   editorWorkerService: 'monacoeditorwork/editor.worker.bundle.js',
   json: 'monacoeditorwork/json.worker.bundle.js',
@@ -78,11 +78,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
- * Yoga's GraphiQL page (graphql-yoga's graphiql-html.js) with its assets from GRAPHIQL_ASSETS, a
- * favicon that fetches nothing, and the default query in the editor: Yoga's component opens with
- * its own welcome comment unless given `query` (its `defaultQuery` only seeds new tabs), and a
- * comment alone answers "Syntax Error: Unexpected <EOF>". The `query` of the page's URL, which
- * GraphiQL keeps as it is edited, wins over ours after a reload.
+ * Yoga's own GraphiQL page, with its assets from GRAPHIQL_ASSETS, a favicon that fetches nothing,
+ * and the default query in the editor: Yoga's component opens with its own welcome comment unless
+ * given `query` (its `defaultQuery` only seeds new tabs), and a comment alone answers "Syntax
+ * Error: Unexpected <EOF>". The `query` of the page's URL, which GraphiQL keeps as it is edited,
+ * wins over ours after a reload. Its two inline scripts run because the gateway sends no
+ * Content-Security-Policy; one would have to allow them.
  */
 export function graphiqlPage(options: GraphiQLOptions): string {
   const title = escapeHtml(options.title ?? 'GraphiQL');
