@@ -179,9 +179,9 @@ interface HandlerParts {
 }
 
 /**
- * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path. Whatever is thrown
- * becomes the REST error body with the request id: an AppError as it is, the database out of
- * reach as 503, anything else as INTERNAL (logged with its stack, never sent).
+ * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path.
+ * Whatever is thrown becomes the REST error body with the request id: an AppError as it is, the
+ * database out of reach as 503, anything else as INTERNAL (logged with its stack, never sent).
  */
 function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiqlAssets, rest }: HandlerParts) {
   return async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
@@ -197,7 +197,12 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
       if (preflight) response = preflight;
       else if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
-      else response = (await graphiqlAssets(request, url)) ?? (await rest(ctx, url));
+      else {
+        const asset = await graphiqlAssets(request, url);
+        // one label for every asset in the metrics, as a REST route's template is for every symbol
+        if (asset) observability.route(ctx, '/graphiql/assets/*');
+        response = asset ?? (await rest(ctx, url));
+      }
     } catch (err) {
       const appErr =
         err instanceof AppError ? err

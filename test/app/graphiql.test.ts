@@ -93,6 +93,8 @@ describe("GraphiQL's page and its assets, served by the gateway", () => {
     const worker = await h.app.fetch(`http://test${GRAPHIQL_ASSETS}monacoeditorwork/graphql.worker..bundle.js`, { method: 'HEAD' });
     expect(worker.status).toBe(200);
     expect(worker.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    // one route label for them all in the metrics, not `unmatched` as a probe of unknown paths
+    expect(await (await h.app.fetch('http://test/metrics')).text()).toMatch(/route="\/graphiql\/assets\/\*",operation="",status="200"} [1-9]/);
   });
 
   it('serves nothing else: no other file, no way out of the package, and nothing without introspection', async () => {
