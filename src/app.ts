@@ -14,6 +14,7 @@ import { databaseAnswers } from './db/health.js';
 import { AppError, databaseUnavailable, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
+import { graphiqlAssets } from './graphql/graphiql.js';
 import { graphqlOverHttp } from './graphql/http.js';
 import { LiveHub } from './graphql/live.js';
 import { useRequestLog } from './graphql/logging.js';
@@ -102,6 +103,8 @@ export function createApp({
     cors: createCors(config.auth.corsOrigins),
     probes: probes({ db, draining, metrics: (request) => metrics.serve(request), openApi: openApiDocument(routes, config.version) }),
     graphql: graphqlOverHttp(graphqlDeps),
+    // GraphiQL's page (Yoga's, at /graphql) exists only with introspection: so do its assets
+    graphiqlAssets: config.graphql.introspection ? graphiqlAssets() : async () => undefined,
     rest: restRouter({ routes, identify, anonymous: (ip) => limits.anonymous(ip), bodies, matched: (ctx, template) => observability.route(ctx, template) }),
   };
   const handle = fetchHandler(parts);
@@ -170,15 +173,17 @@ interface HandlerParts {
   cors: ReturnType<typeof createCors>;
   probes: ReadonlyMap<string, Handler>;
   graphql(ctx: Context, url: URL): Promise<Response>;
+  /** GraphiQL's script, styles and workers (graphql/graphiql.ts); undefined for what is not one of them. */
+  graphiqlAssets(request: Request, url: URL): Promise<Response | undefined>;
   rest(ctx: Context, url: URL): Promise<Response>;
 }
 
 /**
- * The fetch handler: a CORS preflight, a probe, /graphql or a REST path. Whatever is thrown
- * becomes the REST error body with the request id: an AppError as it is, the database out of
- * reach as 503, anything else as INTERNAL (logged with its stack, never sent).
+ * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path.
+ * Whatever is thrown becomes the REST error body with the request id: an AppError as it is, the
+ * database out of reach as 503, anything else as INTERNAL (logged with its stack, never sent).
  */
-function fetchHandler({ contextOf, observability, cors, probes, graphql, rest }: HandlerParts) {
+function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiqlAssets, rest }: HandlerParts) {
   return async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
     const url = new URL(request.url);
@@ -192,7 +197,12 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, rest }:
       if (preflight) response = preflight;
       else if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
-      else response = await rest(ctx, url);
+      else {
+        const asset = await graphiqlAssets(request, url);
+        // one label for every asset in the metrics, as a REST route's template is for every symbol
+        if (asset) observability.route(ctx, '/graphiql/assets/*');
+        response = asset ?? (await rest(ctx, url));
+      }
     } catch (err) {
       const appErr =
         err instanceof AppError ? err

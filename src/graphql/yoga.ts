@@ -14,6 +14,7 @@ import type { Logger } from '../observability/log.js';
 import { yogaLogger } from './logging.js';
 import type { InFlightBudget } from '../runtime/in-flight.js';
 import { responseCachePlugins } from './cache.js';
+import { graphiqlPage } from './graphiql.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
 import { guardPlugins } from './guard.js';
 import { useInputDepthLimit } from './input.js';
@@ -28,7 +29,7 @@ import { sseResponse } from './sse.js';
  * query the README's tour starts from), under a line on how to run it. One document, not a copy.
  */
 export const COMPANY_PAGE_QUERY = `# A company page: one security and what links to it. Press Ctrl-Enter to run.
-# Requests need a credential: add the header {"X-API-Key": "demo-pro"} below (demo accounts, outside production).
+# Requests need a credential: the Headers tab below holds {"X-API-Key": "demo-pro"} (demo accounts, outside production).
 ${fs.readFileSync(path.join(ROOT, 'operations/company-page.graphql'), 'utf8').replace(/^(#.*\n)+/, '')}`;
 
 export type GraphQLServer = YogaServerInstance<{ ctx: Context }, Context>;
@@ -63,8 +64,9 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
     maxRequestBodySize: false,
     // Yoga's default reflects any Origin with credentials; app.ts applies CORS_ORIGINS to every path
     cors: false,
-    // GraphiQL builds its editor from introspection
+    // GraphiQL builds its editor from introspection; its page loads nothing from outside (graphql/graphiql.ts)
     graphiql: config.graphql.introspection && { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
+    renderGraphiQL: graphiqlPage,
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
     plugins: [
       // first: variables and extensions nested too deep never reach a plugin that walks them
