@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Client, Pool } from 'pg';
 import type { SqliteConnection } from './client.js';
 
@@ -8,6 +9,9 @@ export const MAX_ROWS = 100_000;
 export const RETENTION_MS = 60_000;
 /** SQLite: how often a server with subscribers reads the table. */
 export const POLL_MS = 100;
+/** SQLite: how often a watching server touches its mark, and how old a mark still counts. */
+const MARK_EVERY_MS = 5_000;
+const MARK_VALID_MS = 15_000;
 
 export interface StoredEvent {
   id: number;
@@ -30,8 +34,17 @@ export interface OutboxStore {
   append(events: readonly (readonly [topic: string, payload: string])[], now: number): Promise<void>;
   /** The rows after `id`, oldest first, at most `limit`; `oldest` is the smallest id the table holds. */
   read(after: number, limit: number): Promise<{ rows: StoredEvent[]; oldest: number | undefined }>;
-  /** Calls `wake` whenever rows may have come, until stopped; rejects when the database does not answer. */
+  /**
+   * Calls `wake` whenever rows may have come, until stopped; rejects when the database does not
+   * answer. A watch is visible to `readers` before it resolves.
+   */
   watch(wake: () => void): Promise<Watch>;
+  /**
+   * Whether any process may be watching: when none is, a publisher stores nothing (an import into a
+   * database no server reads live costs no more than without the outbox). Asked after the rows an
+   * event reports were committed, so a subscription ready before the answer gets their events.
+   */
+  readers(): Promise<boolean>;
 }
 
 const READ_SQL = `SELECT id, topic, payload, (SELECT min(id) FROM "LiveEvent") AS oldest FROM "LiveEvent" WHERE id > $1 ORDER BY id LIMIT $2`;
@@ -49,7 +62,17 @@ const toRows = (rows: readonly { id: unknown; topic: unknown; payload: unknown; 
  * lock), so they follow every committed row's; the newest row is never pruned, so they never go back.
  * Readers poll: no other process can be told.
  */
-export function sqliteOutbox(connection: () => SqliteConnection): OutboxStore {
+export function sqliteOutbox(connection: () => SqliteConnection, file: string): OutboxStore {
+  // beside the database as its -wal and -shm are: touched while a server watches, only stat'ed by publishers
+  const mark = `${file}-live`;
+  const touch = () => {
+    try {
+      const now = new Date();
+      fs.utimesSync(mark, now, now);
+    } catch {
+      fs.closeSync(fs.openSync(mark, 'a'));
+    }
+  };
   const sqlite = (sql: string) => connection().prepare(sql.replace(/\$(\d+)/g, '?$1'));
   let statements: { read: ReturnType<typeof sqlite>; head: ReturnType<typeof sqlite>; insert: ReturnType<typeof sqlite>; prune: ReturnType<typeof sqlite> } | undefined;
   const prepared = () =>
@@ -79,9 +102,18 @@ export function sqliteOutbox(connection: () => SqliteConnection): OutboxStore {
       return toRows(prepared().read.all(after, limit) as { id: unknown; topic: unknown; payload: unknown; oldest: unknown }[]);
     },
     async watch(wake) {
+      touch();
       const first = head();
       const timer = setInterval(wake, POLL_MS);
-      return { head: first, stop: async () => clearInterval(timer) };
+      const marking = setInterval(touch, MARK_EVERY_MS);
+      return { head: first, stop: async () => (clearInterval(timer), clearInterval(marking)) };
+    },
+    async readers() {
+      try {
+        return fs.statSync(mark).mtimeMs > Date.now() - MARK_VALID_MS;
+      } catch {
+        return false;
+      }
     },
   };
 }
@@ -124,6 +156,8 @@ export function pgOutbox(pool: Pool, url: string): OutboxStore {
       return toRows((await pool.query(READ_SQL, [after, limit])).rows);
     },
     watch: (wake) => listen(url, wake, async () => Number((await pool.query(HEAD_SQL)).rows[0]?.head ?? 0)),
+    // every session's application_name is visible to every role (only the query text is not)
+    readers: async () => (await pool.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() LIMIT 1', [LISTENER_NAME])).rowCount! > 0,
   };
 }
 

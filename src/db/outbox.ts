@@ -23,7 +23,10 @@ export const MAX_EVENT_BYTES = 1024 * 1024;
 export const BATCH_ROWS = 1000;
 
 export function outboxEventBus(db: Db, database: DatabaseConfig): EventBus {
-  return databaseEventBus(db.driver.kind === 'sqlite' ? sqliteOutbox(db.driver.connection) : pgOutbox(db.driver.pool, database.url));
+  const { driver } = db;
+  if (driver.kind === 'postgresql') return databaseEventBus(pgOutbox(driver.pool, database.url));
+  if (database.kind !== 'sqlite') throw new Error(`a SQLite client for a ${database.kind} database`);
+  return databaseEventBus(sqliteOutbox(driver.connection, database.file));
 }
 
 export function databaseEventBus(store: OutboxStore): EventBus {
@@ -33,6 +36,7 @@ export function databaseEventBus(store: OutboxStore): EventBus {
       await this.publishAll([[topic, payload]]);
     },
     async publishAll(events) {
+      if (!(await store.readers())) return;
       let batch: [string, string][] = [];
       let tooLarge = 0;
       for (const [topic, payload] of events) {

@@ -1,5 +1,6 @@
 // The database's event bus (db/outbox.ts), in one process on each database: what a publisher
 // appends reaches a subscriber of another bus on the same database, in order, whole; and its bounds.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -55,6 +56,24 @@ describe.each(testDatabases())('the outbox event bus on $name', (tdb) => {
     expect((await sub.next()).value).toEqual({ body: 'small' });
     await sub.return!();
   });
+
+  if (tdb.name === 'sqlite') {
+    it('stores nothing while no server watches: an import into a database nobody reads live costs what it did', async () => {
+      const count = () => (publisherDb.driver.kind === 'sqlite' ? Number((publisherDb.driver.connection().prepare('SELECT count(*) AS n FROM "LiveEvent"').get() as { n: number }).n) : NaN);
+      const sub = server.subscribe('quote:NVLX');
+      await sub.ready;
+      await sub.return!();
+      const before = count();
+      await publisher.publish('quote:NVLX', { n: 1 });
+      expect(count()).toBe(before + 1);
+      // the mark of the last watching server, as it stands 20 s after it stopped
+      if (database.kind !== 'sqlite') throw new Error('unreachable');
+      const old = new Date(Date.now() - 20_000);
+      fs.utimesSync(`${database.file}-live`, old, old);
+      await publisher.publish('quote:NVLX', { n: 2 });
+      expect(count()).toBe(before + 1);
+    });
+  }
 });
 
 describe('the outbox reader', () => {
@@ -73,6 +92,7 @@ describe('the outbox reader', () => {
         wake = w;
         return { head: rows.at(-1)?.id ?? 0, stop: async () => void (wake = () => {}) };
       },
+      readers: async () => true,
     };
     return { store, rows, wake: () => wake() };
   }

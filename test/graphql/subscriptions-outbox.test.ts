@@ -97,6 +97,8 @@ describe.each(testDatabases())('live events across processes without Redis, on $
   });
 
   it('keeps the table bounded: rows of a minute ago are pruned by the next import', async () => {
+    // a subscriber: with none watching, an import stores no events at all
+    const overSse = await sse(fetch, base, TRADE, { 'x-api-key': 'demo-pro' });
     const client = await rawClient(database);
     try {
       await client.exec(`UPDATE "LiveEvent" SET at = at - 120000`);
@@ -105,7 +107,9 @@ describe.each(testDatabases())('live events across processes without Redis, on $
       await importTrades(SEQ + 10n);
       // the two rows of this import stay; every older one went
       expect(await client.count()).toBe(2);
+      expect(await overSse.next(10_000)).toEqual(tradeAdded(SEQ + 10n));
     } finally {
+      await overSse.cancel();
       await client.close();
     }
   });
