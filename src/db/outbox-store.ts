@@ -105,7 +105,13 @@ export function sqliteOutbox(connection: () => SqliteConnection, file: string): 
       touch();
       const first = head();
       const timer = setInterval(wake, POLL_MS);
-      const marking = setInterval(touch, MARK_EVERY_MS);
+      const marking = setInterval(() => {
+        try {
+          touch();
+        } catch {
+          // the first touch succeeded: a passing failure (a full disk) must not end the server
+        }
+      }, MARK_EVERY_MS);
       return { head: first, stop: async () => (clearInterval(timer), clearInterval(marking)) };
     },
     async readers() {
