@@ -1,6 +1,8 @@
 import type { Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { outboxEventBus } from './db/outbox.js';
+import { redisEventBus, type EventBus } from './runtime/events.js';
 import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
 import { sampleDataState, seedSampleData, type SeedProgress } from './sample/seed.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
@@ -51,4 +53,13 @@ export function progressLogger(log: Log): (p: SeedProgress) => void {
       log(`seeding ${p.phase}: ${p.done}/${p.total}`);
     }
   };
+}
+
+/**
+ * The bus that carries live events between processes (`cli import` publishes, servers serve the
+ * subscriptions): Redis with REDIS_URL (many instances: no table to poll or prune), else the
+ * database every process already shares (db/outbox.ts), so `npm start` alone serves them.
+ */
+export function createEventBus(config: Readonly<Pick<Config, 'redisUrl' | 'database'>>, db: Db): EventBus {
+  return config.redisUrl ? redisEventBus(config.redisUrl) : outboxEventBus(db, config.database);
 }

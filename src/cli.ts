@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { progressLogger } from './bootstrap.js';
+import { createEventBus, progressLogger } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import { createDb, type Db } from './db/client.js';
 import { AppError } from './errors.js';
-import { createEventBus } from './runtime/events.js';
 import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import-stream.js';
 import { IMPORT_RESOURCES, isPublishing } from './ingest/importer.js';
 import { progressReporter } from './ingest/progress.js';
@@ -185,16 +184,16 @@ const commands: Record<string, Command> = {
     }
     const since = flags.since as string | undefined;
     if (since !== undefined && Number.isNaN(Date.parse(since))) throw new UsageError(`--since must be an ISO 8601 date or time, got ${JSON.stringify(since)}`);
-    // only Redis reaches the servers' subscribers
-    const events = config.redisUrl ? createEventBus(config) : undefined;
+    // the servers' subscribers, through Redis or the database (bootstrap.ts)
+    const events = createEventBus(config, db);
     const reports = await sync(db, {
       from,
       apikey: required(flags, 'apikey'),
       ...(resources ? { resources: resources as (typeof IMPORT_RESOURCES)[number][] } : {}),
       ...(since ? { since } : {}),
-      ...(events ? { events } : {}),
+      events,
       log,
-    }).finally(() => events?.close());
+    }).finally(() => events.close());
     const incomplete = reports.filter((r) => r.skipped);
     const rejected = reports.reduce((sum, r) => sum + r.rejected, 0);
     log(`sync from ${sourceOf(from)}: ${reports.length - incomplete.length} of ${reports.length} resources complete${rejected ? `, ${rejected} records rejected` : ''}`);
@@ -233,10 +232,10 @@ const commands: Record<string, Command> = {
     }
 
     const importer = await importerFor(resource);
-    // only Redis reaches other processes; an in-memory bus in the CLI would have no subscriber
-    const events = config.redisUrl && isPublishing(importer) ? createEventBus(config) : undefined;
+    // the servers' subscribers, through Redis or the database (bootstrap.ts)
+    const events = isPublishing(importer) ? createEventBus(config, db) : undefined;
     const progress = progressReporter(resource);
-    // Ctrl-C or SIGTERM (a follow-mode feed being stopped): write what was read, close Redis, summarize
+    // Ctrl-C or SIGTERM (a follow-mode feed being stopped): write what was read, close the bus, summarize
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once('SIGINT', onSignal);

@@ -3,11 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { withSigningSecret } from './credentials/secret.js';
 import { createRedis } from './runtime/redis.js';
-import { openDatabase } from './bootstrap.js';
+import { createEventBus, openDatabase } from './bootstrap.js';
 import { checkServingConfig, loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import type { Db } from './db/client.js';
-import { createEventBus } from './runtime/events.js';
 import { createLogger } from './observability/log.js';
 import { MigrationError } from './db/migrate.js';
 import { OcrPool } from './ocr/pool.js';
@@ -49,8 +48,8 @@ const db = await open(config);
 const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
 
 const ocr = new OcrPool(config.ocr);
-// in-process, or Redis with REDIS_URL: then a row stored through any instance or the CLI reaches every subscriber
-const events = createEventBus(config);
+// Redis with REDIS_URL, else the database's outbox: either way a row the CLI stores reaches every subscriber
+const events = createEventBus(config, db);
 const tracing = await createTracing(config.observability, config.version);
 let draining = false;
 const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createRedis } from './redis.js';
 
@@ -9,8 +8,9 @@ import { createRedis } from './redis.js';
  * `Quote`, `PressRelease` with its tickers ...: camelCase, bigint sequence numbers and
  * timestamps), neutral to GraphQL and REST alike.
  *
- * In one process the in-memory bus does; with REDIS_URL set, the Redis bus carries events between
- * processes (an import CLI and the servers that serve subscriptions).
+ * In one process the in-memory bus does. Between processes (an import CLI and the servers that
+ * serve subscriptions) the Redis bus carries them when REDIS_URL is set, and the database's
+ * outbox (db/outbox.ts) when it is not; bootstrap.ts picks one.
  */
 export interface EventBus {
   publish(topic: string, payload: unknown): Promise<void>;
@@ -42,8 +42,14 @@ export const newsTopic = (symbol: string) => `news:${symbol}`;
  */
 export const MAX_QUEUED = 50_000;
 
-export function createEventBus(config: Pick<Config, 'redisUrl'>): EventBus {
-  return config.redisUrl ? redisEventBus(config.redisUrl) : memoryEventBus();
+/** One subscription of a bus: its iterator, and what the bus does to it. */
+export interface QueuedSubscription<T> {
+  sub: Subscription<T>;
+  push(v: T): void;
+  /** Ends it: its consumer reads the events already queued, then `done`. */
+  end(): void;
+  /** Ends it with `error`: the queued events are let go, and its next `next()` rejects with it. */
+  fail(error: Error): void;
 }
 
 /**
@@ -51,12 +57,13 @@ export function createEventBus(config: Pick<Config, 'redisUrl'>): EventBus {
  * MAX_QUEUED waiting ends it: the queue is let go and its next `next()` rejects with
  * SERVICE_UNAVAILABLE, rather than holding memory without end or skipping events unnoticed.
  */
-function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: Subscription<T>; push(v: T): void; end(): void } {
+export function subscription<T>(ready: Promise<void>, unsubscribe: () => void): QueuedSubscription<T> {
   // a head index, not shift(): a queue thousands long must not move on every event
   let queue: (T | undefined)[] = [];
   let head = 0;
-  let overflowed = false;
+  let failure: Error | undefined;
   let waiting: ((r: IteratorResult<T>) => void) | undefined;
+  let rejectWaiting: ((e: Error) => void) | undefined;
   let done = false;
   let listening = true;
   const leave = () => {
@@ -69,9 +76,21 @@ function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: 
       head = 0;
       leave();
       waiting?.({ value: undefined, done: true });
-      waiting = undefined;
+      waiting = rejectWaiting = undefined;
     }
     return { value: undefined, done: true };
+  };
+  const fail = (error: Error) => {
+    if (done || failure) return;
+    queue = [];
+    head = 0;
+    leave();
+    if (rejectWaiting) {
+      const r = rejectWaiting;
+      waiting = rejectWaiting = undefined;
+      finish();
+      r(error);
+    } else failure = error;
   };
   const sub: Subscription<T> = {
     ready,
@@ -83,13 +102,14 @@ function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: 
         else if (head >= 1024 && head * 2 >= queue.length) (queue = queue.slice(head)), (head = 0);
         return Promise.resolve({ value, done: false });
       }
-      if (overflowed) {
-        overflowed = false;
+      if (failure) {
+        const e = failure;
+        failure = undefined;
         finish();
-        return Promise.reject(new AppError('SERVICE_UNAVAILABLE', `live events came faster than this instance could deliver them (more than ${MAX_QUEUED} waiting); subscribe again`));
+        return Promise.reject(e);
       }
       if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => (waiting = resolve));
+      return new Promise((resolve, reject) => ((waiting = resolve), (rejectWaiting = reject)));
     },
     return: () => Promise.resolve(finish()),
     [Symbol.asyncIterator]() {
@@ -99,21 +119,19 @@ function subscription<T>(ready: Promise<void>, unsubscribe: () => void): { sub: 
   return {
     sub,
     push(v) {
-      if (done || overflowed) return;
+      if (done || failure) return;
       if (waiting) {
         const w = waiting;
-        waiting = undefined;
+        waiting = rejectWaiting = undefined;
         w({ value: v, done: false });
       } else if (queue.length - head >= MAX_QUEUED) {
-        overflowed = true;
-        queue = [];
-        head = 0;
-        leave();
+        fail(new AppError('SERVICE_UNAVAILABLE', `live events came faster than this instance could deliver them (more than ${MAX_QUEUED} waiting); subscribe again`));
       } else {
         queue.push(v);
       }
     },
     end: finish,
+    fail,
   };
 }
 

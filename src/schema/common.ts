@@ -133,7 +133,7 @@ export function tickNodeId(id: string, typename: string): { symbol: string; sequ
  * The events of `topic` for a subscription field that needs `resource`, optionally only those
  * `keep` accepts. Counts against the caps of graphql/live.ts (TOO_MANY_SUBSCRIPTIONS,
  * SUBSCRIPTIONS_FULL) and holds its slot there, so its caller's rights are checked while it runs.
- * Resolves once the bus listens (on Redis: once SUBSCRIBE is confirmed), so a client that has its
+ * Resolves once the bus listens (on Redis: once SUBSCRIBE is confirmed; on the database: once it knows the newest event), so a client that has its
  * response misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
  */
 export async function liveEvents<T>(ctx: Context, resource: Resource, topic: string, keep?: (event: T) => boolean): Promise<AsyncIterableIterator<T>> {
@@ -147,7 +147,7 @@ export async function liveEvents<T>(ctx: Context, resource: Resource, topic: str
   } catch {
     await subscription.return?.();
     slot.release();
-    throw new AppError('SERVICE_UNAVAILABLE', 'live events are unavailable for the moment: the event bus (Redis) does not answer; subscribe again later');
+    throw new AppError('SERVICE_UNAVAILABLE', 'live events are unavailable for the moment: the event bus (Redis, or the database without REDIS_URL) does not answer; subscribe again later');
   }
   ctx.liveSlot.current = slot;
   return perEvent(ctx, keep ? filtered(subscription, keep) : subscription, () => {

@@ -1,0 +1,167 @@
+import type { DatabaseConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import { decodeEvent, encodeEvent, subscription, type EventBus, type QueuedSubscription, type Subscription } from '../runtime/events.js';
+import type { Db } from './client.js';
+import { MAX_ROWS, pgOutbox, RETENTION_MS, sqliteOutbox, type OutboxStore, type StoredEvent, type Watch } from './outbox-store.js';
+
+/**
+ * The event bus between processes when REDIS_URL is not set: the table "LiveEvent" of the database
+ * every process already shares. A publisher (`cli import`, `cli sync`) appends its events; a server
+ * with subscribers reads the rows newer than the last it read and hands each to the subscribers of
+ * its topic. PostgreSQL wakes the readers with NOTIFY on a connection of their own; SQLite, which
+ * cannot tell another process anything, is read every POLL_MS while someone subscribes.
+ *
+ * Why rows and not NOTIFY payloads on PostgreSQL: a payload holds at most 8000 bytes (a press
+ * release's body is more), a notice sent while a reader's connection was down is gone, and one
+ * table serves both databases. The notice only says "read"; a reader that reconnects reads what it
+ * missed from the table.
+ */
+
+/** An event whose encoded payload is larger is not published (publishAll says how many). */
+export const MAX_EVENT_BYTES = 1024 * 1024;
+/** Rows appended in one transaction, and read at once. */
+export const BATCH_ROWS = 1000;
+
+export function outboxEventBus(db: Db, database: DatabaseConfig): EventBus {
+  const { driver } = db;
+  if (driver.kind === 'postgresql') return databaseEventBus(pgOutbox(driver.pool, database.url));
+  if (database.kind !== 'sqlite') throw new Error(`a SQLite client for a ${database.kind} database`);
+  return databaseEventBus(sqliteOutbox(driver.connection, database.file));
+}
+
+export function databaseEventBus(store: OutboxStore): EventBus {
+  const reader = new OutboxReader(store);
+  return {
+    async publish(topic, payload) {
+      await this.publishAll([[topic, payload]]);
+    },
+    async publishAll(events) {
+      if (!(await store.readers())) return;
+      let batch: [string, string][] = [];
+      let tooLarge = 0;
+      for (const [topic, payload] of events) {
+        const text = encodeEvent(payload);
+        if (Buffer.byteLength(text) > MAX_EVENT_BYTES) tooLarge++;
+        else if (batch.push([topic, text]) === BATCH_ROWS) {
+          await store.append(batch, Date.now());
+          batch = [];
+        }
+      }
+      if (batch.length) await store.append(batch, Date.now());
+      if (tooLarge) throw new Error(`${tooLarge} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
+    },
+    subscribe: (topic) => reader.subscribe(topic),
+    close: () => reader.close(),
+  };
+}
+
+/**
+ * A server's side: while it has subscribers it watches the table and reads, from the newest row it
+ * knew when the watch began, every row after the last it read; then it stops watching.
+ */
+class OutboxReader {
+  readonly #handlers = new Map<string, Set<(payload: unknown) => void>>();
+  readonly #subscriptions = new Set<QueuedSubscription<unknown>>();
+  #watching: Promise<Watch> | undefined;
+  /** Bumped when a watch ends, so that a read begun under it changes nothing after. */
+  #generation = 0;
+  #cursor = 0;
+  /** Whether the cursor belongs to the current watch (a wake may come before its head is read). */
+  #positioned = false;
+  #reading = false;
+  #again = false;
+
+  constructor(private readonly store: OutboxStore) {}
+
+  subscribe<T>(topic: string): Subscription<T> {
+    let set = this.#handlers.get(topic);
+    if (!set) this.#handlers.set(topic, (set = new Set()));
+    const ready = this.#start().then(() => {});
+    const s = subscription<T>(ready, () => {
+      set.delete(push);
+      this.#subscriptions.delete(s as QueuedSubscription<unknown>);
+      if (set.size === 0) this.#handlers.delete(topic);
+      if (this.#subscriptions.size === 0) void this.#stop();
+    });
+    const push = (p: unknown) => s.push(p as T);
+    set.add(push);
+    this.#subscriptions.add(s as QueuedSubscription<unknown>);
+    ready.catch(() => s.end());
+    return s.sub;
+  }
+
+  async close(): Promise<void> {
+    for (const s of [...this.#subscriptions]) s.end();
+    await this.#stop();
+  }
+
+  readonly #wake = () => void this.#pump();
+
+  #start(): Promise<Watch> {
+    if (this.#watching) return this.#watching;
+    const w = this.store.watch(this.#wake).then((watch) => {
+      if (this.#watching !== w) return watch;
+      this.#cursor = watch.head;
+      this.#positioned = true;
+      this.#wake(); // for a notice that came before the head was known
+      return watch;
+    });
+    this.#watching = w;
+    w.catch(() => {
+      if (this.#watching === w) this.#watching = undefined; // the next subscription tries again
+    });
+    return w;
+  }
+
+  async #stop(): Promise<void> {
+    const w = this.#watching;
+    this.#watching = undefined;
+    this.#generation++;
+    this.#positioned = false;
+    await w?.then((watch) => watch.stop(), () => {});
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#reading) return void (this.#again = true);
+    if (!this.#positioned) return;
+    this.#reading = true;
+    const gen = this.#generation;
+    try {
+      do {
+        this.#again = false;
+        const { rows, oldest } = await this.store.read(this.#cursor, BATCH_ROWS);
+        if (gen !== this.#generation) return;
+        if (this.#lost(rows, oldest)) {
+          this.#cursor = rows.at(-1)!.id;
+          const error = new AppError('SERVICE_UNAVAILABLE', `live events were pruned before this instance read them (more than ${MAX_ROWS} rows, or older than ${RETENTION_MS / 1000} s); subscribe again`);
+          for (const s of [...this.#subscriptions]) s.fail(error);
+          return;
+        }
+        if (rows.length) this.#cursor = rows.at(-1)!.id;
+        this.#dispatch(rows);
+        if (rows.length === BATCH_ROWS) this.#again = true;
+      } while (this.#again && this.#subscriptions.size > 0);
+    } catch {
+      // the database does not answer: the next wake (a poll, a reconnection) reads again from the cursor
+    } finally {
+      this.#reading = false;
+      // a wake that came during a read begun under a watch since ended
+      if (this.#again && this.#subscriptions.size > 0) void this.#pump();
+    }
+  }
+
+  /** Rows between the last read and the first of these are gone from the table: pruned unread. */
+  #lost(rows: readonly StoredEvent[], oldest: number | undefined): boolean {
+    const first = rows[0]?.id;
+    return first !== undefined && this.#cursor > 0 && first > this.#cursor + 1 && oldest !== undefined && oldest >= first;
+  }
+
+  #dispatch(rows: readonly StoredEvent[]): void {
+    for (const row of rows) {
+      const set = this.#handlers.get(row.topic);
+      if (!set?.size) continue;
+      const payload = decodeEvent(row.payload);
+      for (const h of [...set]) h(payload);
+    }
+  }
+}
