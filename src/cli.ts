@@ -296,7 +296,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(`configuration error: ${e.message}`);
     return 2;
   }
-  const { applied } = await migrate(config.database);
+  const { applied, created } = await migrate(config.database);
+  if (created) log(created);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   const db = await createDb(config.database);
   try {
