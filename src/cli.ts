@@ -321,6 +321,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     console.error(`error: ${(e as Error)?.message ?? e}`);
-    process.exit(1);
+    // as server.ts: a database to create by hand is not a failure that running again would mend
+    process.exit(e instanceof AppError && e.code === 'DATABASE_MISSING' ? 2 : 1);
   },
 );

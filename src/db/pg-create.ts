@@ -41,7 +41,7 @@ function missing(pg: PgModule, database: PgDatabase, why: string): AppError {
 /**
  * Creates the database `database.url` names, which the server said does not exist: connected to
  * the server's `postgres` database with the same credentials, as `CREATE DATABASE` from template0
- * in UTF8 with a code-point collation. Resolves to the line to log, or undefined when another
+ * in UTF8 with a code-point collation (createDatabase). Resolves to the line to log, or undefined when another
  * process created it at the same moment. Refused (DATABASE_MISSING, naming the createdb
  * command to run) when `database.create` is off (production's default, docs/operations.md) or
  * when the server does not let this user create it.
@@ -56,23 +56,35 @@ export async function createMissingDatabase(pg: PgModule, database: PgDatabase):
   const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
-    for (const locale of LOCALES) {
-      try {
-        // the name is a quoted identifier (escapeIdentifier doubles its quotes): never SQL of its own
-        await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8' ${locale.clause}`);
-        return `created database ${JSON.stringify(name)} (UTF8, collation ${locale.name}: text compares by code point)`;
-      } catch (e) {
-        const { code, message } = e as { code?: string; message: string };
-        if (code === '42P04') return undefined; // duplicate_database: another instance was first
-        if (locale !== LOCALES.at(-1) && /locale/i.test(message)) continue;
-        throw e;
-      }
-    }
-    return undefined;
+    const locale = await createDatabase(client, name);
+    return locale && `created database ${JSON.stringify(name)} (UTF8, collation ${locale}: text compares by code point)`;
   } catch (e) {
-    if (e instanceof AppError) throw e;
     throw missing(pg, database, ` and creating it failed (${(e as Error).message})`);
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * CREATE DATABASE with the first of LOCALES the server has: the collation it got, or undefined if
+ * another process created the database first. LOCALE_PROVIDER libc, because a cluster whose
+ * template0 uses ICU would otherwise give the new database ICU's linguistic order under a C.UTF-8
+ * name; PostgreSQL before 15 has libc alone and no such option.
+ */
+async function createDatabase(client: Client, name: string): Promise<string | undefined> {
+  let provider = 'LOCALE_PROVIDER libc ';
+  for (let i = 0; i < LOCALES.length; ) {
+    try {
+      // the name is one quoted identifier (escapeIdentifier doubles its quotes): never SQL of its own
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8' ${provider}${LOCALES[i]!.clause}`);
+      return LOCALES[i]!.name;
+    } catch (e) {
+      const { code, message } = e as { code?: string; message: string };
+      if (code === '42P04') return undefined; // duplicate_database
+      if (provider && /"locale_provider" not recognized/i.test(message)) provider = '';
+      else if (i < LOCALES.length - 1 && /locale/i.test(message)) i++;
+      else throw e;
+    }
+  }
+  return undefined;
 }

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { openDatabase } from '../../src/bootstrap.js';
 import { parseDatabaseUrl } from '../../src/config.js';
+import { createMissingDatabase } from '../../src/db/pg-create.js';
 import { AppError } from '../../src/errors.js';
 import { DEFAULT_SAMPLE } from '../../src/sample/generate.js';
 import { gqlRequest } from '../auth/helpers.js';
@@ -121,5 +122,52 @@ describe('a PostgreSQL database that does not exist yet', { tags: ['postgresql']
       new RegExp(`^database "${name}" does not exist and creating it failed \\(permission denied to create database\\); create it with: createdb -h \\S+ (-p \\d+ )?-U ${role} --locale=C\\.UTF-8 --template=template0 ${name}$`),
     );
     expect(await exists(name)).toBe(false);
+  });
+});
+
+/**
+ * What other servers answer, from a driver that sends nothing: the pg client with its connection
+ * replaced, answering each CREATE DATABASE with the next of `answers` (an error, or nothing: done).
+ */
+function fakeServer(answers: ({ code: string; message: string } | undefined)[]) {
+  const sent: string[] = [];
+  // called with `new`, a function's returned object is the instance: a real client, reading the URL as pg does
+  function Client(config: pg.ClientConfig) {
+    return Object.assign(new pg.Client(config), {
+      connect: () => Promise.resolve(),
+      query: (sql: string) => {
+        sent.push(sql);
+        const answer = answers.shift();
+        return answer ? Promise.reject(Object.assign(new Error(answer.message), { code: answer.code })) : Promise.resolve({ rows: [] });
+      },
+      end: () => Promise.resolve(),
+    });
+  }
+  return { pg: { Client } as unknown as typeof pg, sent };
+}
+
+describe('creating a database on servers unlike the test one', () => {
+  const database = parseDatabaseUrl('postgresql://app@db.example:6543/market', os.tmpdir(), true);
+  if (database.kind !== 'postgresql') throw new Error('unreachable');
+  const create = `CREATE DATABASE "market" TEMPLATE template0 ENCODING 'UTF8'`;
+
+  it('falls back to LOCALE C where the server has no C.UTF-8 locale', async () => {
+    const server = fakeServer([{ code: '42809', message: 'invalid locale name: "C.UTF-8"' }]);
+    expect(await createMissingDatabase(server.pg, database)).toBe('created database "market" (UTF8, collation C: text compares by code point)');
+    expect(server.sent).toEqual([`${create} LOCALE_PROVIDER libc LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`, `${create} LOCALE_PROVIDER libc LOCALE 'C'`]);
+  });
+
+  it('leaves out LOCALE_PROVIDER where PostgreSQL (before 15) does not know it', async () => {
+    const server = fakeServer([{ code: '42601', message: 'option "locale_provider" not recognized' }]);
+    expect(await createMissingDatabase(server.pg, database)).toMatch(/collation C\.UTF-8/);
+    expect(server.sent[1]).toBe(`${create} LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  });
+
+  it('takes a database another instance created at the same moment, and reports any other refusal with the createdb command', async () => {
+    expect(await createMissingDatabase(fakeServer([{ code: '42P04', message: 'database "market" already exists' }]).pg, database)).toBeUndefined();
+    const refused = createMissingDatabase(fakeServer([{ code: '42501', message: 'permission denied to create database' }]).pg, database);
+    await expect(refused).rejects.toThrow(
+      'database "market" does not exist and creating it failed (permission denied to create database); create it with: createdb -h db.example -p 6543 -U app --locale=C.UTF-8 --template=template0 market',
+    );
   });
 });
