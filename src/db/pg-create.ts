@@ -27,15 +27,20 @@ function target(pg: PgModule, url: string): { name: string; host: string; port: 
 
 const shellWord = (w: string) => (/^[A-Za-z0-9_.,:/@%+=-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-/** The command an operator runs to make the database the way the gateway would. */
-export function createdbCommand(pg: PgModule, url: string): string {
+/**
+ * The command an operator runs to make the database the way the gateway would: as the URL's user,
+ * or, when that user may not create databases, as `postgres` on its behalf (`--owner`).
+ */
+export function createdbCommand(pg: PgModule, url: string, onBehalf = false): string {
   const t = target(pg, url);
   const port = t.port === 5432 ? [] : ['-p', String(t.port)];
-  return ['createdb', '-h', t.host, ...port, '-U', t.user, '--locale=C.UTF-8', '--template=template0', t.name].map(shellWord).join(' ');
+  const user = onBehalf ? ['-U', 'postgres', `--owner=${t.user}`] : ['-U', t.user];
+  return ['createdb', '-h', t.host, ...port, ...user, '--locale=C.UTF-8', '--template=template0', t.name].map(shellWord).join(' ');
 }
 
-function missing(pg: PgModule, database: PgDatabase, why: string): AppError {
-  return new AppError('DATABASE_MISSING', `database ${JSON.stringify(target(pg, database.url).name)} does not exist${why}; create it with: ${createdbCommand(pg, database.url)}`);
+function missing(pg: PgModule, database: PgDatabase, why: string, onBehalf = false): AppError {
+  const how = onBehalf ? 'create it as a user with the CREATEDB right' : 'create it with';
+  return new AppError('DATABASE_MISSING', `database ${JSON.stringify(target(pg, database.url).name)} does not exist${why}; ${how}: ${createdbCommand(pg, database.url, onBehalf)}`);
 }
 
 /**
@@ -59,7 +64,8 @@ export async function createMissingDatabase(pg: PgModule, database: PgDatabase):
     const locale = await createDatabase(client, name);
     return locale && `created database ${JSON.stringify(name)} (UTF8, collation ${locale}: text compares by code point)`;
   } catch (e) {
-    throw missing(pg, database, ` and creating it failed (${(e as Error).message})`);
+    // 42501 insufficient_privilege: this user lacks CREATEDB
+    throw missing(pg, database, ` and creating it failed (${(e as Error).message})`, (e as { code?: string }).code === '42501');
   } finally {
     await client.end().catch(() => {});
   }

@@ -119,7 +119,9 @@ describe('a PostgreSQL database that does not exist yet', { tags: ['postgresql']
     const error = await openDatabase(config).then(() => undefined, (e: unknown) => e);
     expect((error as AppError).code).toBe('DATABASE_MISSING');
     expect((error as AppError).message).toMatch(
-      new RegExp(`^database "${name}" does not exist and creating it failed \\(permission denied to create database\\); create it with: createdb -h \\S+ (-p \\d+ )?-U ${role} --locale=C\\.UTF-8 --template=template0 ${name}$`),
+      new RegExp(
+        `^database "${name}" does not exist and creating it failed \\(permission denied to create database\\); create it as a user with the CREATEDB right: createdb -h \\S+ (-p \\d+ )?-U postgres --owner=${role} --locale=C\\.UTF-8 --template=template0 ${name}$`,
+      ),
     );
     expect(await exists(name)).toBe(false);
   });
@@ -163,11 +165,14 @@ describe('creating a database on servers unlike the test one', () => {
     expect(server.sent[1]).toBe(`${create} LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
   });
 
-  it('takes a database another instance created at the same moment, and reports any other refusal with the createdb command', async () => {
+  it('takes a database another instance created at the same moment; any other failure names the createdb command', async () => {
     expect(await createMissingDatabase(fakeServer([{ code: '42P04', message: 'database "market" already exists' }]).pg, database)).toBeUndefined();
+    await expect(createMissingDatabase(fakeServer([{ code: '57P03', message: 'the database system is starting up' }]).pg, database)).rejects.toThrow(
+      'database "market" does not exist and creating it failed (the database system is starting up); create it with: createdb -h db.example -p 6543 -U app --locale=C.UTF-8 --template=template0 market',
+    );
     const refused = createMissingDatabase(fakeServer([{ code: '42501', message: 'permission denied to create database' }]).pg, database);
     await expect(refused).rejects.toThrow(
-      'database "market" does not exist and creating it failed (permission denied to create database); create it with: createdb -h db.example -p 6543 -U app --locale=C.UTF-8 --template=template0 market',
+      'database "market" does not exist and creating it failed (permission denied to create database); create it as a user with the CREATEDB right: createdb -h db.example -p 6543 -U postgres --owner=app --locale=C.UTF-8 --template=template0 market',
     );
   });
 });
