@@ -17,7 +17,8 @@ export type Log = (msg: string) => void;
  * is started over, and demo accounts are disabled once.
  */
 export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
-  const { applied } = await migrate(config.database);
+  const { applied, created } = await migrate(config.database);
+  if (created) log(created);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   const db = await createDb(config.database);
   try {

@@ -295,7 +295,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(`configuration error: ${e.message}`);
     return 2;
   }
-  const { applied } = await migrate(config.database);
+  const { applied, created } = await migrate(config.database);
+  if (created) log(created);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   const db = await createDb(config.database);
   try {
@@ -319,6 +320,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     console.error(`error: ${(e as Error)?.message ?? e}`);
-    process.exit(1);
+    // as server.ts: a database to create by hand is not a failure that running again would mend
+    process.exit(e instanceof AppError && e.code === 'DATABASE_MISSING' ? 2 : 1);
   },
 );

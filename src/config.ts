@@ -10,7 +10,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; url: string; file: string }
-  | { kind: 'postgresql'; url: string; schema: string };
+  | { kind: 'postgresql'; url: string; schema: string; create: boolean };
 
 export interface Config {
   /** The gateway's version (package.json): the OpenAPI document, serviceInfo, metrics and traces say it. */
@@ -225,9 +225,9 @@ function checkSecret(secret: string): void {
 /**
  * Unset: an SQLite file under the data directory. `file:<path>`: that SQLite file (relative paths
  * are relative to the project root). `postgresql://...` (or `postgres://`): PostgreSQL; a
- * `?schema=` parameter selects the schema (default `public`), as with Prisma.
+ * `?schema=` parameter selects the schema (default `public`); `create`: DATABASE_CREATE.
  */
-export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DatabaseConfig {
+export function parseDatabaseUrl(raw: string | undefined, dataDir: string, create = false): DatabaseConfig {
   if (raw === undefined || raw === '') {
     const file = path.join(dataDir, 'market.db');
     return { kind: 'sqlite', url: `file:${file}`, file };
@@ -255,7 +255,7 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
       throw new ConfigError(`DATABASE_URL schema parameter must be an SQL identifier; got ${JSON.stringify(schema)}`);
     }
     url.searchParams.delete('schema');
-    return { kind: 'postgresql', url: url.toString(), schema };
+    return { kind: 'postgresql', url: url.toString(), schema, create };
   }
   throw new ConfigError(`DATABASE_URL must start with file: or postgresql://; got ${JSON.stringify(raw)}`);
 }
@@ -288,7 +288,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     nodeEnv,
     host: env.HOST || '0.0.0.0',
     port: parsePort(env.PORT),
-    database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
+    // outside production `npm start` just works; production creates no database unless told to
+    database: parseDatabaseUrl(env.DATABASE_URL, dataDir, bool(env, 'DATABASE_CREATE', nodeEnv !== 'production')),
     sampleData: oneOf(env, 'SAMPLE_DATA', ['auto', 'none'] as const, 'auto'),
     redisUrl: env.REDIS_URL || undefined,
     publicUrl: parsePublicUrl(env.PUBLIC_URL),

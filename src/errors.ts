@@ -22,6 +22,9 @@ export const ERRORS = {
   SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
   // the database cannot be reached (down, restarting, out of connections, locked past its timeout): retry later
   DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },
+  // start-up only, never a request's: the PostgreSQL database DATABASE_URL names does not exist
+  // and was not created (db/pg-create.ts); the message names the createdb command to run
+  DATABASE_MISSING: { status: 503, graphql: 'DATABASE_MISSING' },
   // GraphQL only: a document refused before it runs (graphql/guard.ts)
   QUERY_TOO_DEEP: { status: 400, graphql: 'QUERY_TOO_DEEP' },
   TOO_MANY_ALIASES: { status: 400, graphql: 'TOO_MANY_ALIASES' },

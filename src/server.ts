@@ -6,6 +6,7 @@ import { createRedis } from './runtime/redis.js';
 import { createEventBus, openDatabase } from './bootstrap.js';
 import { checkServingConfig, loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
+import { AppError } from './errors.js';
 import type { Db } from './db/client.js';
 import { createLogger } from './observability/log.js';
 import { MigrationError } from './db/migrate.js';
@@ -33,8 +34,9 @@ async function open(config: Readonly<Config>): Promise<Db> {
     return await openDatabase(config, log);
   } catch (e) {
     const where = config.database.kind === 'sqlite' ? config.database.file : config.database.url.replace(/\/\/[^@]*@/, '//');
-    logger.fatal(`cannot open the ${config.database.kind} database at ${where}: ${(e as Error).message}`);
-    process.exit(e instanceof MigrationError ? 2 : 1);
+    logger.fatal(e instanceof AppError ? { code: e.code } : {}, `cannot open the ${config.database.kind} database at ${where}: ${(e as Error).message}`);
+    // a migration the code does not know, or a database to create by hand: retrying will not help
+    process.exit(e instanceof MigrationError || (e instanceof AppError && e.code === 'DATABASE_MISSING') ? 2 : 1);
   }
 }
 

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, type DatabaseConfig } from '../config.js';
+import { createMissingDatabase, DATABASE_DOES_NOT_EXIST } from './pg-create.js';
 
 /**
  * Applies the committed migrations (prisma/migrations for SQLite, prisma/postgres/migrations for
@@ -71,7 +72,11 @@ function checkHistory(applied: Map<string, string>, migrations: Migration[]): vo
   }
 }
 
-export async function migrate(database: DatabaseConfig): Promise<{ applied: string[] }> {
+/**
+ * `applied`: the migrations it applied. `created`: on PostgreSQL, the line to log when it created
+ * the database because the server had none of that name (db/pg-create.ts).
+ */
+export async function migrate(database: DatabaseConfig): Promise<{ applied: string[]; created?: string }> {
   const migrations = readMigrations(database.kind);
   return database.kind === 'postgresql' ? migratePostgres(database, migrations) : migrateSqlite(database, migrations);
 }
@@ -124,9 +129,18 @@ async function migrateSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' 
 
 async function migratePostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>, migrations: Migration[]) {
   const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 5_000 });
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 5_000 });
+    await c.connect();
+    return c;
+  };
+  let created: string | undefined;
+  const client = await connect().catch(async (e: unknown) => {
+    if ((e as { code?: string }).code !== DATABASE_DOES_NOT_EXIST) throw e;
+    created = await createMissingDatabase(pg, database);
+    return connect();
+  });
   const applied: string[] = [];
-  await client.connect();
   try {
     const schema = `"${database.schema}"`;
     await client.query('BEGIN');
@@ -161,5 +175,5 @@ async function migratePostgres(database: Extract<DatabaseConfig, { kind: 'postgr
   } finally {
     await client.end();
   }
-  return { applied };
+  return { applied, ...(created && { created }) };
 }

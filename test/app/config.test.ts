@@ -18,7 +18,16 @@ describe('configuration', () => {
 
   it('switches to PostgreSQL on a postgresql:// URL and reads ?schema=', () => {
     const c = loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/market?schema=mirror' });
-    expect(c.database).toEqual({ kind: 'postgresql', url: 'postgresql://u@db:5432/market', schema: 'mirror' });
+    expect(c.database).toEqual({ kind: 'postgresql', url: 'postgresql://u@db:5432/market', schema: 'mirror', create: true });
+  });
+
+  it('creates a missing PostgreSQL database outside production, in production only with DATABASE_CREATE=true', () => {
+    const create = (env: Record<string, string>) => {
+      const { database } = loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/market', JWT_SECRET: '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi', ...env });
+      return database.kind === 'postgresql' && database.create;
+    };
+    expect([create({}), create({ DATABASE_CREATE: 'false' })]).toEqual([true, false]);
+    expect([create({ NODE_ENV: 'production' }), create({ NODE_ENV: 'production', DATABASE_CREATE: 'true' })]).toEqual([false, true]);
   });
 
   it.each([
@@ -27,6 +36,7 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with file: or postgresql:\/\/; got "mysql:\/\/x\/y"/],
     [{ DATABASE_URL: 'postgresql://host' }, /must name a host and a database/],
     [{ DATABASE_URL: 'postgresql://h/db?schema=a-b' }, /schema parameter must be an SQL identifier; got "a-b"/],
+    [{ DATABASE_CREATE: 'yes' }, /DATABASE_CREATE must be true or false; got "yes"/],
     [{ SAMPLE_DATA: 'some' }, /SAMPLE_DATA must be one of auto, none; got "some"/],
     [{ NODE_ENV: 'staging' }, /NODE_ENV must be one of/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\//],

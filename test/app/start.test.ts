@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/config.js';
-import { freePort } from '../helpers.js';
+import { freePort, TEST_JWT_SECRET } from '../helpers.js';
 
 
 interface Started {
@@ -90,4 +91,53 @@ describe('npm start on a fresh machine', () => {
     expect(second.output()).not.toMatch(/applied migrations/);
     await stop(second, port);
   }, 300_000);
+});
+
+describe('npm start on a PostgreSQL server without the database', { tags: ['postgresql'] }, () => {
+  const name = `mdg_start_${process.pid}`;
+  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgresql://unset/unset');
+  url.pathname = `/${name}`;
+  const children: ChildProcess[] = [];
+  const admin = async (sql: string, params: unknown[] = []) => {
+    const maintenance = new URL(url);
+    maintenance.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: maintenance.toString() });
+    await client.connect();
+    try {
+      return await client.query(sql, params);
+    } finally {
+      await client.end();
+    }
+  };
+  afterAll(async () => {
+    for (const c of children) {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+
+  // in this order: the production start must find no database, the README's start then makes it
+  it('in production stops at once with exit code 2 and one line naming the createdb command', async () => {
+    const started = npmStart({ PORT: String(await freePort()), DATABASE_URL: url.toString(), NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://test' });
+    children.push(started.child);
+    expect(await started.exited).toBe(2);
+    const fatal = started.output().split('\n').filter((l) => l.includes('"level":"fatal"'));
+    expect(fatal).toHaveLength(1);
+    expect(JSON.parse(fatal[0]!)).toMatchObject({ code: 'DATABASE_MISSING', msg: expect.stringContaining(`create it with: createdb -h ${url.hostname}`) });
+    expect((await admin('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount).toBe(0);
+  }, 60_000);
+
+  it('as the README says: creates the database, seeds it and serves', async () => {
+    const port = await freePort();
+    const started = npmStart({ PORT: String(port), DATABASE_URL: url.toString() });
+    children.push(started.child);
+    await waitForHealthy(port, started, 120_000);
+    expect(started.output()).toContain(`created database \\"${name}\\" (UTF8, collation C.UTF-8: text compares by code point)`);
+    expect(started.output()).toMatch(/sample data: 50 securities/);
+    await stop(started, port);
+  }, 180_000);
 });
