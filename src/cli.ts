@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { progressLogger } from './bootstrap.js';
+import { seedProgress } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import { createDb, type Db } from './db/client.js';
@@ -8,7 +8,7 @@ import { AppError } from './errors.js';
 import { createEventBus } from './runtime/events.js';
 import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import-stream.js';
 import { IMPORT_RESOURCES, isPublishing } from './ingest/importer.js';
-import { progressReporter } from './ingest/progress.js';
+import { importProgress, progressReporter } from './ingest/progress.js';
 import { RejectTally } from './ingest/reject-summary.js';
 import { importerFor, isImportResource } from './ingest/registry.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
@@ -123,8 +123,8 @@ const commands: Record<string, Command> = {
       seed: positiveNumber('seed', flags.seed, DEFAULT_SAMPLE.seed, true),
       securities: positiveNumber('securities', flags.securities, DEFAULT_SAMPLE.securities, true),
     };
-    const report = await seedSampleData(db, options, progressLogger(log));
-    log(`seeded (${JSON.stringify(report.options)}): ${Object.entries(report.counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${report.ms} ms`);
+    const report = await seedSampleData(db, options, seedProgress(process.stderr));
+    log(`seeded (${JSON.stringify(report.options)}): ${Object.entries(report.counts).map(([k, v]) => `${n(v)} ${k}`).join(', ')} in ${(report.ms / 1000).toFixed(1)} s`);
     if (config.nodeEnv !== 'production') await ensureDemoAccounts(db);
   },
 
@@ -260,7 +260,7 @@ const commands: Record<string, Command> = {
         onReject: (r) => {
           if (tally.add(r) || flags.verbose) warn(`rejected ${describeReject(r)}`);
         },
-        onProgress: (p) => progress.update(p),
+        onProgress: (p) => progress.update(importProgress(p)),
         onWarning: (m) => warn(`warning: ${m}`),
         signal: stop.signal,
       });

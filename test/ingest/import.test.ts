@@ -13,7 +13,7 @@ import { memoryEventBus, redisEventBus, tradeTopic, type EventBus } from '../../
 import { describeReject, ImportAborted, importStream, type ImportOptions } from '../../src/ingest/import-stream.js';
 import type { Importer } from '../../src/ingest/importer.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
-import { progressReporter } from '../../src/ingest/progress.js';
+import { importProgress, progressReporter } from '../../src/ingest/progress.js';
 import { RejectTally, ruleOf } from '../../src/ingest/reject-summary.js';
 import { migrate } from '../../src/db/migrate.js';
 import { importer as quoteImporter } from '../../src/ingest/resources/quote.js';
@@ -84,7 +84,7 @@ describe('progress', () => {
     const out: string[] = [];
     const stream = { isTTY: false, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;
     const p = progressReporter('trades', stream, 0);
-    p.update({ rows: 50_000, bytes: 25, totalBytes: 100, elapsedMs: 1_000, counts: { read: 50_000, inserted: 0, updated: 0, unchanged: 0, rejected: 3, duplicates: 0 } });
+    p.update(importProgress({ rows: 50_000, bytes: 25, totalBytes: 100, elapsedMs: 1_000, counts: { read: 50_000, inserted: 0, updated: 0, unchanged: 0, rejected: 3, duplicates: 0 } }));
     expect(out).toEqual(['trades: 50,000 rows | 50,000 rows/s | 3 rejected | ETA 3s | 25.0% of input\n']);
   });
 });
