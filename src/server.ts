@@ -40,7 +40,7 @@ async function open(config: Readonly<Config>): Promise<Db> {
 }
 
 const config = withSigningSecret(readConfig());
-const logger = createLogger(config.observability.logLevel);
+const logger = createLogger(config.observability.logLevel, undefined, config.observability.logFormat);
 // before anything can fail unseen; an uncaught exception drains a serving instance (see shutdown)
 let serving = false;
 installProcessGuard(logger, () => (serving ? void shutdown('uncaught exception', 1) : process.exit(1)));
