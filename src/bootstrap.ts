@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { grouped, progressReporter, type ProgressOut, type ProgressReporter } from './ingest/progress.js';
 import { createDb, type Db } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { outboxEventBus } from './db/outbox.js';
@@ -28,7 +29,7 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
         if (state.state === 'empty' || state.state === 'partial') {
           if (state.state === 'partial') log('an earlier sample-data seed did not finish; seeding again');
           const options = state.state === 'partial' ? state.options : DEFAULT_SAMPLE;
-          const report = await seedSampleData(db, options, progressLogger(log));
+          const report = await seedSampleData(db, options, seedProgress(logLines(log)));
           log(`sample data: ${Object.entries(report.counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${report.ms} ms`);
         }
       }
@@ -44,15 +45,25 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
   }
 }
 
-/** Plain progress lines, at most one per phase every two seconds. */
-export function progressLogger(log: Log): (p: SeedProgress) => void {
-  let last = 0;
+/**
+ * Seeding progress on the reporter `import` uses (rows, rows/s, ETA), a phase at a time, and one
+ * line as each phase ends. `out` is stderr for the CLI; a server start passes its log.
+ */
+export function seedProgress(out: ProgressOut, intervalMs?: number): (p: SeedProgress) => void {
+  let phase: SeedProgress['phase'] | undefined;
+  let started = 0;
+  let reporter: ProgressReporter | undefined;
   return (p) => {
-    const now = Date.now();
-    if (p.done === p.total || now - last > 2_000) {
-      last = now;
-      log(`seeding ${p.phase}: ${p.done}/${p.total}`);
+    if (p.phase !== phase) {
+      phase = p.phase;
+      started = performance.now();
+      reporter = progressReporter(`seeding ${p.phase}`, out, intervalMs);
     }
+    const ms = performance.now() - started;
+    if (p.done < p.total) return reporter!.update({ rows: p.done, elapsedMs: ms, share: p.done / p.total, of: `${grouped(p.total)} rows` });
+    reporter!.done();
+    const what = p.phase === 'reference' ? 'done' : `${grouped(p.total)} rows`;
+    out.write(`seeding ${p.phase}: ${what} in ${(ms / 1000).toFixed(1)} s${p.phase === 'reference' ? '' : ` (${grouped(p.total / Math.max(ms / 1000, 0.001))} rows/s)`}\n`);
   };
 }
 
@@ -64,3 +75,6 @@ export function progressLogger(log: Log): (p: SeedProgress) => void {
 export function createEventBus(config: Readonly<Pick<Config, 'redisUrl' | 'database'>>, db: Db): EventBus {
   return config.redisUrl ? redisEventBus(config.redisUrl) : outboxEventBus(db, config.database);
 }
+
+/** A log as a progress reporter's output: a plain line per write. */
+export const logLines = (log: Log): ProgressOut => ({ isTTY: false, write: (line: string) => (log(line.trimEnd()), true) });

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createEventBus, progressLogger } from './bootstrap.js';
+import { createEventBus, seedProgress } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import { createDb, type Db } from './db/client.js';
 import { AppError } from './errors.js';
 import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import-stream.js';
 import { IMPORT_RESOURCES, isPublishing } from './ingest/importer.js';
-import { progressReporter } from './ingest/progress.js';
+import { importProgress, progressReporter } from './ingest/progress.js';
+import { RejectTally } from './ingest/reject-summary.js';
 import { importerFor, isImportResource } from './ingest/registry.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
 import { sourceOf, sync } from './ingest/sync.js';
@@ -40,7 +41,7 @@ commands:
                                             (a user holds at most API_KEYS_PER_USER active keys)
   apikeys list [--user E]
   apikeys revoke --id KEY_ID
-  import <resource> <file|-> [--strict] [--batch N] [--follow] [--symbol S]
+  import <resource> <file|-> [--strict] [--batch N] [--follow] [--symbol S] [--verbose]
                                             load records in the legacy JSON shapes: a JSON array, NDJSON
                                             (a record or a whole REST response body per line), or one
                                             REST response body; - reads stdin. Upserts by natural key,
@@ -49,6 +50,8 @@ commands:
                                             --strict   stop at the first rejected record, before its batch
                                             --follow   stdin keeps coming (tail -f): write every 200 ms too
                                             --symbol   trades/quotes: the symbol of records that name none
+                                            --verbose  a line for every rejected record (by default the
+                                                       first of each reason, then a count per reason)
                                             exit code 1 when a record was rejected; Ctrl-C writes what
                                             was read (exit 0 with --follow, 130 without)
   sync --from URL --apikey KEY [--resources a,b] [--since DATE]
@@ -119,8 +122,8 @@ const commands: Record<string, Command> = {
       seed: positiveNumber('seed', flags.seed, DEFAULT_SAMPLE.seed, true),
       securities: positiveNumber('securities', flags.securities, DEFAULT_SAMPLE.securities, true),
     };
-    const report = await seedSampleData(db, options, progressLogger(log));
-    log(`seeded (${JSON.stringify(report.options)}): ${Object.entries(report.counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${report.ms} ms`);
+    const report = await seedSampleData(db, options, seedProgress(process.stderr));
+    log(`seeded (${JSON.stringify(report.options)}): ${Object.entries(report.counts).map(([k, v]) => `${n(v)} ${k}`).join(', ')} in ${(report.ms / 1000).toFixed(1)} s`);
     if (config.nodeEnv !== 'production') await ensureDemoAccounts(db);
   },
 
@@ -212,7 +215,7 @@ const commands: Record<string, Command> = {
     try {
       parsed = parseArgs({
         args,
-        options: { strict: { type: 'boolean' }, batch: { type: 'string' }, follow: { type: 'boolean' }, symbol: { type: 'string' } },
+        options: { strict: { type: 'boolean' }, batch: { type: 'string' }, follow: { type: 'boolean' }, symbol: { type: 'string' }, verbose: { type: 'boolean' } },
         allowPositionals: true,
         strict: true,
       });
@@ -244,6 +247,8 @@ const commands: Record<string, Command> = {
       progress.done();
       console.error(m);
     };
+    // the first record of each reason as it comes; the rest are counted, one line per reason at the end
+    const tally = new RejectTally();
     try {
       const result = await importStream(db, importer, input, {
         batchSize,
@@ -251,13 +256,16 @@ const commands: Record<string, Command> = {
         follow: Boolean(flags.follow),
         ...(defaults ? { defaults } : {}),
         ...(events ? { events } : {}),
-        onReject: (r) => warn(`rejected ${describeReject(r)}`),
-        onProgress: (p) => progress.update(p),
+        onReject: (r) => {
+          if (tally.add(r) || flags.verbose) warn(`rejected ${describeReject(r)}`);
+        },
+        onProgress: (p) => progress.update(importProgress(p)),
         onWarning: (m) => warn(`warning: ${m}`),
         signal: stop.signal,
       });
       progress.done();
       const { counts, ms } = result;
+      if (!flags.verbose) for (const line of tally.lines(counts.read, '; --verbose lists each')) console.error(line);
       const how = stop.signal.aborted ? 'stopped by a signal after importing' : 'imported';
       log(`${how} ${resource} from ${input === '-' ? 'stdin' : input} (${result.format}): ${summary(counts)} in ${(ms / 1000).toFixed(1)} s (${n(Math.round(counts.read / Math.max(ms / 1000, 0.001)))} rows/s)`);
       // a file cut short by Ctrl-C is not imported; a --follow feed ends that way
@@ -316,11 +324,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(`error: ${(e as Error)?.message ?? e}`);
-    // as server.ts: a database to create by hand is not a failure that running again would mend
-    process.exit(e instanceof AppError && e.code === 'DATABASE_MISSING' ? 2 : 1);
-  },
-);
+/** Exits once stdout and stderr are written out: to a pipe they are asynchronous, and exit would cut them short. */
+function exit(code: number): void {
+  let open = 2;
+  for (const stream of [process.stdout, process.stderr]) stream.write('', () => --open === 0 && process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exit, (e: unknown) => {
+  console.error(`error: ${(e as Error)?.message ?? e}`);
+  // as server.ts: a database to create by hand is not a failure that running again would mend
+  exit(e instanceof AppError && e.code === 'DATABASE_MISSING' ? 2 : 1);
+});

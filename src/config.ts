@@ -49,10 +49,14 @@ export interface SubscriptionConfig {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface ObservabilityConfig {
-  /** pino level of the JSON log lines on stdout; `silent` by default under NODE_ENV=test. */
+  /** pino level of the log lines on stdout; `silent` by default under NODE_ENV=test. */
   logLevel: LogLevel;
+  /** `pretty` (one readable line each) by default on a terminal outside production; `json` otherwise, for collectors. */
+  logFormat: LogFormat;
   /** Bearer token /metrics asks for; unset: open outside production, refused (403) in production. */
   metricsToken: string | undefined;
   /** OTLP/HTTP collector base URL (traces go to <url>/v1/traces); unset: no tracing, no OpenTelemetry loaded. */
@@ -170,13 +174,8 @@ function parsePort(raw: string | undefined): number {
 function parsePublicUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const rule = 'PUBLIC_URL must be an http:// or https:// origin, optionally with a path prefix and without credentials, query or fragment, like https://api.example.com or https://example.com/market';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${rule}; got ${JSON.stringify(raw)}`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || /[?#]/.test(raw)) {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || /[?#]/.test(raw)) {
     throw new ConfigError(`${rule}; got ${JSON.stringify(raw)}`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -279,8 +278,8 @@ function ocrConfig(env: Env): Readonly<OcrConfig> {
   });
 }
 
-/** Reads and validates the environment once; the result is frozen and passed down explicitly. */
-export function loadConfig(env: Env = process.env): Readonly<Config> {
+/** Reads and validates the environment once (and whether a person reads stdout, for LOG_FORMAT); the result is frozen and passed down explicitly. */
+export function loadConfig(env: Env = process.env, stdoutIsTTY = Boolean(process.stdout.isTTY)): Readonly<Config> {
   const dataDir = path.resolve(ROOT, env.DATA_DIR || 'data');
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
   const config: Config = {
@@ -297,7 +296,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     auth: authConfig(env),
     ocr: ocrConfig(env),
     graphql: graphqlConfig(env, nodeEnv),
-    observability: observabilityConfig(env, nodeEnv),
+    observability: observabilityConfig(env, nodeEnv, stdoutIsTTY),
     lifecycle: lifecycleConfig(env),
     subscriptions: subscriptionConfig(env),
   };
@@ -348,9 +347,10 @@ function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLCo
   });
 }
 
-function observabilityConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<ObservabilityConfig> {
+function observabilityConfig(env: Env, nodeEnv: Config['nodeEnv'], stdoutIsTTY: boolean): Readonly<ObservabilityConfig> {
   return Object.freeze({
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTTY && nodeEnv !== 'production' ? 'pretty' : 'json'),
     metricsToken: env.METRICS_TOKEN || undefined,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     serviceName: env.OTEL_SERVICE_NAME || 'market-data-gateway',

@@ -41,7 +41,7 @@ async function open(config: Readonly<Config>): Promise<Db> {
 }
 
 const config = withSigningSecret(readConfig());
-const logger = createLogger(config.observability.logLevel);
+const logger = createLogger(config.observability.logLevel, undefined, config.observability.logFormat);
 // before anything can fail unseen; an uncaught exception drains a serving instance (see shutdown)
 let serving = false;
 installProcessGuard(logger, () => (serving ? void shutdown('uncaught exception', 1) : process.exit(1)));
@@ -64,8 +64,16 @@ async function closeSubscriptions(): Promise<void> {
   await webSocket.close();
   await events.close();
 }
+/** Why listening failed, in words an operator acts on. */
+function listenFailure(e: NodeJS.ErrnoException): string {
+  const at = `${config.host}:${config.port}`;
+  if (e.code === 'EADDRINUSE') return `port ${config.port} is in use (${at}): stop the other server or set PORT`;
+  if (e.code === 'EACCES') return `port ${config.port} needs privileges this user lacks (${at}): set PORT to 1024 or above`;
+  if (e.code === 'EADDRNOTAVAIL') return `HOST ${config.host} is no address of this machine: set HOST (0.0.0.0 listens on every address)`;
+  return `cannot listen on ${at}: ${e.message}`;
+}
 server.on('error', (e: NodeJS.ErrnoException) => {
-  logger.fatal(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another)` : `server error: ${e.message}`);
+  logger.fatal(serving ? `server error: ${e.message}` : listenFailure(e));
   process.exit(1);
 });
 server.listen(config.port, config.host, () => {

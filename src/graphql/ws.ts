@@ -94,7 +94,11 @@ function formatted(e: GraphQLError): GraphQLFormattedError {
 export function attachWebSocket(server: Server, app: { socket: SocketGateway }, options: WebSocketOptions): { close(): Promise<void> } {
   const { yoga, context } = app.socket;
   // a larger message closes the connection (1009); `ws` would take 100 MiB
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: options.maxMessageBytes });
+  // noServer: `ws` would re-emit the HTTP server's errors (a port in use) as its own, and graphql-ws
+  // prints each with a stack; server.ts reports them in one line
+  const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload: options.maxMessageBytes });
+  // what `ws` does with `server`: another path is answered 400 by handleUpgrade
+  server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)));
   /** Each connection's credentials, as onConnect accepted them, for its operations. */
   const requests = new WeakMap<WebSocket, Request>();
 

@@ -31,13 +31,18 @@ export interface Reject {
   reason: string;
 }
 
-export function describeReject(r: Reject): string {
+/** Where a rejected record is: `line 12`, `array index 3`, `record [0] of the body` ... */
+export function placeOf(r: Omit<Reject, 'reason'>): string {
   const at = [
     r.line !== undefined ? `line ${r.line}` : undefined,
     r.index !== undefined ? `array index ${r.index}` : undefined,
     r.record !== undefined ? `record [${r.record}] of the body` : undefined,
   ].filter(Boolean);
-  return `${at.length ? at.join(', ') : 'the body'}: ${r.reason}`;
+  return at.length ? at.join(', ') : 'the body';
+}
+
+export function describeReject(r: Reject): string {
+  return `${placeOf(r)}: ${r.reason}`;
 }
 
 export interface ImportProgress {

@@ -17,6 +17,7 @@ import type { EventBus } from '../runtime/events.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
 import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
+import { fetchFailure } from './fetch-failure.js';
 import { parseJsonExact } from './json.js';
 import { importerFor } from './registry.js';
 
@@ -51,6 +52,8 @@ export class SyncError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** Why the upstream cannot be reached at all (fetch-failure.ts): the resources after this one are not tried. */
+    readonly unreachable?: string,
   ) {
     super(message);
   }
@@ -109,11 +112,13 @@ class Upstream {
     const attempts = this.options.attempts ?? 6;
     const backoff = this.options.backoffMs ?? 250;
     let redirects = 0;
+    let said: string | undefined;
     for (let attempt = 1; ; attempt++) {
       this.requests++;
       const shown = url.pathname + url.search.replace(/apikey=[^&]*/, 'apikey=…');
       let wait: number;
       let problem: string;
+      let unreachable: string | undefined;
       try {
         // redirects are followed here, where their origin is checked, not by fetch
         const res = await this.fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'manual' });
@@ -137,11 +142,15 @@ class Upstream {
         }
       } catch (e) {
         if (e instanceof SyncError) throw e;
-        problem = `GET ${shown} failed: ${(e as Error).message}`;
+        const failure = fetchFailure(e, url);
+        unreachable = failure?.unreachable ? failure.message : undefined;
+        problem = `GET ${shown} failed: ${failure?.message ?? (e as Error).message}`;
         wait = Math.min(backoff * 2 ** (attempt - 1), 30_000) * (0.5 + Math.random() / 2);
       }
-      if (attempt >= attempts) throw new SyncError(`${problem} (gave up after ${attempt} attempts)`);
-      this.options.log?.(`  retrying in ${Math.round(wait)} ms: ${problem}`);
+      if (attempt >= attempts) throw new SyncError(`${problem} (gave up after ${attempt} attempts)`, undefined, unreachable);
+      // the same problem again is not repeated: a dead upstream gives one line, then the waits
+      this.options.log?.(`  retrying in ${Math.round(wait)} ms (attempt ${attempt + 1} of ${attempts})${problem === said ? '' : `: ${problem}`}`);
+      said = problem;
       await sleep(wait);
     }
   }
@@ -291,14 +300,14 @@ export const sourceOf = (from: string) => {
   return `${u.origin}${u.pathname.replace(/\/$/, '')}`;
 };
 
-export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport[]> {
-  const log = options.log ?? (() => {});
-  const source = sourceOf(options.from);
-  const up = new Upstream(options);
-  const wanted = options.resources ?? IMPORT_RESOURCES;
-  // symbols come from the upstream's security master (synced first when asked for, else read here)
+/** The upstream's symbols: from its security master, synced first when asked for, else read when first needed. */
+function upstreamSymbols(up: Upstream): { symbols: () => Promise<string[]>; collectSymbol: (record: unknown) => void } {
   let symbolList: Promise<string[]> | undefined;
   const seenSymbols = new Set<string>();
+  const collectSymbol = (record: unknown) => {
+    const s = str(field(record, 'symbol'));
+    if (s) seenSymbols.add(s);
+  };
   const symbols = () =>
     (symbolList ??= (async () => {
       if (seenSymbols.size === 0) {
@@ -309,16 +318,25 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
       }
       return [...seenSymbols].sort();
     })());
-  const collectSymbol = (record: unknown) => {
-    const s = str(field(record, 'symbol'));
-    if (s) seenSymbols.add(s);
-  };
+  return { symbols, collectSymbol };
+}
+
+export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport[]> {
+  const log = options.log ?? (() => {});
+  const source = sourceOf(options.from);
+  const up = new Upstream(options);
+  const wanted = options.resources ?? IMPORT_RESOURCES;
+  const { symbols, collectSymbol } = upstreamSymbols(up);
 
   const reports: ResourceReport[] = [];
-  for (const resource of IMPORT_RESOURCES.filter((r) => wanted.includes(r))) {
+  /** Why the upstream cannot be reached, once a resource found out: the rest are not tried. */
+  let unreachable: string | undefined;
+  const order = IMPORT_RESOURCES.filter((r) => wanted.includes(r));
+  for (const resource of order) {
+    if (unreachable) break;
     const t0 = performance.now();
     const importer = await importerFor(resource);
-    const report: ResourceReport = { resource, requests: 0, fetched: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, ms: 0 };
+    const report = emptyReport(resource);
     const requestsBefore = up.requests;
     const markOf = async (key: string) => (options.since ? undefined : readHighWater(db, source, key));
     try {
@@ -358,15 +376,24 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
     } catch (e) {
       if (!(e instanceof SyncError)) throw e;
       report.skipped = e.message;
+      unreachable = e.unreachable;
       log(`  ${resource}: not synced: ${e.message}`);
     }
     report.requests = up.requests - requestsBefore;
     report.ms = Math.round(performance.now() - t0);
     reports.push(report);
-    log(
-      `${resource}: ${report.fetched} fetched in ${report.requests} requests, ${report.inserted} new, ${report.updated} changed, ${report.unchanged} unchanged` +
-        `${report.rejected ? `, ${report.rejected} rejected` : ''}${report.skipped ? ' (incomplete)' : ''} (${report.ms} ms)`,
-    );
+    log(reportLine(report));
+  }
+  const untried = order.slice(reports.length);
+  if (unreachable && untried.length) {
+    log(`stopped: ${unreachable}; not tried: ${untried.join(', ')}`);
+    for (const resource of untried) reports.push({ ...emptyReport(resource), skipped: `not tried: ${unreachable}` });
   }
   return reports;
 }
+
+const emptyReport = (resource: ImportResource): ResourceReport => ({ resource, requests: 0, fetched: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, ms: 0 });
+
+const reportLine = (r: ResourceReport) =>
+  `${r.resource}: ${r.fetched} fetched in ${r.requests} requests, ${r.inserted} new, ${r.updated} changed, ${r.unchanged} unchanged` +
+  `${r.rejected ? `, ${r.rejected} rejected` : ''}${r.skipped ? ' (incomplete)' : ''} (${r.ms} ms)`;

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config.js';
+import { prettyFactory } from 'pino-pretty';
+import type { LogFormat, LogLevel } from '../config.js';
 
 export type { Logger };
 
@@ -32,11 +33,13 @@ export function setRequestScope(fields: Record<string, unknown>): void {
 }
 
 /**
- * JSON lines: `{"level":"info","time":"…","pid":…,"hostname":"…","msg":"…",…}`. One logger per
+ * JSON lines: `{"level":"info","time":"…","pid":…,"hostname":"…","msg":"…",…}`; `pretty`, the
+ * same lines made readable (`[12:41:55.778] INFO: msg {fields}`) after redaction. One logger per
  * process, made by server.ts (or a test, with its own destination) and passed down.
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+export function createLogger(level: LogLevel, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   if (level === 'silent' && !destination) return silentLogger();
+  const out = destination ?? batchedStdout();
   return pino(
     {
       level,
@@ -50,8 +53,17 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       mixin: (line) => ('requestId' in line ? NO_FIELDS : { ...requestScope.getStore() }),
       mixinMergeStrategy: (line, scope) => (scope === NO_FIELDS ? line : Object.assign(scope, line)),
     },
-    destination ?? batchedStdout(),
+    format === 'pretty' ? prettified(out, !destination && Boolean(process.stdout.isTTY)) : out,
   );
+}
+
+/**
+ * Each JSON line as pino-pretty prints it, written synchronously to `out` (pino-pretty's own
+ * stream is asynchronous: a line logged just before process.exit would be lost).
+ */
+function prettified(out: DestinationStream, colorize: boolean): DestinationStream {
+  const pretty = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  return { write: (line: string) => out.write(pretty(line)) };
 }
 
 /**

@@ -110,6 +110,7 @@ export async function seedSampleData(db: Db, options: SampleOptions, onProgress?
   const insertAll = async (phase: 'trades' | 'quotes', model: string, batches: Generator<Record<string, unknown>[]>, total: number) => {
     let done = 0;
     let pending: Record<string, unknown>[] = [];
+    onProgress?.({ phase, done, total }); // the phase's clock starts here, for its rate
     const flush = async () => {
       done += await bulkInsert(db, model, pending);
       pending = [];

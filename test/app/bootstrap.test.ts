@@ -3,7 +3,7 @@ import { createApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { hashApiKey } from '../../src/credentials/apikeys.js';
 import { verifyPassword } from '../../src/credentials/passwords.js';
-import { openDatabase } from '../../src/bootstrap.js';
+import { logLines, openDatabase, seedProgress } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
 import { DEFAULT_SAMPLE, plannedMarketRows } from '../../src/sample/generate.js';
 import { createApiKey, createUser, DEMO_ACCOUNTS } from '../../src/services/account.js';
@@ -225,5 +225,20 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     } finally {
       await prod.close();
     }
+  });
+});
+
+describe('seed progress', () => {
+  it('shows rows, rows/s, ETA and the share of the phase, as import does, and a line as each phase ends', ({ expect }) => {
+    const lines: string[] = [];
+    const report = seedProgress(logLines((l) => lines.push(l)), 0);
+    report({ phase: 'trades', done: 0, total: 1_200_000 });
+    report({ phase: 'trades', done: 300_000, total: 1_200_000 });
+    report({ phase: 'trades', done: 1_200_000, total: 1_200_000 });
+    expect(lines).toEqual([
+      'seeding trades: 0 rows | 0 rows/s | 0.0% of 1,200,000 rows',
+      expect.stringMatching(/^seeding trades: 300,000 rows \| [\d,]+ rows\/s \| ETA \d+(s|m\d\ds|h\d\dm) \| 25\.0% of 1,200,000 rows$/),
+      expect.stringMatching(/^seeding trades: 1,200,000 rows in \d+\.\d s \([\d,]+ rows\/s\)$/),
+    ]);
   });
 });

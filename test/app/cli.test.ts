@@ -93,6 +93,16 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(prototype.err).toContain('unknown command "constructor"');
   });
 
+  it('seed: a line per phase with its rows and rate on stderr, the counts on stdout', async ({ expect }) => {
+    const database = await tdb.create();
+    const run = await cli(database, ['seed', '--scale', '2']);
+    expect(run.status, run.err).toBe(0);
+    expect(run.err).toMatch(/^seeding reference: done in [\d.]+ s$/m);
+    expect(run.err).toMatch(/^seeding trades: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
+    expect(run.err).toMatch(/^seeding quotes: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
+    expect(run.out).toMatch(/^seeded \(\{"scale":2,"seed":42,"securities":50\}\): 50 securities, .*, 60,000 trades, 60,000 quotes in [\d.]+ s$/m);
+  });
+
   it('keeps to API_KEYS_PER_USER too, also when two processes (instances) create keys at once', async ({ expect }) => {
     const database = await tdb.create();
     await migrate(database);

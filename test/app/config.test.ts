@@ -51,6 +51,17 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('logs readable lines on a terminal outside production and JSON otherwise; LOG_FORMAT decides when set', () => {
+    const format = (env: Record<string, string>, tty: boolean) => loadConfig(env, tty).observability.logFormat;
+    expect(format({}, true)).toBe('pretty');
+    expect(format({}, false)).toBe('json');
+    const production = { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('base64') };
+    expect(format(production, true)).toBe('json');
+    expect(format({ LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(format({ ...production, LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
+    expect(() => format({ LOG_FORMAT: 'text' }, true)).toThrow('LOG_FORMAT must be one of json, pretty; got "text"');
+  });
+
   it('live subscriptions: 20 per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
     expect(loadConfig({}).subscriptions).toEqual({ perCaller: 20, perInstance: 1000, bufferBytes: 65_536 });
     expect(loadConfig({ SUBSCRIPTIONS_PER_CALLER: '5', SUBSCRIPTIONS_PER_INSTANCE: '50', SUBSCRIPTION_BUFFER_BYTES: '1048576' }).subscriptions).toEqual({ perCaller: 5, perInstance: 50, bufferBytes: 1_048_576 });

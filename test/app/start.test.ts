@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -91,6 +92,23 @@ describe('npm start on a fresh machine', () => {
     expect(second.output()).not.toMatch(/applied migrations/);
     await stop(second, port);
   }, 300_000);
+
+  it('a port already in use: one line naming the port and the remedy, no stack, exit code 1', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const started = npmStart({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' });
+      children.push(started.child);
+      const code = await started.exited;
+      expect(code).toBe(1);
+      const out = started.output();
+      expect(out).toContain(`port ${port} is in use (127.0.0.1:${port}): stop the other server or set PORT`);
+      expect(out).not.toMatch(/Internal error|EADDRINUSE|\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
 });
 
 describe('npm start on a PostgreSQL server without the database', { tags: ['postgresql'] }, () => {

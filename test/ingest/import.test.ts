@@ -13,7 +13,8 @@ import { memoryEventBus, redisEventBus, tradeTopic, type EventBus } from '../../
 import { describeReject, ImportAborted, importStream, type ImportOptions } from '../../src/ingest/import-stream.js';
 import type { Importer } from '../../src/ingest/importer.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
-import { progressReporter } from '../../src/ingest/progress.js';
+import { importProgress, progressReporter } from '../../src/ingest/progress.js';
+import { RejectTally, ruleOf } from '../../src/ingest/reject-summary.js';
 import { migrate } from '../../src/db/migrate.js';
 import { importer as quoteImporter } from '../../src/ingest/resources/quote.js';
 import { importer as tradeImporter } from '../../src/ingest/resources/trade.js';
@@ -83,8 +84,29 @@ describe('progress', () => {
     const out: string[] = [];
     const stream = { isTTY: false, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;
     const p = progressReporter('trades', stream, 0);
-    p.update({ rows: 50_000, bytes: 25, totalBytes: 100, elapsedMs: 1_000, counts: { read: 50_000, inserted: 0, updated: 0, unchanged: 0, rejected: 3, duplicates: 0 } });
+    p.update(importProgress({ rows: 50_000, bytes: 25, totalBytes: 100, elapsedMs: 1_000, counts: { read: 50_000, inserted: 0, updated: 0, unchanged: 0, rejected: 3, duplicates: 0 } }));
     expect(out).toEqual(['trades: 50,000 rows | 50,000 rows/s | 3 rejected | ETA 3s | 25.0% of input\n']);
+  });
+});
+
+describe('rejects by rule', () => {
+  it('a rule is the reason without the value received, positions in field names and JSON syntax errors alike', () => {
+    expect(ruleOf('price: must be a non-negative number, got -1')).toBe('price: must be a non-negative number');
+    expect(ruleOf('price: must be a non-negative number, got "x"')).toBe('price: must be a non-negative number');
+    expect(ruleOf('Securities[2].figi: must be a non-empty string, got 5')).toBe('Securities[…].figi: must be a non-empty string');
+    expect(ruleOf(`invalid JSON: Unexpected token 'o', "nope" is not valid JSON`)).toBe('invalid JSON');
+  });
+
+  it('the first record of a rule is shown, one line per rule that more broke, most first', () => {
+    const tally = new RejectTally();
+    const shown = [
+      { line: 1, reason: 'price: must be a non-negative number, got -1' },
+      { line: 2, reason: 'size: must be a non-negative number, got -1' },
+      { line: 3, reason: 'price: must be a non-negative number, got "x"' },
+      { line: 4, reason: 'price: must be a non-negative number, got null' },
+    ].map((r) => tally.add(r));
+    expect(shown).toEqual([true, true, false, false]);
+    expect(tally.lines(10, '; more')).toEqual(['3 of 10 records rejected: price: must be a non-negative number (the first at line 1; more)']);
   });
 });
 
@@ -194,7 +216,7 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
       expect.stringMatching(/^line 2: invalid JSON: /),
       'line 3: sequence_number: must be a non-negative integer, got -2',
       'line 5: price: must be a non-negative number, got "cheap"',
-      'line 6: symbol: missing; a trade record names its symbol (or the import is given --symbol)',
+      "line 6: symbol: missing; one symbol's listing (GET /stocks/v3/trades/{symbol}) leaves it out of its records: pass --symbol SYMBOL",
       'line 7: sip_timestamp: must be a non-negative integer, got "yesterday"',
       'line 8: conditions: must be an array of 32-bit integers, got [1,"x"]',
       'line 10: a response body without results: "unknown symbol \\"ZZT\\""',
@@ -358,6 +380,34 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
 
     expect(strict!.status).toBe(1);
     expect(strict!.err).toContain('import aborted (--strict) at line 2: price');
+  }, 60_000);
+
+  it('CLI: a piped one-symbol listing without --symbol gives one line per reason with the count and the remedy; --verbose gives every record', async () => {
+    const database = await tdb.create();
+    // what `curl …/stocks/v3/trades/ORBT?limit=5000` returns for a short listing: one page, no next_url, no symbol anywhere
+    const results = Array.from({ length: 3334 }, (_, i) => {
+      const { symbol: _symbol, ...rest } = trade({ sequence_number: i + 1, id: `t${i}` });
+      return rest;
+    });
+    const body = json({ results, status: 'OK', request_id: 'r1' });
+    const [plain, verbose, fixed] = await Promise.all([
+      cli(database, ['import', 'trades', '-'], body),
+      cli(database, ['import', 'trades', '-', '--verbose'], body),
+      cli(database, ['import', 'trades', '-', '--symbol', 'ORBT'], body),
+    ]);
+    const reason = "symbol: missing; one symbol's listing (GET /stocks/v3/trades/{symbol}) leaves it out of its records: pass --symbol SYMBOL";
+    expect(plain.status).toBe(1);
+    expect(plain.err.trim().split('\n')).toEqual([
+      `rejected line 1, record [0] of the body: ${reason}`,
+      `3,334 of 3,334 records rejected: ${reason} (the first at line 1, record [0] of the body; --verbose lists each)`,
+    ]);
+    expect(plain.out).toContain('3,334 read, 0 inserted, 0 updated, 0 unchanged, 3,334 rejected');
+    expect(verbose.status).toBe(1);
+    const lines = verbose.err.trim().split('\n');
+    expect(lines).toHaveLength(3334);
+    expect(lines[3333]).toBe(`rejected line 1, record [3333] of the body: ${reason}`);
+    expect(fixed.status, fixed.err).toBe(0);
+    expect(fixed.out).toContain('3,334 read, 3,334 inserted');
   }, 60_000);
 
   it('CLI --follow on stdin: rows land while the feed is open, Ctrl-C writes what was read and exits 0' + (process.env.TEST_REDIS_URL ? '; rows reach a Redis subscriber' : ''), async () => {

@@ -3,7 +3,7 @@
 // A changes transfers only what changed for the incremental resources.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
@@ -16,7 +16,7 @@ import { sync, type ResourceReport } from '../../src/ingest/sync.js';
 import { seedSampleData } from '../../src/sample/seed.js';
 import { listHighWater } from '../../src/services/sync-state.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { testConfig, testDatabases } from '../helpers.js';
+import { freePort, testConfig, testDatabases } from '../helpers.js';
 
 const KEY = 'demo-enterprise';
 
@@ -249,5 +249,47 @@ describe('sync sends the key only to the origin of --from', () => {
     expect(reports['press-releases'].skipped).toBeUndefined();
     expect(reports.ratings.skipped).toMatch(/^GET \/rating\/api\/v1\/ratings\?.*apikey=… failed: arrays and objects nest more than 64 levels deep; no record needs more \(gave up after 1 attempts\)$/);
     expect(seen.filter((u) => u.startsWith('/streamhive/api/v1/moved'))).toEqual([expect.stringContaining('apikey=the-secret-key')]);
+  });
+
+  it('an upstream that cannot be reached is named with the cause in one line, and the resources after it are not tried', async () => {
+    const port = await freePort(); // closed again: nothing listens there
+    const lines: string[] = [];
+    const reports = byResource(await sync(db, { from: `http://127.0.0.1:${port}`, apikey: 'k', resources: ['logos', 'ratings', 'news'], attempts: 3, backoffMs: 1, log: (l) => lines.push(l) }));
+    const refused = `cannot reach 127.0.0.1:${port}: connection refused: nothing listens there (ECONNREFUSED)`;
+    expect(reports.logos.skipped).toBe(`GET /api/v1/logos?page=1&page_size=100&apikey=… failed: ${refused} (gave up after 3 attempts)`);
+    expect(reports.ratings).toMatchObject({ requests: 0, skipped: `not tried: ${refused}` });
+    expect(reports.news).toMatchObject({ requests: 0, skipped: `not tried: ${refused}` });
+    // the cause once; the retries after it only say when
+    expect(lines.filter((l) => l.includes('ECONNREFUSED'))).toHaveLength(3);
+    expect(lines.filter((l) => l.startsWith('  retrying'))).toEqual([
+      expect.stringMatching(/^  retrying in \d+ ms \(attempt 2 of 3\): GET \/api\/v1\/logos\?.* failed: cannot reach .*\(ECONNREFUSED\)$/),
+      expect.stringMatching(/^  retrying in \d+ ms \(attempt 3 of 3\)$/),
+    ]);
+    expect(lines.at(-1)).toBe(`stopped: ${refused}; not tried: ratings, news`);
+  });
+
+  it('names a TLS failure, a host that does not resolve and a timeout, each with its code', async () => {
+    // a plain-text server answering a TLS handshake: OpenSSL's "wrong version number"
+    const plain = net.createServer((c) => c.end('HTTP/1.1 200 OK\r\n\r\n'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const [tls] = await sync(db, { from: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`, apikey: 'k', resources: ['logos'], attempts: 1 });
+      expect(tls!.skipped).toMatch(/failed: cannot reach 127\.0\.0\.1:\d+: TLS failed: wrong version number \(ERR_SSL_WRONG_VERSION_NUMBER\)/);
+    } finally {
+      plain.close();
+    }
+    // no DNS or remote host is asked: fetch fails as undici does
+    const failing = (code: string, message: string): typeof fetch => async () => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(message), { code }) });
+    };
+    const reports = async (code: string, message: string) =>
+      sync(db, { from: 'https://vendor.example.com', apikey: 'k', resources: ['logos', 'ratings'], attempts: 1, fetch: failing(code, message) });
+    const [dns, dnsNext] = await reports('ENOTFOUND', 'getaddrinfo ENOTFOUND vendor.example.com');
+    expect(dns!.skipped).toContain('failed: cannot reach vendor.example.com:443: no such host (DNS) (ENOTFOUND)');
+    expect(dnsNext!.skipped).toMatch(/^not tried: /);
+    // a timeout may pass: the next resource is tried
+    const [slow, slowNext] = await reports('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error');
+    expect(slow!.skipped).toContain('failed: cannot reach vendor.example.com:443: timed out waiting for the answer (UND_ERR_HEADERS_TIMEOUT)');
+    expect(slowNext!.skipped).toContain('(UND_ERR_HEADERS_TIMEOUT)');
   });
 });

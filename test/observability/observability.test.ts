@@ -114,6 +114,19 @@ describe.each(testDatabases())('observability on $name', (tdb) => {
     expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('METRICS_TOKEN') });
   });
 
+  it('pretty lines are readable and keep redaction: a credential that reaches a log call is blanked in both formats', () => {
+    for (const format of ['json', 'pretty'] as const) {
+      const lines: string[] = [];
+      const logger = createLogger('info', { write: (line: string) => void lines.push(line) }, format);
+      logger.info({ password: 'hunter2-secret', headers: { authorization: 'Bearer abc.def' }, requestId: 'r-1' }, 'signed in');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).not.toMatch(/hunter2-secret|abc\.def/);
+      expect(lines[0]).toContain('[redacted]');
+      if (format === 'json') expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', msg: 'signed in', requestId: 'r-1' });
+      else expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: signed in \{.*"requestId":"r-1".*\}\n$/);
+    }
+  });
+
   it('logs one JSON line per request with its request id, caller id, operation and duration, and no credential', async () => {
     const lines: string[] = [];
     const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });

@@ -53,7 +53,8 @@ function envelopeSymbol(envelope: Fields, path: string): string | undefined {
 
 export function symbolField(r: Fields, noun: string): string {
   const v = r.symbol;
-  if (v === undefined) throw new RejectError(`symbol: missing; a ${noun} record names its symbol (or the import is given --symbol)`);
+  // the remedy is in the reason: every record of a saved last page (no next_url) is rejected for it
+  if (v === undefined) throw new RejectError(`symbol: missing; one symbol's listing (GET /stocks/v3/${noun}s/{symbol}) leaves it out of its records: pass --symbol SYMBOL`);
   if (typeof v !== 'string') throw new RejectError(`symbol: must be a string of 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
   const s = normalizeSymbol(v);
   if (s === undefined) throw new RejectError(`symbol: must be 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
