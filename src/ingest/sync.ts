@@ -17,27 +17,18 @@ import type { EventBus } from '../runtime/events.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
 import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
-import { fetchFailure } from './fetch-failure.js';
-import { parseJsonExact } from './json.js';
 import { importerFor } from './registry.js';
+import { SyncError, Upstream, type UpstreamOptions } from './upstream.js';
 
-export interface SyncOptions {
-  /** Base URL of the upstream, e.g. https://vendor.example.com */
-  from: string;
-  apikey: string;
+export { SyncError };
+
+export interface SyncOptions extends UpstreamOptions {
   resources?: readonly ImportResource[];
   /** Ignore stored marks and pull incremental resources from this time on (ISO 8601 date or time). */
   since?: string;
-  fetch?: typeof fetch;
-  log?: (line: string) => void;
-  /** Attempts per request before the resource fails (default 6). */
-  attempts?: number;
-  /** First backoff step in ms (default 250), doubled per retry, capped at 30 s. */
-  backoffMs?: number;
   /** New trades, quotes, press releases and news are published here after their page commits (see publishInserted in importer.ts). */
   events?: EventBus;
 }
-
 export interface ResourceReport extends WriteCounts {
   resource: ImportResource;
   requests: number;
@@ -48,113 +39,7 @@ export interface ResourceReport extends WriteCounts {
   skipped?: string;
 }
 
-export class SyncError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    /** Why the upstream cannot be reached at all (fetch-failure.ts): the resources after this one are not tried. */
-    readonly unreachable?: string,
-  ) {
-    super(message);
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SEARCH_PREFIXES = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
-
-/** `Retry-After` as seconds or an HTTP date, in ms; capped so a hostile upstream cannot park us. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 120_000) : undefined;
-}
-
-const MAX_REDIRECTS = 5;
-
-class Upstream {
-  requests = 0;
-  private readonly base: URL;
-  private readonly fetchFn: typeof fetch;
-
-  constructor(private readonly options: SyncOptions) {
-    this.base = new URL(options.from);
-    this.fetchFn = options.fetch ?? fetch;
-  }
-
-  url(path: string, params: Record<string, string | number | undefined> = {}): URL {
-    const url = new URL(path.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : new URL(`${this.base.href}/`));
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v));
-    return url;
-  }
-
-  /**
-   * The URL to request, with the key: only on the origin of `--from`. A next_url or a redirect to
-   * any other origin stops the resource, and nothing (the key least of all) is sent there.
-   */
-  private target(link: URL | string, base: URL | string): URL {
-    let url: URL;
-    try {
-      url = new URL(link, base);
-    } catch {
-      throw new SyncError(`the upstream gave a link that is not a URL: ${JSON.stringify(String(link).slice(0, 200))}`);
-    }
-    if (url.origin !== this.base.origin) {
-      throw new SyncError(`the upstream links to ${url.origin}, another origin than --from (${this.base.origin}); stopped there, and nothing (the key least of all) was sent to it`);
-    }
-    if (!url.searchParams.has('apikey')) url.searchParams.set('apikey', this.options.apikey);
-    return url;
-  }
-
-  /** GET a JSON body; big integers stay exact (they arrive as strings where a Number would round). */
-  async get(link: URL | string): Promise<unknown> {
-    let url = this.target(link, this.base);
-    const attempts = this.options.attempts ?? 6;
-    const backoff = this.options.backoffMs ?? 250;
-    let redirects = 0;
-    let said: string | undefined;
-    for (let attempt = 1; ; attempt++) {
-      this.requests++;
-      const shown = url.pathname + url.search.replace(/apikey=[^&]*/, 'apikey=…');
-      let wait: number;
-      let problem: string;
-      let unreachable: string | undefined;
-      try {
-        // redirects are followed here, where their origin is checked, not by fetch
-        const res = await this.fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'manual' });
-        const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
-        if (location !== null) {
-          await res.body?.cancel();
-          if (++redirects > MAX_REDIRECTS) throw new SyncError(`more than ${MAX_REDIRECTS} redirects from GET ${shown}`);
-          url = this.target(location, url);
-          attempt--;
-          continue;
-        }
-        const text = await res.text();
-        if (res.ok) return parseJsonExact(text);
-        problem = `${res.status} from GET ${shown}: ${text.slice(0, 200)}`;
-        if (res.status === 429) {
-          wait = retryAfterMs(res.headers.get('retry-after')) ?? backoff * 2 ** (attempt - 1);
-        } else if (res.status >= 500) {
-          wait = Math.min(backoff * 2 ** (attempt - 1), 30_000) * (0.5 + Math.random() / 2);
-        } else {
-          throw new SyncError(problem, res.status);
-        }
-      } catch (e) {
-        if (e instanceof SyncError) throw e;
-        const failure = fetchFailure(e, url);
-        unreachable = failure?.unreachable ? failure.message : undefined;
-        problem = `GET ${shown} failed: ${failure?.message ?? (e as Error).message}`;
-        wait = Math.min(backoff * 2 ** (attempt - 1), 30_000) * (0.5 + Math.random() / 2);
-      }
-      if (attempt >= attempts) throw new SyncError(`${problem} (gave up after ${attempt} attempts)`, undefined, unreachable);
-      // the same problem again is not repeated: a dead upstream gives one line, then the waits
-      this.options.log?.(`  retrying in ${Math.round(wait)} ms (attempt ${attempt + 1} of ${attempts})${problem === said ? '' : `: ${problem}`}`);
-      said = problem;
-      await sleep(wait);
-    }
-  }
-}
 
 /** One page of an upstream answer: its records and how to get the next one. */
 interface Page {

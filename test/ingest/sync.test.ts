@@ -292,4 +292,25 @@ describe('sync sends the key only to the origin of --from', () => {
     expect(slow!.skipped).toContain('failed: cannot reach vendor.example.com:443: timed out waiting for the answer (UND_ERR_HEADERS_TIMEOUT)');
     expect(slowNext!.skipped).toContain('(UND_ERR_HEADERS_TIMEOUT)');
   });
+
+  it('an upstream that takes the connection and never answers fails each request after requestTimeoutMs, not fetch’s 5 minutes', async () => {
+    // headers sent, then the body never ends: a timeout of the headers alone would not end it
+    const sockets = new Set<net.Socket>();
+    const hung = net.createServer((c) => {
+      sockets.add(c);
+      c.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"results": [');
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      // without the bound, fetch waits for the rest of the body until the test's own timeout
+      const port = (hung.address() as AddressInfo).port;
+      const [logos, ratings] = await sync(db, { from: `http://127.0.0.1:${port}`, apikey: 'k', resources: ['logos', 'ratings'], attempts: 2, backoffMs: 1, requestTimeoutMs: 300 });
+      expect(logos!.skipped).toBe(`GET /api/v1/logos?page=1&page_size=100&apikey=… got no whole answer from 127.0.0.1:${port} within 0.3 s (gave up after 2 attempts)`);
+      // a slow upstream may answer the next resource: it is tried
+      expect(ratings!.requests).toBe(2);
+    } finally {
+      for (const s of sockets) s.destroy();
+      hung.close();
+    }
+  });
 });
