@@ -1,12 +1,12 @@
 // Rejects counted by the rule they broke, so that an input whose every record fails the same way
 // (a one-symbol listing without --symbol) reads as one line with a count, not one line per record.
 import { placeOf, type Reject } from './import-stream.js';
+import { grouped } from './progress.js';
 
 /** Rules kept apart; the rest are counted together (reasons quoting free text could be all different). */
 const MAX_RULES = 50;
 const OTHER = 'other reasons';
 
-const grouped = (n: number) => n.toLocaleString('en-US');
 
 /**
  * The rule a reason states, without the value received: reasons read `field: must be RULE, got
@@ -29,12 +29,12 @@ interface Rule {
 export class RejectTally {
   readonly #rules = new Map<string, Rule>();
 
-  /** Counts a reject; true when it is the first of its rule (the one to show in full as it comes). */
-  add(r: Reject): boolean {
+  /** Counts a reject found at `place`; true when it is the first of its rule (the one to show in full as it comes). */
+  add(r: Reject, place = placeOf(r)): boolean {
     let rule = ruleOf(r.reason);
     if (!this.#rules.has(rule) && this.#rules.size >= MAX_RULES) rule = OTHER;
     let entry = this.#rules.get(rule);
-    if (!entry) this.#rules.set(rule, (entry = { rule, count: 0, first: placeOf(r) }));
+    if (!entry) this.#rules.set(rule, (entry = { rule, count: 0, first: place }));
     return ++entry.count === 1;
   }
 

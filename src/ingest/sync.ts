@@ -18,6 +18,8 @@ import { readHighWater, writeHighWater } from '../services/sync-state.js';
 import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { importerFor } from './registry.js';
+import { grouped } from './progress.js';
+import { RejectTally } from './reject-summary.js';
 import { SyncError, Upstream, type UpstreamOptions } from './upstream.js';
 
 export { SyncError };
@@ -223,6 +225,8 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
     const importer = await importerFor(resource);
     const report = emptyReport(resource);
     const requestsBefore = up.requests;
+    // the first record breaking each rule in full, then one line per rule: not one per record
+    const rejects = new RejectTally();
     const markOf = async (key: string) => (options.since ? undefined : readHighWater(db, source, key));
     try {
       for await (const run of PLANS[resource].runs({ up, importer, symbols, markOf, since: options.since })) {
@@ -240,7 +244,7 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
             } catch (e) {
               if (!(e instanceof RejectError)) throw e;
               report.rejected++;
-              log(`  ${resource}: rejected a record: ${e.reason}`);
+              if (rejects.add({ reason: e.reason }, `record ${grouped(report.fetched)} fetched`)) log(`  ${resource}: rejected a record: ${e.reason}`);
             }
           }
           const byKey = new Map(parsed.map((row) => [importer.key(row), row]));
@@ -264,6 +268,7 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
       unreachable = e.unreachable;
       log(`  ${resource}: not synced: ${e.message}`);
     }
+    for (const line of rejects.lines(report.fetched)) log(`  ${resource}: ${line}`);
     report.requests = up.requests - requestsBefore;
     report.ms = Math.round(performance.now() - t0);
     reports.push(report);

@@ -293,6 +293,22 @@ describe('sync sends the key only to the origin of --from', () => {
     expect(slowNext!.skipped).toContain('(UND_ERR_HEADERS_TIMEOUT)');
   });
 
+  it('records that break the same rule are one line with their count, the first of each rule in full', async () => {
+    // a page of 5 logos: 3 without any image, 2 with a PNG and no SVG
+    const bad = [{}, {}, {}, { logos: { png: {} } }, { logos: { png: {} } }];
+    const upstream: typeof fetch = async () => new Response(JSON.stringify({ Logos: bad }), { headers: { 'content-type': 'application/json' } });
+    const lines: string[] = [];
+    const [logos] = await sync(db, { from: 'https://vendor.example.com', apikey: 'k', resources: ['logos'], attempts: 1, fetch: upstream, log: (l) => lines.push(l) });
+    expect(logos).toMatchObject({ fetched: 5, rejected: 5 });
+    const rejected = lines.filter((l) => l.includes("rejected"));
+    // per rule: its first record in full, then the count; 4 lines for 5 records, not 5
+    expect(rejected.filter((l) => l.startsWith('  logos: rejected a record: '))).toHaveLength(2);
+    expect(rejected.filter((l) => / of 5 records rejected: /.test(l))).toEqual([
+      expect.stringMatching(/^  logos: 3 of 5 records rejected: .* \(the first at record 1 fetched\)$/),
+      expect.stringMatching(/^  logos: 2 of 5 records rejected: .* \(the first at record 4 fetched\)$/),
+    ]);
+  });
+
   it('an upstream that takes the connection and never answers fails each request after requestTimeoutMs, not fetch’s 5 minutes', async () => {
     // headers sent, then the body never ends: a timeout of the headers alone would not end it
     const sockets = new Set<net.Socket>();
