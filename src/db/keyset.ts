@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
-import { topPerKey } from './sql.js';
+import { keyedConditions, topPerKey } from './sql.js';
 import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
@@ -187,12 +187,7 @@ export async function keysetPages<Row>(db: Db, list: KeyedList<Row>, keys: reado
 export function keyedLevel<Row>(list: KeyedList<Row>, args: KeysetArgs, parentColumn: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
   const { ordering, direction } = list;
   const order = ordering.columns.map((c) => c.column);
-  const conditions = [...(list.filters ?? [])];
-  if (args.after) {
-    const tuple = Prisma.raw(`(${order.map((c) => `"${c}"`).join(', ')})`);
-    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(decodeCursor(ordering, direction, args.after))})`);
-  }
-  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const extra = keyedConditions(list.filters ?? [], order, direction, args.after ? decodeCursor(ordering, direction, args.after) : undefined);
   const by = Prisma.raw(order.map((c) => `"${c}" ${direction.toUpperCase()}`).join(', '));
   const carried = [...new Set([...columns, ...order])];
   return {

@@ -28,17 +28,25 @@ export interface TopPerKeyQuery {
 
 const q = (name: string) => Prisma.raw(`"${name}"`);
 
+/**
+ * ` AND <filters> AND (order columns) >|< (after)`, or nothing: a keyed list's conditions on
+ * unqualified columns, as topPerKey and a row tree's keyed level (db/keyset.ts keyedLevel) add them.
+ */
+export function keyedConditions(filters: readonly Prisma.Sql[], orderColumns: readonly string[], direction: 'asc' | 'desc', after: readonly unknown[] | undefined): Prisma.Sql {
+  const conditions = [...filters];
+  if (after) {
+    const tuple = Prisma.raw(`(${orderColumns.map((c) => `"${c}"`).join(', ')})`);
+    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after as unknown[])})`);
+  }
+  return conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+}
+
 export async function topPerKey<Row extends Record<string, unknown>>(db: Db, query: TopPerKeyQuery): Promise<Map<string | number, Row[]>> {
   const result = new Map<string | number, Row[]>(query.keys.map((k) => [k, []]));
   if (query.keys.length === 0 || query.limit <= 0) return result;
   const dir = query.direction.toUpperCase();
   const orderOn = (alias: string) => Prisma.raw(query.orderColumns.map((c) => `${alias}"${c}" ${dir}`).join(', '));
-  const conditions: Prisma.Sql[] = [...(query.filters ?? [])];
-  if (query.after) {
-    const tuple = Prisma.raw(`(${query.orderColumns.map((c) => `"${c}"`).join(', ')})`);
-    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(query.direction === 'asc' ? '>' : '<')} (${Prisma.join(query.after as unknown[])})`);
-  }
-  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const extra = keyedConditions(query.filters ?? [], query.orderColumns, query.direction, query.after);
   const table = q(query.table);
   const key = q(query.keyColumn);
   let statement: Prisma.Sql;

@@ -50,9 +50,14 @@ function levelSql(level: TreeLevel, depth: number, parent: string | undefined): 
 /** Column parsers of a table, by column name. */
 type Parsers = ReadonlyMap<string, (text: string) => unknown>;
 
+/** By the shape Db.shapeOf keeps: made once per table, not per request. */
+const parsersByShape = new WeakMap<Shape, Parsers>();
+
 async function parsersOf(db: Db, table: string): Promise<Parsers> {
   const shape: Shape = await db.shapeOf!(`SELECT * FROM ${quote(table)} LIMIT 0`);
-  return new Map(shape.names.map((name, i) => [name, shape.parsers[i]!]));
+  let parsers = parsersByShape.get(shape);
+  if (!parsers) parsersByShape.set(shape, (parsers = new Map(shape.names.map((name, i) => [name, shape.parsers[i]!]))));
+  return parsers;
 }
 
 interface Decoder {

@@ -19,6 +19,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   type GraphQLType,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { getDatamodel } from '../../../generated/pothos-types.js';
@@ -105,6 +106,7 @@ export interface LevelTemplate {
 }
 
 export interface PlanTemplate {
+  operation: OperationDefinitionNode;
   roots: (Typename | (ConnectionField & { plan: RootPlan }) | (OneField & { plan: RootOnePlan }))[];
   /** The resources the caller must be entitled to; without one, graphql-js answers (and says why). */
   resources: Set<Resource>;
@@ -129,7 +131,7 @@ export function planDocument(schema: GraphQLSchema, document: DocumentNode, oper
     const compiler = new Compiler(document);
     const query = schema.getQueryType()!;
     const roots = [...compiler.collect(query, operation.selectionSet)].map(([key, nodes]) => compiler.root(query, key, nodes));
-    return { roots, resources: compiler.resources };
+    return { operation, roots, resources: compiler.resources };
   } catch (e) {
     if (e instanceof Unplannable) return e.message;
     throw e;

@@ -4,7 +4,7 @@
 // same types. Anything that would make graphql-js answer with an error (a bad argument, a null
 // where the type forbids one, a caller without the entitlement) answers `undefined` instead, and
 // graphql-js runs the query to say so in its own words.
-import { getArgumentValues, getOperationAST, getVariableValues, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { getArgumentValues, getVariableValues, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { checkEntitled } from '../../domain/entitlements.js';
 import type { Context } from '../../context.js';
 import { keyedLevel, toPage, type Direction, type Ordering } from '../../db/keyset.js';
@@ -40,8 +40,7 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
   } catch {
     return undefined;
   }
-  const operation = getOperationAST(args.document, args.operationName)!;
-  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
+  const coerced = getVariableValues(args.schema, template.operation.variableDefinitions ?? [], args.variableValues ?? {});
   if (coerced.errors) return undefined;
   try {
     const data = record();
