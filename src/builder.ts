@@ -1,4 +1,6 @@
 import SchemaBuilder from '@pothos/core';
+import DirectivePlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -31,7 +33,9 @@ export const builder = new SchemaBuilder<{
     UUID: { Input: string; Output: string };
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
+  // federation last: its entities' references resolve inside the scopes' wrappers (schema/index.ts
+  // builds the subgraph; the public graph carries its @key directives only as type extensions)
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DirectivePlugin, FederationPlugin],
   defaultFieldNullability: false,
   // The scopes throw the coded error themselves (UNAUTHENTICATED, or FORBIDDEN naming the tier
   // needed), so a field a caller may not see fails alone while the rest of the query answers;
