@@ -34,7 +34,7 @@ import { routes } from './rest/routes.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { InFlightBudget } from './runtime/in-flight.js';
 import { registerProcessErrorMetrics } from './runtime/process-guard.js';
-import { schema } from './schema/index.js';
+import { schema as publicSchema, subgraphSchema } from './schema/index.js';
 
 export interface AppDeps {
   /** With auth.jwtSecret set (server.ts fills it in: see credentials/secret.ts). */
@@ -81,6 +81,8 @@ export function createApp({
   const callers = new CallerCache(config.auth.callerCacheMs);
   const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger });
   const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits, callers };
+  // behind a supergraph's router, the same graph with `_service` and `_entities` (docs/federation.md)
+  const schema = config.graphql.subgraph ? subgraphSchema() : publicSchema;
   const rowUnits = new Map<string, number>();
   const work: WorkDeps = {
     budget,

@@ -22,11 +22,8 @@ export interface Config {
   /** `auto`: fill an empty database with sample data outside production; `none`: start empty. */
   sampleData: 'auto' | 'none';
   redisUrl: string | undefined;
-  /**
-   * Where clients reach the service (an http(s) origin, optionally with a path prefix, no trailing
-   * slash): the base of every absolute link it writes (REST next_url). Required to serve in
-   * production; elsewhere, unset means the request's own Host (X-Forwarded-* with TRUST_PROXY).
-   */
+  /** Where clients reach the service (an http(s) origin, optionally with a path prefix, no trailing slash): the base of every
+   *  absolute link it writes (REST next_url). Required in production; elsewhere unset means the request's own Host (X-Forwarded-* with TRUST_PROXY). */
   publicUrl: string | undefined;
   dataDir: string;
   auth: AuthConfig;
@@ -97,6 +94,8 @@ export interface GraphQLConfig {
   persistedOnly: boolean;
   /** PostgreSQL: queries made wholly of fields graphql/plan/ knows are read in one statement, without resolvers. */
   planned: boolean;
+  /** /graphql serves the graph as an Apollo Federation 2 subgraph (`_service`, `_entities`) for a supergraph's router. */
+  subgraph: boolean;
   /** Largest document APQ registers (UTF-8 bytes); the store holds 256 of that size in all. */
   apqMaxDocumentBytes: number;
   /** Seconds an answer made only of these types is served from the response cache; 0: never. */
@@ -340,6 +339,7 @@ function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLCo
     maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
     persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
     planned: bool(env, 'GRAPHQL_PLANNED', true),
+    subgraph: bool(env, 'GRAPHQL_SUBGRAPH', false),
     // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a
     // token); 32 KiB leaves room for indentation and comments, not for padding
     apqMaxDocumentBytes: positiveInt(env, 'APQ_MAX_DOCUMENT_BYTES', 32 * 1024),

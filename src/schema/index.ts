@@ -1,6 +1,8 @@
 // Imports each resource module for its side effects (registering types), then builds the schema.
-import { lexicographicSortSchema, printSchema } from 'graphql';
+import { printSubgraphSchema } from '@apollo/subgraph';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.js';
+import { boundEntities } from '../graphql/federation.js';
 import './service.js';
 import './session.js';
 import './account.js';
@@ -22,7 +24,23 @@ builder.subscriptionType({ description: 'Live data: each record as it is stored,
 
 export const schema = builder.toSchema();
 
+let subgraph: GraphQLSchema | undefined;
+
+/**
+ * The same graph as an Apollo Federation 2 subgraph (GRAPHQL_SUBGRAPH=true): `_service { sdl }`,
+ * and `_entities` for the entities (schema/security.ts), bounded (graphql/federation.ts). Built on
+ * first use, so a gateway that is not a subgraph never builds it.
+ */
+export function subgraphSchema(): GraphQLSchema {
+  return (subgraph ??= boundEntities(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' })));
+}
+
 /** The SDL committed as schema.graphql: sorted, so diffs show real changes only. */
 export function printedSchema(): string {
   return printSchema(lexicographicSortSchema(schema)) + '\n';
+}
+
+/** The subgraph's SDL, sorted as schema.graphql is (`_service { sdl }` answers the same types in build order): `npm run --silent schema -- --subgraph`. */
+export function printedSubgraph(): string {
+  return printSubgraphSchema(lexicographicSortSchema(subgraphSchema())) + '\n';
 }

@@ -3,9 +3,12 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import { fromMap } from '../graphql/loaders.js';
 import { computed, root, rootOne, sameRow } from '../graphql/plan/declare.js';
 import type { Context } from '../context.js';
+import { checkEntitled } from '../domain/entitlements.js';
 import {
   findSecurity,
   firstListingLevel,
+  listingsBySymbol,
+  securityReference,
   securityLookup,
   securitySearchLevel,
   securitySearchPage,
@@ -137,6 +140,27 @@ export const Security = builder.prismaNode('Security', {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
+});
+
+/** The listing of `symbol` on the exchange `micCode`, through one loader of every listing of each symbol asked for. */
+async function securityByListing(ctx: Context, symbol: string, micCode: string): Promise<SecurityRow | null> {
+  const listings = await ctx.loaders.get('listingsBySymbol', fromMap((keys: readonly string[]) => listingsBySymbol(ctx.db, keys), [] as SecurityRow[])).load(symbol);
+  return listings.find((s) => s.micCode === micCode) ?? null;
+}
+
+// A federation entity (Apollo Federation 2; served with GRAPHQL_SUBGRAPH=true, docs/federation.md):
+// other subgraphs name a security by its FIGI, or by its listing, a symbol on an exchange. Each
+// reference is a lookup as `security(...)` is: checked, entitled, and batched by the loaders.
+builder.asEntity(Security, {
+  key: [
+    builder.selection<{ identifiers: { figi: string } }>('identifiers { figi }'),
+    builder.selection<{ symbol: string; exchangeInfo: { micCode: string } }>('symbol exchangeInfo { micCode }'),
+  ],
+  resolveReference: (representation, ctx) => {
+    checkEntitled(ctx.caller, 'securities');
+    const by = securityReference(representation);
+    return 'figi' in by ? securityByFigi(ctx, by.figi) : securityByListing(ctx, by.symbol, by.micCode);
+  },
 });
 
 export const SecurityConnection = connectionType(Security, 'SecurityConnection');

@@ -231,6 +231,25 @@ export function securityLookup(given: Partial<Record<(typeof LOOKUP_KEYS)[number
   return { [key]: value.toUpperCase() } as SecurityLookup;
 }
 
+/** How a federated graph names a security (its two `@key`s, schema/security.ts): a FIGI, or a listing. */
+export type SecurityReference = { figi: string } | { symbol: string; micCode: string };
+
+/**
+ * The key of an entity representation another subgraph sends (`_entities`), checked as a lookup's
+ * arguments are: `{ identifiers: { figi } }` or `{ symbol, exchangeInfo: { micCode } }` (the FIGI when both). A FIGI is
+ * upper-cased as `security(figi:)` does; a MIC is matched as stored (it may be empty). Throws a
+ * BAD_REQUEST naming what is wrong.
+ */
+export function securityReference(representation: Readonly<Record<string, unknown>>): SecurityReference {
+  const { identifiers, symbol, exchangeInfo } = representation;
+  const text = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
+  const figi = (identifiers as { figi?: unknown } | null | undefined)?.figi;
+  const micCode = (exchangeInfo as { micCode?: unknown } | null | undefined)?.micCode;
+  if (text(figi, 32)) return { figi: figi.toUpperCase() };
+  if (typeof symbol === 'string' && text(micCode, 16)) return { symbol: parseSymbol(symbol, 'representations.symbol'), micCode };
+  throw new AppError('BAD_REQUEST', 'a Security representation names it by one key: `identifiers { figi }` (a FIGI of up to 32 characters) or `symbol exchangeInfo { micCode }` (a symbol and a MIC of up to 16)');
+}
+
 /** One security by one identifier; several listings of a symbol resolve to the first by id. */
 export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security | null> {
   const where =
@@ -242,12 +261,17 @@ export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security
   return db.prisma.security.findFirst({ where, orderBy: { id: 'asc' } });
 }
 
-/** For loaders: the first listing (by id) of each of `values` in `column` (one statement, its text the same for any number of values). */
-async function firstListings(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security>> {
+/** For loaders: every listing (by id) of each of `values` in `column` (one statement, its text the same for any number of values). */
+async function listingsOf(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security[]>> {
   const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(db, `"${column}"`, values)} ORDER BY "id"`);
-  const map = new Map<string, Security>();
-  for (const r of rows) if (!map.has(r[column])) map.set(r[column], r);
+  const map = new Map<string, Security[]>();
+  for (const r of rows) map.get(r[column])?.push(r) ?? map.set(r[column], [r]);
   return map;
+}
+
+/** For loaders: the first listing (by id) of each of `values` in `column`. */
+async function firstListings(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security>> {
+  return new Map([...(await listingsOf(db, column, values))].map(([value, listings]) => [value, listings[0]!]));
 }
 
 /** The row `firstListings` picks for one value of `column`, as the root level of a row tree (db/tree.ts). */
@@ -264,6 +288,11 @@ export function firstListingLevel(column: 'symbol' | 'figi', value: string, colu
 /** For loaders: the first listing (by id) of each symbol. */
 export function securitiesBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Security>> {
   return firstListings(db, 'symbol', symbols);
+}
+
+/** For loaders: each symbol's listings, on every exchange (by id); a listing is a symbol and a MIC. */
+export function listingsBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Security[]>> {
+  return listingsOf(db, 'symbol', symbols);
 }
 
 /** For loaders: the first listing (by id) of each FIGI. */

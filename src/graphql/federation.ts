@@ -1,0 +1,47 @@
+// The subgraph's `_entities` field, bounded: @apollo/subgraph's resolver takes any number of
+// representations of any shape, and throws a plain Error (answered as INTERNAL) for one it cannot
+// place, failing all of them. Here the count is decided before anything runs, and each
+// representation is checked, and fails, alone (docs/federation.md).
+import { type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { AppError } from '../errors.js';
+
+/** Representations one `_entities` may carry: each is a lookup, batched by the loaders. */
+export const MAX_REPRESENTATIONS = 100;
+
+/**
+ * Wraps the `_entities` field of a subgraph schema (made by @pothos/plugin-federation) in place:
+ * at most MAX_REPRESENTATIONS, declared to the cost analysis as one item per representation; each
+ * an object whose `__typename` names an entity of the schema, else a BAD_REQUEST for that one.
+ */
+export function boundEntities(schema: GraphQLSchema): GraphQLSchema {
+  const field = schema.getQueryType()?.getFields()._entities;
+  if (!field?.resolve) return schema;
+  const resolveOne = field.resolve as GraphQLFieldResolver<unknown, unknown, { representations: unknown[] }>;
+  const entities = new Set(schema.getPossibleTypes(schema.getType('_Entity') as never).map((t) => t.name));
+  field.extensions = { ...field.extensions, listSize: { max: MAX_REPRESENTATIONS, itemsOf: 'representations' } };
+  field.resolve = (source, args: { representations: unknown[] }, context, info) => {
+    const { representations } = args;
+    if (representations.length > MAX_REPRESENTATIONS) {
+      throw new AppError('BAD_REQUEST', `argument "representations": at most ${MAX_REPRESENTATIONS}; got ${representations.length}`);
+    }
+    // one promise of the whole list, each failure in it as its Error, as nodes(ids:) does: given a list
+    // of promises, graphql-jit (0.8.7) drops the last item when it rejects before an earlier one resolves
+    return Promise.all(representations.map(async (representation, i) => {
+      const named = `argument "representations"[${i}]`;
+      try {
+        if (typeof representation !== 'object' || representation === null || Array.isArray(representation)) throw new AppError('BAD_REQUEST', 'must be an object');
+        const typename = (representation as { __typename?: unknown }).__typename;
+        if (typeof typename !== 'string' || !entities.has(typename)) {
+          throw new AppError('BAD_REQUEST', `"__typename" must name an entity (${[...entities].join(', ')}); got ${JSON.stringify(typename)?.slice(0, 64)}`);
+        }
+        const [entity] = (await resolveOne(source, { representations: [representation] }, context, info)) as unknown[];
+        return await entity;
+      } catch (e) {
+        // an Error as a list item is that item's error: the others still answer
+        return e instanceof AppError && e.code === 'BAD_REQUEST' ? new AppError('BAD_REQUEST', `${named}: ${e.message}`) : (e as Error);
+      }
+    }));
+  };
+  return schema;
+}
+
