@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { holdRows, type Context } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
-import { securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
+import { isWildcard, securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
 import { arr, bool, date, int, nullable, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
@@ -15,7 +15,7 @@ export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
     maxLength: MAX_QUERY_LENGTH,
-    description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros). Required (or its alias q); at most ${MAX_QUERY_LENGTH} characters.`,
+    description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_LENGTH} characters.`,
   },
   q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Alias of search (give one of the two).' },
   search_type: { type: 'string', enum: SEARCH_TYPE_NAMES, required: true, description: 'The field the query is matched against.' },
@@ -188,7 +188,8 @@ async function search(ctx: Context, url: URL): Promise<Response> {
   const type = p.search_type as SearchType;
   await holdRows(ctx, 'Security', p.per_page);
   const { nodes, totalCount: found, outOf, matched } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
-  const hits = nodes.map((s) => ({ document: securityDocument(s), ...highlightOf(s, type, matched) }));
+  // a wildcard matches no text, so its hits highlight nothing (as Typesense's)
+  const hits = nodes.map((s) => ({ document: securityDocument(s), ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, matched)) }));
   return json({
     data: {
       facet_counts: [],
@@ -221,7 +222,7 @@ export const securityRoutes: Route[] = [
     doc: {
       summary: 'Security master search',
       description:
-        'Securities whose search_type field starts with the query, ordered by that field then id, in numbered pages (Typesense style). Errors of this route\'s own parameters carry `data: null` and `error` (the message) besides the usual error fields; authentication errors (401/403) have the common error body.',
+        'Securities whose search_type field starts with the query, ordered by that field then id, in numbered pages (Typesense style); `q=*` lists every security, by symbol then id. Errors of this route\'s own parameters carry `data: null` and `error` (the message) besides the usual error fields; authentication errors (401/403) have the common error body.',
       query: SECURITY_SEARCH_PARAMS,
       response: SECURITY_SEARCH_RESPONSE,
       badRequestBody: SEARCH_ERROR_BODY,

@@ -15,6 +15,7 @@ import {
   securitiesByFigi,
   securitiesBySymbol,
   SEARCH_TYPES,
+  WILDCARD,
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
@@ -173,12 +174,13 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
 });
 
 interface SearchArgs {
-  search: string;
+  search?: string | null;
   searchType?: SearchType | null;
   first?: number | null;
   after?: string | null;
 }
-const searchOf = (args: SearchArgs) => ({ query: args.search, type: args.searchType ?? 'symbol' });
+// no search lists the whole master, as Typesense's `*` does
+const searchOf = (args: SearchArgs) => ({ query: args.search ?? WILDCARD, type: args.searchType ?? 'symbol' });
 const pageOf = (args: SearchArgs) => ({ first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined });
 
 builder.queryFields((t) => ({
@@ -212,9 +214,9 @@ builder.queryFields((t) => ({
     authScopes: { entitled: 'securities' },
     nullable: true,
     type: SecurityConnection,
-    description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order).',
+    description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order); without `search` (or with `"*"`), every security, by symbol.',
     args: {
-      search: t.arg.string({ required: true, description: 'The query: an identifier or its beginning.' }),
+      search: t.arg.string({ description: 'The query: an identifier or its beginning; `"*"` or none lists every security, by symbol then id.' }),
       searchType: t.arg({ type: SearchTypeEnum, defaultValue: 'symbol', description: 'Which identifier to match (default SYMBOL).' }),
       first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),

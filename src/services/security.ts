@@ -65,10 +65,37 @@ function orderingFor(column: SearchColumn): Ordering<Security> {
   return o;
 }
 
-/** What a search matches: `type`'s field starting with `query`. */
+/** What a search matches: `type`'s field starting with `query`; every security for WILDCARD. */
 export interface SecuritySearch {
   query: string;
   type: SearchType;
+}
+
+/** Typesense's "match everything": the whole master, by symbol then id, whatever the search type. */
+export const WILDCARD = '*';
+export const isWildcard = (query: string): boolean => query.trim() === WILDCARD;
+
+/** What a search selects: the column it orders by, its condition, and the query as matched. */
+interface SearchMatch {
+  column: SearchColumn;
+  q: string;
+  match: Prisma.Sql;
+  wildcard: boolean;
+}
+
+/** The match of `search`; undefined when nothing can match (LIKE's wildcards in the query). */
+async function matchOf(db: Db, search: SecuritySearch): Promise<SearchMatch | undefined> {
+  if (isWildcard(search.query)) return { column: 'symbol', q: WILDCARD, match: Prisma.sql`TRUE`, wildcard: true };
+  const column = SEARCH_TYPES[search.type];
+  const q = normalizeQuery(search.type, search.query);
+  if (q === '') throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
+  if (LIKE_SPECIAL.test(q)) return undefined;
+  return { column, q, match: await prefixMatch(db, column, q), wildcard: false };
+}
+
+/** How many securities `m` matches, exactly (see countMatches). */
+function countOf(db: Db, m: SearchMatch, summary: Promise<MasterSummary | undefined>): Promise<number> {
+  return m.wildcard ? countAll(db, summary) : countMatches(db, m.column, m.q, m.match, summary);
 }
 
 /** The first string after every string that starts with `prefix`, in code-point order. */
@@ -127,29 +154,27 @@ async function countAll(db: Db, summary: Promise<MasterSummary | undefined>): Pr
 
 /**
  * Securities whose `type` field starts with the query (so an exact identifier matches, and a
- * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id.
+ * prefix lists candidates, as a Typesense prefix search does), ordered by that field then id; for
+ * WILDCARD every security, by symbol then id.
  */
 export async function securitySearchPage(db: Db, search: SecuritySearch, args: KeysetArgs): Promise<Page<Security>> {
   const s = await searchOf(db, search, args);
   if (!s) return emptyPage(async () => 0);
   const rows = await selectSecurities(db, s.where, s.column, args.first + 1);
-  return toPage(rows, args.first, s.ordering, 'asc', () => countMatches(db, s.column, s.q, s.match, masterSummary(db)));
+  return toPage(rows, args.first, s.ordering, 'asc', () => countOf(db, s, masterSummary(db)));
 }
 
-/** A keyset search's query as matched, its match, and its rows after the cursor; undefined when nothing can match (LIKE's wildcards). */
+/** A keyset search's match and its rows after the cursor; undefined when nothing can match (LIKE's wildcards). */
 async function searchOf(db: Db, search: SecuritySearch, args: KeysetArgs) {
-  const column = SEARCH_TYPES[search.type];
-  const q = normalizeQuery(search.type, search.query);
-  if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  if (LIKE_SPECIAL.test(q)) return undefined;
-  const ordering = orderingFor(column);
-  const match = await prefixMatch(db, column, q);
-  let where = match;
+  const m = await matchOf(db, search);
+  if (!m) return undefined;
+  const ordering = orderingFor(m.column);
+  let where = m.match;
   if (args.after) {
     const [value, id] = decodeCursor(ordering, 'asc', args.after);
-    where = Prisma.sql`${match} AND ("${Prisma.raw(column)}", "id") > (${value}, ${id})`;
+    where = Prisma.sql`${m.match} AND ("${Prisma.raw(m.column)}", "id") > (${value}, ${id})`;
   }
-  return { column, q, ordering, match, where };
+  return { ...m, ordering, where };
 }
 
 /**
@@ -193,18 +218,15 @@ export interface SecuritySearchAtPage extends NumberedPage<Security> {
  * beside the page: counting a broad prefix in SQL cost more than the whole search may take.
  */
 export async function securitySearchAtPage(db: Db, search: SecuritySearch, args: PageNumberArgs): Promise<SecuritySearchAtPage> {
-  const column = SEARCH_TYPES[search.type];
-  const q = normalizeQuery(search.type, search.query);
-  if (q === '') throw new AppError('BAD_REQUEST', 'search: the query must not be empty');
-  if (LIKE_SPECIAL.test(q)) return { nodes: [], totalCount: 0, outOf: await countAll(db, masterSummary(db)), matched: q };
-  const where = await prefixMatch(db, column, q);
+  const m = await matchOf(db, search);
+  if (!m) return { nodes: [], totalCount: 0, outOf: await countAll(db, masterSummary(db)), matched: normalizeQuery(search.type, search.query) };
   const summary = masterSummary(db);
   const [totalCount, outOf, nodes] = await Promise.all([
-    countMatches(db, column, q, where, summary),
+    countOf(db, m, summary),
     countAll(db, summary),
-    selectSecurities(db, where, column, args.pageSize, (args.page - 1) * args.pageSize),
+    selectSecurities(db, m.match, m.column, args.pageSize, (args.page - 1) * args.pageSize),
   ]);
-  return { nodes, totalCount, outOf, matched: q };
+  return { nodes, totalCount, outOf, matched: m.q };
 }
 
 export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };

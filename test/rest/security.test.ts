@@ -49,6 +49,51 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
     });
 
+  /** Every security as the wildcard lists it: by symbol, then id (code-point order). */
+  const bySymbol = () => [...all].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  it('q=* matches every security, whatever the search type: found = out_of, pages by symbol then id, no highlight', async () => {
+    const expected = bySymbol().map((s) => s.id);
+    for (const search_type of ['symbol', 'identifiers.isin', 'classification.gics_code']) {
+      const seen: string[] = [];
+      for (let page = 1; seen.length < expected.length && page < 100; page++) {
+        const r = await rest(h, q({ q: '*', search_type, per_page: 7, page }));
+        expect(r.status).toBe(200);
+        expect(r.body.data).toMatchObject({ found: all.length, out_of: all.length, page });
+        expect(r.body.message).toBe(`${all.length} of ${all.length} securities match`);
+        for (const hit of r.body.data.hits) {
+          expect(hit.highlight).toEqual({});
+          expect(hit.highlights).toEqual([]);
+          seen.push(hit.document.id);
+        }
+      }
+      expect(seen, search_type).toEqual(expected);
+    }
+    // with spaces around it, still the wildcard; inside a longer query, a literal that matches nothing
+    expect((await rest(h, q({ search: ' * ', search_type: 'symbol' }))).body.data.found).toBe(all.length);
+    expect((await rest(h, q({ search: 'A*', search_type: 'symbol' }))).body.data.found).toBe(0);
+  });
+
+  it('GraphQL securities without search (or with "*") pages through every security by cursor, in the same order; "" is refused naming "*"', async () => {
+    const expected = bySymbol().map((s) => s.symbol);
+    for (const search of [undefined, '*']) {
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (let i = 0; i < 100; i++) {
+        const r: any = await h.gql('query($s: String, $after: String) { securities(search: $s, first: 9, after: $after) { nodes { symbol } pageInfo { hasNextPage endCursor } } }', { s: search, after });
+        expect(r.errors).toBeUndefined();
+        seen.push(...r.data.securities.nodes.map((n: any) => n.symbol));
+        if (!r.data.securities.pageInfo.hasNextPage) break;
+        after = r.data.securities.pageInfo.endCursor;
+      }
+      expect(seen, String(search)).toEqual(expected);
+    }
+    const total = await h.gql('{ securities(first: 1) { totalCount } }');
+    expect(total.data.securities.totalCount).toBe(all.length);
+    const empty = await h.gql('{ securities(search: "") { nodes { symbol } } }');
+    expect(empty.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('"*"') });
+  });
+
   it('queries ending in non-ASCII or astral characters match nothing, without an error', async () => {
     for (const search of ['NV😀', 'é', 'A\u{10FFFF}', '😀']) {
       for (const search_type of ['symbol', 'identifiers.isin']) {
