@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 
 /**
- * Typesense's search parameters `filter_by`, `sort_by` and `facet_by` (docs/rest.md), parsed
+ * Typesense's search parameters `filter_by`, `sort_by` and `facet_by`, parsed
  * against a catalogue of the fields a collection offers (services/security-fields.ts for the
  * security master). db/search-filter.ts turns what they parse into SQL; `matchesFilter` is the same
  * filter evaluated in JS, which test/db/search-filter.test.ts holds the SQL to.
@@ -239,6 +239,7 @@ class FilterParser {
     AFTER_NUMBER.lastIndex = s.pos;
     if (text === undefined || !(AFTER_NUMBER.test(s.text) || s.text.startsWith('..', s.pos))) {
       s.pos = at;
+      if (s.text[at] === '`') s.fail(`${field.name} is a number field: expected a number, found a backtick-quoted string`);
       if (s.match(WORD) === undefined) s.fail(`expected a value after ${after}, found ${s.found()}`);
       s.fail(`${field.name} is a number field: expected a number, found ${s.found(at)}`, at);
     }
