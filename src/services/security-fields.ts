@@ -1,0 +1,33 @@
+import { Prisma, type Security } from '../../generated/prisma/client.js';
+import type { SearchField } from '../domain/search-syntax.js';
+
+type SecurityField = SearchField & { column: keyof Security & string };
+
+const FIELDS: readonly SecurityField[] = [
+  { name: 'symbol', column: 'symbol', kind: 'string', sort: true },
+  { name: 'name', column: 'name', kind: 'string', sort: true },
+  { name: 'exchange_info.mic_code', column: 'micCode', kind: 'string', facet: true },
+  { name: 'exchange_info.exchange_country', column: 'exchangeCountry', kind: 'string', facet: true },
+  { name: 'classification.gics', column: 'gics', kind: 'string', facet: true },
+  { name: 'classification.gics_code', column: 'gicsCode', kind: 'string' },
+  { name: 'classification.security_type', column: 'securityType', kind: 'string', facet: true },
+  { name: 'classification.market_sector', column: 'marketSector', kind: 'string', facet: true },
+  { name: 'ticker_meta.active', column: 'active', kind: 'boolean', facet: true },
+  { name: 'ticker_meta.type', column: 'type', kind: 'string' },
+  { name: 'financials.market_cap', column: 'marketCap', kind: 'number', facet: true, sort: true },
+  { name: 'company_info.total_employees', column: 'totalEmployees', kind: 'number', sort: true },
+  { name: 'company_info.state', column: 'state', kind: 'string' },
+];
+
+/**
+ * The security master's fields that filter_by, sort_by and facet_by may name (domain/search-syntax.ts),
+ * by their REST names (rest/security.ts), each with its Security column.
+ */
+export const SECURITY_SEARCH_FIELDS: ReadonlyMap<string, SecurityField> = new Map(FIELDS.map((f) => [f.name, f]));
+
+/** The quoted column of a field of SECURITY_SEARCH_FIELDS, for db/search-filter.ts (the parsers let no other name through). */
+export function securityColumnOf(field: string): Prisma.Sql {
+  const f = SECURITY_SEARCH_FIELDS.get(field);
+  if (!f) throw new Error(`not a security search field: ${field}`);
+  return Prisma.raw(`"${f.column}"`);
+}
