@@ -82,29 +82,37 @@ export function typoBudget(token: string): 0 | 1 | 2 {
   return n < 4 ? 0 : n < 7 ? 1 : 2;
 }
 
+const codesOf = (s: string): Int32Array => Int32Array.from(s, (c) => c.codePointAt(0)!);
+
 /**
  * The optimal-string-alignment distance of `a` and `b` (insertions, deletions, substitutions and
  * swaps of two neighbours, each counted once), by code point; `max + 1` as soon as it must exceed `max`.
  */
 export function editDistance(a: string, b: string, max: number): number {
-  const s = [...a];
-  const t = [...b];
+  return boundedDistance(codesOf(a), codesOf(b), max);
+}
+
+// three rows of the table, reused: a search compares its tokens with tens of thousands of terms
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+function boundedDistance(s: Int32Array, t: Int32Array, max: number): number {
   if (Math.abs(s.length - t.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  if (rows[0]!.length <= t.length) rows = rows.map(() => new Int32Array(t.length * 2 + 1));
+  let [prev2, prev, row] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= t.length; j++) prev[j] = j;
   for (let i = 1; i <= s.length; i++) {
-    const row = [i];
+    row[0] = i;
     let best = i;
+    const si = s[i - 1]!;
     for (let j = 1; j <= t.length; j++) {
-      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
-      row.push(d);
+      const tj = t[j - 1]!;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (si === tj ? 0 : 1));
+      if (i > 1 && j > 1 && si === t[j - 2] && s[i - 2] === tj) d = Math.min(d, prev2[j - 2]! + 1);
+      row[j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    prev2 = prev;
-    prev = row;
+    [prev2, prev, row] = [prev, row, prev2];
   }
   return Math.min(prev[t.length]!, max + 1);
 }
@@ -114,6 +122,8 @@ export function editDistance(a: string, b: string, max: number): number {
 /** One distinct term of the stored terms, with the securities holding it per field. */
 export interface VocabularyTerm {
   term: string;
+  /** its code points, for the edit distance */
+  codes: Int32Array;
   /** field number -> how many securities hold the term in that field */
   docs: ReadonlyMap<number, number>;
 }
@@ -130,10 +140,10 @@ export function buildVocabulary(rows: Iterable<{ term: string; field: number; do
     const t = terms.get(term) ?? terms.set(term, new Map()).get(term)!;
     t.set(field, (t.get(field) ?? 0) + docs);
   }
-  const sorted = [...terms].map(([term, docs]) => ({ term, docs })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const sorted = [...terms].map(([term, docs]) => ({ term, codes: codesOf(term), docs })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   const byLength = new Map<number, VocabularyTerm[]>();
   for (const t of sorted) {
-    const n = codePoints(t.term);
+    const n = t.codes.length;
     (byLength.get(n) ?? byLength.set(n, []).get(n)!).push(t);
   }
   return { sorted, byLength };
@@ -189,10 +199,10 @@ export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typ
     const at = vocabulary.sorted[lowerBound(vocabulary.sorted, token)];
     if (at?.term === token) found.set(at, { typos: 0, prefixOnly: false });
   } else {
-    const n = codePoints(token);
-    for (let len = n - budget; len <= n + budget; len++) {
+    const codes = codesOf(token);
+    for (let len = codes.length - budget; len <= codes.length + budget; len++) {
       for (const t of vocabulary.byLength.get(len) ?? []) {
-        const typos = editDistance(token, t.term, budget);
+        const typos = boundedDistance(codes, t.codes, budget);
         if (typos <= budget) found.set(t, { typos, prefixOnly: false });
       }
     }

@@ -9,7 +9,7 @@ CREATE TABLE "SecurityTerm" (
 );
 
 -- CreateIndex
-CREATE INDEX "SecurityTerm_securityId_idx" ON "SecurityTerm"("securityId");
+CREATE INDEX "SecurityTerm_securityId_field_position_idx" ON "SecurityTerm"("securityId", "field", "position");
 
 -- AddForeignKey
 ALTER TABLE "SecurityTerm" ADD CONSTRAINT "SecurityTerm_securityId_fkey" FOREIGN KEY ("securityId") REFERENCES "Security"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -10,4 +10,4 @@ CREATE TABLE "SecurityTerm" (
 );
 
 -- CreateIndex
-CREATE INDEX "SecurityTerm_securityId_idx" ON "SecurityTerm"("securityId");
+CREATE INDEX "SecurityTerm_securityId_field_position_idx" ON "SecurityTerm"("securityId", "field", "position");
