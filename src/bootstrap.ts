@@ -25,7 +25,7 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
   const db = await createDb(config.database);
   try {
     const rebuilt = await ensureSecurityTerms(db);
-    if (rebuilt) log(`search terms: wrote the terms of ${rebuilt} securities stored before search by name existed`);
+    if (rebuilt) log(`search by name: wrote the terms of ${rebuilt} securities that had none`);
     if (config.nodeEnv !== 'production') {
       if (config.sampleData === 'auto') {
         const state = await sampleDataState(db);

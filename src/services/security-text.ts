@@ -72,16 +72,14 @@ export async function writeSecurityTerms(db: Db, rows: readonly SecurityText[], 
   }
 }
 
-/** Writes the terms of every stored security again; returns how many securities. */
-export async function rebuildSecurityTerms(db: Db): Promise<number> {
+/** Writes the terms of the stored securities `which` picks, WRITE_CHUNK at a time in id order; returns how many. */
+async function rewriteTerms(db: Db, which: Prisma.Sql): Promise<number> {
   let done = 0;
   for (let after = ''; ; ) {
-    const chunk = await db.prisma.security.findMany({
-      select: { id: true, symbol: true, name: true },
-      where: { id: { gt: after } },
-      orderBy: { id: 'asc' },
-      take: WRITE_CHUNK,
-    });
+    const chunk = await readSql<SecurityText>(
+      db,
+      Prisma.sql`SELECT s."id", s."symbol", s."name" FROM "Security" s WHERE s."id" > ${after} AND ${which} ORDER BY s."id" LIMIT ${WRITE_CHUNK}`,
+    );
     if (chunk.length === 0) return done;
     await writeSecurityTerms(db, chunk);
     done += chunk.length;
@@ -89,17 +87,18 @@ export async function rebuildSecurityTerms(db: Db): Promise<number> {
   }
 }
 
+/** Writes the terms of every stored security again; returns how many securities. */
+export function rebuildSecurityTerms(db: Db): Promise<number> {
+  return rewriteTerms(db, Prisma.sql`TRUE`);
+}
+
 /**
- * For a start: rebuilds the terms when there are securities but no terms (a database that held
- * securities before "SecurityTerm" existed, or rows written by raw SQL alone). Returns how many
- * securities it wrote the terms of (0: nothing to do).
+ * For a start: writes the terms of every security that has none (all of them in a database that
+ * held securities before "SecurityTerm" existed; those a rebuild cut short left; rows written by
+ * raw SQL). Returns how many (0: nothing to do, after one anti-join over the master).
  */
-export async function ensureSecurityTerms(db: Db): Promise<number> {
-  const [term, security] = await Promise.all([
-    db.prisma.securityTerm.findFirst({ select: { securityId: true } }),
-    db.prisma.security.findFirst({ select: { id: true } }),
-  ]);
-  return term || !security ? 0 : rebuildSecurityTerms(db);
+export function ensureSecurityTerms(db: Db): Promise<number> {
+  return rewriteTerms(db, Prisma.sql`NOT EXISTS (SELECT 1 FROM "SecurityTerm" t WHERE t."securityId" = s."id")`);
 }
 
 // ------------------------------------------------------------------ vocabulary

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client.js';
 import { nameTerms, queryTokens, symbolTerm, typoBudget, type TextField } from '../../src/domain/search-text.js';
 import { writeSecurities, type SecurityInput } from '../../src/services/security.js';
-import { ensureSecurityTerms, textHighlights, textMatch, textSearchPage } from '../../src/services/security-text.js';
+import { ensureSecurityTerms, rebuildSecurityTerms, textHighlights, textMatch, textSearchPage } from '../../src/services/security-text.js';
 import { testDatabases } from '../helpers.js';
 
 const BOTH: TextField[] = ['symbol', 'name'];
@@ -191,12 +191,17 @@ describe.each(testDatabases())('search by name with typos on $name', (tdb) => {
     expect(broad.n).toBeLessThanOrEqual(3); // the version, the page, the count
   });
 
-  it('rebuilds the terms at a start when there are securities but no terms', async () => {
-    await db.prisma.securityTerm.deleteMany();
-    expect(await symbols('quantiro')).toEqual([]);
+  it('writes at a start the terms of the securities that have none, and only theirs', async () => {
     const securities = await db.prisma.security.count();
+    await db.prisma.securityTerm.deleteMany({ where: { security: { symbol: 'QNTR' } } });
+    expect(await symbols('quantiro')).toEqual([]);
+    expect(await ensureSecurityTerms(db)).toBe(1);
+    expect(await symbols('quantiro')).toEqual(['QNTR']);
+    await db.prisma.securityTerm.deleteMany();
     expect(await ensureSecurityTerms(db)).toBe(securities);
     expect(await ensureSecurityTerms(db)).toBe(0);
-    expect(await symbols('quantiro')).toEqual(['QNTR']);
+    expect(await symbols('quantiro software')).toEqual(['QNTR']);
+    expect(await rebuildSecurityTerms(db)).toBe(securities);
+    expect(await symbols('quantiro software')).toEqual(['QNTR']);
   });
 });
