@@ -174,7 +174,7 @@ function matchTable(db: Db, rows: readonly MatchRow[]): Prisma.Sql {
  * is the symbol (0), starts it (10,000), neither (20,000); plus 100 x the sum over tokens of the
  * cheapest match's cost (2 per typo, 1 for a prefix: at most 16 x 5); plus the name's number of
  * words (at most 32: every candidate matched the same tokens, so the fewest unmatched words).
- * The text is the same for any query of as many tokens (every list is one parameter).
+ * Its text is the same for every query (each list is one parameter): prepared once by Db.read.
  */
 function matchSql(db: Db, rows: readonly MatchRow[], tokenCount: number): Prisma.Sql {
   return Prisma.sql`SELECT g."securityId" AS "securityId",
@@ -225,8 +225,10 @@ export async function textMatch(db: Db, q: string, fields: readonly TextField[])
   return { sql: matchSql(db, rows, tokens.length), tokens: matched, symbols };
 }
 
-/** Whether `match` can match no security: a token matched no term, nor did the whole query a symbol (no statement needed). */
-const matchesNothing = (m: TextMatch) => m.symbols.size === 0 && m.tokens.some((t) => t.terms.size === 0);
+/** Whether `match` matches no security, known without a statement: a token matched no term, nor the whole query a symbol. */
+export function textMatchesNothing(m: TextMatch): boolean {
+  return m.symbols.size === 0 && m.tokens.some((t) => t.terms.size === 0);
+}
 
 /** One page of the matches of `q` in rank order (score, then market cap, largest first, then id), and how many there are. */
 export async function textSearchPage(
@@ -236,7 +238,7 @@ export async function textSearchPage(
   page: { offset: number; limit: number },
 ): Promise<{ rows: Security[]; found: number; match: TextMatch | undefined }> {
   const match = await textMatch(db, q, fields);
-  if (!match || matchesNothing(match)) return { rows: [], found: 0, match };
+  if (!match || textMatchesNothing(match)) return { rows: [], found: 0, match };
   const [rows, [count]] = await Promise.all([
     readSql<Security>(
       db,
