@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.js';
 import { outboxEventBus } from './db/outbox.js';
 import { redisEventBus, type EventBus } from './runtime/events.js';
 import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
+import { ensureSecurityTerms } from './services/security-text.js';
 import { sampleDataState, seedSampleData, type SeedProgress } from './sample/seed.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
 
@@ -23,6 +24,8 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   const db = await createDb(config.database);
   try {
+    const rebuilt = await ensureSecurityTerms(db);
+    if (rebuilt) log(`search by name: wrote the terms of ${rebuilt} securities that had none`);
     if (config.nodeEnv !== 'production') {
       if (config.sampleData === 'auto') {
         const state = await sampleDataState(db);

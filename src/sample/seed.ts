@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
 import { bulkInsert, refreshStatistics } from '../db/bulk.js';
+import { writeSecurityTerms } from '../services/security-text.js';
 import {
   generateReference,
   plannedMarketRows,
@@ -104,6 +105,7 @@ export async function seedSampleData(db: Db, options: SampleOptions, onProgress?
     ['NewsSecurity', ref.newsSecurities],
   ];
   for (const [model, rows] of reference) await bulkInsert(db, model, rows);
+  await writeSecurityTerms(db, ref.securities);
   onProgress?.({ phase: 'reference', done: 1, total: 1 });
 
   const planned = plannedMarketRows(options);
@@ -125,7 +127,7 @@ export async function seedSampleData(db: Db, options: SampleOptions, onProgress?
   };
   const trades = await insertAll('trades', 'Trade', tradeBatches(options), planned.trades);
   const quotes = await insertAll('quotes', 'Quote', quoteBatches(options), planned.quotes);
-  await refreshStatistics(db, [...reference.map(([model]) => model), 'Trade', 'Quote']);
+  await refreshStatistics(db, [...reference.map(([model]) => model), 'SecurityTerm', 'Trade', 'Quote']);
   await marker('complete');
 
   return {

@@ -61,15 +61,20 @@ export function lastSummary(db: Db): MasterSummary | undefined {
 
 const VERSION = Prisma.sql`SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1`;
 
+/** SecurityMasterVersion.version now (one statement): it changes with every write to "Security". Undefined without its row. */
+export async function masterVersion(db: Db): Promise<bigint | undefined> {
+  const [row] = await readSql<{ version: bigint }>(db, VERSION);
+  return row === undefined ? undefined : BigInt(row.version);
+}
+
 /**
  * The summary of `columns` if it describes the master as it is now; undefined when none does (the
  * caller counts in SQL). One statement (the version). The first call on a Db waits for the first
  * summary; later calls never wait: one at an older version starts a rebuild in the background.
  */
 export async function currentSummary(db: Db, columns: readonly string[]): Promise<MasterSummary | undefined> {
-  const [row] = await readSql<{ version: bigint }>(db, VERSION);
-  if (row === undefined) return undefined; // no version row, no way to know a summary is current
-  const version = BigInt(row.version);
+  const version = await masterVersion(db);
+  if (version === undefined) return undefined; // no version row, no way to know a summary is current
   const state = stateOf(db);
   if (!state.current) await build(db, state, columns);
   else if (state.current.version < version && !state.building) build(db, state, columns).catch(() => {}); // the next search retries

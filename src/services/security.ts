@@ -6,6 +6,7 @@ import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
 import type { NumberedPage, PageNumberArgs } from '../db/page-number.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
+import { writeSecurityTerms } from './security-text.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from '../db/upsert.js';
@@ -346,11 +347,14 @@ export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): P
     same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
     async insert(tx, batch) {
       await insertRows(tx, db, 'Security', batch);
+      await writeSecurityTerms(db, batch, tx);
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {
         await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
       }
+      const renamed = changes.filter(({ row, stored }) => row.symbol !== stored.symbol || row.name !== stored.name);
+      await writeSecurityTerms(db, renamed.map(({ row }) => row), tx);
     },
   });
 }

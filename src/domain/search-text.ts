@@ -1,0 +1,261 @@
+/**
+ * Search by name with typos, the pure parts (services/security-text.ts stores and queries): how a
+ * symbol, a name and a query split into terms, how many typos a query token may take, and which
+ * terms of the vocabulary each token matches. The rules are Typesense's defaults: no typo in a
+ * token shorter than 4 characters, one up to 6, two from 7 (`min_len_1typo`, `min_len_2typo`),
+ * typos counted as Damerau-Levenshtein distance (optimal string alignment), and the last token of a
+ * query also matching as a prefix.
+ */
+
+/** The terms a name keeps: enough for any company name, and a bound on a row's terms. */
+export const MAX_NAME_TERMS = 32;
+
+/** The tokens a query may hold: each is expanded and joined on its own. */
+export const MAX_QUERY_TOKENS = 16;
+
+/**
+ * Vocabulary terms one query token expands to, at most: those with the fewest typos (then in the
+ * most securities) are kept. Bounds the statement's parameters (16 tokens x 200 terms) whatever
+ * the size of the master; a two-letter prefix over 50,000 names would otherwise name thousands.
+ */
+export const MAX_EXPANSIONS = 200;
+
+/** The shortest last token that also matches as a prefix: one letter would name a 26th of the vocabulary. */
+export const MIN_PREFIX_LENGTH = 2;
+
+/** Field numbers as stored in "SecurityTerm"."field". */
+export const TEXT_FIELDS = { symbol: 0, name: 1 } as const;
+export type TextField = keyof typeof TEXT_FIELDS;
+
+/** Compatibility decomposition, accents dropped, lower case: "Société" and "societe" are one term. */
+function fold(text: string): string {
+  return text.normalize('NFKD').toLowerCase().replace(/\p{M}+/gu, '');
+}
+
+/** A run of letters, digits and the marks on them, as written in the value. */
+const RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** One word of a value: its terms (usually one) and where it is in the value (UTF-16 offsets). */
+export interface Word {
+  terms: string[];
+  start: number;
+  end: number;
+}
+
+/** The words of `value`, split on anything that is not a letter or a digit. */
+export function words(value: string): Word[] {
+  const out: Word[] = [];
+  for (const m of value.matchAll(RUN)) {
+    // folding may bring a separator out of one run (NFKD of "½" is "1⁄2")
+    const terms = fold(m[0]).split(SEPARATORS).filter((t) => t !== '');
+    if (terms.length) out.push({ terms, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** A name's terms in order, at most MAX_NAME_TERMS; a term's position is its index. */
+export function nameTerms(name: string): string[] {
+  return words(name).flatMap((w) => w.terms).slice(0, MAX_NAME_TERMS);
+}
+
+/** A symbol is one term, its `.` and `-` kept ("BRK.A" is "brk.a"); empty for a blank symbol. */
+export function symbolTerm(symbol: string): string {
+  return fold(symbol.trim());
+}
+
+/** The tokens of a query, as names are split. */
+export function queryTokens(q: string): string[] {
+  return words(q).flatMap((w) => w.terms);
+}
+
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/** The typos a query token may take: none below 4 characters or with a digit (an identifier), 1 up to 6, 2 from 7. */
+export function typoBudget(token: string): 0 | 1 | 2 {
+  if (/\p{N}/u.test(token)) return 0;
+  const n = codePoints(token);
+  return n < 4 ? 0 : n < 7 ? 1 : 2;
+}
+
+const codesOf = (s: string): Int32Array => Int32Array.from(s, (c) => c.codePointAt(0)!);
+
+/**
+ * The optimal-string-alignment distance of `a` and `b` (insertions, deletions, substitutions and
+ * swaps of two neighbours, each counted once), by code point; `max + 1` as soon as it must exceed `max`.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  return boundedDistance(codesOf(a), codesOf(b), max);
+}
+
+// three rows of the table, reused: a search compares its tokens with tens of thousands of terms
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+function boundedDistance(s: Int32Array, t: Int32Array, max: number): number {
+  if (Math.abs(s.length - t.length) > max) return max + 1;
+  if (rows[0]!.length <= t.length) rows = rows.map(() => new Int32Array(t.length * 2 + 1));
+  let [prev2, prev, row] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= t.length; j++) prev[j] = j;
+  for (let i = 1; i <= s.length; i++) {
+    row[0] = i;
+    let best = i;
+    const si = s[i - 1]!;
+    for (let j = 1; j <= t.length; j++) {
+      const tj = t[j - 1]!;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (si === tj ? 0 : 1));
+      if (i > 1 && j > 1 && si === t[j - 2] && s[i - 2] === tj) d = Math.min(d, prev2[j - 2]! + 1);
+      row[j] = d;
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    [prev2, prev, row] = [prev, row, prev2];
+  }
+  return Math.min(prev[t.length]!, max + 1);
+}
+
+// ------------------------------------------------------------------ vocabulary
+
+/** One distinct term of the stored terms, with the securities holding it per field. */
+export interface VocabularyTerm {
+  term: string;
+  /** its code points, for the edit distance */
+  codes: Int32Array;
+  /** field number -> how many securities hold the term in that field */
+  docs: ReadonlyMap<number, number>;
+}
+
+/** The distinct stored terms, sorted (for prefixes) and by length in code points (for typos). */
+export interface Vocabulary {
+  sorted: readonly VocabularyTerm[];
+  byLength: ReadonlyMap<number, readonly VocabularyTerm[]>;
+}
+
+export function buildVocabulary(rows: Iterable<{ term: string; field: number; docs: number }>): Vocabulary {
+  const terms = new Map<string, Map<number, number>>();
+  for (const { term, field, docs } of rows) {
+    const t = terms.get(term) ?? terms.set(term, new Map()).get(term)!;
+    t.set(field, (t.get(field) ?? 0) + docs);
+  }
+  const sorted = [...terms].map(([term, docs]) => ({ term, codes: codesOf(term), docs })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const byLength = new Map<number, VocabularyTerm[]>();
+  for (const t of sorted) {
+    const n = t.codes.length;
+    (byLength.get(n) ?? byLength.set(n, []).get(n)!).push(t);
+  }
+  return { sorted, byLength };
+}
+
+/** The index of the first term of `sorted` not below `s`. */
+function lowerBound(sorted: readonly VocabularyTerm[], s: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.term < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What a token matched in one field: the term, its typos, and whether only as a prefix (not the whole term). */
+export interface Expansion {
+  term: string;
+  field: number;
+  typos: number;
+  prefixOnly: boolean;
+}
+
+/**
+ * The cost of a match, lower ranks first: 2 per typo, 1 for a prefix that is not the whole term
+ * (so "novalux" ranks its exact word above "novaluxe", and both above a typo).
+ */
+export function matchCost(e: { typos: number; prefixOnly: boolean }): number {
+  return 2 * e.typos + (e.prefixOnly ? 1 : 0);
+}
+
+export interface ExpandOptions {
+  /** Whether terms starting with the token match too (the last token of a query). */
+  prefix: boolean;
+  /** Whether the token takes its typo budget; false: exact terms (and prefixes) only. */
+  typos: boolean;
+  /** Field numbers (TEXT_FIELDS) to match in. */
+  fields: ReadonlySet<number>;
+}
+
+/**
+ * The vocabulary terms `token` matches in `fields`: within its typo budget (terms of a length
+ * within the budget are compared, no others), and with `prefix`, every term starting with it
+ * (no typo; from MIN_PREFIX_LENGTH characters). At most MAX_EXPANSIONS terms, the cheapest
+ * (matchCost), then those in the most securities.
+ */
+export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typos: withTypos, fields }: ExpandOptions): Expansion[] {
+  const found = new Map<VocabularyTerm, { typos: number; prefixOnly: boolean }>();
+  const budget = withTypos ? typoBudget(token) : 0;
+  if (budget === 0) {
+    const at = vocabulary.sorted[lowerBound(vocabulary.sorted, token)];
+    if (at?.term === token) found.set(at, { typos: 0, prefixOnly: false });
+  } else {
+    const codes = codesOf(token);
+    for (let len = codes.length - budget; len <= codes.length + budget; len++) {
+      for (const t of vocabulary.byLength.get(len) ?? []) {
+        const typos = boundedDistance(codes, t.codes, budget);
+        if (typos <= budget) found.set(t, { typos, prefixOnly: false });
+      }
+    }
+  }
+  if (prefix && codePoints(token) >= MIN_PREFIX_LENGTH) {
+    for (let i = lowerBound(vocabulary.sorted, token); i < vocabulary.sorted.length && vocabulary.sorted[i]!.term.startsWith(token); i++) {
+      const t = vocabulary.sorted[i]!;
+      if (!found.has(t) || found.get(t)!.typos > 0) found.set(t, { typos: 0, prefixOnly: t.term !== token });
+    }
+  }
+  const docsIn = (t: VocabularyTerm) => [...t.docs].reduce((n, [f, d]) => n + (fields.has(f) ? d : 0), 0);
+  const ranked = [...found]
+    .filter(([t]) => docsIn(t) > 0)
+    .sort(([ta, a], [tb, b]) => matchCost(a) - matchCost(b) || docsIn(tb) - docsIn(ta) || (ta.term < tb.term ? -1 : 1))
+    .slice(0, MAX_EXPANSIONS);
+  return ranked.flatMap(([t, m]) => [...t.docs.keys()].filter((f) => fields.has(f)).map((field) => ({ term: t.term, field, ...m })));
+}
+
+// ------------------------------------------------------------------ highlights
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/** A field's value with its matched words marked, as Typesense's `highlights` give it. */
+export interface Highlight {
+  snippet: string;
+  matched_tokens: string[];
+}
+
+/** `value` as one word (a symbol), marked when `matched(symbolTerm(value))`; undefined when not. */
+export function highlightSymbol(value: string, matched: (term: string) => boolean): Highlight | undefined {
+  if (!matched(symbolTerm(value))) return undefined;
+  return { snippet: `<mark>${escapeHtml(value)}</mark>`, matched_tokens: [value] };
+}
+
+/**
+ * `value` HTML-escaped with `<mark>…</mark>` around each word one of whose terms is `matched`
+ * (among the first MAX_NAME_TERMS terms, those stored); undefined when no word is.
+ */
+export function highlightName(value: string, matched: (term: string) => boolean): Highlight | undefined {
+  let snippet = '';
+  let at = 0;
+  let position = 0;
+  const tokens: string[] = [];
+  for (const w of words(value)) {
+    const stored = w.terms.slice(0, Math.max(0, MAX_NAME_TERMS - position));
+    position += w.terms.length;
+    if (!stored.some(matched)) continue;
+    const word = value.slice(w.start, w.end);
+    snippet += `${escapeHtml(value.slice(at, w.start))}<mark>${escapeHtml(word)}</mark>`;
+    at = w.end;
+    tokens.push(word);
+  }
+  if (!tokens.length) return undefined;
+  return { snippet: snippet + escapeHtml(value.slice(at)), matched_tokens: tokens };
+}
