@@ -3,7 +3,10 @@
 // page allocates (bench/exec-profile.ts --alloc). graphql-js still parses, validates and words
 // every error in the variables; subscriptions stay with graphql-js (graphql/live.ts groups them).
 import { useGraphQlJit, type JITCache } from '@envelop/graphql-jit';
-import { getOperationAST, getVariableValues, GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  getNamedType, getOperationAST, getVariableValues, GraphQLError, isInputObjectType, Kind, typeFromAST,
+  type DocumentNode, type ExecutionArgs, type FieldNode, type FragmentDefinitionNode, type GraphQLInputObjectType, type GraphQLSchema, type GraphQLType, type SelectionSetNode,
+} from 'graphql';
 import { createLRUCache, type Plugin } from 'graphql-yoga';
 
 /** How many compiled documents an instance keeps by their text; the least recently run go first. */
@@ -49,9 +52,38 @@ function runsJitted(args: ExecutionArgs, seen: WeakSet<DocumentNode>): boolean {
   // graphql-jit refuses a required variable left out even when it has a default (graphql-js gives it
   // the default): such a run goes to graphql-js (test/graphql/jit.test.ts)
   if (operation.variableDefinitions?.some((v) => v.defaultValue && v.type.kind === Kind.NON_NULL_TYPE && !Object.hasOwn(args.variableValues ?? {}, v.variable.name.value))) return false;
+  // graphql-jit (0.8.7) compiles a variable of an input type that contains itself (SecurityFilter's
+  // `or`) without end, until the heap is gone: such documents stay with graphql-js
+  if (operation.variableDefinitions?.some((v) => isRecursiveInput(args.schema, typeFromAST(args.schema, v.type)))) return false;
   if (seen.has(args.document)) return true;
   seen.add(args.document);
   return false;
+}
+
+const recursiveInputs = new WeakMap<GraphQLSchema, Map<string, boolean>>();
+
+/** Whether a variable's type is, or holds, an input object type that can contain itself. */
+function isRecursiveInput(schema: GraphQLSchema, type: GraphQLType | undefined): boolean {
+  const named = type && getNamedType(type);
+  if (!named || !isInputObjectType(named)) return false;
+  let known = recursiveInputs.get(schema);
+  if (!known) recursiveInputs.set(schema, (known = new Map()));
+  let answer = known.get(named.name);
+  if (answer === undefined) {
+    answer = reachesItself(named);
+    known.set(named.name, answer);
+  }
+  return answer;
+}
+
+/** Whether an input object type reaches an input type already on its path (itself or one it holds). */
+function reachesItself(start: GraphQLInputObjectType): boolean {
+  const visit = (type: GraphQLInputObjectType, path: ReadonlySet<string>): boolean =>
+    Object.values(type.getFields()).some((field) => {
+      const inner = getNamedType(field.type);
+      return isInputObjectType(inner) && (path.has(inner.name) || visit(inner, new Set([...path, inner.name])));
+    });
+  return visit(start, new Set([start.name]));
 }
 
 /**

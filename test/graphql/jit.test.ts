@@ -12,7 +12,11 @@ function server() {
     onExecute: () => ({ onExecuteDone: ({ result }) => void executedBy.push('stringify' in result ? 'jit' : 'graphql-js') }),
   };
   const yoga = createYoga({
-    schema: createSchema({ typeDefs: 'type Query { hello(name: String!): String! }', resolvers: { Query: { hello: (_: unknown, { name }: { name: string }) => `hello ${name}` } } }),
+    schema: createSchema({
+      // F holds itself, as SecurityFilter does through `or`; G holds F
+      typeDefs: 'input F { a: Int, or: [F!] } input G { f: F } type Query { hello(name: String!): String! count(f: F, g: G): Int! }',
+      resolvers: { Query: { hello: (_: unknown, { name }: { name: string }) => `hello ${name}`, count: (_: unknown, args: unknown) => JSON.stringify(args).length } },
+    }),
     plugins: [useJitExecution(), witness],
     logging: false,
   });
@@ -38,6 +42,23 @@ describe('graphql-jit execution', () => {
     const refused = await ask(query, { n: 5 });
     expect(executedBy).toEqual(['graphql-js', 'graphql-js']);
     expect(refused.errors[0].message).toBe('Variable "$n" got invalid value 5; String cannot represent a non string value: 5');
+  });
+
+  it('leaves a variable of an input type that holds itself to graphql-js (graphql-jit compiles it until the heap is gone)', async () => {
+    const { ask, executedBy } = server();
+    for (const [query, variables] of [
+      ['query Q($f: F) { count(f: $f) }', { f: { a: 1, or: [{ a: 2, or: [{ a: 3 }] }] } }],
+      ['query Q($g: G) { count(g: $g) }', { g: { f: { a: 1 } } }],
+    ] as const) {
+      const answers = [await ask(query, variables), await ask(query, variables)];
+      expect(answers[1], query).toEqual(answers[0]);
+      expect(answers[0].data.count).toBeGreaterThan(0);
+    }
+    expect(executedBy).toEqual(['graphql-js', 'graphql-js', 'graphql-js', 'graphql-js']);
+    // a literal of such a type is compiled, and is fine
+    await ask('{ count(f: { a: 1, or: [{ a: 2 }] }) }');
+    await ask('{ count(f: { a: 1, or: [{ a: 2 }] }) }');
+    expect(executedBy.slice(4)).toEqual(['graphql-js', 'jit']);
   });
 
   it('gives variables their defaults as graphql-js does, a required one left out included', async () => {
