@@ -311,6 +311,35 @@ export function parseFacetBy(text: string, fields: ReadonlyMap<string, SearchFie
 }
 
 /**
+ * The bounds parseFilterBy holds a filter_by to, for a filter built another way (GraphQL's typed
+ * `filter`, schema/security-search.ts): comparisons, nesting, list values, numbers. Throws a
+ * BAD_REQUEST naming `argument`.
+ */
+export function checkFilterBounds(filter: Filter, argument: string): void {
+  let comparisons = 0;
+  const fail = (why: string): never => {
+    throw new AppError('BAD_REQUEST', `${argument}: ${why}`);
+  };
+  const walk = (f: Filter, depth: number): void => {
+    if ('of' in f) {
+      if (depth > SEARCH_SYNTAX_LIMITS.depth) fail(`conditions nest at most ${SEARCH_SYNTAX_LIMITS.depth} deep`);
+      for (const part of f.of) walk(part, depth + 1);
+      return;
+    }
+    if (++comparisons > SEARCH_SYNTAX_LIMITS.comparisons) fail(`at most ${SEARCH_SYNTAX_LIMITS.comparisons} comparisons`);
+    let numbers: number[];
+    if ('value' in f) numbers = [f.value];
+    else {
+      if (f.values.length + f.ranges.length > SEARCH_SYNTAX_LIMITS.listValues) fail(`a list holds at most ${SEARCH_SYNTAX_LIMITS.listValues} values; got ${f.values.length} for ${f.field}`);
+      numbers = f.values.filter((v): v is number => typeof v === 'number');
+    }
+    const big = numbers.find((n) => !Number.isFinite(n) || Math.abs(n) > Number.MAX_SAFE_INTEGER);
+    if (big !== undefined) fail(`${big} is out of range for ${f.field}: a number must lie within ±${Number.MAX_SAFE_INTEGER}`);
+  };
+  walk(filter, 0);
+}
+
+/**
  * Whether a row whose fields `valueOf` gives passes `filter`, as the SQL of db/search-filter.ts
  * decides it: a null field fails every comparison, `!=` included.
  */

@@ -2,12 +2,19 @@ import { performance } from 'node:perf_hooks';
 import { holdRows, type Context } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
-import { isWildcard, securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
-import { arr, bool, date, int, nullable, object, str, timestamp, type JsonSchema } from './json-schema.js';
+import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../domain/search-syntax.js';
+import { isWildcard, normalizeQuery, securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
+import { SECURITY_SEARCH_FIELDS } from '../services/security-fields.js';
+import { securityQueryPage, type SecurityQuery } from '../services/security-query.js';
+import type { TextField } from '../domain/search-text.js';
+import { textHighlights } from '../services/security-text.js';
+import { arr, bool, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 
-const SEARCH_TYPE_NAMES = Object.keys(SEARCH_TYPES) as SearchType[];
+/** `name`: free text over symbols and names with typos (services/security-text.ts); the others match one identifier by prefix. */
+const SEARCH_TYPE_NAMES = [...(Object.keys(SEARCH_TYPES) as SearchType[]), 'name'] as const;
+const TEXT_FIELDS: readonly TextField[] = ['symbol', 'name'];
 const MAX_QUERY_LENGTH = 200;
 
 /** `search` (alias `q`), `search_type`, `page`, `per_page`: docs/rest.md#parameters-per-route. */
@@ -18,7 +25,11 @@ export const SECURITY_SEARCH_PARAMS = {
     description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_LENGTH} characters.`,
   },
   q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Alias of search (give one of the two).' },
-  search_type: { type: 'string', enum: SEARCH_TYPE_NAMES, required: true, description: 'The field the query is matched against.' },
+  search_type: { type: 'string', enum: SEARCH_TYPE_NAMES, required: true, description: 'The field the query is matched against by prefix, or `name`: free text over symbols and names, with typos, ranked (docs/rest.md#security-search).' },
+  query_by: { type: 'string', maxLength: 100, description: 'With search_type=name: the fields the text matches, a comma list of `symbol` and `name` (default both).' },
+  filter_by: { type: 'string', maxLength: SEARCH_SYNTAX_LIMITS.characters, description: 'Typesense filter syntax over the master: `exchange_info.mic_code:=XNAS && financials.market_cap:>1000000000`.' },
+  sort_by: { type: 'string', maxLength: 200, description: 'Up to 3 `field:asc|desc`, `_text_match` among them (with search_type=name).' },
+  facet_by: { type: 'string', maxLength: 300, description: 'A comma list of fields to count the matches by (facet_counts).' },
   page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1. A page past the end has no hits.' },
   per_page: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.securities.max, default: PAGE_SIZES.securities.default, description: `Hits per page, 1 to ${PAGE_SIZES.securities.max}.` },
 } as const satisfies ParamSpecs;
@@ -141,13 +152,24 @@ const HIGHLIGHT_ENTRY = object({ snippet: str('The field value with the matched 
 
 export const SECURITY_SEARCH_RESPONSE = object({
   data: object({
-    facet_counts: arr({}, 'Always empty: the search takes no facets.'),
+    facet_counts: arr(
+      object({
+        field_name: str('The field counted (a facet_by field).'),
+        counts: arr(object({ value: str('A value (numbers and booleans as text).'), count: int('Matches with it.'), highlighted: str('The value.') }), 'Its 10 most frequent values among all matches, most frequent first.'),
+        sampled: bool('Always false: every match is counted.'),
+        stats: object(
+          { total_values: int('Distinct values among the matches.'), min: num('Smallest value (numeric fields).'), max: num('Largest value.'), sum: num('Sum of the values.'), avg: num('Average value.') },
+          ['total_values'],
+        ),
+      }),
+      'One per facet_by field, in its order; empty without facet_by.',
+    ),
     found: int('How many securities match.'),
     hits: arr(
       object({
         document: SECURITY_DOCUMENT_SCHEMA,
-        highlight: { type: 'object', additionalProperties: HIGHLIGHT_ENTRY, description: 'The matched field (the search_type), keyed by its name.' },
-        highlights: arr(object({ field: str('The matched field (the search_type).'), snippet: str('As in highlight.'), matched_tokens: arr(str()) })),
+        highlight: { type: 'object', additionalProperties: HIGHLIGHT_ENTRY, description: 'The matched fields (the search_type; symbol and name for search_type=name), keyed by name; empty for q=*.' },
+        highlights: arr(object({ field: str('The matched field (the search_type; symbol or name for search_type=name).'), snippet: str('As in highlight.'), matched_tokens: arr(str()) })),
       }),
     ),
     out_of: int('How many securities the collection holds.'),
@@ -176,6 +198,45 @@ function searchError(ctx: Context, e: AppError): Response {
   return json({ status: 'ERROR', code: e.code, message: e.message, request_id: ctx.requestId, data: null, error: e.message }, e.status, e.headers);
 }
 
+type SearchParams = ReturnType<typeof parseQuery<typeof SECURITY_SEARCH_PARAMS>>;
+
+/** The hits of a search: an identifier prefix alone by its index (services/security.ts), anything more through securityQueryPage. */
+async function searchHits(ctx: Context, q: string, p: SearchParams) {
+  const text = p.search_type === 'name';
+  if (p.query_by !== undefined && !text) throw new AppError('BAD_REQUEST', `parameter query_by applies to search_type=name; got search_type=${p.search_type}`);
+  const filter = p.filter_by === undefined ? undefined : parseFilterBy(p.filter_by, SECURITY_SEARCH_FIELDS);
+  const sort = p.sort_by === undefined ? undefined : parseSortBy(p.sort_by, SECURITY_SEARCH_FIELDS);
+  const facetFields = p.facet_by === undefined ? [] : parseFacetBy(p.facet_by, SECURITY_SEARCH_FIELDS);
+  if (!text && !filter && !sort && facetFields.length === 0) {
+    const type = p.search_type as SearchType;
+    const { nodes, totalCount: found, outOf, matched } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
+    // a wildcard matches no text, so its hits highlight nothing (as Typesense's)
+    const hits = nodes.map((s) => ({ document: securityDocument(s), ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, matched)) }));
+    return { hits, found, outOf, facets: [] };
+  }
+  const fields = p.query_by === undefined ? TEXT_FIELDS : parseQueryBy(p.query_by);
+  const query: SecurityQuery = text
+    ? { ...(isWildcard(q) ? { search: { query: q, type: 'symbol' as const } } : { text: { q, fields } }), filter, sort, facets: facetFields }
+    : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
+  const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
+  const hits = r.nodes.map((s) => {
+    if (!r.text) return { document: securityDocument(s), ...(isWildcard(q) || text ? { highlight: {}, highlights: [] } : highlightOf(s, p.search_type as SearchType, normalizeQuery(p.search_type as SearchType, q))) };
+    const highlights = textHighlights(s, r.text, fields);
+    return { document: securityDocument(s), highlight: Object.fromEntries(highlights.map(({ field, ...h }) => [field, h])), highlights };
+  });
+  return { hits, found: r.found, outOf: r.outOf, facets: r.facets };
+}
+
+/** query_by: a comma list of `symbol` and `name`, each at most once. */
+function parseQueryBy(value: string): TextField[] {
+  const names = value.split(',').map((n) => n.trim());
+  const bad = names.find((n) => !(TEXT_FIELDS as readonly string[]).includes(n));
+  if (bad !== undefined || new Set(names).size !== names.length) {
+    throw new AppError('BAD_REQUEST', `parameter query_by must be a comma list of ${TEXT_FIELDS.join(', ')}, each once; got ${JSON.stringify(value)}`);
+  }
+  return names as TextField[];
+}
+
 async function search(ctx: Context, url: URL): Promise<Response> {
   const started = performance.now();
   const query = new URLSearchParams(url.searchParams);
@@ -185,14 +246,11 @@ async function search(ctx: Context, url: URL): Promise<Response> {
   const q = p.search ?? p.q;
   if (q === undefined) throw new AppError('BAD_REQUEST', 'parameter search (or its alias q) is required');
   if (q.trim() === '') throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
-  const type = p.search_type as SearchType;
   await holdRows(ctx, 'Security', p.per_page);
-  const { nodes, totalCount: found, outOf, matched } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
-  // a wildcard matches no text, so its hits highlight nothing (as Typesense's)
-  const hits = nodes.map((s) => ({ document: securityDocument(s), ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, matched)) }));
+  const { hits, found, outOf, facets } = await searchHits(ctx, q, p);
   return json({
     data: {
-      facet_counts: [],
+      facet_counts: facets,
       found,
       hits,
       out_of: outOf,

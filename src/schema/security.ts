@@ -19,7 +19,23 @@ import {
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
-import { checkFirst, connection, connectionType, firstArg, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { checkFirst, firstArg, listOf, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { securityQueryFacets, type SecurityQuery } from '../services/security-query.js';
+import type { TextField } from '../domain/search-text.js';
+import {
+  FACET_FIELDS,
+  FacetFieldEnum,
+  filterOf,
+  rankedConnection,
+  SearchHighlight,
+  SecurityFacet,
+  SecurityFilter,
+  SecurityOrder,
+  SecuritySearchConnection,
+  sortOf,
+  TextFieldEnum,
+  type SecurityFilterInput,
+} from './security-search.js';
 
 export const SECURITY_PAGE: PageSize = PAGE_SIZES.securities;
 
@@ -164,7 +180,33 @@ builder.asEntity(Security, {
   },
 });
 
-export const SecurityConnection = connectionType(Security, 'SecurityConnection');
+export const SecurityConnection = builder.connectionObject(
+  {
+    type: Security,
+    name: 'SecurityConnection',
+    fields: (t) => ({
+      nodes: t.field({ type: [Security], resolve: (con) => (con as unknown as SecuritySearchConnection).nodes }),
+      facets: t.field({
+        type: [SecurityFacet],
+        description: 'Counts of the given fields over every match, not just this page (REST `facet_by`).',
+        extensions: listOf(FACET_FIELDS),
+        args: { fields: t.arg({ type: [FacetFieldEnum], required: true, description: 'The fields to count by.' }) },
+        resolve: (con, { fields }) => (con as unknown as SecuritySearchConnection).facetsOf([...new Set(fields)]),
+      }),
+    }),
+  },
+  {
+    name: 'SecurityEdge',
+    fields: (t) => ({
+      highlights: t.field({
+        type: [SearchHighlight],
+        description: 'Where `query` matched this hit: its symbol and name with <mark> around the matched words; empty without `query`.',
+        extensions: listOf(2),
+        resolve: (edge) => (edge as unknown as { highlights?: [] }).highlights ?? [],
+      }),
+    }),
+  },
+);
 
 const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   description: 'Which identifier a security search matches (REST parameter `search_type`).',
@@ -176,9 +218,21 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
 interface SearchArgs {
   search?: string | null;
   searchType?: SearchType | null;
+  query?: string | null;
+  queryBy?: TextField[] | null;
+  filter?: SecurityFilterInput | null;
+  orderBy?: { field: string; direction?: 'asc' | 'desc' | null }[] | null;
   first?: number | null;
   after?: string | null;
 }
+/** Whether a search goes beyond one identifier prefix: then it is ranked or sorted, and paged by offset. */
+const isRanked = (args: SearchArgs) => (args.query ?? null) !== null || !!args.filter || !!args.orderBy?.length;
+const queryOf = (args: SearchArgs): SecurityQuery => ({
+  ...(args.search !== null && args.search !== undefined ? { search: searchOf(args) } : {}),
+  ...(args.query !== null && args.query !== undefined ? { text: { q: args.query, fields: [...new Set<TextField>(args.queryBy ?? ['symbol', 'name'])] } } : {}),
+  filter: filterOf(args.filter),
+  sort: sortOf(args.orderBy),
+});
 // no search lists the whole master, as Typesense's `*` does
 const searchOf = (args: SearchArgs) => ({ query: args.search ?? WILDCARD, type: args.searchType ?? 'symbol' });
 const pageOf = (args: SearchArgs) => ({ first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined });
@@ -218,14 +272,23 @@ builder.queryFields((t) => ({
     args: {
       search: t.arg.string({ description: 'The query: an identifier or its beginning; `"*"` or none lists every security, by symbol then id.' }),
       searchType: t.arg({ type: SearchTypeEnum, defaultValue: 'symbol', description: 'Which identifier to match (default SYMBOL).' }),
+      query: t.arg.string({ description: 'Free text: every word must match a word of the symbol or name, with typos by length (none under 4 characters or with a digit, 1 up to 6, 2 from 7); the last word also as a prefix. Ranked by relevance (exact symbol first), then market cap.' }),
+      queryBy: t.arg({ type: [TextFieldEnum], description: 'The fields `query` matches (default SYMBOL and NAME).' }),
+      filter: t.arg({ type: SecurityFilter, description: 'Conditions on the master and the latest metrics (a screener).' }),
+      orderBy: t.arg({ type: [SecurityOrder], description: 'Up to 3 keys; default RELEVANCE with `query`, else the search field (or symbol), then id.' }),
       first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),
     },
     extensions: root(async (db, args: SearchArgs, columns, children) => {
+      if (isRanked(args)) return undefined; // graphql-js answers, through securityQueryPage
       const page = pageOf(args);
       const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
       return found && { ...found, first: page.first };
     }),
-    resolve: async (_root, args, ctx) => connection(await securitySearchPage(ctx.db, searchOf(args), pageOf(args))),
+    resolve: async (_root, args, ctx) => {
+      if (isRanked(args)) return rankedConnection(ctx, { query: queryOf(args), first: checkFirst(args.first, SECURITY_PAGE), after: args.after });
+      const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
+      return new SecuritySearchConnection(page, (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields), undefined);
+    },
   }),
 }));

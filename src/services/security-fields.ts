@@ -1,7 +1,8 @@
-import { Prisma, type Security } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchField } from '../domain/search-syntax.js';
 
-type SecurityField = SearchField & { column: keyof Security & string };
+/** A field and its column: of "Security", or with `metrics` of the symbol's latest FundamentalMetrics. */
+type SecurityField = SearchField & { column: string; metrics?: true };
 
 const FIELDS: readonly SecurityField[] = [
   { name: 'symbol', column: 'symbol', kind: 'string', sort: true },
@@ -17,6 +18,18 @@ const FIELDS: readonly SecurityField[] = [
   { name: 'financials.market_cap', column: 'marketCap', kind: 'number', facet: true, sort: true },
   { name: 'company_info.total_employees', column: 'totalEmployees', kind: 'number', sort: true },
   { name: 'company_info.state', column: 'state', kind: 'string' },
+  // the latest enhanced fundamentals of the symbol (services/security-query.ts joins them when named)
+  ...(
+    [
+      ['metrics.pe_ratio', 'peRatio'],
+      ['metrics.price_to_book', 'priceToBook'],
+      ['metrics.debt_to_equity', 'debtToEquity'],
+      ['metrics.return_on_equity', 'returnOnEquity'],
+      ['metrics.return_on_assets', 'returnOnAssets'],
+      ['metrics.roic', 'roic'],
+      ['metrics.fcf_yield', 'fcfYield'],
+    ] as const
+  ).map(([name, column]) => ({ name, column, kind: 'number' as const, sort: true, metrics: true as const })),
 ];
 
 /**

@@ -44,7 +44,7 @@ const SEARCH_COLUMNS: readonly SearchColumn[] = Object.values(SEARCH_TYPES);
  * What a query matches in a column: identifiers are stored upper-case, so the query is too; a CIK
  * matches with or without its leading zeros.
  */
-function normalizeQuery(type: SearchType, query: string): string {
+export function normalizeQuery(type: SearchType, query: string): string {
   const q = query.trim();
   if (type === 'identifiers.cik') return CIK_PATTERN.test(q) ? padCik(q) : q;
   return q.toUpperCase();
@@ -77,7 +77,7 @@ export const WILDCARD = '*';
 export const isWildcard = (query: string): boolean => query.trim() === WILDCARD;
 
 /** What a search selects: the column it orders by, its condition, and the query as matched. */
-interface SearchMatch {
+export interface SearchMatch {
   column: SearchColumn;
   q: string;
   match: Prisma.Sql;
@@ -85,7 +85,7 @@ interface SearchMatch {
 }
 
 /** The match of `search`; undefined when nothing can match (LIKE's wildcards in the query). */
-async function matchOf(db: Db, search: SecuritySearch): Promise<SearchMatch | undefined> {
+export async function matchOf(db: Db, search: SecuritySearch): Promise<SearchMatch | undefined> {
   if (isWildcard(search.query)) return { column: 'symbol', q: WILDCARD, match: Prisma.sql`TRUE`, wildcard: true };
   const column = SEARCH_TYPES[search.type];
   const q = normalizeQuery(search.type, search.query);
@@ -151,6 +151,11 @@ async function countMatches(db: Db, column: SearchColumn, q: string, match: Pris
 /** How many securities the master holds, exactly: from the current summary, or by COUNT in SQL. */
 async function countAll(db: Db, summary: Promise<MasterSummary | undefined>): Promise<number> {
   return (await summary)?.total ?? countWhere(db, Prisma.sql`TRUE`);
+}
+
+/** How many securities the master holds (Typesense's `out_of`), exactly. */
+export function totalSecurities(db: Db): Promise<number> {
+  return countAll(db, masterSummary(db));
 }
 
 /**

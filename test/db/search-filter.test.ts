@@ -16,7 +16,7 @@ type Value = string | number | boolean | null;
 
 function valueOf(row: Security): (field: string) => Value {
   return (field) => {
-    const v = row[SECURITY_SEARCH_FIELDS.get(field)!.column];
+    const v = row[SECURITY_SEARCH_FIELDS.get(field)!.column as keyof Security];
     return typeof v === 'bigint' ? Number(v) : (v as Value);
   };
 }

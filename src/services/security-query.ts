@@ -1,0 +1,117 @@
+import type { Db } from '../db/client.js';
+import { filterSql, orderSql } from '../db/search-filter.js';
+import { readSql } from '../db/sql.js';
+import { TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
+import { AppError } from '../errors.js';
+import { Prisma, type Security } from '../../generated/prisma/client.js';
+import { matchOf, totalSecurities, type SecuritySearch } from './security.js';
+import { securityFacets, type FacetCount } from './security-facets.js';
+import { SECURITY_SEARCH_FIELDS } from './security-fields.js';
+import type { TextField } from '../domain/search-text.js';
+import { textMatch, textMatchesNothing, type TextMatch } from './security-text.js';
+
+/**
+ * A search of the master beyond one identifier prefix: free text with typos over names and symbols,
+ * Typesense's filters and sort, facets over the whole match set (docs/rest.md#security-search,
+ * docs/graphql.md#search-and-screener). Every part is optional; all given parts must hold.
+ */
+export interface SecurityQuery {
+  /** An identifier prefix of one search type, or the wildcard (services/security.ts). */
+  search?: SecuritySearch | undefined;
+  /** Free text: each word of `q` must match a word of one of `fields`, with typos by length; the last as a prefix. */
+  text?: { q: string; fields: readonly TextField[] } | undefined;
+  filter?: Filter | undefined;
+  /** At most three fields; `_text_match` is the text's rank. Default: the text's rank, else symbol, then id. */
+  sort?: readonly SortTerm[] | undefined;
+  /** Facet fields (`facet: true` in SECURITY_SEARCH_FIELDS). */
+  facets?: readonly string[] | undefined;
+}
+
+export interface SecurityQueryResult {
+  nodes: Security[];
+  /** Whether rows follow this page. */
+  more: boolean;
+  found: number;
+  outOf: number;
+  /** The facets `query.facets` asked for. */
+  facets: FacetCount[];
+  /** The facets of other fields over the same match set, when a client asks for them later (GraphQL's `facets`). */
+  facetsOf(fields: readonly string[]): Promise<FacetCount[]>;
+  /** The text's match, for highlights; undefined without text. */
+  text: TextMatch | undefined;
+}
+
+/** Hits a query may page past, as a bound on OFFSET's work: narrow the query to see further. */
+export const MAX_SEARCH_OFFSET = 10_000;
+
+/** The latest enhanced fundamentals of each symbol, by period end (the annual record on a tie): what the screener's metrics are. */
+const LATEST_METRICS = Prisma.sql`SELECT f."symbol" AS "metricsSymbol", fm.* FROM "Fundamental" f JOIN "FundamentalMetrics" fm ON fm."fundamentalId" = f."id"
+  WHERE f."id" = (SELECT f2."id" FROM "Fundamental" f2 WHERE f2."symbol" = f."symbol" ORDER BY f2."endPeriod" DESC, CASE WHEN f2."quarter" = 'FY' THEN 0 ELSE 1 END, f2."id" DESC LIMIT 1)`;
+
+/** A field's SQL: a column of "Security", or of the latest metrics (`metrics.*`). */
+function columnOf(field: string): Prisma.Sql {
+  const spec = SECURITY_SEARCH_FIELDS.get(field);
+  if (!spec) throw new AppError('BAD_REQUEST', `unknown search field ${JSON.stringify(field)}`);
+  return Prisma.raw(spec.metrics ? `lm."${spec.column}"` : `s."${spec.column}"`);
+}
+
+const isMetric = (field: string) => SECURITY_SEARCH_FIELDS.get(field)?.metrics === true;
+const fieldsOf = (f: Filter): string[] => ('of' in f ? f.of.flatMap(fieldsOf) : [f.field]);
+const usesMetrics = (query: SecurityQuery): boolean => [...(query.filter ? fieldsOf(query.filter) : []), ...(query.sort ?? []).map((s) => s.field)].some(isMetric);
+
+/** What a query selects: its FROM and WHERE, its order, and its text's match; undefined when nothing can match. */
+interface QuerySource {
+  source: Prisma.Sql;
+  order: Prisma.Sql;
+  text: TextMatch | undefined;
+}
+
+async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | undefined> {
+  if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH)) throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
+  const [search, text] = await Promise.all([query.search && matchOf(db, query.search), query.text && textMatch(db, query.text.q, query.text.fields)]);
+  // nothing can match: LIKE's wildcards in an identifier prefix, or text without a single word
+  if ((query.search && !search) || (query.text && (!text || textMatchesNothing(text)))) return undefined;
+  const joins = Prisma.join(
+    [
+      Prisma.sql`FROM "Security" s`,
+      ...(text ? [Prisma.sql`JOIN (${text.sql}) m ON m."securityId" = s."id"`] : []),
+      ...(usesMetrics(query) ? [Prisma.sql`LEFT JOIN (${LATEST_METRICS}) lm ON lm."metricsSymbol" = s."symbol"`] : []),
+    ],
+    ' ',
+  );
+  const conditions = [...(search ? [search.match] : []), ...(query.filter ? [filterSql(query.filter, columnOf)] : [])];
+  const source = Prisma.sql`${joins} WHERE ${conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`}`;
+  // relevance is best first for `desc`, as Typesense's _text_match: the score is lower the better
+  const sorted = query.sort?.length ? orderSql(query.sort, columnOf, text ? Prisma.raw('(-m."score")') : undefined) : Prisma.empty;
+  const order = sorted !== Prisma.empty ? Prisma.sql`${sorted}, s."id"`
+    : text ? Prisma.sql`m."score", s."marketCap" DESC NULLS LAST, s."id"`
+    : Prisma.raw(`s."${search && !search.wildcard ? search.column : 'symbol'}", s."id"`);
+  return { source, order, text: text || undefined };
+}
+
+const facetSpecs = (fields: readonly string[]) => fields.map((field) => ({ field, column: SECURITY_SEARCH_FIELDS.get(field)!.column, kind: SECURITY_SEARCH_FIELDS.get(field)!.kind }));
+const noFacets = (fields: readonly string[]): FacetCount[] => fields.map((field) => ({ field_name: field, counts: [], sampled: false, stats: { total_values: 0 } }));
+
+/**
+ * Page `offset`..`offset + limit` of the securities `query` matches, in its order, with exact counts
+ * and the facets asked for: the page, the count and the facets are each one statement, run together.
+ * Ranked and sorted results page by offset (a rank is no key to seek to), at most MAX_SEARCH_OFFSET deep.
+ */
+export async function securityQueryPage(db: Db, query: SecurityQuery, { offset, limit }: { offset: number; limit: number }): Promise<SecurityQueryResult> {
+  if (offset > MAX_SEARCH_OFFSET) throw new AppError('BAD_REQUEST', `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`);
+  const [q, outOf] = await Promise.all([sourceOf(db, query), totalSecurities(db)]);
+  if (!q) return { nodes: [], more: false, found: 0, outOf, facets: noFacets(query.facets ?? []), facetsOf: async (fields) => noFacets(fields), text: undefined };
+  const facetsOf = (fields: readonly string[]) => securityFacets(db, q.source, facetSpecs(fields));
+  const [rows, [count], facets] = await Promise.all([
+    readSql<Security>(db, Prisma.sql`SELECT s.* ${q.source} ORDER BY ${q.order} LIMIT ${limit + 1} OFFSET ${offset}`),
+    readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" ${q.source}`),
+    facetsOf(query.facets ?? []),
+  ]);
+  return { nodes: rows.slice(0, limit), more: rows.length > limit, found: Number(count?.n ?? 0), outOf, facets, facetsOf, text: q.text };
+}
+
+/** The facets of `fields` over everything `query` matches, alone (GraphQL's `facets` on a keyset page). */
+export async function securityQueryFacets(db: Db, query: SecurityQuery, fields: readonly string[]): Promise<FacetCount[]> {
+  const q = await sourceOf(db, query);
+  return q ? securityFacets(db, q.source, facetSpecs(fields)) : noFacets(fields);
+}
