@@ -330,6 +330,7 @@ export function checkFilterBounds(filter: Filter, argument: string): void {
     let numbers: number[];
     if ('value' in f) numbers = [f.value];
     else {
+      if (f.values.length + f.ranges.length === 0) fail(`a list of values for ${f.field} needs at least one`);
       if (f.values.length + f.ranges.length > SEARCH_SYNTAX_LIMITS.listValues) fail(`a list holds at most ${SEARCH_SYNTAX_LIMITS.listValues} values; got ${f.values.length} for ${f.field}`);
       numbers = f.values.filter((v): v is number => typeof v === 'number');
     }

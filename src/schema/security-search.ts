@@ -9,9 +9,10 @@ import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../do
 import { AppError } from '../errors.js';
 import { PageConnection } from '../graphql/connection.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import type { FacetCount } from '../services/security-facets.js';
+import { MAX_FACET_VALUES, type FacetCount } from '../services/security-facets.js';
 import { securityQueryPage, type SecurityQuery } from '../services/security-query.js';
-import type { TextField } from '../domain/search-text.js';
+import { MAX_NAME_TERMS, type TextField } from '../domain/search-text.js';
+import { listOf } from './common.js';
 import { textHighlights, type TextMatch } from '../services/security-text.js';
 
 export const TextFieldEnum = builder.enumType('SecurityTextField', {
@@ -191,7 +192,7 @@ export const SecurityFacet = builder.objectRef<FacetCount>('SecurityFacet').impl
   description: 'Counts of one field over every match, not just the page (REST `facet_counts`).',
   fields: (t) => ({
     field: t.field({ type: FacetFieldEnum, description: 'The field counted.', resolve: (f) => f.field_name }),
-    counts: t.field({ type: [FacetValue], description: 'Its 10 most frequent values among the matches, most frequent first.', resolve: (f) => f.counts }),
+    counts: t.field({ type: [FacetValue], description: 'Its 10 most frequent values among the matches, most frequent first.', extensions: listOf(MAX_FACET_VALUES), resolve: (f) => f.counts }),
     stats: t.field({ type: FacetStats, description: 'How many distinct values; for numbers, min, max, sum and average.', resolve: (f) => f.stats }),
   }),
 });
@@ -201,7 +202,7 @@ export const SearchHighlight = builder.objectRef<{ field: TextField; snippet: st
   fields: (t) => ({
     field: t.field({ type: TextFieldEnum, description: 'The field matched.', resolve: (h) => h.field }),
     snippet: t.exposeString('snippet', { description: 'The value, HTML-escaped, with <mark> around the matched words.' }),
-    matchedTokens: t.exposeStringList('matched_tokens', { description: 'The matched words as they appear in the value.' }),
+    matchedTokens: t.exposeStringList('matched_tokens', { description: 'The matched words as they appear in the value.', extensions: listOf(MAX_NAME_TERMS) }),
   }),
 });
 

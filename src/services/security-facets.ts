@@ -22,20 +22,16 @@ export interface FacetCount {
 /** Values listed per facet, as Typesense's default `max_facet_values`. */
 export const MAX_FACET_VALUES = 10;
 
-interface CountRow {
+interface FacetRow {
   f: unknown;
+  k: unknown;
   v: unknown;
   n: unknown;
-  r: unknown;
-  total: unknown;
-}
-
-interface StatsRow {
-  f: unknown;
   mn: unknown;
   mx: unknown;
   sm: unknown;
   av: unknown;
+  total: unknown;
 }
 
 /** A value as Typesense writes it: text, a number's decimal form, a boolean as true/false (SQLite stores 0/1). */
@@ -44,47 +40,47 @@ function valueText(spec: FacetSpec, v: unknown): string {
   return String(v);
 }
 
+/** Typed, so PostgreSQL's UNION of the count rows and the stats rows agrees on the stats' type. */
+const NO_NUMBER = Prisma.raw('CAST(NULL AS DOUBLE PRECISION)');
+
 /**
- * The facet counts of the securities `source` selects (a `FROM "Security" s … WHERE …`), over the whole match set (not a page): one
- * statement for the counts of every facet (a GROUP BY each, ranked by window functions, at most
- * MAX_FACET_VALUES each) and, when a numeric facet is asked for, one for their stats. A missing
- * value (NULL) is not counted, as Typesense counts only documents that have the field.
+ * The facet counts of the securities `source` selects (a `FROM "Security" s … WHERE …`), over the
+ * whole match set (not a page), in one statement: the match set once (a CTE, materialized by both
+ * databases as it is read more than once), then a GROUP BY per facet ranked by window functions, at
+ * most MAX_FACET_VALUES each, and for a numeric facet a row of its stats. A missing value (NULL) is
+ * not counted, as Typesense counts only documents that have the field.
  */
 export async function securityFacets(db: Db, source: Prisma.Sql, facets: readonly FacetSpec[]): Promise<FacetCount[]> {
   if (facets.length === 0) return [];
-  const grouped = facets.map(
-    (spec, i) => Prisma.sql`SELECT ${Prisma.raw(String(i))} AS "f", CAST(${Prisma.raw(`s."${spec.column}"`)} AS TEXT) AS "v", COUNT(*) AS "n" ${source} AND ${Prisma.raw(`s."${spec.column}"`)} IS NOT NULL GROUP BY ${Prisma.raw(`s."${spec.column}"`)}`,
-  );
-  const counts = readSql<CountRow>(
+  const col = (i: number) => Prisma.raw(`"c${i}"`);
+  const lit = (i: number) => Prisma.raw(String(i));
+  const branches = facets.flatMap((spec, i) => [
+    Prisma.sql`SELECT ${lit(i)} AS "f", 0 AS "k", CAST(${col(i)} AS TEXT) AS "v", COUNT(*) AS "n", ${NO_NUMBER} AS "mn", ${NO_NUMBER} AS "mx", ${NO_NUMBER} AS "sm", ${NO_NUMBER} AS "av" FROM "matched" WHERE ${col(i)} IS NOT NULL GROUP BY ${col(i)}`,
+    ...(spec.kind === 'number'
+      ? [Prisma.sql`SELECT ${lit(i)}, 1, CAST(NULL AS TEXT), COUNT(${col(i)}), CAST(MIN(${col(i)}) AS DOUBLE PRECISION), CAST(MAX(${col(i)}) AS DOUBLE PRECISION), CAST(SUM(${col(i)} * 1.0) AS DOUBLE PRECISION), CAST(AVG(${col(i)} * 1.0) AS DOUBLE PRECISION) FROM "matched"`]
+      : []),
+  ]);
+  const columns = Prisma.join(facets.map((spec, i) => Prisma.sql`s.${Prisma.raw(`"${spec.column}"`)} AS ${col(i)}`), ', ');
+  const rows = await readSql<FacetRow>(
     db,
-    Prisma.sql`SELECT "f", "v", "n", "r", "total" FROM (SELECT "f", "v", "n", ROW_NUMBER() OVER (PARTITION BY "f" ORDER BY "n" DESC, "v") AS "r", COUNT(*) OVER (PARTITION BY "f") AS "total" FROM (${Prisma.join(grouped, ' UNION ALL ')}) "g") "x" WHERE "r" <= ${MAX_FACET_VALUES} ORDER BY "f", "r"`,
+    Prisma.sql`WITH "matched" AS (SELECT ${columns} ${source})
+      SELECT "f", "k", "v", "n", "mn", "mx", "sm", "av", "total" FROM (
+        SELECT "g".*, ROW_NUMBER() OVER (PARTITION BY "f", "k" ORDER BY "n" DESC, "v") AS "r", COUNT(*) OVER (PARTITION BY "f", "k") AS "total"
+        FROM (${Prisma.join(branches, ' UNION ALL ')}) "g"
+      ) "x" WHERE "r" <= ${MAX_FACET_VALUES} ORDER BY "f", "k", "r"`,
   );
-  const numeric = facets.map((spec, i) => [spec, i] as const).filter(([spec]) => spec.kind === 'number');
-  const stats = numeric.length
-    ? readSql<StatsRow>(
-        db,
-        Prisma.join(
-          numeric.map(([spec, i]) => {
-            const col = Prisma.raw(`s."${spec.column}"`);
-            return Prisma.sql`SELECT ${Prisma.raw(String(i))} AS "f", MIN(${col}) AS "mn", MAX(${col}) AS "mx", SUM(${col} * 1.0) AS "sm", AVG(${col} * 1.0) AS "av" ${source}`;
-          }),
-          ' UNION ALL ',
-        ),
-      )
-    : Promise.resolve([]);
-  const [countRows, statsRows] = await Promise.all([counts, stats]);
   const result: FacetCount[] = facets.map((spec) => ({ field_name: spec.field, counts: [], sampled: false, stats: { total_values: 0 } }));
-  for (const row of countRows) {
+  for (const row of rows) {
     const i = Number(row.f);
-    const value = valueText(facets[i]!, row.v);
-    result[i]!.counts.push({ value, count: Number(row.n), highlighted: value });
-    result[i]!.stats.total_values = Number(row.total);
-  }
-  for (const row of statsRows) {
-    const facet = result[Number(row.f)]!;
-    // an empty match set has no min or max: Typesense leaves the numeric stats out then
-    if (row.mn === null || row.mn === undefined) continue;
-    Object.assign(facet.stats, { min: Number(row.mn), max: Number(row.mx), sum: Number(row.sm), avg: Number(row.av) });
+    const facet = result[i]!;
+    if (Number(row.k) === 0) {
+      const value = valueText(facets[i]!, row.v);
+      facet.counts.push({ value, count: Number(row.n), highlighted: value });
+      facet.stats.total_values = Number(row.total);
+    } else if (row.mn !== null && row.mn !== undefined) {
+      // an empty match set has no min or max: Typesense leaves the numeric stats out then
+      Object.assign(facet.stats, { min: Number(row.mn), max: Number(row.mx), sum: Number(row.sm), avg: Number(row.av) });
+    }
   }
   return result;
 }

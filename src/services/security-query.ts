@@ -94,7 +94,7 @@ const noFacets = (fields: readonly string[]): FacetCount[] => fields.map((field)
 
 /**
  * Page `offset`..`offset + limit` of the securities `query` matches, in its order, with exact counts
- * and the facets asked for: the page, the count and the facets are each one statement, run together.
+ * and the facets asked for: the page with its count is one statement, the facets another, run together.
  * Ranked and sorted results page by offset (a rank is no key to seek to), at most MAX_SEARCH_OFFSET deep.
  */
 export async function securityQueryPage(db: Db, query: SecurityQuery, { offset, limit }: { offset: number; limit: number }): Promise<SecurityQueryResult> {
@@ -102,12 +102,15 @@ export async function securityQueryPage(db: Db, query: SecurityQuery, { offset, 
   const [q, outOf] = await Promise.all([sourceOf(db, query), totalSecurities(db)]);
   if (!q) return { nodes: [], more: false, found: 0, outOf, facets: noFacets(query.facets ?? []), facetsOf: async (fields) => noFacets(fields), text: undefined };
   const facetsOf = (fields: readonly string[]) => securityFacets(db, q.source, facetSpecs(fields));
-  const [rows, [count], facets] = await Promise.all([
-    readSql<Security>(db, Prisma.sql`SELECT s.* ${q.source} ORDER BY ${q.order} LIMIT ${limit + 1} OFFSET ${offset}`),
-    readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" ${q.source}`),
+  // the count rides on the page (one pass over the match set, not two); a page past the end has no
+  // row to carry it, and counts alone
+  const [rows, facets] = await Promise.all([
+    readSql<Security & { matchCount?: unknown }>(db, Prisma.sql`SELECT s.*, COUNT(*) OVER () AS "matchCount" ${q.source} ORDER BY ${q.order} LIMIT ${limit + 1} OFFSET ${offset}`),
     facetsOf(query.facets ?? []),
   ]);
-  return { nodes: rows.slice(0, limit), more: rows.length > limit, found: Number(count?.n ?? 0), outOf, facets, facetsOf, text: q.text };
+  const found = rows.length ? Number(rows[0]!.matchCount) : offset === 0 ? 0 : Number((await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" ${q.source}`))[0]?.n ?? 0);
+  const nodes = rows.slice(0, limit).map(({ matchCount: _, ...row }) => row as Security);
+  return { nodes, more: rows.length > limit, found, outOf, facets, facetsOf, text: q.text };
 }
 
 /** The facets of `fields` over everything `query` matches, alone (GraphQL's `facets` on a keyset page). */

@@ -177,5 +177,15 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     expect(total).toBe(r.data.securities.totalCount);
     const bad = await h.gql('{ securities(orderBy: [{ field: RELEVANCE }]) { nodes { symbol } } }');
     expect(bad.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('text query') });
+    // the typed filter keeps filter_by's bounds: no empty list, no more than 100 values, no more than 50 comparisons
+    const cases: [unknown, string][] = [
+      [{ securityType: { notIn: [] } }, 'needs at least one'],
+      [{ micCode: { in: Array.from({ length: 101 }, (_, i) => `M${i}`) } }, 'at most 100 values'],
+      [{ or: Array.from({ length: 51 }, () => ({ active: true })) }, 'at most 50 comparisons'],
+    ];
+    for (const [filter, message] of cases) {
+      const r = await h.gql('query ($f: SecurityFilter) { securities(filter: $f) { totalCount } }', { f: filter });
+      expect(r.errors?.[0], message).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(message) });
+    }
   });
 });

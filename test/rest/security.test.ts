@@ -253,7 +253,7 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
   it('rejects bad parameters with a 400 carrying data: null and error (the message), never a 500', async () => {
     const cases: [string, string, string?][] = [
       [q({ search: 'A' }), 'search_type'],
-      [q({ search: 'A', search_type: 'name' }), 'search_type', 'name'],
+      [q({ search: 'A', search_type: 'names' }), 'search_type', 'names'],
       [q({ search: 'A', search_type: "symbol' OR 1=1 --" }), 'search_type'],
       [q({ search: 'A', search_type: '<script>' }), 'search_type'],
       [q({ search_type: 'symbol' }), 'search'],
