@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
-import { Prisma, type Security } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { insertRows, type Tx } from '../db/upsert.js';
 import {
@@ -228,26 +228,6 @@ export async function textMatch(db: Db, q: string, fields: readonly TextField[])
 /** Whether `match` matches no security, known without a statement: a token matched no term, nor the whole query a symbol. */
 export function textMatchesNothing(m: TextMatch): boolean {
   return m.symbols.size === 0 && m.tokens.some((t) => t.terms.size === 0);
-}
-
-/** One page of the matches of `q` in rank order (score, then market cap, largest first, then id), and how many there are. */
-export async function textSearchPage(
-  db: Db,
-  q: string,
-  fields: readonly TextField[],
-  page: { offset: number; limit: number },
-): Promise<{ rows: Security[]; found: number; match: TextMatch | undefined }> {
-  const match = await textMatch(db, q, fields);
-  if (!match || textMatchesNothing(match)) return { rows: [], found: 0, match };
-  const [rows, [count]] = await Promise.all([
-    readSql<Security>(
-      db,
-      Prisma.sql`SELECT s.* FROM "Security" s JOIN (${match.sql}) m ON m."securityId" = s."id"
-        ORDER BY m."score", s."marketCap" DESC NULLS LAST, s."id" LIMIT ${page.limit} OFFSET ${page.offset}`,
-    ),
-    readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" FROM (${match.sql}) m`),
-  ]);
-  return { rows, found: Number(count?.n ?? 0), match };
 }
 
 /** Typesense's `highlights` of one hit: each of `fields` with a matched word, its value marked. */
