@@ -350,18 +350,31 @@ export function matchesFilter(filter: Filter, valueOf: (field: string) => string
       return filter.of.every((f) => matchesFilter(f, valueOf));
     case 'or':
       return filter.of.some((f) => matchesFilter(f, valueOf));
+    default:
+      return comparisonTest(filter)(valueOf(filter.field));
+  }
+}
+
+/** One comparison of a filter as a test of its field's value: the rule matchesFilter applies, for a caller that tests many values. */
+export function comparisonTest(filter: Exclude<Filter, { op: 'and' | 'or' }>): (v: string | number | boolean | null) => boolean {
+  switch (filter.op) {
     case '=':
     case '!=': {
-      const v = valueOf(filter.field);
-      if (v === null) return false;
-      const hit = filter.values.includes(v) || (typeof v === 'number' && filter.ranges.some((r) => v >= r.from && v <= r.to));
-      return filter.op === '=' ? hit : !hit;
+      const { values, ranges } = filter;
+      const equal = filter.op === '=';
+      return (v) => {
+        if (v === null) return false;
+        const hit = values.includes(v) || (typeof v === 'number' && ranges.some((r) => v >= r.from && v <= r.to));
+        return equal ? hit : !hit;
+      };
     }
-    default: {
-      const v = valueOf(filter.field);
-      if (typeof v !== 'number') return false;
-      const x = filter.value;
-      return filter.op === '<' ? v < x : filter.op === '<=' ? v <= x : filter.op === '>' ? v > x : v >= x;
-    }
+    case '<':
+      return (v) => typeof v === 'number' && v < filter.value;
+    case '<=':
+      return (v) => typeof v === 'number' && v <= filter.value;
+    case '>':
+      return (v) => typeof v === 'number' && v > filter.value;
+    case '>=':
+      return (v) => typeof v === 'number' && v >= filter.value;
   }
 }

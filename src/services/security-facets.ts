@@ -12,7 +12,7 @@ export interface FacetSpec {
 /** Typesense's `facet_counts` item. */
 export interface FacetCount {
   field_name: string;
-  /** The most frequent values in the match set, most frequent first (ties by value). */
+  /** The most frequent values in the match set, most frequent first (ties by value: numbers by size, text by code point). */
   counts: { value: string; count: number; highlighted: string }[];
   sampled: false;
   /** `total_values`: distinct values in the match set; numeric fields add min, max, sum and avg. */
@@ -55,9 +55,9 @@ export async function securityFacets(db: Db, source: Prisma.Sql, facets: readonl
   const col = (i: number) => Prisma.raw(`"c${i}"`);
   const lit = (i: number) => Prisma.raw(String(i));
   const branches = facets.flatMap((spec, i) => [
-    Prisma.sql`SELECT ${lit(i)} AS "f", 0 AS "k", CAST(${col(i)} AS TEXT) AS "v", COUNT(*) AS "n", ${NO_NUMBER} AS "mn", ${NO_NUMBER} AS "mx", ${NO_NUMBER} AS "sm", ${NO_NUMBER} AS "av" FROM "matched" WHERE ${col(i)} IS NOT NULL GROUP BY ${col(i)}`,
+    Prisma.sql`SELECT ${lit(i)} AS "f", 0 AS "k", CAST(${col(i)} AS TEXT) AS "v", ${spec.kind === 'number' ? Prisma.sql`CAST(${col(i)} AS DOUBLE PRECISION)` : NO_NUMBER} AS "o", COUNT(*) AS "n", ${NO_NUMBER} AS "mn", ${NO_NUMBER} AS "mx", ${NO_NUMBER} AS "sm", ${NO_NUMBER} AS "av" FROM "matched" WHERE ${col(i)} IS NOT NULL GROUP BY ${col(i)}`,
     ...(spec.kind === 'number'
-      ? [Prisma.sql`SELECT ${lit(i)}, 1, CAST(NULL AS TEXT), COUNT(${col(i)}), CAST(MIN(${col(i)}) AS DOUBLE PRECISION), CAST(MAX(${col(i)}) AS DOUBLE PRECISION), CAST(SUM(${col(i)} * 1.0) AS DOUBLE PRECISION), CAST(AVG(${col(i)} * 1.0) AS DOUBLE PRECISION) FROM "matched"`]
+      ? [Prisma.sql`SELECT ${lit(i)}, 1, CAST(NULL AS TEXT), ${NO_NUMBER}, COUNT(${col(i)}), CAST(MIN(${col(i)}) AS DOUBLE PRECISION), CAST(MAX(${col(i)}) AS DOUBLE PRECISION), CAST(SUM(${col(i)} * 1.0) AS DOUBLE PRECISION), CAST(AVG(${col(i)} * 1.0) AS DOUBLE PRECISION) FROM "matched"`]
       : []),
   ]);
   const columns = Prisma.join(facets.map((spec, i) => Prisma.sql`s.${Prisma.raw(`"${spec.column}"`)} AS ${col(i)}`), ', ');
@@ -65,7 +65,7 @@ export async function securityFacets(db: Db, source: Prisma.Sql, facets: readonl
     db,
     Prisma.sql`WITH "matched" AS (SELECT ${columns} ${source})
       SELECT "f", "k", "v", "n", "mn", "mx", "sm", "av", "total" FROM (
-        SELECT "g".*, ROW_NUMBER() OVER (PARTITION BY "f", "k" ORDER BY "n" DESC, "v") AS "r", COUNT(*) OVER (PARTITION BY "f", "k") AS "total"
+        SELECT "g".*, ROW_NUMBER() OVER (PARTITION BY "f", "k" ORDER BY "n" DESC, "o", "v") AS "r", COUNT(*) OVER (PARTITION BY "f", "k") AS "total"
         FROM (${Prisma.join(branches, ' UNION ALL ')}) "g"
       ) "x" WHERE "r" <= ${MAX_FACET_VALUES} ORDER BY "f", "k", "r"`,
   );

@@ -4,7 +4,9 @@ import { readSql } from '../db/sql.js';
 import { TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
-import { matchOf, totalSecurities, type SecuritySearch } from './security.js';
+import { masterVersion } from './security-counts.js';
+import { indexAt, searchIndex, securitiesInOrder } from './security-index.js';
+import { isWildcard, matchOf, totalSecurities, type SecuritySearch } from './security.js';
 import { securityFacets, type FacetCount } from './security-facets.js';
 import { SECURITY_SEARCH_FIELDS } from './security-fields.js';
 import type { TextField } from '../domain/search-text.js';
@@ -97,8 +99,17 @@ const noFacets = (fields: readonly string[]): FacetCount[] => fields.map((field)
  * and the facets asked for: the page with its count is one statement, the facets another, run together.
  * Ranked and sorted results page by offset (a rank is no key to seek to), at most MAX_SEARCH_OFFSET deep.
  */
-export async function securityQueryPage(db: Db, query: SecurityQuery, { offset, limit }: { offset: number; limit: number }): Promise<SecurityQueryResult> {
+export async function securityQueryPage(
+  db: Db,
+  query: SecurityQuery,
+  { offset, limit }: { offset: number; limit: number },
+  { index = true }: { index?: boolean } = {},
+): Promise<SecurityQueryResult> {
   if (offset > MAX_SEARCH_OFFSET) throw new AppError('BAD_REQUEST', `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`);
+  if (index && (!query.search || isWildcard(query.search.query)) && !usesMetrics(query)) {
+    const found = await fromIndex(db, query, offset, limit);
+    if (found) return found;
+  }
   const [q, outOf] = await Promise.all([sourceOf(db, query), totalSecurities(db)]);
   if (!q) return { nodes: [], more: false, found: 0, outOf, facets: noFacets(query.facets ?? []), facetsOf: async (fields) => noFacets(fields), text: undefined };
   const facetsOf = (fields: readonly string[]) => securityFacets(db, q.source, facetSpecs(fields));
@@ -113,8 +124,34 @@ export async function securityQueryPage(db: Db, query: SecurityQuery, { offset, 
   return { nodes, more: rows.length > limit, found, outOf, facets, facetsOf, text: q.text };
 }
 
+/** The page from the master in memory (services/security-index.ts), when it is at the master's version; else undefined (SQL answers). */
+async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: number): Promise<SecurityQueryResult | undefined> {
+  if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH)) throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
+  const version = await masterVersion(db);
+  const index = version === undefined ? undefined : indexAt(db, version);
+  if (!index) return undefined;
+  const text = query.text && (await textMatch(db, query.text.q, query.text.fields));
+  const none = query.text && (!text || textMatchesNothing(text));
+  const hits = none ? { ids: [], found: 0, facetsOf: noFacets } : searchIndex(index, { text, filter: query.filter, sort: query.sort }, offset + limit + 1);
+  const rows = await securitiesInOrder(db, hits.ids.slice(offset, offset + limit + 1));
+  return {
+    nodes: rows.slice(0, limit),
+    more: rows.length > limit,
+    found: hits.found,
+    outOf: index.ids.length,
+    facets: hits.facetsOf(query.facets ?? []),
+    facetsOf: async (fields) => hits.facetsOf(fields),
+    text: text || undefined,
+  };
+}
+
 /** The facets of `fields` over everything `query` matches, alone (GraphQL's `facets` on a keyset page). */
 export async function securityQueryFacets(db: Db, query: SecurityQuery, fields: readonly string[]): Promise<FacetCount[]> {
+  if (!query.text && (!query.search || isWildcard(query.search.query)) && !usesMetrics(query)) {
+    const version = await masterVersion(db);
+    const index = version === undefined ? undefined : indexAt(db, version);
+    if (index) return searchIndex(index, { filter: query.filter, sort: query.sort }, 0).facetsOf(fields);
+  }
   const q = await sourceOf(db, query);
   return q ? securityFacets(db, q.source, facetSpecs(fields)) : noFacets(fields);
 }

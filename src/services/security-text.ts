@@ -154,10 +154,14 @@ export interface TextMatch {
   tokens: readonly { token: string; terms: ReadonlyMap<string, number>; prefix: boolean }[];
   /** The symbol terms the whole query is (0) or starts (1): "brk.a" finds BRK.A though its tokens are "brk" and "a". */
   symbols: ReadonlyMap<string, number>;
+  /** What `sql` joins the terms to: [term, field, token index (-1: the whole query as a symbol), matchCost]; services/security-index.ts scores the same rows in memory. */
+  rows: readonly MatchRow[];
+  /** How many tokens every match must match (unless the whole query matches its symbol). */
+  tokenCount: number;
 }
 
 /** One row of the statement's list of matches: [term, field, token index (-1: the whole query as a symbol), matchCost]. */
-type MatchRow = [string, number, number, number];
+export type MatchRow = [string, number, number, number];
 
 /** The match rows as a table `v("term", "field", "tok", "cost")`, one bound parameter per column whatever their number. */
 function matchTable(db: Db, rows: readonly MatchRow[]): Prisma.Sql {
@@ -222,7 +226,7 @@ export async function textMatch(db: Db, q: string, fields: readonly TextField[])
       symbols.set(e.term, matchCost(e));
     }
   }
-  return { sql: matchSql(db, rows, tokens.length), tokens: matched, symbols };
+  return { sql: matchSql(db, rows, tokens.length), tokens: matched, symbols, rows, tokenCount: tokens.length };
 }
 
 /** Whether `match` matches no security, known without a statement: a token matched no term, nor the whole query a symbol. */

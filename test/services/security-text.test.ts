@@ -10,9 +10,13 @@ import { securityQueryPage } from '../../src/services/security-query.js';
 import { ensureSecurityTerms, rebuildSecurityTerms, textHighlights, textMatch } from '../../src/services/security-text.js';
 import { testDatabases } from '../helpers.js';
 
-/** A page of a text search as the routes read it (services/security-query.ts), in this file's words. */
+/**
+ * A page of a text search as the routes read it in SQL (services/security-query.ts), in this file's
+ * words: these tests hold the term table and its SQL; test/services/security-index.test.ts holds the
+ * master in memory to the same answers.
+ */
 async function textSearchPage(db: Db, q: string, fields: readonly TextField[], page: { offset: number; limit: number }) {
-  const r = await securityQueryPage(db, { text: { q, fields } }, page);
+  const r = await securityQueryPage(db, { text: { q, fields } }, page, { index: false });
   return { rows: r.nodes, found: r.found, match: r.text };
 }
 
