@@ -13,6 +13,7 @@
 import { parseArgs } from 'node:util';
 import { editDistance, words } from '../src/domain/search-text.js';
 import { SEARCH_TYPES, type SearchType } from '../src/services/security.js';
+import { readyIndex } from '../src/services/security-index.js';
 import { cli, databaseKinds, inProcessApp, machineLine, markdownTable, median, quantile, record, scratchDatabase, utcNow, type InProcess } from './harness.js';
 
 const { values: args } = parseArgs({ options: { db: { type: 'string' }, securities: { type: 'string' }, queries: { type: 'string' }, 'dry-run': { type: 'boolean' } } });
@@ -83,6 +84,8 @@ interface ProbeLine {
 const probeLines: ProbeLine[] = [];
 let covered = 0;
 let medianCap = 0n;
+/** How long the master in memory took to read, per database, before the lines beyond one identifier. */
+const indexMs: Record<string, number> = {};
 
 const FACET_BY = 'exchange_info.mic_code,classification.gics,ticker_meta.active,financials.market_cap';
 const GQL_FACETS = 'facets(fields: [MIC_CODE, SECTOR, ACTIVE, MARKET_CAP]) { field counts { value count } stats { totalValues min max avg } }';
@@ -264,6 +267,11 @@ for (const kind of KINDS) {
       covered = (await h.db.prisma.fundamental.findMany({ distinct: ['symbol'], select: { symbol: true } })).length;
       const { probes, cap } = probesOf(all as unknown as Listing[], QUERIES);
       medianCap = cap;
+      // the master in memory (services/security-index.ts) is read in the background on a first
+      // search; a server that has served one search has it, so the lines measure with it
+      const t0 = performance.now();
+      await readyIndex(h.db);
+      indexMs[kind] = performance.now() - t0;
       probeLines.push(...(await measureProbes(h, kind, probes, QUERIES)));
     } finally {
       await h.close();
@@ -279,7 +287,9 @@ const rows = lines.map((l) => {
 });
 const probeRows = probeLines.map((l) => {
   const p99 = quantile(l.ms, 0.99);
-  return [l.kind, l.probe.name, l.api, l.statements, mean(l.found).toFixed(0), median(l.ms).toFixed(1), `${p99.toFixed(1)}${p99 <= 10 ? '' : ' ✗'}`, Math.max(...l.ms).toFixed(1)];
+  // issue 20's targets: p99 ≤ 10 ms for a name search, ≤ 20 ms with facets; the filter lines have none
+  const target = /facets/.test(l.probe.name) ? 20 : l.probe.name.startsWith('name:') ? 10 : undefined;
+  return [l.kind, l.probe.name, l.api, l.statements, mean(l.found).toFixed(0), median(l.ms).toFixed(1), `${p99.toFixed(1)}${target === undefined || p99 <= target ? '' : ' ✗'}`, Math.max(...l.ms).toFixed(1)];
 });
 const missed = lines.filter((l) => quantile(l.ms, 0.99) > 10);
 const verdict = missed.length
@@ -295,7 +305,7 @@ const section = [
   '',
   `Target p99 ≤ 10 ms: ${verdict}.`,
   '',
-  `Beyond one identifier, after the lines above, ${QUERIES} queries per line and API, alternating query by query: free text (\`search_type=name\`, GraphQL \`query\` with highlights) over the first word of a name drawn from the master, that word and a prefix (2 characters or more) of the next, the word with 1 typo (4 characters or more) and 2 typos (7 or more; substitutions, swaps, deletions); facets \`${FACET_BY}\`; \`q=*\` with \`filter_by=exchange_info.mic_code:=<a MIC drawn as listings are> && financials.market_cap:>${medianCap}\` (the median) (GraphQL \`filter: { micCode, marketCap }\`), and with \`sort_by=financials.market_cap:desc\`; the screener \`filter: { peRatio: { lt: 15 }, roic: { gt: 0.1 } }\` by MARKET_CAP DESC (REST \`filter_by=metrics.pe_ratio:<15 && metrics.roic:>0.1\`): the seed writes fundamentals for ${covered} of the ${SECURITIES.toLocaleString('en-US')} symbols only, so it screens those. REST \`per_page=10\`, GraphQL \`first: 10\` with \`totalCount\`; \`found\` is REST's \`found\` or GraphQL's \`totalCount\`.`,
+  `Beyond one identifier, after the lines above, ${QUERIES} queries per line and API, alternating query by query: free text (\`search_type=name\`, GraphQL \`query\` with highlights) over the first word of a name drawn from the master, that word and a prefix (2 characters or more) of the next, the word with 1 typo (4 characters or more) and 2 typos (7 or more; substitutions, swaps, deletions); facets \`${FACET_BY}\`; \`q=*\` with \`filter_by=exchange_info.mic_code:=<a MIC drawn as listings are> && financials.market_cap:>${medianCap}\` (the median) (GraphQL \`filter: { micCode, marketCap }\`), and with \`sort_by=financials.market_cap:desc\`; the screener \`filter: { peRatio: { lt: 15 }, roic: { gt: 0.1 } }\` by MARKET_CAP DESC (REST \`filter_by=metrics.pe_ratio:<15 && metrics.roic:>0.1\`): the seed writes fundamentals for ${covered} of the ${SECURITIES.toLocaleString('en-US')} symbols only, so it screens those. REST \`per_page=10\`, GraphQL \`first: 10\` with \`totalCount\`; \`found\` is REST's \`found\` or GraphQL's \`totalCount\`. They run with the master in memory (services/security-index.ts; the screener's metrics stay in SQL), read first in ${Object.entries(indexMs).map(([k, ms]) => `${Math.round(ms)} ms on ${k}`).join(', ')}.`,
   '',
   markdownTable(['database', 'query', 'API', 'SQL statements', 'mean found', 'p50 ms', 'p99 ms', 'max ms'], probeRows),
 ].join('\n');

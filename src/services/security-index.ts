@@ -34,6 +34,8 @@ export interface SearchIndex {
   nameWords: Uint16Array;
   /** The securities (by position) holding a term in a field: key `${field}:${term}`. */
   postings: ReadonlyMap<string, Int32Array>;
+  /** Each security's terms, as postings keys (the same strings): the other tokens of a query are checked on them. */
+  terms: readonly (readonly string[])[];
   /** Every position, by symbol then id: the wildcard's order, read without sorting. */
   bySymbol: Int32Array;
   /** The text and boolean facets as small codes (-1: no value), counted without hashing a string per security. */
@@ -63,22 +65,24 @@ async function readIndex(db: Db): Promise<SearchIndex | undefined> {
   const at = new Map(ids.map((id, i) => [id, i]));
   const values = new Map(FIELDS.map((f) => [f.name, rows.map((r) => valueOf(f.kind, r[f.column]))]));
   const nameWords = new Uint16Array(ids.length);
-  const lists = new Map<string, number[]>();
+  const lists = new Map<string, { key: string; items: number[] }>();
+  const forward: string[][] = ids.map(() => []);
   for (const t of terms) {
     const i = at.get(t.securityId);
     if (i === undefined) continue;
     const field = Number(t.field);
     if (field === TEXT_FIELDS.name) nameWords[i] = Math.min(nameWords[i]! + 1, 0xffff);
     const key = `${field}:${t.term}`;
-    const list = lists.get(key);
-    if (list) list.push(i);
-    else lists.set(key, [i]);
+    let list = lists.get(key);
+    if (!list) lists.set(key, (list = { key, items: [] }));
+    list.items.push(i);
+    forward[i]!.push(list.key);
   }
-  const postings = new Map([...lists].map(([key, list]) => [key, Int32Array.from(list)]));
+  const postings = new Map([...lists].map(([key, list]) => [key, Int32Array.from(list.items)]));
   const symbols = values.get('symbol') as string[];
   const bySymbol = Int32Array.from(ids, (_, i) => i).sort((a, b) => (symbols[a]! < symbols[b]! ? -1 : symbols[a]! > symbols[b]! ? 1 : ids[a]! < ids[b]! ? -1 : 1));
   const codes = new Map(FIELDS.filter((f) => f.facet && f.kind !== 'number').map((f) => [f.name, encode(values.get(f.name)!)]));
-  return { version, ids, values, marketCap: values.get('financials.market_cap') as (number | null)[], nameWords, postings, bySymbol, codes };
+  return { version, ids, values, marketCap: values.get('financials.market_cap') as (number | null)[], nameWords, postings, terms: forward, bySymbol, codes };
 }
 
 function encode(column: readonly Value[]): { codes: Int32Array; labels: string[] } {
@@ -135,25 +139,57 @@ export async function readyIndex(db: Db): Promise<SearchIndex | undefined> {
   return undefined;
 }
 
-/** Each security's rank for `text` (lower first), as services/security-text.ts's SQL scores it; absent: no match. */
+/**
+ * Each security's rank for `text` (lower first), as services/security-text.ts's SQL scores it; absent:
+ * no match. Candidates come from the token whose terms reach the fewest securities; the other
+ * tokens are checked on each candidate's own terms, so "merion te" reads the postings of "merion",
+ * not of every term starting with "te".
+ */
 function textScores(index: SearchIndex, text: TextMatch): Map<number, number> {
-  const perToken = Array.from({ length: text.tokenCount }, () => new Map<number, number>());
+  const n = text.tokenCount;
+  const expansions = Array.from({ length: n }, () => new Map<string, number>());
+  const reach = new Array<number>(n).fill(0);
   const whole = new Map<number, number>();
   for (const [term, field, tok, cost] of text.rows) {
-    const list = index.postings.get(`${field}:${term}`);
+    const key = `${field}:${term}`;
+    const list = index.postings.get(key);
     if (!list) continue;
-    const costs = tok < 0 ? whole : perToken[tok]!;
-    for (const i of list) if (!(costs.get(i)! <= cost)) costs.set(i, cost);
+    if (tok < 0) {
+      for (const i of list) if (!(whole.get(i)! <= cost)) whole.set(i, cost);
+      continue;
+    }
+    const cheapest = expansions[tok]!.get(key);
+    if (cheapest === undefined) reach[tok]! += list.length;
+    if (!(cheapest! <= cost)) expansions[tok]!.set(key, cost);
   }
-  const scores = new Map<number, number>();
-  const score = (i: number) => {
-    let sum = 0;
-    for (const costs of perToken) sum += costs.get(i) ?? 0;
-    return (whole.get(i) ?? 2) * 10_000 + sum * 100 + index.nameWords[i]!;
+  /** The cheapest match of token `t` among security `i`'s terms, or Infinity. */
+  const costOf = (t: number, i: number) => {
+    let best = Infinity;
+    for (const key of index.terms[i]!) {
+      const c = expansions[t]!.get(key);
+      if (c !== undefined && c < best) best = c;
+    }
+    return best;
   };
-  const [first, ...rest] = perToken;
-  for (const i of first?.keys() ?? []) if (rest.every((m) => m.has(i))) scores.set(i, score(i));
-  for (const i of whole.keys()) if (!scores.has(i)) scores.set(i, score(i));
+  const rarest = reach.indexOf(Math.min(...reach));
+  const candidates = new Map<number, number>();
+  for (const [key, cost] of expansions[rarest]!) for (const i of index.postings.get(key)!) if (!(candidates.get(i)! <= cost)) candidates.set(i, cost);
+  const scores = new Map<number, number>();
+  for (const [i, cost] of candidates) {
+    let sum = cost;
+    for (let t = 0; t < n && sum !== Infinity; t++) if (t !== rarest) sum += costOf(t, i);
+    if (sum !== Infinity) scores.set(i, (whole.get(i) ?? 2) * 10_000 + sum * 100 + index.nameWords[i]!);
+  }
+  // the whole query as a symbol matches without every token: its cost counts the tokens it does match
+  for (const [i, w] of whole) {
+    if (scores.has(i)) continue;
+    let sum = 0;
+    for (let t = 0; t < n; t++) {
+      const c = costOf(t, i);
+      if (c !== Infinity) sum += c;
+    }
+    scores.set(i, w * 10_000 + sum * 100 + index.nameWords[i]!);
+  }
   return scores;
 }
 
