@@ -213,12 +213,18 @@ export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typ
       if (!found.has(t) || found.get(t)!.typos > 0) found.set(t, { typos: 0, prefixOnly: t.term !== token });
     }
   }
-  const docsIn = (t: VocabularyTerm) => [...t.docs].reduce((n, [f, d]) => n + (fields.has(f) ? d : 0), 0);
+  const docsIn = (t: VocabularyTerm) => {
+    let n = 0;
+    for (const [f, d] of t.docs) if (fields.has(f)) n += d;
+    return n;
+  };
+  // each term's cost and reach once, not in every comparison of the sort
   const ranked = [...found]
-    .filter(([t]) => docsIn(t) > 0)
-    .sort(([ta, a], [tb, b]) => matchCost(a) - matchCost(b) || docsIn(tb) - docsIn(ta) || (ta.term < tb.term ? -1 : 1))
+    .map(([t, m]) => ({ t, m, cost: matchCost(m), docs: docsIn(t) }))
+    .filter((x) => x.docs > 0)
+    .sort((a, b) => a.cost - b.cost || b.docs - a.docs || (a.t.term < b.t.term ? -1 : 1))
     .slice(0, MAX_EXPANSIONS);
-  return ranked.flatMap(([t, m]) => [...t.docs.keys()].filter((f) => fields.has(f)).map((field) => ({ term: t.term, field, ...m })));
+  return ranked.flatMap(({ t, m }) => [...t.docs.keys()].filter((f) => fields.has(f)).map((field) => ({ term: t.term, field, ...m })));
 }
 
 // ------------------------------------------------------------------ highlights
