@@ -84,6 +84,20 @@ export function typoBudget(token: string): 0 | 1 | 2 {
 
 const codesOf = (s: string): Int32Array => Int32Array.from(s, (c) => c.codePointAt(0)!);
 
+/** A bit per character (code point mod 32) the codes hold. */
+function maskOf(codes: Int32Array): number {
+  let mask = 0;
+  for (const c of codes) mask |= 1 << (c & 31);
+  return mask;
+}
+
+/** Set bits of a 32-bit integer. */
+function bits(n: number): number {
+  n -= (n >>> 1) & 0x55555555;
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /**
  * The optimal-string-alignment distance of `a` and `b` (insertions, deletions, substitutions and
  * swaps of two neighbours, each counted once), by code point; `max + 1` as soon as it must exceed `max`.
@@ -124,6 +138,8 @@ export interface VocabularyTerm {
   term: string;
   /** its code points, for the edit distance */
   codes: Int32Array;
+  /** which characters it holds (a bit per code point mod 32): a cheap lower bound of the distance */
+  mask: number;
   /** field number -> how many securities hold the term in that field */
   docs: ReadonlyMap<number, number>;
 }
@@ -140,7 +156,10 @@ export function buildVocabulary(rows: Iterable<{ term: string; field: number; do
     const t = terms.get(term) ?? terms.set(term, new Map()).get(term)!;
     t.set(field, (t.get(field) ?? 0) + docs);
   }
-  const sorted = [...terms].map(([term, docs]) => ({ term, codes: codesOf(term), docs })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const sorted = [...terms].map(([term, docs]) => {
+    const codes = codesOf(term);
+    return { term, codes, mask: maskOf(codes), docs };
+  }).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   const byLength = new Map<number, VocabularyTerm[]>();
   for (const t of sorted) {
     const n = t.codes.length;
@@ -200,8 +219,12 @@ export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typ
     if (at?.term === token) found.set(at, { typos: 0, prefixOnly: false });
   } else {
     const codes = codesOf(token);
+    const mask = maskOf(codes);
     for (let len = codes.length - budget; len <= codes.length + budget; len++) {
       for (const t of vocabulary.byLength.get(len) ?? []) {
+        // each character class one side holds and the other lacks costs an edit of its own: past the
+        // budget, the distance need not be computed (most of the vocabulary, for a short token)
+        if (bits(mask & ~t.mask) > budget || bits(t.mask & ~mask) > budget) continue;
         const typos = boundedDistance(codes, t.codes, budget);
         if (typos <= budget) found.set(t, { typos, prefixOnly: false });
       }
