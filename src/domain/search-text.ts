@@ -6,12 +6,21 @@
  * typos counted as Damerau-Levenshtein distance (optimal string alignment), and the last token of a
  * query also matching as a prefix.
  */
+import { AppError } from '../errors.js';
 
 /** The terms a name keeps: enough for any company name, and a bound on a row's terms. */
 export const MAX_NAME_TERMS = 32;
 
 /** The tokens a query may hold: each is expanded and joined on its own. */
 export const MAX_QUERY_TOKENS = 16;
+
+/** Characters of a search query, any kind (an identifier prefix or free text), whichever API sends it. */
+export const MAX_QUERY_CHARACTERS = 200;
+
+/** The bound every API shares (REST also says it in its parameter spec); throws a BAD_REQUEST. */
+export function checkQueryLength(query: string): void {
+  if (query.length > MAX_QUERY_CHARACTERS) throw new AppError('BAD_REQUEST', `search: a query holds at most ${MAX_QUERY_CHARACTERS} characters; got ${query.length}`);
+}
 
 /**
  * Vocabulary terms one query token expands to, at most: those with the fewest typos (then in the

@@ -6,7 +6,7 @@ import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '
 import { isWildcard, normalizeQuery, securitySearchAtPage, SEARCH_TYPES, type SearchType, type Security } from '../services/security.js';
 import { SECURITY_SEARCH_FIELDS } from '../services/security-fields.js';
 import { securityQueryPage, type SecurityQuery } from '../services/security-query.js';
-import type { TextField } from '../domain/search-text.js';
+import { MAX_QUERY_CHARACTERS, type TextField } from '../domain/search-text.js';
 import { textHighlights } from '../services/security-text.js';
 import { arr, bool, date, int, nullable, num, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
@@ -15,16 +15,15 @@ import { json, type Route } from './route.js';
 /** `name`: free text over symbols and names with typos (services/security-text.ts); the others match one identifier by prefix. */
 const SEARCH_TYPE_NAMES = [...(Object.keys(SEARCH_TYPES) as SearchType[]), 'name'] as const;
 const TEXT_FIELDS: readonly TextField[] = ['symbol', 'name'];
-const MAX_QUERY_LENGTH = 200;
 
 /** `search` (alias `q`), `search_type`, `page`, `per_page`: docs/rest.md#parameters-per-route. */
 export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
-    maxLength: MAX_QUERY_LENGTH,
-    description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_LENGTH} characters.`,
+    maxLength: MAX_QUERY_CHARACTERS,
+    description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
   },
-  q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Alias of search (give one of the two).' },
+  q: { type: 'string', maxLength: MAX_QUERY_CHARACTERS, description: 'Alias of search (give one of the two).' },
   search_type: { type: 'string', enum: SEARCH_TYPE_NAMES, required: true, description: 'The field the query is matched against by prefix, or `name`: free text over symbols and names, with typos, ranked (docs/rest.md#security-search).' },
   query_by: { type: 'string', maxLength: 100, description: 'With search_type=name: the fields the text matches, a comma list of `symbol` and `name` (default both).' },
   filter_by: { type: 'string', maxLength: SEARCH_SYNTAX_LIMITS.characters, description: 'Typesense filter syntax over the master: `exchange_info.mic_code:=XNAS && financials.market_cap:>1000000000`.' },

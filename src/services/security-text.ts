@@ -4,6 +4,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { insertRows, type Tx } from '../db/upsert.js';
 import {
+  checkQueryLength,
   MAX_QUERY_TOKENS,
   TEXT_FIELDS,
   buildVocabulary,
@@ -200,6 +201,7 @@ function matchSql(db: Db, rows: readonly MatchRow[], tokenCount: number): Prisma
 
 /** The query's match over `fields` (symbol, name or both); undefined when the query has no token (nothing to match). */
 export async function textMatch(db: Db, q: string, fields: readonly TextField[]): Promise<TextMatch | undefined> {
+  checkQueryLength(q);
   const tokens = queryTokens(q);
   if (tokens.length === 0) return undefined;
   if (tokens.length > MAX_QUERY_TOKENS) {

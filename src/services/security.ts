@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
 import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { checkQueryLength } from '../domain/search-text.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
@@ -86,6 +87,7 @@ export interface SearchMatch {
 
 /** The match of `search`; undefined when nothing can match (LIKE's wildcards in the query). */
 export async function matchOf(db: Db, search: SecuritySearch): Promise<SearchMatch | undefined> {
+  checkQueryLength(search.query);
   if (isWildcard(search.query)) return { column: 'symbol', q: WILDCARD, match: Prisma.sql`TRUE`, wildcard: true };
   const column = SEARCH_TYPES[search.type];
   const q = normalizeQuery(search.type, search.query);

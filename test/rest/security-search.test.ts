@@ -183,6 +183,11 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
       [{ micCode: { in: Array.from({ length: 101 }, (_, i) => `M${i}`) } }, 'at most 100 values'],
       [{ or: Array.from({ length: 51 }, () => ({ active: true })) }, 'at most 50 comparisons'],
     ];
+    // a query is bounded whichever API and argument sends it, as REST's parameter is
+    for (const argument of ['search', 'query']) {
+      const long = await h.gql(`query ($q: String) { securities(${argument}: $q) { totalCount } }`, { q: 'a'.repeat(201) });
+      expect(long.errors?.[0], argument).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('at most 200 characters; got 201') });
+    }
     for (const [filter, message] of cases) {
       const r = await h.gql('query ($f: SecurityFilter) { securities(filter: $f) { totalCount } }', { f: filter });
       expect(r.errors?.[0], message).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(message) });
