@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { withSigningSecret } from './credentials/secret.js';
 import { createRedis } from './runtime/redis.js';
 import { createEventBus, openDatabase } from './bootstrap.js';
+import { readyIndex } from './services/security-index.js';
 import { checkServingConfig, loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import { AppError } from './errors.js';
@@ -78,6 +79,9 @@ server.on('error', (e: NodeJS.ErrnoException) => {
 });
 server.listen(config.port, config.host, () => {
   serving = true;
+  // the master in memory (services/security-index.ts) is read now, not by the first broad search,
+  // which would meanwhile be answered in SQL; a failure leaves it to the next search
+  readyIndex(db).catch(() => {});
   const base = `http://localhost:${config.port}`;
   log(`serving ${config.database.kind} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
   if (config.nodeEnv !== 'production') {

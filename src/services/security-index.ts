@@ -128,7 +128,7 @@ export function indexAt(db: Db, version: bigint): SearchIndex | undefined {
   return undefined;
 }
 
-/** Waits for the index of the master as it is now (tests and benchmarks: searches never wait). */
+/** Waits for the index of the master as it is now: server.ts reads it at start, tests and benchmarks wait for it; searches never wait. */
 export async function readyIndex(db: Db): Promise<SearchIndex | undefined> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const version = await masterVersion(db);
