@@ -5,7 +5,7 @@ import { TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { masterVersion } from './security-counts.js';
-import { indexAt, searchIndex, securitiesInOrder } from './security-index.js';
+import { indexAt, searchIndex, securitiesInOrder, type SearchIndex } from './security-index.js';
 import { isWildcard, matchOf, totalSecurities, type SecuritySearch } from './security.js';
 import { securityFacets, type FacetCount } from './security-facets.js';
 import { SECURITY_SEARCH_FIELDS } from './security-fields.js';
@@ -68,8 +68,22 @@ interface QuerySource {
   text: TextMatch | undefined;
 }
 
-async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | undefined> {
+/** The rule of a query's parts beyond each part's own: relevance needs text. */
+function checkQuery(query: SecurityQuery): void {
   if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH)) throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
+}
+
+/** Whether the master in memory can answer `query`: the whole master (no identifier prefix), no metrics. */
+const inMemory = (query: SecurityQuery) => (!query.search || isWildcard(query.search.query)) && !usesMetrics(query);
+
+/** The master in memory at the master's version, with that version; undefined while it is (re)read. */
+async function currentIndex(db: Db): Promise<{ index: SearchIndex; version: bigint } | undefined> {
+  const version = await masterVersion(db);
+  const index = version === undefined ? undefined : indexAt(db, version);
+  return index && { index, version: version! };
+}
+
+async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | undefined> {
   const [search, text] = await Promise.all([query.search && matchOf(db, query.search), query.text && textMatch(db, query.text.q, query.text.fields)]);
   // nothing can match: LIKE's wildcards in an identifier prefix, or text without a single word
   if ((query.search && !search) || (query.text && (!text || textMatchesNothing(text)))) return undefined;
@@ -106,7 +120,8 @@ export async function securityQueryPage(
   { index = true }: { index?: boolean } = {},
 ): Promise<SecurityQueryResult> {
   if (offset > MAX_SEARCH_OFFSET) throw new AppError('BAD_REQUEST', `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`);
-  if (index && (!query.search || isWildcard(query.search.query)) && !usesMetrics(query)) {
+  checkQuery(query);
+  if (index && inMemory(query)) {
     const found = await fromIndex(db, query, offset, limit);
     if (found) return found;
   }
@@ -126,11 +141,11 @@ export async function securityQueryPage(
 
 /** The page from the master in memory (services/security-index.ts), when it is at the master's version; else undefined (SQL answers). */
 async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: number): Promise<SecurityQueryResult | undefined> {
-  if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH)) throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
-  const version = await masterVersion(db);
-  const index = version === undefined ? undefined : indexAt(db, version);
-  if (!index) return undefined;
-  const text = query.text && (await textMatch(db, query.text.q, query.text.fields));
+  const current = await currentIndex(db);
+  if (!current) return undefined;
+  const { index, version } = current;
+  // the version just read serves the vocabulary too: one read of it per search
+  const text = query.text && (await textMatch(db, query.text.q, query.text.fields, version));
   const none = query.text && (!text || textMatchesNothing(text));
   const hits = none ? { ids: [], found: 0, facetsOf: noFacets } : searchIndex(index, { text, filter: query.filter, sort: query.sort }, offset + limit + 1);
   const rows = await securitiesInOrder(db, hits.ids.slice(offset, offset + limit + 1));
@@ -147,10 +162,10 @@ async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: nu
 
 /** The facets of `fields` over everything `query` matches, alone (GraphQL's `facets` on a keyset page). */
 export async function securityQueryFacets(db: Db, query: SecurityQuery, fields: readonly string[]): Promise<FacetCount[]> {
-  if (!query.text && (!query.search || isWildcard(query.search.query)) && !usesMetrics(query)) {
-    const version = await masterVersion(db);
-    const index = version === undefined ? undefined : indexAt(db, version);
-    if (index) return searchIndex(index, { filter: query.filter, sort: query.sort }, 0).facetsOf(fields);
+  checkQuery(query);
+  if (!query.text && inMemory(query)) {
+    const current = await currentIndex(db);
+    if (current) return searchIndex(current.index, { filter: query.filter }, 0).facetsOf(fields);
   }
   const q = await sourceOf(db, query);
   return q ? securityFacets(db, q.source, facetSpecs(fields)) : noFacets(fields);

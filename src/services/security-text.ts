@@ -125,8 +125,8 @@ async function readVocabulary(db: Db): Promise<Vocabulary> {
  * first, one statement) is the one it was built at, else one read again. Read after the version,
  * it may hold later writes too; the next search then sees a newer version and reads it again.
  */
-async function vocabularyOf(db: Db): Promise<Vocabulary> {
-  const version = await masterVersion(db);
+async function vocabularyOf(db: Db, known?: bigint): Promise<Vocabulary> {
+  const version = known ?? (await masterVersion(db));
   if (version === undefined) return readVocabulary(db); // no version row: nothing to know staleness by
   let state = states.get(db.prisma);
   if (!state) states.set(db.prisma, (state = {}));
@@ -200,7 +200,7 @@ function matchSql(db: Db, rows: readonly MatchRow[], tokenCount: number): Prisma
 }
 
 /** The query's match over `fields` (symbol, name or both); undefined when the query has no token (nothing to match). */
-export async function textMatch(db: Db, q: string, fields: readonly TextField[]): Promise<TextMatch | undefined> {
+export async function textMatch(db: Db, q: string, fields: readonly TextField[], version?: bigint): Promise<TextMatch | undefined> {
   checkQueryLength(q);
   const tokens = queryTokens(q);
   if (tokens.length === 0) return undefined;
@@ -209,7 +209,7 @@ export async function textMatch(db: Db, q: string, fields: readonly TextField[])
   }
   if (fields.length === 0) throw new AppError('BAD_REQUEST', 'search: name at least one field to search (symbol, name); got none');
   const fieldSet = new Set(fields.map((f) => TEXT_FIELDS[f]));
-  const vocabulary = await vocabularyOf(db);
+  const vocabulary = await vocabularyOf(db, version);
   const rows: MatchRow[] = [];
   const matched = tokens.map((token, i) => {
     const prefix = i === tokens.length - 1;

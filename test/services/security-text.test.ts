@@ -9,6 +9,7 @@ import { writeSecurities, type SecurityInput } from '../../src/services/security
 import { securityQueryPage } from '../../src/services/security-query.js';
 import { ensureSecurityTerms, rebuildSecurityTerms, textHighlights, textMatch } from '../../src/services/security-text.js';
 import { testDatabases } from '../helpers.js';
+import { osa } from '../domain/edit-distance.js';
 
 /**
  * A page of a text search as the routes read it in SQL (services/security-query.ts), in this file's
@@ -22,19 +23,6 @@ async function textSearchPage(db: Db, q: string, fields: readonly TextField[], p
 
 const BOTH: TextField[] = ['symbol', 'name'];
 
-/** Optimal string alignment by the full table (the oracle's own, not the service's). */
-function osa(a: string, b: string): number {
-  const s = [...a];
-  const t = [...b];
-  const d = Array.from({ length: s.length + 1 }, (_, i) => Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= s.length; i++) {
-    for (let j = 1; j <= t.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (s[i - 1] === t[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[s.length]![t.length]!;
-}
 
 type Row = { id: string; symbol: string; name: string };
 
