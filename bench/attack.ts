@@ -3,7 +3,7 @@
 // each scenario against a fresh server over the same seeded database. Reports how each was
 // answered, whether the process survived, its largest RSS and its slowest /healthz.
 //
-//   npm run bench -- attack [--db sqlite|postgresql] [--scenarios alias-bomb,flood,ocr-burst,fan-out,fan-out-uncapped] [--server-root DIR] [--label after] [--dry-run]
+//   npm run bench -- attack [--scenarios alias-bomb,flood,ocr-burst,fan-out,fan-out-uncapped] [--server-root DIR] [--label after] [--dry-run]
 //
 // --server-root runs the server of another checkout of this repository (e.g. a `git worktree` of
 // an older commit, with node_modules and generated/ in place) against the same database and keys:

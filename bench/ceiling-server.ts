@@ -1,24 +1,22 @@
 // The ceiling for the company-page benchmark: a hand-written node:http server answering
 // GET /company-page?symbol=S with the very JSON the gateway's GraphQL company page returns
 // ({"data":{"security":{...}}}), from six hand-written SQL statements through the gateway's own
-// drivers (libsql, synchronous, for SQLite; for PostgreSQL pg with 4 pipelined connections, the
-// six statements sent at once). No framework, no auth, no validation beyond the symbol: what the hardware allows.
+// driver (pg with 4 pipelined connections, the six statements sent at once). No framework, no auth, no validation beyond the symbol: what the hardware allows.
 //
 //   DATABASE_URL=... PORT=... node --import tsx bench/ceiling-server.ts   (company-page.ts spawns it)
 //
 // Not run by `npm run bench -- ceiling-server` on purpose: without DATABASE_URL and PORT it exits.
 import { createServer } from 'node:http';
 import os from 'node:os';
-import Database from 'libsql';
 import pg from 'pg';
-import { parseDatabaseUrl } from '../src/config.js';
+import { parsePostgresUrl } from '../src/config.js';
 
 const { DATABASE_URL, PORT } = process.env;
 if (!DATABASE_URL || !PORT) {
   console.error('bench/ceiling-server.ts is started by bench/company-page.ts (it needs DATABASE_URL and PORT)');
   process.exit(2);
 }
-const database = parseDatabaseUrl(DATABASE_URL, os.tmpdir());
+const database = parsePostgresUrl(DATABASE_URL);
 
 // The six statements of a company page, as the gateway's queries order and limit them.
 const SQL = {
@@ -59,18 +57,7 @@ function page(r: Rows) {
 }
 
 let load: (symbol: string) => Promise<Rows> | Rows;
-if (database.kind === 'sqlite') {
-  const conn = new Database(database.file, { timeout: 10_000 });
-  const prepared = Object.fromEntries(
-    Object.entries(SQL).map(([k, sql]) => {
-      const stmt = conn.prepare(sql.replace(/\$1/g, '?'));
-      // 19-digit nanosecond timestamps lose digits as doubles
-      if (k === 'quote') stmt.safeIntegers(true);
-      return [k, stmt];
-    }),
-  ) as Record<keyof typeof SQL, ReturnType<typeof conn.prepare>>;
-  load = (symbol) => Object.fromEntries(Object.entries(prepared).map(([k, stmt]) => [k, stmt.all(symbol)])) as Rows;
-} else {
+{
   // Prisma stores DateTime as `timestamp(3)` in UTC; pg would read it as local time
   pg.types.setTypeParser(1114, (v) => new Date(`${v.replace(' ', 'T')}Z`));
   // What measured fastest with this driver (bench/RESULTS.md): 4 connections in pg's pipeline mode,

@@ -8,7 +8,7 @@
 // connection count the three alternate, round after round, so other work on the machine weighs
 // on all of them alike. Appends a dated section to bench/RESULTS.md.
 //
-//   npm run bench -- company-page [--db sqlite,postgresql] [--connections 10,50] [--duration 5] [--rounds 2] [--dry-run]
+//   npm run bench -- company-page [--connections 10,50] [--duration 5] [--rounds 2] [--dry-run]
 //
 // Data: the default sample (`cli seed`), symbol NVLX; a production server (no demo accounts) and
 // an enterprise user's API key made with the CLI. The ceiling checks no credential.

@@ -4,26 +4,25 @@
 // query and JSON.stringify-ing them in the legacy REST shape. In this process (app.fetch, no socket);
 // the variants alternate request by request. Appends a dated section to bench/RESULTS.md.
 //
-//   npm run bench -- deep-pages [--db sqlite,postgresql] [--scale 334] [--reps 9]
-//                               [--sqlite-url file:… --pg-url postgresql://…?schema=…] [--keep] [--note TEXT] [--dry-run]
+//   npm run bench -- deep-pages [--scale 334] [--reps 9]
+//                               [--pg-url postgresql://…?schema=…] [--keep] [--note TEXT] [--dry-run]
 //
-// Without --sqlite-url / --pg-url it seeds a scratch database (`cli seed --scale N`: N × 30,000
+// Without --pg-url it seeds a scratch database (`cli seed --scale N`: N × 30,000
 // trades and as many quotes; 334 gives 10.02M trades, 2.2M of them NVLX's) and drops it at the end;
 // with them it reuses a database seeded before (--note says how it was seeded, in RESULTS.md), and
 // --keep leaves the scratch ones in place.
 // Depth: 200 pages of 5000 are walked by following next_url; that cursor, opened and sealed again
 // with limit=10 as the route seals its own, gives the limit-10 page at the same depth.
 import { parseArgs } from 'node:util';
-import Database from 'libsql';
 import pg from 'pg';
-import { parseDatabaseUrl } from '../src/config.js';
+import { parsePostgresUrl } from '../src/config.js';
 import { openCursor, sealCursor } from '../src/rest/next-url.js';
 import { cli, databaseKinds, inProcessApp, JWT_SECRET, machineLine, markdownTable, median, record, scratchDatabase, utcNow, type Scratch } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string' }, scale: { type: 'string' }, reps: { type: 'string' },
-    'sqlite-url': { type: 'string' }, 'pg-url': { type: 'string' }, keep: { type: 'boolean' }, note: { type: 'string' }, 'dry-run': { type: 'boolean' },
+    'pg-url': { type: 'string' }, keep: { type: 'boolean' }, note: { type: 'string' }, 'dry-run': { type: 'boolean' },
   },
 });
 const KINDS = databaseKinds(args.db);
@@ -56,18 +55,7 @@ function rawJson(rows: { tradeId: string; sipTimestamp: bigint | string; sequenc
 type RawFetch = (limit: number, after?: [string, string]) => Promise<string>;
 
 function rawFetcher(url: string): { fetch: RawFetch; close(): Promise<void> } {
-  const database = parseDatabaseUrl(url, '/tmp');
-  if (database.kind === 'sqlite') {
-    const conn = new Database(database.file, { timeout: 10_000 });
-    const first = conn.prepare(RAW_SQL(false).replace(/\$(\d)/g, '?$1'));
-    const deep = conn.prepare(RAW_SQL(true).replace(/\$(\d)/g, '?$1'));
-    first.safeIntegers(true);
-    deep.safeIntegers(true);
-    return {
-      fetch: async (limit, after) => rawJson((after ? deep.all(SYMBOL, limit, BigInt(after[0]), BigInt(after[1])) : first.all(SYMBOL, limit)) as never),
-      close: async () => void conn.close(),
-    };
-  }
+  const database = parsePostgresUrl(url);
   const pool = new pg.Pool({ connectionString: database.url, max: 2, options: `-c search_path="${database.schema}"` });
   return {
     fetch: async (limit, after) => {
@@ -87,7 +75,7 @@ const timings: Timing[] = [];
 const notes: string[] = args.note ? [args.note] : [];
 
 for (const kind of KINDS) {
-  const given = kind === 'sqlite' ? args['sqlite-url'] : args['pg-url'];
+  const given = args['pg-url'];
   let scratch: Scratch | undefined;
   let url = given;
   if (!url) {

@@ -6,7 +6,7 @@
 // the company page (operations/company-page.graphql) and `{ __typename }`. Prints; appends nothing
 // to RESULTS.md.
 //
-//   npm run bench -- exec-profile [--db sqlite,postgresql] [--reps 20] [--rounds 7]
+//   npm run bench -- exec-profile [--reps 20] [--rounds 7]
 //                                 [--pages list50,list50x10,company,typename] [--via app,execute]
 //                                 [--alloc] [--cpu-prof /tmp/prof] [--prof-page list50]
 //

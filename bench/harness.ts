@@ -20,18 +20,19 @@ import { memoryEventBus } from '../src/runtime/events.js';
 import { InFlightBudget } from '../src/runtime/in-flight.js';
 import { schema } from '../src/schema/index.js';
 import { openDatabase } from '../src/bootstrap.js';
-import { loadConfig, parseDatabaseUrl, ROOT, type Config, type DatabaseConfig } from '../src/config.js';
+import { loadConfig, parsePostgresUrl, ROOT, type Config, type DatabaseConfig } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { createApiKey, createUser } from '../src/services/account.js';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 /** Production refuses to start without one, and config.ts wants about 128 bits in it (this has ~158). */
 export const JWT_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
-export type DatabaseKind = 'sqlite' | 'postgresql';
+/** The database the benches run on: PostgreSQL (BENCH_DATABASE_URL's server), the gateway's only one. */
+export type DatabaseKind = 'postgresql';
 
 export function databaseKinds(arg: string | undefined): DatabaseKind[] {
-  const kinds = (arg ?? 'sqlite,postgresql').split(',');
-  for (const k of kinds) if (k !== 'sqlite' && k !== 'postgresql') throw new Error(`--db: sqlite or postgresql; got ${k}`);
+  const kinds = (arg ?? 'postgresql').split(',');
+  for (const k of kinds) if (k !== 'postgresql') throw new Error(`--db: postgresql (the only database); got ${k}`);
   return kinds as DatabaseKind[];
 }
 
@@ -43,18 +44,13 @@ export interface Scratch {
   drop(): Promise<void>;
 }
 
-/** An empty database of its own: a file in a temporary directory, or a PostgreSQL schema `bench_<name>_<pid>`. */
+/** An empty database of its own: a PostgreSQL schema `bench_<name>_<pid>`. */
 export function scratchDatabase(kind: DatabaseKind, name: string): Scratch {
-  if (kind === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
-    const url = `file:${path.join(dir, 'bench.db')}`;
-    return { kind, url, config: parseDatabaseUrl(url, dir), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
   const u = new URL(PG_URL);
   const schema = `bench_${name.replace(/\W/g, '_')}_${process.pid}`;
   u.searchParams.set('schema', schema);
   const url = u.toString();
-  return { kind, url, config: parseDatabaseUrl(url, os.tmpdir()), drop: () => dropSchema(schema) };
+  return { kind, url, config: parsePostgresUrl(url), drop: () => dropSchema(schema) };
 }
 
 export async function dropSchema(schema: string): Promise<void> {
@@ -200,7 +196,7 @@ export async function machineLine(kinds: readonly DatabaseKind[]): Promise<strin
   } catch {
     // not a git checkout
   }
-  let dbs = kinds.includes('sqlite') ? 'SQLite via libsql (WAL)' : '';
+  let dbs = '';
   if (kinds.includes('postgresql')) {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();

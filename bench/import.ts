@@ -1,29 +1,24 @@
 // Bulk import of trades: our path (`cli import trades FILE`: NDJSON parsing, validation, batches of
 // 20,000 upserted in one transaction each) against the raw driver inserting the same rows its
-// fastest way, side by side in one run, on SQLite and on PostgreSQL. Appends a dated section to
-// bench/RESULTS.md.
+// fastest way, side by side in one run. Appends a dated section to bench/RESULTS.md.
 //
-//   npm run bench -- import [--rows 1000000] [--db sqlite,postgresql] [--reps 1] [--dry-run (print, do not record)]
+//   npm run bench -- import [--rows 1000000] [--reps 1] [--dry-run (print, do not record)]
 //
 // With --reps N each path runs N times, interleaved, and the fastest run counts (other work on
 // the machine only ever slows a run down).
 //
-// Ours on SQLite: parsing on the main thread, the batch written by the writer thread
-// (db/bulk/sqlite-writer.cjs). Ours on PostgreSQL: new rows by COPY, one batch in flight while the
-// next is parsed.
-// Raw SQLite: one prepared INSERT run per row in ONE transaction (libsql, the driver under Prisma).
-// Raw PostgreSQL: COPY FROM STDIN of all rows in one transaction (pg + pg-copy-streams).
-// Both raw paths get the rows ready in memory: they pay no parsing and no validation, and they
+// Ours: new rows by COPY, one batch in flight while the next is parsed.
+// Raw: COPY FROM STDIN of all rows in one transaction (pg + pg-copy-streams).
+// The raw path gets the rows ready in memory: they pay no parsing and no validation, and they
 // neither upsert nor count. PostgreSQL: BENCH_DATABASE_URL, default
 // postgresql://postgres@127.0.0.1:5432/test, in a scratch schema dropped at the end.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'libsql';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
+import { parsePostgresUrl, type DatabaseConfig } from '../src/config.js';
 import { createDb } from '../src/db/client.js';
 import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import-stream.js';
 import { importer } from '../src/ingest/resources/trade.js';
@@ -93,16 +88,14 @@ const fileMb = fs.statSync(file).size / 1e6;
 console.log(`${ROWS} trades as NDJSON: ${fileMb.toFixed(0)} MB`);
 
 let scratch = 0;
-async function freshDatabase(kind: string): Promise<DatabaseConfig> {
+async function freshDatabase(): Promise<DatabaseConfig> {
   scratch++;
-  if (kind === 'sqlite') return parseDatabaseUrl(`file:${path.join(dir, `db${scratch}.db`)}`, dir);
   const url = new URL(PG_URL);
   url.searchParams.set('schema', `bench_import_${process.pid}_${scratch}`);
-  return parseDatabaseUrl(url.toString(), dir);
+  return parsePostgresUrl(url.toString());
 }
 
 async function dropScratch(database: DatabaseConfig) {
-  if (database.kind !== 'postgresql') return;
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS "${database.schema}" CASCADE`);
@@ -115,24 +108,7 @@ async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
   return performance.now() - t0;
 }
 
-async function rawSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>, rows: TradeRow[]): Promise<number> {
-  const conn = new Database(database.file, { timeout: 10_000 });
-  try {
-    const insert = conn.prepare(
-      'INSERT INTO "Trade" ("symbol", "sequenceNumber", "sipTimestamp", "tradeId", "price", "size", "exchange", "tape", "conditions") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    return await timed(() =>
-      conn.transaction(() => {
-        // one array argument: libsql's cheapest way to bind (a spread is copied and flattened)
-        for (const t of rows) insert.run([t.symbol, t.sequenceNumber, t.sipTimestamp, t.tradeId, t.price, t.size, t.exchange, t.tape, JSON.stringify(t.conditions)]);
-      }).immediate(),
-    );
-  } finally {
-    conn.close();
-  }
-}
-
-async function rawPostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>, rows: TradeRow[]): Promise<number> {
+async function rawPostgres(database: DatabaseConfig, rows: TradeRow[]): Promise<number> {
   const client = new pg.Client({ connectionString: database.url, options: `-c search_path="${database.schema}"` });
   await client.connect();
   try {
@@ -192,17 +168,16 @@ const spread = new Map<string, number[]>();
 const rows = [...trades(ROWS)];
 
 for (const kind of DATABASES) {
-  if (kind !== 'sqlite' && kind !== 'postgresql') throw new Error(`--db: sqlite or postgresql; got ${kind}`);
   console.log(`\n${kind}:`);
   const best = { raw: Infinity, fresh: Infinity, again: Infinity };
   const shares: number[] = [];
   for (let rep = 0; rep < REPS; rep++) {
-    const rawDb = await freshDatabase(kind);
-    const oursDb = await freshDatabase(kind);
+    const rawDb = await freshDatabase();
+    const oursDb = await freshDatabase();
     try {
       await migrate(rawDb);
       await migrate(oursDb);
-      const rawMs = rawDb.kind === 'sqlite' ? await rawSqlite(rawDb, rows) : await rawPostgres(rawDb, rows);
+      const rawMs = await rawPostgres(rawDb, rows);
       console.log(`  raw   ${(rawMs / 1000).toFixed(1)} s`);
 
       const first = await ours(oursDb);
@@ -222,10 +197,9 @@ for (const kind of DATABASES) {
     } finally {
       await dropScratch(rawDb);
       await dropScratch(oursDb);
-      for (const d of [rawDb, oursDb]) if (d.kind === 'sqlite') for (const x of ['', '-wal', '-shm']) fs.rmSync(d.file + x, { force: true });
     }
   }
-  results.push({ database: kind, path: kind === 'sqlite' ? 'raw: prepared INSERT, one transaction' : 'raw: COPY FROM STDIN, one transaction', ms: best.raw });
+  results.push({ database: kind, path: 'raw: COPY FROM STDIN, one transaction', ms: best.raw });
   results.push({ database: kind, path: 'ours: import into an empty table', ms: best.fresh });
   results.push({ database: kind, path: 'ours: same file again (all unchanged)', ms: best.again });
   spread.set(kind, shares);

@@ -5,7 +5,7 @@
 // alternate request by request, so other work on the machine weighs on each alike. Appends a dated
 // section to bench/RESULTS.md.
 //
-//   npm run bench -- n-plus-one [--db sqlite,postgresql] [--reps 30] [--dry-run]
+//   npm run bench -- n-plus-one [--reps 30] [--dry-run]
 //
 // Data: the sample generator with 250 securities (`cli seed --securities 250`): 50 of them are
 // covered companies with quotes, trades, statements, ratings and news, the rest have a logo and a

@@ -26,7 +26,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { parseDatabaseUrl } from '../src/config.js';
+import { parsePostgresUrl } from '../src/config.js';
 import { cli, createKey, databaseKinds, loadTest, machineLine, record, rssMb, scratchDatabase, startGateway, startProcess, utcNow, type DatabaseKind, type Server } from './harness.js';
 import { comparePage, PAGES, type Page } from './peers/pages.js';
 import { report, type Cell, type Refusal, type ServerName } from './peers/report.js';
@@ -172,8 +172,7 @@ async function runPage(kind: DatabaseKind, targets: Target[], page: Page): Promi
 
 /** bench/peers/relations.sql into the scratch schema, before PostGraphile introspects it. */
 async function applyRelations(url: string): Promise<void> {
-  const database = parseDatabaseUrl(url, '/tmp');
-  if (database.kind !== 'postgresql') return;
+  const database = parsePostgresUrl(url);
   const client = new pg.Client({ connectionString: database.url, options: `-c search_path="${database.schema}"` });
   await client.connect();
   try {

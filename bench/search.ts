@@ -9,7 +9,7 @@
 // words, word + prefix, one and two typos), with facets, `q=*` with facets, filters and a sort,
 // and the screener over the latest metrics, each REST and GraphQL, each query asking for its count.
 //
-//   npm run bench -- search [--db sqlite,postgresql] [--securities 50000] [--queries 200] [--dry-run]
+//   npm run bench -- search [--securities 50000] [--queries 200] [--dry-run]
 import { parseArgs } from 'node:util';
 import { editDistance, words } from '../src/domain/search-text.js';
 import { SEARCH_TYPES, type SearchType } from '../src/services/security.js';

@@ -4,7 +4,7 @@
 // second (must stay under 300 MB) and reads its log for error lines. Appends a dated section to
 // bench/RESULTS.md.
 //
-//   npm run bench -- soak [--db sqlite,postgresql] [--seconds 60] [--connections 50] [--dry-run]
+//   npm run bench -- soak [--seconds 60] [--connections 50] [--dry-run]
 //
 // The mix, walked in order by every connection: GraphQL company page, trades page, ratings and
 // search; REST logos, search, balance sheets, ratings, news, trades, quotes and lite fundamentals;

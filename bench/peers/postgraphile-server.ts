@@ -14,15 +14,14 @@ import { postgraphile } from 'postgraphile';
 import { makePgService } from 'postgraphile/adaptors/pg';
 import { grafserv } from 'postgraphile/grafserv/node';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
-import { parseDatabaseUrl } from '../../src/config.js';
+import { parsePostgresUrl } from '../../src/config.js';
 
 const { DATABASE_URL, PORT } = process.env;
 if (!DATABASE_URL || !PORT) {
   console.error('bench/peers/postgraphile-server.ts is started by bench/peers.ts (it needs DATABASE_URL and PORT)');
   process.exit(2);
 }
-const database = parseDatabaseUrl(DATABASE_URL, '/tmp');
-if (database.kind !== 'postgresql') throw new Error(`PostGraphile needs PostgreSQL; DATABASE_URL is ${database.kind}`);
+const database = parsePostgresUrl(DATABASE_URL);
 
 // the size of the gateway's Prisma pool (src/db/client.ts); relations.sql names tables unqualified
 const pool = new pg.Pool({ connectionString: database.url, max: 10, options: `-c search_path="${database.schema}"` });

@@ -33,11 +33,9 @@ async function fingerprint(db: Db) {
 describe.each(testDatabases())('start-up on $name', (tdb) => {
   afterAll(() => tdb.cleanup());
 
-  // Every test makes databases of its own or only reads the shared seeded one, so on PostgreSQL the
-  // tests run at once: this process generates rows while the database server writes others. On
-  // SQLite they run in turn: its work is synchronous in this process, so overlapping would gain
-  // little and would stretch each test's transactions towards Prisma's time limits.
-  const test = tdb.name === 'postgresql' ? it.concurrent : it;
+  // Every test makes databases of its own or only reads the shared seeded one, so the tests run at
+  // once: this process generates rows while the database server writes others.
+  const test = it.concurrent;
 
   /**
    * One empty database opened (and so migrated and seeded) by openDatabase with SAMPLE_DATA=auto,

@@ -23,7 +23,7 @@ describe('GraphQL Code Generator', () => {
   });
 });
 
-const tdb = testDatabases()[0]!; // SQLite: what a frontend developer runs with `npm start`
+const tdb = testDatabases()[0]!;
 
 describe('the Apollo Client and urql examples against a live app', () => {
   let h: GraphQLHarness;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/config.js';
-import { freePort, TEST_JWT_SECRET } from '../helpers.js';
+import { freePort, testDatabaseUrl, TEST_JWT_SECRET } from '../helpers.js';
 
 
 interface Started {
@@ -57,8 +57,9 @@ async function stop(started: Started, port: number): Promise<void> {
 
 describe('npm start on a fresh machine', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-start-'));
+  fs.chmodSync(dataDir, 0o755); // as root, the cluster runs as the user postgres, who must reach it
   const children: ChildProcess[] = [];
-  afterAll(() => {
+  afterAll(async () => {
     for (const c of children) {
       try {
         process.kill(-c.pid!, 'SIGKILL');
@@ -66,16 +67,34 @@ describe('npm start on a fresh machine', () => {
         /* already gone */
       }
     }
+    // a cluster a failed test left running: its postmaster's fast shutdown
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    if (fs.existsSync(pidFile)) {
+      const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+      try {
+        process.kill(pid, 'SIGINT');
+        for (let i = 0; i < 100 && fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
+      } catch {
+        /* already gone */
+      }
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves /healthz with sample data in an SQLite file, prints the demo keys, and a restart does not seed again', async () => {
+  const postmasterRunning = () => fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'));
+
+  it('serves /healthz with sample data from an embedded PostgreSQL, prints the demo keys, stops the cluster with itself, and a restart does not seed again', async () => {
     const port = await freePort();
     const env = { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' };
+    // what an earlier release left: it is named, not read
+    fs.writeFileSync(path.join(dataDir, 'market.db'), 'SQLite format 3\0');
     const first = npmStart(env);
     children.push(first.child);
     await waitForHealthy(port, first, 120_000);
-    expect(fs.existsSync(path.join(dataDir, 'market.db'))).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+    expect(postmasterRunning()).toBe(true);
+    expect(first.output()).toContain('(SQLite) is no longer read: the data now lives in PostgreSQL');
+    expect(first.output()).toMatch(/embedded PostgreSQL started on 127\.0\.0\.1:\d+/);
     expect(first.output()).toMatch(/sample data: 50 securities/);
     expect(first.output()).toContain('key=demo-pro');
     expect(first.output()).toContain(`http://localhost:${port}`);
@@ -84,6 +103,7 @@ describe('npm start on a fresh machine', () => {
 
     await stop(first, port);
     expect(first.output()).toContain('SIGTERM: stopping');
+    expect(postmasterRunning()).toBe(false);
 
     const second = npmStart(env);
     children.push(second.child);
@@ -91,6 +111,28 @@ describe('npm start on a fresh machine', () => {
     expect(second.output()).not.toMatch(/sample data:/);
     expect(second.output()).not.toMatch(/applied migrations/);
     await stop(second, port);
+  }, 300_000);
+
+  it('a server killed with SIGKILL leaves its cluster running; the next start uses it, two servers share it, and the last to stop stops it', async () => {
+    const [a, b] = [await freePort(), await freePort()];
+    const killed = npmStart({ PORT: String(a), DATA_DIR: dataDir, DATABASE_URL: '' });
+    children.push(killed.child);
+    await waitForHealthy(a, killed, 120_000);
+    process.kill(-killed.child.pid!, 'SIGKILL');
+    await killed.exited;
+    expect(postmasterRunning()).toBe(true);
+    const pid = fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0];
+
+    const [one, two] = [npmStart({ PORT: String(a), DATA_DIR: dataDir, DATABASE_URL: '' }), npmStart({ PORT: String(b), DATA_DIR: dataDir, DATABASE_URL: '' })];
+    children.push(one.child, two.child);
+    await Promise.all([waitForHealthy(a, one, 120_000), waitForHealthy(b, two, 120_000)]);
+    expect(one.output() + two.output()).not.toMatch(/embedded PostgreSQL started/);
+    expect(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]).toBe(pid);
+    await stop(one, a);
+    expect(postmasterRunning()).toBe(true); // the other server still uses it
+    expect((await fetch(`http://127.0.0.1:${b}/readyz`)).status).toBe(200);
+    await stop(two, b);
+    expect(postmasterRunning()).toBe(false);
   }, 300_000);
 
   it('a port already in use: one line naming the port and the remedy, no stack, exit code 1', async () => {
@@ -111,9 +153,9 @@ describe('npm start on a fresh machine', () => {
   }, 120_000);
 });
 
-describe('npm start on a PostgreSQL server without the database', { tags: ['postgresql'] }, () => {
+describe('npm start on a PostgreSQL server without the database', () => {
   const name = `mdg_start_${process.pid}`;
-  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgresql://unset/unset');
+  const url = new URL(testDatabaseUrl());
   url.pathname = `/${name}`;
   const children: ChildProcess[] = [];
   const admin = async (sql: string, params: unknown[] = []) => {

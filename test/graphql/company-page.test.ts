@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { ROOT } from '../../src/config.js';
-import { itOnPostgresql, testDatabases } from '../helpers.js';
+import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
 
 const PAGES = `query Pages($n: Int!) {
@@ -38,7 +38,7 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same statements: 1 on PostgreSQL (2 resolved), ≤ 10 on SQLite', async () => {
+  it('5 and 50 securities with logo, latest quote, 5 ratings, 5 news and latest balance sheet cost the same statements: 1 planned, 2 resolved', async () => {
     const counts: number[] = [];
     const resolvedCounts: number[] = [];
     for (const n of [5, 50]) {
@@ -53,25 +53,24 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     }
     expect(counts[1]).toBe(counts[0]);
     expect(resolvedCounts[1]).toBe(resolvedCounts[0]);
-    // PostgreSQL: planned, the whole page as one tree of rows (db/tree.ts); resolved, the list, then
-    // every child of every security in one statement (Db.forRequest)
-    if (tdb.name === 'postgresql') expect([counts[0], resolvedCounts[0]]).toEqual([1, 2]);
-    else expect(counts[0]).toBeLessThanOrEqual(10);
+    // planned, the whole page as one tree of rows (db/tree.ts); resolved, the list, then every
+    // child of every security in one statement (Db.forRequest)
+    expect([counts[0], resolvedCounts[0]]).toEqual([1, 2]);
   });
 
-  it('the company page costs 1 statement on PostgreSQL planned, 2 resolved (the security, then all it links to), as many on SQLite as before', async () => {
+  it('the company page costs 1 statement planned, 2 resolved (the security, then all it links to)', async () => {
     let result: any;
     const count = await h.countWarmStatements(async () => (result = await h.gql(COMPANY_PAGE_QUERY)));
     expect(result.errors).toBeUndefined();
     const s = result.data.security;
     expect(s.logo && s.latestQuote && s.latestBalanceSheet && s.ratings.nodes.length && s.news.nodes.length && s.trades.nodes.length).toBeTruthy();
-    expect(count).toBe(tdb.name === 'postgresql' ? 1 : 7);
+    expect(count).toBe(1);
     let other: any;
-    expect(await h.countWarmStatements(async () => (other = await gqlOn(resolved, COMPANY_PAGE_QUERY)))).toBe(tdb.name === 'postgresql' ? 2 : 7);
+    expect(await h.countWarmStatements(async () => (other = await gqlOn(resolved, COMPANY_PAGE_QUERY)))).toBe(2);
     expect(JSON.stringify(other)).toBe(JSON.stringify(result));
   });
 
-  itOnPostgresql(tdb)('resolved: a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
+  it('resolved: a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
     expect((await gqlOn(resolved, COMPANY_PAGE_QUERY)).errors).toBeUndefined(); // every statement of the page taught
     await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
     let broken: any;
@@ -90,7 +89,7 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(again.data.security.logo.png.url).toBeTruthy();
   });
 
-  itOnPostgresql(tdb)('planned: a tree that fails to read goes to graphql-js, whose resolvers fail alone; the next page is planned again', async () => {
+  it('planned: a tree that fails to read goes to graphql-js, whose resolvers fail alone; the next page is planned again', async () => {
     expect((await h.gql(COMPANY_PAGE_QUERY)).errors).toBeUndefined();
     await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
     let broken: any;
@@ -133,7 +132,7 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     }
     // one batched statement per loader (search, logo, balance sheet, news, and the three child
     // lists), whatever the number of securities; on PostgreSQL one per level (Db.forRequest)
-    expect(counts).toEqual(tdb.name === 'postgresql' ? [3, 3] : [7, 7]);
+    expect(counts).toEqual([3, 3]);
   });
 
   it("GraphiQL's default query and every query of the tours in README.md and docs/graphql.md run without errors", async () => {

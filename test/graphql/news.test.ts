@@ -229,6 +229,6 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     expect(counts[1]).toBe(counts[0]);
     // the securities; their ratings, news and press-release ids; the releases, their tickers, the
     // news items' releases, ratings and securities (Db.forRequest)
-    if (tdb.name === 'postgresql') expect(counts[0]).toBe(3);
+    expect(counts[0]).toBe(3);
   });
 });

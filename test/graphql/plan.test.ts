@@ -4,8 +4,7 @@
 // ETag and body: a couple of hundred documents from a seeded generator (plan-documents.ts) and a
 // fixed list of edges, for an enterprise caller and a free one (no `trades`,
 // src/domain/entitlements.ts). Statement counts witness that the planner answered at all;
-// planDocument's reasons, what it refuses. PostgreSQL only: SQLite never plans
-// (src/graphql/plan/plugin.ts).
+// planDocument's reasons, what it refuses.
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
@@ -89,9 +88,9 @@ async function appsOver(tdb: TestDatabase): Promise<Apps> {
   };
 }
 
-const postgresql = () => testDatabases().find((t) => t.name === 'postgresql')!;
+const postgresql = () => testDatabases()[0]!;
 
-describe('planned execution answers as graphql-js does, on PostgreSQL', { tags: ['postgresql'] }, () => {
+describe('planned execution answers as graphql-js does', () => {
   let apps: Apps;
   beforeAll(async () => {
     apps = await appsOver(postgresql());

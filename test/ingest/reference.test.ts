@@ -278,7 +278,7 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
     const rows = parseBody(importer, sourceBodies['balance-sheets'][0]);
     expect(rows.length).toBe(250);
     const many = await selects(rows);
-    // the sheets and their symbols: two statements on SQLite, one join on PostgreSQL
+    // the sheets and their symbols (a join)
     expect(many.length).toBeGreaterThan(0);
     expect(many.length).toBeLessThanOrEqual(2);
     expect(await selects(rows.slice(0, 3))).toHaveLength(many.length);

@@ -72,12 +72,8 @@ describe.each(testDatabases())('observability on $name', (tdb) => {
     expect(after).toMatch(/^mdg_ocr_workers 0$/m);
     expect(after).toMatch(/^mdg_ocr_pixels_in_flight 0$/m);
     expect(after).toMatch(/^process_cpu_seconds_total /m);
-    if (tdb.name === 'postgresql') {
-      expect(sample(after, 'mdg_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
-      expect(after).toMatch(/^mdg_db_pool_waiting 0$/m);
-    } else {
-      expect(after).not.toContain('mdg_db_pool_connections');
-    }
+    expect(sample(after, 'mdg_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
+    expect(after).toMatch(/^mdg_db_pool_waiting 0$/m);
   });
 
   it('each app has its own registry, counts 429s per budget, and caps client-chosen operation names', async () => {
