@@ -27,7 +27,7 @@ COPY --from=build /app/generated ./generated
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/lexicon ./lexicon
 COPY --from=build /app/src ./src
-# DATA_DIR: the SQLite file when DATABASE_URL is unset; the one place the gateway may write
+# DATA_DIR: the embedded PostgreSQL cluster when DATABASE_URL is unset (run as this user); the one place the gateway may write
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 4000

@@ -302,8 +302,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`configuration error: ${e.message}`);
     return 2;
   }
-  // on stderr: what a command prints on stdout may be piped (a key, a listing)
-  const db = await openMigrated(config, (m) => console.error(m));
+  const db = await openMigrated(config, log);
   try {
     return (await commands[name]!(db, argv.slice(name.split(' ').length), config)) ?? 0;
   } catch (e) {

@@ -9,17 +9,9 @@ import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A PostgreSQL database: the server and database of `url`, the tables in `schema`; `create`: DATABASE_CREATE. */
-export interface DatabaseConfig {
-  url: string;
-  schema: string;
-  create: boolean;
-}
-
+export type DatabaseConfig = { url: string; schema: string; create: boolean };
 /** DATABASE_URL unset: the embedded cluster under this data directory (db/embedded.ts), started by whoever opens it. */
-export interface EmbeddedDatabase {
-  embedded: string;
-}
-
+export type EmbeddedDatabase = { embedded: string };
 export type DatabaseSetting = DatabaseConfig | EmbeddedDatabase;
 
 export interface Config {

@@ -69,7 +69,7 @@ describe('docker-compose.yml', () => {
       const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, substitute(v, { JWT_SECRET: TEST_JWT_SECRET, POSTGRES_PASSWORD: 'pw' })]));
       expect(() => substitute(env.JWT_SECRET!, {})).toThrow(/set JWT_SECRET/);
       const config = loadConfig(filled);
-      expect(config.database).toMatchObject({ kind: 'postgresql', schema: 'public' });
+      expect(config.database).toMatchObject({ schema: 'public' });
       expect(config.auth.trustProxy).toBe(true);
       expect(config.nodeEnv).toBe('production');
       expect(config.observability.logLevel).toBe('info');

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../../src/config.js';
-import { freePort } from '../helpers.js';
+import { databaseUrlOf, freePort, testDatabases } from '../helpers.js';
 
 /**
  * Graceful shutdown of the real server (`node --import tsx src/server.ts`): SIGTERM while a slow
@@ -97,16 +97,18 @@ function slowUpload(port: number, ms: number): { arrived: Promise<void>; status:
 
 describe('graceful shutdown of the real server', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-lifecycle-'));
+  const tdb = testDatabases()[0]!;
   const children: ChildProcess[] = [];
-  afterAll(() => {
+  afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await tdb.cleanup();
   });
 
   it('SIGTERM during a slow request: /readyz turns 503 at once, the request still gets its 200, new connections are then refused, exit 0', async () => {
     const drainDelayMs = 600;
     const timeoutMs = 90_000;
-    const server = await startServer({ DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: String(timeoutMs), SHUTDOWN_DRAIN_DELAY_MS: String(drainDelayMs) });
+    const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrlOf(await tdb.createSeeded()), SHUTDOWN_TIMEOUT_MS: String(timeoutMs), SHUTDOWN_DRAIN_DELAY_MS: String(drainDelayMs) });
     children.push(server.child);
     expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
 
@@ -146,7 +148,7 @@ describe('graceful shutdown of the real server', () => {
   }, 240_000);
 
   it('a request still running at SHUTDOWN_TIMEOUT_MS has its connection cut, and the exit code says so', async () => {
-    const server = await startServer({ DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '1000' });
+    const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrlOf(await tdb.createSeeded()), SHUTDOWN_TIMEOUT_MS: '1000' });
     children.push(server.child);
     const slow = slowUpload(server.port, 30_000);
     await slow.arrived;

@@ -4,13 +4,15 @@
 import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/config.js';
-import { freePort } from '../helpers.js';
+import { databaseUrlOf, freePort, testDatabases } from '../helpers.js';
 
 const run = promisify(execFile);
 
 describe('the process guard', () => {
+  const tdb = testDatabases()[0]!;
+  afterAll(() => tdb.cleanup());
   it('logs an unhandled rejection with the request id of its request, counts it, and the process goes on', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/guarded-scope.ts'], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test' } });
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
@@ -24,7 +26,7 @@ describe('the process guard', () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/fixtures/inject-faults.mjs', 'src/server.ts'], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: '', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', PORT: String(port), SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_DELAY_MS: '1500' },
+      env: { ...process.env, NODE_ENV: '', DATABASE_URL: databaseUrlOf(await tdb.createSeeded()), REDIS_URL: '', LOG_LEVEL: 'info', PORT: String(port), SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_DELAY_MS: '1500' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

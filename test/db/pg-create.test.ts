@@ -12,6 +12,9 @@ import { DEFAULT_SAMPLE } from '../../src/sample/generate.js';
 import { gqlRequest } from '../auth/helpers.js';
 import { testConfig, testDatabaseUrl } from '../helpers.js';
 
+/** The test roles' password: the embedded cluster asks every client for one. */
+const ROLE_PASSWORD = 'role-password-1';
+
 describe('a PostgreSQL database that does not exist yet', () => {
   const baseUrl = testDatabaseUrl();
   const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -36,7 +39,7 @@ describe('a PostgreSQL database that does not exist yet', () => {
     databases.push(name);
     const url = new URL(baseUrl);
     url.pathname = `/${encodeURI(name)}`; // the pg driver reads the name with decodeURI
-    if (user) url.username = user;
+    if (user) [url.username, url.password] = [user, ROLE_PASSWORD];
     return url.toString();
   }
 
@@ -112,7 +115,7 @@ describe('a PostgreSQL database that does not exist yet', () => {
   it('without the right to create databases stops with the reason and the createdb command', async () => {
     const role = `mdg_nocreate_${suffix}`;
     roles.push(role);
-    await admin((c) => c.query(`CREATE ROLE ${c.escapeIdentifier(role)} LOGIN NOCREATEDB`));
+    await admin((c) => c.query(`CREATE ROLE ${c.escapeIdentifier(role)} LOGIN NOCREATEDB PASSWORD '${ROLE_PASSWORD}'`));
     const name = `mdg_noright_${suffix}`;
     const config = testConfig(parsePostgresUrl(urlFor(name, role), true));
     const error = await openDatabase(config).then(() => undefined, (e: unknown) => e);
