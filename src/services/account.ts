@@ -114,8 +114,8 @@ export async function createApiKey(db: Db, userId: string, name: string, maxActi
   if (trimmed.length < 1 || trimmed.length > 100) throw new AppError('BAD_REQUEST', `name must be 1 to 100 characters; got ${trimmed.length}`);
   const key = newApiKey();
   const record = await db.prisma.$transaction(async (tx) => {
-    // written first, so concurrent creations for one user run one after another: the row lock on
-    // PostgreSQL, the database's write lock on SQLite; each then counts what the one before made
+    // written first, so concurrent creations for one user run one after another (the row lock);
+    // each then counts what the one before made
     const user = await tx.user.updateMany({ where: { id: userId }, data: { updatedAt: new Date() } });
     if (user.count === 0) throw new AppError('NOT_FOUND', `no user with id ${JSON.stringify(userId)}`);
     const active = await tx.apiKey.count({ where: { userId, revokedAt: null } });

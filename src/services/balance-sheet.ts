@@ -144,8 +144,8 @@ function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
 /**
  * One page of balance sheets for each of many symbols, in one statement however many symbols
  * (through Db.read, its text the same for any number of symbols): each symbol's own
- * `ORDER BY ... LIMIT` over the symbol index joined to the balance sheets (LATERAL on PostgreSQL,
- * a correlated rowid subquery on SQLite, as `topPerKey` does for one table). Without their
+ * `ORDER BY ... LIMIT` over the symbol index joined to the balance sheets (LATERAL, as
+ * `topPerKey` does for one table). Without their
  * `symbols` rows: `balanceSheetSymbols` loads them for the queries that read them.
  */
 export async function balanceSheetPages(

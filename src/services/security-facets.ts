@@ -34,9 +34,9 @@ interface FacetRow {
   total: unknown;
 }
 
-/** A value as Typesense writes it: text, a number's decimal form, a boolean as true/false (SQLite stores 0/1). */
+/** A value as Typesense writes it: text, a number's decimal form, a boolean as true/false. */
 function valueText(spec: FacetSpec, v: unknown): string {
-  if (spec.kind === 'boolean') return v === true || v === 1 || v === '1' || v === 't' || v === 'true' ? 'true' : 'false';
+  if (spec.kind === 'boolean') return v === true || v === 't' || v === 'true' ? 'true' : 'false';
   return String(v);
 }
 

@@ -11,7 +11,7 @@ import type { TextMatch } from './security-text.js';
 /**
  * The security master in memory, for searches that rank, filter, sort or facet the whole master:
  * in SQL each of those is a pass over every match (a broad name like "inc" matches two thirds of a
- * 50,000-security master: 480 ms on SQLite, bench/RESULTS.md), in memory a few milliseconds, as
+ * 50,000-security master: hundreds of ms, bench/RESULTS.md), in memory a few milliseconds, as
  * Typesense keeps its collections. It holds the search fields of every security (not the metrics,
  * which fundamentals imports change without a version) and the postings of the term index.
  *

@@ -110,7 +110,7 @@ function prefixEnd(prefix: string): string {
 
 /**
  * "`column` starts with `q`", as the index can answer it: a range `q <= column < prefixEnd(q)` where
- * text compares by code point (SQLite; PostgreSQL with a C-like collation, as docker-compose and CI
+ * text compares by code point (a C-like collation, as the embedded cluster and docker-compose
  * create it), so the search walks only the matching index entries. Under another collation the
  * range is not the prefix set (`BRK.A` sorts outside `['BRK.', 'BRK/')` in en_US), and it is
  * `LIKE q || '%'`, exact but a scan. `q` never holds LIKE's wildcards (callers check).
