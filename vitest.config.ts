@@ -14,7 +14,6 @@ const env = process.env;
 const needs = [
   { name: 'redis', skip: !env.TEST_REDIS_URL, description: 'tests that need Redis: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379' },
   { name: 'browser', skip: env.TEST_BROWSER !== '1', description: "the GraphiQL browser test: set TEST_BROWSER=1 (with Debian's chromium at /usr/bin/chromium: apt-get install chromium)" },
-  { name: 'pg-cluster', skip: env.TEST_PG_CLUSTER !== '1', description: 'the database outage test: set TEST_PG_CLUSTER=1 (as root, with Debian pg_createcluster: it makes, stops and drops a PostgreSQL cluster of its own)' },
 ];
 
 export default defineConfig({

@@ -17,7 +17,8 @@ import type { DatabaseConfig, DatabaseSetting } from '../config.js';
  * cluster another process left running.
  *
  * - `<data>/pg` holds the cluster (code-point collation), `<data>/pg.password` the password of its
- *   `postgres` user (random, 0600); it listens on 127.0.0.1 only, on a port free when it started.
+ *   `postgres` user (random, 0600); it listens on 127.0.0.1 only, on the port of its last start
+ *   (`<data>/pg.port`) while that is free, so clients of a cluster restarted meanwhile find it again.
  * - A cluster already running on that directory (another server, a CLI command, or one left by a
  *   `kill -9`) is found through its `postmaster.pid` and used as it is.
  * - Starting is done under a lock file, so two processes starting at once run one `initdb` and one
@@ -112,14 +113,24 @@ function postmaster(dir: string): { pid: number; port: number; status: string } 
   return { pid, port, status: (lines[7] ?? '').trim() };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+/** `port` if nothing listens on it now (0: any free port), else undefined. */
+function freePort(port = 0): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(port, '127.0.0.1', () => {
       const { port } = srv.address() as net.AddressInfo;
       srv.close(() => resolve(port));
     });
-    srv.on('error', reject);
+    srv.on('error', () => resolve(undefined));
   });
+}
+
+/** The port of the cluster's last start when it is free, else a free one (kept for the next start). */
+async function clusterPort(file: string): Promise<number> {
+  const last = Number(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+  const port = (Number.isInteger(last) && last > 1024 && last < 65536 ? await freePort(last) : undefined) ?? (await freePort());
+  if (port === undefined) throw new EmbeddedClusterError('no free TCP port on 127.0.0.1 for the embedded PostgreSQL');
+  fs.writeFileSync(file, String(port));
+  return port;
 }
 
 function embeddedCluster(dataDir: string) {
@@ -150,7 +161,7 @@ function embeddedCluster(dataDir: string) {
       }
       const bin = await binaries();
       if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await this.init(bin, log, initFlags);
-      const port = await freePort();
+      const port = await clusterPort(path.join(dataDir, 'pg.port'));
       const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''"];
       await run(bin.pg_ctl, ['start', '-w', '-t', String(START_TIMEOUT_S), '-s', '-D', dir, '-l', logFile, '-o', settings.join(' ')]);
       return { port, started: true };

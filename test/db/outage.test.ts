@@ -1,18 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
-import { parsePostgresUrl } from '../../src/config.js';
+import { openCluster, type Cluster } from '../../src/db/embedded.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { createLogger } from '../../src/observability/log.js';
 import { authHarness, BASE, type AuthHarness } from '../auth/helpers.js';
-import { freePort } from '../helpers.js';
 
 /**
- * A database outage and its recovery, on a PostgreSQL cluster of this test's own (created, stopped,
- * started and dropped with Debian's pg_*cluster tools), never the shared one on 5432 that the other
- * test files use meanwhile. Opt in with TEST_PG_CLUSTER=1 (.ci/run does; the tag pg-cluster of
- * vitest.config.ts); it needs root.
+ * A database outage and its recovery, on an embedded PostgreSQL cluster of this test's own
+ * (started, stopped and started again), never the run's that the other test files use meanwhile.
  */
 
 describe('which failures mean "the database is unavailable"', () => {
@@ -37,46 +35,26 @@ describe('which failures mean "the database is unavailable"', () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-describe('database outage and recovery without a restart, on a throwaway PostgreSQL cluster', { tags: ['pg-cluster'] }, () => {
-  const cluster = `outage_${process.pid}`;
-  let version = '';
-  let created = false;
+describe('database outage and recovery without a restart, on a throwaway PostgreSQL cluster', () => {
+  // an embedded cluster of this test's own (db/embedded.ts), never the run's that other files use
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-outage-'));
+  fs.chmodSync(dir, 0o755); // as root, the cluster's user (postgres) must reach it
+  let cluster: Cluster;
   let h: AuthHarness;
   let app: App;
   const logLines: string[] = [];
-  const pg = (tool: string, ...args: string[]) => execFileSync(tool, args, { stdio: 'pipe', timeout: 60_000 }).toString();
+  const start = () => openCluster({ embedded: dir }, () => {}, { initFlags: ['-N'] });
 
   beforeAll(async () => {
-    const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-    if (!versions.length) throw new Error('TEST_PG_CLUSTER=1 needs PostgreSQL server binaries under /usr/lib/postgresql and postgresql-common (pg_createcluster)');
-    if (process.getuid?.() !== 0) throw new Error('TEST_PG_CLUSTER=1 needs root: pg_createcluster writes under /etc/postgresql and /var/lib/postgresql');
-    version = versions[0]!;
-    // clusters of earlier runs that were killed before their afterAll (their pid is gone)
-    for (const stale of fs.existsSync(`/etc/postgresql/${version}`) ? fs.readdirSync(`/etc/postgresql/${version}`) : []) {
-      const pid = Number(/^outage_(\d+)$/.exec(stale)?.[1]);
-      if (pid && !isAlive(pid)) pg('pg_dropcluster', '--stop', version, stale);
-    }
-    const port = await freePort();
-    pg('pg_createcluster', version, cluster, '--port', String(port), '--', '--auth=trust');
-    created = true;
-    pg('pg_ctlcluster', version, cluster, 'start');
-    const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
-    h = await authHarness({ name: 'postgresql', create: async () => parsePostgresUrl(url), cleanup: async () => {} });
+    cluster = await start();
+    h = await authHarness({ name: 'postgresql', create: async () => cluster.database, cleanup: async () => {} });
     app = createApp({ config: h.config, db: h.db, logger: createLogger('info', { write: (line: string) => void logLines.push(line) }) });
   }, 120_000);
 
   afterAll(async () => {
     await h?.close().catch(() => {});
-    if (created) pg('pg_dropcluster', '--stop', version, cluster);
+    await cluster?.release({ force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   async function rest(key = 'demo-free') {
@@ -99,7 +77,7 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
     expect((await graphql()).status).toBe(200);
     expect(await readyz()).toBe(200);
 
-    pg('pg_ctlcluster', version, cluster, 'stop', '-m', 'fast');
+    await cluster.release({ force: true });
     // twice each: the pool's dropped connections first, then refused new ones
     for (let i = 0; i < 2; i++) {
       const r = await rest();
@@ -128,8 +106,9 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
     expect(outage.some((l) => /reach database server|ECONNREFUSED|terminat/i.test(String(l.cause)))).toBe(true);
     expect(logLines.join('\n')).not.toMatch(/"level":"error"/);
 
-    pg('pg_ctlcluster', version, cluster, 'start');
-    // the same app, the same pool: it opens fresh connections
+    // on the port it had (db/embedded.ts keeps it): the same app, the same pool opens fresh connections
+    const again = await start();
+    expect(again.database.url).toBe(cluster.database.url);
     const t0 = Date.now();
     while ((await readyz()) !== 200 && Date.now() - t0 < 20_000) await sleep(250);
     expect(await readyz()).toBe(200);
