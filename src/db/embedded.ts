@@ -52,7 +52,7 @@ export async function openCluster(setting: DatabaseSetting, log: (msg: string) =
   if (fs.existsSync(legacy)) {
     log(`${legacy} (SQLite) is no longer read: the data now lives in PostgreSQL (${path.join(dataDir, 'pg')}), seeded again with the sample data; to bring your rows across, serve the old file with the previous release and run \`npm run cli -- sync --from <its URL>\`, or import the source files again (docs/operations.md "The embedded database")`);
   }
-  const cluster = embeddedCluster(dataDir);
+  const cluster = new EmbeddedCluster(dataDir);
   const { port, started } = await withLock(path.join(dataDir, 'pg.lock'), () => cluster.ensureRunning(log, options.initFlags ?? []));
   const url = `postgresql://postgres:${encodeURIComponent(cluster.password())}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (started) log(`embedded PostgreSQL started on 127.0.0.1:${port} (${cluster.dir})`);
@@ -133,74 +133,97 @@ async function clusterPort(file: string): Promise<number> {
   return port;
 }
 
-function embeddedCluster(dataDir: string) {
-  const dir = path.join(dataDir, 'pg');
-  const passwordFile = path.join(dataDir, 'pg.password');
-  const logFile = path.join(dir, 'postgresql.log');
-  let user: { uid: number; gid: number } | undefined;
-  const run = async (file: string, args: string[]) => {
+/** One data directory's cluster: its files, and the pg_ctl and initdb runs on them. */
+class EmbeddedCluster {
+  readonly dir: string;
+  readonly #passwordFile: string;
+  readonly #portFile: string;
+  readonly #logFile: string;
+  /** Whom PostgreSQL runs as (root's stand-in), once known. */
+  #user: { uid: number; gid: number } | undefined;
+
+  constructor(dataDir: string) {
+    this.dir = path.join(dataDir, 'pg');
+    this.#passwordFile = path.join(dataDir, 'pg.password');
+    this.#portFile = path.join(dataDir, 'pg.port');
+    this.#logFile = path.join(this.dir, 'postgresql.log');
+  }
+
+  password(): string {
+    return fs.readFileSync(this.#passwordFile, 'utf8').trim();
+  }
+
+  /** The port of the running cluster: found, or started (made first when the directory is new). */
+  async ensureRunning(log: (msg: string) => void, initFlags: string[]): Promise<{ port: number; started: boolean }> {
+    this.#user = runAs(this.dir);
+    const running = await this.#settled();
+    if (running) return { port: running, started: false };
+    const bin = await binaries();
+    if (!fs.existsSync(path.join(this.dir, 'PG_VERSION'))) await this.#init(bin, log, initFlags);
+    const port = await clusterPort(this.#portFile);
+    const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''"];
+    await this.#run(bin.pg_ctl, ['start', '-w', '-t', String(START_TIMEOUT_S), '-s', '-D', this.dir, '-l', this.#logFile, '-o', settings.join(' ')]);
+    return { port, started: true };
+  }
+
+  /** Stops the cluster, unless (without `force`) another client is connected to it. */
+  async release(port: number, force: boolean): Promise<void> {
+    if (!postmaster(this.dir)) return;
+    if (!force && (await othersConnected(port, this.password()))) return;
+    const bin = await binaries();
+    this.#user ??= runAs(this.dir);
+    await this.#run(bin.pg_ctl, ['stop', '-w', '-t', String(START_TIMEOUT_S), '-s', '-m', 'fast', '-D', this.dir]);
+  }
+
+  /** The port of a postmaster that is ready, waiting out one starting or stopping; undefined when none runs. */
+  async #settled(): Promise<number | undefined> {
+    for (const deadline = Date.now() + START_TIMEOUT_S * 1000; ; await sleep(100)) {
+      const running = postmaster(this.dir);
+      if (!running) return undefined;
+      if (running.status === 'ready') return running.port;
+      if (Date.now() > deadline) throw new EmbeddedClusterError(`the PostgreSQL server of ${this.dir} (pid ${running.pid}) stayed "${running.status}" for ${START_TIMEOUT_S} s`);
+    }
+  }
+
+  async #init(bin: Binaries, log: (msg: string) => void, initFlags: string[]): Promise<void> {
+    if (fs.existsSync(this.dir) && fs.readdirSync(this.dir).length > 0) {
+      throw new EmbeddedClusterError(`${this.dir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): move it away, or set DATA_DIR`);
+    }
+    log(`creating the embedded PostgreSQL cluster in ${this.dir}`);
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.#handOver(this.dir);
+    fs.writeFileSync(this.#passwordFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+    // initdb reads the password from a file the cluster's user can read: a copy of its own
+    const pwCopy = path.join(this.dir, '..', `.pg-init-${process.pid}`);
+    fs.writeFileSync(pwCopy, fs.readFileSync(this.#passwordFile), { mode: 0o600 });
+    this.#handOver(pwCopy);
     try {
-      await exec(file, args, { ...user, env: { ...process.env, LC_ALL: 'C' }, timeout: (START_TIMEOUT_S + 5) * 1000 });
+      const flags = ['-U', 'postgres', `--pwfile=${pwCopy}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', ...initFlags];
+      await this.#run(bin.initdb, ['-D', this.dir, ...flags]);
+    } finally {
+      fs.rmSync(pwCopy, { force: true });
+    }
+  }
+
+  /** As root: gives `file` to the cluster's user, who must be able to reach it. */
+  #handOver(file: string): void {
+    if (!this.#user) return;
+    fs.chownSync(file, this.#user.uid, this.#user.gid);
+    try {
+      execFileSync('test', ['-w', file], this.#user);
+    } catch {
+      throw new EmbeddedClusterError(`as root, PostgreSQL runs as the user "postgres", who cannot reach ${file}: set DATA_DIR to a directory it can reach, or run as another user`);
+    }
+  }
+
+  async #run(file: string, args: string[]): Promise<void> {
+    try {
+      await exec(file, args, { ...this.#user, env: { ...process.env, LC_ALL: 'C' }, timeout: (START_TIMEOUT_S + 5) * 1000 });
     } catch (e) {
       const { stderr, stdout } = e as { stderr?: string; stdout?: string };
-      throw new EmbeddedClusterError(`${path.basename(file)} failed: ${(stderr || stdout || (e as Error).message).trim()}${tail(logFile)}`);
+      throw new EmbeddedClusterError(`${path.basename(file)} failed: ${(stderr || stdout || (e as Error).message).trim()}${tail(this.#logFile)}`);
     }
-  };
-
-  return {
-    dir,
-    password: () => fs.readFileSync(passwordFile, 'utf8').trim(),
-
-    async ensureRunning(log: (msg: string) => void, initFlags: string[]): Promise<{ port: number; started: boolean }> {
-      user = runAs(dir);
-      for (const deadline = Date.now() + START_TIMEOUT_S * 1000; ; await sleep(100)) {
-        const running = postmaster(dir);
-        if (running?.status === 'ready') return { port: running.port, started: false };
-        if (!running) break;
-        if (Date.now() > deadline) throw new EmbeddedClusterError(`the PostgreSQL server of ${dir} (pid ${running.pid}) stayed "${running.status}" for ${START_TIMEOUT_S} s`);
-      }
-      const bin = await binaries();
-      if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await this.init(bin, log, initFlags);
-      const port = await clusterPort(path.join(dataDir, 'pg.port'));
-      const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''"];
-      await run(bin.pg_ctl, ['start', '-w', '-t', String(START_TIMEOUT_S), '-s', '-D', dir, '-l', logFile, '-o', settings.join(' ')]);
-      return { port, started: true };
-    },
-
-    async init(bin: Binaries, log: (msg: string) => void, initFlags: string[]): Promise<void> {
-      if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
-        throw new EmbeddedClusterError(`${dir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): move it away, or set DATA_DIR`);
-      }
-      log(`creating the embedded PostgreSQL cluster in ${dir}`);
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (user) {
-        fs.chownSync(dir, user.uid, user.gid);
-        try {
-          execFileSync('test', ['-w', dir], { uid: user.uid, gid: user.gid });
-        } catch {
-          throw new EmbeddedClusterError(`as root, PostgreSQL runs as the user "postgres", who cannot reach ${dir}: set DATA_DIR to a directory it can reach, or run as another user`);
-        }
-      }
-      fs.writeFileSync(passwordFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
-      // initdb reads the password from a file the cluster's user can read: a copy inside its own directory
-      const pwCopy = path.join(dir, '..', `.pg-init-${process.pid}`);
-      fs.writeFileSync(pwCopy, fs.readFileSync(passwordFile), { mode: 0o600 });
-      if (user) fs.chownSync(pwCopy, user.uid, user.gid);
-      try {
-        await run(bin.initdb, ['-D', dir, '-U', 'postgres', `--pwfile=${pwCopy}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', ...initFlags]);
-      } finally {
-        fs.rmSync(pwCopy, { force: true });
-      }
-    },
-
-    async release(port: number, force: boolean): Promise<void> {
-      if (!postmaster(dir)) return;
-      if (!force && (await othersConnected(port, this.password()))) return;
-      const bin = await binaries();
-      user ??= runAs(dir);
-      await run(bin.pg_ctl, ['stop', '-w', '-t', String(START_TIMEOUT_S), '-s', '-m', 'fast', '-D', dir]);
-    },
-  };
+  }
 }
 
 /** Whether a client other than this check's connection is on the cluster (a server, another command). */
