@@ -81,7 +81,7 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
         chargeRegistration,
       }),
       // before the guard, which wraps the execution it finds (its cost is held around graphql-jit's)
-      useJitExecution(),
+      ...(config.graphql.jit ? [useJitExecution()] : []),
       // after jit, whose execution it falls back on; before the guard, which holds the cost around it
       ...(config.graphql.planned ? [usePlannedExecution()] : []),
       ...guardPlugins(config, budget),
