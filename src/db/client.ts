@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Libsql from 'libsql';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import type { FallbackReason } from '../observability/fallbacks.js';
 import type { MetricRegistrar } from '../observability/metrics.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { SqliteWriterThread } from './bulk/writer-thread.js';
@@ -51,8 +52,9 @@ export interface Db {
    * has nothing left to do in this turn of the event loop (the DataLoader batches of sibling
    * fields, and what they start) and sends what it gathered as one statement. A combined
    * statement that fails fails every read in it. SQLite reads in-process: this Db as it is.
+   * `fellBack` hears of each read of a batch sent alone, and each combined statement that failed.
    */
-  forRequest(): Db;
+  forRequest(fellBack?: (reason: FallbackReason<'combined'>) => void): Db;
   /**
    * PostgreSQL only: the columns `sql` (a code constant without parameters) answers with, and the
    * parser of each one's text form, as Db.read parses them; learned by one run of `sql` and kept.
@@ -89,7 +91,7 @@ interface Opened {
   driver: Db['driver'];
   read: (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
   /** PostgreSQL: settles several reads, combined where it can, telling `sent` of each statement (pg-read.ts). */
-  readTogether?: (batch: readonly QueuedRead[], sent: (sql: string) => void) => void;
+  readTogether?: (batch: readonly QueuedRead[], sent: (sql: string) => void, fellBack?: (reason: FallbackReason<'combined'>) => void) => void;
   shapeOf?: (sql: string, sent: (sql: string) => void) => Promise<Shape>;
   closeDriver: () => Promise<void>;
 }
@@ -136,9 +138,9 @@ export async function createDb(database: DatabaseConfig): Promise<Db> {
         return shapeOf(sql, sent);
       },
     }),
-    forRequest() {
+    forRequest(fellBack) {
       if (!readTogether) return db;
-      return Object.create(db, { read: { value: readQueue((batch) => readTogether(batch, sent)) } }) as Db;
+      return Object.create(db, { read: { value: readQueue((batch) => readTogether(batch, sent, fellBack)) } }) as Db;
     },
     registerMetrics(metrics) {
       metrics.counter({ name: 'mdg_db_statements_total', help: 'SQL statements sent through Prisma' }, () => statementCount);
