@@ -81,7 +81,8 @@ server.listen(config.port, config.host, () => {
   serving = true;
   // the master in memory (services/security-index.ts) is read now, not by the first broad search,
   // which would meanwhile be answered in SQL; a failure leaves it to the next search
-  readyIndex(db).catch(() => {});
+  const indexFailed = (err: unknown) => logger.error({ err }, `reading the security master into memory failed (searches go to SQL until one reads it): ${(err as Error)?.message}`);
+  readyIndex(db, indexFailed).catch(indexFailed);
   const base = `http://localhost:${config.port}`;
   log(`serving ${config.database.kind} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
   if (config.nodeEnv !== 'production') {
