@@ -22,7 +22,7 @@ import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
 import { clientIp, type NodeServerContext } from './http/node.js';
-import { createFallbacks } from './observability/fallbacks.js';
+import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
@@ -126,12 +126,13 @@ export function createApp({
     },
   };
 
-  // `socket` rides along on the handler, for graphql/ws.ts; `direct` for http/direct.ts
+  // `socket` rides along on the handler, for graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts
   const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
-  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway; direct: DirectHandler }>({
+  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }>({
     handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
     socket,
     direct,
+    fallbacks,
   });
 }
 

@@ -57,7 +57,11 @@ const tracing = await createTracing(config.observability, config.version);
 let draining = false;
 const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });
 // POST /graphql with a small JSON body skips the fetch adapter; everything else goes through it (http/direct.ts)
-const server = createServer(config.graphql.direct ? directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request }) : app);
+const server = createServer(
+  config.graphql.direct
+    ? directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request, fellBack: (reason) => app.fallbacks.record('direct', reason) })
+    : app,
+);
 const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production', maxMessageBytes: config.graphql.maxBodyBytes });
 
 /** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */

@@ -43,6 +43,21 @@ export const FALLBACK_REASONS = {
     /** Reading the index failed: logged at error level; the next search tries again. */
     'error',
   ],
+  /** A POST to /graphql goes through the fetch adapter instead of the direct way (http/direct.ts). */
+  direct: [
+    /** A query string on /graphql. */
+    'query_string',
+    /** No Host, or an Upgrade. */
+    'connection',
+    /** An If-None-Match: the response cache answers it in an adapter hook. */
+    'conditional',
+    /** Not `application/json` (a GraphQL body, a form). */
+    'content_type',
+    /** No declared length, chunked, empty, or past 64 KiB. */
+    'body',
+    /** An Accept that takes no JSON answer, or a stream (SSE, multipart). */
+    'accept',
+  ],
 } as const;
 
 export type FallbackPath = keyof typeof FALLBACK_REASONS;
@@ -66,7 +81,7 @@ export interface Fallbacks {
 export function createFallbacks({ metrics, logger }: { metrics: Pick<Metrics, 'registry'>; logger: Logger }): Fallbacks {
   const counter = new Counter({
     name: 'mdg_fallback_total',
-    help: 'Answers that fell back from the first way to the next (planner -> resolvers, combined -> single statements, search index -> SQL), by path and reason',
+    help: 'Answers that fell back from the first way to the next (planner -> resolvers, combined -> single statements, search index -> SQL, direct -> fetch adapter), by path and reason',
     labelNames: ['path', 'reason'] as const,
     registers: [metrics.registry],
   });

@@ -3,10 +3,13 @@
 // sent alone instead of combined, a search answered in SQL instead of from memory. An expected
 // fallback is counted and logs nothing; one that fell back on something thrown is counted as
 // `error` and logged at error level with the request's id.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
+import { directListener } from '../../src/http/direct.js';
 import { FALLBACK_REASONS } from '../../src/observability/fallbacks.js';
 import { createLogger } from '../../src/observability/log.js';
 import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
@@ -75,6 +78,24 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
     expect(await moved(app, () => ok(app, '{ securities(query: "novlux", first: 2) { nodes { symbol } } }'))).toMatchObject({ 'search/stale': 1 });
     expect(await moved(app, () => ok(app, '{ securities(filter: { peRatio: { lt: 1000 } }, first: 2) { nodes { symbol } } }'))).toMatchObject({ 'search/metrics': 1 });
     expect(errorLines()).toEqual([]);
+  });
+
+  it('a POST /graphql the direct way does not take goes through the fetch adapter, counted by why', async () => {
+    const app = createApp({ config, db, logger });
+    // as server.ts listens
+    const server = http.createServer(directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request, fellBack: (r) => app.fallbacks.record('direct', r) }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+      const headers = { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' };
+      const body = JSON.stringify({ query: '{ __typename }' });
+      expect(await moved(app, async () => expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(200))).toEqual({});
+      const conditional = { ...headers, 'if-none-match': '"x"' };
+      expect(await moved(app, async () => expect((await fetch(url, { method: 'POST', headers: conditional, body })).status).toBe(200))).toEqual({ 'direct/conditional': 1 });
+      expect(await moved(app, async () => expect((await fetch(`${url}?x=1`, { method: 'POST', headers, body })).status).toBe(200))).toEqual({ 'direct/query_string': 1 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   onPostgresql('a document the planner does not plan (totalCount, a Relay id) falls back with not_plannable, and logs no error', async () => {
