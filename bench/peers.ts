@@ -9,15 +9,15 @@
 //
 //   npm run bench -- peers [--db postgresql|sqlite] [--connections 10,50] [--duration 10] [--rounds 3]
 //                          [--pages company,floor,point,list,deep,wide] [--before <checkout>]
-//                          [--variants nojit,nodirect] [--no-bare] [--dry-run]
+//                          [--variants nodirect] [--no-bare] [--dry-run]
 //
 // `--before <checkout>`: a fourth server, the gateway of another checkout of this repository (an
 // older commit, with its own node_modules and generated/), measured in the same rounds: before and
 // after a change side by side in one run, answers checked equal to the gateway's byte for byte.
 //
-// `--variants`: the gateway again with one fast path off (`nojit`: GRAPHQL_JIT=false; `nodirect`:
-// GRAPHQL_DIRECT=false), in the same rounds: what each path is worth, with and without it, in one
-// run (the section adds a table of the ratios). `--no-bare` leaves the bare stack out.
+// `--variants`: the gateway again with one fast path off (`nodirect`: GRAPHQL_DIRECT=false), in the
+// same rounds: what the path is worth, with and without it, in one run (the section adds a table of
+// the ratios; bench/RESULTS.md "Issue 26: one executor per layer"). `--no-bare` leaves the bare stack out.
 //
 // Per page, connection count and server: pages/s over all rounds, p50/p99 (mean of the rounds),
 // the ratio to PostGraphile, SQL statements per page (ours: mdg_db_statements_total on the
@@ -50,7 +50,7 @@ const PAGE_NAMES = (args.pages ?? PAGES.map((p) => p.name).join(',')).split(',')
 for (const n of PAGE_NAMES) if (!PAGES.some((p) => p.name === n)) throw new Error(`--pages: among ${PAGES.map((p) => p.name).join(', ')}; got ${n}`);
 const CHOSEN = PAGES.filter((p) => PAGE_NAMES.includes(p.name));
 /** The gateway with one fast path off, by its flag. */
-const VARIANTS = { nojit: { GRAPHQL_JIT: 'false' }, nodirect: { GRAPHQL_DIRECT: 'false' } } as const satisfies Partial<Record<ServerName, Record<string, string>>>;
+const VARIANTS = { nodirect: { GRAPHQL_DIRECT: 'false' } } as const satisfies Partial<Record<ServerName, Record<string, string>>>;
 const CHOSEN_VARIANTS = (args.variants ? args.variants.split(',') : []) as (keyof typeof VARIANTS)[];
 for (const v of CHOSEN_VARIANTS) if (!(v in VARIANTS)) throw new Error(`--variants: among ${Object.keys(VARIANTS).join(', ')}; got ${v}`);
 const METRICS_TOKEN = 'bench-peers-metrics-token';

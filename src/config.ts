@@ -94,8 +94,6 @@ export interface GraphQLConfig {
   persistedOnly: boolean;
   /** PostgreSQL: queries made wholly of fields graphql/plan/ knows are read in one statement, without resolvers. */
   planned: boolean;
-  /** Queries and mutations the planner does not answer run on graphql-jit (graphql/jit.ts), else graphql-js. */
-  jit: boolean;
   /** POST /graphql with a small JSON body is served without the fetch adapter (http/direct.ts). */
   direct: boolean;
   /** /graphql serves the graph as an Apollo Federation 2 subgraph (`_service`, `_entities`) for a supergraph's router. */
@@ -343,7 +341,6 @@ function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLCo
     maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
     persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
     planned: bool(env, 'GRAPHQL_PLANNED', true),
-    jit: bool(env, 'GRAPHQL_JIT', true),
     direct: bool(env, 'GRAPHQL_DIRECT', true),
     subgraph: bool(env, 'GRAPHQL_SUBGRAPH', false),
     // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a

@@ -19,7 +19,6 @@ import { graphiqlPage } from './graphiql.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
 import { guardPlugins } from './guard.js';
 import { useInputDepthLimit } from './input.js';
-import { useJitExecution } from './jit.js';
 import { usePlannedExecution } from './plan/plugin.js';
 import type { LiveHub } from './live.js';
 import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './persisted.js';
@@ -83,9 +82,7 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
         maxDocumentBytes: config.graphql.apqMaxDocumentBytes,
         chargeRegistration,
       }),
-      // before the guard, which wraps the execution it finds (its cost is held around graphql-jit's)
-      ...(config.graphql.jit ? [useJitExecution()] : []),
-      // after jit, whose execution it falls back on; before the guard, which holds the cost around it
+      // before the guard, which holds the cost around it
       ...(config.graphql.planned ? [usePlannedExecution(fallbacks)] : []),
       ...guardPlugins(config, budget),
       ...responseCachePlugins({ config: config.graphql, schema, redis }),

@@ -1,7 +1,7 @@
 // Planned execution: a query made wholly of fields the planner knows (graphql/plan/compile.ts) is
 // answered from one statement that reads every level of the page at once, with each level's
-// columns only (db/tree.ts), and no resolver runs. graphql-js (or graphql-jit) answers every other
-// query, and any planned one the plan cannot answer as they would (graphql/plan/run.ts).
+// columns only (db/tree.ts), and no resolver runs. graphql-js answers every other query, and any
+// planned one the plan cannot answer as it would (graphql/plan/run.ts).
 // PostgreSQL only: SQLite's statements are in-process and cheap, and it has no LATERAL/json_agg
 // tree to read them with.
 import { getOperationAST, type ExecutionArgs, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
