@@ -34,6 +34,8 @@ import { createRateLimits } from '../src/auth/rate-limit.js';
 import { ROOT } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { LiveHub } from '../src/graphql/live.js';
+import { Registry } from 'prom-client';
+import { createFallbacks } from '../src/observability/fallbacks.js';
 import { createLogger } from '../src/observability/log.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { memoryEventBus } from '../src/runtime/events.js';
@@ -103,6 +105,7 @@ function executeRunner(h: InProcess): Runner {
   const sessions = { db: h.db, auth: { ...cfg.auth, jwtSecret: cfg.auth.jwtSecret! }, limits: createRateLimits(cfg.auth, undefined), callers };
   const work = { budget: new InFlightBudget(Number.MAX_SAFE_INTEGER, 1), rowUnits: () => 0 };
   const live = new LiveHub({ config: cfg.subscriptions, callerCacheMs: cfg.auth.callerCacheMs, db: h.db, callers, logger: createLogger('silent') });
+  const fallbacks = createFallbacks({ metrics: { registry: new Registry() }, logger: createLogger('silent') });
   const caller = { userId: 'bench', email: 'bench@example.com', username: 'bench', tier: 'enterprise' as const, via: 'apikey' as const };
   const ocr = new OcrPool(cfg.ocr);
   const events = memoryEventBus();
@@ -115,7 +118,7 @@ function executeRunner(h: InProcess): Runner {
   }
   const request = new Request('http://bench/graphql', { method: 'POST' });
   return async (page) => {
-    const ctx = { ...createContext({ config: cfg, db: h.db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live }), caller };
+    const ctx = { ...createContext({ config: cfg, db: h.db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live, fallbacks }), caller };
     const result = await execute({ schema, document: documents.get(page)!, contextValue: ctx, variableValues: PAGES[page]!.variables });
     const text = JSON.stringify(result);
     if (result.errors) throw new Error(`${page}: ${text.slice(0, 300)}`);

@@ -14,6 +14,8 @@ import { CallerCache } from '../src/auth/caller.js';
 import { createRateLimits } from '../src/auth/rate-limit.js';
 import { createContext, type Context } from '../src/context.js';
 import { LiveHub } from '../src/graphql/live.js';
+import { Registry } from 'prom-client';
+import { createFallbacks } from '../src/observability/fallbacks.js';
 import { createLogger, type Logger } from '../src/observability/log.js';
 import { OcrPool } from '../src/ocr/pool.js';
 import { memoryEventBus } from '../src/runtime/events.js';
@@ -328,8 +330,9 @@ function bareContexts(config: Readonly<Config>, db: Db): (request: Request) => C
   const events = memoryEventBus();
   const work = { budget: new InFlightBudget(Number.MAX_SAFE_INTEGER, 1), rowUnits: () => 0 };
   const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger: createLogger('silent') });
+  const fallbacks = createFallbacks({ metrics: { registry: new Registry() }, logger: createLogger('silent') });
   const caller = { userId: 'bench', email: 'bench@example.com', username: 'bench', tier: 'enterprise' as const, via: 'apikey' as const };
-  return (request) => ({ ...createContext({ config, db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live }), caller });
+  return (request) => ({ ...createContext({ config, db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live, fallbacks }), caller });
 }
 
 /**

@@ -7,19 +7,23 @@
 // and not measured. At each page and connection count the servers alternate, round after round,
 // so other work on the machine weighs on all alike. Appends a dated section to bench/RESULTS.md.
 //
-//   npm run bench -- peers [--db postgresql|sqlite] [--connections 10,50] [--duration 10] [--rounds 3]
-//                          [--pages company,floor,list,deep,wide] [--before <checkout>] [--dry-run]
+//   npm run bench -- peers [--connections 10,50] [--duration 10] [--rounds 3]
+//                          [--pages company,floor,point,list,deep,wide] [--before <checkout>]
+//                          [--variants nodirect] [--no-bare] [--dry-run]
 //
 // `--before <checkout>`: a fourth server, the gateway of another checkout of this repository (an
 // older commit, with its own node_modules and generated/), measured in the same rounds: before and
 // after a change side by side in one run, answers checked equal to the gateway's byte for byte.
+//
+// `--variants`: the gateway again with one fast path off (`nodirect`: GRAPHQL_DIRECT=false), in the
+// same rounds: what the path is worth, with and without it, in one run (the section adds a table of
+// the ratios; bench/RESULTS.md "Issue 26: one executor per layer"). `--no-bare` leaves the bare stack out.
 //
 // Per page, connection count and server: pages/s over all rounds, p50/p99 (mean of the rounds),
 // the ratio to PostGraphile, SQL statements per page (ours: mdg_db_statements_total on the
 // gateway's /metrics, the bare stack's /stats; theirs: queries sent on its pool's clients, on its
 // /stats), server CPU per page (utime+stime from /proc/<pid>/stat around each load run) and the
 // peak RSS of the server under load (sampled every 250 ms).
-// On SQLite there is no PostGraphile: `--db sqlite` runs the gateway against the bare stack only.
 // PostGraphile 5 declares Node >= 22: `npm ci` prints EBADENGINE warnings for its packages on
 // Node 20, and the server starts with `--import bench/peers/polyfill.mjs`.
 import { execFileSync } from 'node:child_process';
@@ -34,7 +38,7 @@ import { report, type Cell, type Refusal, type ServerName } from './peers/report
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' },
-    pages: { type: 'string' }, before: { type: 'string' }, 'dry-run': { type: 'boolean' },
+    pages: { type: 'string' }, before: { type: 'string' }, variants: { type: 'string' }, 'no-bare': { type: 'boolean' }, 'dry-run': { type: 'boolean' },
   },
 });
 const KINDS = databaseKinds(args.db ?? 'postgresql');
@@ -44,6 +48,10 @@ const ROUNDS = Number(args.rounds ?? 3);
 const PAGE_NAMES = (args.pages ?? PAGES.map((p) => p.name).join(',')).split(',');
 for (const n of PAGE_NAMES) if (!PAGES.some((p) => p.name === n)) throw new Error(`--pages: among ${PAGES.map((p) => p.name).join(', ')}; got ${n}`);
 const CHOSEN = PAGES.filter((p) => PAGE_NAMES.includes(p.name));
+/** The gateway with one fast path off, by its flag. */
+const VARIANTS = { nodirect: { GRAPHQL_DIRECT: 'false' } } as const satisfies Partial<Record<ServerName, Record<string, string>>>;
+const CHOSEN_VARIANTS = (args.variants ? args.variants.split(',') : []) as (keyof typeof VARIANTS)[];
+for (const v of CHOSEN_VARIANTS) if (!(v in VARIANTS)) throw new Error(`--variants: among ${Object.keys(VARIANTS).join(', ')}; got ${v}`);
 const METRICS_TOKEN = 'bench-peers-metrics-token';
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -77,8 +85,11 @@ async function startTargets(kind: DatabaseKind, url: string, key: string, i: num
   });
   targets.push(gatewayTarget('ours', await startGateway(url, 4410 + i, { METRICS_TOKEN })));
   if (args.before) targets.push(gatewayTarget('before', await startGateway(url, 4440 + i, { METRICS_TOKEN }, args.before)));
-  const bare = await startProcess('bench/bare-yoga-server.ts', 4420 + i, { DATABASE_URL: url });
-  targets.push({ name: 'bare', server: bare, headers, query: (p) => p.ours, statements: async () => (await json(`${bare.base}/stats`)).statements });
+  for (const [k, v] of CHOSEN_VARIANTS.entries()) targets.push(gatewayTarget(v, await startGateway(url, 4450 + 10 * k + i, { METRICS_TOKEN, ...VARIANTS[v] })));
+  if (!args['no-bare']) {
+    const bare = await startProcess('bench/bare-yoga-server.ts', 4420 + i, { DATABASE_URL: url });
+    targets.push({ name: 'bare', server: bare, headers, query: (p) => p.ours, statements: async () => (await json(`${bare.base}/stats`)).statements });
+  }
   if (kind === 'postgresql') {
     const theirs = await startProcess('bench/peers/postgraphile-server.ts', 4430 + i, { DATABASE_URL: url, NODE_ENV: 'production' }, [], '/healthz', ['--import', './bench/peers/polyfill.mjs']);
     targets.push({ name: 'postgraphile', server: theirs, headers: { 'content-type': 'application/json' }, query: (p) => p.theirs, statements: async () => (await json(`${theirs.base}/stats`)).statements });
@@ -97,7 +108,7 @@ async function check(targets: Target[], page: Page): Promise<string | undefined>
   const [ours, ...others] = await Promise.all(targets.map((t) => answer(t, page)));
   for (const [k, data] of others.entries()) {
     const other = targets[k + 1]!;
-    // the bare stack and the gateway before run our resolvers: byte-equal; PostGraphile: the same records once normalized
+    // the bare stack, the gateway before and the variants run our resolvers: byte-equal; PostGraphile: the same records once normalized
     const c = other.name !== 'postgraphile' ? { same: JSON.stringify(data) === JSON.stringify(ours), ours: JSON.stringify(ours), theirs: JSON.stringify(data) } : comparePage(page, ours, data);
     if (!c.same) {
       console.log(`  ${page.name}: ours and ${other.name} differ\n  ours:  ${c.ours}\n  ${other.name}: ${c.theirs}`);

@@ -22,6 +22,7 @@ import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
 import { clientIp, type NodeServerContext } from './http/node.js';
+import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
@@ -74,6 +75,7 @@ export function createApp({
   // each owner registers its own series: observability/ knows none of them
   const metrics = createMetrics({ config, build: { version: config.version, database: 'postgresql' } });
   const observability = new RequestLog({ metrics, logger, tracing });
+  const fallbacks = createFallbacks({ metrics, logger });
   const limits = createRateLimits(config.auth, redis, metrics);
   registerProcessErrorMetrics(metrics);
   db.registerMetrics(metrics);
@@ -89,13 +91,14 @@ export function createApp({
     rowUnits: (type) => rowUnits.get(type) ?? rowUnits.set(type, recordUnits(schema, type, costOptions)).get(type)!,
   };
   const contextOf = (request: Request, serverContext: NodeServerContext, requestId: string, cutConnection?: () => void) =>
-    createContext({ config, db, requestId, request, ip: clientIp(request, serverContext, config.auth.trustProxy), sessions, callers, ocr, events, work, live, cutConnection });
+    createContext({ config, db, requestId, request, ip: clientIp(request, serverContext, config.auth.trustProxy), sessions, callers, ocr, events, work, live, fallbacks, cutConnection });
 
   const yoga = createGraphQLServer({
     schema, config, redis, logger, budget, live,
     // a registration costs one request more per KiB stored, from the caller's own budget
     chargeRegistration: (caller, bytes) => limits.request(caller.userId, caller.tier, Math.ceil(bytes / 1024)),
     observe: useRequestLog(observability),
+    fallbacks,
   });
   const identify = identifier({ db, jwtSecret, callers, limits, corsOrigins: config.auth.corsOrigins });
   const graphqlDeps = { yoga, config: config.graphql, identify, bodies, failed: (ctx: Context, thrown: unknown, e: AppError) => observability.failed(ctx, thrown, e) };
@@ -123,12 +126,13 @@ export function createApp({
     },
   };
 
-  // `socket` rides along on the handler, for graphql/ws.ts; `direct` for http/direct.ts
+  // `socket` rides along on the handler, for graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts
   const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
-  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway; direct: DirectHandler }>({
+  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }>({
     handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
     socket,
     direct,
+    fallbacks,
   });
 }
 

@@ -96,6 +96,8 @@ export interface GraphQLConfig {
   persistedOnly: boolean;
   /** PostgreSQL: queries made wholly of fields graphql/plan/ knows are read in one statement, without resolvers. */
   planned: boolean;
+  /** POST /graphql with a small JSON body is served without the fetch adapter (http/direct.ts). */
+  direct: boolean;
   /** /graphql serves the graph as an Apollo Federation 2 subgraph (`_service`, `_entities`) for a supergraph's router. */
   subgraph: boolean;
   /** Largest document APQ registers (UTF-8 bytes); the store holds 256 of that size in all. */
@@ -193,9 +195,8 @@ export function checkServingConfig(config: Pick<Config, 'nodeEnv' | 'publicUrl'>
 }
 
 /**
- * CORS_ORIGINS: a comma list of exact origins, as browsers send them in `Origin`. A path, a `*`
- * or `null` (sandboxed pages, file:) is refused: each would grant the user's cookies to pages
- * nobody listed.
+ * CORS_ORIGINS: a comma list of exact origins, as browsers send them in `Origin`. A path, a `*` or `null`
+ * (sandboxed pages, file:) is refused: each would grant the user's cookies to pages nobody listed.
  */
 function corsOrigins(raw: string | undefined): readonly string[] {
   const origins = new Set<string>();
@@ -319,9 +320,8 @@ function authConfig(env: Env): Readonly<AuthConfig> {
   });
 }
 
-// graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises
-// (1000 balance sheets with every field cost 149,000 by its formula, 5000 trades 130,000), and
-// armor counts `first: $n` as 1, where graphql/guard.ts counts the page size sent
+// graphql-armor's defaults, but for the cost: armor's 5000 refuses the pages the API promises (1000 balance sheets with
+// every field cost 149,000 by its formula, 5000 trades 130,000), and armor counts `first: $n` as 1, where graphql/guard.ts counts the page size sent
 function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLConfig> {
   return Object.freeze({
     maxDepth: positiveInt(env, 'GRAPHQL_MAX_DEPTH', 6),
@@ -336,9 +336,9 @@ function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLCo
     maxBodyBytes: positiveInt(env, 'GRAPHQL_MAX_BODY_BYTES', 1024 * 1024),
     persistedOnly: bool(env, 'GRAPHQL_PERSISTED_ONLY', false),
     planned: bool(env, 'GRAPHQL_PLANNED', true),
+    direct: bool(env, 'GRAPHQL_DIRECT', true),
     subgraph: bool(env, 'GRAPHQL_SUBGRAPH', false),
-    // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a
-    // token); 32 KiB leaves room for indentation and comments, not for padding
+    // a document at GRAPHQL_MAX_TOKENS (1000) prints in ~8 KB (the allow-list's: 6-8 bytes a token); 32 KiB leaves room for indentation and comments, not for padding
     apqMaxDocumentBytes: positiveInt(env, 'APQ_MAX_DOCUMENT_BYTES', 32 * 1024),
     cacheTtlSeconds: cacheTtls(env),
   });

@@ -4,6 +4,7 @@ import type { SessionDeps } from './auth/session-cookies.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Resource } from './domain/entitlements.js';
+import type { Fallbacks } from './observability/fallbacks.js';
 import type { EventBus } from './runtime/events.js';
 import type { InFlightBudget } from './runtime/in-flight.js';
 import type { OcrPool } from './ocr/pool.js';
@@ -37,6 +38,8 @@ export interface Context {
    * One object, shared by the copies Yoga makes of this context.
    */
   liveSlot: { key?: string; current?: LiveHold };
+  /** The app's count of fallbacks (observability/fallbacks.ts): services that answer a second way tell it why. */
+  fallbacks: Fallbacks;
   /** Cuts the connection of this request (when served over a socket): a stream its client stopped reading. */
   cutConnection?: (() => void) | undefined;
 }
@@ -88,9 +91,14 @@ export interface Work extends WorkDeps {
   held: (() => void)[];
 }
 
-/** A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement per turn on PostgreSQL). */
+/**
+ * A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement
+ * per turn on PostgreSQL, its reads sent alone counted as fallbacks).
+ */
 export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps }): Context {
-  return { ...init, db: init.db.forRequest(), caller: null, loaders: new Loaders(), responseCookies: [], work: { ...init.work, held: [] }, liveSlot: {} };
+  const { fallbacks } = init;
+  const db = init.db.forRequest((reason) => fallbacks.record('combined', reason));
+  return { ...init, db, caller: null, loaders: new Loaders(), responseCookies: [], work: { ...init.work, held: [] }, liveSlot: {} };
 }
 
 /**

@@ -58,7 +58,11 @@ const tracing = await createTracing(config.observability, config.version);
 let draining = false;
 const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });
 // POST /graphql with a small JSON body skips the fetch adapter; everything else goes through it (http/direct.ts)
-const server = createServer(directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request }));
+const server = createServer(
+  config.graphql.direct
+    ? directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request, fellBack: (reason) => app.fallbacks.record('direct', reason) })
+    : app,
+);
 const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production', maxMessageBytes: config.graphql.maxBodyBytes });
 
 /** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */
@@ -82,7 +86,8 @@ server.listen(config.port, config.host, () => {
   serving = true;
   // the master in memory (services/security-index.ts) is read now, not by the first broad search,
   // which would meanwhile be answered in SQL; a failure leaves it to the next search
-  readyIndex(db).catch(() => {});
+  const indexFailed = (err: unknown) => logger.error({ err }, `reading the security master into memory failed (searches go to SQL until one reads it): ${(err as Error)?.message}`);
+  readyIndex(db, indexFailed).catch(indexFailed);
   const base = `http://localhost:${config.port}`;
   log(`serving ${'embedded' in config.database ? 'the embedded PostgreSQL' : 'PostgreSQL'} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
   if (config.nodeEnv !== 'production') {

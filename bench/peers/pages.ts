@@ -83,6 +83,16 @@ const floor: Page = {
   fromTheirs: (d) => d,
 };
 
+const point: Page = {
+  name: 'point',
+  title: 'point: one security by symbol (NVLX), its symbol and name',
+  ours: '{ security(symbol: "NVLX") { symbol name } }',
+  theirs: '{ allSecurities(condition: { symbol: "NVLX" }, orderBy: PRIMARY_KEY_ASC, first: 1) { nodes { symbol name } } }',
+  fromOurs: (d) => d.security,
+  fromTheirs: (d) => d.allSecurities.nodes[0] ?? null,
+  lacks: (s) => (s ? undefined : 'no security NVLX'),
+};
+
 /** Listing every sample security in id order: ours by the exchange-country search (all are US), theirs by condition. */
 const listOurs = (n: number, fields: string) => `{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: ${n}) { nodes { symbol ${fields} } } }`;
 const listTheirs = (n: number, fields: string) =>
@@ -126,7 +136,7 @@ const wide: Page = {
   lacks: everyOne(50, (s) => s.trades.length === 20, '20 trades'),
 };
 
-export const PAGES: readonly Page[] = [company, floor, list, deep, wide];
+export const PAGES: readonly Page[] = [company, floor, point, list, deep, wide];
 
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?$/;
 

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { markdownTable, type DatabaseKind, type LoadResult } from '../harness.js';
 import type { Page } from './pages.js';
 
-export type ServerName = 'ours' | 'before' | 'bare' | 'postgraphile';
+export type ServerName = 'ours' | 'before' | 'nodirect' | 'bare' | 'postgraphile';
 
 export interface Run extends LoadResult {
   /** Server CPU (user + system) during the run, ms. */
@@ -43,8 +43,12 @@ export interface ReportInput {
   machine: string;
 }
 
-const SERVERS: readonly ServerName[] = ['ours', 'before', 'bare', 'postgraphile'];
-const LABEL: Record<ServerName, string> = { ours: 'gateway', before: 'gateway before', bare: 'bare stack', postgraphile: 'PostGraphile 5' };
+const SERVERS: readonly ServerName[] = ['ours', 'before', 'nodirect', 'bare', 'postgraphile'];
+const LABEL: Record<ServerName, string> = {
+  ours: 'gateway', before: 'gateway before', nodirect: 'gateway without the direct path', bare: 'bare stack', postgraphile: 'PostGraphile 5',
+};
+/** A fast path earns its place when the gateway with it serves at least this much more of some page than without it. */
+export const FAST_PATH_GAIN = 1.15;
 
 /** Pages/s over all rounds, latency as the mean of the rounds' percentiles, CPU per page, peak RSS. */
 function summary(c: Cell) {
@@ -91,6 +95,46 @@ function rows(input: ReportInput): (string | number)[][] {
   return out;
 }
 
+/**
+ * Each fast path measured on its own: the gateway's pages/s over the same gateway's with the path
+ * off, same rounds; a path is worth keeping when some page gains FAST_PATH_GAIN or more.
+ */
+function fastPaths(input: ReportInput): string[] {
+  const variants = (['nodirect'] as const).filter((v) => input.cells.some((c) => c.server === v && c.runs.length));
+  if (!variants.length) return [];
+  const rate = (kind: DatabaseKind, page: string, connections: number, server: ServerName) => {
+    const c = input.cells.find((x) => x.kind === kind && x.page === page && x.connections === connections && x.server === server && x.runs.length);
+    return c ? summary(c).rate : undefined;
+  };
+  const best = new Map<string, number>();
+  const out: (string | number)[][] = [];
+  for (const kind of input.kinds) {
+    for (const page of input.pages) {
+      for (const connections of input.connections) {
+        const ours = rate(kind, page.name, connections, 'ours');
+        if (ours === undefined) continue;
+        const row: (string | number)[] = [kind, page.name, connections, ours.toFixed(0)];
+        for (const v of variants) {
+          const without = rate(kind, page.name, connections, v);
+          const ratio = without === undefined ? undefined : ours / without;
+          if (ratio !== undefined) best.set(v, Math.max(best.get(v) ?? 0, ratio));
+          row.push(without === undefined ? '—' : without.toFixed(0), ratio === undefined ? '—' : `**${times(ratio)}**`);
+        }
+        out.push(row);
+      }
+    }
+  }
+  const name = { nodirect: 'the direct path' } as const;
+  return [
+    '',
+    `Each fast path on its own: the gateway's pages/s over the same gateway's with the path off (${variants.map((v) => `${v}: GRAPHQL_DIRECT=false`).join(', ')}), same rounds. A path stays if some page gains ≥ ${Math.round((FAST_PATH_GAIN - 1) * 100)}%.`,
+    '',
+    markdownTable(['database', 'page', 'connections', 'gateway pages/s', ...variants.flatMap((v) => [`without ${name[v]}`, 'with / without'])], out),
+    '',
+    ...variants.map((v) => `- ${name[v]}: best gain ${times(best.get(v) ?? NaN)} (${(best.get(v) ?? 0) >= FAST_PATH_GAIN ? 'at or above' : 'below'} the bar in this run; a gain on a shared machine counts once another run repeats it).`),
+  ];
+}
+
 /** The goals of the comparison on PostgreSQL, each met or not, with its numbers. */
 function goals(input: ReportInput): string[] {
   if (!input.kinds.includes('postgresql')) return ['No PostGraphile on SQLite: the goals against it are not measured here.'];
@@ -134,6 +178,7 @@ export function report(input: ReportInput): string {
     input.machine,
     `Default sample data (\`cli seed\`: 50 securities, all covered), one scratch database. Servers each in their own process: the gateway (\`src/server.ts\` with \`npm start\`'s flags, NODE_ENV=production, an enterprise user's API key made with the CLI, rate limits raised out of the way); the bare stack (\`bench/bare-yoga-server.ts\`: the same schema and resolvers behind a bare Yoga); ${peers}. autocannon drives them from a fourth process on the same CPUs; ${input.rounds} round(s) of ${input.duration} s per page, connection count and server, the servers alternating. Before a page is timed the answers are compared as records (field names mapped, date-times as instants, cursors left out; the bare stack's byte-equal to the gateway's). "vs peer": pages/s over PostGraphile's (SQLite: over the bare stack's). Statements: the gateway's \`mdg_db_statements_total\` (/metrics) and the bare stack's count around one request; PostGraphile's, the queries its pool's clients sent. CPU: utime + stime of the server process over the load run ÷ pages. RSS: the server's, sampled every 250 ms under load.`,
     '',
+    ...(input.cells.some((c) => c.server === 'nodirect') ? ['"without the direct path": the gateway started the same way with `GRAPHQL_DIRECT=false`, in the same rounds.', ''] : []),
     ...(input.before ? [`"gateway before": the gateway of the checkout \`${input.before}\` (\`git -C ${input.before} log -1 --format=%h\`: ${commitOf(input.before)}), started the same way, in the same rounds.`, ''] : []),
     'Pages:',
     ...input.pages.map((p) => `- ${p.title}`),
@@ -141,6 +186,7 @@ export function report(input: ReportInput): string {
     table,
     '',
     ...goals(input),
+    ...fastPaths(input),
     ...input.refusals.map((r) => `- Not measured on ${r.kind}: ${r.page}, ${r.why}.`),
   ].join('\n');
 }

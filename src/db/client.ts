@@ -1,5 +1,6 @@
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import type { FallbackReason } from '../observability/fallbacks.js';
 import type { MetricRegistrar } from '../observability/metrics.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { PipelinedConnections, type ConnectionCounts } from './pg-pool.js';
@@ -36,9 +37,10 @@ export interface Db {
    * The Db one request works with: this one, but its `read` waits until the request
    * has nothing left to do in this turn of the event loop (the DataLoader batches of sibling
    * fields, and what they start) and sends what it gathered as one statement. A combined
-   * statement that fails fails every read in it.
+   * statement that fails fails every read in it. `fellBack` hears of each read of a batch sent
+   * alone, and each combined statement that failed.
    */
-  forRequest(): Db;
+  forRequest(fellBack?: (reason: FallbackReason<'combined'>) => void): Db;
   /**
    * The columns `sql` (a code constant without parameters) answers with, and the
    * parser of each one's text form, as Db.read parses them; learned by one run of `sql` and kept.
@@ -109,8 +111,8 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
     shapeOf(sql: string) {
       return reader.shapeOf(sql, sent);
     },
-    forRequest() {
-      return Object.create(db, { read: { value: readQueue((batch) => reader.readTogether(batch, sent)) } }) as Db;
+    forRequest(fellBack) {
+      return Object.create(db, { read: { value: readQueue((batch) => reader.readTogether(batch, sent, fellBack)) } }) as Db;
     },
     registerMetrics(metrics) {
       metrics.counter({ name: 'mdg_db_statements_total', help: 'SQL statements sent through Prisma' }, () => statementCount);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { QueryConfig } from 'pg';
+import type { FallbackReason } from '../observability/fallbacks.js';
 import { combinedStatement, decodeCombined, type Shape } from './pg-combine.js';
 
 /**
@@ -37,9 +38,11 @@ export interface PgReader {
   /**
    * Settles every read of `batch` (the reads one request made in one turn of the event loop):
    * those whose columns a standalone run taught are sent as one statement (pg-combine.ts), the
-   * others alone; `sent` is told of each statement that goes out.
+   * others alone; `sent` is told of each statement that goes out, `fellBack` of each read of a batch
+   * of several sent alone (`unlearned`) and of each combined statement that failed (`error`: its
+   * reads fail with it, so the error reaches their callers, and are taught again alone).
    */
-  readTogether(batch: readonly QueuedRead[], sent: (sql: string) => void): void;
+  readTogether(batch: readonly QueuedRead[], sent: (sql: string) => void, fellBack?: (reason: FallbackReason<'combined'>) => void): void;
   /** The columns `sql` answers with and their parsers, from a standalone run of it (kept like the others; `sent` is told if it runs). */
   shapeOf(sql: string, sent: (sql: string) => void): Promise<Shape>;
 }
@@ -101,10 +104,14 @@ export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, type
       if (!shape) throw new Error(`no columns in the answer to ${sql}`);
       return shape;
     },
-    readTogether(batch, sent) {
+    readTogether(batch, sent, fellBack) {
+      const unlearned = (r: QueuedRead) => {
+        if (batch.length > 1) fellBack?.('unlearned');
+        alone(r, sent);
+      };
       const known = batch.filter((r) => shapes.has(r.sql));
-      if (known.length < 2) return batch.forEach((r) => alone(r, sent));
-      for (const r of batch) if (!shapes.has(r.sql)) alone(r, sent);
+      if (known.length < 2) return batch.forEach(unlearned);
+      for (const r of batch) if (!shapes.has(r.sql)) unlearned(r);
       const parts = known.map((r) => ({ sql: r.sql, params: r.params, shape: shapes.get(r.sql)! }));
       const combined = combinedStatement(parts);
       sent(combined.text);
@@ -114,6 +121,7 @@ export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, type
         .then(
           (rows) => known.forEach((r, i) => r.resolve(rows[i]!)),
           (error: unknown) => {
+            fellBack?.('error');
             // taught again by a standalone run: a column list that no longer holds fails once, not forever
             for (const r of known) shapes.delete(r.sql);
             for (const r of known) r.reject(error);

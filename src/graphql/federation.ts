@@ -24,8 +24,7 @@ export function boundEntities(schema: GraphQLSchema): GraphQLSchema {
     if (representations.length > MAX_REPRESENTATIONS) {
       throw new AppError('BAD_REQUEST', `argument "representations": at most ${MAX_REPRESENTATIONS}; got ${representations.length}`);
     }
-    // one promise of the whole list, each failure in it as its Error, as nodes(ids:) does: given a list
-    // of promises, graphql-jit (0.8.7) drops the last item when it rejects before an earlier one resolves
+    // one promise of the whole list, each failure in it as its Error, as nodes(ids:) does
     return Promise.all(representations.map(async (representation, i) => {
       const named = `argument "representations"[${i}]`;
       try {

@@ -10,6 +10,7 @@ import type { Caller } from '../auth/caller.js';
 import { useStaleCookieCheck } from '../auth/stale-cookie.js';
 import { ROOT, type Config } from '../config.js';
 import type { Context } from '../context.js';
+import type { Fallbacks } from '../observability/fallbacks.js';
 import type { Logger } from '../observability/log.js';
 import { yogaLogger } from './logging.js';
 import type { InFlightBudget } from '../runtime/in-flight.js';
@@ -18,7 +19,6 @@ import { graphiqlPage } from './graphiql.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
 import { guardPlugins } from './guard.js';
 import { useInputDepthLimit } from './input.js';
-import { useJitExecution } from './jit.js';
 import { usePlannedExecution } from './plan/plugin.js';
 import type { LiveHub } from './live.js';
 import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './persisted.js';
@@ -48,9 +48,11 @@ export interface GraphQLServerDeps {
   chargeRegistration(caller: Caller, bytes: number): Promise<void>;
   /** Operation names and error codes for the request log and metrics (graphql/logging.ts). */
   observe: Plugin<Record<string, unknown>, { ctx?: Context }>;
+  /** Where the planner counts the queries it leaves to graphql-js (observability/fallbacks.ts). */
+  fallbacks: Fallbacks;
 }
 
-export function createGraphQLServer({ schema, config, redis, logger, budget, live, chargeRegistration, observe }: GraphQLServerDeps): GraphQLServer {
+export function createGraphQLServer({ schema, config, redis, logger, budget, live, chargeRegistration, observe, fallbacks }: GraphQLServerDeps): GraphQLServer {
   const allowList = loadPersistedOperations();
   if (config.graphql.persistedOnly && allowList.size === 0) throw new Error('GRAPHQL_PERSISTED_ONLY=true needs persisted-operations.json (npm run persist)');
   const apqStoreBytes = APQ_STORE_DOCUMENTS * config.graphql.apqMaxDocumentBytes;
@@ -80,10 +82,8 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
         maxDocumentBytes: config.graphql.apqMaxDocumentBytes,
         chargeRegistration,
       }),
-      // before the guard, which wraps the execution it finds (its cost is held around graphql-jit's)
-      useJitExecution(),
-      // after jit, whose execution it falls back on; before the guard, which holds the cost around it
-      ...(config.graphql.planned ? [usePlannedExecution()] : []),
+      // before the guard, which holds the cost around it
+      ...(config.graphql.planned ? [usePlannedExecution(fallbacks)] : []),
       ...guardPlugins(config, budget),
       ...responseCachePlugins({ config: config.graphql, schema, redis }),
       useInputErrorCodes(),

@@ -5,6 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { sendNodeResponse } from '@whatwg-node/server';
 import { SMALL_BODY_BYTES } from './body.js';
 import type { NodeServerContext } from './node.js';
+import type { FallbackReason } from '../observability/fallbacks.js';
 
 /** Bodies up to this many bytes are read before the caller is known: holdLargeBody (http/body.ts) counts none of them. */
 export const DIRECT_BODY_BYTES = SMALL_BODY_BYTES;
@@ -18,18 +19,24 @@ const JSON_ACCEPTED = /(^|,)\s*(application\/(graphql-response\+)?json|applicati
 const STREAM_ACCEPTED = /text\/event-stream|multipart\//i;
 
 /**
- * Whether the direct way serves `req`: POST to exactly /graphql (no query string), a JSON body of
- * a declared length within DIRECT_BODY_BYTES, a Host (the request's URL), an Accept that takes a JSON answer (or none), no
- * Upgrade, no If-None-Match (the response cache's only adapter hook, an onRequest: graphql/cache.ts).
+ * Why the direct way does not serve `req`, or undefined when it does: it serves a POST to exactly
+ * /graphql (no query string) with a Host (the request's URL), no Upgrade, no If-None-Match (the
+ * response cache's only adapter hook, an onRequest: graphql/cache.ts), a JSON body of a declared
+ * length within DIRECT_BODY_BYTES, and an Accept that takes a JSON answer (or none). `elsewhere`:
+ * what it is not for (any other method or path); any other reason is a fallback of a request it is
+ * for, counted on `mdg_fallback_total{path="direct"}` (observability/fallbacks.ts).
  */
-export function takesDirect(req: IncomingMessage): boolean {
+export function whyNotDirect(req: IncomingMessage): FallbackReason<'direct'> | 'elsewhere' | undefined {
   const h = req.headers;
-  if (req.method !== 'POST' || req.url !== '/graphql' || h.host === undefined || h.upgrade !== undefined || h['if-none-match'] !== undefined) return false;
-  if (h['transfer-encoding'] !== undefined || !JSON_TYPE.test(h['content-type'] ?? '')) return false;
+  if (req.method !== 'POST' || !req.url?.startsWith('/graphql') || (req.url.length > 8 && req.url[8] !== '?')) return 'elsewhere';
+  if (req.url !== '/graphql') return 'query_string';
+  if (h.host === undefined || h.upgrade !== undefined) return 'connection';
+  if (h['if-none-match'] !== undefined) return 'conditional';
+  if (!JSON_TYPE.test(h['content-type'] ?? '')) return 'content_type';
   const length = h['content-length'];
-  if (length === undefined || !/^\d{1,6}$/.test(length) || Number(length) === 0 || Number(length) > DIRECT_BODY_BYTES) return false;
+  if (h['transfer-encoding'] !== undefined || length === undefined || !/^\d{1,6}$/.test(length) || Number(length) === 0 || Number(length) > DIRECT_BODY_BYTES) return 'body';
   const accept = h.accept;
-  return accept === undefined || accept === '' || (JSON_ACCEPTED.test(accept) && !STREAM_ACCEPTED.test(accept));
+  return accept === undefined || accept === '' || (JSON_ACCEPTED.test(accept) && !STREAM_ACCEPTED.test(accept)) ? undefined : 'accept';
 }
 
 /** The body, whole: Node's parser delivers exactly Content-Length bytes. Rejects if the client goes first. */
@@ -62,12 +69,22 @@ function fetchRequest(req: IncomingMessage, res: ServerResponse, body: string, R
 }
 
 /**
- * The server's request listener: the direct way for what `takesDirect` admits, `fallback` (the
- * app as a Node listener) for everything else. The answer is written as the adapter writes it.
+ * The server's request listener: the direct way for what `whyNotDirect` admits, `fallback` (the
+ * app as a Node listener) for everything else, telling `fellBack` why a request the direct way is
+ * for went the adapter's way. The answer is written as the adapter writes it.
  */
-export function directListener({ fallback, handle, RequestClass }: { fallback: RequestListener; handle: DirectHandler; RequestClass: typeof Request }): RequestListener {
+export function directListener({ fallback, handle, RequestClass, fellBack }: {
+  fallback: RequestListener;
+  handle: DirectHandler;
+  RequestClass: typeof Request;
+  fellBack?: (reason: FallbackReason<'direct'>) => void;
+}): RequestListener {
   return (req, res) => {
-    if (!takesDirect(req)) return fallback(req, res);
+    const why = whyNotDirect(req);
+    if (why !== undefined) {
+      if (why !== 'elsewhere') fellBack?.(why);
+      return fallback(req, res);
+    }
     void readBody(req)
       .then((body) => {
         const request = fetchRequest(req, res, body, RequestClass);

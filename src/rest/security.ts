@@ -217,7 +217,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
   const query: SecurityQuery = text
     ? { ...(isWildcard(q) ? { search: { query: q, type: 'symbol' as const } } : { text: { q, fields } }), filter, sort, facets: facetFields }
     : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
-  const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
+  const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page }, { fallbacks: ctx.fallbacks });
   const hits = r.nodes.map((s) => {
     if (!r.text) return { document: securityDocument(s), ...(isWildcard(q) || text ? { highlight: {}, highlights: [] } : highlightOf(s, p.search_type as SearchType, normalizeQuery(p.search_type as SearchType, q))) };
     const highlights = textHighlights(s, r.text, fields);

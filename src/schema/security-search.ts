@@ -235,7 +235,7 @@ export interface RankedArgs {
 export async function rankedConnection(ctx: Context, { query, first, after }: RankedArgs): Promise<SecuritySearchConnection> {
   const offset = after ? Number(decodeCursor(RANKED, 'asc', after)[0]) : 0;
   if (offset < 0) throw new AppError('BAD_REQUEST', 'after: not a cursor of this list');
-  const r = await securityQueryPage(ctx.db, query, { offset, limit: first });
+  const r = await securityQueryPage(ctx.db, query, { offset, limit: first }, { fallbacks: ctx.fallbacks });
   const page: Page<SecurityRow> = {
     nodes: r.nodes,
     hasNextPage: r.more,

@@ -288,7 +288,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => {
       if (isRanked(args)) return rankedConnection(ctx, { query: queryOf(args), first: checkFirst(args.first, SECURITY_PAGE), after: args.after });
       const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
-      return new SecuritySearchConnection(page, (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields), undefined);
+      return new SecuritySearchConnection(page, (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields, ctx.fallbacks), undefined);
     },
   }),
 }));

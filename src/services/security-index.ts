@@ -54,11 +54,12 @@ function valueOf(kind: 'string' | 'number' | 'boolean', v: unknown): Value {
   return String(v);
 }
 
-async function readIndex(db: Db): Promise<SearchIndex | undefined> {
+/** The index of the master as it is, or the version of a master past MAX_INDEXED_SECURITIES; undefined when none can be kept. */
+async function readIndex(db: Db): Promise<SearchIndex | { tooLarge: bigint } | undefined> {
   const version = await masterVersion(db);
   if (version === undefined) return undefined;
   const rows = await readSql<Record<string, unknown>>(db, ROWS);
-  if (rows.length > MAX_INDEXED_SECURITIES) return undefined;
+  if (rows.length > MAX_INDEXED_SECURITIES) return { tooLarge: version };
   const terms = await readSql<{ term: string; field: unknown; securityId: string }>(db, TERMS);
   // a write between the reads would mix two versions: such an index is not kept
   if ((await masterVersion(db)) !== version) return undefined;
@@ -101,40 +102,48 @@ function encode(column: readonly Value[]): { codes: Int32Array; labels: string[]
 
 interface IndexState {
   current?: SearchIndex;
-  building?: Promise<SearchIndex | undefined>;
+  building?: Promise<unknown>;
+  /** A version whose master was found too large to hold: not read again until the master changes. */
+  tooLarge?: bigint;
 }
+
+/** Why a search is answered in SQL rather than from the index (observability/fallbacks.ts's reasons). */
+export type NoIndex = 'stale' | 'too_large';
 
 // keyed by the Prisma client: one per database, whichever request's Db (Db.forRequest) asks
 const states = new WeakMap<object, IndexState>();
 
 /**
- * The index at `version`, or undefined (the caller searches in SQL) while one is read in the
- * background: one read at a time per database, a failed one forgotten so the next search retries.
+ * The index at `version`, or why there is none (the caller searches in SQL): `stale` while one is
+ * read in the background, one read at a time per database; a failed read is handed to `failed`
+ * and forgotten, so the next search retries.
  */
-export function indexAt(db: Db, version: bigint): SearchIndex | undefined {
+export function indexAt(db: Db, version: bigint, failed?: (err: unknown) => void): SearchIndex | NoIndex {
   let state = states.get(db.prisma);
   if (!state) states.set(db.prisma, (state = {}));
   if (state.current?.version === version) return state.current;
+  if (state.tooLarge === version) return 'too_large';
   if (!state.building) {
     const s = state;
     s.building = readIndex(db)
       .then((index) => {
-        if (index && (!s.current || index.version > s.current.version)) s.current = index;
-        return index;
+        if (index && 'tooLarge' in index) s.tooLarge = index.tooLarge;
+        else if (index && (!s.current || index.version > s.current.version)) s.current = index;
       })
-      .catch(() => undefined)
+      .catch((err: unknown) => failed?.(err))
       .finally(() => (s.building = undefined));
   }
-  return undefined;
+  return 'stale';
 }
 
 /** Waits for the index of the master as it is now: server.ts reads it at start, tests and benchmarks wait for it; searches never wait. */
-export async function readyIndex(db: Db): Promise<SearchIndex | undefined> {
+export async function readyIndex(db: Db, failed?: (err: unknown) => void): Promise<SearchIndex | undefined> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const version = await masterVersion(db);
     if (version === undefined) return undefined;
-    const index = indexAt(db, version);
-    if (index) return index;
+    const index = indexAt(db, version, failed);
+    if (typeof index !== 'string') return index;
+    if (index === 'too_large') return undefined;
     await states.get(db.prisma)?.building;
   }
   return undefined;

@@ -3,6 +3,7 @@ import { filterSql, orderSql } from '../db/search-filter.js';
 import { readSql } from '../db/sql.js';
 import { TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
 import { AppError } from '../errors.js';
+import type { Fallbacks } from '../observability/fallbacks.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { masterVersion } from './security-counts.js';
 import { indexAt, searchIndex, securitiesInOrder, type SearchIndex } from './security-index.js';
@@ -73,14 +74,27 @@ function checkQuery(query: SecurityQuery): void {
   if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH)) throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
 }
 
-/** Whether the master in memory can answer `query`: the whole master (no identifier prefix), no metrics. */
-const inMemory = (query: SecurityQuery) => (!query.search || isWildcard(query.search.query)) && !usesMetrics(query);
+/** Why the master in memory cannot answer `query`: it answers the whole master (no identifier prefix), without metrics. */
+const notInMemory = (query: SecurityQuery): 'prefix' | 'metrics' | undefined =>
+  query.search && !isWildcard(query.search.query) ? 'prefix' : usesMetrics(query) ? 'metrics' : undefined;
 
-/** The master in memory at the master's version, with that version; undefined while it is (re)read. */
-async function currentIndex(db: Db): Promise<{ index: SearchIndex; version: bigint } | undefined> {
+/** Where a search counts its answers in SQL instead of from memory, and why (observability/fallbacks.ts); tests and benchmarks pass none. */
+type SearchFallbacks = Pick<Fallbacks, 'record'> | undefined;
+
+/** The master in memory at the master's version, with that version; undefined (told to `fallbacks`, with why) while it is (re)read. */
+async function currentIndex(db: Db, fallbacks: SearchFallbacks): Promise<{ index: SearchIndex; version: bigint } | undefined> {
   const version = await masterVersion(db);
-  const index = version === undefined ? undefined : indexAt(db, version);
-  return index && { index, version: version! };
+  const index = version === undefined ? 'unversioned' : indexAt(db, version, (err) => fallbacks?.record('search', 'error', { err }));
+  if (typeof index !== 'string') return { index, version: version! };
+  fallbacks?.record('search', index);
+  return undefined;
+}
+
+/** Whether the master in memory may answer `query`: counted on `fallbacks` when it may not. */
+function fromMemory(query: SecurityQuery, fallbacks: SearchFallbacks): boolean {
+  const why = notInMemory(query);
+  if (why) fallbacks?.record('search', why);
+  return why === undefined;
 }
 
 async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | undefined> {
@@ -117,12 +131,12 @@ export async function securityQueryPage(
   db: Db,
   query: SecurityQuery,
   { offset, limit }: { offset: number; limit: number },
-  { index = true }: { index?: boolean } = {},
+  { index = true, fallbacks }: { index?: boolean; fallbacks?: SearchFallbacks } = {},
 ): Promise<SecurityQueryResult> {
   if (offset > MAX_SEARCH_OFFSET) throw new AppError('BAD_REQUEST', `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`);
   checkQuery(query);
-  if (index && inMemory(query)) {
-    const found = await fromIndex(db, query, offset, limit);
+  if (index && fromMemory(query, fallbacks)) {
+    const found = await fromIndex(db, query, offset, limit, fallbacks);
     if (found) return found;
   }
   const [q, outOf] = await Promise.all([sourceOf(db, query), totalSecurities(db)]);
@@ -140,8 +154,8 @@ export async function securityQueryPage(
 }
 
 /** The page from the master in memory (services/security-index.ts), when it is at the master's version; else undefined (SQL answers). */
-async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: number): Promise<SecurityQueryResult | undefined> {
-  const current = await currentIndex(db);
+async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: number, fallbacks: SearchFallbacks): Promise<SecurityQueryResult | undefined> {
+  const current = await currentIndex(db, fallbacks);
   if (!current) return undefined;
   const { index, version } = current;
   // the version just read serves the vocabulary too: one read of it per search
@@ -161,10 +175,10 @@ async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: nu
 }
 
 /** The facets of `fields` over everything `query` matches, alone (GraphQL's `facets` on a keyset page). */
-export async function securityQueryFacets(db: Db, query: SecurityQuery, fields: readonly string[]): Promise<FacetCount[]> {
+export async function securityQueryFacets(db: Db, query: SecurityQuery, fields: readonly string[], fallbacks?: SearchFallbacks): Promise<FacetCount[]> {
   checkQuery(query);
-  if (!query.text && inMemory(query)) {
-    const current = await currentIndex(db);
+  if (!query.text && fromMemory(query, fallbacks)) {
+    const current = await currentIndex(db, fallbacks);
     if (current) return searchIndex(current.index, { filter: query.filter }, 0).facetsOf(fields);
   }
   const q = await sourceOf(db, query);

@@ -156,6 +156,7 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
   let adapterPort: number;
   let directPort: number;
   let directAnswers = 0;
+  const fellBack: string[] = [];
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
@@ -165,7 +166,7 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
       directAnswers++;
       return directApp.direct(request, serverContext);
     };
-    servers.push(http.createServer(adapterApp), http.createServer(directListener({ fallback: directApp, handle: counted, RequestClass: directApp.socket.yoga.fetchAPI.Request })));
+    servers.push(http.createServer(adapterApp), http.createServer(directListener({ fallback: directApp, handle: counted, RequestClass: directApp.socket.yoga.fetchAPI.Request, fellBack: (r) => void fellBack.push(r) })));
     [adapterPort, directPort] = await Promise.all(servers.map(listen)) as [number, number];
   });
   afterAll(async () => {
@@ -177,11 +178,14 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
   /** Asks both, the adapter first; the answers must be equal, and the direct way taken exactly when its gate says. */
   async function both(ask: Ask): Promise<[Answer, Answer]> {
     const before = directAnswers;
+    const told = fellBack.length;
     const adapter = await send(adapterPort, ask);
     const direct = await send(directPort, ask);
     const askedId = ask.headers?.['x-request-id'] !== undefined;
     expect(comparable(direct, askedId), ask.name).toEqual(comparable(adapter, askedId));
     expect(directAnswers - before, `${ask.name}: taken the direct way`).toBe(FALLS_BACK.has(ask.name) ? 0 : 1);
+    const reason = FALLS_BACK.get(ask.name);
+    expect(fellBack.slice(told), `${ask.name}: the fallback counted`).toEqual(reason ? [reason] : []);
     return [adapter, direct];
   }
 
@@ -234,7 +238,11 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
   });
 });
 
-/** The requests of the corpus that go the adapter's way; every other one goes the direct way. */
-const FALLS_BACK = new Set([
-  'wrong content-type', 'graphql content-type', 'oversize beyond the direct way', 'Accept html only', 'Accept event-stream', 'GET', 'a query string', 'preflight',
+/**
+ * The requests of the corpus that go the adapter's way, with the reason counted on
+ * mdg_fallback_total{path="direct"} (none for what the direct way is not for); every other one goes the direct way.
+ */
+const FALLS_BACK = new Map<string, string | undefined>([
+  ['wrong content-type', 'content_type'], ['graphql content-type', 'content_type'], ['oversize beyond the direct way', 'body'], ['Accept html only', 'accept'],
+  ['Accept event-stream', 'accept'], ['GET', undefined], ['a query string', 'query_string'], ['preflight', undefined],
 ]);

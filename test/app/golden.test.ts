@@ -211,7 +211,7 @@ describe.each(testDatabases())('the golden answers on $name', (tdb) => {
     let repeated = 0;
     for (const [i, r] of golden.requests.entries()) {
       expect(await ask(h, r), r.name).toEqual(golden.answers[i]);
-      // a document's second run executes through graphql-jit (src/graphql/jit.ts): the same bytes
+      // a document's second run (the planner's remembered plan, the response cache's stored answer): the same bytes
       if (isQuery(r)) {
         repeated++;
         expect(await ask(h, r), `${r.name}, run again`).toEqual(golden.answers[i]);

@@ -100,22 +100,26 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     expect(alone[1]).not.toEqual(alone[3]);
   });
 
-  it('a failing statement rejects every read sent with it, with its own error; the next turn reads again', async () => {
+  it('a failing statement rejects every read sent with it, with its own error; the next turn reads again; each fallback is told', async () => {
     const divide = 'SELECT 10 / $1::int AS "x"';
     const fine = 'SELECT "symbol" FROM "Security" ORDER BY "id" LIMIT $1';
     expect(await db.read(divide, [2])).toEqual([{ x: 5 }]);
     await db.read(fine, [1]);
-    const request = db.forRequest();
+    const told: string[] = [];
+    const request = db.forRequest((reason) => told.push(reason));
     const [results, sent] = await counted(() => Promise.allSettled([request.read(fine, [2]), request.read(divide, [0]), request.read(fine, [3])]));
     expect(sent).toBe(1);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/division by zero/);
+    expect(told).toEqual(['error']);
     // the same request's next turn: the statements run alone once more, then together again
     const again = await Promise.all([request.read(fine, [2]), request.read(divide, [5])]);
     expect(again[0]).toHaveLength(2);
     expect(again[1]).toEqual([{ x: 2 }]);
+    expect(told).toEqual(['error', 'unlearned', 'unlearned']);
     const [, sentAfter] = await counted(() => Promise.all([request.read(fine, [2]), request.read(divide, [5])]));
     expect(sentAfter).toBe(1);
+    expect(told).toHaveLength(3);
   });
 });
 

@@ -66,7 +66,7 @@ interface Apps {
    * Per caller, a pair without the response cache, where the planner answers every document it
    * plans, and one as deployed, with the cache, which hands the planner documents of its own
    * (src/graphql/cache.ts). Apps of their own per caller: each document is then every app's first
-   * run of it, which graphql-js executes (graphql-jit takes over from the second, src/graphql/jit.ts).
+   * run of it.
    */
   pairs: Record<keyof typeof CALLERS, { uncached: Pair; cached: Pair }>;
   /** Without the response cache, so that a repeated request runs again (statement counts). */
@@ -136,7 +136,7 @@ function witnesses(of: () => Apps): void {
       const resolved = await warm(apps, apps.resolvedUncached, query);
       expect(planned.statements, query).toBe(1);
       expect(resolved.statements, query).toBeGreaterThanOrEqual(2);
-      // the second run: the planner from its remembered plan, graphql-jit on the other side
+      // the second run: the planner from its remembered plan
       expect(planned.body, query).toBe(resolved.body);
     }
   });

@@ -2,19 +2,40 @@
 // read as one tree (db/tree.ts), and the answer built from them as the resolvers would build it:
 // the same connection objects (graphql/connection.ts), the same leaf values, serialized by the
 // same types. Anything that would make graphql-js answer with an error (a bad argument, a null
-// where the type forbids one, a caller without the entitlement) answers `undefined` instead, and
-// graphql-js runs the query to say so in its own words.
-import { getArgumentValues, getVariableValues, type ExecutionArgs, type ExecutionResult } from 'graphql';
+// where the type forbids one, a caller without the entitlement) answers why instead, and graphql-js
+// runs the query to say so in its own words; anything unexpected answers `error` with what was thrown.
+import { getArgumentValues, getVariableValues, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { checkEntitled } from '../../domain/entitlements.js';
 import type { Context } from '../../context.js';
 import { keyedLevel, toPage, type Direction, type Ordering } from '../../db/keyset.js';
 import { readTree, type TreeLevel, type TreeRow } from '../../db/tree.js';
+import { AppError } from '../../errors.js';
+import type { FallbackReason } from '../../observability/fallbacks.js';
 import { connection } from '../connection.js';
 import type { ConnectionField, ConnectionPart, LevelTemplate, ObjectTemplate, OneField, PlanTemplate } from './compile.js';
 import type { Row } from './declare.js';
 
-/** Thrown where graphql-js would answer with an error: the query goes to graphql-js. */
-class NotPlanned extends Error {}
+/** Why graphql-js answers instead of the plan (observability/fallbacks.ts); `err`: what was thrown, when nothing expected it. */
+export interface NotAnswered {
+  fallback: FallbackReason<'planner'>;
+  err?: unknown;
+}
+
+/** Thrown where graphql-js would answer with an error, or answer what the plan does not: the query goes to graphql-js. */
+class NotPlanned extends Error {
+  constructor(readonly reason: 'not_plannable' | 'arguments' | 'answer') {
+    super(reason);
+  }
+}
+
+/** An argument refused as the resolver would refuse it: by graphql-js's coercion, or a service's check. */
+const isRefusal = (e: unknown) => e instanceof GraphQLError || (e instanceof AppError && e.code === 'BAD_REQUEST');
+
+/** A refusal as NotPlanned; anything else is rethrown as it is. */
+function refused(e: unknown): NotPlanned {
+  if (isRefusal(e)) return new NotPlanned('arguments');
+  throw e;
+}
 
 /** How one level's rows become a connection's page (a single object's level has no page). */
 interface Paging {
@@ -32,16 +53,16 @@ type Variables = Record<string, unknown>;
  */
 const record = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
 
-/** The answer of `template` for `args`, or undefined when graphql-js must answer. */
-export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Promise<ExecutionResult | undefined> {
+/** The answer of `template` for `args`, or why graphql-js must answer. */
+export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Promise<ExecutionResult | NotAnswered> {
   const ctx = args.contextValue as Context;
   try {
     for (const resource of template.resources) checkEntitled(ctx.caller, resource);
-  } catch {
-    return undefined;
+  } catch (e) {
+    return e instanceof AppError ? { fallback: 'entitlement' } : { fallback: 'error', err: e };
   }
   const coerced = getVariableValues(args.schema, template.operation.variableDefinitions ?? [], args.variableValues ?? {});
-  if (coerced.errors) return undefined;
+  if (coerced.errors) return { fallback: 'arguments' };
   try {
     const data = record();
     const answers = await Promise.all(
@@ -49,10 +70,11 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
     );
     template.roots.forEach((root, i) => (data[root.key] = answers[i]));
     return { data };
-  } catch {
-    // NotPlanned, an argument a service refused, or a failed read: graphql-js runs the query, and
-    // its resolvers answer (or fail) in their own way
-    return undefined;
+  } catch (e) {
+    // graphql-js runs the query either way, and its resolvers answer (or fail) in their own way;
+    // a failed read or a fault of the plan is no expected fallback: it is told, with what was thrown
+    if (e instanceof NotPlanned) return { fallback: e.reason };
+    return isRefusal(e) ? { fallback: 'arguments' } : { fallback: 'error', err: e };
   }
 }
 
@@ -60,7 +82,8 @@ async function rootAnswer(root: Extract<PlanTemplate['roots'][number], { kind: '
   const children = childLevels(root.level, variables);
   const args = argumentsOf(root, variables);
   const found = await root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
-  if (!found) throw new NotPlanned();
+  // arguments the root's plan leaves to its resolver (a ranked search)
+  if (!found) throw new NotPlanned('not_plannable');
   const rows = await readTree(ctx.db, found.level);
   const paging: Paging = { page: { first: found.first, ordering: found.ordering, direction: found.direction }, children: children.map((c) => c.paging) };
   return connectionAnswer(root, rows, paging);
@@ -72,18 +95,19 @@ async function rootOneAnswer(root: Extract<PlanTemplate['roots'][number], { kind
   let level;
   try {
     level = root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
-  } catch {
-    throw new NotPlanned();
+  } catch (e) {
+    throw refused(e);
   }
-  if (!level) throw new NotPlanned();
+  // arguments the root's plan leaves to its resolver (a lookup by ISIN)
+  if (!level) throw new NotPlanned('not_plannable');
   return oneAnswer(root, await readTree(ctx.db, level), { children: children.map((c) => c.paging) });
 }
 
 function argumentsOf(field: { def: ConnectionField['def']; node: ConnectionField['node'] }, variables: Variables): Record<string, unknown> {
   try {
     return getArgumentValues(field.def, field.node, variables);
-  } catch {
-    throw new NotPlanned();
+  } catch (e) {
+    throw refused(e);
   }
 }
 
@@ -102,8 +126,8 @@ function childLevels(level: LevelTemplate, variables: Variables): { level: TreeL
         level: keyedLevel(chosen.list, chosen.args, child.plan.parentColumn, columns, levels),
         paging: { page: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction }, children },
       };
-    } catch {
-      throw new NotPlanned();
+    } catch (e) {
+      throw refused(e);
     }
   });
 }
@@ -113,7 +137,7 @@ function oneAnswer(field: OneField, rows: TreeRow[], paging: Paging): unknown {
   if (field.list) return rows.map((row) => objectAnswer(field.object, row, paging));
   const first = rows[0];
   if (first) return objectAnswer(field.object, first, paging);
-  if (field.nonNull) throw new NotPlanned();
+  if (field.nonNull) throw new NotPlanned('answer');
   return null;
 }
 
@@ -170,7 +194,7 @@ function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Re
 /** An object computed from the row: its type name and properties. */
 function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean): unknown {
   if (value === null || value === undefined) {
-    if (nonNull) throw new NotPlanned();
+    if (nonNull) throw new NotPlanned('answer');
     return null;
   }
   const out = record();
@@ -181,25 +205,26 @@ function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean)
 /** A list of leaves as graphql-js completes it, item by item (anything but an array goes to graphql-js). */
 function leafList(value: unknown, type: { serialize(v: unknown): unknown }, nonNull: boolean, itemNonNull: boolean): unknown {
   if (value === null || value === undefined) {
-    if (nonNull) throw new NotPlanned();
+    if (nonNull) throw new NotPlanned('answer');
     return null;
   }
-  if (!Array.isArray(value)) throw new NotPlanned();
+  if (!Array.isArray(value)) throw new NotPlanned('answer');
   return value.map((item) => leaf(item, type, itemNonNull));
 }
 
 /** A leaf as graphql-js completes it: null stays null where the type allows it, else serialized by its type. */
 function leaf(value: unknown, type: { serialize(v: unknown): unknown }, nonNull: boolean): unknown {
   if (value === null || value === undefined) {
-    if (nonNull) throw new NotPlanned();
+    if (nonNull) throw new NotPlanned('answer');
     return null;
   }
   let out: unknown;
   try {
     out = type.serialize(value);
   } catch {
-    throw new NotPlanned();
+    // the type refuses the value: graphql-js words the field's error
+    throw new NotPlanned('answer');
   }
-  if (out === undefined) throw new NotPlanned();
+  if (out === undefined) throw new NotPlanned('answer');
   return out;
 }
