@@ -168,19 +168,11 @@ export async function balanceSheetPages(
 
   const rowsBySymbol = new Map<string, BalanceSheet[]>(symbols.map((s) => [s, []]));
   if (symbols.length === 0) return new Map();
-  const statement =
-    db.kind === 'postgresql'
-      ? Prisma.sql`SELECT t.* FROM unnest(${symbols}::text[]) WITH ORDINALITY AS k("symbol", "ord")
-          CROSS JOIN LATERAL (
-            SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
-            WHERE s."symbol" = k."symbol"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit}) t
-          ORDER BY k."ord", ${orderOn('t')}`
-      : Prisma.sql`SELECT o.*, l."symbol" AS "listedSymbol" FROM json_each(${JSON.stringify(symbols)}) k
-          JOIN "BalanceSheetSymbol" l ON l."rowid" IN (
-            SELECT s."rowid" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
-            WHERE s."symbol" = k."value"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit})
-          JOIN "BalanceSheet" o ON o."id" = l."balanceSheetId"
-          ORDER BY k."key", ${orderOn('o')}`;
+  const statement = Prisma.sql`SELECT t.* FROM unnest(${symbols}::text[]) WITH ORDINALITY AS k("symbol", "ord")
+    CROSS JOIN LATERAL (
+      SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+      WHERE s."symbol" = k."symbol"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit}) t
+    ORDER BY k."ord", ${orderOn('t')}`;
   const rows = await readSql<BalanceSheet & { listedSymbol: string }>(db, statement);
   for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
   return new Map([...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows, args.first, ordering, direction)]));
@@ -243,16 +235,16 @@ export function writeBalanceSheets(db: Db, rows: readonly BalanceSheetInput[]): 
       sameFields(r, s, BALANCE_SHEET_FIELDS) &&
       sameChildren(r.symbols.map((symbol) => ({ symbol })), s.symbols, ['symbol']),
     async insert(tx, batch) {
-      const created = await insertRows(tx, db, 'BalanceSheet', batch.map(({ symbols: _, ...sheet }) => sheet), ['id', 'cik', 'reportingPeriodEnd', 'timeframe']);
+      const created = await insertRows(tx, 'BalanceSheet', batch.map(({ symbols: _, ...sheet }) => sheet), ['id', 'cik', 'reportingPeriodEnd', 'timeframe']);
       const ids = new Map(created.map((c) => [balanceSheetKey(c as Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>), c.id as number]));
-      await insertRows(tx, db, 'BalanceSheetSymbol', batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)));
+      await insertRows(tx, 'BalanceSheetSymbol', batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)));
     },
     async update(tx, changes) {
       for (const { row: { symbols: _, ...sheet }, stored } of changes) {
         await tx.balanceSheet.updateMany({ where: { id: stored.id }, data: changedFields(sheet, stored, BALANCE_SHEET_FIELDS) });
       }
       await tx.balanceSheetSymbol.deleteMany({ where: { balanceSheetId: { in: changes.map((c) => c.stored.id) } } });
-      await insertRows(tx, db, 'BalanceSheetSymbol', changes.flatMap((c) => symbolRows(c.stored.id, c.row)));
+      await insertRows(tx, 'BalanceSheetSymbol', changes.flatMap((c) => symbolRows(c.stored.id, c.row)));
     },
   });
 }

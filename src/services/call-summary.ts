@@ -111,10 +111,10 @@ export function writeCallSummaries(db: Db, rows: readonly CallSummaryInput[]): P
         (await tx.callSummary.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
       );
       if (withId.length) {
-        await insertRows(tx, db, 'CallSummary', withId.map(({ row, id }) => ({ ...summaryRow(row), id })));
-        await advanceSerial(tx, db, 'CallSummary');
+        await insertRows(tx, 'CallSummary', withId.map(({ row, id }) => ({ ...summaryRow(row), id })));
+        await advanceSerial(tx, 'CallSummary');
       }
-      await insertRows(tx, db, 'CallSummary', without.map(summaryRow));
+      await insertRows(tx, 'CallSummary', without.map(summaryRow));
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {

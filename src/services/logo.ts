@@ -63,7 +63,7 @@ export const LOGOS_BY_SYMBOL: KeyedList<Logo> = {
  * and `logoSecurityInfos` loads them for the queries that do.
  */
 export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Logo>> {
-  const logos = await readSql<Logo>(db, Prisma.sql`SELECT * FROM "Logo" WHERE ${anyOf(db, '"symbol"', symbols)}`);
+  const logos = await readSql<Logo>(db, Prisma.sql`SELECT * FROM "Logo" WHERE ${anyOf('"symbol"', symbols)}`);
   return new Map(logos.map((l) => [l.symbol, l]));
 }
 
@@ -96,16 +96,16 @@ export function writeLogos(db: Db, rows: readonly LogoInput[]): Promise<WriteCou
     storedKey: (s) => s.symbol,
     same: (r, s) => sameFields(r, s, LOGO_FIELDS) && sameChildren(r.securityInfo, s.securityInfo, INFO_FIELDS),
     async insert(tx, batch) {
-      const created = await insertRows(tx, db, 'Logo', batch.map(({ securityInfo: _, ...logo }) => logo), ['id', 'symbol']);
+      const created = await insertRows(tx, 'Logo', batch.map(({ securityInfo: _, ...logo }) => logo), ['id', 'symbol']);
       const ids = new Map(created.map((c) => [c.symbol as string, c.id as number]));
-      await insertRows(tx, db, 'LogoSecurityInfo', batch.flatMap((r) => infoRows(ids.get(r.symbol)!, r)));
+      await insertRows(tx, 'LogoSecurityInfo', batch.flatMap((r) => infoRows(ids.get(r.symbol)!, r)));
     },
     async update(tx, changes) {
       for (const { row: { securityInfo: _, ...logo }, stored } of changes) {
         await tx.logo.updateMany({ where: { id: stored.id }, data: changedFields(logo, stored, LOGO_FIELDS) });
       }
       await tx.logoSecurityInfo.deleteMany({ where: { logoId: { in: changes.map((c) => c.stored.id) } } });
-      await insertRows(tx, db, 'LogoSecurityInfo', changes.flatMap((c) => infoRows(c.stored.id, c.row)));
+      await insertRows(tx, 'LogoSecurityInfo', changes.flatMap((c) => infoRows(c.stored.id, c.row)));
     },
   });
 }

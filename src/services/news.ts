@@ -147,15 +147,15 @@ export function writeNews(db: Db, rows: readonly NewsInput[]): Promise<WriteCoun
         let next = Math.max(top, ...withId.map((w) => w.id)) + 1;
         for (const row of without) withId.push({ row, id: next++ });
       }
-      await insertRows(tx, db, 'NewsItem', withId.map(({ row, id }) => ({ ...newsData(row), id })));
-      await insertRows(tx, db, 'NewsSecurity', withId.flatMap(({ row, id }) => securityRows(id, row)));
+      await insertRows(tx, 'NewsItem', withId.map(({ row, id }) => ({ ...newsData(row), id })));
+      await insertRows(tx, 'NewsSecurity', withId.flatMap(({ row, id }) => securityRows(id, row)));
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) await tx.newsItem.updateMany({ where: { id: stored.id }, data: changedFields(newsData(row), stored, NEWS_FIELDS) });
       const replaced = changes.filter((c) => c.row.securities !== undefined);
       if (replaced.length === 0) return;
       await tx.newsSecurity.deleteMany({ where: { newsItemId: { in: replaced.map((c) => c.stored.id) } } });
-      await insertRows(tx, db, 'NewsSecurity', replaced.flatMap((c) => securityRows(c.stored.id, c.row)));
+      await insertRows(tx, 'NewsSecurity', replaced.flatMap((c) => securityRows(c.stored.id, c.row)));
     },
   });
 }

