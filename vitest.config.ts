@@ -8,10 +8,10 @@ const env = process.env;
  * What parts of the suite need from the machine, each provided by a variable that .ci/run sets.
  * A test names what it needs as a tag (`it('…', { tags: ['redis'] }, …)`) and is skipped without
  * it; test/skip-reporter.ts prints the description of each such need, and what it skipped, at the
- * end of the run. Every database test runs on PostgreSQL: TEST_DATABASE_URL's server, or an embedded
- * cluster the run starts (test/global-setup.ts).
+ * end of the run. The PostgreSQL pass of the database suites is test/helpers.ts testDatabases().
  */
 const needs = [
+  { name: 'postgresql', skip: !env.TEST_DATABASE_URL, description: 'the PostgreSQL pass of every database suite: set TEST_DATABASE_URL, e.g. postgresql://postgres@127.0.0.1:5432/test' },
   { name: 'redis', skip: !env.TEST_REDIS_URL, description: 'tests that need Redis: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379' },
   { name: 'browser', skip: env.TEST_BROWSER !== '1', description: "the GraphiQL browser test: set TEST_BROWSER=1 (with Debian's chromium at /usr/bin/chromium: apt-get install chromium)" },
   { name: 'pg-cluster', skip: env.TEST_PG_CLUSTER !== '1', description: 'the database outage test: set TEST_PG_CLUSTER=1 (as root, with Debian pg_createcluster: it makes, stops and drops a PostgreSQL cluster of its own)' },

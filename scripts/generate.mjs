@@ -1,6 +1,7 @@
-// Generates the Prisma client and the Pothos types from prisma/schema.prisma, and unpacks the OCR
-// model (tessdata.mjs). Runs on `npm install` (postinstall); needs no network: the Prisma CLI only
-// needs *a* schema-engine path to exist for `generate`, so it is pointed at a stub that fails.
+// Derives the PostgreSQL schema from the SQLite one and generates both Prisma clients and the
+// Pothos types, and unpacks the OCR model (tessdata.mjs). Runs on `npm install` (postinstall);
+// needs no network: the Prisma CLI only needs *a* schema-engine path to exist for `generate`, so
+// it is pointed at a stub that fails.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,9 +9,30 @@ import { fileURLToPath } from 'node:url';
 import { unpackFastModel } from './tessdata.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const schema = path.join(root, 'prisma/schema.prisma');
-// an install from before PostgreSQL became the only database left a second client behind
-fs.rmSync(path.join(root, 'generated/prisma-pg'), { recursive: true, force: true });
+const sqliteSchema = path.join(root, 'prisma/schema.prisma');
+const pgSchema = path.join(root, 'prisma/postgres/schema.prisma');
+
+export function postgresSchemaFrom(source) {
+  const out = source
+    .replace(/generator pothos \{[^}]*\}\n*/s, '')
+    .replace(/(output\s*=\s*)"\.\.\/generated\/prisma"/, '$1"../../generated/prisma-pg"')
+    .replace(/provider = "sqlite"/, 'provider = "postgresql"')
+    .replace(/(importFileExtension\s*=\s*"js"\n)\}/, '$1  previewFeatures     = ["relationJoins"]\n}');
+  return '// GENERATED from prisma/schema.prisma by scripts/generate.mjs - do not edit\n' + out;
+}
+
+const check = process.argv.includes('--check');
+const wanted = postgresSchemaFrom(fs.readFileSync(sqliteSchema, 'utf8'));
+if (check) {
+  const have = fs.existsSync(pgSchema) ? fs.readFileSync(pgSchema, 'utf8') : '';
+  if (have !== wanted) {
+    console.error('prisma/postgres/schema.prisma is stale: run npm run generate');
+    process.exit(1);
+  }
+  process.exit(0);
+}
+fs.mkdirSync(path.dirname(pgSchema), { recursive: true });
+fs.writeFileSync(pgSchema, wanted);
 
 const prismaBin = path.join(root, 'node_modules/prisma/build/index.js');
 const env = {
@@ -21,7 +43,9 @@ const env = {
   PRISMA_HIDE_UPDATE_MESSAGE: '1',
   CHECKPOINT_DISABLE: '1',
 };
-execFileSync(process.execPath, [prismaBin, 'generate', '--schema', schema], { cwd: root, env, stdio: 'inherit' });
+for (const schema of [sqliteSchema, pgSchema]) {
+  execFileSync(process.execPath, [prismaBin, 'generate', '--schema', schema], { cwd: root, env, stdio: 'inherit' });
+}
 
 // the OCR engine's default model (src/ocr/engine.ts)
 unpackFastModel(root);

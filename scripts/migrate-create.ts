@@ -1,20 +1,20 @@
-// Creates a new migration from the current Prisma schema:
+// Creates a new migration for BOTH databases from the current Prisma schemas:
 //   npm run migrate:create -- <name>
 // The Prisma CLI cannot do this offline (it downloads a native schema engine), so this drives
 // Prisma's own schema engine compiled to WebAssembly (@prisma/schema-engine-wasm, pinned exactly:
 // its API is internal) through the driver adapters. Output is what `prisma migrate dev` writes:
-// prisma/migrations/<timestamp>_<name>/migration.sql. It needs a server on which it creates and
-// drops two scratch databases: MIGRATE_PG_URL (a maintenance database's URL), else the embedded
-// cluster of the data directory (db/embedded.ts), started for the while.
+// prisma/migrations/<timestamp>_<name>/migration.sql and prisma/postgres/migrations/... .
+// The PostgreSQL side needs a server: MIGRATE_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
+// on which it creates and drops two scratch databases.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import * as runtime from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaLibSql } from '@prisma/adapter-libsql';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { openCluster } from '../src/db/embedded.js';
 
 const require = createRequire(import.meta.url);
 const name = process.argv[2];
@@ -83,7 +83,7 @@ function patchPgCharColumns(adapter: any) {
   return adapter;
 }
 
-async function createFor(provider: 'postgresql', schemaPath: string, migrationsDir: string, factory: any) {
+async function createFor(provider: 'sqlite' | 'postgresql', schemaPath: string, migrationsDir: string, factory: any) {
   loadWasm();
   const schemaContent = fs.readFileSync(schemaPath, 'utf8');
   const bound = bindMigrationAwareSqlAdapterFactory(scriptAwareShadow(factory) as any);
@@ -122,9 +122,11 @@ async function createFor(provider: 'postgresql', schemaPath: string, migrationsD
 }
 
 const root = process.cwd();
-const cluster = process.env.MIGRATE_PG_URL ? undefined : await openCluster({ embedded: loadConfig().dataDir }, console.error);
-const admin = new URL(process.env.MIGRATE_PG_URL ?? cluster!.database.url);
-admin.pathname = process.env.MIGRATE_PG_URL ? admin.pathname : '/postgres';
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'migrate-'));
+await createFor('sqlite', path.join(root, 'prisma/schema.prisma'), path.join(root, 'prisma/migrations'),
+  new PrismaLibSql({ url: `file:${path.join(scratch, 'main.db')}` }));
+
+const admin = new URL(process.env.MIGRATE_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 const cfg = { host: admin.hostname, port: Number(admin.port || 5432), user: decodeURIComponent(admin.username), password: decodeURIComponent(admin.password) || undefined };
 const adminClient = new pg.Client({ ...cfg, database: admin.pathname.slice(1) || 'postgres' });
 await adminClient.connect();
@@ -133,7 +135,7 @@ const shadowDb = `migrate_shadow_${timestamp}`;
 await adminClient.query(`CREATE DATABASE "${mainDb}"`);
 try {
   const main = new PrismaPg({ ...cfg, database: mainDb });
-  await createFor('postgresql', path.join(root, 'prisma/schema.prisma'), path.join(root, 'prisma/migrations'), {
+  await createFor('postgresql', path.join(root, 'prisma/postgres/schema.prisma'), path.join(root, 'prisma/postgres/migrations'), {
     provider: main.provider,
     adapterName: main.adapterName,
     connect: async () => patchPgCharColumns(await main.connect()),
@@ -151,6 +153,6 @@ try {
   await adminClient.query(`DROP DATABASE IF EXISTS "${mainDb}" WITH (FORCE)`);
   await adminClient.query(`DROP DATABASE IF EXISTS "${shadowDb}" WITH (FORCE)`);
   await adminClient.end();
-  await cluster?.release();
+  fs.rmSync(scratch, { recursive: true, force: true });
 }
 process.exit(process.exitCode ?? 0); // the pg pool inside the engine would keep the process alive

@@ -72,7 +72,7 @@ export function createApp({
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
   checkServingConfig(config);
   // each owner registers its own series: observability/ knows none of them
-  const metrics = createMetrics({ config, build: { version: config.version, database: 'postgresql' } });
+  const metrics = createMetrics({ config, build: { version: config.version, database: db.kind } });
   const observability = new RequestLog({ metrics, logger, tracing });
   const limits = createRateLimits(config.auth, redis, metrics);
   registerProcessErrorMetrics(metrics);

@@ -1,7 +1,6 @@
 import type { Config } from './config.js';
 import { grouped, progressReporter, type ProgressOut, type ProgressReporter } from './ingest/progress.js';
 import { createDb, type Db } from './db/client.js';
-import { openCluster } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { outboxEventBus } from './db/outbox.js';
 import { redisEventBus, type EventBus } from './runtime/events.js';
@@ -13,15 +12,17 @@ import { DEFAULT_SAMPLE } from './sample/generate.js';
 export type Log = (msg: string) => void;
 
 /**
- * Opens the configured database ready for use: starts the embedded cluster when DATABASE_URL is
- * unset (db/embedded.ts; closing the Db releases it), applies pending migrations, and outside production
+ * Opens the configured database ready for use: applies pending migrations, and outside production
  * fills an empty database with the sample data (SAMPLE_DATA=auto) and makes sure the demo accounts
  * exist. In production it disables any demo account and key a development start left behind.
  * Safe to call on every start: a seeded database is not seeded again, a seed that was interrupted
  * is started over, and demo accounts are disabled once.
  */
 export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
-  const db = await openMigrated(config, log);
+  const { applied, created } = await migrate(config.database);
+  if (created) log(created);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  const db = await createDb(config.database);
   try {
     const rebuilt = await ensureSecurityTerms(db);
     if (rebuilt) log(`search by name: wrote the terms of ${rebuilt} securities that had none`);
@@ -43,20 +44,6 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
     return db;
   } catch (e) {
     await db.close();
-    throw e;
-  }
-}
-
-/** The configured database, migrated, as `cli` commands use it (and openDatabase, before its seed). */
-export async function openMigrated(config: Readonly<Pick<Config, 'database'>>, log: Log): Promise<Db> {
-  const cluster = await openCluster(config.database, log);
-  try {
-    const { applied, created } = await migrate(cluster.database);
-    if (created) log(created);
-    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    return await createDb(cluster.database, () => cluster.release());
-  } catch (e) {
-    await cluster.release();
     throw e;
   }
 }
@@ -88,8 +75,8 @@ export function seedProgress(out: ProgressOut, intervalMs?: number): (p: SeedPro
  * subscriptions): Redis with REDIS_URL (many instances: no table to poll or prune), else the
  * database every process already shares (db/outbox.ts), so `npm start` alone serves them.
  */
-export function createEventBus(config: Readonly<Pick<Config, 'redisUrl'>>, db: Db): EventBus {
-  return config.redisUrl ? redisEventBus(config.redisUrl) : outboxEventBus(db);
+export function createEventBus(config: Readonly<Pick<Config, 'redisUrl' | 'database'>>, db: Db): EventBus {
+  return config.redisUrl ? redisEventBus(config.redisUrl) : outboxEventBus(db, config.database);
 }
 
 /** A log as a progress reporter's output: a plain line per write. */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createEventBus, openMigrated, seedProgress } from './bootstrap.js';
+import { createEventBus, seedProgress } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
-import type { Db } from './db/client.js';
+import { createDb, type Db } from './db/client.js';
 import { AppError } from './errors.js';
 import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import-stream.js';
 import { IMPORT_RESOURCES, isPublishing } from './ingest/importer.js';
@@ -12,6 +12,7 @@ import { RejectTally } from './ingest/reject-summary.js';
 import { importerFor, isImportResource } from './ingest/registry.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
 import { sourceOf, sync } from './ingest/sync.js';
+import { migrate } from './db/migrate.js';
 import {
   createApiKey,
   createUser,
@@ -29,7 +30,7 @@ import { listHighWater } from './services/sync-state.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 commands:
-  migrate                                   apply pending migrations (DATABASE_URL, or the embedded cluster)
+  migrate                                   apply pending migrations to DATABASE_URL
   seed [--scale N] [--seed N] [--securities N]
                                             replace all market data with the deterministic sample set
                                             (accounts and API keys stay); --scale multiplies trades and quotes
@@ -302,8 +303,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`configuration error: ${e.message}`);
     return 2;
   }
-  // on stderr: what a command prints on stdout may be piped (a key, a listing)
-  const db = await openMigrated(config, (m) => console.error(m));
+  const { applied, created } = await migrate(config.database);
+  if (created) log(created);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  const db = await createDb(config.database);
   try {
     return (await commands[name]!(db, argv.slice(name.split(' ').length), config)) ?? 0;
   } catch (e) {

@@ -8,19 +8,9 @@ import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
 /** The project root (where package.json, prisma/ and data/ live). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A PostgreSQL database: the server and database of `url`, the tables in `schema`; `create`: DATABASE_CREATE. */
-export interface DatabaseConfig {
-  url: string;
-  schema: string;
-  create: boolean;
-}
-
-/** DATABASE_URL unset: the embedded cluster under this data directory (db/embedded.ts), started by whoever opens it. */
-export interface EmbeddedDatabase {
-  embedded: string;
-}
-
-export type DatabaseSetting = DatabaseConfig | EmbeddedDatabase;
+export type DatabaseConfig =
+  | { kind: 'sqlite'; url: string; file: string }
+  | { kind: 'postgresql'; url: string; schema: string; create: boolean };
 
 export interface Config {
   /** The gateway's version (package.json): the OpenAPI document, serviceInfo, metrics and traces say it. */
@@ -28,7 +18,7 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
   port: number;
-  database: DatabaseSetting;
+  database: DatabaseConfig;
   /** `auto`: fill an empty database with sample data outside production; `none`: start empty. */
   sampleData: 'auto' | 'none';
   redisUrl: string | undefined;
@@ -231,36 +221,41 @@ function checkSecret(secret: string): void {
 }
 
 /**
- * Unset: the embedded PostgreSQL cluster under the data directory. `postgresql://...` (or
- * `postgres://`): that server; a `?schema=` parameter selects the schema (default `public`);
- * `create`: DATABASE_CREATE.
+ * Unset: an SQLite file under the data directory. `file:<path>`: that SQLite file (relative paths
+ * are relative to the project root). `postgresql://...` (or `postgres://`): PostgreSQL; a
+ * `?schema=` parameter selects the schema (default `public`); `create`: DATABASE_CREATE.
  */
-export function parseDatabaseUrl(raw: string | undefined, dataDir: string, create = false): DatabaseSetting {
-  if (raw === undefined || raw === '') return { embedded: dataDir };
+export function parseDatabaseUrl(raw: string | undefined, dataDir: string, create = false): DatabaseConfig {
+  if (raw === undefined || raw === '') {
+    const file = path.join(dataDir, 'market.db');
+    return { kind: 'sqlite', url: `file:${file}`, file };
+  }
   if (raw.startsWith('file:')) {
-    throw new ConfigError(`DATABASE_URL file: (SQLite) is no longer supported: leave DATABASE_URL unset for the embedded PostgreSQL, or give a postgresql:// URL (docs/operations.md "The embedded database"); got ${JSON.stringify(raw)}`);
+    const rest = raw.slice('file:'.length).replace(/^\/\//, '');
+    if (rest === '' || rest.includes('?')) {
+      throw new ConfigError(`DATABASE_URL file: URL must name a file, like file:./data/market.db; got ${JSON.stringify(raw)}`);
+    }
+    const file = path.resolve(ROOT, rest);
+    return { kind: 'sqlite', url: `file:${file}`, file };
   }
-  if (/^postgres(ql)?:\/\//.test(raw)) return parsePostgresUrl(raw, create);
-  throw new ConfigError(`DATABASE_URL must start with postgresql://; got ${JSON.stringify(raw)}`);
-}
-
-/** A `postgresql://` URL (with an optional `?schema=`) as a DatabaseConfig. */
-export function parsePostgresUrl(raw: string, create = false): DatabaseConfig {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`DATABASE_URL is not a valid URL: ${JSON.stringify(raw)}`);
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a valid URL: ${JSON.stringify(raw)}`);
+    }
+    if (!url.hostname || url.pathname.length <= 1) {
+      throw new ConfigError(`DATABASE_URL must name a host and a database, like postgresql://user@host:5432/dbname; got ${JSON.stringify(raw)}`);
+    }
+    const schema = url.searchParams.get('schema') ?? 'public';
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+      throw new ConfigError(`DATABASE_URL schema parameter must be an SQL identifier; got ${JSON.stringify(schema)}`);
+    }
+    url.searchParams.delete('schema');
+    return { kind: 'postgresql', url: url.toString(), schema, create };
   }
-  if (!url.hostname || url.pathname.length <= 1) {
-    throw new ConfigError(`DATABASE_URL must name a host and a database, like postgresql://user@host:5432/dbname; got ${JSON.stringify(raw)}`);
-  }
-  const schema = url.searchParams.get('schema') ?? 'public';
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new ConfigError(`DATABASE_URL schema parameter must be an SQL identifier; got ${JSON.stringify(schema)}`);
-  }
-  url.searchParams.delete('schema');
-  return { url: url.toString(), schema, create };
+  throw new ConfigError(`DATABASE_URL must start with file: or postgresql://; got ${JSON.stringify(raw)}`);
 }
 
 /**

@@ -11,7 +11,6 @@ import { AppError } from './errors.js';
 import type { Db } from './db/client.js';
 import { createLogger } from './observability/log.js';
 import { MigrationError } from './db/migrate.js';
-import { EmbeddedClusterError } from './db/embedded.js';
 import { OcrPool } from './ocr/pool.js';
 import { installProcessGuard } from './runtime/process-guard.js';
 import { DEMO_ACCOUNTS } from './services/account.js';
@@ -35,10 +34,10 @@ async function open(config: Readonly<Config>): Promise<Db> {
   try {
     return await openDatabase(config, log);
   } catch (e) {
-    const where = 'embedded' in config.database ? `the embedded PostgreSQL in ${config.database.embedded}` : `the PostgreSQL database at ${config.database.url.replace(/\/\/[^@]*@/, '//')}`;
-    logger.fatal(e instanceof AppError ? { code: e.code } : {}, `cannot open ${where}: ${(e as Error).message}`);
-    // a migration the code does not know, a database to create by hand, a cluster that cannot start: retrying will not help
-    process.exit(e instanceof MigrationError || e instanceof EmbeddedClusterError || (e instanceof AppError && e.code === 'DATABASE_MISSING') ? 2 : 1);
+    const where = config.database.kind === 'sqlite' ? config.database.file : config.database.url.replace(/\/\/[^@]*@/, '//');
+    logger.fatal(e instanceof AppError ? { code: e.code } : {}, `cannot open the ${config.database.kind} database at ${where}: ${(e as Error).message}`);
+    // a migration the code does not know, or a database to create by hand: retrying will not help
+    process.exit(e instanceof MigrationError || (e instanceof AppError && e.code === 'DATABASE_MISSING') ? 2 : 1);
   }
 }
 
@@ -84,7 +83,7 @@ server.listen(config.port, config.host, () => {
   // which would meanwhile be answered in SQL; a failure leaves it to the next search
   readyIndex(db).catch(() => {});
   const base = `http://localhost:${config.port}`;
-  log(`serving ${'embedded' in config.database ? 'the embedded PostgreSQL' : 'PostgreSQL'} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
+  log(`serving ${config.database.kind} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
   if (config.nodeEnv !== 'production') {
     log('demo accounts (password "demo-password"): ' + DEMO_ACCOUNTS.map((a) => `${a.email} key=${a.apiKey} tier=${a.tier}`).join('; '));
   }

@@ -1,19 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject, it } from 'vitest';
-import { loadConfig, parsePostgresUrl, type Config, type DatabaseConfig } from '../src/config.js';
+import { loadConfig, parseDatabaseUrl, type Config, type DatabaseConfig } from '../src/config.js';
 import { templateSchema } from './global-setup.js';
 
 /**
- * The database every database test runs against: PostgreSQL, TEST_DATABASE_URL's server or the
- * run's embedded cluster (global-setup.ts). Each call makes a fresh, isolated database: a schema
- * of its own.
+ * The databases every database test runs against: SQLite always; PostgreSQL when
+ * TEST_DATABASE_URL is set (.ci/run sets it). Each call makes a fresh, isolated database: a
+ * temporary SQLite file, or a PostgreSQL schema of its own.
  */
 export interface TestDatabase {
-  name: 'postgresql';
+  name: 'sqlite' | 'postgresql';
   create(): Promise<DatabaseConfig>;
   /**
    * A fresh, isolated database holding exactly what `openDatabase` makes of an empty one outside
@@ -28,13 +29,55 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-/** The run's PostgreSQL server (a URL naming its database): TEST_DATABASE_URL, or the embedded cluster global-setup.ts started. */
-export function testDatabaseUrl(): string {
-  return inject('databaseUrl');
+export function testDatabases(): TestDatabase[] {
+  const list: TestDatabase[] = [sqliteTestDatabase()];
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) list.push(postgresTestDatabase(pgUrl));
+  return list;
 }
 
-export function testDatabases(): TestDatabase[] {
-  return [postgresTestDatabase(testDatabaseUrl())];
+/**
+ * `it` for a test of PostgreSQL's own machinery, which SQLite lacks: defined in the postgresql pass
+ * only rather than skipped in the sqlite one, so that a skipped test always means a need of
+ * vitest.config.ts that the machine does not meet.
+ */
+export function itOnPostgresql(tdb: TestDatabase): (name: string, fn: () => Promise<void>) => void {
+  return (name, fn) => {
+    if (tdb.name === 'postgresql') it(name, fn);
+  };
+}
+
+function sqliteTestDatabase(): TestDatabase {
+  const dirs: string[] = [];
+  const create = async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-test-'));
+    dirs.push(dir);
+    return parseDatabaseUrl(`file:${path.join(dir, 'test.db')}`, dir);
+  };
+  return {
+    name: 'sqlite',
+    create,
+    async createSeeded(sampleData = 'auto') {
+      const template = await seededTemplate(`sqlite-${sampleData}`, async () => {
+        const dir = path.join(templateDir(), `sqlite-${sampleData}`);
+        const database = parseDatabaseUrl(`file:${path.join(dir, 'test.db')}`, dir);
+        await seed(database, sampleData);
+        // fold the write-ahead log into the file, so that the file alone is the whole database
+        const { default: Database } = await import('libsql');
+        const conn = new Database(path.join(dir, 'test.db'));
+        conn.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        conn.close();
+        return { file: path.join(dir, 'test.db') };
+      });
+      const database = await create();
+      if (database.kind !== 'sqlite') throw new Error('unreachable');
+      fs.copyFileSync(template.file, database.file);
+      return database;
+    },
+    async cleanup() {
+      for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+    },
+  };
 }
 
 function postgresTestDatabase(baseUrl: string): TestDatabase {
@@ -44,7 +87,7 @@ function postgresTestDatabase(baseUrl: string): TestDatabase {
     schemas.push(schema);
     const url = new URL(baseUrl);
     url.searchParams.set('schema', schema);
-    return parsePostgresUrl(url.toString());
+    return parseDatabaseUrl(url.toString(), os.tmpdir());
   };
   return {
     name: 'postgresql',
@@ -54,10 +97,11 @@ function postgresTestDatabase(baseUrl: string): TestDatabase {
         const schema = templateSchema(templateDir(), sampleData);
         const url = new URL(baseUrl);
         url.searchParams.set('schema', schema);
-        await seed(parsePostgresUrl(url.toString()), sampleData);
+        await seed(parseDatabaseUrl(url.toString(), os.tmpdir()), sampleData);
         return { schema };
       });
       const database = await create();
+      if (database.kind !== 'postgresql') throw new Error('unreachable');
       // the same migrations make the same tables; then every row and sequence position of the template
       const { migrate } = await import('../src/db/migrate.js');
       await migrate(database);
@@ -185,14 +229,9 @@ export const TEST_JWT_SECRET = '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi';
  * so that request lines stay out of the test output; a test that reads log lines passes its own
  * logger (observability/observability.test.ts) or LOG_LEVEL.
  */
-export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config & { database: DatabaseConfig }> {
+export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config> {
   const publicUrl = env.NODE_ENV === 'production' || overrides.nodeEnv === 'production' ? { PUBLIC_URL: 'http://test' } : {};
-  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', LOG_LEVEL: 'silent', ...publicUrl, ...env }), database, ...overrides }) as Readonly<Config & { database: DatabaseConfig }>;
-}
-
-/** The DATABASE_URL that names `database` (its schema as `?schema=`), for a process a test starts. */
-export function databaseUrlOf(database: DatabaseConfig): string {
-  return `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`;
+  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', LOG_LEVEL: 'silent', ...publicUrl, ...env }), database, ...overrides });
 }
 
 /** A TCP port free on 127.0.0.1 right now (for servers a test starts in another process). */

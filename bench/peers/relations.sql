@@ -35,7 +35,7 @@ CREATE FUNCTION security_ratings(s "Security") RETURNS SETOF "Rating" LANGUAGE s
 $$;
 COMMENT ON FUNCTION security_ratings("Security") IS E'@fieldName ratings';
 
--- Security.news (src/services/news.ts newsPages): the ticker's news items, (createdAt, id) descending.
+-- Security.news (src/services/news.ts newsByTicker): the ticker's news items, (createdAt, id) descending.
 CREATE FUNCTION security_news(s "Security") RETURNS SETOF "NewsItem" LANGUAGE sql STABLE AS $$
   SELECT n.* FROM "NewsItem" n WHERE n."ticker" = s."symbol" ORDER BY n."createdAt" DESC, n."id" DESC
 $$;

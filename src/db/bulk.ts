@@ -1,12 +1,14 @@
 import type { Db } from './client.js';
 import { chooseColumns, type BulkOptions, type Row, type UpsertResult } from './bulk/columns.js';
 import { insertPostgres, upsertPostgres, vacuumAnalyze } from './bulk/postgres.js';
+import { insertSqlite, upsertSqlite } from './bulk/sqlite.js';
 
 /**
  * Bulk inserts straight through the driver: Prisma's createMany costs ~0.2 ms a row here (about
- * 5,000 rows/s), which makes a 30k-trade sample take seconds and 10M trades take hours. Here:
- * one `INSERT ... SELECT FROM unnest($1::type[], ...)` per 5,000 rows, inside one transaction
- * (db/bulk/postgres.ts).
+ * 5,000 rows/s), which makes a 30k-trade sample take seconds and 10M trades take hours.
+ * SQLite: one prepared statement run per row inside one transaction (db/bulk/sqlite.ts).
+ * PostgreSQL: one `INSERT ... SELECT FROM unnest($1::type[], ...)` per 5,000 rows, inside one
+ * transaction (db/bulk/postgres.ts).
  *
  * Values are written the way Prisma writes them, so Prisma reads them back unchanged. A row that
  * leaves out a field with a database default gets it (DateTime defaults and @updatedAt get the
@@ -16,7 +18,9 @@ export async function bulkInsert(db: Db, model: string, rows: Row[], options: Bu
   if (rows.length === 0) return 0;
   const columns = chooseColumns(model, rows[0]!);
   const now = new Date();
-  return insertPostgres(db.driver.pool, model, columns, rows, now, options);
+  return db.driver.kind === 'sqlite'
+    ? insertSqlite(db.driver.connection(), model, columns, rows, now, options)
+    : insertPostgres(db.driver.pool, model, columns, rows, now, options);
 }
 
 /**
@@ -25,7 +29,8 @@ export async function bulkInsert(db: Db, model: string, rows: Row[], options: Bu
  * The rows' keys must be distinct. Columns are those the first row sets (as bulkInsert); an
  * update leaves a DateTime default column (createdAt) alone and sets @updatedAt columns to now.
  *
- * The stored keys are looked up first; new rows go in by COPY, stored ones through `INSERT ... ON
+ * SQLite: insert-or-update per row on the Db's writer thread (see upsertSqlite). PostgreSQL: the
+ * stored keys are looked up first; new rows go in by COPY, stored ones through `INSERT ... ON
  * CONFLICT DO UPDATE ... WHERE ... IS DISTINCT FROM ... RETURNING (xmax = 0)` (see upsertPostgres).
  * Key columns are text or integers (they are matched by their text).
  */
@@ -36,15 +41,17 @@ export async function bulkUpsert(db: Db, model: string, keyColumns: readonly str
     if (!columns.some((c) => c.name === k)) throw new Error(`bulkUpsert: ${model} rows must set the key column ${k}`);
   }
   const now = new Date();
-  return upsertPostgres(db.driver.pool, model, columns, keyColumns, rows, now);
+  return db.driver.kind === 'sqlite'
+    ? upsertSqlite(db.driver.connection(), db.driver.writer(), model, columns, keyColumns, rows, now)
+    : upsertPostgres(db.driver.pool, model, columns, keyColumns, rows, now);
 }
 
 /**
- * After a bulk load: `VACUUM (ANALYZE)` of `tables`, so the planner has row counts
+ * After a bulk load on PostgreSQL: `VACUUM (ANALYZE)` of `tables`, so the planner has row counts
  * at once (without them it planned a 50,000-row search count as a bitmap heap scan: 28 ms instead
  * of 9) and index-only scans need not visit the heap. Autovacuum would do it within minutes; a
- * seed is queried right away.
+ * seed is queried right away. SQLite plans these reads from its indexes alone: nothing to do.
  */
 export async function refreshStatistics(db: Db, tables: readonly string[]): Promise<void> {
-  await vacuumAnalyze(db.driver.pool, tables);
+  if (db.driver.kind === 'postgresql') await vacuumAnalyze(db.driver.pool, tables);
 }

@@ -1,21 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type Libsql from 'libsql';
 import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { MetricRegistrar } from '../observability/metrics.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import { SqliteWriterThread } from './bulk/writer-thread.js';
 import { PipelinedConnections, type ConnectionCounts } from './pg-pool.js';
 import type { Shape } from './pg-combine.js';
 import { pgReader, type QueuedRead } from './pg-read.js';
+import { sqliteReader } from './sqlite-read.js';
 
-/** A Prisma client for the configured PostgreSQL database, and the driver under it. */
+export type SqliteConnection = Libsql.Database;
+
+/**
+ * A Prisma client for the configured database. App code is typed against the SQLite client, which
+ * keeps it inside the subset both databases share; the PostgreSQL client (generated from the
+ * derived schema) is the same API at run time.
+ */
 export interface Db {
   prisma: PrismaClient;
-  /** The database it is connected to (LISTEN connections of db/outbox-store.ts open their own). */
-  database: DatabaseConfig;
+  kind: DatabaseConfig['kind'];
   /**
-   * The driver under Prisma, for the few paths where Prisma's per-row cost matters (bulk loads):
-   * the very pool Prisma uses, and Db.read's own pipelined connections (`reads`).
+   * The driver under Prisma, for the few paths where Prisma's per-row cost matters (bulk loads).
+   * PostgreSQL: the very pool Prisma uses, and Db.read's own pipelined connections (`reads`).
+   * SQLite: a connection of its own to the same file, and the thread that writes bulk upserts
+   * (db/bulk/sqlite.ts), started on first use and stopped by `close`.
    */
-  driver: { pool: Pool; reads: ConnectionCounts };
+  driver:
+    | { kind: 'sqlite'; connection(): SqliteConnection; writer(): SqliteWriterThread }
+    | { kind: 'postgresql'; pool: Pool; reads: ConnectionCounts };
   /** SQL statements sent through Prisma since this client was created; tests and benchmarks read it. */
   readonly statementCount: number;
   /** Subscribe to every SQL statement sent through Prisma (returns an unsubscribe function). */
@@ -23,37 +37,36 @@ export interface Db {
   /**
    * One read statement straight on the driver, for the hot read paths (company page, keyset pages,
    * search): `sql` uses `$1, $2, ...` placeholders and is prepared once per connection and kept
-   * (a named statement), where
+   * (SQLite: a statement cache on the driver's connection; PostgreSQL: a named statement), where
    * Prisma prepares and plans it again on every call. Rows come back as Prisma returns them:
    * DateTime as Date, BigInt as bigint, Int as number, Boolean as boolean, Json parsed. Counted in
    * `statementCount` and `onStatement` like Prisma's own. `sql` must be a code constant (or built
    * from them): every value is a bound parameter, and `$` followed by a digit is a placeholder
-   * and nothing else. On a request's Db (`forRequest`), the reads of one turn of
+   * and nothing else. On a request's Db (`forRequest`) on PostgreSQL, the reads of one turn of
    * the event loop go out as one statement (db/pg-combine.ts), counted once.
    */
   read<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /**
-   * The Db one request works with: this one, but its `read` waits until the request
+   * The Db one request works with: this one, but on PostgreSQL its `read` waits until the request
    * has nothing left to do in this turn of the event loop (the DataLoader batches of sibling
    * fields, and what they start) and sends what it gathered as one statement. A combined
-   * statement that fails fails every read in it.
+   * statement that fails fails every read in it. SQLite reads in-process: this Db as it is.
    */
   forRequest(): Db;
   /**
-   * The columns `sql` (a code constant without parameters) answers with, and the
+   * PostgreSQL only: the columns `sql` (a code constant without parameters) answers with, and the
    * parser of each one's text form, as Db.read parses them; learned by one run of `sql` and kept.
    * For statements that carry rows as text (db/tree.ts), decoded to what Db.read would return.
    */
-  shapeOf(sql: string): Promise<Shape>;
+  shapeOf?(sql: string): Promise<Shape>;
   /**
-   * Whether text compares by code point (a C, POSIX or C.UTF-8 database collation, as databases
-   * the gateway creates have), so that the strings starting with a prefix are exactly a range of
-   * the index. Asked once, on first use.
+   * Whether text compares by code point (SQLite; PostgreSQL with a C, POSIX or C.UTF-8 database
+   * collation), so that the strings starting with a prefix are exactly a range of the index.
+   * Asked once, on first use.
    */
   codepointTextOrder(): Promise<boolean>;
-  /** Its statement count and its connections, on /metrics. */
+  /** Its statement count, and on PostgreSQL its connections, on /metrics. */
   registerMetrics(metrics: MetricRegistrar): void;
-  /** Closes its connections, then `onClose` (the embedded cluster's release, db/embedded.ts). */
   close(): Promise<void>;
 }
 
@@ -70,8 +83,19 @@ const READ_CONNECTIONS = 4;
 
 const PRISMA_LOG = [{ emit: 'event' as const, level: 'query' as const }];
 
-export async function createDb(database: DatabaseConfig, onClose: () => Promise<void> = async () => {}): Promise<Db> {
-  const { prisma, driver, reader } = await openPostgres(database);
+/** What each database brings: its Prisma client, its driver, Db.read on it, and how to close them. */
+interface Opened {
+  prisma: PrismaClient;
+  driver: Db['driver'];
+  read: (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+  /** PostgreSQL: settles several reads, combined where it can, telling `sent` of each statement (pg-read.ts). */
+  readTogether?: (batch: readonly QueuedRead[], sent: (sql: string) => void) => void;
+  shapeOf?: (sql: string, sent: (sql: string) => void) => Promise<Shape>;
+  closeDriver: () => Promise<void>;
+}
+
+export async function createDb(database: DatabaseConfig): Promise<Db> {
+  const { prisma, driver, read, readTogether, shapeOf, closeDriver } = database.kind === 'postgresql' ? await openPostgres(database) : await openSqlite(database);
   let textOrder: Promise<boolean> | undefined;
   let statementCount = 0;
   const listeners = new Set<(sql: string) => void>();
@@ -83,7 +107,7 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
 
   const db: Db = {
     prisma,
-    database,
+    kind: database.kind,
     driver,
     get statementCount() {
       return statementCount;
@@ -93,6 +117,7 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
       return () => listeners.delete(listener);
     },
     codepointTextOrder() {
+      if (driver.kind === 'sqlite') return Promise.resolve(true);
       textOrder ??= driver.pool.query<{ c: string }>('SELECT datcollate AS c FROM pg_database WHERE datname = current_database()').then(
         (r) => /^(C|POSIX|C\.UTF-?8)$/i.test(r.rows[0]?.c ?? ''),
         (e: unknown) => {
@@ -104,25 +129,24 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
     },
     read<Row>(sql: string, params: readonly unknown[] = []) {
       sent(sql);
-      return reader.read(sql, params) as Promise<Row[]>;
+      return read(sql, params) as Promise<Row[]>;
     },
-    shapeOf(sql: string) {
-      return reader.shapeOf(sql, sent);
-    },
+    ...(shapeOf && {
+      shapeOf(sql: string) {
+        return shapeOf(sql, sent);
+      },
+    }),
     forRequest() {
-      return Object.create(db, { read: { value: readQueue((batch) => reader.readTogether(batch, sent)) } }) as Db;
+      if (!readTogether) return db;
+      return Object.create(db, { read: { value: readQueue((batch) => readTogether(batch, sent)) } }) as Db;
     },
     registerMetrics(metrics) {
       metrics.counter({ name: 'mdg_db_statements_total', help: 'SQL statements sent through Prisma' }, () => statementCount);
-      registerPoolMetrics(metrics, [driver.pool, driver.reads]);
+      if (driver.kind === 'postgresql') registerPoolMetrics(metrics, [driver.pool, driver.reads]);
     },
     async close() {
-      try {
-        await prisma.$disconnect();
-        await Promise.all([driver.pool.end(), driver.reads.end()]);
-      } finally {
-        await onClose();
-      }
+      await prisma.$disconnect();
+      await closeDriver();
     },
   };
   return db;
@@ -165,8 +189,12 @@ function registerPoolMetrics(metrics: MetricRegistrar, pools: readonly Connectio
   metrics.gauge({ name: 'mdg_db_pool_waiting', help: 'Queries waiting for a PostgreSQL pool connection (both pools)' }, () => sum((p) => p.waitingCount));
 }
 
-async function openPostgres(database: DatabaseConfig) {
-  const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([import('../../generated/prisma/client.js'), import('@prisma/adapter-pg'), import('pg')]);
+async function openPostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>): Promise<Opened> {
+  const [{ PrismaClient: PgClient }, { PrismaPg }, { default: pg }] = await Promise.all([
+    import('../../generated/prisma-pg/client.js'),
+    import('@prisma/adapter-pg'),
+    import('pg'),
+  ]);
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
@@ -190,9 +218,42 @@ async function openPostgres(database: DatabaseConfig) {
       } as ClientConfig),
     READ_CONNECTIONS,
   );
+  const reader = pgReader((config) => reads.query(config), pg.types, STATEMENT_CACHE_SIZE);
   return {
-    prisma: new PrismaClient({ adapter: new PrismaPg(pool, { schema: database.schema }), log: PRISMA_LOG }),
-    driver: { pool, reads },
-    reader: pgReader((config) => reads.query(config), pg.types, STATEMENT_CACHE_SIZE),
+    prisma: new PgClient({ adapter: new PrismaPg(pool, { schema: database.schema }), log: PRISMA_LOG }) as unknown as PrismaClient,
+    driver: { kind: 'postgresql', pool, reads },
+    read: reader.read,
+    readTogether: reader.readTogether,
+    shapeOf: reader.shapeOf,
+    closeDriver: async () => {
+      await Promise.all([pool.end(), reads.end()]);
+    },
+  };
+}
+
+async function openSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>): Promise<Opened> {
+  const [{ PrismaClient: SqliteClient }, { PrismaLibSql }, { default: Database }] = await Promise.all([
+    import('../../generated/prisma/client.js'),
+    import('@prisma/adapter-libsql'),
+    import('libsql'),
+  ]);
+  fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  // timeout: wait up to 10 s for another process's write lock (an import, a migration) instead
+  // of failing at once; libsql applies it to every connection it opens and enforces foreign keys.
+  // intMode bigint: 64-bit columns (nanosecond timestamps) would otherwise fail to read.
+  const prisma = new SqliteClient({ adapter: new PrismaLibSql({ url: database.url, timeout: 10_000, intMode: 'bigint' }), log: PRISMA_LOG });
+  let conn: SqliteConnection | undefined;
+  let writer: SqliteWriterThread | undefined;
+  const connection = () => (conn ??= new Database(database.file, { timeout: 10_000 }));
+  const reader = sqliteReader(connection, STATEMENT_CACHE_SIZE);
+  return {
+    prisma,
+    driver: { kind: 'sqlite', connection, writer: () => (writer ??= new SqliteWriterThread()) },
+    read: reader.read,
+    closeDriver: async () => {
+      reader.clear();
+      conn?.close();
+      await writer?.close();
+    },
   };
 }

@@ -5,12 +5,13 @@ import { ROOT, type DatabaseConfig } from '../config.js';
 import { createMissingDatabase, DATABASE_DOES_NOT_EXIST } from './pg-create.js';
 
 /**
- * Applies the committed migrations (prisma/migrations) and records them in Prisma's own `_prisma_migrations` table, so the Prisma CLI sees
+ * Applies the committed migrations (prisma/migrations for SQLite, prisma/postgres/migrations for
+ * PostgreSQL) and records them in Prisma's own `_prisma_migrations` table, so the Prisma CLI sees
  * the same history wherever it can run. The CLI itself cannot run offline (it downloads a native
  * schema engine); applying plain SQL files needs nothing but the database driver.
  *
- * Each migration runs in one transaction together with its history row, under a lock (an
- * advisory lock), so instances starting together apply it once and
+ * Each migration runs in one transaction together with its history row, under a lock (SQLite
+ * `BEGIN IMMEDIATE`, a PostgreSQL advisory lock), so instances starting together apply it once and
  * a crash leaves either all of a migration or none of it.
  */
 export interface Migration {
@@ -19,10 +20,12 @@ export interface Migration {
   checksum: string;
 }
 
-export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
+export function migrationsDir(kind: DatabaseConfig['kind']): string {
+  return path.join(ROOT, kind === 'postgresql' ? 'prisma/postgres/migrations' : 'prisma/migrations');
+}
 
-export function readMigrations(): Migration[] {
-  const dir = MIGRATIONS_DIR;
+export function readMigrations(kind: DatabaseConfig['kind']): Migration[] {
+  const dir = migrationsDir(kind);
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
@@ -37,6 +40,17 @@ export function readMigrations(): Migration[] {
 export class MigrationError extends Error {
   override name = 'MigrationError';
 }
+
+const HISTORY_SQLITE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`;
 
 const HISTORY_PG = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -59,11 +73,61 @@ function checkHistory(applied: Map<string, string>, migrations: Migration[]): vo
 }
 
 /**
- * `applied`: the migrations it applied. `created`: the line to log when it created the database
- * because the server had none of that name (db/pg-create.ts).
+ * `applied`: the migrations it applied. `created`: on PostgreSQL, the line to log when it created
+ * the database because the server had none of that name (db/pg-create.ts).
  */
 export async function migrate(database: DatabaseConfig): Promise<{ applied: string[]; created?: string }> {
-  const migrations = readMigrations();
+  const migrations = readMigrations(database.kind);
+  return database.kind === 'postgresql' ? migratePostgres(database, migrations) : migrateSqlite(database, migrations);
+}
+
+async function migrateSqlite(database: Extract<DatabaseConfig, { kind: 'sqlite' }>, migrations: Migration[]) {
+  const { default: Database } = await import('libsql');
+  fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  // One connection and explicit BEGIN IMMEDIATE: the write lock is taken up front, waiting (timeout)
+  // for another process that is migrating the same file.
+  const conn = new Database(database.file, { timeout: 10_000 });
+  const applied: string[] = [];
+  try {
+    for (const m of migrations) {
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        conn.exec(HISTORY_SQLITE);
+        const rows = conn
+          .prepare('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL')
+          .all() as { migration_name: string; checksum: string }[];
+        const done = new Map(rows.map((r) => [r.migration_name, r.checksum]));
+        checkHistory(done, migrations);
+        if (done.has(m.name)) {
+          conn.exec('ROLLBACK');
+          continue;
+        }
+        conn.exec(m.sql);
+        const now = new Date().toISOString();
+        conn
+          .prepare('INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)')
+          .run(randomUUID(), m.checksum, now, m.name, now);
+        conn.exec('COMMIT');
+        applied.push(m.name);
+      } catch (e) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw e instanceof MigrationError ? e : new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
+      }
+    }
+    // WAL lets readers go on while a writer (an import, a migration) works; it persists in the
+    // file. Another process switching at the same moment may hold the lock: it will have done it.
+    try {
+      conn.exec('PRAGMA journal_mode = WAL');
+    } catch {
+      /* see above */
+    }
+  } finally {
+    conn.close();
+  }
+  return { applied };
+}
+
+async function migratePostgres(database: Extract<DatabaseConfig, { kind: 'postgresql' }>, migrations: Migration[]) {
   const { default: pg } = await import('pg');
   const connect = async () => {
     const c = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 5_000 });

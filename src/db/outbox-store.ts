@@ -1,10 +1,17 @@
+import fs from 'node:fs';
 import type { Client, Pool } from 'pg';
+import type { SqliteConnection } from './client.js';
 
-// The table of db/outbox.ts: how rows go in, in id order, and how readers learn of them.
+// The table of db/outbox.ts on each database: how rows go in, in id order, and how readers learn of them.
 
 /** Rows kept: the newest this many, none older than RETENTION_MS (the newest row always stays). */
 export const MAX_ROWS = 100_000;
 export const RETENTION_MS = 60_000;
+/** SQLite: how often a server with subscribers reads the table. */
+export const POLL_MS = 100;
+/** SQLite: how often a watching server touches its mark, and how old a mark still counts. */
+const MARK_EVERY_MS = 5_000;
+const MARK_VALID_MS = 15_000;
 
 export interface StoredEvent {
   id: number;
@@ -18,7 +25,7 @@ export interface Watch {
   stop(): Promise<void>;
 }
 
-/** What the database does for the outbox (pgOutbox); tests stand in for it. */
+/** What a database does for the outbox: SQLite's and PostgreSQL's below. */
 export interface OutboxStore {
   /**
    * Appends `events` in one transaction whose ids follow every committed row's (commits in id
@@ -49,6 +56,73 @@ const toRows = (rows: readonly { id: unknown; topic: unknown; payload: unknown; 
   rows: rows.map((r): StoredEvent => ({ id: Number(r.id), topic: String(r.topic), payload: String(r.payload) })),
   oldest: rows.length ? Number(rows[0]!.oldest) : undefined,
 });
+
+/**
+ * SQLite: ids are given in the write transaction (BEGIN IMMEDIATE holds the database's one write
+ * lock), so they follow every committed row's; the newest row is never pruned, so they never go back.
+ * Readers poll: no other process can be told.
+ */
+export function sqliteOutbox(connection: () => SqliteConnection, file: string): OutboxStore {
+  // beside the database as its -wal and -shm are: touched while a server watches, only stat'ed by publishers
+  const mark = `${file}-live`;
+  const touch = () => {
+    try {
+      const now = new Date();
+      fs.utimesSync(mark, now, now);
+    } catch {
+      fs.closeSync(fs.openSync(mark, 'a'));
+    }
+  };
+  const sqlite = (sql: string) => connection().prepare(sql.replace(/\$(\d+)/g, '?$1'));
+  let statements: { read: ReturnType<typeof sqlite>; head: ReturnType<typeof sqlite>; insert: ReturnType<typeof sqlite>; prune: ReturnType<typeof sqlite> } | undefined;
+  const prepared = () =>
+    (statements ??= {
+      read: sqlite(READ_SQL),
+      head: sqlite(HEAD_SQL),
+      insert: sqlite('INSERT INTO "LiveEvent" (id, topic, payload, at) VALUES ($1, $2, $3, $4)'),
+      prune: sqlite(PRUNE_SQL),
+    });
+  const head = () => Number((prepared().head.get() as { head: unknown } | undefined)?.head ?? 0);
+  return {
+    async append(events, now) {
+      const { insert, prune } = prepared();
+      const conn = connection();
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        let id = head();
+        for (const [topic, payload] of events) insert.run(++id, topic, payload, now);
+        prune.run(id, now - RETENTION_MS);
+        conn.exec('COMMIT');
+      } catch (e) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw e;
+      }
+    },
+    async read(after, limit) {
+      return toRows(prepared().read.all(after, limit) as { id: unknown; topic: unknown; payload: unknown; oldest: unknown }[]);
+    },
+    async watch(wake) {
+      touch();
+      const first = head();
+      const timer = setInterval(wake, POLL_MS);
+      const marking = setInterval(() => {
+        try {
+          touch();
+        } catch {
+          // the first touch succeeded: a passing failure (a full disk) must not end the server
+        }
+      }, MARK_EVERY_MS);
+      return { head: first, stop: async () => (clearInterval(timer), clearInterval(marking)) };
+    },
+    async readers() {
+      try {
+        return fs.statSync(mark).mtimeMs > Date.now() - MARK_VALID_MS;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
 
 const CHANNEL = 'mdg_live_event';
 export const LISTENER_NAME = 'mdg live events';

@@ -1,17 +1,20 @@
+import type { DatabaseConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { decodeEvent, encodeEvent, subscription, type EventBus, type QueuedSubscription, type Subscription } from '../runtime/events.js';
 import type { Db } from './client.js';
-import { MAX_ROWS, pgOutbox, RETENTION_MS, type OutboxStore, type StoredEvent, type Watch } from './outbox-store.js';
+import { MAX_ROWS, pgOutbox, RETENTION_MS, sqliteOutbox, type OutboxStore, type StoredEvent, type Watch } from './outbox-store.js';
 
 /**
  * The event bus between processes when REDIS_URL is not set: the table "LiveEvent" of the database
  * every process already shares. A publisher (`cli import`, `cli sync`) appends its events; a server
  * with subscribers reads the rows newer than the last it read and hands each to the subscribers of
- * its topic. NOTIFY wakes the readers, on a connection of their own.
+ * its topic. PostgreSQL wakes the readers with NOTIFY on a connection of their own; SQLite, which
+ * cannot tell another process anything, is read every POLL_MS while someone subscribes.
  *
- * Why rows and not NOTIFY payloads: a payload holds at most 8000 bytes (a press release's body is
- * more), and a notice sent while a reader's connection was down is gone. The notice only says
- * "read"; a reader that reconnects reads what it missed from the table.
+ * Why rows and not NOTIFY payloads on PostgreSQL: a payload holds at most 8000 bytes (a press
+ * release's body is more), a notice sent while a reader's connection was down is gone, and one
+ * table serves both databases. The notice only says "read"; a reader that reconnects reads what it
+ * missed from the table.
  */
 
 /** An event whose encoded payload is larger is not published (publishAll says how many). */
@@ -19,8 +22,11 @@ export const MAX_EVENT_BYTES = 1024 * 1024;
 /** Rows appended in one transaction, and read at once. */
 export const BATCH_ROWS = 1000;
 
-export function outboxEventBus(db: Db): EventBus {
-  return databaseEventBus(pgOutbox(db.driver.pool, db.database.url));
+export function outboxEventBus(db: Db, database: DatabaseConfig): EventBus {
+  const { driver } = db;
+  if (driver.kind === 'postgresql') return databaseEventBus(pgOutbox(driver.pool, database.url));
+  if (database.kind !== 'sqlite') throw new Error(`a SQLite client for a ${database.kind} database`);
+  return databaseEventBus(sqliteOutbox(driver.connection, database.file));
 }
 
 export function databaseEventBus(store: OutboxStore): EventBus {

@@ -2,7 +2,7 @@ import type { Client, ClientConfig } from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { AppError } from '../errors.js';
 
-type PgDatabase = DatabaseConfig;
+type PgDatabase = Extract<DatabaseConfig, { kind: 'postgresql' }>;
 type PgModule = { Client: new (config: ClientConfig) => Client };
 
 /** SQLSTATE invalid_catalog_name: the database a connection asks for does not exist. */

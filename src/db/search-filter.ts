@@ -2,16 +2,16 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { TEXT_MATCH, type Filter, type FilterValue, type NumberRange, type SortTerm } from '../domain/search-syntax.js';
 
 /**
- * The SQL of a parsed filter_by / sort_by (domain/search-syntax.ts). Columns come from the
- * caller's `columnOf` (identifiers it owns); every value is a bound parameter.
- * test/db/search-filter.test.ts holds it to `matchesFilter`.
+ * The SQL of a parsed filter_by / sort_by (domain/search-syntax.ts), the same text on SQLite and
+ * PostgreSQL. Columns come from the caller's `columnOf` (identifiers it owns); every value is a
+ * bound parameter. test/db/search-filter.test.ts holds it to `matchesFilter` on both databases.
  */
 
 /**
  * A number as a typed parameter. PostgreSQL types an untyped parameter as the column it meets, so
  * `"marketCap" > $1` fails for 1.5 (not a bigint) and `"totalEmployees" > $1` for 3e9 (not an
  * integer): integers go as BIGINT, which every integer column compares with (and its index serves),
- * others as NUMERIC, compared exactly.
+ * others as NUMERIC, compared exactly. SQLite compares both kinds numerically.
  */
 function bound(value: FilterValue): Prisma.Sql {
   if (typeof value !== 'number') return Prisma.sql`${value}`;

@@ -5,8 +5,10 @@ import { Prisma } from '../../generated/prisma/client.js';
  * The first `limit` rows for each of many keys, in one statement whatever the number of keys, its
  * text the same for any number of them (so it is prepared once and kept, see `Db.read`):
  * - one key: `WHERE key = $1 … ORDER BY … LIMIT n`, an index range scan that stops after n rows;
- * - many: `unnest($1::text[]) CROSS JOIN LATERAL (that query)`; a UNION ALL of one such query per
- *   key, as before, cost 51–93 ms of planning for 200 keys (bench/RESULTS.md).
+ * - PostgreSQL: `unnest($1::text[]) CROSS JOIN LATERAL (that query)`; a UNION ALL of one such
+ *   query per key, as before, cost 51–93 ms of planning for 200 keys (bench/RESULTS.md);
+ * - SQLite (no LATERAL): the keys as a JSON array through `json_each`, each joined to the rowids
+ *   its own `ORDER BY … LIMIT n` subquery picks, the same index range scan per key.
  * (A window function would rank every row of every key first: fatal for millions of trades.)
  * Rows come back grouped by key in key order, each key's rows in the requested order.
  * Identifiers are code constants; every value is a bound parameter.
@@ -50,11 +52,15 @@ export async function topPerKey<Row extends Record<string, unknown>>(db: Db, que
   let statement: Prisma.Sql;
   if (query.keys.length === 1) {
     statement = Prisma.sql`SELECT * FROM ${table} WHERE ${key} = ${query.keys[0]}${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit}`;
-  } else {
+  } else if (db.kind === 'postgresql') {
     const arrayType = Prisma.raw(typeof query.keys[0] === 'number' ? 'bigint[]' : 'text[]');
     statement = Prisma.sql`SELECT t.* FROM unnest(${query.keys}::${arrayType}) WITH ORDINALITY AS k("key", "ord")
       CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE ${key} = k."key"${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit}) t
       ORDER BY k."ord", ${orderOn('t.')}`;
+  } else {
+    statement = Prisma.sql`SELECT t.* FROM json_each(${JSON.stringify(query.keys)}) k
+      JOIN ${table} t ON t."rowid" IN (SELECT "rowid" FROM ${table} WHERE ${key} = k."value"${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit})
+      ORDER BY k."key", ${orderOn('t.')}`;
   }
   const rows = await readSql<Row>(db, statement);
   for (const row of rows) result.get(row[query.keyColumn] as string | number)?.push(row);
@@ -63,13 +69,17 @@ export async function topPerKey<Row extends Record<string, unknown>>(db: Db, que
 
 /**
  * `column` is any of `values`, as one bound parameter whatever their number, so the statement's
- * text (and its prepared form, see `Db.read`) is the same for 1 value or 200: `= ANY($1)`, each
- * value looked up in an index. `column` is SQL from code constants (a quoted column, optionally
- * with its table alias).
+ * text (and its prepared form, see `Db.read`) is the same for 1 value or 200: `= ANY($1)` on
+ * PostgreSQL, `IN (SELECT value FROM json_each($1))` on SQLite (both look each value up in an index).
+ * `column` is SQL from code constants (a quoted column, optionally with its table alias).
  */
-export function anyOf(column: string, values: readonly (string | number)[]): Prisma.Sql {
-  const type = Prisma.raw(typeof values[0] === 'number' ? 'bigint[]' : 'text[]');
-  return Prisma.sql`${Prisma.raw(column)} = ANY(${values}::${type})`;
+export function anyOf(db: Db, column: string, values: readonly (string | number)[]): Prisma.Sql {
+  const col = Prisma.raw(column);
+  if (db.kind === 'postgresql') {
+    const type = Prisma.raw(typeof values[0] === 'number' ? 'bigint[]' : 'text[]');
+    return Prisma.sql`${col} = ANY(${values}::${type})`;
+  }
+  return Prisma.sql`${col} IN (SELECT "value" FROM json_each(${JSON.stringify(values)}))`;
 }
 
 /** Runs a statement built with Prisma.sql through `Db.read`. */
@@ -92,7 +102,7 @@ export async function childRows<Row extends Record<string, unknown>>(
   if (parentIds.length === 0) return out;
   const rows = await readSql<Row>(
     db,
-    Prisma.sql`SELECT * FROM ${q(table)} WHERE ${anyOf(`"${parentColumn}"`, parentIds)} ORDER BY ${q(parentColumn)}, "position"`,
+    Prisma.sql`SELECT * FROM ${q(table)} WHERE ${anyOf(db, `"${parentColumn}"`, parentIds)} ORDER BY ${q(parentColumn)}, "position"`,
   );
   for (const row of rows) {
     const parent = row[parentColumn] as number;

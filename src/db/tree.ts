@@ -54,7 +54,7 @@ type Parsers = ReadonlyMap<string, (text: string) => unknown>;
 const parsersByShape = new WeakMap<Shape, Parsers>();
 
 async function parsersOf(db: Db, table: string): Promise<Parsers> {
-  const shape: Shape = await db.shapeOf(`SELECT * FROM ${quote(table)} LIMIT 0`);
+  const shape: Shape = await db.shapeOf!(`SELECT * FROM ${quote(table)} LIMIT 0`);
   let parsers = parsersByShape.get(shape);
   if (!parsers) parsersByShape.set(shape, (parsers = new Map(shape.names.map((name, i) => [name, shape.parsers[i]!]))));
   return parsers;
@@ -98,7 +98,12 @@ export function selectColumns(table: string, columns: readonly string[], alias?:
   return Prisma.raw(`SELECT ${columns.map((c) => `${of}${quote(c)}`).join(', ')} FROM ${quote(table)}${alias ? ` ${alias}` : ''}`);
 }
 
-/** The rows of `root` with their children's, in one statement through Db.read. */
+/** Whether `db` can read trees (PostgreSQL). */
+export function readsTrees(db: Db): boolean {
+  return db.kind === 'postgresql' && db.shapeOf !== undefined;
+}
+
+/** The rows of `root` with their children's, in one statement through Db.read (PostgreSQL only: see readsTrees). */
 export async function readTree(db: Db, root: TreeLevel): Promise<TreeRow[]> {
   const statement = Prisma.sql`SELECT ${levelSql(root, 0, undefined)} AS "tree"`;
   const [decoder, rows] = await Promise.all([decoderOf(db, root), db.read<{ tree: unknown[][] | null }>(statement.text, statement.values)]);

@@ -1,18 +1,18 @@
 /** Prisma's codes for "cannot reach the database" (P1xxx) and "no connection to be had" (pool time-out, too many connections). */
 const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
-/** What a driver adapter reports (DriverAdapterError `kind`) when the server is away or out of connections. */
+/** What a driver adapter reports (DriverAdapterError `kind`) when the server is away or out of connections; libsql maps SQLITE_BUSY to SocketTimeout. */
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', 'SQLITE_BUSY']);
 /** PostgreSQL SQLSTATEs: admin/crash shutdown, starting up (57P0x), class 08 connection exceptions, too many connections. */
 const UNAVAILABLE_SQLSTATE = /^(57P0[1-3]|08...|53300)$/;
 /** pg's own errors carry no code: a connection lost mid-query, a pool that cannot connect in time. */
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server/;
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|database is locked/;
 
 /**
  * True when `error` (or what it wraps: a GraphQL error's original, a cause, Prisma's driver-adapter
  * error) says the database could not be reached, rather than that the query was wrong. Such a
  * request is answered 503 DATABASE_UNAVAILABLE, and the same request succeeds once the database is
- * back: the pg pool opens fresh connections.
+ * back: the pg pool opens fresh connections, and libsql waits for its lock again.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();

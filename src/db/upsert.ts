@@ -41,7 +41,7 @@ export interface Change<Row, Stored> {
 /** Long enough for a batch of many thousands of records on a slow disk. */
 const TRANSACTION = { maxWait: 30_000, timeout: 300_000 };
 
-/** Records whose stored rows one query reads (one loading included child rows is not split by Prisma). */
+/** Records whose stored rows one query reads: within SQLite's 999 bound parameters. */
 export const LOAD_CHUNK = 900;
 
 /**
@@ -66,6 +66,7 @@ export async function writeBatchWithInserted<Row, Stored>(db: Db, rows: readonly
   return db.prisma.$transaction(async (tx) => {
     const incoming = [...latest.values()];
     const stored = new Map<string, Stored>();
+    // Prisma splits a longer `IN` list itself on SQLite, but not the one that loads included child rows
     for (let start = 0; start < incoming.length; start += LOAD_CHUNK) {
       for (const s of await writer.load(tx, incoming.slice(start, start + LOAD_CHUNK))) stored.set(writer.storedKey(s), s);
     }
@@ -143,10 +144,11 @@ export function jsonInput(value: Prisma.JsonValue | undefined): Prisma.InputJson
 // ------------------------------------------------------------------ ids
 
 /**
- * After rows were inserted with explicit ids, moves a serial sequence past them (never back), so
- * later inserts without an id do not collide.
+ * After rows were inserted with explicit ids, moves a PostgreSQL serial sequence past them (never
+ * back), so later inserts without an id do not collide. SQLite's AUTOINCREMENT follows by itself.
  */
-export async function advanceSerial(tx: Tx, table: string): Promise<void> {
+export async function advanceSerial(tx: Tx, db: Db, table: string): Promise<void> {
+  if (db.kind !== 'postgresql') return;
   await tx.$queryRawUnsafe(
     `SELECT setval(q.s, GREATEST(COALESCE(MAX(t."id"), 1), COALESCE(pg_sequence_last_value(q.s::regclass), 1)))
      FROM "${table}" t, (SELECT pg_get_serial_sequence('"${table}"', 'id') AS s) q GROUP BY q.s`,
@@ -202,23 +204,27 @@ const PG_TYPES: Record<string, string> = {
 };
 
 /** A value as the column stores it, the way Prisma writes it (so Prisma reads it back unchanged; see bulk.ts). */
-function encode(c: Column, value: unknown, now: Date): unknown {
+function encode(db: Db, c: Column, value: unknown, now: Date): unknown {
   const v = value === undefined && c.stampedNow ? now : value;
   if (v === undefined || v === null) return null;
   switch (c.type) {
-    case 'DateTime':
-      // timestamp(3) without time zone, holding UTC
-      return (v as Date).toISOString().replace('Z', '');
+    case 'DateTime': {
+      const iso = (v as Date).toISOString();
+      // SQLite: ISO text with +00:00; PostgreSQL: timestamp(3) without time zone, holding UTC
+      return db.kind === 'sqlite' ? iso.replace('Z', '+00:00') : iso.replace('Z', '');
+    }
     case 'Json':
       return JSON.stringify(v);
+    case 'Boolean':
+      return db.kind === 'sqlite' ? (v ? 1 : 0) : v;
     case 'BigInt':
-      return String(v);
+      return db.kind === 'sqlite' ? BigInt(v as bigint) : String(v);
     default:
       return v;
   }
 }
 
-/** Bound parameters per INSERT: far below PostgreSQL's 65535. */
+/** Bound parameters per INSERT: far below SQLite's 32766 and PostgreSQL's 65535. */
 const MAX_PARAMS = 20_000;
 
 /**
@@ -227,7 +233,7 @@ const MAX_PARAMS = 20_000;
  * columns are those any row sets, plus the timestamps Prisma would stamp; an auto-increment id
  * left out by every row is assigned in row order. Returns the `returning` columns of every row.
  */
-export async function insertRows(tx: Tx, model: string, rows: readonly Record<string, unknown>[], returning: readonly string[] = []): Promise<Record<string, unknown>[]> {
+export async function insertRows(tx: Tx, db: Db, model: string, rows: readonly Record<string, unknown>[], returning: readonly string[] = []): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
   const columns = columnsOf(model).filter((c) => c.stampedNow || rows.some((r) => r[c.name] !== undefined));
   const now = new Date();
@@ -240,7 +246,8 @@ export async function insertRows(tx: Tx, model: string, rows: readonly Record<st
     const params: unknown[] = [];
     const tuples = chunk.map((row) => {
       const slots = columns.map((c) => {
-        params.push(encode(c, row[c.name], now));
+        params.push(encode(db, c, row[c.name], now));
+        if (db.kind === 'sqlite') return '?';
         const type = c.kind === 'enum' ? `"${c.type}"` : PG_TYPES[c.type];
         return `$${params.length}::${type}`;
       });
@@ -250,6 +257,6 @@ export async function insertRows(tx: Tx, model: string, rows: readonly Record<st
     if (returning.length) out.push(...(await tx.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params)));
     else await tx.$executeRawUnsafe(sql, ...params);
   }
-  // int8 columns come back as bigint
+  // SQLite hands integers back as bigint (the client reads 64-bit columns exactly)
   return out.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
 }

@@ -4,7 +4,7 @@ const ServiceInfo = builder.objectRef<{ version: string; database: string }>('Se
   description: 'Facts about this gateway instance.',
   fields: (t) => ({
     version: t.exposeString('version', { description: 'The gateway version (package.json).' }),
-    database: t.exposeString('database', { description: 'The database kind behind this instance: always postgresql (the embedded cluster or an external server).' }),
+    database: t.exposeString('database', { description: 'The database kind behind this instance: sqlite or postgresql.' }),
   }),
 });
 
@@ -12,6 +12,6 @@ builder.queryField('serviceInfo', (t) =>
   t.field({
     type: ServiceInfo,
     description: 'Which gateway version and database kind answer this request.',
-    resolve: (_root, _args, ctx) => ({ version: ctx.config.version, database: 'postgresql' }),
+    resolve: (_root, _args, ctx) => ({ version: ctx.config.version, database: ctx.db.kind }),
   }),
 );

@@ -5,7 +5,7 @@ import { FISCAL_YEARS, isCalendarDate, isFiscalYear } from '../domain/fiscal.js'
 import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
-import { childRows, readSql } from '../db/sql.js';
+import { anyOf, childRows, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -103,43 +103,40 @@ export function parseBalanceSheetFilter(filter: BalanceSheetFilter, argumentName
 
 // ------------------------------------------------------------------ the list
 
-function whereOf(filter: BalanceSheetFilter): Prisma.BalanceSheetWhereInput {
-  const where: Prisma.BalanceSheetWhereInput = {};
-  if (filter.cik !== undefined) where.cik = padCik(filter.cik);
-  if (filter.symbols?.length) where.symbols = { some: { symbol: { in: [...filter.symbols] } } };
-  if (filter.periodEnd !== undefined) where.reportingPeriodEnd = filter.periodEnd;
-  if (filter.fiscalYear !== undefined) where.fiscalYear = filter.fiscalYear;
-  if (filter.fiscalQuarter !== undefined) where.fiscalQuarter = filter.fiscalQuarter;
-  if (filter.timeframe !== undefined) where.timeframe = filter.timeframe;
-  return where;
+/** The period conditions on the BalanceSheet table (its columns no joined table shares), for every list of balance sheets. */
+function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (filter.periodEnd !== undefined) out.push(Prisma.sql`"reportingPeriodEnd" = ${filter.periodEnd}`);
+  if (filter.fiscalYear !== undefined) out.push(Prisma.sql`"fiscalYear" = ${filter.fiscalYear}`);
+  if (filter.fiscalQuarter !== undefined) out.push(Prisma.sql`"fiscalQuarter" = ${filter.fiscalQuarter}`);
+  if (filter.timeframe !== undefined) out.push(Prisma.sql`"timeframe" = ${filter.timeframe}`);
+  return out;
 }
 
-function balanceSheetList(db: Db, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols, Prisma.BalanceSheetWhereInput> {
+function balanceSheetList(db: Db, filter: BalanceSheetFilter, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols> {
+  const filters = periodConditions(filter);
+  if (filter.cik !== undefined) filters.push(Prisma.sql`"cik" = ${padCik(filter.cik)}`);
+  if (filter.symbols?.length) {
+    filters.push(Prisma.sql`EXISTS (SELECT 1 FROM "BalanceSheetSymbol" s WHERE s."balanceSheetId" = "BalanceSheet"."id" AND ${anyOf(db, 's."symbol"', filter.symbols)})`);
+  }
   return {
+    table: 'BalanceSheet',
     ordering: ORDERINGS[sort.field],
     direction: sort.direction,
-    findMany: (query) => db.prisma.balanceSheet.findMany({ ...query, include: SYMBOLS_INCLUDE }),
-    count: (query) => db.prisma.balanceSheet.count(query),
+    filters,
+    complete: async (rows) => {
+      const symbols = await balanceSheetSymbols(db, rows.map((r) => r.id as number));
+      return rows.map((r) => ({ ...(r as BalanceSheet), symbols: symbols.get(r.id as number) ?? [] }));
+    },
   };
 }
 
 /** Balance sheets matching the filters, in keyset pages in the requested order, with a lazy total. */
 export function balanceSheetPage(db: Db, filter: BalanceSheetFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
-  return keysetPage(balanceSheetList(db, args.sort), whereOf(filter), args);
+  return keysetPage(db, balanceSheetList(db, filter, args.sort), args);
 }
 
 // ------------------------------------------------------------------ per symbol, batched
-
-const col = (name: string) => Prisma.raw(`b."${name}"`);
-
-function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
-  const out: Prisma.Sql[] = [];
-  if (filter.periodEnd !== undefined) out.push(Prisma.sql`${col('reportingPeriodEnd')} = ${filter.periodEnd}`);
-  if (filter.fiscalYear !== undefined) out.push(Prisma.sql`${col('fiscalYear')} = ${filter.fiscalYear}`);
-  if (filter.fiscalQuarter !== undefined) out.push(Prisma.sql`${col('fiscalQuarter')} = ${filter.fiscalQuarter}`);
-  if (filter.timeframe !== undefined) out.push(Prisma.sql`${col('timeframe')} = ${filter.timeframe}`);
-  return out;
-}
 
 /**
  * One page of balance sheets for each of many symbols, in one statement however many symbols
@@ -168,11 +165,19 @@ export async function balanceSheetPages(
 
   const rowsBySymbol = new Map<string, BalanceSheet[]>(symbols.map((s) => [s, []]));
   if (symbols.length === 0) return new Map();
-  const statement = Prisma.sql`SELECT t.* FROM unnest(${symbols}::text[]) WITH ORDINALITY AS k("symbol", "ord")
-    CROSS JOIN LATERAL (
-      SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
-      WHERE s."symbol" = k."symbol"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit}) t
-    ORDER BY k."ord", ${orderOn('t')}`;
+  const statement =
+    db.kind === 'postgresql'
+      ? Prisma.sql`SELECT t.* FROM unnest(${symbols}::text[]) WITH ORDINALITY AS k("symbol", "ord")
+          CROSS JOIN LATERAL (
+            SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+            WHERE s."symbol" = k."symbol"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit}) t
+          ORDER BY k."ord", ${orderOn('t')}`
+      : Prisma.sql`SELECT o.*, l."symbol" AS "listedSymbol" FROM json_each(${JSON.stringify(symbols)}) k
+          JOIN "BalanceSheetSymbol" l ON l."rowid" IN (
+            SELECT s."rowid" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
+            WHERE s."symbol" = k."value"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit})
+          JOIN "BalanceSheet" o ON o."id" = l."balanceSheetId"
+          ORDER BY k."key", ${orderOn('o')}`;
   const rows = await readSql<BalanceSheet & { listedSymbol: string }>(db, statement);
   for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
   return new Map([...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows, args.first, ordering, direction)]));
@@ -235,16 +240,16 @@ export function writeBalanceSheets(db: Db, rows: readonly BalanceSheetInput[]): 
       sameFields(r, s, BALANCE_SHEET_FIELDS) &&
       sameChildren(r.symbols.map((symbol) => ({ symbol })), s.symbols, ['symbol']),
     async insert(tx, batch) {
-      const created = await insertRows(tx, 'BalanceSheet', batch.map(({ symbols: _, ...sheet }) => sheet), ['id', 'cik', 'reportingPeriodEnd', 'timeframe']);
+      const created = await insertRows(tx, db, 'BalanceSheet', batch.map(({ symbols: _, ...sheet }) => sheet), ['id', 'cik', 'reportingPeriodEnd', 'timeframe']);
       const ids = new Map(created.map((c) => [balanceSheetKey(c as Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>), c.id as number]));
-      await insertRows(tx, 'BalanceSheetSymbol', batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)));
+      await insertRows(tx, db, 'BalanceSheetSymbol', batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)));
     },
     async update(tx, changes) {
       for (const { row: { symbols: _, ...sheet }, stored } of changes) {
         await tx.balanceSheet.updateMany({ where: { id: stored.id }, data: changedFields(sheet, stored, BALANCE_SHEET_FIELDS) });
       }
       await tx.balanceSheetSymbol.deleteMany({ where: { balanceSheetId: { in: changes.map((c) => c.stored.id) } } });
-      await insertRows(tx, 'BalanceSheetSymbol', changes.flatMap((c) => symbolRows(c.stored.id, c.row)));
+      await insertRows(tx, db, 'BalanceSheetSymbol', changes.flatMap((c) => symbolRows(c.stored.id, c.row)));
     },
   });
 }

@@ -36,30 +36,30 @@ const ORDERING: Ordering<PressRelease> = {
   ],
 };
 
-function whereOf(filter: PressReleaseFilter): Prisma.PressReleaseWhereInput {
-  const where: Prisma.PressReleaseWhereInput = {};
-  if (filter.tickers) where.tickers = { some: { ticker: { in: [...filter.tickers] } } };
-  if (filter.from || filter.to) where.publishTime = { gte: filter.from, lte: filter.to };
-  return where;
+/** The publish-time conditions (a column no joined table shares), for every list of releases. */
+function rangeConditions(range: PublishTimeRange): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (range.from) out.push(Prisma.sql`"publishTime" >= ${range.from}`);
+  if (range.to) out.push(Prisma.sql`"publishTime" <= ${range.to}`);
+  return out;
 }
 
-function pressReleaseList(db: Db): SortedList<PressRelease, Prisma.PressReleaseWhereInput> {
-  return {
-    ordering: ORDERING,
-    direction: 'desc',
-    findMany: (query) => db.prisma.pressRelease.findMany({ ...query, include: PRESS_RELEASE_INCLUDE }),
-    count: (query) => db.prisma.pressRelease.count(query),
-  };
+function pressReleaseList(db: Db, filter: PressReleaseFilter): SortedList<PressRelease> {
+  const filters = rangeConditions(filter);
+  if (filter.tickers) {
+    filters.push(Prisma.sql`EXISTS (SELECT 1 FROM "PressReleaseTicker" t WHERE t."pressReleaseId" = "PressRelease"."id" AND ${anyOf(db, 't."ticker"', filter.tickers)})`);
+  }
+  return { table: 'PressRelease', ordering: ORDERING, direction: 'desc', filters, complete: (rows) => withChildren(db, rows.map((r) => r.id as number), rows as ReleaseRow[]) };
 }
 
 /** One keyset page of the releases matching `filter`, newest first, with a lazy total count. */
 export function pressReleasePage(db: Db, filter: PressReleaseFilter, args: KeysetArgs): Promise<Page<PressRelease>> {
-  return keysetPage(pressReleaseList(db), whereOf(filter), args);
+  return keysetPage(db, pressReleaseList(db, filter), args);
 }
 
 /** Page `page` of the releases matching `filter`, in the order of `pressReleasePage`, and their number. */
 export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: PageNumberArgs): Promise<NumberedPage<PressRelease>> {
-  return numberedPage(pressReleaseList(db), whereOf(filter), args);
+  return numberedPage(db, pressReleaseList(db, filter), args);
 }
 
 /**
@@ -82,24 +82,30 @@ export async function pressReleasePages(db: Db, tickers: readonly string[], rang
 
 async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>(tickers.map((t) => [t, []]));
-  const conditions: Prisma.Sql[] = [];
-  if (range.from) conditions.push(Prisma.sql`p."publishTime" >= ${range.from}`);
-  if (range.to) conditions.push(Prisma.sql`p."publishTime" <= ${range.to}`);
+  const conditions = rangeConditions(range);
   if (args.after) {
     const [publishTime, id] = decodeCursor(ORDERING, 'desc', args.after);
     conditions.push(Prisma.sql`(p."publishTime", p."id") < (${publishTime}, ${id})`);
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
   const limit = args.first + 1;
-  // one statement whatever the number of tickers, as topPerKey does (LATERAL); DISTINCT: nothing
-  // stops a release from listing a ticker twice
-  const statement = Prisma.sql`SELECT k."ticker", x."id" FROM unnest(${tickers}::text[]) WITH ORDINALITY AS k("ticker", "ord")
-    CROSS JOIN LATERAL (
-      SELECT DISTINCT p."id" AS "id", p."publishTime" AS "publishTime"
-      FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
-      WHERE t."ticker" = k."ticker"${extra}
-      ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit}) x
-    ORDER BY k."ord", x."publishTime" DESC, x."id" DESC`;
+  // one statement whatever the number of tickers, as topPerKey does: LATERAL on PostgreSQL, a
+  // correlated id subquery on SQLite; DISTINCT: nothing stops a release from listing a ticker twice
+  const statement =
+    db.kind === 'postgresql'
+      ? Prisma.sql`SELECT k."ticker", x."id" FROM unnest(${tickers}::text[]) WITH ORDINALITY AS k("ticker", "ord")
+          CROSS JOIN LATERAL (
+            SELECT DISTINCT p."id" AS "id", p."publishTime" AS "publishTime"
+            FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
+            WHERE t."ticker" = k."ticker"${extra}
+            ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit}) x
+          ORDER BY k."ord", x."publishTime" DESC, x."id" DESC`
+      : Prisma.sql`SELECT k."value" AS "ticker", o."id" AS "id" FROM json_each(${JSON.stringify(tickers)}) k
+          JOIN "PressRelease" o ON o."id" IN (
+            SELECT DISTINCT p."id" FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
+            WHERE t."ticker" = k."value"${extra}
+            ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit})
+          ORDER BY k."key", o."publishTime" DESC, o."id" DESC`;
   const rows = await readSql<{ ticker: string; id: number }>(db, statement);
   for (const row of rows) result.get(row.ticker)?.push(Number(row.id));
   return result;
@@ -112,12 +118,20 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: Pub
  */
 export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promise<Map<number, PressRelease>> {
   if (ids.length === 0) return new Map();
-  const [rows, tickers, securities] = await Promise.all([
-    readSql<Omit<PressRelease, 'tickers' | 'securities'>>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf('"id"', ids)}`),
+  const rows = await withChildren(db, ids, readSql<ReleaseRow>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf(db, '"id"', ids)}`));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+type ReleaseRow = Omit<PressRelease, 'tickers' | 'securities'>;
+
+/** The releases `ids` with their tickers and securities (as PRESS_RELEASE_INCLUDE), read in one turn with `rows`. */
+async function withChildren(db: Db, ids: readonly number[], rows: Promise<ReleaseRow[]> | ReleaseRow[]): Promise<PressRelease[]> {
+  const [releases, tickers, securities] = await Promise.all([
+    rows,
     childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids),
     childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids),
   ]);
-  return new Map(rows.map((r) => [r.id, { ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }]));
+  return releases.map((r) => ({ ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }));
 }
 
 /**
@@ -196,8 +210,8 @@ function children(pressReleaseId: number, row: PressReleaseInput) {
 
 async function insertChildren(tx: Tx, db: Db, rows: { id: number; row: PressReleaseInput }[]): Promise<void> {
   const all = rows.map(({ id, row }) => children(id, row));
-  await insertRows(tx, 'PressReleaseTicker', all.flatMap((c) => c.tickers));
-  await insertRows(tx, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
+  await insertRows(tx, db, 'PressReleaseTicker', all.flatMap((c) => c.tickers));
+  await insertRows(tx, db, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
 }
 
 /** As stored, with tickers and securities: what a new release's event carries. */
@@ -226,10 +240,10 @@ export function writePressReleases(db: Db, rows: readonly PressReleaseInput[]): 
         (await tx.pressRelease.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
       );
       if (withId.length) {
-        await insertRows(tx, 'PressRelease', withId.map(({ row, id }) => ({ ...releaseRow(row), id })));
-        await advanceSerial(tx, 'PressRelease');
+        await insertRows(tx, db, 'PressRelease', withId.map(({ row, id }) => ({ ...releaseRow(row), id })));
+        await advanceSerial(tx, db, 'PressRelease');
       }
-      const created = await insertRows(tx, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
+      const created = await insertRows(tx, db, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
       const byWire = new Map(without.map((row) => [row.wireDataId, row]));
       await insertChildren(tx, db, [...withId, ...created.map((c) => ({ id: c.id as number, row: byWire.get(c.wireDataId as string)! }))]);
     },

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Db } from '../db/client.js';
+import type { Db, SqliteConnection } from '../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { readSql } from '../db/sql.js';
 
@@ -34,7 +34,7 @@ interface SummaryState {
   threshold: number;
   current?: MasterSummary;
   /** The build in flight: one at a time per Db, shared by whoever waits for it. */
-  building?: Promise<MasterSummary>;
+  building?: Promise<MasterSummary | undefined>;
 }
 
 // keyed by the Prisma client: one state per database, whichever request's Db (Db.forRequest) asks
@@ -81,11 +81,11 @@ export async function currentSummary(db: Db, columns: readonly string[]): Promis
   return state.current?.version === version ? state.current : undefined;
 }
 
-function build(db: Db, state: SummaryState, columns: readonly string[]): Promise<MasterSummary> {
+function build(db: Db, state: SummaryState, columns: readonly string[]): Promise<MasterSummary | undefined> {
   if (state.building) return state.building;
   const building = summarize(db, columns, state.threshold).then((summary) => {
     // one built from an older snapshot than the summary kept (a version read late) must not replace it
-    if (!state.current || summary.version > state.current.version) state.current = summary;
+    if (summary && (!state.current || summary.version > state.current.version)) state.current = summary;
     return summary;
   });
   state.building = building;
@@ -104,24 +104,27 @@ interface Snapshot {
 }
 
 /**
- * Joins a column's values, so that they come as one string rather than 50,000 rows (no burst of
- * 50,000 row objects to collect). No identifier holds it; a column whose values do is left out of
- * the summary (counted in SQL).
+ * Joins a column's values, so that they come as one string rather than 50,000 rows (SQLite: 13 ms
+ * instead of 70–100 ms per column; PostgreSQL: no burst of 50,000 row objects to collect). No
+ * identifier holds it; a column whose values do is left out of the summary (counted in SQL).
  */
 const SEPARATOR = '\x1f';
 
-function joinedValues(column: string): string {
+function joinedValues(kind: Db['kind'], column: string): string {
+  const join = kind === 'postgresql' ? 'string_agg("v", chr(31))' : 'group_concat("v", char(31))';
   // in the index's order: sorting again in JS is then cheap
   const ordered = `SELECT "${column}" AS "v" FROM "Security" WHERE "${column}" IS NOT NULL ORDER BY "${column}"`;
-  return `SELECT COUNT("v") AS "n", string_agg("v", chr(31)) AS "joined" FROM (${ordered}) AS "s"`;
+  return `SELECT COUNT("v") AS "n", ${join} AS "joined" FROM (${ordered}) AS "s"`;
 }
 
 /** A build shares the event loop with live requests: it works in slices, between which they run. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-async function summarize(db: Db, columns: readonly string[], threshold: number): Promise<MasterSummary> {
+/** Undefined when the master changed while it was read (SQLite): the next search at the new version builds again. */
+async function summarize(db: Db, columns: readonly string[], threshold: number): Promise<MasterSummary | undefined> {
   await nextTurn(); // not inside the request that asked for the build
-  const snapshot = await snapshotOf(db.driver.pool, columns);
+  const snapshot = db.driver.kind === 'postgresql' ? await snapshotPostgres(db.driver.pool, columns) : await snapshotSqlite(db.driver.connection(), columns);
+  if (!snapshot) return undefined;
   const prefixes = new Map<string, Map<string, number>>();
   for (let i = 0; i < columns.length; i++) {
     await nextTurn();
@@ -135,7 +138,7 @@ async function summarize(db: Db, columns: readonly string[], threshold: number):
 }
 
 /** The version, the size and every value of `columns`, all in one snapshot (REPEATABLE READ). */
-async function snapshotOf(pool: Pool, columns: readonly string[]): Promise<Snapshot> {
+async function snapshotPostgres(pool: Pool, columns: readonly string[]): Promise<Snapshot> {
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
@@ -144,7 +147,7 @@ async function snapshotOf(pool: Pool, columns: readonly string[]): Promise<Snaps
     const [total] = (await client.query<{ n: string }>('SELECT COUNT(*)::text AS "n" FROM "Security"')).rows;
     const joined: Snapshot['columns'] = [];
     for (const c of columns) {
-      const [row] = (await client.query<{ n: string; joined: string | null }>(joinedValues(c))).rows;
+      const [row] = (await client.query<{ n: string; joined: string | null }>(joinedValues('postgresql', c))).rows;
       joined.push({ count: Number(row!.n), joined: row!.joined });
     }
     await client.query('COMMIT');
@@ -157,6 +160,27 @@ async function snapshotOf(pool: Pool, columns: readonly string[]): Promise<Snaps
   } finally {
     client.release(failure); // a client that failed is not reused
   }
+}
+
+/**
+ * As snapshotPostgres, on the driver's connection, in steps with the event loop free in between:
+ * the connection is synchronous (the whole read blocked requests for 150 ms over 50,000
+ * securities). Each step is a read transaction that reads the version too: the steps saw one
+ * snapshot when they all saw the same version; else the master changed meanwhile (undefined).
+ */
+async function snapshotSqlite(conn: SqliteConnection, columns: readonly string[]): Promise<Snapshot | undefined> {
+  const row = (sql: string) => conn.prepare(sql).raw(true).safeIntegers(true).get() as unknown[];
+  const step = (sql: string) => conn.transaction(() => [row('SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1')?.[0] as bigint | undefined, row(sql)] as const)();
+  const [version, [total]] = step('SELECT COUNT(*) FROM "Security"');
+  if (version === undefined) throw new Error('summarizing the security master: SecurityMasterVersion has no row with id 1');
+  const joined: Snapshot['columns'] = [];
+  for (const c of columns) {
+    await nextTurn();
+    const [seen, [n, values]] = step(joinedValues('sqlite', c));
+    if (seen !== version) return undefined;
+    joined.push({ count: Number(n), joined: values as string | null });
+  }
+  return { version, total: Number(total), columns: joined };
 }
 
 /**

@@ -331,7 +331,7 @@ function numberFacet(field: string, column: readonly (number | null)[], matches:
 /** The rows of `ids`, in that order (one statement); an id deleted since the index was read is left out. */
 export async function securitiesInOrder(db: Db, ids: readonly string[]): Promise<Security[]> {
   if (ids.length === 0) return [];
-  const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf('"id"', ids)}`);
+  const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(db, '"id"', ids)}`);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -56,8 +56,8 @@ async function replaceTerms(tx: Tx, db: Db, rows: readonly SecurityText[]): Prom
   // the vocabularies built before it stale too; and every writer of terms takes the version row's
   // lock first (an import holds it from its write of "Security"), so two never deadlock.
   await tx.$executeRaw(Prisma.sql`UPDATE "SecurityMasterVersion" SET "version" = "version" + 1 WHERE "id" = 1`);
-  await tx.$executeRaw(Prisma.sql`DELETE FROM "SecurityTerm" WHERE ${anyOf('"securityId"', rows.map((r) => r.id))}`);
-  await insertRows(tx, 'SecurityTerm', termRows(rows));
+  await tx.$executeRaw(Prisma.sql`DELETE FROM "SecurityTerm" WHERE ${anyOf(db, '"securityId"', rows.map((r) => r.id))}`);
+  await insertRows(tx, db, 'SecurityTerm', termRows(rows));
 }
 
 /**
@@ -165,9 +165,12 @@ export interface TextMatch {
 export type MatchRow = [string, number, number, number];
 
 /** The match rows as a table `v("term", "field", "tok", "cost")`, one bound parameter per column whatever their number. */
-function matchTable(rows: readonly MatchRow[]): Prisma.Sql {
-  const col = (i: number) => rows.map((r) => r[i]);
-  return Prisma.sql`unnest(${col(0)}::text[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[]) AS v("term", "field", "tok", "cost")`;
+function matchTable(db: Db, rows: readonly MatchRow[]): Prisma.Sql {
+  if (db.kind === 'postgresql') {
+    const col = (i: number) => rows.map((r) => r[i]);
+    return Prisma.sql`unnest(${col(0)}::text[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[]) AS v("term", "field", "tok", "cost")`;
+  }
+  return Prisma.sql`(SELECT j."value" ->> 0 AS "term", j."value" ->> 1 AS "field", j."value" ->> 2 AS "tok", j."value" ->> 3 AS "cost" FROM json_each(${JSON.stringify(rows)}) j) v`;
 }
 
 /**
@@ -178,7 +181,7 @@ function matchTable(rows: readonly MatchRow[]): Prisma.Sql {
  * words (at most 32: every candidate matched the same tokens, so the fewest unmatched words).
  * Its text is the same for every query (each list is one parameter): prepared once by Db.read.
  */
-function matchSql(rows: readonly MatchRow[], tokenCount: number): Prisma.Sql {
+function matchSql(db: Db, rows: readonly MatchRow[], tokenCount: number): Prisma.Sql {
   return Prisma.sql`SELECT g."securityId" AS "securityId",
     COALESCE(g."whole", 2) * 10000 + g."cost" * 100
       + (SELECT COUNT(*) FROM "SecurityTerm" w WHERE w."securityId" = g."securityId" AND w."field" = ${TEXT_FIELDS.name}) AS "score"
@@ -188,7 +191,7 @@ function matchSql(rows: readonly MatchRow[], tokenCount: number): Prisma.Sql {
       SUM(CASE WHEN p."tok" >= 0 THEN p."cost" ELSE 0 END) AS "cost"
     FROM (
       SELECT t."securityId" AS "securityId", v."tok" AS "tok", MIN(v."cost") AS "cost"
-      FROM ${matchTable(rows)} JOIN "SecurityTerm" t ON t."term" = v."term" AND t."field" = v."field"
+      FROM ${matchTable(db, rows)} JOIN "SecurityTerm" t ON t."term" = v."term" AND t."field" = v."field"
       GROUP BY t."securityId", v."tok"
     ) p
     GROUP BY p."securityId"
@@ -225,7 +228,7 @@ export async function textMatch(db: Db, q: string, fields: readonly TextField[],
       symbols.set(e.term, matchCost(e));
     }
   }
-  return { sql: matchSql(rows, tokens.length), tokens: matched, symbols, rows, tokenCount: tokens.length };
+  return { sql: matchSql(db, rows, tokens.length), tokens: matched, symbols, rows, tokenCount: tokens.length };
 }
 
 /** Whether `match` matches no security, known without a statement: a token matched no term, nor the whole query a symbol. */

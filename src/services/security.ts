@@ -293,7 +293,7 @@ export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security
 
 /** For loaders: every listing (by id) of each of `values` in `column` (one statement, its text the same for any number of values). */
 async function listingsOf(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security[]>> {
-  const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(`"${column}"`, values)} ORDER BY "id"`);
+  const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(db, `"${column}"`, values)} ORDER BY "id"`);
   const map = new Map<string, Security[]>();
   for (const r of rows) map.get(r[column])?.push(r) ?? map.set(r[column], [r]);
   return map;
@@ -353,7 +353,7 @@ export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): P
     storedKey: (s) => s.id,
     same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
     async insert(tx, batch) {
-      await insertRows(tx, 'Security', batch);
+      await insertRows(tx, db, 'Security', batch);
       await writeSecurityTerms(db, batch, tx);
     },
     async update(tx, changes) {

@@ -4,14 +4,14 @@ import { createApp } from '../../src/app.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { databaseUrlOf, testConfig, testDatabases } from '../helpers.js';
+import { testConfig, testDatabases } from '../helpers.js';
 
 /**
  * `npm run cli -- ARGS` as its own process, with `input` on stdin. Asynchronous, so that the
  * processes of different tests (each spends ~1 s of CPU loading the app) overlap on a second core.
  */
 function cli(database: DatabaseConfig, args: string[], input?: string, env: Record<string, string> = {}): Promise<{ status: number | null; out: string; err: string }> {
-  const url = databaseUrlOf(database);
+  const url = database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`;
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,

@@ -5,10 +5,11 @@ import { loadConfig, ROOT } from '../../src/config.js';
 import { ConfigError } from '../../src/domain/env-values.js';
 
 describe('configuration', () => {
-  it('defaults to port 4000 and the embedded PostgreSQL under ./data', () => {
+  it('defaults to port 4000 and an SQLite file under ./data', () => {
     const c = loadConfig({});
     expect(c.port).toBe(4000);
-    expect(c.database).toEqual({ embedded: `${ROOT}/data` });
+    expect(c.database.kind).toBe('sqlite');
+    expect(c.database.kind === 'sqlite' && c.database.file).toMatch(/\/data\/market\.db$/);
     expect(c.sampleData).toBe('auto');
     expect(c.ocr.model).toBe('fast');
     expect(c.auth).toMatchObject({ apiKeysPerUser: 10, corsOrigins: [], rateLimits: { free: 60, pro: 600, enterprise: 6000, anonymous: 60 } });
@@ -17,13 +18,13 @@ describe('configuration', () => {
 
   it('switches to PostgreSQL on a postgresql:// URL and reads ?schema=', () => {
     const c = loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/market?schema=mirror' });
-    expect(c.database).toEqual({ url: 'postgresql://u@db:5432/market', schema: 'mirror', create: true });
+    expect(c.database).toEqual({ kind: 'postgresql', url: 'postgresql://u@db:5432/market', schema: 'mirror', create: true });
   });
 
   it('creates a missing PostgreSQL database outside production, in production only with DATABASE_CREATE=true', () => {
     const create = (env: Record<string, string>) => {
       const { database } = loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/market', JWT_SECRET: '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi', ...env });
-      return 'create' in database && database.create;
+      return database.kind === 'postgresql' && database.create;
     };
     expect([create({}), create({ DATABASE_CREATE: 'false' })]).toEqual([true, false]);
     expect([create({ NODE_ENV: 'production' }), create({ NODE_ENV: 'production', DATABASE_CREATE: 'true' })]).toEqual([false, true]);
@@ -32,8 +33,7 @@ describe('configuration', () => {
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer from 1 to 65535; got "abc"/],
     [{ PORT: '70000' }, /PORT .* got "70000"/],
-    [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with postgresql:\/\/; got "mysql:\/\/x\/y"/],
-    [{ DATABASE_URL: 'file:./data/market.db' }, /DATABASE_URL file: \(SQLite\) is no longer supported: leave DATABASE_URL unset for the embedded PostgreSQL/],
+    [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with file: or postgresql:\/\/; got "mysql:\/\/x\/y"/],
     [{ DATABASE_URL: 'postgresql://host' }, /must name a host and a database/],
     [{ DATABASE_URL: 'postgresql://h/db?schema=a-b' }, /schema parameter must be an SQL identifier; got "a-b"/],
     [{ DATABASE_CREATE: 'yes' }, /DATABASE_CREATE must be true or false; got "yes"/],

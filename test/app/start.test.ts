@@ -111,7 +111,7 @@ describe('npm start on a fresh machine', () => {
   }, 120_000);
 });
 
-describe('npm start on a PostgreSQL server without the database', () => {
+describe('npm start on a PostgreSQL server without the database', { tags: ['postgresql'] }, () => {
   const name = `mdg_start_${process.pid}`;
   const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgresql://unset/unset');
   url.pathname = `/${name}`;

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { expect } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { apiKeyPrefix, hashApiKey } from '../../src/credentials/apikeys.js';
-import type { Config, DatabaseConfig } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { DEMO_ACCOUNTS, type Tier, type User } from '../../src/services/account.js';
@@ -21,7 +21,7 @@ export const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export interface AuthHarness {
   app: App;
   db: Db;
-  config: Readonly<Config & { database: DatabaseConfig }>;
+  config: Readonly<Config>;
   /** Another app over the same database, with other env knobs (e.g. COOKIE_SECURE=false). */
   appWith(env: Record<string, string>): App;
   close(): Promise<void>;

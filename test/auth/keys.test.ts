@@ -84,7 +84,7 @@ describe.each(testDatabases())('who may manage API keys, and how many, on $name'
   it('concurrent creations never pass the cap: 24 at once, through GraphQL (and from two other database clients on PostgreSQL)', async () => {
     const u = await freshUser(h.db, 'pro');
     const session = bearer((await login(h.app, u.email, u.password)).access);
-    const others = await Promise.all([createDb(h.config.database), createDb(h.config.database)]);
+    const others = tdb.name === 'postgresql' ? await Promise.all([createDb(h.config.database), createDb(h.config.database)]) : [];
     const http = others.length ? 8 : 24;
     try {
       const attempts = await Promise.all([

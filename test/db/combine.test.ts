@@ -4,7 +4,7 @@ import { openDatabase } from '../../src/bootstrap.js';
 import { readQueue, type Db } from '../../src/db/client.js';
 import { pgReader, type QueuedRead } from '../../src/db/pg-read.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { testConfig, testDatabases } from '../helpers.js';
+import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
 import { canonical, typeOf } from './rows.js';
 
 // A request's Db (Db.forRequest) sends the reads of one turn of the event loop as one statement
@@ -29,7 +29,12 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     return [value, db.statementCount - before];
   };
 
-  it('gives every model’s rows, in one statement, exactly as each statement alone gives them', async () => {
+  it('SQLite reads in-process: a request’s Db is the Db itself', () => {
+    if (tdb.name === 'sqlite') expect(db.forRequest()).toBe(db);
+    else expect(db.forRequest()).not.toBe(db);
+  });
+
+  itOnPostgresql(tdb)('gives every model’s rows, in one statement, exactly as each statement alone gives them', async () => {
     const models = Object.values(Prisma.ModelName);
     // ordered by every column, so each statement has one order whatever its plan
     const statements = models.map((m) => `SELECT * FROM "${m}" ORDER BY 1, 2`);
@@ -55,7 +60,7 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     expect(all).toContain(null);
   });
 
-  it('keeps each value of every kind, null and unicode text as the statement alone does', async () => {
+  itOnPostgresql(tdb)('keeps each value of every kind, null and unicode text as the statement alone does', async () => {
     const sql = `SELECT 9007199254740993::int8 AS "big", (-9223372036854775808)::int8 AS "min", '2026-01-02 03:04:05.678'::timestamp(3) AS "at",
       '{"a": [1, "é"], "b": null}'::jsonb AS "doc", '[1.5, true]'::json AS "raw", 0.1::float8 AS "tenth", 1e300::float8 AS "huge",
       'NaN'::float8 AS "nan", true AS "yes", false AS "no", NULL::text AS "none", $1::text AS "text", 2147483647 AS "int",
@@ -74,7 +79,7 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     expect(other).toEqual({ one: 1 });
   });
 
-  it('runs a statement alone until it has taught its columns, then together', async () => {
+  itOnPostgresql(tdb)('runs a statement alone until it has taught its columns, then together', async () => {
     const a = `SELECT "symbol" FROM "Security" WHERE "symbol" = $1 /* taught ${Date.now()} */`;
     const b = `SELECT COUNT(*) AS "n" FROM "Rating" WHERE "ticker" = $1 /* taught ${Date.now()} */`;
     const both = (request: Db) => Promise.all([request.read(a, ['NVLX']), request.read(b, ['NVLX'])]);
@@ -85,7 +90,7 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     expect(first[0]).toEqual([{ symbol: 'NVLX' }]);
   });
 
-  it('keeps each statement’s row order, and the parameters of each statement its own', async () => {
+  itOnPostgresql(tdb)('keeps each statement’s row order, and the parameters of each statement its own', async () => {
     const trades = 'SELECT "tradeId", "price" FROM "Trade" ORDER BY "price" DESC, "tradeId" LIMIT $1';
     const ratings = 'SELECT "id" FROM "Rating" WHERE "ticker" = $1 ORDER BY "createdAt" ASC, "id" DESC';
     const series = 'SELECT g AS "g" FROM generate_series(1, $1::int) g ORDER BY g % 7, g DESC';
@@ -100,7 +105,7 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     expect(alone[1]).not.toEqual(alone[3]);
   });
 
-  it('a failing statement rejects every read sent with it, with its own error; the next turn reads again', async () => {
+  itOnPostgresql(tdb)('a failing statement rejects every read sent with it, with its own error; the next turn reads again', async () => {
     const divide = 'SELECT 10 / $1::int AS "x"';
     const fine = 'SELECT "symbol" FROM "Security" ORDER BY "id" LIMIT $1';
     expect(await db.read(divide, [2])).toEqual([{ x: 5 }]);

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
-import { parsePostgresUrl } from '../../src/config.js';
+import { parseDatabaseUrl } from '../../src/config.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { createLogger } from '../../src/observability/log.js';
 import { authHarness, BASE, type AuthHarness } from '../auth/helpers.js';
@@ -70,7 +71,7 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
     created = true;
     pg('pg_ctlcluster', version, cluster, 'start');
     const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
-    h = await authHarness({ name: 'postgresql', create: async () => parsePostgresUrl(url), cleanup: async () => {} });
+    h = await authHarness({ name: 'postgresql', create: async () => parseDatabaseUrl(url, os.tmpdir()), cleanup: async () => {} });
     app = createApp({ config: h.config, db: h.db, logger: createLogger('info', { write: (line: string) => void logLines.push(line) }) });
   }, 120_000);
 

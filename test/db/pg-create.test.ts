@@ -1,19 +1,20 @@
 // `DATABASE_URL=postgresql://…/market npm start` on a server without a `market` database: the
 // gateway creates it (db/pg-create.ts) or stops with the createdb command to run.
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { openDatabase } from '../../src/bootstrap.js';
-import { parsePostgresUrl } from '../../src/config.js';
+import { parseDatabaseUrl } from '../../src/config.js';
 import { createMissingDatabase } from '../../src/db/pg-create.js';
 import { AppError } from '../../src/errors.js';
 import { DEFAULT_SAMPLE } from '../../src/sample/generate.js';
 import { gqlRequest } from '../auth/helpers.js';
-import { testConfig, testDatabaseUrl } from '../helpers.js';
+import { testConfig } from '../helpers.js';
 
-describe('a PostgreSQL database that does not exist yet', () => {
-  const baseUrl = testDatabaseUrl();
+describe('a PostgreSQL database that does not exist yet', { tags: ['postgresql'] }, () => {
+  const baseUrl = process.env.TEST_DATABASE_URL ?? '';
   const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`;
   const databases: string[] = [];
   const roles: string[] = [];
@@ -52,7 +53,7 @@ describe('a PostgreSQL database that does not exist yet', () => {
 
   it('is created with a code-point collation, migrated and seeded; the app serves a prefix search from it', async () => {
     const name = `mdg_create_${suffix}`;
-    const config = testConfig(parsePostgresUrl(urlFor(name), true), { sampleData: 'auto' });
+    const config = testConfig(parseDatabaseUrl(urlFor(name), os.tmpdir(), true), { sampleData: 'auto' });
     const logs: string[] = [];
     const db = await openDatabase(config, (m) => logs.push(m));
     try {
@@ -83,7 +84,7 @@ describe('a PostgreSQL database that does not exist yet', () => {
     databases.push(canary);
     await admin((c) => c.query(`CREATE DATABASE ${canary}`));
     const name = `m"; DROP DATABASE "${canary}"; --'\\`;
-    const db = await openDatabase(testConfig(parsePostgresUrl(urlFor(name), true)));
+    const db = await openDatabase(testConfig(parseDatabaseUrl(urlFor(name), os.tmpdir(), true)));
     await db.close();
     expect(await exists(name)).toBe(true);
     expect(await exists(canary)).toBe(true);
@@ -91,13 +92,13 @@ describe('a PostgreSQL database that does not exist yet', () => {
 
   it('refuses a name PostgreSQL would cut to 63 bytes, naming the rule', async () => {
     const name = `mdg_long_${suffix}_${'x'.repeat(60)}`;
-    await expect(openDatabase(testConfig(parsePostgresUrl(urlFor(name), true)))).rejects.toThrow(/a database name is at most 63 bytes/);
+    await expect(openDatabase(testConfig(parseDatabaseUrl(urlFor(name), os.tmpdir(), true)))).rejects.toThrow(/a database name is at most 63 bytes/);
     expect(await exists(name.slice(0, 63))).toBe(false);
   });
 
   it('in production (DATABASE_CREATE off) creates nothing and names the createdb command to run', async () => {
     const name = `mdg_prod_${suffix}`;
-    const config = testConfig(parsePostgresUrl(urlFor(name), false), { nodeEnv: 'production' });
+    const config = testConfig(parseDatabaseUrl(urlFor(name), os.tmpdir(), false), { nodeEnv: 'production' });
     const error = await openDatabase(config).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('DATABASE_MISSING');
@@ -114,7 +115,7 @@ describe('a PostgreSQL database that does not exist yet', () => {
     roles.push(role);
     await admin((c) => c.query(`CREATE ROLE ${c.escapeIdentifier(role)} LOGIN NOCREATEDB`));
     const name = `mdg_noright_${suffix}`;
-    const config = testConfig(parsePostgresUrl(urlFor(name, role), true));
+    const config = testConfig(parseDatabaseUrl(urlFor(name, role), os.tmpdir(), true));
     const error = await openDatabase(config).then(() => undefined, (e: unknown) => e);
     expect((error as AppError).code).toBe('DATABASE_MISSING');
     expect((error as AppError).message).toMatch(
@@ -148,7 +149,8 @@ function fakeServer(answers: ({ code: string; message: string } | undefined)[]) 
 }
 
 describe('creating a database on servers unlike the test one', () => {
-  const database = parsePostgresUrl('postgresql://app@db.example:6543/market', true);
+  const database = parseDatabaseUrl('postgresql://app@db.example:6543/market', os.tmpdir(), true);
+  if (database.kind !== 'postgresql') throw new Error('unreachable');
   const create = `CREATE DATABASE "market" TEMPLATE template0 ENCODING 'UTF8'`;
 
   it('falls back to LOCALE C where the server has no C.UTF-8 locale', async () => {

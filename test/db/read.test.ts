@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { topPerKey } from '../../src/db/sql.js';
 import { SEARCH_TYPES, securitySearchAtPage, securitySearchPage, type SearchType } from '../../src/services/security.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { testConfig, testDatabases } from '../helpers.js';
+import { itOnPostgresql, testConfig, testDatabases } from '../helpers.js';
 import { canonical, typeOf } from './rows.js';
 
 // Db.read is the driver-level path of the hot reads; it must hand back rows exactly as Prisma
@@ -56,14 +56,14 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     expect(Number(dates[0]!.n)).toBeGreaterThan(0);
   });
 
-  it('keeps one plan per prepared statement on its own connections, and leaves Prisma’s to plan per call', async () => {
+  itOnPostgresql(tdb)('keeps one plan per prepared statement on its own connections, and leaves Prisma’s to plan per call', async () => {
     const [read] = await db.read<{ mode: string }>('SELECT current_setting($1) AS "mode"', ['plan_cache_mode']);
     expect(read?.mode).toBe('force_generic_plan');
     const [prisma] = await db.prisma.$queryRawUnsafe<{ mode: string }[]>(`SELECT current_setting('plan_cache_mode') AS "mode"`);
     expect(prisma?.mode).toBe('auto');
   });
 
-  it('pipelines concurrent reads on at most 4 connections; a failing statement fails only itself', async () => {
+  itOnPostgresql(tdb)('pipelines concurrent reads on at most 4 connections; a failing statement fails only itself', async () => {
     const symbols = (await db.prisma.security.findMany({ select: { symbol: true }, orderBy: { id: 'asc' }, take: 40 })).map((s) => s.symbol);
     const sql = 'SELECT "symbol" FROM "Security" WHERE "symbol" = $1 ORDER BY "id" LIMIT 1';
     const results = await Promise.allSettled([
@@ -74,11 +74,12 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     const rows = results.map((r) => (r.status === 'fulfilled' ? r.value[0]?.symbol : 'failed'));
     expect(rows).toEqual([...symbols, 'failed', ...symbols]);
     expect(String((results[symbols.length] as PromiseRejectedResult).reason)).toMatch(/division by zero/);
+    if (db.driver.kind !== 'postgresql') throw new Error('unreachable');
     expect(db.driver.reads.totalCount).toBeGreaterThan(0);
     expect(db.driver.reads.totalCount).toBeLessThanOrEqual(4);
   });
 
-  it('replaces a read connection the server dropped', async () => {
+  itOnPostgresql(tdb)('replaces a read connection the server dropped', async () => {
     const [me] = await db.read<{ pid: number }>('SELECT pg_backend_pid() AS "pid"');
     await db.prisma.$queryRawUnsafe('SELECT pg_terminate_backend($1::int)', me!.pid);
     let answered = false;

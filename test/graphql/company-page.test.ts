@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { ROOT } from '../../src/config.js';
-import { testDatabases } from '../helpers.js';
+import { itOnPostgresql, testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
 
 const PAGES = `query Pages($n: Int!) {
@@ -71,7 +71,7 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(JSON.stringify(other)).toBe(JSON.stringify(result));
   });
 
-  it('resolved: a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
+  itOnPostgresql(tdb)('resolved: a statement that fails fails the reads sent with it, coded as any database error, and the next page is whole again', async () => {
     expect((await gqlOn(resolved, COMPANY_PAGE_QUERY)).errors).toBeUndefined(); // every statement of the page taught
     await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
     let broken: any;
@@ -90,7 +90,7 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(again.data.security.logo.png.url).toBeTruthy();
   });
 
-  it('planned: a tree that fails to read goes to graphql-js, whose resolvers fail alone; the next page is planned again', async () => {
+  itOnPostgresql(tdb)('planned: a tree that fails to read goes to graphql-js, whose resolvers fail alone; the next page is planned again', async () => {
     expect((await h.gql(COMPANY_PAGE_QUERY)).errors).toBeUndefined();
     await h.db.prisma.$executeRawUnsafe('ALTER TABLE "Logo" RENAME TO "LogoAway"');
     let broken: any;

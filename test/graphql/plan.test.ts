@@ -91,7 +91,7 @@ async function appsOver(tdb: TestDatabase): Promise<Apps> {
 
 const postgresql = () => testDatabases().find((t) => t.name === 'postgresql')!;
 
-describe('planned execution answers as graphql-js does, on PostgreSQL', () => {
+describe('planned execution answers as graphql-js does, on PostgreSQL', { tags: ['postgresql'] }, () => {
   let apps: Apps;
   beforeAll(async () => {
     apps = await appsOver(postgresql());

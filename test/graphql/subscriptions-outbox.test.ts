@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { LISTENER_NAME } from '../../src/db/outbox-store.js';
-import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
+import { itOnPostgresql, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
 import { ndjson, SEQ, sse, trade, within, wsClients } from './subscription-helpers.js';
+
+const cliUrl = (database: DatabaseConfig) => (database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`);
 
 const TRADE = 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }';
 const tradeAdded = (sequenceNumber: bigint) => ({ data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: String(sequenceNumber), sipTimestamp: '1795208399869397596' } } });
@@ -49,7 +51,7 @@ describe.each(testDatabases())('live events across processes without Redis, on $
     const { REDIS_URL: _unset, ...inherited } = process.env;
     env = {
       ...inherited,
-      DATABASE_URL: databaseUrlOf(database),
+      DATABASE_URL: cliUrl(database),
       JWT_SECRET: TEST_JWT_SECRET,
       NODE_ENV: 'test',
       SAMPLE_DATA: 'none',
@@ -112,7 +114,7 @@ describe.each(testDatabases())('live events across processes without Redis, on $
     }
   });
 
-  it('a dropped LISTEN connection is opened again: the server lives, and events come after it as before', async () => {
+  itOnPostgresql(tdb)('a dropped LISTEN connection is opened again: the server lives, and events come after it as before', async () => {
     const overSse = await sse(fetch, base, TRADE, { 'x-api-key': 'demo-pro' });
     expect(overSse.response.status).toBe(200);
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -136,6 +138,15 @@ describe.each(testDatabases())('live events across processes without Redis, on $
 /** Plain SQL on the test database, for what no API shows: the rows of "LiveEvent". */
 async function rawClient(database: DatabaseConfig): Promise<{ exec(sql: string): Promise<void>; count(): Promise<number>; close(): Promise<void> }> {
   const COUNT = 'SELECT count(*) AS n FROM "LiveEvent"';
+  if (database.kind === 'sqlite') {
+    const { default: Database } = await import('libsql');
+    const conn = new Database(database.file, { timeout: 10_000 });
+    return {
+      exec: async (sql) => void conn.exec(sql),
+      count: async () => Number((conn.prepare(COUNT).get() as { n: number }).n),
+      close: async () => void conn.close(),
+    };
+  }
   const client = new pg.Client({ connectionString: database.url, options: `-c search_path="${database.schema}"` });
   await client.connect();
   return {

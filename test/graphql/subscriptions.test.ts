@@ -24,7 +24,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/graphql/ws.js';
 import { createApiKey } from '../../src/services/account.js';
 import { authHarness, freshUser, RELAXED, type AuthHarness } from '../auth/helpers.js';
-import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
+import { testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
 import { countingBus, fetchOf, ndjson, SEQ, SIP, sse, trade, within, wsClients } from './subscription-helpers.js';
 
 // ------------------------------------------------------------------ records, as the import reads them
@@ -317,6 +317,8 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
 // ------------------------------------------------------------------ two server processes, one Redis
 
 
+const cliUrl = (database: DatabaseConfig) => (database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`);
+
 describe('across processes through Redis', { tags: ['redis'] }, () => {
   // PostgreSQL when the suite has it (what several instances share in production), else one SQLite file
   const tdb = testDatabases().at(-1)!;
@@ -355,7 +357,7 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
     await (await openDatabase(testConfig(database))).close();
     env = {
       ...process.env,
-      DATABASE_URL: databaseUrlOf(database),
+      DATABASE_URL: cliUrl(database),
       REDIS_URL: process.env.TEST_REDIS_URL!,
       JWT_SECRET: TEST_JWT_SECRET,
       NODE_ENV: 'test',

@@ -20,7 +20,7 @@ import { importer as quoteImporter } from '../../src/ingest/resources/quote.js';
 import { importer as tradeImporter } from '../../src/ingest/resources/trade.js';
 import type { Quote, Trade } from '../../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { databaseUrlOf, testDatabases } from '../helpers.js';
+import { testDatabases } from '../helpers.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'import-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -422,7 +422,7 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', '-', '--follow'], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrlOf(database), NODE_ENV: 'test', REDIS_URL: redisUrl ?? '' },
+        env: { ...process.env, DATABASE_URL: cliUrl(database), NODE_ENV: 'test', REDIS_URL: redisUrl ?? '' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let out = '';
@@ -442,13 +442,17 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
   }, 60_000);
 });
 
+function cliUrl(database: DatabaseConfig) {
+  return database.kind === 'sqlite' ? database.url : `${database.url}${database.url.includes('?') ? '&' : '?'}schema=${database.schema}`;
+}
+
 /** `npm run cli -- ARGS` as its own process, with `input` on stdin; asynchronous, so that several can run at once. */
 function cli(database: DatabaseConfig, args: string[], input?: string): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrlOf(database), NODE_ENV: 'test', REDIS_URL: '' }, encoding: 'utf8', timeout: 60_000 },
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: cliUrl(database), NODE_ENV: 'test', REDIS_URL: '' }, encoding: 'utf8', timeout: 60_000 },
       (e, out, err) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err }),
     );
     child.stdin!.on('error', () => {}); // a child that exits without reading its stdin

@@ -11,7 +11,7 @@ import { createDb, type Db } from '../../src/db/client.js';
 import { importStream } from '../../src/ingest/import-stream.js';
 import { importer } from '../../src/ingest/resources/trade.js';
 import { migrate } from '../../src/db/migrate.js';
-import { databaseUrlOf, testDatabases } from '../helpers.js';
+import { testDatabases } from '../helpers.js';
 
 // 20 batches are enough: the kill lands once 2 are committed, with 18 still to write (the child
 // writes 20-30k rows/s, ~40 ms a batch, and the poll looks every 25 ms), so it always cuts the
@@ -35,8 +35,9 @@ const file = path.join(dir, 'trades.ndjson');
 }
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+const urlOf = (d: DatabaseConfig) => (d.kind === 'sqlite' ? d.url : `${d.url}${d.url.includes('?') ? '&' : '?'}schema=${d.schema}`);
 const cliArgs = ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', file, '--batch', String(BATCH)];
-const cliEnv = (d: DatabaseConfig) => ({ ...process.env, DATABASE_URL: databaseUrlOf(d), NODE_ENV: 'test', REDIS_URL: '' });
+const cliEnv = (d: DatabaseConfig) => ({ ...process.env, DATABASE_URL: urlOf(d), NODE_ENV: 'test', REDIS_URL: '' });
 
 /** The whole table, in key order, as one hash (every column, bigints as their digits). */
 async function tableHash(db: Db): Promise<{ rows: number; hash: string }> {

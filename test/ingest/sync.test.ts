@@ -16,7 +16,7 @@ import { sync, type ResourceReport } from '../../src/ingest/sync.js';
 import { seedSampleData } from '../../src/sample/seed.js';
 import { listHighWater } from '../../src/services/sync-state.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { databaseUrlOf, freePort, testConfig, testDatabases } from '../helpers.js';
+import { freePort, testConfig, testDatabases } from '../helpers.js';
 
 const KEY = 'demo-enterprise';
 
@@ -174,7 +174,7 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
     // async: the upstream is served by this very process
     const cli = (database: DatabaseConfig, args: string[]) =>
       new Promise<{ code: number; out: string; err: string }>((resolve) => {
-        const url = databaseUrlOf(database);
+        const url = database.kind === 'sqlite' ? database.url : `${database.url}?schema=${database.schema}`;
         execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test' }, timeout: 120_000 }, (e, out, err) =>
           resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
         );

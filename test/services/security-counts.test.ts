@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Prisma } from '../../generated/prisma/client.js';
 import { prefixCounts, setPrefixCountThreshold } from '../../src/services/security-counts.js';
 import { SEARCH_TYPES, type SearchType } from '../../src/services/security.js';
-import { testDatabases } from '../helpers.js';
+import { itOnPostgresql, testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { rest } from '../rest/helpers.js';
 
@@ -86,7 +86,7 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
     expect(await version()).toBe(v4);
   });
 
-  it('PostgreSQL: TRUNCATE bumps the version too', async () => {
+  itOnPostgresql(tdb)('PostgreSQL: TRUNCATE bumps the version too', async () => {
     const before = await version();
     const rollback = new Error('rollback');
     let inside: bigint | undefined;

@@ -1,18 +1,6 @@
--- CreateEnum
-CREATE TYPE "Timeframe" AS ENUM ('quarterly', 'annual', 'trailing_twelve_months');
-
--- CreateEnum
-CREATE TYPE "FiscalPeriod" AS ENUM ('Q1', 'Q2', 'Q3', 'Q4', 'FY');
-
--- CreateEnum
-CREATE TYPE "NewsType" AS ENUM ('gainers', 'losers');
-
--- CreateEnum
-CREATE TYPE "Tier" AS ENUM ('free', 'pro', 'enterprise');
-
 -- CreateTable
 CREATE TABLE "Security" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "symbol" TEXT NOT NULL,
     "name" TEXT NOT NULL,
     "status" TEXT NOT NULL,
@@ -56,36 +44,32 @@ CREATE TABLE "Security" (
     "ric" TEXT,
     "active" BOOLEAN NOT NULL DEFAULT true,
     "currencyName" TEXT,
-    "lastUpdatedUtc" TIMESTAMP(3),
+    "lastUpdatedUtc" DATETIME,
     "locale" TEXT,
     "market" TEXT,
     "primaryExchange" TEXT,
     "ticker" TEXT,
     "tickerRoot" TEXT,
     "type" TEXT,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Security_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "Logo" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "symbol" TEXT NOT NULL,
     "companyName" TEXT NOT NULL,
     "pngUrl" TEXT NOT NULL,
     "pngHeight" INTEGER NOT NULL,
     "pngWidth" INTEGER NOT NULL,
-    "pngSizeKb" DOUBLE PRECISION NOT NULL,
+    "pngSizeKb" REAL NOT NULL,
     "svgUrl" TEXT NOT NULL,
-    "svgSizeKb" DOUBLE PRECISION NOT NULL,
+    "svgSizeKb" REAL NOT NULL,
     "thumbnailUrl" TEXT NOT NULL,
-    "thumbnailSizeKb" DOUBLE PRECISION NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Logo_pkey" PRIMARY KEY ("id")
+    "thumbnailSizeKb" REAL NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
@@ -101,50 +85,49 @@ CREATE TABLE "LogoSecurityInfo" (
     "shareClassFigi" TEXT NOT NULL,
     "marketSector" TEXT NOT NULL,
 
-    CONSTRAINT "LogoSecurityInfo_pkey" PRIMARY KEY ("logoId","position")
+    PRIMARY KEY ("logoId", "position"),
+    CONSTRAINT "LogoSecurityInfo_logoId_fkey" FOREIGN KEY ("logoId") REFERENCES "Logo" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "BalanceSheet" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "cik" TEXT NOT NULL,
     "fiscalYear" INTEGER NOT NULL,
     "fiscalQuarter" INTEGER NOT NULL,
     "reportingPeriodEnd" TEXT NOT NULL,
-    "timeframe" "Timeframe" NOT NULL,
-    "accumulatedRetainedEarnings" DOUBLE PRECISION NOT NULL,
-    "acquiredGoodwill" DOUBLE PRECISION NOT NULL,
-    "advanceCustomerPayments" DOUBLE PRECISION NOT NULL,
-    "cashAndShortTermEquivalents" DOUBLE PRECISION NOT NULL,
-    "currentAccruedLiabilities" DOUBLE PRECISION NOT NULL,
-    "customerReceivables" DOUBLE PRECISION NOT NULL,
-    "longTermDebtObligations" DOUBLE PRECISION NOT NULL,
-    "longTermMiscellaneousLiabilities" DOUBLE PRECISION NOT NULL,
-    "miscellaneousAssets" DOUBLE PRECISION NOT NULL,
-    "miscellaneousCurrentAssets" DOUBLE PRECISION NOT NULL,
-    "netFixedAssets" DOUBLE PRECISION NOT NULL,
-    "netIntangibleAssets" DOUBLE PRECISION NOT NULL,
-    "ordinaryShareCapital" DOUBLE PRECISION NOT NULL,
-    "otherComprehensiveIncomeAccumulated" DOUBLE PRECISION NOT NULL,
-    "otherStockholderEquity" DOUBLE PRECISION NOT NULL,
-    "parentCompanyEquity" DOUBLE PRECISION NOT NULL,
-    "payableToSuppliers" DOUBLE PRECISION NOT NULL,
-    "shortTermDebtObligations" DOUBLE PRECISION NOT NULL,
-    "sumOfCurrentAssets" DOUBLE PRECISION NOT NULL,
-    "sumOfCurrentLiabilities" DOUBLE PRECISION NOT NULL,
-    "totalAssets" DOUBLE PRECISION NOT NULL,
-    "totalEquity" DOUBLE PRECISION NOT NULL,
-    "totalLiabilities" DOUBLE PRECISION NOT NULL,
-    "totalLiabilitiesPlusEquity" DOUBLE PRECISION NOT NULL,
-    "capitalPaidInExcess" DOUBLE PRECISION,
-    "marketableSecuritiesShortTerm" DOUBLE PRECISION,
-    "minorityShareholderInterest" DOUBLE PRECISION,
-    "stockInventory" DOUBLE PRECISION,
-    "treasuryStock" DOUBLE PRECISION,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "BalanceSheet_pkey" PRIMARY KEY ("id")
+    "timeframe" TEXT NOT NULL,
+    "accumulatedRetainedEarnings" REAL NOT NULL,
+    "acquiredGoodwill" REAL NOT NULL,
+    "advanceCustomerPayments" REAL NOT NULL,
+    "cashAndShortTermEquivalents" REAL NOT NULL,
+    "currentAccruedLiabilities" REAL NOT NULL,
+    "customerReceivables" REAL NOT NULL,
+    "longTermDebtObligations" REAL NOT NULL,
+    "longTermMiscellaneousLiabilities" REAL NOT NULL,
+    "miscellaneousAssets" REAL NOT NULL,
+    "miscellaneousCurrentAssets" REAL NOT NULL,
+    "netFixedAssets" REAL NOT NULL,
+    "netIntangibleAssets" REAL NOT NULL,
+    "ordinaryShareCapital" REAL NOT NULL,
+    "otherComprehensiveIncomeAccumulated" REAL NOT NULL,
+    "otherStockholderEquity" REAL NOT NULL,
+    "parentCompanyEquity" REAL NOT NULL,
+    "payableToSuppliers" REAL NOT NULL,
+    "shortTermDebtObligations" REAL NOT NULL,
+    "sumOfCurrentAssets" REAL NOT NULL,
+    "sumOfCurrentLiabilities" REAL NOT NULL,
+    "totalAssets" REAL NOT NULL,
+    "totalEquity" REAL NOT NULL,
+    "totalLiabilities" REAL NOT NULL,
+    "totalLiabilitiesPlusEquity" REAL NOT NULL,
+    "capitalPaidInExcess" REAL,
+    "marketableSecuritiesShortTerm" REAL,
+    "minorityShareholderInterest" REAL,
+    "stockInventory" REAL,
+    "treasuryStock" REAL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
@@ -153,140 +136,138 @@ CREATE TABLE "BalanceSheetSymbol" (
     "position" INTEGER NOT NULL,
     "symbol" TEXT NOT NULL,
 
-    CONSTRAINT "BalanceSheetSymbol_pkey" PRIMARY KEY ("balanceSheetId","position")
+    PRIMARY KEY ("balanceSheetId", "position"),
+    CONSTRAINT "BalanceSheetSymbol_balanceSheetId_fkey" FOREIGN KEY ("balanceSheetId") REFERENCES "BalanceSheet" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Fundamental" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "symbol" TEXT NOT NULL,
     "cik" TEXT NOT NULL,
     "endPeriod" TEXT NOT NULL,
-    "quarter" "FiscalPeriod" NOT NULL,
+    "quarter" TEXT NOT NULL,
     "year" INTEGER NOT NULL,
-    "revenue" DOUBLE PRECISION NOT NULL,
-    "costOfRevenue" DOUBLE PRECISION NOT NULL,
-    "grossProfit" DOUBLE PRECISION NOT NULL,
-    "sellingGeneralAdministrative" DOUBLE PRECISION NOT NULL,
-    "researchDevelopment" DOUBLE PRECISION NOT NULL,
-    "depreciationDepletionAmortizationExpense" DOUBLE PRECISION NOT NULL,
-    "otherOperatingExpenses" DOUBLE PRECISION NOT NULL,
-    "totalOperatingExpenses" DOUBLE PRECISION NOT NULL,
-    "operatingIncome" DOUBLE PRECISION NOT NULL,
-    "interestExpense" DOUBLE PRECISION NOT NULL,
-    "interestInvestmentIncome" DOUBLE PRECISION NOT NULL,
-    "otherExpenseIncome" DOUBLE PRECISION NOT NULL,
-    "totalOtherIncomeExpense" DOUBLE PRECISION NOT NULL,
-    "incomeBeforeIncomeTaxes" DOUBLE PRECISION NOT NULL,
-    "incomeTaxes" DOUBLE PRECISION NOT NULL,
-    "discontinuedOperations" DOUBLE PRECISION NOT NULL,
-    "equityInAffiliates" DOUBLE PRECISION NOT NULL,
-    "extraordinaryItems" DOUBLE PRECISION NOT NULL,
-    "consolidatedNetIncomeLoss" DOUBLE PRECISION NOT NULL,
-    "noncontrollingInterestIncome" DOUBLE PRECISION NOT NULL,
-    "preferredStockDividendsDeclared" DOUBLE PRECISION NOT NULL,
-    "netIncomeLossAttributableCommonShareholders" DOUBLE PRECISION NOT NULL,
-    "basicEarningsPerShare" DOUBLE PRECISION NOT NULL,
-    "dilutedEarningsPerShare" DOUBLE PRECISION NOT NULL,
-    "basicSharesOutstanding" DOUBLE PRECISION NOT NULL,
-    "dilutedSharesOutstanding" DOUBLE PRECISION NOT NULL,
-    "ebitda" DOUBLE PRECISION NOT NULL,
-    "cashEquivalents" DOUBLE PRECISION NOT NULL,
-    "shortTermInvestments" DOUBLE PRECISION NOT NULL,
-    "inventories" DOUBLE PRECISION NOT NULL,
-    "prepaidExpensesOtherCurrentAssets" DOUBLE PRECISION NOT NULL,
-    "totalCurrentAssets" DOUBLE PRECISION NOT NULL,
-    "propertyPlantEquipmentNet" DOUBLE PRECISION NOT NULL,
-    "goodwill" DOUBLE PRECISION NOT NULL,
-    "intangibleAssetsNet" DOUBLE PRECISION NOT NULL,
-    "otherAssets" DOUBLE PRECISION NOT NULL,
-    "totalAssets" DOUBLE PRECISION NOT NULL,
-    "accountsPayable" DOUBLE PRECISION NOT NULL,
-    "deferredRevenueCurrent" DOUBLE PRECISION NOT NULL,
-    "deferredLiabilitiesCurrent" DOUBLE PRECISION NOT NULL,
-    "debtCurrent" DOUBLE PRECISION NOT NULL,
-    "accruedOtherCurrentLiabilities" DOUBLE PRECISION NOT NULL,
-    "totalCurrentLiabilities" DOUBLE PRECISION NOT NULL,
-    "longTermDebtCapitalLeaseObligations" DOUBLE PRECISION NOT NULL,
-    "otherNoncurrentLiabilities" DOUBLE PRECISION NOT NULL,
-    "totalLiabilities" DOUBLE PRECISION NOT NULL,
-    "commitmentsContingencies" DOUBLE PRECISION,
-    "preferredStock" DOUBLE PRECISION NOT NULL,
-    "commonStock" DOUBLE PRECISION NOT NULL,
-    "additionalPaidInCapital" DOUBLE PRECISION NOT NULL,
-    "treasuryStock" DOUBLE PRECISION NOT NULL,
-    "accumulatedOtherComprehensiveIncome" DOUBLE PRECISION NOT NULL,
-    "retainedEarningsDeficit" DOUBLE PRECISION NOT NULL,
-    "otherEquity" DOUBLE PRECISION NOT NULL,
-    "totalEquityAttributableParent" DOUBLE PRECISION NOT NULL,
-    "noncontrollingInterest" DOUBLE PRECISION NOT NULL,
-    "totalEquity" DOUBLE PRECISION NOT NULL,
-    "totalLiabilitiesEquity" DOUBLE PRECISION NOT NULL,
-    "netIncomeCashFlow" DOUBLE PRECISION NOT NULL,
-    "incomeLossDiscontinuedOperations" DOUBLE PRECISION NOT NULL,
-    "depreciationDepletionAmortization" DOUBLE PRECISION NOT NULL,
-    "otherOperatingActivities" DOUBLE PRECISION NOT NULL,
-    "changeOtherOperatingAssetsLiabilitiesNet" DOUBLE PRECISION NOT NULL,
-    "cashOperatingActivitiesContinuingOperations" DOUBLE PRECISION NOT NULL,
-    "netCashOperatingActivitiesDiscontinuedOperations" DOUBLE PRECISION NOT NULL,
-    "netCashOperatingActivities" DOUBLE PRECISION NOT NULL,
-    "purchasePropertyPlantEquipment" DOUBLE PRECISION NOT NULL,
-    "salePropertyPlantEquipment" DOUBLE PRECISION NOT NULL,
-    "acquisitionsNet" DOUBLE PRECISION NOT NULL,
-    "otherInvestingActivities" DOUBLE PRECISION NOT NULL,
-    "netCashInvestingActivitiesContinuingOperations" DOUBLE PRECISION NOT NULL,
-    "netCashInvestingActivitiesDiscontinuedOperations" DOUBLE PRECISION NOT NULL,
-    "netCashInvestingActivities" DOUBLE PRECISION NOT NULL,
-    "shortTermDebtIssuancesRepayments" DOUBLE PRECISION NOT NULL,
-    "cashDividends" DOUBLE PRECISION NOT NULL,
-    "equityRepurchases" DOUBLE PRECISION NOT NULL,
-    "otherFinancingActivities" DOUBLE PRECISION NOT NULL,
-    "netCashFinancingActivitiesContinuingOperations" DOUBLE PRECISION NOT NULL,
-    "netCashFinancingActivitiesDiscontinuedOperations" DOUBLE PRECISION NOT NULL,
-    "netCashFinancingActivities" DOUBLE PRECISION NOT NULL,
-    "effectCurrencyExchangeRate" DOUBLE PRECISION NOT NULL,
-    "otherCashAdjustments" DOUBLE PRECISION NOT NULL,
-    "changeCashEquivalents" DOUBLE PRECISION NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Fundamental_pkey" PRIMARY KEY ("id")
+    "revenue" REAL NOT NULL,
+    "costOfRevenue" REAL NOT NULL,
+    "grossProfit" REAL NOT NULL,
+    "sellingGeneralAdministrative" REAL NOT NULL,
+    "researchDevelopment" REAL NOT NULL,
+    "depreciationDepletionAmortizationExpense" REAL NOT NULL,
+    "otherOperatingExpenses" REAL NOT NULL,
+    "totalOperatingExpenses" REAL NOT NULL,
+    "operatingIncome" REAL NOT NULL,
+    "interestExpense" REAL NOT NULL,
+    "interestInvestmentIncome" REAL NOT NULL,
+    "otherExpenseIncome" REAL NOT NULL,
+    "totalOtherIncomeExpense" REAL NOT NULL,
+    "incomeBeforeIncomeTaxes" REAL NOT NULL,
+    "incomeTaxes" REAL NOT NULL,
+    "discontinuedOperations" REAL NOT NULL,
+    "equityInAffiliates" REAL NOT NULL,
+    "extraordinaryItems" REAL NOT NULL,
+    "consolidatedNetIncomeLoss" REAL NOT NULL,
+    "noncontrollingInterestIncome" REAL NOT NULL,
+    "preferredStockDividendsDeclared" REAL NOT NULL,
+    "netIncomeLossAttributableCommonShareholders" REAL NOT NULL,
+    "basicEarningsPerShare" REAL NOT NULL,
+    "dilutedEarningsPerShare" REAL NOT NULL,
+    "basicSharesOutstanding" REAL NOT NULL,
+    "dilutedSharesOutstanding" REAL NOT NULL,
+    "ebitda" REAL NOT NULL,
+    "cashEquivalents" REAL NOT NULL,
+    "shortTermInvestments" REAL NOT NULL,
+    "inventories" REAL NOT NULL,
+    "prepaidExpensesOtherCurrentAssets" REAL NOT NULL,
+    "totalCurrentAssets" REAL NOT NULL,
+    "propertyPlantEquipmentNet" REAL NOT NULL,
+    "goodwill" REAL NOT NULL,
+    "intangibleAssetsNet" REAL NOT NULL,
+    "otherAssets" REAL NOT NULL,
+    "totalAssets" REAL NOT NULL,
+    "accountsPayable" REAL NOT NULL,
+    "deferredRevenueCurrent" REAL NOT NULL,
+    "deferredLiabilitiesCurrent" REAL NOT NULL,
+    "debtCurrent" REAL NOT NULL,
+    "accruedOtherCurrentLiabilities" REAL NOT NULL,
+    "totalCurrentLiabilities" REAL NOT NULL,
+    "longTermDebtCapitalLeaseObligations" REAL NOT NULL,
+    "otherNoncurrentLiabilities" REAL NOT NULL,
+    "totalLiabilities" REAL NOT NULL,
+    "commitmentsContingencies" REAL,
+    "preferredStock" REAL NOT NULL,
+    "commonStock" REAL NOT NULL,
+    "additionalPaidInCapital" REAL NOT NULL,
+    "treasuryStock" REAL NOT NULL,
+    "accumulatedOtherComprehensiveIncome" REAL NOT NULL,
+    "retainedEarningsDeficit" REAL NOT NULL,
+    "otherEquity" REAL NOT NULL,
+    "totalEquityAttributableParent" REAL NOT NULL,
+    "noncontrollingInterest" REAL NOT NULL,
+    "totalEquity" REAL NOT NULL,
+    "totalLiabilitiesEquity" REAL NOT NULL,
+    "netIncomeCashFlow" REAL NOT NULL,
+    "incomeLossDiscontinuedOperations" REAL NOT NULL,
+    "depreciationDepletionAmortization" REAL NOT NULL,
+    "otherOperatingActivities" REAL NOT NULL,
+    "changeOtherOperatingAssetsLiabilitiesNet" REAL NOT NULL,
+    "cashOperatingActivitiesContinuingOperations" REAL NOT NULL,
+    "netCashOperatingActivitiesDiscontinuedOperations" REAL NOT NULL,
+    "netCashOperatingActivities" REAL NOT NULL,
+    "purchasePropertyPlantEquipment" REAL NOT NULL,
+    "salePropertyPlantEquipment" REAL NOT NULL,
+    "acquisitionsNet" REAL NOT NULL,
+    "otherInvestingActivities" REAL NOT NULL,
+    "netCashInvestingActivitiesContinuingOperations" REAL NOT NULL,
+    "netCashInvestingActivitiesDiscontinuedOperations" REAL NOT NULL,
+    "netCashInvestingActivities" REAL NOT NULL,
+    "shortTermDebtIssuancesRepayments" REAL NOT NULL,
+    "cashDividends" REAL NOT NULL,
+    "equityRepurchases" REAL NOT NULL,
+    "otherFinancingActivities" REAL NOT NULL,
+    "netCashFinancingActivitiesContinuingOperations" REAL NOT NULL,
+    "netCashFinancingActivitiesDiscontinuedOperations" REAL NOT NULL,
+    "netCashFinancingActivities" REAL NOT NULL,
+    "effectCurrencyExchangeRate" REAL NOT NULL,
+    "otherCashAdjustments" REAL NOT NULL,
+    "changeCashEquivalents" REAL NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "FundamentalMetrics" (
-    "fundamentalId" INTEGER NOT NULL,
-    "peRatio" DOUBLE PRECISION NOT NULL,
-    "priceToBook" DOUBLE PRECISION NOT NULL,
-    "debtToEquity" DOUBLE PRECISION NOT NULL,
-    "returnOnAssets" DOUBLE PRECISION NOT NULL,
-    "returnOnEquity" DOUBLE PRECISION NOT NULL,
-    "revenuePerEmployee" DOUBLE PRECISION NOT NULL,
-    "roic" DOUBLE PRECISION NOT NULL,
-    "fcfYield" DOUBLE PRECISION NOT NULL,
-    "dso" DOUBLE PRECISION NOT NULL,
-    "dio" DOUBLE PRECISION NOT NULL,
-    "dpo" DOUBLE PRECISION NOT NULL,
+    "fundamentalId" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "peRatio" REAL NOT NULL,
+    "priceToBook" REAL NOT NULL,
+    "debtToEquity" REAL NOT NULL,
+    "returnOnAssets" REAL NOT NULL,
+    "returnOnEquity" REAL NOT NULL,
+    "revenuePerEmployee" REAL NOT NULL,
+    "roic" REAL NOT NULL,
+    "fcfYield" REAL NOT NULL,
+    "dso" REAL NOT NULL,
+    "dio" REAL NOT NULL,
+    "dpo" REAL NOT NULL,
     "riskFactorCount" INTEGER NOT NULL,
     "riskTopThemes" JSONB NOT NULL,
-    "riskAverageSentimentScore" DOUBLE PRECISION NOT NULL,
+    "riskAverageSentimentScore" REAL NOT NULL,
     "riskMostNegativeHeading" TEXT NOT NULL,
-    "riskMostNegativeSentiment" DOUBLE PRECISION NOT NULL,
+    "riskMostNegativeSentiment" REAL NOT NULL,
     "mdnaForwardLookingTermCount" INTEGER NOT NULL,
-    "mdnaForwardToHistoricalRatio" DOUBLE PRECISION NOT NULL,
-    "mdnaToneScore" DOUBLE PRECISION NOT NULL,
+    "mdnaForwardToHistoricalRatio" REAL NOT NULL,
+    "mdnaToneScore" REAL NOT NULL,
     "mdnaKeyTopics" JSONB NOT NULL,
     "litigationCount" INTEGER NOT NULL,
     "litigationRecentHeadings" JSONB NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "FundamentalMetrics_pkey" PRIMARY KEY ("fundamentalId")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "FundamentalMetrics_fundamentalId_fkey" FOREIGN KEY ("fundamentalId") REFERENCES "Fundamental" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "PressRelease" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "wireDataId" TEXT NOT NULL,
     "vendor" TEXT NOT NULL,
     "releaseId" TEXT NOT NULL,
@@ -296,7 +277,7 @@ CREATE TABLE "PressRelease" (
     "subHeadline" TEXT NOT NULL,
     "dateline" TEXT NOT NULL,
     "language" TEXT NOT NULL,
-    "publishTime" TIMESTAMP(3) NOT NULL,
+    "publishTime" DATETIME NOT NULL,
     "source" TEXT NOT NULL,
     "sourceUrl" TEXT NOT NULL,
     "summary" TEXT NOT NULL,
@@ -309,10 +290,8 @@ CREATE TABLE "PressRelease" (
     "contacts" JSONB NOT NULL,
     "mediaAssets" JSONB,
     "raw" JSONB NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "PressRelease_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
@@ -321,7 +300,8 @@ CREATE TABLE "PressReleaseTicker" (
     "position" INTEGER NOT NULL,
     "ticker" TEXT NOT NULL,
 
-    CONSTRAINT "PressReleaseTicker_pkey" PRIMARY KEY ("pressReleaseId","position")
+    PRIMARY KEY ("pressReleaseId", "position"),
+    CONSTRAINT "PressReleaseTicker_pressReleaseId_fkey" FOREIGN KEY ("pressReleaseId") REFERENCES "PressRelease" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
@@ -337,12 +317,13 @@ CREATE TABLE "PressReleaseSecurity" (
     "figiShareClass" TEXT NOT NULL,
     "vendorxExchCode" TEXT NOT NULL,
 
-    CONSTRAINT "PressReleaseSecurity_pkey" PRIMARY KEY ("pressReleaseId","position")
+    PRIMARY KEY ("pressReleaseId", "position"),
+    CONSTRAINT "PressReleaseSecurity_pressReleaseId_fkey" FOREIGN KEY ("pressReleaseId") REFERENCES "PressRelease" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Rating" (
-    "id" INTEGER NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "firm" TEXT NOT NULL,
     "ticker" TEXT NOT NULL,
     "exchange" TEXT NOT NULL,
@@ -352,35 +333,31 @@ CREATE TABLE "Rating" (
     "priceTarget" TEXT NOT NULL,
     "story" TEXT NOT NULL,
     "isRating" BOOLEAN NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Rating_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "CallSummary" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "symbol" TEXT NOT NULL,
     "companyName" TEXT NOT NULL,
-    "callDate" TIMESTAMP(3) NOT NULL,
+    "callDate" DATETIME NOT NULL,
     "fiscalYear" INTEGER NOT NULL,
-    "fiscalPeriod" "FiscalPeriod" NOT NULL,
+    "fiscalPeriod" TEXT NOT NULL,
     "title" TEXT NOT NULL,
     "summary" TEXT NOT NULL,
     "keyPoints" JSONB NOT NULL,
     "guidance" TEXT,
-    "sentimentScore" DOUBLE PRECISION NOT NULL,
+    "sentimentScore" REAL NOT NULL,
     "participants" JSONB NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "CallSummary_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "NewsItem" (
-    "id" INTEGER NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "newsId" TEXT NOT NULL,
     "headline" TEXT NOT NULL,
     "catalyst" TEXT NOT NULL,
@@ -394,11 +371,9 @@ CREATE TABLE "NewsItem" (
     "onEntities" BOOLEAN NOT NULL,
     "shareClassFigi" TEXT NOT NULL,
     "ticker" TEXT NOT NULL,
-    "type" "NewsType" NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "NewsItem_pkey" PRIMARY KEY ("id")
+    "type" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
@@ -415,7 +390,8 @@ CREATE TABLE "NewsSecurity" (
     "marketsector" TEXT NOT NULL,
     "shareclassfigi" TEXT NOT NULL,
 
-    CONSTRAINT "NewsSecurity_pkey" PRIMARY KEY ("newsItemId","position")
+    PRIMARY KEY ("newsItemId", "position"),
+    CONSTRAINT "NewsSecurity_newsItemId_fkey" FOREIGN KEY ("newsItemId") REFERENCES "NewsItem" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
@@ -424,13 +400,13 @@ CREATE TABLE "Trade" (
     "sequenceNumber" BIGINT NOT NULL,
     "sipTimestamp" BIGINT NOT NULL,
     "tradeId" TEXT NOT NULL,
-    "price" DOUBLE PRECISION NOT NULL,
-    "size" DOUBLE PRECISION NOT NULL,
+    "price" REAL NOT NULL,
+    "size" REAL NOT NULL,
     "exchange" INTEGER NOT NULL,
     "tape" INTEGER NOT NULL,
     "conditions" JSONB NOT NULL,
 
-    CONSTRAINT "Trade_pkey" PRIMARY KEY ("symbol","sequenceNumber")
+    PRIMARY KEY ("symbol", "sequenceNumber")
 );
 
 -- CreateTable
@@ -439,65 +415,59 @@ CREATE TABLE "Quote" (
     "sequenceNumber" BIGINT NOT NULL,
     "sipTimestamp" BIGINT NOT NULL,
     "askExchange" INTEGER NOT NULL,
-    "askPrice" DOUBLE PRECISION NOT NULL,
-    "askSize" DOUBLE PRECISION NOT NULL,
+    "askPrice" REAL NOT NULL,
+    "askSize" REAL NOT NULL,
     "bidExchange" INTEGER NOT NULL,
-    "bidPrice" DOUBLE PRECISION NOT NULL,
-    "bidSize" DOUBLE PRECISION NOT NULL,
+    "bidPrice" REAL NOT NULL,
+    "bidSize" REAL NOT NULL,
     "tape" INTEGER NOT NULL,
     "conditions" JSONB NOT NULL,
 
-    CONSTRAINT "Quote_pkey" PRIMARY KEY ("symbol","sequenceNumber")
+    PRIMARY KEY ("symbol", "sequenceNumber")
 );
 
 -- CreateTable
 CREATE TABLE "User" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "email" TEXT NOT NULL,
     "username" TEXT NOT NULL,
     "passwordHash" TEXT NOT NULL,
-    "tier" "Tier" NOT NULL DEFAULT 'free',
+    "tier" TEXT NOT NULL DEFAULT 'free',
     "disabled" BOOLEAN NOT NULL DEFAULT false,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "User_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "ApiKey" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "userId" TEXT NOT NULL,
     "name" TEXT NOT NULL,
     "prefix" TEXT NOT NULL,
     "hash" TEXT NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "lastUsedAt" TIMESTAMP(3),
-    "revokedAt" TIMESTAMP(3),
-
-    CONSTRAINT "ApiKey_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lastUsedAt" DATETIME,
+    "revokedAt" DATETIME,
+    CONSTRAINT "ApiKey_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "RefreshTokenFamily" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "userId" TEXT NOT NULL,
     "currentJti" TEXT NOT NULL,
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "revokedAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "RefreshTokenFamily_pkey" PRIMARY KEY ("id")
+    "expiresAt" DATETIME NOT NULL,
+    "revokedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "RefreshTokenFamily_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "AppMeta" (
-    "key" TEXT NOT NULL,
+    "key" TEXT NOT NULL PRIMARY KEY,
     "value" TEXT NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "AppMeta_pkey" PRIMARY KEY ("key")
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateIndex
@@ -625,27 +595,3 @@ CREATE INDEX "ApiKey_userId_idx" ON "ApiKey"("userId");
 
 -- CreateIndex
 CREATE INDEX "RefreshTokenFamily_userId_idx" ON "RefreshTokenFamily"("userId");
-
--- AddForeignKey
-ALTER TABLE "LogoSecurityInfo" ADD CONSTRAINT "LogoSecurityInfo_logoId_fkey" FOREIGN KEY ("logoId") REFERENCES "Logo"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "BalanceSheetSymbol" ADD CONSTRAINT "BalanceSheetSymbol_balanceSheetId_fkey" FOREIGN KEY ("balanceSheetId") REFERENCES "BalanceSheet"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "FundamentalMetrics" ADD CONSTRAINT "FundamentalMetrics_fundamentalId_fkey" FOREIGN KEY ("fundamentalId") REFERENCES "Fundamental"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "PressReleaseTicker" ADD CONSTRAINT "PressReleaseTicker_pressReleaseId_fkey" FOREIGN KEY ("pressReleaseId") REFERENCES "PressRelease"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "PressReleaseSecurity" ADD CONSTRAINT "PressReleaseSecurity_pressReleaseId_fkey" FOREIGN KEY ("pressReleaseId") REFERENCES "PressRelease"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "NewsSecurity" ADD CONSTRAINT "NewsSecurity_newsItemId_fkey" FOREIGN KEY ("newsItemId") REFERENCES "NewsItem"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "ApiKey" ADD CONSTRAINT "ApiKey_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "RefreshTokenFamily" ADD CONSTRAINT "RefreshTokenFamily_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,11 +1,9 @@
 -- CreateTable
 CREATE TABLE "LiveEvent" (
-    "id" BIGSERIAL NOT NULL,
+    "id" BIGINT NOT NULL PRIMARY KEY,
     "topic" TEXT NOT NULL,
     "payload" TEXT NOT NULL,
-    "at" BIGINT NOT NULL,
-
-    CONSTRAINT "LiveEvent_pkey" PRIMARY KEY ("id")
+    "at" BIGINT NOT NULL
 );
 
 -- CreateIndex

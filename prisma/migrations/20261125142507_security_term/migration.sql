@@ -5,11 +5,9 @@ CREATE TABLE "SecurityTerm" (
     "securityId" TEXT NOT NULL,
     "position" INTEGER NOT NULL,
 
-    CONSTRAINT "SecurityTerm_pkey" PRIMARY KEY ("term","field","securityId","position")
+    PRIMARY KEY ("term", "field", "securityId", "position"),
+    CONSTRAINT "SecurityTerm_securityId_fkey" FOREIGN KEY ("securityId") REFERENCES "Security" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex
 CREATE INDEX "SecurityTerm_securityId_field_position_idx" ON "SecurityTerm"("securityId", "field", "position");
-
--- AddForeignKey
-ALTER TABLE "SecurityTerm" ADD CONSTRAINT "SecurityTerm_securityId_fkey" FOREIGN KEY ("securityId") REFERENCES "Security"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,7 +1,7 @@
 import { getDatamodel } from '../../../generated/pothos-types.js';
 
 /**
- * What db/bulk.ts writes: a model's columns as Prisma's datamodel declares them,
+ * What both dialects of db/bulk.ts share: a model's columns as Prisma's datamodel declares them,
  * which of them a batch writes, and the value a left-out timestamp gets.
  */
 export type Row = Record<string, unknown>;

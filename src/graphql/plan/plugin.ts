@@ -2,8 +2,12 @@
 // answered from one statement that reads every level of the page at once, with each level's
 // columns only (db/tree.ts), and no resolver runs. graphql-js (or graphql-jit) answers every other
 // query, and any planned one the plan cannot answer as they would (graphql/plan/run.ts).
+// PostgreSQL only: SQLite's statements are in-process and cheap, and it has no LATERAL/json_agg
+// tree to read them with.
 import { getOperationAST, type ExecutionArgs, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../../context.js';
+import { readsTrees } from '../../db/tree.js';
 import { planDocument, type PlanTemplate } from './compile.js';
 import { runPlan } from './run.js';
 
@@ -21,6 +25,7 @@ export function usePlannedExecution(): Plugin {
   };
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
+      if (!readsTrees((args.contextValue as unknown as Context).db)) return;
       // the plan of the document executed, which a plugin after this one may have rewritten: the
       // response cache (graphql/cache.ts) adds the fields it finds each record's type and id in,
       // and keeps nothing of an answer without them (test/graphql/plan.test.ts)
