@@ -7,13 +7,13 @@
 -- their search_path, as the gateway's own do (src/db/client.ts). No SET clause on the functions,
 -- so PostgreSQL may inline the set-returning ones into PostGraphile's queries.
 
--- Security.logo (src/services/logo.ts logosBySymbol): the logo of the symbol.
+-- Security.logo (src/services/logo.ts LOGOS_BY_SYMBOL): the logo of the symbol.
 CREATE FUNCTION security_logo(s "Security") RETURNS "Logo" LANGUAGE sql STABLE AS $$
   SELECT l.* FROM "Logo" l WHERE l."symbol" = s."symbol"
 $$;
 COMMENT ON FUNCTION security_logo("Security") IS E'@fieldName logo';
 
--- Security.latestQuote (src/services/tick.ts latestTicks): newest by (sipTimestamp, sequenceNumber).
+-- Security.latestQuote (src/services/tick.ts ticksBySymbol, first row): newest by (sipTimestamp, sequenceNumber).
 CREATE FUNCTION security_latest_quote(s "Security") RETURNS "Quote" LANGUAGE sql STABLE AS $$
   SELECT q.* FROM "Quote" q WHERE q."symbol" = s."symbol"
   ORDER BY q."sipTimestamp" DESC, q."sequenceNumber" DESC LIMIT 1
@@ -35,7 +35,7 @@ CREATE FUNCTION security_ratings(s "Security") RETURNS SETOF "Rating" LANGUAGE s
 $$;
 COMMENT ON FUNCTION security_ratings("Security") IS E'@fieldName ratings';
 
--- Security.news (src/services/news.ts newsPages): the ticker's news items, (createdAt, id) descending.
+-- Security.news (src/services/news.ts newsByTicker): the ticker's news items, (createdAt, id) descending.
 CREATE FUNCTION security_news(s "Security") RETURNS SETOF "NewsItem" LANGUAGE sql STABLE AS $$
   SELECT n.* FROM "NewsItem" n WHERE n."ticker" = s."symbol" ORDER BY n."createdAt" DESC, n."id" DESC
 $$;

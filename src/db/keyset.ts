@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
-import { keyedConditions, topPerKey } from './sql.js';
+import { keyedConditions, readSql, topPerKey } from './sql.js';
 import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
@@ -12,11 +12,13 @@ import { selectColumns, type TreeLevel } from './tree.js';
  *
  * The paging vocabulary of every service: two kinds of paging, one helper each, one name each.
  * - Keyset pages (GraphQL connections, REST `next_url`): `<noun>Page(db, filter, { first, after })`
- *   answers a `Page<Row>` (built by `keysetPage` below), and for loaders `<noun>Pages(db, keys, ...)`
- *   answers one `Page<Row>` per key in one statement (built by `keysetPages`).
+ *   answers a `Page<Row>` (built by `keysetPage` below); a list read per key (a security's ratings)
+ *   is a `KeyedList`, whose pages for many keys are one statement (`keysetPages`, through
+ *   services/paging.ts and the one loader of graphql/loaders.ts).
  * - Page numbers (REST `page`/`page_size`): `<noun>AtPage(db, filter, { page, pageSize })` answers
  *   a `NumberedPage<Row>`, `{ nodes, totalCount }` (built by `numberedPage` in db/page-number.ts).
- * Both read a list the same way, a `SortedList`, so page N of one holds the rows the other reaches.
+ * Both read a list the same way, a `SortedList` whose filters are SQL, so page N of one holds the
+ * rows the other reaches.
  */
 export type KeyType = 'string' | 'int' | 'bigint' | 'float' | 'date';
 
@@ -117,40 +119,47 @@ export function lastCursor(page: Page<unknown>): string | undefined {
   return page.nodes.length ? page.cursorAt(page.nodes.length - 1) : undefined;
 }
 
-/** Prisma `where` for "strictly after this key tuple" in the given direction. */
-function afterWhere(columns: readonly { column: string }[], values: unknown[], direction: Direction): Record<string, unknown> {
-  const op = direction === 'asc' ? 'gt' : 'lt';
-  const branches = columns.map((c, i) => {
-    const branch: Record<string, unknown> = {};
-    for (let j = 0; j < i; j++) branch[columns[j]!.column] = values[j];
-    branch[c.column] = { [op]: values[i] };
-    return branch;
-  });
-  return branches.length === 1 ? branches[0]! : { OR: branches };
-}
-
-export function orderByOf(columns: readonly { column: string }[], direction: Direction): Record<string, Direction>[] {
-  return columns.map((c) => ({ [c.column]: direction }));
+/**
+ * A table's rows that meet `filters`, in one ordering: what `keysetPage` and `numberedPage`
+ * (db/page-number.ts) read. The filters are the list's one definition, in SQL, as a keyed list's
+ * are (below): a service writes each condition once, for its root pages and its per-key pages alike.
+ */
+export interface SortedList<Row> {
+  table: string;
+  ordering: Ordering<Row>;
+  direction: Direction;
+  /** Conditions on unqualified columns of `table`, ANDed. */
+  filters?: Prisma.Sql[];
+  /** The rows as the service answers them (their child lists added), from the rows of `table` read. */
+  complete?: (rows: Record<string, unknown>[]) => Promise<Row[]>;
 }
 
 /**
- * A Prisma model's rows in one ordering: what `keysetPage` and `numberedPage` (db/page-number.ts)
- * need of a list. `findMany` and `count` are the model's own, with the service's `include`.
+ * The rows of `list` after `after` (a key tuple), in its order: `LIMIT limit OFFSET offset`. Through
+ * Db.read, so a row equals the row of a keyed page of the same table.
  */
-export interface SortedList<Row, Where> {
-  ordering: Ordering<Row>;
-  direction: Direction;
-  findMany(query: { where: Where; orderBy: Record<string, Direction>[]; take: number; skip?: number }): Promise<Row[]>;
-  count(query: { where: Where }): Promise<number>;
+export async function sortedRows<Row>(db: Db, list: SortedList<Row>, query: { after?: readonly unknown[] | undefined; limit: number; offset?: number }): Promise<Row[]> {
+  const order = list.ordering.columns.map((c) => c.column);
+  const conditions = keyedConditions(list.filters ?? [], order, list.direction, query.after);
+  const by = Prisma.raw(order.map((c) => `"${c}" ${list.direction.toUpperCase()}`).join(', '));
+  const offset = query.offset ? Prisma.sql` OFFSET ${query.offset}` : Prisma.empty;
+  const rows = await readSql<Record<string, unknown>>(db, Prisma.sql`SELECT * FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions} ORDER BY ${by} LIMIT ${query.limit}${offset}`);
+  return list.complete ? list.complete(rows) : (rows as Row[]);
 }
 
-/** One keyset page of the rows of `list` that `match`, with a total counted only when asked for. */
-export async function keysetPage<Row, Where>(list: SortedList<Row, Where>, match: Where, args: KeysetArgs): Promise<Page<Row>> {
+/** How many rows of `list` there are. */
+export async function countRows<Row>(db: Db, list: SortedList<Row>): Promise<number> {
+  const conditions = keyedConditions(list.filters ?? [], [], list.direction, undefined);
+  const [row] = await readSql<{ count: number | bigint | string }>(db, Prisma.sql`SELECT COUNT(*) AS "count" FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions}`);
+  return Number(row?.count ?? 0);
+}
+
+/** One keyset page of the rows of `list`, with a total counted only when asked for. */
+export async function keysetPage<Row>(db: Db, list: SortedList<Row>, args: KeysetArgs): Promise<Page<Row>> {
   const { ordering, direction } = list;
-  // Prisma's where inputs all take AND; the generic Where cannot say so
-  const where = args.after ? ({ AND: [match, afterWhere(ordering.columns, decodeCursor(ordering, direction, args.after), direction)] } as Where) : match;
-  const rows = await list.findMany({ where, orderBy: orderByOf(ordering.columns, direction), take: args.first + 1 });
-  return toPage(rows, args.first, ordering, direction, () => list.count({ where: match }));
+  const after = args.after ? decodeCursor(ordering, direction, args.after) : undefined;
+  const rows = await sortedRows(db, list, { after, limit: args.first + 1 });
+  return toPage(rows, args.first, ordering, direction, () => countRows(db, list));
 }
 
 /** A table's rows for `keysetPages`: one list per value of `keyColumn`, all in one ordering. */

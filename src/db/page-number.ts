@@ -1,4 +1,5 @@
-import { orderByOf, type SortedList } from './keyset.js';
+import type { Db } from './client.js';
+import { countRows, sortedRows, type SortedList } from './keyset.js';
 
 /**
  * Page-number paging, for the REST routes that take `page`/`page_size`: `<noun>AtPage(db, filter,
@@ -19,11 +20,8 @@ export interface NumberedPage<Row> {
   totalCount: number;
 }
 
-/** Page `page` of the rows of `list` that `where` matches, in the order of its keyset pages, and their number. */
-export async function numberedPage<Row, Where>(list: SortedList<Row, Where>, where: Where, args: PageNumberArgs): Promise<NumberedPage<Row>> {
-  const [nodes, totalCount] = await Promise.all([
-    list.findMany({ where, orderBy: orderByOf(list.ordering.columns, list.direction), skip: (args.page - 1) * args.pageSize, take: args.pageSize }),
-    list.count({ where }),
-  ]);
+/** Page `page` of the rows of `list`, in the order of its keyset pages, and their number. */
+export async function numberedPage<Row>(db: Db, list: SortedList<Row>, args: PageNumberArgs): Promise<NumberedPage<Row>> {
+  const [nodes, totalCount] = await Promise.all([sortedRows(db, list, { limit: args.pageSize, offset: (args.page - 1) * args.pageSize }), countRows(db, list)]);
   return { nodes, totalCount };
 }

@@ -1,5 +1,8 @@
 // Helpers for the per-request DataLoaders of context.ts (Loaders): batch functions, loader names
-// that carry a field's arguments, and child lists loaded only when a field reads them.
+// that carry a field's arguments, the one loader of per-key pages, and child lists loaded only
+// when a field reads them.
+import type { Context } from '../context.js';
+import { emptyPage, keyedListIdentity, keyedPages, type KeyedList, type KeysetArgs, type Page } from '../services/paging.js';
 
 /** A batch function from one that returns a map: keys missing from the map load as `fallback`. */
 export function fromMap<K, V>(load: (keys: readonly K[]) => Promise<Map<K, V>>, fallback: V) {
@@ -12,6 +15,20 @@ export function fromMap<K, V>(load: (keys: readonly K[]) => Promise<Map<K, V>>, 
 /** A loader name for a field and its arguments (bigints and dates included). */
 export function loaderName(field: string, args: unknown): string {
   return `${field}:${JSON.stringify(args, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+}
+
+/**
+ * The page under `key` of a list read per key by `read`, batched with every other key asked for
+ * with the same `name` and `args` in the request: one statement for a list of parents, and for
+ * aliased root fields alike. A key `read` leaves out has an empty page.
+ */
+export function pageByKey<Row>(ctx: Context, name: string, args: unknown, key: string, read: (keys: readonly string[]) => Promise<Map<string, Page<Row>>>): Promise<Page<Row>> {
+  return ctx.loaders.get(loaderName(name, args), fromMap(read, emptyPage<Row>())).load(key);
+}
+
+/** The page of the keyed `list` under `key` (see pageByKey): what a `children` field resolves. */
+export function keyedPage<Row>(ctx: Context, list: KeyedList<Row>, args: KeysetArgs, key: string): Promise<Page<Row>> {
+  return pageByKey(ctx, 'keyed', { list: keyedListIdentity(list), args }, key, (keys) => keyedPages(ctx.db, list, keys, args));
 }
 
 /**

@@ -3,7 +3,7 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
-import { childrenOf, fromMap, loaderName, withoutChildren } from '../graphql/loaders.js';
+import { childrenOf, fromMap, loaderName, pageByKey, withoutChildren } from '../graphql/loaders.js';
 import { computed, one } from '../graphql/plan/declare.js';
 import {
   balanceSheetPage,
@@ -16,13 +16,13 @@ import {
   SYMBOLS_INCLUDE,
   type BalanceSheetFilter,
   type BalanceSheetPageArgs,
-  type BalanceSheetPeriodFilter,
   type BalanceSheetSortField,
   type BalanceSheetWithSymbols,
   type BalanceSheetSymbol,
   type Timeframe,
 } from '../services/balance-sheet.js';
-import { emptyPage, type Direction, type Page } from '../db/keyset.js';
+import type { Direction, Page } from '../services/paging.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
 import { Security } from './security.js';
 
@@ -170,14 +170,6 @@ builder.queryField('balanceSheets', (t) =>
   }),
 );
 
-/** A symbol's page of balance sheets, without their symbols rows (see `withoutChildren`). */
-async function balanceSheetPageOf(ctx: Context, symbol: string, filter: BalanceSheetPeriodFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
-  const page = await ctx.loaders
-    .get(loaderName('balanceSheetsBySymbol', { filter, ...args }), fromMap((symbols: readonly string[]) => balanceSheetPages(ctx.db, symbols, filter, args), emptyPage()))
-    .load(symbol);
-  return page as Page<unknown> as Page<BalanceSheetWithSymbols>;
-}
-
 builder.prismaObjectFields(Security, (t) => ({
   balanceSheets: t.field({
     authScopes: { entitled: 'balanceSheets' },
@@ -187,7 +179,10 @@ builder.prismaObjectFields(Security, (t) => ({
     args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },
     resolve: async (security, args, ctx) => {
       const { periodEnd, fiscalYear, fiscalQuarter, timeframe } = filterOf(args.filter);
-      return connection(await balanceSheetPageOf(ctx, security.symbol, { periodEnd, fiscalYear, fiscalQuarter, timeframe }, pageArgs(args)));
+      const [filter, page] = [{ periodEnd, fiscalYear, fiscalQuarter, timeframe }, pageArgs(args)];
+      // without their symbols rows (see `withoutChildren`): `symbolsOf` loads them
+      const sheets = await pageByKey(ctx, 'balanceSheetsBySymbol', { filter, ...page }, security.symbol, (symbols) => balanceSheetPages(ctx.db, symbols, filter, page));
+      return connection(sheets as Page<unknown> as Page<BalanceSheetWithSymbols>);
     },
   }),
   latestBalanceSheet: t.field({
@@ -196,13 +191,16 @@ builder.prismaObjectFields(Security, (t) => ({
     nullable: true,
     description: 'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
     args: { timeframe: t.arg({ type: TimeframeEnum, description: 'Only this kind of period.' }) },
-    extensions: one(['symbol'], (args: { timeframe?: Timeframe | null }, columns, children) => latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children)),
-    resolve: async (security, args, ctx) => {
-      const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
-      const latest = await ctx.loaders
-        .get(loaderName('latestBalanceSheet', { timeframe }), fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null))
-        .load(security.symbol);
-      return latest && withoutChildren<BalanceSheetWithSymbols, 'symbols'>(latest);
-    },
+    ...one(
+      ['symbol'],
+      (args: { timeframe?: Timeframe | null }, columns, children) => latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children),
+      async (security: SecurityRow, args, ctx) => {
+        const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
+        const latest = await ctx.loaders
+          .get(loaderName('latestBalanceSheet', { timeframe }), fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null))
+          .load(security.symbol);
+        return latest && withoutChildren<BalanceSheetWithSymbols, 'symbols'>(latest);
+      },
+    ),
   }),
 }));

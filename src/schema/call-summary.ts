@@ -1,15 +1,9 @@
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
-import type { Context } from '../context.js';
-import { fromMap, loaderName } from '../graphql/loaders.js';
-import {
-  callSummaryPage,
-  callSummaryPages,
-  type CallDateRange,
-  type CallParticipant as ParticipantRow,
-  type CallSummary as CallSummaryRow,
-} from '../services/call-summary.js';
-import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
+import { children } from '../graphql/plan/declare.js';
+import { callSummariesBySymbol, callSummaryPage, type CallDateRange, type CallParticipant as ParticipantRow } from '../services/call-summary.js';
+import type { KeysetArgs } from '../services/paging.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
@@ -72,16 +66,16 @@ interface RangePage {
   page: KeysetArgs;
 }
 
-function rangePage(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): RangePage {
-  checkRange(args.from, args.to);
-  return { range: { from: args.from ?? undefined, to: args.to ?? undefined }, page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined } };
+interface RangeArgs {
+  from?: Date | null;
+  to?: Date | null;
+  first?: number | null;
+  after?: string | null;
 }
 
-function callSummaryPageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<CallSummaryRow>> {
-  const empty: Page<CallSummaryRow> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('callSummariesBySymbol', { ...range, ...page }), fromMap((symbols: readonly string[]) => callSummaryPages(ctx.db, symbols, range, page), empty))
-    .load(symbol);
+function rangePage(args: RangeArgs): RangePage {
+  checkRange(args.from, args.to);
+  return { range: { from: args.from ?? undefined, to: args.to ?? undefined }, page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined } };
 }
 
 builder.queryField('callSummaries', (t) =>
@@ -106,6 +100,9 @@ builder.prismaObjectFields(Security, (t) => ({
     type: CallSummaryConnection,
     description: "Summaries of this company's conference calls, newest first.",
     args: pageArgs,
-    resolve: async (security, args, ctx) => connection(await callSummaryPageOf(ctx, security.symbol, rangePage(args))),
+    ...children<SecurityRow, RangeArgs>('symbol', (args) => {
+      const { range, page } = rangePage(args);
+      return { list: callSummariesBySymbol(range), args: page };
+    }),
   }),
 }));

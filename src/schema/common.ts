@@ -5,7 +5,7 @@ import { Loaders, type Context } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Subscription } from '../runtime/events.js';
-import type { Direction } from '../db/keyset.js';
+import type { Direction } from '../services/paging.js';
 import { connection, type PageConnection } from '../graphql/connection.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
 

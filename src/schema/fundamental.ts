@@ -4,11 +4,12 @@ import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
 import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
-import { fromMap, loaderName } from '../graphql/loaders.js';
+import { keyedPage, pageByKey } from '../graphql/loaders.js';
+import { children } from '../graphql/plan/declare.js';
 import {
   countFundamentals,
   enhancedFundamentalPages,
-  fundamentalPages,
+  fundamentalsBySymbol,
   litigationOf,
   mdnaOf,
   METRICS_INCLUDE,
@@ -20,7 +21,8 @@ import {
   type FundamentalWithMetrics,
 } from '../services/fundamental.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
-import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
+import type { KeysetArgs, Page } from '../services/paging.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, FiscalPeriodEnum, intNodeId, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
@@ -214,18 +216,15 @@ function filterPage(args: ListArgs): FilterPage {
 
 const symbolOf = (symbol: string) => parseSymbol(symbol, 'symbol');
 
-function litePage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalRow>> {
-  const empty: Page<FundamentalRow> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('fundamentalsBySymbol', { ...filter, ...page }), fromMap((symbols: readonly string[]) => fundamentalPages(ctx.db, symbols, filter, page), empty))
-    .load(symbol);
+/** The lite records' list and page for the list arguments: of the root field and the Security edge alike. */
+function liteList(args: ListArgs) {
+  const { filter, page } = filterPage(args);
+  return { list: fundamentalsBySymbol(filter), args: page };
 }
 
+/** A symbol's enhanced records, batched with the other symbols' of the request (root field and Security edge). */
 function enhancedPage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalWithMetrics>> {
-  const empty: Page<FundamentalWithMetrics> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('enhancedFundamentalsBySymbol', { ...filter, ...page }), fromMap((symbols: readonly string[]) => enhancedFundamentalPages(ctx.db, symbols, filter, page), empty))
-    .load(symbol);
+  return pageByKey(ctx, 'enhancedFundamentalsBySymbol', { ...filter, ...page }, symbol, (symbols) => enhancedFundamentalPages(ctx.db, symbols, filter, page));
 }
 
 const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, description: SYMBOL_DESCRIPTION }) }));
@@ -238,8 +237,8 @@ builder.queryFields((t) => ({
     description: 'Lite fundamentals records of one symbol, newest period first.',
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
-      const [symbol, list] = [symbolOf(given), filterPage(args)];
-      return connection({ ...(await litePage(ctx, symbol, list)), totalCount: () => countFundamentals(ctx.db, symbol, list.filter, false) });
+      const [symbol, { filter }, lite] = [symbolOf(given), filterPage(args), liteList(args)];
+      return connection({ ...(await keyedPage(ctx, lite.list, lite.args, symbol)), totalCount: () => countFundamentals(ctx.db, symbol, filter, false) });
     },
   }),
   enhancedFundamentals: t.field({
@@ -262,7 +261,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: FundamentalConnection,
     description: "This security's lite fundamentals records, newest period first.",
     args: listArgs,
-    resolve: async (security, args, ctx) => connection(await litePage(ctx, security.symbol, filterPage(args))),
+    ...children<SecurityRow, ListArgs>('symbol', liteList),
   }),
   enhancedFundamentals: t.field({
     authScopes: { entitled: 'enhancedFundamentals' },

@@ -2,21 +2,14 @@ import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
-import { childrenOf, fromMap, withoutChildren } from '../graphql/loaders.js';
-import { computed, one } from '../graphql/plan/declare.js';
-import { keyedLevel } from '../db/keyset.js';
-import { LOGOS_BY_SYMBOL, logoPage, logosBySymbol, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
+import { childrenOf, fromMap } from '../graphql/loaders.js';
+import { computed, firstOf } from '../graphql/plan/declare.js';
+import { LOGOS_BY_SYMBOL, logoPage, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = PAGE_SIZES.records;
-/** The logo of a symbol, without its security info rows (see `withoutChildren`). */
-export async function logoBySymbol(ctx: Context, symbol: string): Promise<LogoWithInfo | null> {
-  const logo = await ctx.loaders.get('logoBySymbol', fromMap((keys: readonly string[]) => logosBySymbol(ctx.db, keys), null)).load(symbol);
-  return logo && withoutChildren<LogoWithInfo, 'securityInfo'>(logo);
-}
-
 function securityInfoOf(ctx: Context, logo: LogoWithInfo): SecurityInfoRow[] | Promise<SecurityInfoRow[]> {
   return childrenOf(logo, 'securityInfo', () =>
     ctx.loaders.get('logoSecurityInfo', fromMap((ids: readonly number[]) => logoSecurityInfos(ctx.db, ids), [] as SecurityInfoRow[])).load(logo.id),
@@ -127,7 +120,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: Logo,
     nullable: true,
     description: "The company's logo, if there is one.",
-    extensions: one(['symbol'], (_args, columns, children) => keyedLevel(LOGOS_BY_SYMBOL, { first: 1 }, 'symbol', columns, children)),
-    resolve: (security, _args, ctx) => logoBySymbol(ctx, security.symbol),
+    // the logo comes without its security info rows (see `withoutChildren`): `securityInfoOf` loads them
+    ...firstOf<SecurityRow, unknown, LogoWithInfo>('symbol', () => LOGOS_BY_SYMBOL),
   }),
 }));

@@ -2,11 +2,12 @@ import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { newsTopic } from '../runtime/events.js';
-import { childrenOf, fromMap, loaderName } from '../graphql/loaders.js';
+import { childrenOf, fromMap } from '../graphql/loaders.js';
 import { children, computed, many } from '../graphql/plan/declare.js';
 import { pressReleasesOfIdsLevel } from '../services/press-release.js';
-import { associatedIds, NEWS_INCLUDE, newsByTicker, newsPage, newsPages, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
-import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
+import { associatedIds, NEWS_INCLUDE, newsByTicker, newsPage, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
+import type { KeysetArgs } from '../services/paging.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
@@ -14,14 +15,6 @@ import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
 
 export const NEWS_PAGE: PageSize = PAGE_SIZES.records;
-
-/** A ticker's page of news, without the items' securities (see `withoutChildren`). */
-async function newsPageOf(ctx: Context, ticker: string, filter: TickerNewsFilter, args: KeysetArgs): Promise<Page<NewsItemRow>> {
-  const page = await ctx.loaders
-    .get(loaderName('newsByTicker', { ...filter, ...args }), fromMap((tickers: readonly string[]) => newsPages(ctx.db, tickers, filter, args), emptyPage()))
-    .load(ticker);
-  return page as Page<unknown> as Page<NewsItemRow>;
-}
 
 function securitiesOf(ctx: Context, n: NewsItemRow): NewsSecurityRow[] | Promise<NewsSecurityRow[]> {
   return childrenOf(n, 'securities', () =>
@@ -87,8 +80,11 @@ export const NewsItem = builder.prismaNode('NewsItem', {
       nullable: true,
       type: [PressRelease],
       description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
-      extensions: many(['associatedPressReleases'], (_args, columns, children) => pressReleasesOfIdsLevel('associatedPressReleases', columns, children)),
-      resolve: (n, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
+      ...many(
+        ['associatedPressReleases'],
+        (_args, columns, children) => pressReleasesOfIdsLevel('associatedPressReleases', columns, children),
+        (n: NewsItemRow, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
+      ),
     }),
     associatedRatingIds: t.field({
       type: ['Int'],
@@ -162,8 +158,8 @@ builder.prismaObjectFields(Security, (t) => ({
     type: NewsItemConnection,
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },
-    extensions: children('symbol', (args: SecurityNewsArgs) => ({ list: newsByTicker(securityNewsFilter(args)), args: securityNewsPage(args) })),
-    resolve: async (security, args, ctx) => connection(await newsPageOf(ctx, security.symbol, securityNewsFilter(args), securityNewsPage(args))),
+    // the items come without their securities (see `withoutChildren`): `securitiesOf` loads them
+    ...children<SecurityRow, SecurityNewsArgs>('symbol', (args) => ({ list: newsByTicker(securityNewsFilter(args)), args: securityNewsPage(args) })),
   }),
 }));
 

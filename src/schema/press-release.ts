@@ -3,8 +3,8 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbols } from '../domain/symbols.js';
 import type { Context } from '../context.js';
 import { PRESS_RELEASE_TOPIC } from '../runtime/events.js';
-import { fromMap, loaderName } from '../graphql/loaders.js';
-import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
+import { fromMap, pageByKey } from '../graphql/loaders.js';
+import type { KeysetArgs } from '../services/paging.js';
 import {
   PRESS_RELEASE_INCLUDE,
   pressReleasePage,
@@ -22,13 +22,6 @@ export const PRESS_RELEASE_PAGE: PageSize = PAGE_SIZES.records;
 /** For links from other resources (news): one release by id, null when it does not exist. */
 export function pressReleaseById(ctx: Context, id: number): Promise<PressReleaseRow | null> {
   return ctx.loaders.get('pressReleaseById', fromMap((ids: readonly number[]) => pressReleasesByIds(ctx.db, ids), null as PressReleaseRow | null)).load(id);
-}
-
-function pressReleasePageOf(ctx: Context, ticker: string, { range, page }: RangePage): Promise<Page<PressReleaseRow>> {
-  const empty: Page<PressReleaseRow> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('pressReleasesByTicker', { ...range, ...page }), fromMap((tickers: readonly string[]) => pressReleasePages(ctx.db, tickers, range, page), empty))
-    .load(ticker);
 }
 
 /** The strings of a JSON array column; anything else in it is skipped. */
@@ -157,7 +150,10 @@ builder.prismaObjectFields(Security, (t) => ({
     type: PressReleaseConnection,
     description: "Press releases naming this security's symbol, newest first.",
     args: rangeArgs,
-    resolve: async (security, args, ctx) => connection(await pressReleasePageOf(ctx, security.symbol, rangePage(args))),
+    resolve: async (security, args, ctx) => {
+      const { range, page } = rangePage(args);
+      return connection(await pageByKey(ctx, 'pressReleasesByTicker', { ...range, ...page }, security.symbol, (tickers) => pressReleasePages(ctx.db, tickers, range, page)));
+    },
   }),
 }));
 

@@ -1,16 +1,14 @@
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
 import { quoteTopic } from '../runtime/events.js';
-import { fromMap, loaderName } from '../graphql/loaders.js';
-import { emptyPage, type Page } from '../db/keyset.js';
-import { latestQuotes, quotePages, type Quote as QuoteRow } from '../services/quote.js';
+import { keyedPage } from '../graphql/loaders.js';
+import type { Quote as QuoteRow } from '../services/quote.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos, ticksBySymbol } from '../services/tick.js';
-import { keyedLevel } from '../db/keyset.js';
-import { computed, one } from '../graphql/plan/declare.js';
+import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import { connection, connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { rangePage, tickArgs, type RangePage } from './tick.js';
+import { rangePage, tickArgs, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -38,12 +36,10 @@ export const Quote = builder.prismaNode('Quote', {
 
 export const QuoteConnection = connectionType(Quote, 'QuoteConnection');
 
-/** A checked symbol's page, batched with the other symbols' pages of the request (root field and Security edge). */
-function quotePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<QuoteRow>> {
-  const empty: Page<QuoteRow> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('quotesBySymbol', { range, ...page }), fromMap((symbols: readonly string[]) => quotePages(ctx.db, symbols, range, page), empty))
-    .load(symbol);
+/** Each symbol's quotes for the list arguments: the list and page of the root field and the Security edge alike. */
+function quoteList(args: TickArgs) {
+  const { range, page } = rangePage(args);
+  return { list: ticksBySymbol('Quote', range, page.direction), args: page };
 }
 
 builder.queryField('quotes', (t) =>
@@ -55,7 +51,10 @@ builder.queryField('quotes', (t) =>
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
     // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
     // edge: aliased root fields of one request are one statement, as for a list of securities
-    resolve: async (_root, { symbol, ...args }, ctx) => connection(await quotePageOf(ctx, parseSymbol(symbol, 'symbol'), rangePage(args))),
+    resolve: async (_root, { symbol, ...args }, ctx) => {
+      const { list, args: page } = quoteList(args);
+      return connection(await keyedPage(ctx, list, page, parseSymbol(symbol, 'symbol')));
+    },
   }),
 );
 
@@ -66,16 +65,14 @@ builder.prismaObjectFields(Security, (t) => ({
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
-    resolve: async (security, args, ctx) => connection(await quotePageOf(ctx, security.symbol, rangePage(args))),
+    ...children<SecurityRow, TickArgs>('symbol', quoteList),
   }),
   latestQuote: t.field({
     authScopes: { entitled: 'quotes' },
     type: Quote,
     nullable: true,
     description: 'The most recent quote, if any.',
-    extensions: one(['symbol'], (_args, columns, children) => keyedLevel(ticksBySymbol('Quote', {}, 'desc'), { first: 1 }, 'symbol', columns, children)),
-    resolve: (security, _args, ctx) =>
-      ctx.loaders.get('latestQuote', fromMap((symbols: readonly string[]) => latestQuotes(ctx.db, symbols), null as QuoteRow | null)).load(security.symbol),
+    ...firstOf<SecurityRow, unknown, QuoteRow>('symbol', () => ticksBySymbol('Quote', {}, 'desc')),
   }),
 }));
 

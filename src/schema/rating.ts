@@ -1,11 +1,12 @@
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
-import { fromMap, loaderName } from '../graphql/loaders.js';
+import { fromMap } from '../graphql/loaders.js';
 import { children } from '../graphql/plan/declare.js';
-import { emptyPage, type KeysetArgs, type Page } from '../db/keyset.js';
 import { parseSymbols } from '../domain/symbols.js';
-import { ratingPage, ratingPages, ratingsByIds, ratingsByTicker, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
+import type { KeysetArgs } from '../services/paging.js';
+import { ratingPage, ratingsByIds, ratingsByTicker, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
@@ -14,13 +15,6 @@ export const RATING_PAGE: PageSize = PAGE_SIZES.records;
 /** For links from other resources (news): one rating by id, null when it does not exist. */
 export function ratingById(ctx: Context, id: number): Promise<RatingRow | null> {
   return ctx.loaders.get('ratingById', fromMap((ids: readonly number[]) => ratingsByIds(ctx.db, ids), null as RatingRow | null)).load(id);
-}
-
-function ratingPageOf(ctx: Context, ticker: string, conditions: RatingConditions, args: KeysetArgs): Promise<Page<RatingRow>> {
-  const empty: Page<RatingRow> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('ratingsByTicker', { conditions, args }), fromMap((tickers: readonly string[]) => ratingPages(ctx.db, tickers, conditions, args), empty))
-    .load(ticker);
 }
 
 export const Rating = builder.prismaNode('Rating', {
@@ -145,7 +139,6 @@ builder.prismaObjectFields(Security, (t) => ({
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",
     args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
-    extensions: children('symbol', (args: SecurityRatingArgs) => ({ list: ratingsByTicker(ratingConditions(args.filter)), args: keysetArgs(args) })),
-    resolve: async (security, args, ctx) => connection(await ratingPageOf(ctx, security.symbol, ratingConditions(args.filter), keysetArgs(args))),
+    ...children<SecurityRow, SecurityRatingArgs>('symbol', (args) => ({ list: ratingsByTicker(ratingConditions(args.filter)), args: keysetArgs(args) })),
   }),
 }));

@@ -4,13 +4,13 @@
 // are checked by one set of rules and run as one SQL (services/security-query.ts).
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { encodeCursor, decodeCursor, type Ordering, type Page } from '../db/keyset.js';
+import type { Page } from '../services/paging.js';
 import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
 import { AppError } from '../errors.js';
 import { PageConnection } from '../graphql/connection.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { MAX_FACET_VALUES, type FacetCount } from '../services/security-facets.js';
-import { securityQueryPage, type SecurityQuery } from '../services/security-query.js';
+import { securityQueryCursorPage, type SecurityQuery } from '../services/security-query.js';
 import { MAX_NAME_TERMS, type TextField } from '../domain/search-text.js';
 import { listOf } from './common.js';
 import { textHighlights, type TextMatch } from '../services/security-text.js';
@@ -206,9 +206,6 @@ export const SearchHighlight = builder.objectRef<{ field: TextField; snippet: st
   }),
 });
 
-/** A ranked or sorted page: its cursor is the position after a hit, since a rank is no key to seek to. */
-const RANKED: Ordering<{ offset: number }> = { tag: 'securities.ranked', columns: [{ column: 'offset', type: 'int', of: (r) => r.offset }] };
-
 /** A search page of `securities` as the connection resolves it, with facets and highlights on demand. */
 export class SecuritySearchConnection extends PageConnection<SecurityRow> {
   constructor(
@@ -233,14 +230,6 @@ export interface RankedArgs {
 
 /** A page of a query with text, a filter, an order or facets (services/security-query.ts), by offset cursors. */
 export async function rankedConnection(ctx: Context, { query, first, after }: RankedArgs): Promise<SecuritySearchConnection> {
-  const offset = after ? Number(decodeCursor(RANKED, 'asc', after)[0]) : 0;
-  if (offset < 0) throw new AppError('BAD_REQUEST', 'after: not a cursor of this list');
-  const r = await securityQueryPage(ctx.db, query, { offset, limit: first }, { fallbacks: ctx.fallbacks });
-  const page: Page<SecurityRow> = {
-    nodes: r.nodes,
-    hasNextPage: r.more,
-    cursorAt: (i) => encodeCursor(RANKED, 'asc', { offset: offset + i + 1 }),
-    totalCount: async () => r.found,
-  };
+  const { page, result: r } = await securityQueryCursorPage(ctx.db, query, { first, after }, ctx.fallbacks);
   return new SecuritySearchConnection(page, r.facetsOf, r.text && query.text ? { match: r.text, fields: query.text.fields } : undefined);
 }

@@ -250,19 +250,21 @@ builder.queryFields((t) => ({
       cusip: t.arg.string({ description: 'CUSIP.' }),
       cik: t.arg.string({ description: 'SEC Central Index Key, with or without leading zeros.' }),
     },
-    extensions: rootOne((_db, args: Parameters<typeof securityLookup>[0], columns, children) => {
-      const by = securityLookup(args);
-      if ('symbol' in by) return firstListingLevel('symbol', by.symbol, columns, children);
-      if ('figi' in by) return firstListingLevel('figi', by.figi, columns, children);
-      return undefined;
-    }),
-    resolve: (_root, args, ctx) => {
-      const by = securityLookup(args);
-      // through the loaders, so aliased lookups in one query share a statement
-      if ('symbol' in by) return securityBySymbol(ctx, by.symbol);
-      if ('figi' in by) return securityByFigi(ctx, by.figi);
-      return findSecurity(ctx.db, by);
-    },
+    ...rootOne(
+      (_db, args: Parameters<typeof securityLookup>[0], columns, children) => {
+        const by = securityLookup(args);
+        if ('symbol' in by) return firstListingLevel('symbol', by.symbol, columns, children);
+        if ('figi' in by) return firstListingLevel('figi', by.figi, columns, children);
+        return undefined;
+      },
+      (_root, args, ctx) => {
+        const by = securityLookup(args);
+        // through the loaders, so aliased lookups in one query share a statement
+        if ('symbol' in by) return securityBySymbol(ctx, by.symbol);
+        if ('figi' in by) return securityByFigi(ctx, by.figi);
+        return findSecurity(ctx.db, by);
+      },
+    ),
   }),
   securities: t.field({
     authScopes: { entitled: 'securities' },
@@ -279,16 +281,18 @@ builder.queryFields((t) => ({
       first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),
     },
-    extensions: root(async (db, args: SearchArgs, columns, children) => {
-      if (isRanked(args)) return undefined; // graphql-js answers, through securityQueryPage
-      const page = pageOf(args);
-      const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
-      return found && { ...found, first: page.first };
-    }),
-    resolve: async (_root, args, ctx) => {
-      if (isRanked(args)) return rankedConnection(ctx, { query: queryOf(args), first: checkFirst(args.first, SECURITY_PAGE), after: args.after });
-      const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
-      return new SecuritySearchConnection(page, (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields, ctx.fallbacks), undefined);
-    },
+    ...root(
+      async (db, args: SearchArgs, columns, children) => {
+        if (isRanked(args)) return undefined; // graphql-js answers, through securityQueryPage
+        const page = pageOf(args);
+        const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
+        return found && { ...found, first: page.first };
+      },
+      async (_root, args, ctx) => {
+        if (isRanked(args)) return rankedConnection(ctx, { query: queryOf(args), first: checkFirst(args.first, SECURITY_PAGE), after: args.after });
+        const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
+        return new SecuritySearchConnection(page, (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields, ctx.fallbacks), undefined);
+      },
+    ),
   }),
 }));

@@ -1,15 +1,13 @@
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
 import { tradeTopic } from '../runtime/events.js';
-import { fromMap, loaderName } from '../graphql/loaders.js';
-import { children, computed, one } from '../graphql/plan/declare.js';
-import { keyedLevel } from '../db/keyset.js';
-import { emptyPage, type Page } from '../db/keyset.js';
+import { fromMap, keyedPage, loaderName } from '../graphql/loaders.js';
+import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import { parseSymbol } from '../domain/symbols.js';
+import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
-import { barsFor, latestTrades, MAX_BARS, tradePages, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
+import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, checkRange, connection, connectionType, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
-import { rangePage, tickArgs, type RangePage, type TickArgs } from './tick.js';
+import { rangePage, tickArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -59,12 +57,10 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-/** A checked symbol's page, batched with the other symbols' pages of the request (root field and Security edge). */
-function tradePageOf(ctx: Context, symbol: string, { range, page }: RangePage): Promise<Page<TradeRow>> {
-  const empty: Page<TradeRow> = emptyPage();
-  return ctx.loaders
-    .get(loaderName('tradesBySymbol', { range, ...page }), fromMap((symbols: readonly string[]) => tradePages(ctx.db, symbols, range, page), empty))
-    .load(symbol);
+/** Each symbol's trades for the list arguments: the list and page of the root field and the Security edge alike. */
+function tradeList(args: TickArgs) {
+  const { range, page } = rangePage(args);
+  return { list: ticksBySymbol('Trade', range, page.direction), args: page };
 }
 
 builder.queryField('trades', (t) =>
@@ -76,7 +72,10 @@ builder.queryField('trades', (t) =>
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
     // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
     // edge: aliased root fields of one request are one statement, as for a list of securities
-    resolve: async (_root, { symbol, ...args }, ctx) => connection(await tradePageOf(ctx, parseSymbol(symbol, 'symbol'), rangePage(args))),
+    resolve: async (_root, { symbol, ...args }, ctx) => {
+      const { list, args: page } = tradeList(args);
+      return connection(await keyedPage(ctx, list, page, parseSymbol(symbol, 'symbol')));
+    },
   }),
 );
 
@@ -87,20 +86,14 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    extensions: children('symbol', (args: TickArgs) => {
-      const { range, page } = rangePage(args);
-      return { list: ticksBySymbol('Trade', range, page.direction), args: page };
-    }),
-    resolve: async (security, args, ctx) => connection(await tradePageOf(ctx, security.symbol, rangePage(args))),
+    ...children<SecurityRow, TickArgs>('symbol', tradeList),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },
     type: Trade,
     nullable: true,
     description: 'The most recent trade, if any.',
-    extensions: one(['symbol'], (_args, columns, children) => keyedLevel(ticksBySymbol('Trade', {}, 'desc'), { first: 1 }, 'symbol', columns, children)),
-    resolve: (security, _args, ctx) =>
-      ctx.loaders.get('latestTrade', fromMap((symbols: readonly string[]) => latestTrades(ctx.db, symbols), null as TradeRow | null)).load(security.symbol),
+    ...firstOf<SecurityRow, unknown, TradeRow>('symbol', () => ticksBySymbol('Trade', {}, 'desc')),
   }),
   bars: t.field({
     authScopes: { entitled: 'trades' },

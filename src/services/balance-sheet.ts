@@ -5,7 +5,7 @@ import { FISCAL_YEARS, isCalendarDate, isFiscalYear } from '../domain/fiscal.js'
 import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
-import { childRows, readSql } from '../db/sql.js';
+import { anyOf, childRows, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -103,43 +103,40 @@ export function parseBalanceSheetFilter(filter: BalanceSheetFilter, argumentName
 
 // ------------------------------------------------------------------ the list
 
-function whereOf(filter: BalanceSheetFilter): Prisma.BalanceSheetWhereInput {
-  const where: Prisma.BalanceSheetWhereInput = {};
-  if (filter.cik !== undefined) where.cik = padCik(filter.cik);
-  if (filter.symbols?.length) where.symbols = { some: { symbol: { in: [...filter.symbols] } } };
-  if (filter.periodEnd !== undefined) where.reportingPeriodEnd = filter.periodEnd;
-  if (filter.fiscalYear !== undefined) where.fiscalYear = filter.fiscalYear;
-  if (filter.fiscalQuarter !== undefined) where.fiscalQuarter = filter.fiscalQuarter;
-  if (filter.timeframe !== undefined) where.timeframe = filter.timeframe;
-  return where;
+/** The period conditions on the BalanceSheet table (its columns no joined table shares), for every list of balance sheets. */
+function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (filter.periodEnd !== undefined) out.push(Prisma.sql`"reportingPeriodEnd" = ${filter.periodEnd}`);
+  if (filter.fiscalYear !== undefined) out.push(Prisma.sql`"fiscalYear" = ${filter.fiscalYear}`);
+  if (filter.fiscalQuarter !== undefined) out.push(Prisma.sql`"fiscalQuarter" = ${filter.fiscalQuarter}`);
+  if (filter.timeframe !== undefined) out.push(Prisma.sql`"timeframe" = ${filter.timeframe}`);
+  return out;
 }
 
-function balanceSheetList(db: Db, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols, Prisma.BalanceSheetWhereInput> {
+function balanceSheetList(db: Db, filter: BalanceSheetFilter, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols> {
+  const filters = periodConditions(filter);
+  if (filter.cik !== undefined) filters.push(Prisma.sql`"cik" = ${padCik(filter.cik)}`);
+  if (filter.symbols?.length) {
+    filters.push(Prisma.sql`EXISTS (SELECT 1 FROM "BalanceSheetSymbol" s WHERE s."balanceSheetId" = "BalanceSheet"."id" AND ${anyOf('s."symbol"', filter.symbols)})`);
+  }
   return {
+    table: 'BalanceSheet',
     ordering: ORDERINGS[sort.field],
     direction: sort.direction,
-    findMany: (query) => db.prisma.balanceSheet.findMany({ ...query, include: SYMBOLS_INCLUDE }),
-    count: (query) => db.prisma.balanceSheet.count(query),
+    filters,
+    complete: async (rows) => {
+      const symbols = await balanceSheetSymbols(db, rows.map((r) => r.id as number));
+      return rows.map((r) => ({ ...(r as BalanceSheet), symbols: symbols.get(r.id as number) ?? [] }));
+    },
   };
 }
 
 /** Balance sheets matching the filters, in keyset pages in the requested order, with a lazy total. */
 export function balanceSheetPage(db: Db, filter: BalanceSheetFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
-  return keysetPage(balanceSheetList(db, args.sort), whereOf(filter), args);
+  return keysetPage(db, balanceSheetList(db, filter, args.sort), args);
 }
 
 // ------------------------------------------------------------------ per symbol, batched
-
-const col = (name: string) => Prisma.raw(`b."${name}"`);
-
-function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
-  const out: Prisma.Sql[] = [];
-  if (filter.periodEnd !== undefined) out.push(Prisma.sql`${col('reportingPeriodEnd')} = ${filter.periodEnd}`);
-  if (filter.fiscalYear !== undefined) out.push(Prisma.sql`${col('fiscalYear')} = ${filter.fiscalYear}`);
-  if (filter.fiscalQuarter !== undefined) out.push(Prisma.sql`${col('fiscalQuarter')} = ${filter.fiscalQuarter}`);
-  if (filter.timeframe !== undefined) out.push(Prisma.sql`${col('timeframe')} = ${filter.timeframe}`);
-  return out;
-}
 
 /**
  * One page of balance sheets for each of many symbols, in one statement however many symbols

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type CallSummary } from '../../generated/prisma/client.js';
-import { keysetPage, keysetPages, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { advanceSerial, changedFields, claimIds, insertRows, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -34,30 +34,19 @@ const ORDERING: Ordering<CallSummary> = {
   ],
 };
 
-function whereOf(filter: CallSummaryFilter): Prisma.CallSummaryWhereInput {
-  return {
-    ...(filter.symbol !== undefined ? { symbol: filter.symbol } : {}),
-    ...(filter.from || filter.to ? { callDate: { gte: filter.from, lte: filter.to } } : {}),
-  };
-}
-
-function callSummaryList(db: Db): SortedList<CallSummary, Prisma.CallSummaryWhereInput> {
-  return {
-    ordering: ORDERING,
-    direction: 'desc',
-    findMany: (query) => db.prisma.callSummary.findMany(query),
-    count: (query) => db.prisma.callSummary.count(query),
-  };
+function callSummaryList(filter: CallSummaryFilter): SortedList<CallSummary> {
+  const symbol = filter.symbol !== undefined ? [Prisma.sql`"symbol" = ${filter.symbol}`] : [];
+  return { table: 'CallSummary', ordering: ORDERING, direction: 'desc', filters: [...symbol, ...rangeFilters(filter)] };
 }
 
 /** Summaries newest first, in keyset pages; the count runs only when asked for. */
 export function callSummaryPage(db: Db, filter: CallSummaryFilter, args: KeysetArgs): Promise<Page<CallSummary>> {
-  return keysetPage(callSummaryList(db), whereOf(filter), args);
+  return keysetPage(db, callSummaryList(filter), args);
 }
 
 /** Page `page` of the summaries matching `filter`, in the order of `callSummaryPage`, and their number. */
 export function callSummaryAtPage(db: Db, filter: CallSummaryFilter, args: PageNumberArgs): Promise<NumberedPage<CallSummary>> {
-  return numberedPage(callSummaryList(db), whereOf(filter), args);
+  return numberedPage(db, callSummaryList(filter), args);
 }
 
 function rangeFilters(range: CallDateRange): Prisma.Sql[] {
@@ -67,9 +56,9 @@ function rangeFilters(range: CallDateRange): Prisma.Sql[] {
   return out;
 }
 
-/** One page per symbol, newest first, all in one statement (the same arguments for every symbol). */
-export function callSummaryPages(db: Db, symbols: readonly string[], range: CallDateRange, args: KeysetArgs): Promise<Map<string, Page<CallSummary>>> {
-  return keysetPages(db, { table: 'CallSummary', keyColumn: 'symbol', ordering: ORDERING, direction: 'desc', filters: rangeFilters(range) }, symbols, args);
+/** Each symbol's summaries in `range`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */
+export function callSummariesBySymbol(range: CallDateRange): KeyedList<CallSummary> {
+  return { table: 'CallSummary', keyColumn: 'symbol', ordering: ORDERING, direction: 'desc', filters: rangeFilters(range) };
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

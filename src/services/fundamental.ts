@@ -6,7 +6,7 @@ import type { WriteCounts } from '../db/upsert.js';
 import { Prisma, type FiscalPeriod, type Fundamental, type FundamentalMetrics } from '../../generated/prisma/client.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { DERIVED_METRIC_COLUMNS, derivedMetrics, type DerivedMetrics } from '../domain/financial-metrics.js';
-import { keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { countRows, keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { latestTrades } from './trade.js';
 import { jsonInput, sameFields, writeBatch, type Tx } from '../db/upsert.js';
@@ -67,9 +67,9 @@ function keyedList(filter: FundamentalFilter, enhanced: boolean): KeyedList<Fund
   return { table: 'Fundamental', keyColumn: 'symbol', ordering: orderingOf(enhanced), direction: 'desc', filters: conditions(filter, enhanced) };
 }
 
-/** One page of lite fundamentals records for each of many symbols, newest first, in one statement. */
-export function fundamentalPages(db: Db, symbols: readonly string[], filter: FundamentalFilter, args: KeysetArgs): Promise<Map<string, Page<Fundamental>>> {
-  return keysetPages(db, keyedList(filter, false), symbols, args);
+/** Each symbol's lite records that meet `filter`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */
+export function fundamentalsBySymbol(filter: FundamentalFilter): KeyedList<Fundamental> {
+  return keyedList(filter, false);
 }
 
 /**
@@ -78,45 +78,45 @@ export function fundamentalPages(db: Db, symbols: readonly string[], filter: Fun
  */
 export async function enhancedFundamentalPages(db: Db, symbols: readonly string[], filter: FundamentalFilter, args: KeysetArgs): Promise<Map<string, Page<FundamentalWithMetrics>>> {
   const pages = await keysetPages(db, keyedList(filter, true), symbols, args);
-  const ids = [...pages.values()].flatMap((page) => page.nodes.map((f) => f.id));
+  const withMetrics = await metricsOf(db, [...pages.values()].flatMap((page) => page.nodes));
+  let next = 0;
+  // the page keeps its cursors: metrics hold no column of the ordering
+  return new Map([...pages].map(([symbol, page]) => [symbol, { ...page, nodes: page.nodes.map(() => withMetrics[next++]!) }]));
+}
+
+/** The records with their metrics, in one statement. */
+async function metricsOf(db: Db, records: readonly Fundamental[]): Promise<FundamentalWithMetrics[]> {
+  const ids = records.map((f) => f.id);
   const metrics = ids.length ? await db.prisma.fundamentalMetrics.findMany({ where: { fundamentalId: { in: ids } } }) : [];
   const byId = new Map(metrics.map((m) => [m.fundamentalId, m]));
-  // the page keeps its cursors: metrics hold no column of the ordering
-  return new Map([...pages].map(([symbol, page]) => [symbol, { ...page, nodes: page.nodes.map((f) => ({ ...f, metrics: byId.get(f.id) ?? null })) }]));
+  return records.map((f) => ({ ...f, metrics: byId.get(f.id) ?? null }));
 }
 
 /** How many records of a symbol match the filters (enhanced: only those with metrics). */
 export function countFundamentals(db: Db, symbol: string, filter: FundamentalFilter, enhanced: boolean): Promise<number> {
-  return db.prisma.fundamental.count({ where: whereOf({ symbol, ...filter }, enhanced) });
+  return countRows(db, symbolList(db, { symbol, ...filter }, enhanced));
 }
 
-function whereOf(filter: SymbolFundamentalFilter, enhanced: boolean): Prisma.FundamentalWhereInput {
-  checkFilter(filter);
+/** One symbol's records that meet the filters, in the order of its keyed list: for page numbers and counts. */
+function symbolList<Row extends Fundamental>(db: Db, filter: SymbolFundamentalFilter, enhanced: boolean): SortedList<Row> {
+  const { table, ordering, direction, filters = [] } = keyedList(filter, enhanced);
   return {
-    symbol: filter.symbol,
-    ...(filter.fiscalYear !== undefined && { year: filter.fiscalYear }),
-    ...(filter.fiscalPeriod !== undefined && { quarter: filter.fiscalPeriod }),
-    ...(enhanced && { metrics: { isNot: null } }),
+    table,
+    ordering,
+    direction,
+    filters: [Prisma.sql`"symbol" = ${filter.symbol}`, ...filters],
+    ...(enhanced && { complete: (rows: Record<string, unknown>[]) => metricsOf(db, rows as Fundamental[]) as Promise<never> }),
   };
 }
 
-function fundamentalList<Row extends Fundamental>(db: Db, enhanced: boolean): SortedList<Row, Prisma.FundamentalWhereInput> {
-  return {
-    ordering: orderingOf(enhanced),
-    direction: 'desc',
-    findMany: (query) => db.prisma.fundamental.findMany({ ...query, ...(enhanced && { include: METRICS_INCLUDE }) }) as Promise<Row[]>,
-    count: (query) => db.prisma.fundamental.count(query),
-  };
-}
-
-/** Page `page` of one symbol's lite records, in the order of `fundamentalPages`, and their number. */
+/** Page `page` of one symbol's lite records, in the order of `fundamentalsBySymbol`, and their number. */
 export function fundamentalAtPage(db: Db, filter: SymbolFundamentalFilter, args: PageNumberArgs): Promise<NumberedPage<Fundamental>> {
-  return numberedPage(fundamentalList<Fundamental>(db, false), whereOf(filter, false), args);
+  return numberedPage(db, symbolList<Fundamental>(db, filter, false), args);
 }
 
 /** Page `page` of one symbol's enhanced records (only those with metrics, with them), in the order of `enhancedFundamentalPages`. */
 export function enhancedFundamentalAtPage(db: Db, filter: SymbolFundamentalFilter, args: PageNumberArgs): Promise<NumberedPage<FundamentalWithMetrics>> {
-  return numberedPage(fundamentalList<FundamentalWithMetrics>(db, true), whereOf(filter, true), args);
+  return numberedPage(db, symbolList<FundamentalWithMetrics>(db, filter, true), args);
 }
 
 // ------------------------------------------------------------------ insights <-> columns

@@ -3,7 +3,7 @@ import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma
 import type { WriteCounts } from '../db/upsert.js';
 import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
-import { anyOf, childRows, readSql } from '../db/sql.js';
+import { anyOf, childRows } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 
 export type { LogoSecurityInfo };
@@ -26,46 +26,39 @@ const ORDERING: Ordering<Logo> = {
 
 const WITH_INFO = { securityInfo: { orderBy: { position: 'asc' } } } as const satisfies Prisma.LogoInclude;
 
-function whereOf(filter: LogoFilter): Prisma.LogoWhereInput {
-  return filter.symbols ? { symbol: { in: [...filter.symbols] } } : {};
-}
-
-function logoList(db: Db): SortedList<LogoWithInfo, Prisma.LogoWhereInput> {
+function logoList(db: Db, filter: LogoFilter): SortedList<LogoWithInfo> {
   return {
+    table: 'Logo',
     ordering: ORDERING,
     direction: 'asc',
-    findMany: (query) => db.prisma.logo.findMany({ ...query, include: WITH_INFO }),
-    count: (query) => db.prisma.logo.count(query),
+    filters: filter.symbols ? [anyOf('"symbol"', filter.symbols)] : [],
+    complete: async (rows) => {
+      const infos = await logoSecurityInfos(db, rows.map((r) => r.id as number));
+      return rows.map((r) => ({ ...(r as Logo), securityInfo: infos.get(r.id as number) ?? [] }));
+    },
   };
 }
 
 /** Logos by symbol, in keyset pages; the count runs only when asked for. */
 export function logoPage(db: Db, filter: LogoFilter, args: KeysetArgs): Promise<Page<LogoWithInfo>> {
-  return keysetPage(logoList(db), whereOf(filter), args);
+  return keysetPage(db, logoList(db, filter), args);
 }
 
 /** Page `page` of the logos matching `filter`, in the order of `logoPage`, and their number. */
 export function logoAtPage(db: Db, filter: LogoFilter, args: PageNumberArgs): Promise<NumberedPage<LogoWithInfo>> {
-  return numberedPage(logoList(db), whereOf(filter), args);
+  return numberedPage(db, logoList(db, filter), args);
 }
 
-/** The logo of each symbol (symbols are unique among logos): for a row tree's level (graphql/plan/), as `logosBySymbol` reads them. */
+/**
+ * The logo of each symbol (symbols are unique among logos), without its `security_info` rows: the
+ * company page never reads them, and `logoSecurityInfos` loads them for the queries that do.
+ */
 export const LOGOS_BY_SYMBOL: KeyedList<Logo> = {
   table: 'Logo',
   keyColumn: 'symbol',
   ordering: { tag: 'logo.symbol', columns: [{ column: 'id', type: 'int', of: (l) => l.id }] },
   direction: 'asc',
 };
-
-/**
- * For loaders: the logo of each symbol that has one, without its `security_info` rows (one
- * statement through Db.read whatever the number of symbols): the company page never reads them,
- * and `logoSecurityInfos` loads them for the queries that do.
- */
-export async function logosBySymbol(db: Db, symbols: readonly string[]): Promise<Map<string, Logo>> {
-  const logos = await readSql<Logo>(db, Prisma.sql`SELECT * FROM "Logo" WHERE ${anyOf('"symbol"', symbols)}`);
-  return new Map(logos.map((l) => [l.symbol, l]));
-}
 
 /** For loaders: the `security_info` rows of each logo, in their recorded order (one statement). */
 export function logoSecurityInfos(db: Db, logoIds: readonly number[]): Promise<Map<number, LogoSecurityInfo[]>> {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma/client.js';
-import { keysetPage, keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { childRows } from '../db/sql.js';
 import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from '../db/upsert.js';
@@ -31,55 +31,57 @@ const ORDERING: Ordering<Pick<NewsItem, 'createdAt' | 'id'>> = {
   ],
 };
 
-function whereOf(filter: NewsFilter): Prisma.NewsItemWhereInput {
-  const where: Prisma.NewsItemWhereInput = { ticker: filter.symbol };
-  if (filter.type !== undefined) where.type = filter.type;
+/** The conditions on the NewsItem table, for every list of news (the ticker aside). */
+function conditionsSql(filter: Omit<NewsFilter, 'symbol'>): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
+  if (filter.type !== undefined) out.push(Prisma.sql`CAST("type" AS TEXT) = ${filter.type}`);
   // FIGIs are stored upper-case; a filter takes any case (REST and GraphQL alike)
-  if (filter.shareClassFigi !== undefined) where.shareClassFigi = filter.shareClassFigi.toUpperCase();
-  if (filter.id !== undefined) where.id = filter.id;
-  return where;
+  if (filter.shareClassFigi !== undefined) out.push(Prisma.sql`"shareClassFigi" = ${filter.shareClassFigi.toUpperCase()}`);
+  if (filter.id !== undefined) out.push(Prisma.sql`"id" = ${filter.id}`);
+  return out;
 }
 
-function newsList(db: Db): SortedList<NewsItem, Prisma.NewsItemWhereInput> {
+function newsList(db: Db, filter: NewsFilter): SortedList<NewsItem> {
   return {
+    table: 'NewsItem',
     ordering: ORDERING,
     direction: 'desc',
-    findMany: (query) => db.prisma.newsItem.findMany({ ...query, include: NEWS_INCLUDE }),
-    count: (query) => db.prisma.newsItem.count(query),
+    filters: [Prisma.sql`"ticker" = ${filter.symbol}`, ...conditionsSql(filter)],
+    complete: async (rows) => {
+      const securities = await newsSecurities(db, rows.map((r) => r.id as number));
+      return rows.map((r) => ({ ...(r as Omit<NewsItem, 'securities'>), securities: securities.get(r.id as number) ?? [] }));
+    },
   };
 }
 
 /** One keyset page of one symbol's news matching `filter`, newest first, with a lazy total count. */
 export function newsPage(db: Db, filter: NewsFilter, args: KeysetArgs): Promise<Page<NewsItem>> {
-  return keysetPage(newsList(db), whereOf(filter), args);
+  return keysetPage(db, newsList(db, filter), args);
 }
 
 /** Page `page` of the news matching `filter`, in the order of `newsPage`, and their number. */
 export function newsAtPage(db: Db, filter: NewsFilter, args: PageNumberArgs): Promise<NumberedPage<NewsItem>> {
-  return numberedPage(newsList(db), whereOf(filter), args);
+  return numberedPage(db, newsList(db, filter), args);
 }
 
-export interface TickerNewsFilter {
-  type?: NewsType | undefined;
-}
+export type TickerNewsFilter = Pick<NewsFilter, 'type'>;
 
 /** A news item without its securities. */
 export type NewsItemRow = Omit<NewsItem, 'securities'> & Record<string, unknown>;
 
-/** One page per ticker in one statement, without the items' securities (`newsSecurities` loads them for the queries that read them). */
-export function newsPages(db: Db, tickers: readonly string[], filter: TickerNewsFilter, args: KeysetArgs): Promise<Map<string, Page<NewsItemRow>>> {
-  return keysetPages<NewsItemRow>(db, newsByTicker(filter), tickers, args);
-}
-
-/** Each ticker's news items that meet `filter`, newest first: for `newsPages`, and for a row tree's level (graphql/plan/). */
+/**
+ * Each ticker's news items that meet `filter`, newest first, without their securities
+ * (`newsSecurities` loads them for the queries that read them): a keyed list (services/paging.ts),
+ * and a row tree's level (graphql/plan/).
+ */
 export function newsByTicker(filter: TickerNewsFilter): KeyedList<NewsItemRow> {
   return {
     table: 'NewsItem',
     keyColumn: 'ticker',
     ordering: ORDERING as Ordering<NewsItemRow>,
     direction: 'desc',
-    // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
-    filters: filter.type ? [Prisma.sql`CAST("type" AS TEXT) = ${filter.type}`] : [],
+    filters: conditionsSql(filter),
   };
 }
 

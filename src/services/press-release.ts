@@ -36,30 +36,30 @@ const ORDERING: Ordering<PressRelease> = {
   ],
 };
 
-function whereOf(filter: PressReleaseFilter): Prisma.PressReleaseWhereInput {
-  const where: Prisma.PressReleaseWhereInput = {};
-  if (filter.tickers) where.tickers = { some: { ticker: { in: [...filter.tickers] } } };
-  if (filter.from || filter.to) where.publishTime = { gte: filter.from, lte: filter.to };
-  return where;
+/** The publish-time conditions (a column no joined table shares), for every list of releases. */
+function rangeConditions(range: PublishTimeRange): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (range.from) out.push(Prisma.sql`"publishTime" >= ${range.from}`);
+  if (range.to) out.push(Prisma.sql`"publishTime" <= ${range.to}`);
+  return out;
 }
 
-function pressReleaseList(db: Db): SortedList<PressRelease, Prisma.PressReleaseWhereInput> {
-  return {
-    ordering: ORDERING,
-    direction: 'desc',
-    findMany: (query) => db.prisma.pressRelease.findMany({ ...query, include: PRESS_RELEASE_INCLUDE }),
-    count: (query) => db.prisma.pressRelease.count(query),
-  };
+function pressReleaseList(db: Db, filter: PressReleaseFilter): SortedList<PressRelease> {
+  const filters = rangeConditions(filter);
+  if (filter.tickers) {
+    filters.push(Prisma.sql`EXISTS (SELECT 1 FROM "PressReleaseTicker" t WHERE t."pressReleaseId" = "PressRelease"."id" AND ${anyOf('t."ticker"', filter.tickers)})`);
+  }
+  return { table: 'PressRelease', ordering: ORDERING, direction: 'desc', filters, complete: (rows) => withChildren(db, rows.map((r) => r.id as number), rows as ReleaseRow[]) };
 }
 
 /** One keyset page of the releases matching `filter`, newest first, with a lazy total count. */
 export function pressReleasePage(db: Db, filter: PressReleaseFilter, args: KeysetArgs): Promise<Page<PressRelease>> {
-  return keysetPage(pressReleaseList(db), whereOf(filter), args);
+  return keysetPage(db, pressReleaseList(db, filter), args);
 }
 
 /** Page `page` of the releases matching `filter`, in the order of `pressReleasePage`, and their number. */
 export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: PageNumberArgs): Promise<NumberedPage<PressRelease>> {
-  return numberedPage(pressReleaseList(db), whereOf(filter), args);
+  return numberedPage(db, pressReleaseList(db, filter), args);
 }
 
 /**
@@ -82,9 +82,7 @@ export async function pressReleasePages(db: Db, tickers: readonly string[], rang
 
 async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>(tickers.map((t) => [t, []]));
-  const conditions: Prisma.Sql[] = [];
-  if (range.from) conditions.push(Prisma.sql`p."publishTime" >= ${range.from}`);
-  if (range.to) conditions.push(Prisma.sql`p."publishTime" <= ${range.to}`);
+  const conditions = rangeConditions(range);
   if (args.after) {
     const [publishTime, id] = decodeCursor(ORDERING, 'desc', args.after);
     conditions.push(Prisma.sql`(p."publishTime", p."id") < (${publishTime}, ${id})`);
@@ -112,12 +110,20 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: Pub
  */
 export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promise<Map<number, PressRelease>> {
   if (ids.length === 0) return new Map();
-  const [rows, tickers, securities] = await Promise.all([
-    readSql<Omit<PressRelease, 'tickers' | 'securities'>>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf('"id"', ids)}`),
+  const rows = await withChildren(db, ids, readSql<ReleaseRow>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf('"id"', ids)}`));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+type ReleaseRow = Omit<PressRelease, 'tickers' | 'securities'>;
+
+/** The releases `ids` with their tickers and securities (as PRESS_RELEASE_INCLUDE), read in one turn with `rows`. */
+async function withChildren(db: Db, ids: readonly number[], rows: Promise<ReleaseRow[]> | ReleaseRow[]): Promise<PressRelease[]> {
+  const [releases, tickers, securities] = await Promise.all([
+    rows,
     childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids),
     childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids),
   ]);
-  return new Map(rows.map((r) => [r.id, { ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }]));
+  return releases.map((r) => ({ ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }));
 }
 
 /**

@@ -1,10 +1,8 @@
 import type { Db } from '../db/client.js';
 import type { Quote } from '../../generated/prisma/client.js';
-import { latestTicks, tickPage, tickPages, writeTicks, type TickPageArgs, type TimeRange } from './tick.js';
+import { tickPage, writeTicks, type TickPageArgs, type TimeRange } from './tick.js';
 
 export type { Quote };
 
 export const quotePage = (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) => tickPage(db, 'Quote', symbol, range, args);
-export const quotePages = (db: Db, symbols: readonly string[], range: TimeRange, args: TickPageArgs) => tickPages(db, 'Quote', symbols, range, args);
-export const latestQuotes = (db: Db, symbols: readonly string[]) => latestTicks(db, 'Quote', symbols);
 export const writeQuotes = (db: Db, rows: Quote[]) => writeTicks(db, 'Quote', rows);

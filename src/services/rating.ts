@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Rating } from '../../generated/prisma/client.js';
-import { keysetPage, keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameFields, writeBatch } from '../db/upsert.js';
@@ -34,36 +34,7 @@ const ORDERING: Ordering<Rating> = {
   ],
 };
 
-function whereOf(filter: RatingFilter): Prisma.RatingWhereInput {
-  const where: Prisma.RatingWhereInput = {};
-  if (filter.id !== undefined) where.id = filter.id;
-  if (filter.exchange !== undefined) where.exchange = filter.exchange;
-  if (filter.company !== undefined) where.company = filter.company;
-  if (filter.firm !== undefined) where.firm = filter.firm;
-  if (filter.symbols) where.ticker = { in: [...filter.symbols] };
-  if (filter.from || filter.to) where.createdAt = { gte: filter.from, lte: filter.to };
-  return where;
-}
-
-function ratingList(db: Db): SortedList<Rating, Prisma.RatingWhereInput> {
-  return {
-    ordering: ORDERING,
-    direction: 'desc',
-    findMany: (query) => db.prisma.rating.findMany(query),
-    count: (query) => db.prisma.rating.count(query),
-  };
-}
-
-/** One keyset page of the ratings matching `filter`, newest first, with a lazy total count. */
-export function ratingPage(db: Db, filter: RatingFilter, args: KeysetArgs): Promise<Page<Rating>> {
-  return keysetPage(ratingList(db), whereOf(filter), args);
-}
-
-/** Page `page` of the ratings matching `filter`, in the order of `ratingPage`, and their number. */
-export function ratingAtPage(db: Db, filter: RatingFilter, args: PageNumberArgs): Promise<NumberedPage<Rating>> {
-  return numberedPage(ratingList(db), whereOf(filter), args);
-}
-
+/** The conditions on the Rating table, for every list of ratings. */
 function conditionsSql(c: RatingConditions): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (c.exchange !== undefined) out.push(Prisma.sql`"exchange" = ${c.exchange}`);
@@ -74,14 +45,26 @@ function conditionsSql(c: RatingConditions): Prisma.Sql[] {
   return out;
 }
 
-/** Each ticker's ratings that meet `conditions`, newest first: for `ratingPages`, and for a row tree's level (graphql/plan/). */
-export function ratingsByTicker(conditions: RatingConditions): KeyedList<Rating> {
-  return { table: 'Rating', keyColumn: 'ticker', ordering: ORDERING, direction: 'desc', filters: conditionsSql(conditions) };
+function ratingList(db: Db, filter: RatingFilter): SortedList<Rating> {
+  const filters = conditionsSql(filter);
+  if (filter.id !== undefined) filters.push(Prisma.sql`"id" = ${filter.id}`);
+  if (filter.symbols) filters.push(anyOf('"ticker"', filter.symbols));
+  return { table: 'Rating', ordering: ORDERING, direction: 'desc', filters };
 }
 
-/** One page per ticker, all in one statement (the same conditions and arguments for every ticker). */
-export function ratingPages(db: Db, tickers: readonly string[], conditions: RatingConditions, args: KeysetArgs): Promise<Map<string, Page<Rating>>> {
-  return keysetPages(db, ratingsByTicker(conditions), tickers, args);
+/** One keyset page of the ratings matching `filter`, newest first, with a lazy total count. */
+export function ratingPage(db: Db, filter: RatingFilter, args: KeysetArgs): Promise<Page<Rating>> {
+  return keysetPage(db, ratingList(db, filter), args);
+}
+
+/** Page `page` of the ratings matching `filter`, in the order of `ratingPage`, and their number. */
+export function ratingAtPage(db: Db, filter: RatingFilter, args: PageNumberArgs): Promise<NumberedPage<Rating>> {
+  return numberedPage(db, ratingList(db, filter), args);
+}
+
+/** Each ticker's ratings that meet `conditions`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */
+export function ratingsByTicker(conditions: RatingConditions): KeyedList<Rating> {
+  return { table: 'Rating', keyColumn: 'ticker', ordering: ORDERING, direction: 'desc', filters: conditionsSql(conditions) };
 }
 
 /** For loaders: ratings by id; ids that do not exist are missing from the map. */

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { decodeCursor, encodeCursor, type Ordering, type Page } from '../db/keyset.js';
 import { filterSql, orderSql } from '../db/search-filter.js';
 import { readSql } from '../db/sql.js';
 import { TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
@@ -121,6 +122,28 @@ async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | und
 
 const facetSpecs = (fields: readonly string[]) => fields.map((field) => ({ field, column: SECURITY_SEARCH_FIELDS.get(field)!.column, kind: SECURITY_SEARCH_FIELDS.get(field)!.kind }));
 const noFacets = (fields: readonly string[]): FacetCount[] => fields.map((field) => ({ field_name: field, counts: [], sampled: false, stats: { total_values: 0 } }));
+
+/** A ranked or sorted page: its cursor is the position after a hit, since a rank is no key to seek to. */
+const RANKED: Ordering<{ offset: number }> = { tag: 'securities.ranked', columns: [{ column: 'offset', type: 'int', of: (r) => r.offset }] };
+
+/** `securityQueryPage` by cursor, as a connection pages: the page of `first` hits after `after`, and the result it comes from. */
+export async function securityQueryCursorPage(
+  db: Db,
+  query: SecurityQuery,
+  { first, after }: { first: number; after?: string | null | undefined },
+  fallbacks?: SearchFallbacks,
+): Promise<{ page: Page<Security>; result: SecurityQueryResult }> {
+  const offset = after ? Number(decodeCursor(RANKED, 'asc', after)[0]) : 0;
+  if (offset < 0) throw new AppError('BAD_REQUEST', 'after: not a cursor of this list');
+  const result = await securityQueryPage(db, query, { offset, limit: first }, { fallbacks });
+  const page: Page<Security> = {
+    nodes: result.nodes,
+    hasNextPage: result.more,
+    cursorAt: (i) => encodeCursor(RANKED, 'asc', { offset: offset + i + 1 }),
+    totalCount: async () => result.found,
+  };
+  return { page, result };
+}
 
 /**
  * Page `offset`..`offset + limit` of the securities `query` matches, in its order, with exact counts

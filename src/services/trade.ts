@@ -1,12 +1,11 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Trade } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
-import { latestTicks, tickPage, tickPages, writeTicks, type TickPageArgs, type TimeRange } from './tick.js';
+import { latestTicks, tickPage, writeTicks, type TickPageArgs, type TimeRange } from './tick.js';
 
 export type { Trade };
 
 export const tradePage = (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) => tickPage(db, 'Trade', symbol, range, args);
-export const tradePages = (db: Db, symbols: readonly string[], range: TimeRange, args: TickPageArgs) => tickPages(db, 'Trade', symbols, range, args);
 export const latestTrades = (db: Db, symbols: readonly string[]) => latestTicks(db, 'Trade', symbols);
 export const writeTrades = (db: Db, rows: Trade[]) => writeTicks(db, 'Trade', rows);
 
