@@ -8,10 +8,11 @@
 //   npm run bench -- start [--runs 3] [--before <checkout>] [--dry-run]
 //
 // Per checkout: the fastest and the median of the runs for the first start and the restart (ms
-// from spawning `npm start` to the first 200), and after the first start the RSS of the server
-// process and of every PostgreSQL process of its data directory (postmaster and backends, summed
-// from /proc; shared memory is counted once per process that touched it, so the sum is an upper
-// bound). Appends a dated section to bench/RESULTS.md.
+// from spawning `npm start` to the first 200), and after the first start the memory of the server
+// process and of every PostgreSQL process of its data directory (postmaster and backends): PSS
+// from /proc/<pid>/smaps_rollup, each shared page divided among the processes that map it, so the
+// sum over PostgreSQL's processes counts its shared buffers once. Appends a dated section to
+// bench/RESULTS.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,22 +49,18 @@ async function stop(started: Started): Promise<void> {
   await exited;
 }
 
-/** RSS (MB) of the process listening on `port` under npm, and of the PostgreSQL processes of `dataDir`. */
+/** PSS (MB) of the server under npm, and of the PostgreSQL processes of `dataDir`. */
 function memory(started: Started, dataDir: string): { server: number; database: number } {
-  const rss = (pid: string) => Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
-  const cmdline = (pid: string) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-    } catch {
-      return '';
-    }
-  };
-  const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  const parentOf = (pid: string) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-  const server = pids.find((p) => parentOf(p) === started.child.pid && cmdline(p).includes('src/server.ts'));
-  const postmaster = Number(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid')) ? fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0] : NaN);
-  const database = pids.filter((p) => Number(p) === postmaster || parentOf(p) === postmaster).reduce((sum, p) => sum + rss(p), 0);
-  return { server: server ? rss(server) : NaN, database };
+  const pss = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0) / 1024;
+  const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number);
+  const parentOf = new Map(pids.map((p) => [p, Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])] as const));
+  const descends = (pid: number, from: number): boolean => pid === from || (pid > 1 && descends(parentOf.get(pid) ?? 0, from));
+  const isNode = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((a) => a.endsWith('src/server.ts'));
+  const server = pids.find((p) => p !== started.child.pid && descends(p, started.child.pid!) && isNode(p));
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : NaN;
+  const database = pids.filter((p) => p === postmaster || parentOf.get(p) === postmaster).reduce((sum, p) => sum + pss(p), 0);
+  return { server: server ? pss(server) : NaN, database };
 }
 
 interface Sample {
@@ -104,7 +101,7 @@ record(
     '',
     `${await machineLine([])} ${RUNS} run(s) per checkout, alternating; the machine's load average at the start: ${os.loadavg()[0]!.toFixed(1)}.`,
     '',
-    markdownTable(['checkout', 'first start to /healthz 200, ms (best / median)', 'restart, ms (best / median)', 'server RSS, MB', 'database RSS, MB (embedded PostgreSQL)'], rows),
+    markdownTable(['checkout', 'first start to /healthz 200, ms (best / median)', 'restart, ms (best / median)', 'server PSS, MB', 'database PSS, MB (embedded PostgreSQL, all its processes)'], rows),
   ].join('\n'),
   args['dry-run'],
 );
