@@ -12,8 +12,17 @@ const env = process.env;
  * cluster the run starts (test/global-setup.ts).
  */
 const needs = [
-  { name: 'redis', skip: !env.TEST_REDIS_URL, description: 'tests that need Redis: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379' },
-  { name: 'browser', skip: env.TEST_BROWSER !== '1', description: "the GraphiQL browser test: set TEST_BROWSER=1 (with Debian's chromium at /usr/bin/chromium: apt-get install chromium)" },
+  {
+    name: 'redis',
+    skip: !env.TEST_REDIS_URL,
+    description: 'tests that need Redis: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379',
+  },
+  {
+    name: 'browser',
+    skip: env.TEST_BROWSER !== '1',
+    description:
+      "the GraphiQL browser test: set TEST_BROWSER=1 (with Debian's chromium at /usr/bin/chromium: apt-get install chromium)",
+  },
 ];
 
 export default defineConfig({

@@ -15,10 +15,28 @@ import { fanOut } from './attack/fan-out.js';
 import { ocrBurst } from './attack/ocr-burst.js';
 import { aliasBomb, largestPagesFlood } from './attack/requests.js';
 import type { AttackReport } from './attack/common.js';
-import { cli, createKey, databaseKinds, machineLine, markdownTable, record, scratchDatabase, startFlags, startGateway, utcNow, type Server } from './harness.js';
+import {
+  cli,
+  createKey,
+  databaseKinds,
+  machineLine,
+  markdownTable,
+  record,
+  scratchDatabase,
+  startFlags,
+  startGateway,
+  utcNow,
+  type Server,
+} from './harness.js';
 
 const { values: args } = parseArgs({
-  options: { db: { type: 'string' }, scenarios: { type: 'string' }, 'server-root': { type: 'string' }, label: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+  options: {
+    db: { type: 'string' },
+    scenarios: { type: 'string' },
+    'server-root': { type: 'string' },
+    label: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  },
 });
 const [KIND] = databaseKinds(args.db ?? 'postgresql');
 const ROOT_UNDER_TEST = path.resolve(args['server-root'] ?? ROOT);
@@ -36,31 +54,56 @@ const SCENARIOS: Record<string, Scenario> = {
   flood: { run: (server, keys) => largestPagesFlood(server, keys.enterprise) },
   'ocr-burst': { run: (server, keys) => ocrBurst(server, keys.enterprise) },
   // one key opening 200 streams: past SUBSCRIPTIONS_PER_CALLER (20) they are refused
-  'fan-out': { env: { REDIS_URL }, run: (server, keys, databaseUrl) => fanOut(server, keys.enterprise, { databaseUrl, redisUrl: REDIS_URL }) },
+  'fan-out': {
+    env: { REDIS_URL },
+    run: (server, keys, databaseUrl) => fanOut(server, keys.enterprise, { databaseUrl, redisUrl: REDIS_URL }),
+  },
   // the fan-out itself: the per-caller cap raised so that all 200 stream
   'fan-out-uncapped': {
     env: { REDIS_URL, SUBSCRIPTIONS_PER_CALLER: '1000' },
-    run: async (server, keys, databaseUrl) => ({ ...(await fanOut(server, keys.enterprise, { databaseUrl, redisUrl: REDIS_URL })), scenario: 'fan-out, SUBSCRIPTIONS_PER_CALLER=1000' }),
+    run: async (server, keys, databaseUrl) => ({
+      ...(await fanOut(server, keys.enterprise, { databaseUrl, redisUrl: REDIS_URL })),
+      scenario: 'fan-out, SUBSCRIPTIONS_PER_CALLER=1000',
+    }),
   },
 };
 const chosen = (args.scenarios ?? Object.keys(SCENARIOS).join(',')).split(',');
-for (const name of chosen) if (!SCENARIOS[name]) throw new Error(`--scenarios: one of ${Object.keys(SCENARIOS).join(', ')}; got ${name}`);
+for (const name of chosen)
+  if (!SCENARIOS[name]) throw new Error(`--scenarios: one of ${Object.keys(SCENARIOS).join(', ')}; got ${name}`);
 
 const scratch = scratchDatabase(KIND!, 'attack');
 const reports: AttackReport[] = [];
 try {
   console.log(`${KIND}: seeding the default sample; server from ${ROOT_UNDER_TEST} (${LABEL})`);
   cli(scratch.url, ['seed']);
-  const keys: Keys = { free: createKey(scratch.url, 'free'), pro: createKey(scratch.url, 'pro'), enterprise: createKey(scratch.url, 'enterprise') };
+  const keys: Keys = {
+    free: createKey(scratch.url, 'free'),
+    pro: createKey(scratch.url, 'pro'),
+    enterprise: createKey(scratch.url, 'enterprise'),
+  };
   for (const [i, name] of chosen.entries()) {
     const scenario = SCENARIOS[name]!;
-    const server = await startGateway(scratch.url, 4360 + i, { RATE_LIMIT_FREE: '60', ...scenario.env }, ROOT_UNDER_TEST);
+    const server = await startGateway(
+      scratch.url,
+      4360 + i,
+      { RATE_LIMIT_FREE: '60', ...scenario.env },
+      ROOT_UNDER_TEST,
+    );
     try {
       const got = await scenario.run(server, keys, scratch.url);
       for (const report of Array.isArray(got) ? got : [got]) {
         reports.push(report);
-        console.log(`  ${report.scenario}: ${JSON.stringify(report.answered)}, alive ${report.alive}, RSS max ${report.rssMaxMb} MB, /healthz max ${report.healthMaxMs} ms (${report.healthFailures} failed)`);
-        if (!report.alive) console.log(`    last lines:\n      ${server.lines().slice(-5).map((l) => l.slice(0, 300)).join('\n      ')}`);
+        console.log(
+          `  ${report.scenario}: ${JSON.stringify(report.answered)}, alive ${report.alive}, RSS max ${report.rssMaxMb} MB, /healthz max ${report.healthMaxMs} ms (${report.healthFailures} failed)`,
+        );
+        if (!report.alive)
+          console.log(
+            `    last lines:\n      ${server
+              .lines()
+              .slice(-5)
+              .map((l) => l.slice(0, 300))
+              .join('\n      ')}`,
+          );
       }
     } finally {
       await server.stop();
@@ -73,7 +116,9 @@ try {
 const rows = reports.map((r) => [
   r.scenario,
   r.sent,
-  Object.entries(r.answered).map(([s, n]) => `${s}: ${n}`).join(', '),
+  Object.entries(r.answered)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', '),
   r.alive ? 'yes' : '**no**',
   r.rssMaxMb,
   `${r.healthMaxMs}${r.healthFailures ? ` (**${r.healthFailures} failed**)` : ''}`,
@@ -86,7 +131,10 @@ record(
     await machineLine([KIND!]),
     `Server: \`src/server.ts\` of ${ROOT_UNDER_TEST === ROOT ? 'this commit' : `\`${ROOT_UNDER_TEST}\``} in its own process (NODE_ENV=production, \`npm start\`'s node flags \`${startFlags(ROOT_UNDER_TEST).join(' ')}\`, default sample data), a fresh one per scenario; keys made with the CLI. /healthz probed every 200 ms with a 3 s timeout; RSS from /proc every 200 ms.`,
     '',
-    markdownTable(['scenario', 'sent', 'answered (HTTP status: count)', 'alive', 'RSS max MB', '/healthz max ms', 'notes'], rows),
+    markdownTable(
+      ['scenario', 'sent', 'answered (HTTP status: count)', 'alive', 'RSS max MB', '/healthz max ms', 'notes'],
+      rows,
+    ),
   ].join('\n'),
   args['dry-run'],
 );

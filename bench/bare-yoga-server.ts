@@ -17,13 +17,22 @@ if (!DATABASE_URL || !PORT) {
   console.error('bench/bare-yoga-server.ts is started by bench/company-page.ts (it needs DATABASE_URL and PORT)');
   process.exit(2);
 }
-const config = loadConfig({ DATABASE_URL, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  DATABASE_URL,
+  NODE_ENV: 'production',
+  JWT_SECRET,
+  SAMPLE_DATA: 'none',
+  LOG_LEVEL: 'silent',
+});
 const db = await openDatabase(config);
 const yoga = bareYoga(config, db);
 createServer((req, res) => {
   if (req.url === '/healthz') return void res.end('ok');
   // bench/peers.ts counts the statements of a page: the gateway says it on /metrics, this on /stats
-  if (req.url === '/stats') return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ statements: db.statementCount }));
+  if (req.url === '/stats')
+    return void res
+      .setHeader('content-type', 'application/json')
+      .end(JSON.stringify({ statements: db.statementCount }));
   return yoga(req, res);
 }).listen(Number(PORT), '127.0.0.1');
 // an exit of its own on SIGTERM, so that `--cpu-prof` (BENCH_SERVER_NODE_ARGS) writes its profile

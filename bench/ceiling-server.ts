@@ -22,10 +22,12 @@ const database = parsePostgresUrl(DATABASE_URL);
 const SQL = {
   security: 'SELECT "id", "symbol", "name" FROM "Security" WHERE "symbol" = $1 ORDER BY "id" LIMIT 1',
   logo: 'SELECT "pngUrl" FROM "Logo" WHERE "symbol" = $1',
-  quote: 'SELECT "bidPrice", "askPrice", "sipTimestamp" FROM "Quote" WHERE "symbol" = $1 ORDER BY "sipTimestamp" DESC, "sequenceNumber" DESC LIMIT 1',
+  quote:
+    'SELECT "bidPrice", "askPrice", "sipTimestamp" FROM "Quote" WHERE "symbol" = $1 ORDER BY "sipTimestamp" DESC, "sequenceNumber" DESC LIMIT 1',
   balanceSheet:
     'SELECT b."reportingPeriodEnd", b."totalAssets", b."totalLiabilities", b."totalEquity" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id" WHERE s."symbol" = $1 ORDER BY b."reportingPeriodEnd" DESC, b."id" DESC LIMIT 1',
-  ratings: 'SELECT "firm", "action", "rating", "priceTarget", "createdAt" FROM "Rating" WHERE "ticker" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 5',
+  ratings:
+    'SELECT "firm", "action", "rating", "priceTarget", "createdAt" FROM "Rating" WHERE "ticker" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 5',
   news: 'SELECT "headline", "type", "createdAt" FROM "NewsItem" WHERE "ticker" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 5',
 } as const;
 type Rows = { [K in keyof typeof SQL]: Record<string, any>[] };
@@ -48,9 +50,26 @@ function page(r: Rows) {
         name: s.name,
         logo: r.logo[0] ? { png: { url: r.logo[0].pngUrl } } : null,
         latestQuote: q ? { bidPrice: q.bidPrice, askPrice: q.askPrice, time: nsToIso(q.sipTimestamp) } : null,
-        latestBalanceSheet: b ? { reportingPeriodEnd: b.reportingPeriodEnd, totalAssets: b.totalAssets, totalLiabilities: b.totalLiabilities, totalEquity: b.totalEquity } : null,
-        ratings: { nodes: r.ratings.map((x) => ({ firm: x.firm, action: x.action, rating: x.rating, priceTarget: x.priceTarget, createdAt: iso(x.createdAt) })) },
-        news: { nodes: r.news.map((x) => ({ headline: x.headline, type: newsType(x.type), createdAt: iso(x.createdAt) })) },
+        latestBalanceSheet: b
+          ? {
+              reportingPeriodEnd: b.reportingPeriodEnd,
+              totalAssets: b.totalAssets,
+              totalLiabilities: b.totalLiabilities,
+              totalEquity: b.totalEquity,
+            }
+          : null,
+        ratings: {
+          nodes: r.ratings.map((x) => ({
+            firm: x.firm,
+            action: x.action,
+            rating: x.rating,
+            priceTarget: x.priceTarget,
+            createdAt: iso(x.createdAt),
+          })),
+        },
+        news: {
+          nodes: r.news.map((x) => ({ headline: x.headline, type: newsType(x.type), createdAt: iso(x.createdAt) })),
+        },
       },
     },
   };
@@ -94,7 +113,9 @@ createServer(async (req, res) => {
   }
   try {
     const body = JSON.stringify(page(await load(symbol)));
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+      .end(body);
   } catch (e) {
     console.error(`ceiling: ${(e as Error).message}`);
     res.writeHead(500).end();

@@ -13,10 +13,30 @@
 // Data: the default sample (`cli seed`), symbol NVLX; a production server (no demo accounts) and
 // an enterprise user's API key made with the CLI. The ceiling checks no credential.
 import { parseArgs } from 'node:util';
-import { databaseKinds, createKey, cli, loadTest, machineLine, markdownTable, record, scratchDatabase, startGateway, startProcess, utcNow, type DatabaseKind, type LoadResult } from './harness.js';
+import {
+  databaseKinds,
+  createKey,
+  cli,
+  loadTest,
+  machineLine,
+  markdownTable,
+  record,
+  scratchDatabase,
+  startGateway,
+  startProcess,
+  utcNow,
+  type DatabaseKind,
+  type LoadResult,
+} from './harness.js';
 
 const { values: args } = parseArgs({
-  options: { db: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+  options: {
+    db: { type: 'string' },
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  },
 });
 const KINDS = databaseKinds(args.db);
 const CONNECTIONS = (args.connections ?? '10,50').split(',').map(Number);
@@ -85,25 +105,43 @@ for (const [i, kind] of KINDS.entries()) {
     // the three must serve the same page before their speed means anything
     const viaGraphql = await (await fetch(`${gateway.base}/graphql`, { method: 'POST', headers, body })).text();
     const viaCeiling = await (await fetch(`${ceiling.base}/company-page?symbol=${SYMBOL}`)).text();
-    if (viaGraphql !== viaCeiling) throw new Error(`the ceiling answers another page than GraphQL:\n${viaGraphql}\n${viaCeiling}`);
+    if (viaGraphql !== viaCeiling)
+      throw new Error(`the ceiling answers another page than GraphQL:\n${viaGraphql}\n${viaCeiling}`);
     const viaBare = await (await fetch(`${bare.base}/graphql`, { method: 'POST', headers, body })).text();
-    if (viaBare !== viaGraphql) throw new Error(`the bare stack answers another page than the gateway:\n${viaBare}\n${viaGraphql}`);
+    if (viaBare !== viaGraphql)
+      throw new Error(`the bare stack answers another page than the gateway:\n${viaBare}\n${viaGraphql}`);
     const parsed = JSON.parse(viaGraphql);
-    if (!parsed.data.security.ratings.nodes.length || !parsed.data.security.news.nodes.length) throw new Error(`the page lacks ratings or news: ${viaGraphql}`);
+    if (!parsed.data.security.ratings.nodes.length || !parsed.data.security.news.nodes.length)
+      throw new Error(`the page lacks ratings or news: ${viaGraphql}`);
     for (const p of REST_PAGE) {
       const r = await fetch(gateway.base + p, { headers: { 'x-api-key': key } });
       if (r.status !== 200) throw new Error(`GET ${p}: ${r.status} ${await r.text()}`);
     }
-    console.log(`  the GraphQL page (${viaGraphql.length} bytes) equals the ceiling's and the bare stack's; the 6 REST calls answer 200`);
+    console.log(
+      `  the GraphQL page (${viaGraphql.length} bytes) equals the ceiling's and the bare stack's; the 6 REST calls answer 200`,
+    );
 
     const run = (variant: Variant, connections: number, duration: number) =>
       variant === 'graphql' || variant === 'floor'
-        ? loadTest({ url: `${gateway.base}/graphql`, connections, duration, method: 'POST', headers, body: variant === 'floor' ? floorBody : body })
+        ? loadTest({
+            url: `${gateway.base}/graphql`,
+            connections,
+            duration,
+            method: 'POST',
+            headers,
+            body: variant === 'floor' ? floorBody : body,
+          })
         : variant === 'bare'
           ? loadTest({ url: `${bare.base}/graphql`, connections, duration, method: 'POST', headers, body })
-        : variant === 'ceiling'
-          ? loadTest({ url: `${ceiling.base}/company-page?symbol=${SYMBOL}`, connections, duration })
-          : loadTest({ url: gateway.base, connections, duration, headers: { 'x-api-key': key }, requests: REST_PAGE.map((path) => ({ path, method: 'GET' as const })) });
+          : variant === 'ceiling'
+            ? loadTest({ url: `${ceiling.base}/company-page?symbol=${SYMBOL}`, connections, duration })
+            : loadTest({
+                url: gateway.base,
+                connections,
+                duration,
+                headers: { 'x-api-key': key },
+                requests: REST_PAGE.map((path) => ({ path, method: 'GET' as const })),
+              });
 
     const variants: Variant[] = ['graphql', 'ceiling', 'rest', 'floor', 'bare'];
     for (const v of variants) await run(v, 10, 2); // warm-up: JIT, pools, caches
@@ -112,9 +150,12 @@ for (const [i, kind] of KINDS.entries()) {
         // rotate the order each round, so no variant always runs first
         for (const v of [...variants.slice(round % variants.length), ...variants.slice(0, round % variants.length)]) {
           const r = await run(v, connections, DURATION);
-          if (r.non2xx || r.errors) throw new Error(`${v} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
+          if (r.non2xx || r.errors)
+            throw new Error(`${v} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
           cell(kind, connections, v).runs.push(r);
-          console.log(`  ${connections} conn, round ${round + 1}, ${v.padEnd(7)} ${(r.total / r.seconds).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+          console.log(
+            `  ${connections} conn, round ${round + 1}, ${v.padEnd(7)} ${(r.total / r.seconds).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`,
+          );
         }
       }
     }
@@ -130,7 +171,12 @@ function summary(c: Cell, per = 1) {
   const total = c.runs.reduce((s, r) => s + r.total, 0);
   const seconds = c.runs.reduce((s, r) => s + r.seconds, 0);
   const avg = (f: (r: LoadResult) => number) => c.runs.reduce((s, r) => s + f(r), 0) / c.runs.length;
-  return { rate: total / seconds / per, p50: avg((r) => r.p50), p99: avg((r) => r.p99), runs: c.runs.map((r) => r.total / r.seconds / per) };
+  return {
+    rate: total / seconds / per,
+    p50: avg((r) => r.p50),
+    p99: avg((r) => r.p99),
+    runs: c.runs.map((r) => r.total / r.seconds / per),
+  };
 }
 
 const rows: (string | number)[][] = [];
@@ -163,7 +209,17 @@ for (const kind of KINDS) {
 }
 
 const table = markdownTable(
-  ['database', 'connections', 'GraphQL pages/s (ms)', 'ceiling pages/s (ms)', 'REST: pages/s of 6 calls (ms)', 'GraphQL / ceiling', 'GraphQL / REST pages', 'floor: `{ __typename }` req/s (ms)', 'bare stack: the page on a bare Yoga, pages/s (ms)'],
+  [
+    'database',
+    'connections',
+    'GraphQL pages/s (ms)',
+    'ceiling pages/s (ms)',
+    'REST: pages/s of 6 calls (ms)',
+    'GraphQL / ceiling',
+    'GraphQL / REST pages',
+    'floor: `{ __typename }` req/s (ms)',
+    'bare stack: the page on a bare Yoga, pages/s (ms)',
+  ],
   rows,
 );
 const section = [

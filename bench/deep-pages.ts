@@ -17,12 +17,29 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parsePostgresUrl } from '../src/config.js';
 import { openCursor, sealCursor } from '../src/rest/next-url.js';
-import { cli, databaseKinds, inProcessApp, JWT_SECRET, machineLine, markdownTable, median, record, scratchDatabase, utcNow, type Scratch } from './harness.js';
+import {
+  cli,
+  databaseKinds,
+  inProcessApp,
+  JWT_SECRET,
+  machineLine,
+  markdownTable,
+  median,
+  record,
+  scratchDatabase,
+  utcNow,
+  type Scratch,
+} from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
-    db: { type: 'string' }, scale: { type: 'string' }, reps: { type: 'string' },
-    'pg-url': { type: 'string' }, keep: { type: 'boolean' }, note: { type: 'string' }, 'dry-run': { type: 'boolean' },
+    db: { type: 'string' },
+    scale: { type: 'string' },
+    reps: { type: 'string' },
+    'pg-url': { type: 'string' },
+    keep: { type: 'boolean' },
+    note: { type: 'string' },
+    'dry-run': { type: 'boolean' },
   },
 });
 const KINDS = databaseKinds(args.db);
@@ -38,7 +55,18 @@ const RAW_SQL = (after: boolean) =>
   `SELECT * FROM "Trade" WHERE "symbol" = $1${after ? ' AND ("sipTimestamp", "sequenceNumber") < ($3, $4)' : ''} ORDER BY "sipTimestamp" DESC, "sequenceNumber" DESC LIMIT $2`;
 
 /** The legacy trade keys, 19-digit timestamps as JSON numbers (JSON.stringify cannot write a bigint, so they are unquoted after). */
-function rawJson(rows: { tradeId: string; sipTimestamp: bigint | string; sequenceNumber: bigint | string; price: number; size: number; exchange: number; tape: number; conditions: unknown }[]): string {
+function rawJson(
+  rows: {
+    tradeId: string;
+    sipTimestamp: bigint | string;
+    sequenceNumber: bigint | string;
+    price: number;
+    size: number;
+    exchange: number;
+    tape: number;
+    conditions: unknown;
+  }[],
+): string {
   const results = rows.map((t) => ({
     conditions: typeof t.conditions === 'string' ? JSON.parse(t.conditions) : t.conditions,
     exchange: Number(t.exchange),
@@ -59,7 +87,9 @@ function rawFetcher(url: string): { fetch: RawFetch; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: database.url, max: 2, options: `-c search_path="${database.schema}"` });
   return {
     fetch: async (limit, after) => {
-      const r = after ? await pool.query({ name: 'deep', text: RAW_SQL(true), values: [SYMBOL, limit, after[0], after[1]] }) : await pool.query({ name: 'first', text: RAW_SQL(false), values: [SYMBOL, limit] });
+      const r = after
+        ? await pool.query({ name: 'deep', text: RAW_SQL(true), values: [SYMBOL, limit, after[0], after[1]] })
+        : await pool.query({ name: 'first', text: RAW_SQL(false), values: [SYMBOL, limit] });
       return rawJson(r.rows);
     },
     close: () => pool.end(),
@@ -93,7 +123,8 @@ for (const kind of KINDS) {
       const trades = Number(await h.db.prisma.trade.count());
       const mine = await h.db.prisma.trade.count({ where: { symbol: SYMBOL } });
       console.log(`\n${kind}: ${trades.toLocaleString('en-US')} trades, ${mine.toLocaleString('en-US')} of ${SYMBOL}`);
-      if (mine <= DEPTH + WALK_LIMIT) throw new Error(`${SYMBOL} has ${mine} trades; a page ${DEPTH} deep needs more (raise --scale)`);
+      if (mine <= DEPTH + WALK_LIMIT)
+        throw new Error(`${SYMBOL} has ${mine} trades; a page ${DEPTH} deep needs more (raise --scale)`);
       notes.push(`${kind}: ${trades.toLocaleString('en-US')} trades, ${mine.toLocaleString('en-US')} of ${SYMBOL}`);
 
       // walk to 1M rows deep, following next_url as a client does
@@ -106,11 +137,14 @@ for (const kind of KINDS) {
       }
       const walkS = (performance.now() - t0) / 1000;
       console.log(`  walked ${DEPTH.toLocaleString('en-US')} rows in ${walkS.toFixed(1)} s`);
-      notes.push(`${kind}: walking the first ${DEPTH.toLocaleString('en-US')} rows (200 pages of 5000 via next_url) took ${walkS.toFixed(1)} s`);
+      notes.push(
+        `${kind}: walking the first ${DEPTH.toLocaleString('en-US')} rows (200 pages of 5000 via next_url) took ${walkS.toFixed(1)} s`,
+      );
 
       const token = new URL(next, 'http://x').searchParams.get('cursor')!;
       const state = openCursor(JWT_SECRET, ROUTE, token);
-      const deepUrl = (limit: number) => `/stocks/v3/trades/${SYMBOL}?cursor=${sealCursor(JWT_SECRET, { ...state, params: { ...state.params, limit: String(limit) } })}`;
+      const deepUrl = (limit: number) =>
+        `/stocks/v3/trades/${SYMBOL}?cursor=${sealCursor(JWT_SECRET, { ...state, params: { ...state.params, limit: String(limit) } })}`;
       // the keyset position inside the cursor: [tag, direction, sipTimestamp, sequenceNumber]
       const position = JSON.parse(Buffer.from(state.after, 'base64url').toString()).slice(2) as [string, string];
 
@@ -125,8 +159,14 @@ for (const kind of KINDS) {
       // the same rows either way: the deep page's first row is the raw deep query's
       const oursDeep = JSON.parse(await h.get(deepUrl(5000))).results;
       const rawDeep = JSON.parse(await raw.fetch(5000, position)).results;
-      if (oursDeep.length !== 5000 || JSON.stringify(oursDeep[0]) !== JSON.stringify(rawDeep[0]) || JSON.stringify(oursDeep.at(-1)) !== JSON.stringify(rawDeep.at(-1))) {
-        throw new Error(`ours and raw differ at depth: ${JSON.stringify(oursDeep[0])} vs ${JSON.stringify(rawDeep[0])}`);
+      if (
+        oursDeep.length !== 5000 ||
+        JSON.stringify(oursDeep[0]) !== JSON.stringify(rawDeep[0]) ||
+        JSON.stringify(oursDeep.at(-1)) !== JSON.stringify(rawDeep.at(-1))
+      ) {
+        throw new Error(
+          `ours and raw differ at depth: ${JSON.stringify(oursDeep[0])} vs ${JSON.stringify(rawDeep[0])}`,
+        );
       }
       const mineT = variants.map(([name]) => ({ kind, name, ms: [] as number[] }));
       for (const [, run] of variants) await run(); // warm-up
@@ -157,13 +197,26 @@ for (const kind of KINDS) {
   for (const limit of [10, 5000]) {
     const first = med(kind, `ours, limit ${limit}, first page`);
     const deep = med(kind, `ours, limit ${limit}, 1M deep`);
-    const row: (string | number)[] = [kind, limit, first.toFixed(1), deep.toFixed(1), `**${(deep / first).toFixed(2)}**`];
-    verdicts.push(`deep/first ${kind} limit ${limit}: ${(deep / first).toFixed(2)} (${deep / first <= 1.3 ? 'met' : 'NOT met'})`);
+    const row: (string | number)[] = [
+      kind,
+      limit,
+      first.toFixed(1),
+      deep.toFixed(1),
+      `**${(deep / first).toFixed(2)}**`,
+    ];
+    verdicts.push(
+      `deep/first ${kind} limit ${limit}: ${(deep / first).toFixed(2)} (${deep / first <= 1.3 ? 'met' : 'NOT met'})`,
+    );
     if (limit === 5000) {
       const rawFirst = med(kind, 'raw driver + JSON.stringify, 5000, first page');
       const rawDeep = med(kind, 'raw driver + JSON.stringify, 5000, 1M deep');
-      row.push(`${rawFirst.toFixed(1)} / ${rawDeep.toFixed(1)}`, `**${(first / rawFirst).toFixed(2)}× / ${(deep / rawDeep).toFixed(2)}×**`);
-      verdicts.push(`ours/raw ${kind} 5000 rows: ${(first / rawFirst).toFixed(2)}× first, ${(deep / rawDeep).toFixed(2)}× deep (${Math.max(first / rawFirst, deep / rawDeep) <= 1.5 ? 'met' : 'NOT met'})`);
+      row.push(
+        `${rawFirst.toFixed(1)} / ${rawDeep.toFixed(1)}`,
+        `**${(first / rawFirst).toFixed(2)}× / ${(deep / rawDeep).toFixed(2)}×**`,
+      );
+      verdicts.push(
+        `ours/raw ${kind} 5000 rows: ${(first / rawFirst).toFixed(2)}× first, ${(deep / rawDeep).toFixed(2)}× deep (${Math.max(first / rawFirst, deep / rawDeep) <= 1.5 ? 'met' : 'NOT met'})`,
+      );
     } else row.push('', '');
     rows.push(row);
   }
@@ -174,7 +227,18 @@ const section = [
   await machineLine(KINDS),
   `In-process (\`createApp\` + \`app.fetch\`, no socket), production config, an enterprise key. \`GET /stocks/v3/trades/${SYMBOL}\` newest first; depth reached by following next_url through 200 pages of 5000; the limit-10 deep page uses that cursor sealed again with limit=10 (as the route seals its own). Raw: the same keyset statement on the driver under Prisma (libsql with safe integers / pg, named statement), rows mapped to the legacy REST keys and JSON.stringify-ed. Median of ${REPS} requests per variant, the six variants alternating request by request (the order rotated each round); the rows are in the page cache (the walk read them). ${notes.join('; ')}.`,
   '',
-  markdownTable(['database', 'limit', 'first page ms', '1M deep ms', 'deep / first', 'raw first / deep ms', 'ours / raw (first / deep)'], rows),
+  markdownTable(
+    [
+      'database',
+      'limit',
+      'first page ms',
+      '1M deep ms',
+      'deep / first',
+      'raw first / deep ms',
+      'ours / raw (first / deep)',
+    ],
+    rows,
+  ),
   '',
   `Targets deep/first ≤ 1.3 and ours ≤ 1.5× raw: ${verdicts.join('; ')}.`,
 ].join('\n');

@@ -41,23 +41,42 @@ import { OcrPool } from '../src/ocr/pool.js';
 import { memoryEventBus } from '../src/runtime/events.js';
 import { InFlightBudget } from '../src/runtime/in-flight.js';
 import { schema } from '../src/schema/index.js';
-import { cli, databaseKinds, inProcessApp, markdownTable, median, scratchDatabase, startFlags, type InProcess } from './harness.js';
+import {
+  cli,
+  databaseKinds,
+  inProcessApp,
+  markdownTable,
+  median,
+  scratchDatabase,
+  startFlags,
+  type InProcess,
+} from './harness.js';
 
 // production's heap flags (package.json's start script), as GC weighs on a list page, and its
 // NODE_ENV (the Dockerfile's), which graphql-js reads once at import to drop its checks
 const flags = startFlags();
 if (!process.env.EXEC_PROFILE_CHILD) {
-  const r = spawnSync(process.execPath, [...flags, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, EXEC_PROFILE_CHILD: '1', NODE_ENV: 'production' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...flags, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, EXEC_PROFILE_CHILD: '1', NODE_ENV: 'production' },
+    },
+  );
   process.exit(r.status ?? 1);
 }
 
 const { values: args } = parseArgs({
   options: {
-    db: { type: 'string' }, reps: { type: 'string' }, rounds: { type: 'string' }, pages: { type: 'string' }, via: { type: 'string' },
-    alloc: { type: 'boolean' }, 'cpu-prof': { type: 'string' }, 'prof-page': { type: 'string' },
+    db: { type: 'string' },
+    reps: { type: 'string' },
+    rounds: { type: 'string' },
+    pages: { type: 'string' },
+    via: { type: 'string' },
+    alloc: { type: 'boolean' },
+    'cpu-prof': { type: 'string' },
+    'prof-page': { type: 'string' },
   },
 });
 const KINDS = databaseKinds(args.db);
@@ -78,7 +97,10 @@ const list = (n: number, children: number) => `{
 const PAGES: Record<string, { query: string; variables?: Record<string, unknown> }> = {
   list50: { query: list(50, 5) },
   list50x10: { query: list(50, 10) },
-  company: { query: fs.readFileSync(path.join(ROOT, 'operations/company-page.graphql'), 'utf8'), variables: { symbol: 'NVLX' } },
+  company: {
+    query: fs.readFileSync(path.join(ROOT, 'operations/company-page.graphql'), 'utf8'),
+    variables: { symbol: 'NVLX' },
+  },
   typename: { query: '{ __typename }' },
 };
 const PAGE_NAMES = (args.pages ?? Object.keys(PAGES).join(',')).split(',');
@@ -91,9 +113,14 @@ type Runner = (page: string) => Promise<number>;
 function appRunner(h: InProcess): Runner {
   return async (page) => {
     const { query, variables } = PAGES[page]!;
-    const res = await h.app.fetch('http://bench/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': h.key }, body: JSON.stringify({ query, variables }) });
+    const res = await h.app.fetch('http://bench/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': h.key },
+      body: JSON.stringify({ query, variables }),
+    });
     const text = await res.text();
-    if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${page}: ${res.status} ${text.slice(0, 300)}`);
+    if (res.status !== 200 || text.includes('"errors"'))
+      throw new Error(`${page}: ${res.status} ${text.slice(0, 300)}`);
     return text.length;
   };
 }
@@ -102,11 +129,28 @@ function appRunner(h: InProcess): Runner {
 function executeRunner(h: InProcess): Runner {
   const callers = new CallerCache();
   const cfg = h.config;
-  const sessions = { db: h.db, auth: { ...cfg.auth, jwtSecret: cfg.auth.jwtSecret! }, limits: createRateLimits(cfg.auth, undefined), callers };
+  const sessions = {
+    db: h.db,
+    auth: { ...cfg.auth, jwtSecret: cfg.auth.jwtSecret! },
+    limits: createRateLimits(cfg.auth, undefined),
+    callers,
+  };
   const work = { budget: new InFlightBudget(Number.MAX_SAFE_INTEGER, 1), rowUnits: () => 0 };
-  const live = new LiveHub({ config: cfg.subscriptions, callerCacheMs: cfg.auth.callerCacheMs, db: h.db, callers, logger: createLogger('silent') });
+  const live = new LiveHub({
+    config: cfg.subscriptions,
+    callerCacheMs: cfg.auth.callerCacheMs,
+    db: h.db,
+    callers,
+    logger: createLogger('silent'),
+  });
   const fallbacks = createFallbacks({ metrics: { registry: new Registry() }, logger: createLogger('silent') });
-  const caller = { userId: 'bench', email: 'bench@example.com', username: 'bench', tier: 'enterprise' as const, via: 'apikey' as const };
+  const caller = {
+    userId: 'bench',
+    email: 'bench@example.com',
+    username: 'bench',
+    tier: 'enterprise' as const,
+    via: 'apikey' as const,
+  };
   const ocr = new OcrPool(cfg.ocr);
   const events = memoryEventBus();
   const documents = new Map<string, DocumentNode>();
@@ -118,8 +162,29 @@ function executeRunner(h: InProcess): Runner {
   }
   const request = new Request('http://bench/graphql', { method: 'POST' });
   return async (page) => {
-    const ctx = { ...createContext({ config: cfg, db: h.db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live, fallbacks }), caller };
-    const result = await execute({ schema, document: documents.get(page)!, contextValue: ctx, variableValues: PAGES[page]!.variables });
+    const ctx = {
+      ...createContext({
+        config: cfg,
+        db: h.db,
+        requestId: 'bench',
+        request,
+        ip: '127.0.0.1',
+        sessions,
+        callers,
+        ocr,
+        events,
+        work,
+        live,
+        fallbacks,
+      }),
+      caller,
+    };
+    const result = await execute({
+      schema,
+      document: documents.get(page)!,
+      contextValue: ctx,
+      variableValues: PAGES[page]!.variables,
+    });
     const text = JSON.stringify(result);
     if (result.errors) throw new Error(`${page}: ${text.slice(0, 300)}`);
     return text.length;
@@ -156,7 +221,11 @@ async function allocated(run: Runner, page: string): Promise<number> {
   session.connect();
   await session.post('HeapProfiler.enable');
   // the flags exist in Node 20's V8 but not in its protocol types
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as object);
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  } as object);
   const reps = REPS * 5;
   for (let i = 0; i < reps; i++) await run(page);
   const { profile: p } = await session.post('HeapProfiler.stopSampling');
@@ -188,12 +257,15 @@ async function profile(run: Runner, page: string, file: string): Promise<void> {
     const t = dt.get(n.id) ?? 0;
     total += t;
     const f = n.callFrame;
-    const where = f.url ? `${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/src\//, 'src/')}:${f.lineNumber + 1}` : '';
+    const where = f.url
+      ? `${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/src\//, 'src/')}:${f.lineNumber + 1}`
+      : '';
     const name = `${f.functionName || '(anonymous)'} ${where}`;
     self.set(name, (self.get(name) ?? 0) + t);
   }
   console.log(`  profile of ${page} written to ${file}; top self time:`);
-  for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${((100 * t) / total).toFixed(1).padStart(5)}%  ${name}`);
+  for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`    ${((100 * t) / total).toFixed(1).padStart(5)}%  ${name}`);
 }
 
 const rows: (string | number)[][] = [];
@@ -207,7 +279,10 @@ for (const kind of KINDS) {
       const nodes = (await h.gql(PAGES.list50x10!.query)).securities.nodes as any[];
       const covered = nodes.filter((s) => s.ratings.nodes.length && s.news.nodes.length).length;
       const children = nodes.reduce((n, s) => n + s.ratings.nodes.length + s.news.nodes.length, 0);
-      if (nodes.length !== 50 || covered !== 50) throw new Error(`list50x10: ${covered} of ${nodes.length} listed securities have ratings and news; want 50 of 50`);
+      if (nodes.length !== 50 || covered !== 50)
+        throw new Error(
+          `list50x10: ${covered} of ${nodes.length} listed securities have ratings and news; want 50 of 50`,
+        );
       console.log(`  list50x10: 50 securities with ${children} ratings and news items`);
       const runners = { app: appRunner(h), execute: executeRunner(h) };
       const samples = new Map<string, Sample[]>();
@@ -230,14 +305,23 @@ for (const kind of KINDS) {
         for (const page of PAGE_NAMES) {
           const s = samples.get(`${via} ${page}`)!;
           const mb = args.alloc ? (await allocated(runners[via], page)).toFixed(2) : '';
-          const line = [kind, via, page, median(s.map((x) => x.cpu)).toFixed(2), median(s.map((x) => x.gc)).toFixed(2), median(s.map((x) => x.wall)).toFixed(2), mb];
+          const line = [
+            kind,
+            via,
+            page,
+            median(s.map((x) => x.cpu)).toFixed(2),
+            median(s.map((x) => x.gc)).toFixed(2),
+            median(s.map((x) => x.wall)).toFixed(2),
+            mb,
+          ];
           console.log(`  ${line.slice(1).join('  ')}`);
           rows.push(line);
         }
       }
       if (args['cpu-prof']) {
         fs.mkdirSync(args['cpu-prof'], { recursive: true });
-        for (const via of VIAS) await profile(runners[via], PROF_PAGE, path.join(args['cpu-prof'], `${kind}-${via}-${PROF_PAGE}.cpuprofile`));
+        for (const via of VIAS)
+          await profile(runners[via], PROF_PAGE, path.join(args['cpu-prof'], `${kind}-${via}-${PROF_PAGE}.cpuprofile`));
       }
     } finally {
       await h.close();
@@ -248,4 +332,9 @@ for (const kind of KINDS) {
 }
 
 console.log(`\n${REPS} requests per page per round, ${ROUNDS} rounds, median over rounds; node ${flags.join(' ')}\n`);
-console.log(markdownTable(['database', 'via', 'page', 'CPU ms/request', 'GC pause ms/request', 'ms/request', 'MB allocated/request'], rows));
+console.log(
+  markdownTable(
+    ['database', 'via', 'page', 'CPU ms/request', 'GC pause ms/request', 'ms/request', 'MB allocated/request'],
+    rows,
+  ),
+);

@@ -15,7 +15,13 @@ if (!DATABASE_URL || !PORT) {
   console.error('bench/execute-server.ts is started by bench/path-profile.ts (it needs DATABASE_URL and PORT)');
   process.exit(2);
 }
-const config = loadConfig({ DATABASE_URL, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  DATABASE_URL,
+  NODE_ENV: 'production',
+  JWT_SECRET,
+  SAMPLE_DATA: 'none',
+  LOG_LEVEL: 'silent',
+});
 const db = await openDatabase(config);
 const answer = executeOnly(config, db);
 createServer((req, res) => {

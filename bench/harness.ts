@@ -77,7 +77,11 @@ export function cli(url: string, args: string[], stdin?: string): string {
 }
 
 /** A user of `tier` with one API key, made through the CLI; returns the key. */
-export function createKey(url: string, tier: 'free' | 'pro' | 'enterprise', email = `bench-${tier}@example.com`): string {
+export function createKey(
+  url: string,
+  tier: 'free' | 'pro' | 'enterprise',
+  email = `bench-${tier}@example.com`,
+): string {
   cli(url, ['users', 'create', '--email', email, '--tier', tier, '--password-stdin'], 'bench password, long enough\n');
   const out = cli(url, ['apikeys', 'create', '--user', email, '--name', 'bench']);
   const key = out.match(/key \(shown once[^)]*\): (\S+)/)?.[1];
@@ -100,15 +104,34 @@ export interface Server {
  * and capped what it measured.
  * BENCH_SERVER_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
  */
-export async function startProcess(script: string, port: number, env: Record<string, string>, args: string[] = [], probe = '/healthz', nodeFlags: string[] = [], root = ROOT): Promise<Server> {
+export async function startProcess(
+  script: string,
+  port: number,
+  env: Record<string, string>,
+  args: string[] = [],
+  probe = '/healthz',
+  nodeFlags: string[] = [],
+  root = ROOT,
+): Promise<Server> {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-log-'));
   const logFile = path.join(logDir, 'output.log');
   const fd = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', fd, fd],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...nodeFlags,
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      script,
+      ...args,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', fd, fd],
+    },
+  );
   fs.closeSync(fd);
   let final: string[] | undefined; // the output once the process ended and its file was removed
   const lines = () => final ?? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
@@ -122,7 +145,10 @@ export async function startProcess(script: string, port: number, env: Record<str
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited !== null) throw new Error(`${script} exited (${exited}) before it served:\n${lines().join('\n')}`);
-    const ok = await fetch(base + probe).then((r) => r.ok, () => false);
+    const ok = await fetch(base + probe).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`${script} did not answer ${probe} within 60 s:\n${lines().join('\n')}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -150,19 +176,33 @@ export function startFlags(root = ROOT): string[] {
  * The gateway as production runs it (src/server.ts with `npm start`'s node flags), with rate limits
  * out of the way; `root` another checkout of this repository (an older commit, for before/after).
  */
-export function startGateway(url: string, port: number, env: Record<string, string> = {}, root = ROOT, nodeFlags: string[] = []): Promise<Server> {
-  return startProcess('src/server.ts', port, {
-    DATABASE_URL: url,
-    NODE_ENV: 'production',
-    JWT_SECRET,
-    // production builds next_url from it; clients here reach the gateway on this address
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    SAMPLE_DATA: 'none',
-    RATE_LIMIT_FREE: '100000000',
-    RATE_LIMIT_PRO: '100000000',
-    RATE_LIMIT_ENTERPRISE: '100000000',
-    ...env,
-  }, [], '/healthz', [...startFlags(root), ...nodeFlags], root);
+export function startGateway(
+  url: string,
+  port: number,
+  env: Record<string, string> = {},
+  root = ROOT,
+  nodeFlags: string[] = [],
+): Promise<Server> {
+  return startProcess(
+    'src/server.ts',
+    port,
+    {
+      DATABASE_URL: url,
+      NODE_ENV: 'production',
+      JWT_SECRET,
+      // production builds next_url from it; clients here reach the gateway on this address
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SAMPLE_DATA: 'none',
+      RATE_LIMIT_FREE: '100000000',
+      RATE_LIMIT_PRO: '100000000',
+      RATE_LIMIT_ENTERPRISE: '100000000',
+      ...env,
+    },
+    [],
+    '/healthz',
+    [...startFlags(root), ...nodeFlags],
+    root,
+  );
 }
 
 /** Resident set size of a process in MB, from /proc (Linux). */
@@ -184,7 +224,11 @@ export const quantile = (xs: number[], q: number) => {
 };
 
 export function markdownTable(head: string[], rows: (string | number)[][]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** One line naming the commit, the machine, Node, the databases (if any) and the load on the machine. */
@@ -206,7 +250,10 @@ export async function machineLine(kinds: readonly DatabaseKind[]): Promise<strin
     await client.end();
     dbs += `${dbs ? '; ' : ''}PostgreSQL ${v} (pg)`;
   }
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   return `Commit ${commit}; ${cpu}, ${os.cpus().length} logical CPUs; Node ${process.version}${dbs ? `; ${dbs}` : ''}. Load average when the run ended (1/5/15 min): ${load}, on a machine shared with other work.`;
 }
 
@@ -215,7 +262,11 @@ export function record(section: string, dryRun: boolean | undefined): void {
   console.log(`\n${section}`);
   if (dryRun) return;
   const file = path.join(ROOT, 'bench', 'RESULTS.md');
-  if (!fs.existsSync(file)) fs.writeFileSync(file, '# Benchmark results\n\nEach section is appended by a bench script (`npm run bench -- <name>`), with its machine and commit.\n');
+  if (!fs.existsSync(file))
+    fs.writeFileSync(
+      file,
+      '# Benchmark results\n\nEach section is appended by a bench script (`npm run bench -- <name>`), with its machine and commit.\n',
+    );
   fs.appendFileSync(file, `\n${section.trimEnd()}\n`);
   console.log(`appended to ${path.relative(ROOT, file)}`);
 }
@@ -252,7 +303,11 @@ type Autocannon = (opts: Record<string, unknown>) => Promise<{
   non2xx: number;
   errors: number;
   timeouts: number;
-  '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number;
+  '1xx': number;
+  '2xx': number;
+  '3xx': number;
+  '4xx': number;
+  '5xx': number;
 }>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -291,10 +346,24 @@ export interface InProcess {
 let inProcessApps = 0;
 export async function inProcessApp(url: string, env: Record<string, string> = {}, logger?: Logger): Promise<InProcess> {
   // PUBLIC_URL: the origin `get` and `gql` fetch from, as production requires one
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, PUBLIC_URL: 'http://bench', SAMPLE_DATA: 'none', LOG_LEVEL: 'silent', RATE_LIMIT_ENTERPRISE: '100000000', AUTH_CACHE_SECONDS: '86400', ...env });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    JWT_SECRET,
+    PUBLIC_URL: 'http://bench',
+    SAMPLE_DATA: 'none',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENTERPRISE: '100000000',
+    AUTH_CACHE_SECONDS: '86400',
+    ...env,
+  });
   const db = await openDatabase(config);
   const app = createApp({ config, db, ...(logger ? { logger } : {}) });
-  const user = await createUser(db, { email: `bench-inproc-${process.pid}-${++inProcessApps}@example.com`, password: 'bench password, long enough', tier: 'enterprise' });
+  const user = await createUser(db, {
+    email: `bench-inproc-${process.pid}-${++inProcessApps}@example.com`,
+    password: 'bench password, long enough',
+    tier: 'enterprise',
+  });
   const { key } = await createApiKey(db, user.id, 'bench', config.auth.apiKeysPerUser);
   const self: InProcess = {
     app,
@@ -308,9 +377,14 @@ export async function inProcessApp(url: string, env: Record<string, string> = {}
       return text;
     },
     async gql(query, variables) {
-      const res = await app.fetch('http://bench/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query, variables }) });
+      const res = await app.fetch('http://bench/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ query, variables }),
+      });
       const body = (await res.json()) as { data?: any; errors?: unknown[] };
-      if (res.status !== 200 || body.errors) throw new Error(`GraphQL: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+      if (res.status !== 200 || body.errors)
+        throw new Error(`GraphQL: ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
       return body.data;
     },
     close: () => db.close(),
@@ -325,14 +399,47 @@ export async function inProcessApp(url: string, env: Record<string, string> = {}
  */
 function bareContexts(config: Readonly<Config>, db: Db): (request: Request) => Context {
   const callers = new CallerCache();
-  const sessions = { db, auth: { ...config.auth, jwtSecret: config.auth.jwtSecret! }, limits: createRateLimits(config.auth, undefined), callers };
+  const sessions = {
+    db,
+    auth: { ...config.auth, jwtSecret: config.auth.jwtSecret! },
+    limits: createRateLimits(config.auth, undefined),
+    callers,
+  };
   const ocr = new OcrPool(config.ocr);
   const events = memoryEventBus();
   const work = { budget: new InFlightBudget(Number.MAX_SAFE_INTEGER, 1), rowUnits: () => 0 };
-  const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger: createLogger('silent') });
+  const live = new LiveHub({
+    config: config.subscriptions,
+    callerCacheMs: config.auth.callerCacheMs,
+    db,
+    callers,
+    logger: createLogger('silent'),
+  });
   const fallbacks = createFallbacks({ metrics: { registry: new Registry() }, logger: createLogger('silent') });
-  const caller = { userId: 'bench', email: 'bench@example.com', username: 'bench', tier: 'enterprise' as const, via: 'apikey' as const };
-  return (request) => ({ ...createContext({ config, db, requestId: 'bench', request, ip: '127.0.0.1', sessions, callers, ocr, events, work, live, fallbacks }), caller });
+  const caller = {
+    userId: 'bench',
+    email: 'bench@example.com',
+    username: 'bench',
+    tier: 'enterprise' as const,
+    via: 'apikey' as const,
+  };
+  return (request) => ({
+    ...createContext({
+      config,
+      db,
+      requestId: 'bench',
+      request,
+      ip: '127.0.0.1',
+      sessions,
+      callers,
+      ocr,
+      events,
+      work,
+      live,
+      fallbacks,
+    }),
+    caller,
+  });
 }
 
 /**
@@ -341,7 +448,13 @@ function bareContexts(config: Readonly<Config>, db: Db): (request: Request) => C
  */
 export function bareYoga(config: Readonly<Config>, db: Db) {
   const contextOf = bareContexts(config, db);
-  return createYoga<object, Context>({ schema, logging: false, landingPage: false, graphiql: false, context: ({ request }) => contextOf(request) });
+  return createYoga<object, Context>({
+    schema,
+    logging: false,
+    landingPage: false,
+    graphiql: false,
+    context: ({ request }) => contextOf(request),
+  });
 }
 
 /**
@@ -354,7 +467,11 @@ export function executeOnly(config: Readonly<Config>, db: Db): (body: string) =>
   const documents = new Map<string, DocumentNode>();
   const request = new Request('http://bench/graphql', { method: 'POST' });
   return async (body) => {
-    const { query, variables, operationName } = JSON.parse(body) as { query: string; variables?: Record<string, unknown>; operationName?: string };
+    const { query, variables, operationName } = JSON.parse(body) as {
+      query: string;
+      variables?: Record<string, unknown>;
+      operationName?: string;
+    };
     let document = documents.get(query);
     if (!document) {
       document = parse(query);
@@ -362,6 +479,8 @@ export function executeOnly(config: Readonly<Config>, db: Db): (body: string) =>
       if (errors.length) return JSON.stringify({ errors });
       documents.set(query, document);
     }
-    return JSON.stringify(await execute({ schema, document, variableValues: variables, operationName, contextValue: contextOf(request) }));
+    return JSON.stringify(
+      await execute({ schema, document, variableValues: variables, operationName, contextValue: contextOf(request) }),
+    );
   };
 }

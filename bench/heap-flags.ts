@@ -6,9 +6,27 @@
 //   npm run bench -- heap-flags [--db postgresql] [--sizes 8,16,32,64] [--connections 10] [--duration 5] [--rounds 3]
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { cli, databaseKinds, loadTest, markdownTable, median, rssMb, scratchDatabase, startFlags, startProcess } from './harness.js';
+import {
+  cli,
+  databaseKinds,
+  loadTest,
+  markdownTable,
+  median,
+  rssMb,
+  scratchDatabase,
+  startFlags,
+  startProcess,
+} from './harness.js';
 
-const { values: args } = parseArgs({ options: { db: { type: 'string' }, sizes: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    sizes: { type: 'string' },
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+  },
+});
 const KINDS = databaseKinds(args.db ?? 'postgresql');
 const SIZES = (args.sizes ?? '8,16,32,64').split(',').map(Number);
 const CONNECTIONS = Number(args.connections ?? 10);
@@ -29,13 +47,28 @@ for (const [k, kind] of KINDS.entries()) {
   const scratch = scratchDatabase(kind, 'heap_flags');
   try {
     cli(scratch.url, ['seed', '--securities', '50']);
-    const results = new Map<number, { rps: number[]; cpu: number[]; rss: number[] }>(SIZES.map((s) => [s, { rps: [], cpu: [], rss: [] }]));
+    const results = new Map<number, { rps: number[]; cpu: number[]; rss: number[] }>(
+      SIZES.map((s) => [s, { rps: [], cpu: [], rss: [] }]),
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (const size of round % 2 ? [...SIZES].reverse() : SIZES) {
         // NODE_ENV as the Dockerfile sets it: graphql-js reads it once, at import
-        const server = await startProcess('bench/bare-yoga-server.ts', 4350 + k, { DATABASE_URL: scratch.url, NODE_ENV: 'production' }, [], '/healthz', [...oldSpace, `--max-semi-space-size=${size}`]);
+        const server = await startProcess(
+          'bench/bare-yoga-server.ts',
+          4350 + k,
+          { DATABASE_URL: scratch.url, NODE_ENV: 'production' },
+          [],
+          '/healthz',
+          [...oldSpace, `--max-semi-space-size=${size}`],
+        );
         try {
-          const opts = { url: `${server.base}/graphql`, connections: CONNECTIONS, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) };
+          const opts = {
+            url: `${server.base}/graphql`,
+            connections: CONNECTIONS,
+            method: 'POST' as const,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: QUERY }),
+          };
           await loadTest({ ...opts, duration: 2 }); // warm-up
           const c0 = cpuSeconds(server.pid);
           const r = await loadTest({ ...opts, duration: DURATION });
@@ -44,16 +77,23 @@ for (const [k, kind] of KINDS.entries()) {
           res.rps.push(r.total / r.seconds);
           res.cpu.push(((cpuSeconds(server.pid) - c0) * 1000) / r.total);
           res.rss.push(rssMb(server.pid));
-          console.log(`${kind} round ${round + 1} semi-space ${size} MB: ${(r.total / r.seconds).toFixed(0)} req/s, ${res.cpu.at(-1)!.toFixed(2)} CPU ms/request, RSS ${res.rss.at(-1)!.toFixed(0)} MB`);
+          console.log(
+            `${kind} round ${round + 1} semi-space ${size} MB: ${(r.total / r.seconds).toFixed(0)} req/s, ${res.cpu.at(-1)!.toFixed(2)} CPU ms/request, RSS ${res.rss.at(-1)!.toFixed(0)} MB`,
+          );
         } finally {
           await server.stop();
         }
       }
     }
-    for (const [size, r] of results) rows.push([kind, size, median(r.rps).toFixed(0), median(r.cpu).toFixed(2), Math.max(...r.rss).toFixed(0)]);
+    for (const [size, r] of results)
+      rows.push([kind, size, median(r.rps).toFixed(0), median(r.cpu).toFixed(2), Math.max(...r.rss).toFixed(0)]);
   } finally {
     await scratch.drop();
   }
 }
-console.log(`\nbare stack, list of 50 × (5 + 5), ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (median; RSS the largest after a run); ${oldSpace.join(' ')}\n`);
-console.log(markdownTable(['database', '--max-semi-space-size (MB)', 'requests/s', 'server CPU ms/request', 'RSS MB'], rows));
+console.log(
+  `\nbare stack, list of 50 × (5 + 5), ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (median; RSS the largest after a run); ${oldSpace.join(' ')}\n`,
+);
+console.log(
+  markdownTable(['database', '--max-semi-space-size (MB)', 'requests/s', 'server CPU ms/request', 'RSS MB'], rows),
+);

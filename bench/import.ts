@@ -25,7 +25,14 @@ import { importer } from '../src/ingest/resources/trade.js';
 import { migrate } from '../src/db/migrate.js';
 import { databaseKinds, machineLine, PG_URL, record, utcNow } from './harness.js';
 
-const { values: args } = parseArgs({ options: { rows: { type: 'string' }, db: { type: 'string' }, 'dry-run': { type: 'boolean' }, reps: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string' },
+    db: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    reps: { type: 'string' },
+  },
+});
 const ROWS = Number(args.rows ?? 1_000_000);
 if (!Number.isInteger(ROWS) || ROWS < 1) throw new Error(`--rows must be a positive integer; got ${args.rows}`);
 const REPS = Number(args.reps ?? 1);
@@ -114,7 +121,11 @@ async function rawPostgres(database: DatabaseConfig, rows: TradeRow[]): Promise<
   try {
     return await timed(async () => {
       await client.query('BEGIN');
-      const copy = client.query(copyFrom('COPY "Trade" ("symbol", "sequenceNumber", "sipTimestamp", "tradeId", "price", "size", "exchange", "tape", "conditions") FROM STDIN'));
+      const copy = client.query(
+        copyFrom(
+          'COPY "Trade" ("symbol", "sequenceNumber", "sipTimestamp", "tradeId", "price", "size", "exchange", "tape", "conditions") FROM STDIN',
+        ),
+      );
       const done = new Promise<void>((resolve, reject) => {
         copy.on('finish', resolve);
         copy.on('error', reject);
@@ -122,7 +133,10 @@ async function rawPostgres(database: DatabaseConfig, rows: TradeRow[]): Promise<
       for (let i = 0; i < rows.length; i += 5_000) {
         const text = rows
           .slice(i, i + 5_000)
-          .map((t) => `${t.symbol}\t${t.sequenceNumber}\t${t.sipTimestamp}\t${t.tradeId}\t${t.price}\t${t.size}\t${t.exchange}\t${t.tape}\t${JSON.stringify(t.conditions)}\n`)
+          .map(
+            (t) =>
+              `${t.symbol}\t${t.sequenceNumber}\t${t.sipTimestamp}\t${t.tradeId}\t${t.price}\t${t.size}\t${t.exchange}\t${t.tape}\t${JSON.stringify(t.conditions)}\n`,
+          )
           .join('');
         if (!copy.write(text)) await new Promise((r) => copy.once('drain', r));
       }
@@ -135,7 +149,9 @@ async function rawPostgres(database: DatabaseConfig, rows: TradeRow[]): Promise<
   }
 }
 
-async function ours(database: DatabaseConfig): Promise<{ ms: number; counts: Awaited<ReturnType<typeof importStream>>['counts'] }> {
+async function ours(
+  database: DatabaseConfig,
+): Promise<{ ms: number; counts: Awaited<ReturnType<typeof importStream>>['counts'] }> {
   const db = await createDb(database);
   try {
     const result = await importStream(db, importer, file);
@@ -181,11 +197,15 @@ for (const kind of DATABASES) {
       console.log(`  raw   ${(rawMs / 1000).toFixed(1)} s`);
 
       const first = await ours(oursDb);
-      if (first.counts.inserted !== ROWS) throw new Error(`our import inserted ${first.counts.inserted} of ${ROWS}: ${JSON.stringify(first.counts)}`);
+      if (first.counts.inserted !== ROWS)
+        throw new Error(`our import inserted ${first.counts.inserted} of ${ROWS}: ${JSON.stringify(first.counts)}`);
       console.log(`  ours  ${(first.ms / 1000).toFixed(1)} s`);
 
       const again = await ours(oursDb);
-      if (again.counts.unchanged !== ROWS) throw new Error(`the rerun left ${again.counts.unchanged} of ${ROWS} unchanged: ${JSON.stringify(again.counts)}`);
+      if (again.counts.unchanged !== ROWS)
+        throw new Error(
+          `the rerun left ${again.counts.unchanged} of ${ROWS} unchanged: ${JSON.stringify(again.counts)}`,
+        );
       console.log(`  rerun ${(again.ms / 1000).toFixed(1)} s`);
 
       const [a, b] = [await tableHash(rawDb), await tableHash(oursDb)];
@@ -210,8 +230,12 @@ const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
 const lines: string[] = [];
 lines.push(`## Bulk import of trades: ours vs the raw driver, ${utcNow()} UTC`);
 lines.push('');
-lines.push(`${await machineLine(DATABASES)} ${ROWS.toLocaleString('en-US')} trades, 50 symbols interleaved, ${fileMb.toFixed(0)} MB of NDJSON; ${REPS === 1 ? 'one run each' : `best of ${REPS} interleaved runs each`}.`);
-lines.push(`Ours: \`importStream\` from the NDJSON file (what \`npm run cli -- import trades FILE\` runs): exact 19-digit parsing, validation, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')} each upserted in one transaction with exact inserted/updated/unchanged counts, then the derived metrics of the batch's symbols recomputed. Raw: the same rows, already in memory, through the driver's fastest bulk path with no parsing, no validation, no upsert.`);
+lines.push(
+  `${await machineLine(DATABASES)} ${ROWS.toLocaleString('en-US')} trades, 50 symbols interleaved, ${fileMb.toFixed(0)} MB of NDJSON; ${REPS === 1 ? 'one run each' : `best of ${REPS} interleaved runs each`}.`,
+);
+lines.push(
+  `Ours: \`importStream\` from the NDJSON file (what \`npm run cli -- import trades FILE\` runs): exact 19-digit parsing, validation, batches of ${DEFAULT_BATCH_SIZE.toLocaleString('en-US')} each upserted in one transaction with exact inserted/updated/unchanged counts, then the derived metrics of the batch's symbols recomputed. Raw: the same rows, already in memory, through the driver's fastest bulk path with no parsing, no validation, no upsert.`,
+);
 lines.push('');
 lines.push('| database | path | seconds | rows/s | ours / raw |');
 lines.push('|---|---|---|---|---|');
@@ -219,7 +243,9 @@ for (const kind of DATABASES) {
   const raw = results.find((r) => r.database === kind && r.path.startsWith('raw'))!;
   for (const r of results.filter((x) => x.database === kind)) {
     const ratio = r === raw ? '' : `**${((raw.ms / r.ms) * 100).toFixed(0)}%**`;
-    lines.push(`| ${kind} | ${r.path} | ${(r.ms / 1000).toFixed(1)} | ${rate(r.ms).toLocaleString('en-US')} | ${ratio} |`);
+    lines.push(
+      `| ${kind} | ${r.path} | ${(r.ms / 1000).toFixed(1)} | ${rate(r.ms).toLocaleString('en-US')} | ${ratio} |`,
+    );
   }
 }
 const verdicts = DATABASES.map((kind) => {
@@ -227,9 +253,14 @@ const verdicts = DATABASES.map((kind) => {
   const fresh = results.find((r) => r.database === kind && r.path.startsWith('ours: import'))!;
   const share = raw.ms / fresh.ms;
   const runs = spread.get(kind)!;
-  const range = runs.length > 1 ? `; run by run ${(Math.min(...runs) * 100).toFixed(0)}–${(Math.max(...runs) * 100).toFixed(0)}%` : '';
+  const range =
+    runs.length > 1
+      ? `; run by run ${(Math.min(...runs) * 100).toFixed(0)}–${(Math.max(...runs) * 100).toFixed(0)}%`
+      : '';
   return `${kind} ${(share * 100).toFixed(0)}% (${share >= 0.5 ? 'met' : 'NOT met'}${range})`;
 });
 lines.push('');
-lines.push(`Target: ours ≥ 50% of the raw rate: ${verdicts.join(', ')}. Tables compared after each run (row count and checksums equal).`);
+lines.push(
+  `Target: ours ≥ 50% of the raw rate: ${verdicts.join(', ')}. Tables compared after each run (row count and checksums equal).`,
+);
 record(lines.join('\n'), args['dry-run']);

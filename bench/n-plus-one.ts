@@ -11,9 +11,22 @@
 // covered companies with quotes, trades, statements, ratings and news, the rest have a logo and a
 // master record only; the "with data" column says how many listed securities carry all six.
 import { parseArgs } from 'node:util';
-import { cli, databaseKinds, inProcessApp, machineLine, markdownTable, median, quantile, record, scratchDatabase, utcNow } from './harness.js';
+import {
+  cli,
+  databaseKinds,
+  inProcessApp,
+  machineLine,
+  markdownTable,
+  median,
+  quantile,
+  record,
+  scratchDatabase,
+  utcNow,
+} from './harness.js';
 
-const { values: args } = parseArgs({ options: { db: { type: 'string' }, reps: { type: 'string' }, 'dry-run': { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: { db: { type: 'string' }, reps: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+});
 const KINDS = databaseKinds(args.db);
 const REPS = Number(args.reps ?? 30);
 const SIZES = [10, 50, 200];
@@ -55,7 +68,15 @@ for (const kind of KINDS) {
         const statements = h.db.statementCount - before;
         const nodes = data.securities.nodes as any[];
         if (nodes.length !== n) throw new Error(`asked for ${n} securities, got ${nodes.length}`);
-        const withData = nodes.filter((s) => s.logo && s.latestQuote && s.latestTrade && s.latestBalanceSheet && s.ratings.nodes.length && s.news.nodes.length).length;
+        const withData = nodes.filter(
+          (s) =>
+            s.logo &&
+            s.latestQuote &&
+            s.latestTrade &&
+            s.latestBalanceSheet &&
+            s.ratings.nodes.length &&
+            s.news.nodes.length,
+        ).length;
         mine.push({ kind, n, statements, withData, ms: [] });
       }
       for (let rep = 0; rep < 3; rep++) for (const n of SIZES) await h.gql(QUERY, { n }); // warm-up
@@ -66,7 +87,10 @@ for (const kind of KINDS) {
           line.ms.push(performance.now() - t0);
         }
       }
-      for (const l of mine) console.log(`  ${String(l.n).padStart(3)} securities: ${l.statements} statements, median ${median(l.ms).toFixed(1)} ms, p99 ${quantile(l.ms, 0.99).toFixed(1)} ms`);
+      for (const l of mine)
+        console.log(
+          `  ${String(l.n).padStart(3)} securities: ${l.statements} statements, median ${median(l.ms).toFixed(1)} ms, p99 ${quantile(l.ms, 0.99).toFixed(1)} ms`,
+        );
       lines.push(...mine);
     } finally {
       await h.close();
@@ -99,7 +123,10 @@ const section = [
   await machineLine(KINDS),
   `In-process (\`createApp\` + \`app.fetch\`, no socket), production config, an enterprise key; \`db.statementCount\` around one request. Query: \`securities(searchType: EXCHANGE_COUNTRY, first: n)\` with logo, latestQuote, latestTrade, latestBalanceSheet, ratings(first: 5), news(first: 5). Sample data with 250 securities (\`--securities 250\`), 50 of which carry every relation ("with data": how many of those listed do). ${REPS} requests per size, the sizes alternating request by request.`,
   '',
-  markdownTable(['database', 'securities', 'with data', 'SQL statements', 'median ms', 'p99 ms', 'ms per security', 'vs 10'], rows),
+  markdownTable(
+    ['database', 'securities', 'with data', 'SQL statements', 'median ms', 'p99 ms', 'ms per security', 'vs 10'],
+    rows,
+  ),
   '',
   `Statements per request for 10 / 50 / 200 securities: ${constant.join('; ')}.`,
 ].join('\n');

@@ -50,7 +50,15 @@ const median = (xs: number[]) => {
 const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
 
 function native(image: string, psm: number, tessdataDir?: string): string {
-  const args = [image, 'stdout', '-l', 'eng', '--psm', String(psm), ...(tessdataDir ? ['--tessdata-dir', tessdataDir] : [])];
+  const args = [
+    image,
+    'stdout',
+    '-l',
+    'eng',
+    '--psm',
+    String(psm),
+    ...(tessdataDir ? ['--tessdata-dir', tessdataDir] : []),
+  ];
   const r = spawnSync('tesseract', args, { encoding: 'utf8', env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
   if (r.error) throw r.error;
   return r.stdout;
@@ -75,12 +83,32 @@ if (!nativeVersion) throw new Error('the native tesseract CLI is not installed (
 // the best model for the native CLI too, so that each model is compared engine against engine
 const bestDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessdata-best-int-'));
 const best = MODELS.best;
-fs.writeFileSync(path.join(bestDir, 'eng.traineddata'), zlib.gunzipSync(fs.readFileSync(path.join(best.langPath, best.file))));
+fs.writeFileSync(
+  path.join(bestDir, 'eng.traineddata'),
+  zlib.gunzipSync(fs.readFileSync(path.join(best.langPath, best.file))),
+);
 
-const images = fs.readdirSync(IMAGES_DIR).filter((f) => fs.existsSync(path.join(IMAGES_DIR, `${f}.gt.txt`))).sort();
+const images = fs
+  .readdirSync(IMAGES_DIR)
+  .filter((f) => fs.existsSync(path.join(IMAGES_DIR, `${f}.gt.txt`)))
+  .sort();
 const pools: Record<OcrModel, OcrPool> = {
-  fast: new OcrPool({ workers: 1, queueLimit: 1, queueTimeoutMs: 600_000, timeoutMs: 600_000, maxPixelsInFlight: MAX_PIXELS, model: 'fast' }),
-  best: new OcrPool({ workers: 1, queueLimit: 1, queueTimeoutMs: 600_000, timeoutMs: 600_000, maxPixelsInFlight: MAX_PIXELS, model: 'best' }),
+  fast: new OcrPool({
+    workers: 1,
+    queueLimit: 1,
+    queueTimeoutMs: 600_000,
+    timeoutMs: 600_000,
+    maxPixelsInFlight: MAX_PIXELS,
+    model: 'fast',
+  }),
+  best: new OcrPool({
+    workers: 1,
+    queueLimit: 1,
+    queueTimeoutMs: 600_000,
+    timeoutMs: 600_000,
+    maxPixelsInFlight: MAX_PIXELS,
+    model: 'best',
+  }),
 };
 const ours = async (model: OcrModel, file: string, mode: OcrMode) => {
   const results = await readText(pools[model], fs.readFileSync(path.join(IMAGES_DIR, file)), 0, mode);
@@ -106,10 +134,14 @@ for (let rep = 0; rep < reps; rep++) {
         const image = path.join(IMAGES_DIR, file);
         const [text, ms] = await timed(() => {
           switch (engine) {
-            case 'oursFast': return ours('fast', file, mode);
-            case 'oursBest': return ours('best', file, mode);
-            case 'nativeFast': return nativePolicy(image, mode);
-            case 'nativeBest': return nativePolicy(image, mode, bestDir);
+            case 'oursFast':
+              return ours('fast', file, mode);
+            case 'oursBest':
+              return ours('best', file, mode);
+            case 'nativeFast':
+              return nativePolicy(image, mode);
+            case 'nativeBest':
+              return nativePolicy(image, mode, bestDir);
           }
         });
         const cell = (row[`${engine}:${mode}`] ??= { ms: [], cer: cer(text, truth) });
@@ -130,15 +162,24 @@ const ms = (x: number) => x.toFixed(0);
 const lines: string[] = [];
 lines.push(`## OCR: tesseract.js pool vs native tesseract CLI, ${utcNow()} UTC`);
 lines.push('');
-lines.push(`${await machineLine([])} ${nativeVersion} (OMP_THREAD_LIMIT=1). ${images.length} images from ../shared/testdata/ocr, ${reps} interleaved repetitions; latency is the median per image.`);
-lines.push("Ours: one warm tesseract.js 7 worker per model through OcrPool. Native: one `tesseract` process per image, as a service wrapping the CLI would run it. Two models on both sides: fast (tessdata_fast, the CLI's default and our default, OCR_MODEL=fast) and best (4.0.0_best_int, OCR_MODEL=best). Same page segmentation policy. CER: edit distance / reference length, white space folded.");
+lines.push(
+  `${await machineLine([])} ${nativeVersion} (OMP_THREAD_LIMIT=1). ${images.length} images from ../shared/testdata/ocr, ${reps} interleaved repetitions; latency is the median per image.`,
+);
+lines.push(
+  "Ours: one warm tesseract.js 7 worker per model through OcrPool. Native: one `tesseract` process per image, as a service wrapping the CLI would run it. Two models on both sides: fast (tessdata_fast, the CLI's default and our default, OCR_MODEL=fast) and best (4.0.0_best_int, OCR_MODEL=best). Same page segmentation policy. CER: edit distance / reference length, white space folded.",
+);
 for (const mode of MODES) {
   lines.push('');
   lines.push(`### ${mode} mode (${mode === 'document' ? 'PSM 3, then PSM 6 if PSM 3 finds nothing' : 'PSM 6'})`);
   lines.push('');
-  lines.push('| image | ours fast ms | native fast ms | ratio | ours best ms | native best ms | ratio | ours fast CER | native fast CER | ours best CER | native best CER |');
+  lines.push(
+    '| image | ours fast ms | native fast ms | ratio | ours best ms | native best ms | ratio | ours fast CER | native fast CER | ours best CER | native best CER |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
-  const agg = Object.fromEntries(ENGINES.map((e) => [e, { ms: [] as number[], cer: [] as number[] }])) as Record<Engine, { ms: number[]; cer: number[] }>;
+  const agg = Object.fromEntries(ENGINES.map((e) => [e, { ms: [] as number[], cer: [] as number[] }])) as Record<
+    Engine,
+    { ms: number[]; cer: number[] }
+  >;
   const upright = Object.fromEntries(ENGINES.map((e) => [e, [] as number[]])) as Record<Engine, number[]>;
   const ratios: number[] = [];
   for (const [file, row] of rows) {
@@ -150,16 +191,24 @@ for (const mode of MODES) {
     }
     ratios.push(m.oursFast / m.nativeFast);
     const c = (e: Engine) => pct(row[`${e}:${mode}`].cer);
-    lines.push(`| ${file} | ${ms(m.oursFast)} | ${ms(m.nativeFast)} | ${(m.oursFast / m.nativeFast).toFixed(2)} | ${ms(m.oursBest)} | ${ms(m.nativeBest)} | ${(m.oursBest / m.nativeBest).toFixed(2)} | ${c('oursFast')} | ${c('nativeFast')} | ${c('oursBest')} | ${c('nativeBest')} |`);
+    lines.push(
+      `| ${file} | ${ms(m.oursFast)} | ${ms(m.nativeFast)} | ${(m.oursFast / m.nativeFast).toFixed(2)} | ${ms(m.oursBest)} | ${ms(m.nativeBest)} | ${(m.oursBest / m.nativeBest).toFixed(2)} | ${c('oursFast')} | ${c('nativeFast')} | ${c('oursBest')} | ${c('nativeBest')} |`,
+    );
   }
   const sum = (e: Engine) => agg[e].ms.reduce((x, y) => x + y, 0);
   const ratio = (a: Engine, b: Engine) => (sum(a) / sum(b)).toFixed(2);
   const meanCer = (e: Engine) => `**${pct(mean(agg[e].cer))}**`;
-  lines.push(`| **mean** | **${ms(mean(agg.oursFast.ms))}** | **${ms(mean(agg.nativeFast.ms))}** | **${ratio('oursFast', 'nativeFast')}** (total); median ${median(ratios).toFixed(2)} | **${ms(mean(agg.oursBest.ms))}** | **${ms(mean(agg.nativeBest.ms))}** | **${ratio('oursBest', 'nativeBest')}** | ${meanCer('oursFast')} | ${meanCer('nativeFast')} | ${meanCer('oursBest')} | ${meanCer('nativeBest')} |`);
-  lines.push(`| without ${[...EXIF_ROTATED].join(', ')} (native ignores EXIF) | | | | | | | ${pct(mean(upright.oursFast))} | ${pct(mean(upright.nativeFast))} | ${pct(mean(upright.oursBest))} | ${pct(mean(upright.nativeBest))} |`);
+  lines.push(
+    `| **mean** | **${ms(mean(agg.oursFast.ms))}** | **${ms(mean(agg.nativeFast.ms))}** | **${ratio('oursFast', 'nativeFast')}** (total); median ${median(ratios).toFixed(2)} | **${ms(mean(agg.oursBest.ms))}** | **${ms(mean(agg.nativeBest.ms))}** | **${ratio('oursBest', 'nativeBest')}** | ${meanCer('oursFast')} | ${meanCer('nativeFast')} | ${meanCer('oursBest')} | ${meanCer('nativeBest')} |`,
+  );
+  lines.push(
+    `| without ${[...EXIF_ROTATED].join(', ')} (native ignores EXIF) | | | | | | | ${pct(mean(upright.oursFast))} | ${pct(mean(upright.nativeFast))} | ${pct(mean(upright.oursBest))} | ${pct(mean(upright.nativeBest))} |`,
+  );
   const cerOk = mean(upright.oursFast) <= mean(upright.nativeFast) + 0.01;
   const latencyOk = sum('oursFast') / sum('nativeFast') <= 1.5;
   lines.push('');
-  lines.push(`Target (our default against the CLI as installed: mean CER ≤ native + 1 point; latency ≤ 1.5× native): CER ${cerOk ? 'met' : 'NOT met'} (${pct(mean(upright.oursFast))} vs ${pct(mean(upright.nativeFast))} without the EXIF image); latency ${latencyOk ? 'met' : 'NOT met'} (${ratio('oursFast', 'nativeFast')}× in total). With the best model on both sides: ${ratio('oursBest', 'nativeBest')}×, CER ${pct(mean(upright.oursBest))} vs ${pct(mean(upright.nativeBest))}.`);
+  lines.push(
+    `Target (our default against the CLI as installed: mean CER ≤ native + 1 point; latency ≤ 1.5× native): CER ${cerOk ? 'met' : 'NOT met'} (${pct(mean(upright.oursFast))} vs ${pct(mean(upright.nativeFast))} without the EXIF image); latency ${latencyOk ? 'met' : 'NOT met'} (${ratio('oursFast', 'nativeFast')}× in total). With the best model on both sides: ${ratio('oursBest', 'nativeBest')}×, CER ${pct(mean(upright.oursBest))} vs ${pct(mean(upright.nativeBest))}.`,
+  );
 }
 record(lines.join('\n'), process.argv.includes('--dry-run'));

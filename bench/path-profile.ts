@@ -20,13 +20,30 @@ import { pino } from 'pino';
 import { loadConfig, ROOT } from '../src/config.js';
 import { createLogger } from '../src/observability/log.js';
 import {
-  bareYoga, cli, createKey, executeOnly, inProcessApp, JWT_SECRET, loadTest, median, scratchDatabase, startGateway, startProcess, type Server,
+  bareYoga,
+  cli,
+  createKey,
+  executeOnly,
+  inProcessApp,
+  JWT_SECRET,
+  loadTest,
+  median,
+  scratchDatabase,
+  startGateway,
+  startProcess,
+  type Server,
 } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
-    requests: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' },
-    profile: { type: 'string' }, only: { type: 'string' }, variants: { type: 'string' }, bodies: { type: 'string' },
+    requests: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    rounds: { type: 'string' },
+    profile: { type: 'string' },
+    only: { type: 'string' },
+    variants: { type: 'string' },
+    bodies: { type: 'string' },
   },
 });
 const REQUESTS = Number(args.requests ?? 4000);
@@ -47,9 +64,11 @@ const BODY_NAMES = (args.bodies ?? 'floor,page').split(',') as Body[];
 async function cpuPerCall(fn: () => Promise<unknown>, n: number, concurrency = 10): Promise<number> {
   const loop = async (count: number) => {
     let left = count;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) await fn();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (left-- > 0) await fn();
+      }),
+    );
   };
   await loop(Math.min(500, n));
   const before = process.cpuUsage();
@@ -72,7 +91,12 @@ interface SocketResult {
   cpuUs: number;
 }
 
-async function overSocket(server: Server, route: string, headers: Record<string, string>, body: string): Promise<SocketResult> {
+async function overSocket(
+  server: Server,
+  route: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<SocketResult> {
   const url = `${server.base}${route}`;
   await loadTest({ url, connections: CONNECTIONS, duration: 1, method: 'POST', headers, body });
   const before = processCpuUs(server.pid);
@@ -95,17 +119,27 @@ function table(title: string, results: Map<string, number[]>, extra?: Map<string
     const g = median(results.get(`gateway:${body}`) ?? []);
     const b = median(results.get(`bare:${body}`) ?? []);
     const e = median(results.get(`execute:${body}`) ?? []);
-    console.log(`  ${body.padEnd(5)}  ${cells.join('   ')}   gateway − bare ${fmt(g - b)}, gateway − execute ${fmt(g - e)}`);
+    console.log(
+      `  ${body.padEnd(5)}  ${cells.join('   ')}   gateway − bare ${fmt(g - b)}, gateway − execute ${fmt(g - e)}`,
+    );
   }
   const pathUs = median(results.get('gateway:floor') ?? []) - median(results.get('execute:floor') ?? []);
   const page = median(results.get('gateway:page') ?? []);
-  console.log(`  request path (gateway floor − execute floor) = ${fmt(pathUs)} = ${((pathUs / page) * 100).toFixed(0)}% of the gateway's page`);
+  console.log(
+    `  request path (gateway floor − execute floor) = ${fmt(pathUs)} = ${((pathUs / page) * 100).toFixed(0)}% of the gateway's page`,
+  );
 }
 
 async function inProcess(url: string): Promise<void> {
   // the request log at production's level, written nowhere: its line is part of every request's path
   const bench = await inProcessApp(url, {}, createLogger('info', pino.destination('/dev/null')));
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', JWT_SECRET, SAMPLE_DATA: 'none', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    JWT_SECRET,
+    SAMPLE_DATA: 'none',
+    LOG_LEVEL: 'silent',
+  });
   const yoga = bareYoga(config, bench.db);
   const answer = executeOnly(config, bench.db);
   const headers = { 'content-type': 'application/json', 'x-api-key': bench.key };
@@ -116,7 +150,8 @@ async function inProcess(url: string): Promise<void> {
   };
   for (const v of VARIANTS) {
     const text = String(await call[v](PAGE));
-    if (!text.includes('"symbol":"NVLX"') || text.includes('"errors"')) throw new Error(`${v}: the page did not answer: ${text.slice(0, 300)}`);
+    if (!text.includes('"symbol":"NVLX"') || text.includes('"errors"'))
+      throw new Error(`${v}: the page did not answer: ${text.slice(0, 300)}`);
   }
   const results = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
@@ -155,7 +190,11 @@ async function socket(url: string, key: string): Promise<void> {
   } finally {
     for (const s of Object.values(servers)) await s.stop();
   }
-  table(`Over a socket: server CPU per request (median of ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections; autocannon in this process):`, cpu, rates);
+  table(
+    `Over a socket: server CPU per request (median of ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections; autocannon in this process):`,
+    cpu,
+    rates,
+  );
 }
 
 interface ProfileNode {
@@ -206,12 +245,14 @@ function summarise(profile: Profile, fromUs: number, requests: number): void {
     for (let n: ProfileNode | undefined = leaf; n; n = byId.get(parent.get(n.id) ?? -1)) {
       const place = placeOf(n.callFrame);
       places.add(place);
-      if (place.startsWith('src/')) fns.add(`${place}:${n.callFrame.lineNumber + 1} ${n.callFrame.functionName || '(anonymous)'}`);
+      if (place.startsWith('src/'))
+        fns.add(`${place}:${n.callFrame.lineNumber + 1} ${n.callFrame.functionName || '(anonymous)'}`);
     }
     for (const p of places) total.set(p, (total.get(p) ?? 0) + delta);
     for (const f of fns) functions.set(f, (functions.get(f) ?? 0) + delta);
   });
-  const per = (us: number) => `${(us / requests).toFixed(1).padStart(6)} µs  ${((us / busy) * 100).toFixed(1).padStart(5)}%`;
+  const per = (us: number) =>
+    `${(us / requests).toFixed(1).padStart(6)} µs  ${((us / busy) * 100).toFixed(1).padStart(5)}%`;
   const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
   console.log(`\n  busy CPU ${(busy / requests).toFixed(1)} µs per request over ${requests} requests`);
   console.log('  self time by place (per request, share of busy):');
@@ -227,18 +268,42 @@ async function profile(url: string, key: string, body: Body): Promise<void> {
   const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   const variant = VARIANTS[0]!;
   const server =
-    variant === 'gateway' ? await startGateway(url, 4413, {}, ROOT, flags)
-    : await startProcess(`bench/${variant === 'bare' ? 'bare-yoga' : 'execute'}-server.ts`, 4413, { DATABASE_URL: url }, [], '/healthz', flags);
+    variant === 'gateway'
+      ? await startGateway(url, 4413, {}, ROOT, flags)
+      : await startProcess(
+          `bench/${variant === 'bare' ? 'bare-yoga' : 'execute'}-server.ts`,
+          4413,
+          { DATABASE_URL: url },
+          [],
+          '/healthz',
+          flags,
+        );
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
-  await loadTest({ url: `${server.base}/graphql`, connections: CONNECTIONS, duration: 2, method: 'POST', headers, body: BODIES[body] });
+  await loadTest({
+    url: `${server.base}/graphql`,
+    connections: CONNECTIONS,
+    duration: 2,
+    method: 'POST',
+    headers,
+    body: BODIES[body],
+  });
   const started = performance.now();
-  const r = await loadTest({ url: `${server.base}/graphql`, connections: CONNECTIONS, duration: DURATION, method: 'POST', headers, body: BODIES[body] });
+  const r = await loadTest({
+    url: `${server.base}/graphql`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: 'POST',
+    headers,
+    body: BODIES[body],
+  });
   await server.stop();
   const window = (performance.now() - started) * 1000; // µs from the load's start to the exit
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile written in ${dir}`);
   const prof = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Profile;
-  console.log(`\nProfile of ${variant} (--cpu-prof) under ${body === 'floor' ? '`{ __typename }`' : 'the company page'}, ${CONNECTIONS} connections, ${r.total} requests in ${DURATION} s (${path.join(dir, file)}):`);
+  console.log(
+    `\nProfile of ${variant} (--cpu-prof) under ${body === 'floor' ? '`{ __typename }`' : 'the company page'}, ${CONNECTIONS} connections, ${r.total} requests in ${DURATION} s (${path.join(dir, file)}):`,
+  );
   summarise(prof, prof.endTime - window, r.total);
 }
 

@@ -31,14 +31,35 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parsePostgresUrl } from '../src/config.js';
-import { cli, createKey, databaseKinds, loadTest, machineLine, record, rssMb, scratchDatabase, startGateway, startProcess, utcNow, type DatabaseKind, type Server } from './harness.js';
+import {
+  cli,
+  createKey,
+  databaseKinds,
+  loadTest,
+  machineLine,
+  record,
+  rssMb,
+  scratchDatabase,
+  startGateway,
+  startProcess,
+  utcNow,
+  type DatabaseKind,
+  type Server,
+} from './harness.js';
 import { comparePage, PAGES, type Page } from './peers/pages.js';
 import { report, type Cell, type Refusal, type ServerName } from './peers/report.js';
 
 const { values: args } = parseArgs({
   options: {
-    db: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' },
-    pages: { type: 'string' }, before: { type: 'string' }, variants: { type: 'string' }, 'no-bare': { type: 'boolean' }, 'dry-run': { type: 'boolean' },
+    db: { type: 'string' },
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    pages: { type: 'string' },
+    before: { type: 'string' },
+    variants: { type: 'string' },
+    'no-bare': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
   },
 });
 const KINDS = databaseKinds(args.db ?? 'postgresql');
@@ -46,12 +67,17 @@ const CONNECTIONS = (args.connections ?? '10,50').split(',').map(Number);
 const DURATION = Number(args.duration ?? 10);
 const ROUNDS = Number(args.rounds ?? 3);
 const PAGE_NAMES = (args.pages ?? PAGES.map((p) => p.name).join(',')).split(',');
-for (const n of PAGE_NAMES) if (!PAGES.some((p) => p.name === n)) throw new Error(`--pages: among ${PAGES.map((p) => p.name).join(', ')}; got ${n}`);
+for (const n of PAGE_NAMES)
+  if (!PAGES.some((p) => p.name === n))
+    throw new Error(`--pages: among ${PAGES.map((p) => p.name).join(', ')}; got ${n}`);
 const CHOSEN = PAGES.filter((p) => PAGE_NAMES.includes(p.name));
 /** The gateway with one fast path off, by its flag. */
-const VARIANTS = { nodirect: { GRAPHQL_DIRECT: 'false' } } as const satisfies Partial<Record<ServerName, Record<string, string>>>;
+const VARIANTS = { nodirect: { GRAPHQL_DIRECT: 'false' } } as const satisfies Partial<
+  Record<ServerName, Record<string, string>>
+>;
 const CHOSEN_VARIANTS = (args.variants ? args.variants.split(',') : []) as (keyof typeof VARIANTS)[];
-for (const v of CHOSEN_VARIANTS) if (!(v in VARIANTS)) throw new Error(`--variants: among ${Object.keys(VARIANTS).join(', ')}; got ${v}`);
+for (const v of CHOSEN_VARIANTS)
+  if (!(v in VARIANTS)) throw new Error(`--variants: among ${Object.keys(VARIANTS).join(', ')}; got ${v}`);
 const METRICS_TOKEN = 'bench-peers-metrics-token';
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -75,31 +101,60 @@ async function startTargets(kind: DatabaseKind, url: string, key: string, i: num
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
   const targets: Target[] = [];
   const gatewayTarget = (name: ServerName, gateway: Server): Target => ({
-    name, server: gateway, headers, query: (p) => p.ours,
+    name,
+    server: gateway,
+    headers,
+    query: (p) => p.ours,
     async statements() {
       const res = await fetch(`${gateway.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const n = /^mdg_db_statements_total(?:\{[^}]*\})? (\S+)$/m.exec(await res.text())?.[1];
-      if (n === undefined) throw new Error('the gateway\'s /metrics has no mdg_db_statements_total');
+      if (n === undefined) throw new Error("the gateway's /metrics has no mdg_db_statements_total");
       return Number(n);
     },
   });
   targets.push(gatewayTarget('ours', await startGateway(url, 4410 + i, { METRICS_TOKEN })));
-  if (args.before) targets.push(gatewayTarget('before', await startGateway(url, 4440 + i, { METRICS_TOKEN }, args.before)));
-  for (const [k, v] of CHOSEN_VARIANTS.entries()) targets.push(gatewayTarget(v, await startGateway(url, 4450 + 10 * k + i, { METRICS_TOKEN, ...VARIANTS[v] })));
+  if (args.before)
+    targets.push(gatewayTarget('before', await startGateway(url, 4440 + i, { METRICS_TOKEN }, args.before)));
+  for (const [k, v] of CHOSEN_VARIANTS.entries())
+    targets.push(gatewayTarget(v, await startGateway(url, 4450 + 10 * k + i, { METRICS_TOKEN, ...VARIANTS[v] })));
   if (!args['no-bare']) {
     const bare = await startProcess('bench/bare-yoga-server.ts', 4420 + i, { DATABASE_URL: url });
-    targets.push({ name: 'bare', server: bare, headers, query: (p) => p.ours, statements: async () => (await json(`${bare.base}/stats`)).statements });
+    targets.push({
+      name: 'bare',
+      server: bare,
+      headers,
+      query: (p) => p.ours,
+      statements: async () => (await json(`${bare.base}/stats`)).statements,
+    });
   }
   if (kind === 'postgresql') {
-    const theirs = await startProcess('bench/peers/postgraphile-server.ts', 4430 + i, { DATABASE_URL: url, NODE_ENV: 'production' }, [], '/healthz', ['--import', './bench/peers/polyfill.mjs']);
-    targets.push({ name: 'postgraphile', server: theirs, headers: { 'content-type': 'application/json' }, query: (p) => p.theirs, statements: async () => (await json(`${theirs.base}/stats`)).statements });
+    const theirs = await startProcess(
+      'bench/peers/postgraphile-server.ts',
+      4430 + i,
+      { DATABASE_URL: url, NODE_ENV: 'production' },
+      [],
+      '/healthz',
+      ['--import', './bench/peers/polyfill.mjs'],
+    );
+    targets.push({
+      name: 'postgraphile',
+      server: theirs,
+      headers: { 'content-type': 'application/json' },
+      query: (p) => p.theirs,
+      statements: async () => (await json(`${theirs.base}/stats`)).statements,
+    });
   }
   return targets;
 }
 
 async function answer(t: Target, page: Page): Promise<any> {
-  const body = await json(`${t.server.base}/graphql`, { method: 'POST', headers: t.headers, body: JSON.stringify({ query: t.query(page) }) });
-  if (body.errors) throw new Error(`${t.name} answers ${page.name} with errors: ${JSON.stringify(body.errors).slice(0, 500)}`);
+  const body = await json(`${t.server.base}/graphql`, {
+    method: 'POST',
+    headers: t.headers,
+    body: JSON.stringify({ query: t.query(page) }),
+  });
+  if (body.errors)
+    throw new Error(`${t.name} answers ${page.name} with errors: ${JSON.stringify(body.errors).slice(0, 500)}`);
   return body.data;
 }
 
@@ -109,7 +164,14 @@ async function check(targets: Target[], page: Page): Promise<string | undefined>
   for (const [k, data] of others.entries()) {
     const other = targets[k + 1]!;
     // the bare stack, the gateway before and the variants run our resolvers: byte-equal; PostGraphile: the same records once normalized
-    const c = other.name !== 'postgraphile' ? { same: JSON.stringify(data) === JSON.stringify(ours), ours: JSON.stringify(ours), theirs: JSON.stringify(data) } : comparePage(page, ours, data);
+    const c =
+      other.name !== 'postgraphile'
+        ? {
+            same: JSON.stringify(data) === JSON.stringify(ours),
+            ours: JSON.stringify(ours),
+            theirs: JSON.stringify(data),
+          }
+        : comparePage(page, ours, data);
     if (!c.same) {
       console.log(`  ${page.name}: ours and ${other.name} differ\n  ours:  ${c.ours}\n  ${other.name}: ${c.theirs}`);
       return `the answers of ours and ${other.name} differ`;
@@ -129,7 +191,10 @@ async function statementsPerPage(t: Target, page: Page): Promise<number> {
 
 function cpuTicks(pid: number): number {
   // fields after the parenthesized command name: utime and stime are the 12th and 13th of them
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = fs
+    .readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
 
@@ -139,8 +204,16 @@ async function measure(t: Target, page: Page, connections: number, duration: num
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(t.server.pid))), 250);
   const ticks = cpuTicks(t.server.pid);
   try {
-    const r = await loadTest({ url: `${t.server.base}/graphql`, connections, duration, method: 'POST', headers: t.headers, body });
-    if (r.non2xx || r.errors) throw new Error(`${t.name} ${page.name} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    const r = await loadTest({
+      url: `${t.server.base}/graphql`,
+      connections,
+      duration,
+      method: 'POST',
+      headers: t.headers,
+      body,
+    });
+    if (r.non2xx || r.errors)
+      throw new Error(`${t.name} ${page.name} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
     const cpuMs = ((cpuTicks(t.server.pid) - ticks) * 1000) / CLOCK_TICKS;
     return { ...r, cpuMs, peakRss: Math.max(peakRss, rssMb(t.server.pid)) };
   } finally {
@@ -165,7 +238,9 @@ async function runPage(kind: DatabaseKind, targets: Target[], page: Page): Promi
   }
   const statements = new Map<ServerName, number>();
   for (const t of targets) statements.set(t.name, await statementsPerPage(t, page));
-  console.log(`  ${page.name}: answers equal; statements per page ${[...statements].map(([n, s]) => `${n} ${s}`).join(', ')}`);
+  console.log(
+    `  ${page.name}: answers equal; statements per page ${[...statements].map(([n, s]) => `${n} ${s}`).join(', ')}`,
+  );
   for (const t of targets) await measure(t, page, 10, Math.min(2, DURATION)); // warm-up: JIT, pools, plan caches
   for (const connections of CONNECTIONS) {
     for (let round = 0; round < ROUNDS; round++) {
@@ -175,7 +250,9 @@ async function runPage(kind: DatabaseKind, targets: Target[], page: Page): Promi
         const c = cell(kind, page.name, connections, t.name);
         c.runs.push(r);
         c.statements = statements.get(t.name)!;
-        console.log(`  ${page.name} ${connections} conn, round ${round + 1}, ${t.name.padEnd(12)} ${(r.total / r.seconds).toFixed(0).padStart(6)} pages/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${(r.cpuMs / r.total).toFixed(2)} ms/page  RSS ${r.peakRss.toFixed(0)} MB`);
+        console.log(
+          `  ${page.name} ${connections} conn, round ${round + 1}, ${t.name.padEnd(12)} ${(r.total / r.seconds).toFixed(0).padStart(6)} pages/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${(r.cpuMs / r.total).toFixed(2)} ms/page  RSS ${r.peakRss.toFixed(0)} MB`,
+        );
       }
     }
   }
@@ -209,5 +286,16 @@ for (const [i, kind] of KINDS.entries()) {
   }
 }
 
-const section = report({ before: args.before, cells, refusals, kinds: KINDS, pages: CHOSEN, connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, date: utcNow(), machine: await machineLine(KINDS) });
+const section = report({
+  before: args.before,
+  cells,
+  refusals,
+  kinds: KINDS,
+  pages: CHOSEN,
+  connections: CONNECTIONS,
+  duration: DURATION,
+  rounds: ROUNDS,
+  date: utcNow(),
+  machine: await machineLine(KINDS),
+});
 record(section, args['dry-run']);

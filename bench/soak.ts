@@ -11,9 +11,29 @@
 // and two answers that must be refusals: the free key asking for trades (403, both APIs). The free
 // tier keeps a real limit (RATE_LIMIT_FREE=3000 a minute), so 429s join the mix once it is spent.
 import { parseArgs } from 'node:util';
-import { cli, createKey, databaseKinds, loadTest, machineLine, markdownTable, record, rssMb, scratchDatabase, startGateway, utcNow, type LoadResult } from './harness.js';
+import {
+  cli,
+  createKey,
+  databaseKinds,
+  loadTest,
+  machineLine,
+  markdownTable,
+  record,
+  rssMb,
+  scratchDatabase,
+  startGateway,
+  utcNow,
+  type LoadResult,
+} from './harness.js';
 
-const { values: args } = parseArgs({ options: { db: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, 'dry-run': { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  },
+});
 const KINDS = databaseKinds(args.db);
 const SECONDS = Number(args.seconds ?? 60);
 const CONNECTIONS = Number(args.connections ?? 50);
@@ -25,7 +45,10 @@ const COMPANY = gql(
   `query($s: String!) { security(symbol: $s) { symbol name logo { png { url } } latestQuote { bidPrice askPrice time } latestBalanceSheet { reportingPeriodEnd totalAssets } ratings(first: 5) { nodes { firm rating } } news(first: 5) { nodes { headline } } } }`,
   { s: 'NVLX' },
 );
-const TRADES = gql(`query($s: String!) { trades(symbol: $s, first: 100) { pageInfo { endCursor hasNextPage } nodes { price size sipTimestamp } } }`, { s: 'ORBT' });
+const TRADES = gql(
+  `query($s: String!) { trades(symbol: $s, first: 100) { pageInfo { endCursor hasNextPage } nodes { price size sipTimestamp } } }`,
+  { s: 'ORBT' },
+);
 const RATINGS = gql(`{ ratings(first: 20) { nodes { firm ticker rating createdAt } } }`);
 const SEARCH = gql(`{ securities(search: "N", searchType: SYMBOL, first: 10) { totalCount nodes { symbol name } } }`);
 
@@ -50,11 +73,23 @@ for (const [i, kind] of KINDS.entries()) {
   const scratch = scratchDatabase(kind, 'soak');
   try {
     cli(scratch.url, ['seed']);
-    const keys = { free: createKey(scratch.url, 'free'), pro: createKey(scratch.url, 'pro'), enterprise: createKey(scratch.url, 'enterprise') };
+    const keys = {
+      free: createKey(scratch.url, 'free'),
+      pro: createKey(scratch.url, 'pro'),
+      enterprise: createKey(scratch.url, 'enterprise'),
+    };
     const server = await startGateway(scratch.url, 4330 + i, { RATE_LIMIT_FREE: String(FREE_PER_MINUTE) });
     try {
-      const h = (key: string, json = false) => ({ 'x-api-key': key, ...(json ? { 'content-type': 'application/json' } : {}) });
-      const post = (body: string, key: string) => ({ path: '/graphql', method: 'POST' as const, headers: h(key, true), body });
+      const h = (key: string, json = false) => ({
+        'x-api-key': key,
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      });
+      const post = (body: string, key: string) => ({
+        path: '/graphql',
+        method: 'POST' as const,
+        headers: h(key, true),
+        body,
+      });
       const get = (path: string, key: string) => ({ path, method: 'GET' as const, headers: h(key) });
       const requests = [
         post(COMPANY, keys.enterprise),
@@ -82,7 +117,9 @@ for (const [i, kind] of KINDS.entries()) {
       const errorLines = log.filter(isErrorLine);
       const warnLines = log.filter((l) => /"level":"warn"/.test(l)).length;
       outcomes.push({ kind, result, rss, lines: log.length, errorLines, warnLines });
-      console.log(`  ${(result.total / result.seconds).toFixed(0)} req/s, statuses ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, RSS ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB, ${log.length} log lines, ${errorLines.length} error lines`);
+      console.log(
+        `  ${(result.total / result.seconds).toFixed(0)} req/s, statuses ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, RSS ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB, ${log.length} log lines, ${errorLines.length} error lines`,
+      );
       for (const l of errorLines.slice(0, 5)) console.log(`    ${l.slice(0, 300)}`);
     } finally {
       await server.stop();
@@ -109,7 +146,9 @@ const rows = outcomes.map((o) => {
 });
 const verdicts = outcomes.map((o) => {
   const ok5xx = o.result.statusCodes['5xx'] === 0;
-  const unanswered = o.result.errors ? ` (but ${o.result.errors} requests got no answer within autocannon's 10 s timeout)` : '';
+  const unanswered = o.result.errors
+    ? ` (but ${o.result.errors} requests got no answer within autocannon's 10 s timeout)`
+    : '';
   const okRss = Math.max(...o.rss) < RSS_LIMIT_MB;
   const okLog = o.errorLines.length === 0;
   return `${o.kind}: zero 5xx ${ok5xx ? 'met' : 'NOT met'}${unanswered}, RSS < ${RSS_LIMIT_MB} MB ${okRss ? 'met' : 'NOT met'}, no error lines ${okLog ? 'met' : `NOT met (e.g. \`${o.errorLines[0]!.slice(0, 200)}\`)`}`;
@@ -120,9 +159,31 @@ const section = [
   await machineLine(KINDS),
   `\`src/server.ts\` in its own process (NODE_ENV=production, default sample data, RATE_LIMIT_FREE=${FREE_PER_MINUTE}/min, pro and enterprise unlimited for the run), autocannon from this process. Each connection walks a mix of 14 requests: 5 GraphQL (company page, trades page, ratings, search; trades with the free key: a FORBIDDEN field error in a 200) and 9 REST (logos, search, balance sheets, ratings, news, trades, quotes, lite fundamentals; trades with the free key: 403) with free, pro and enterprise keys made by \`cli users create\` + \`cli apikeys create\`. 4xx are the intended refusals (403) and the free key's rate limit (429). RSS from /proc/<pid>/status every second; log lines = what the server wrote to stdout/stderr during the run (error = pino level error/fatal, or a non-JSON line naming an error).`,
   '',
-  markdownTable(['database', 'requests', 'req/s', 'p50 / p99 ms', '2xx', '4xx', '5xx', 'socket errors', 'RSS MB start → max', 'log lines / error / warn'], rows),
+  markdownTable(
+    [
+      'database',
+      'requests',
+      'req/s',
+      'p50 / p99 ms',
+      '2xx',
+      '4xx',
+      '5xx',
+      'socket errors',
+      'RSS MB start → max',
+      'log lines / error / warn',
+    ],
+    rows,
+  ),
   '',
-  `RSS every 10 s (MB): ${outcomes.map((o) => `${o.kind} ${o.rss.filter((_, i) => i % 10 === 0).map((x) => x.toFixed(0)).join(' → ')}`).join('; ')}.`,
+  `RSS every 10 s (MB): ${outcomes
+    .map(
+      (o) =>
+        `${o.kind} ${o.rss
+          .filter((_, i) => i % 10 === 0)
+          .map((x) => x.toFixed(0))
+          .join(' → ')}`,
+    )
+    .join('; ')}.`,
   '',
   `Targets: ${verdicts.join('; ')}.`,
 ].join('\n');

@@ -21,10 +21,17 @@ import { parseArgs } from 'node:util';
 import { ROOT } from '../src/config.js';
 import { machineLine, markdownTable, median, record, utcNow } from './harness.js';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string' }, before: { type: 'string' }, 'dry-run': { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string' }, before: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+});
 const RUNS = Number(args.runs ?? 3);
 if (!Number.isInteger(RUNS) || RUNS < 1 || RUNS > 20) throw new Error(`--runs: 1 to 20; got ${args.runs}`);
-const CHECKOUTS = [{ name: 'this checkout', root: ROOT }, ...(args.before ? [{ name: `before (${path.basename(path.resolve(args.before))})`, root: path.resolve(args.before) }] : [])];
+const CHECKOUTS = [
+  { name: 'this checkout', root: ROOT },
+  ...(args.before
+    ? [{ name: `before (${path.basename(path.resolve(args.before))})`, root: path.resolve(args.before) }]
+    : []),
+];
 
 interface Started {
   child: ChildProcess;
@@ -33,11 +40,19 @@ interface Started {
 
 async function start(root: string, dataDir: string, port: number): Promise<Started> {
   const t0 = performance.now();
-  const child = spawn('npm', ['start'], { cwd: root, env: { ...process.env, NODE_ENV: '', DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore', detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: '', DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+    detached: true,
+  });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start in ${root} exited with ${child.exitCode}`);
     if (performance.now() - t0 > 180_000) throw new Error(`npm start in ${root}: no 200 from /healthz within 180 s`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, ms: performance.now() - t0 };
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -51,15 +66,28 @@ async function stop(started: Started): Promise<void> {
 
 /** PSS (MB) of the server under npm, and of the PostgreSQL processes of `dataDir`. */
 function memory(started: Started, dataDir: string): { server: number; database: number } {
-  const pss = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0) / 1024;
-  const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number);
-  const parentOf = new Map(pids.map((p) => [p, Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])] as const));
-  const descends = (pid: number, from: number): boolean => pid === from || (pid > 1 && descends(parentOf.get(pid) ?? 0, from));
-  const isNode = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((a) => a.endsWith('src/server.ts'));
+  const pss = (pid: number) =>
+    Number(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0) / 1024;
+  const pids = fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number);
+  const parentOf = new Map(
+    pids.map((p) => [p, Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])] as const),
+  );
+  const descends = (pid: number, from: number): boolean =>
+    pid === from || (pid > 1 && descends(parentOf.get(pid) ?? 0, from));
+  const isNode = (pid: number) =>
+    fs
+      .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((a) => a.endsWith('src/server.ts'));
   const server = pids.find((p) => p !== started.child.pid && descends(p, started.child.pid!) && isNode(p));
   const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
   const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : NaN;
-  const database = pids.filter((p) => p === postmaster || parentOf.get(p) === postmaster).reduce((sum, p) => sum + pss(p), 0);
+  const database = pids
+    .filter((p) => p === postmaster || parentOf.get(p) === postmaster)
+    .reduce((sum, p) => sum + pss(p), 0);
   return { server: server ? pss(server) : NaN, database };
 }
 
@@ -83,7 +111,9 @@ for (let run = 0; run < RUNS; run++) {
       const again = await start(checkout.root, dataDir, port);
       await stop(again);
       samples.get(checkout.name)!.push({ first: first.ms, restart: again.ms, ...mem });
-      console.log(`${checkout.name}, run ${run + 1}: first ${first.ms.toFixed(0)} ms, restart ${again.ms.toFixed(0)} ms, server ${mem.server.toFixed(0)} MB, database ${mem.database.toFixed(0)} MB`);
+      console.log(
+        `${checkout.name}, run ${run + 1}: first ${first.ms.toFixed(0)} ms, restart ${again.ms.toFixed(0)} ms, server ${mem.server.toFixed(0)} MB, database ${mem.database.toFixed(0)} MB`,
+      );
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -93,7 +123,13 @@ for (let run = 0; run < RUNS; run++) {
 const rows = CHECKOUTS.map((c) => {
   const s = samples.get(c.name)!;
   const ms = (xs: number[]) => `${Math.min(...xs).toFixed(0)} / ${median(xs).toFixed(0)}`;
-  return [c.name, ms(s.map((x) => x.first)), ms(s.map((x) => x.restart)), median(s.map((x) => x.server)).toFixed(0), median(s.map((x) => x.database)).toFixed(0)];
+  return [
+    c.name,
+    ms(s.map((x) => x.first)),
+    ms(s.map((x) => x.restart)),
+    median(s.map((x) => x.server)).toFixed(0),
+    median(s.map((x) => x.database)).toFixed(0),
+  ];
 });
 record(
   [
@@ -101,7 +137,16 @@ record(
     '',
     `${await machineLine([])} ${RUNS} run(s) per checkout, alternating; the machine's load average at the start: ${os.loadavg()[0]!.toFixed(1)}.`,
     '',
-    markdownTable(['checkout', 'first start to /healthz 200, ms (best / median)', 'restart, ms (best / median)', 'server PSS, MB', 'database PSS, MB (embedded PostgreSQL, all its processes)'], rows),
+    markdownTable(
+      [
+        'checkout',
+        'first start to /healthz 200, ms (best / median)',
+        'restart, ms (best / median)',
+        'server PSS, MB',
+        'database PSS, MB (embedded PostgreSQL, all its processes)',
+      ],
+      rows,
+    ),
   ].join('\n'),
   args['dry-run'],
 );

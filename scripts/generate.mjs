@@ -28,5 +28,8 @@ unpackFastModel(root);
 
 // the typed documents of operations/ for frontends and examples/ (scripts/codegen.mjs), where the
 // development tools are installed (an install without devDependencies, as the Dockerfile's, has none)
-const codegenInstalled = await import('@graphql-codegen/cli').then(() => true, () => false);
+const codegenInstalled = await import('@graphql-codegen/cli').then(
+  () => true,
+  () => false,
+);
 if (codegenInstalled) await (await import('./codegen.mjs')).codegen();

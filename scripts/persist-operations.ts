@@ -8,4 +8,6 @@ import { schema } from '../src/schema/index.js';
 
 const json = persistedOperationsJson(schema);
 fs.writeFileSync(PERSISTED_OPERATIONS_FILE, json);
-console.log(`wrote ${path.relative(ROOT, PERSISTED_OPERATIONS_FILE)}: ${Object.keys(JSON.parse(json)).length} documents`);
+console.log(
+  `wrote ${path.relative(ROOT, PERSISTED_OPERATIONS_FILE)}: ${Object.keys(JSON.parse(json)).length} documents`,
+);

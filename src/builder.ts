@@ -5,7 +5,14 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType } from 'graphql';
-import { BigIntResolver, DateTimeResolver, JSONResolver, LocalDateResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
+import {
+  BigIntResolver,
+  DateTimeResolver,
+  JSONResolver,
+  LocalDateResolver,
+  URLResolver,
+  UUIDResolver,
+} from 'graphql-scalars';
 import { checkAuthenticated, checkEntitled, checkSession, type Resource } from './domain/entitlements.js';
 import type { Context } from './context.js';
 import type PrismaTypes from '../generated/pothos-types.js';
@@ -82,7 +89,8 @@ builder.addScalarType(
   'BigInt',
   new GraphQLScalarType({
     ...BigIntResolver.toConfig(),
-    description: 'A 64-bit integer, written as a decimal string so that every digit survives JSON (e.g. nanosecond timestamps: "1795208399869397596").',
+    description:
+      'A 64-bit integer, written as a decimal string so that every digit survives JSON (e.g. nanosecond timestamps: "1795208399869397596").',
     serialize: (value) => {
       const n = typeof value === 'bigint' ? value : BigInt(value as string | number);
       return n.toString();
@@ -98,7 +106,8 @@ builder.addScalarType('UUID', UUIDResolver);
 builder.globalConnectionField('totalCount', (t) =>
   t.int({
     nullable: true,
-    description: 'How many items match the filters in all, ignoring paging; null where counting is not offered (nested lists, trades, quotes).',
+    description:
+      'How many items match the filters in all, ignoring paging; null where counting is not offered (nested lists, trades, quotes).',
     resolve: (parent) => parent.totalCount?.() ?? null,
   }),
 );

@@ -5,7 +5,14 @@ import { loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import type { Db } from './db/client.js';
 import { AppError } from './errors.js';
-import { DEFAULT_BATCH_SIZE, describeReject, ImportAborted, ImportInputError, importStream, type ImportCounts } from './ingest/import-stream.js';
+import {
+  DEFAULT_BATCH_SIZE,
+  describeReject,
+  ImportAborted,
+  ImportInputError,
+  importStream,
+  type ImportCounts,
+} from './ingest/import-stream.js';
 import { IMPORT_RESOURCES, isPublishing } from './ingest/importer.js';
 import { importProgress, progressReporter } from './ingest/progress.js';
 import { RejectTally } from './ingest/reject-summary.js';
@@ -66,7 +73,11 @@ type Flags = Record<string, string | boolean | undefined>;
 
 function parse(args: string[], options: Record<string, 'string' | 'boolean'>): Flags {
   try {
-    return parseArgs({ args, options: Object.fromEntries(Object.entries(options).map(([k, type]) => [k, { type }])), strict: true }).values as Flags;
+    return parseArgs({
+      args,
+      options: Object.fromEntries(Object.entries(options).map(([k, type]) => [k, { type }])),
+      strict: true,
+    }).values as Flags;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -79,7 +90,8 @@ function required(flags: Flags, name: string): string {
 }
 
 function tierOf(raw: string): Tier {
-  if (!(TIERS as readonly string[]).includes(raw)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}; got ${JSON.stringify(raw)}`);
+  if (!(TIERS as readonly string[]).includes(raw))
+    throw new UsageError(`--tier must be one of ${TIERS.join(', ')}; got ${JSON.stringify(raw)}`);
   return raw as Tier;
 }
 
@@ -122,14 +134,31 @@ const commands: Record<string, Command> = {
       securities: positiveNumber('securities', flags.securities, DEFAULT_SAMPLE.securities, true),
     };
     const report = await seedSampleData(db, options, seedProgress(process.stderr));
-    log(`seeded (${JSON.stringify(report.options)}): ${Object.entries(report.counts).map(([k, v]) => `${n(v)} ${k}`).join(', ')} in ${(report.ms / 1000).toFixed(1)} s`);
+    log(
+      `seeded (${JSON.stringify(report.options)}): ${Object.entries(report.counts)
+        .map(([k, v]) => `${n(v)} ${k}`)
+        .join(', ')} in ${(report.ms / 1000).toFixed(1)} s`,
+    );
     if (config.nodeEnv !== 'production') await ensureDemoAccounts(db);
   },
 
   async 'users create'(db, args) {
-    const flags = parse(args, { email: 'string', password: 'string', 'password-stdin': 'boolean', tier: 'string', username: 'string' });
-    const password = flags['password-stdin'] ? readFileSync(0, 'utf8').replace(/\r?\n$/, '') : required(flags, 'password');
-    const user = await createUser(db, { email: required(flags, 'email'), password, tier: tierOf(required(flags, 'tier')), username: flags.username as string | undefined });
+    const flags = parse(args, {
+      email: 'string',
+      password: 'string',
+      'password-stdin': 'boolean',
+      tier: 'string',
+      username: 'string',
+    });
+    const password = flags['password-stdin']
+      ? readFileSync(0, 'utf8').replace(/\r?\n$/, '')
+      : required(flags, 'password');
+    const user = await createUser(db, {
+      email: required(flags, 'email'),
+      password,
+      tier: tierOf(required(flags, 'tier')),
+      username: flags.username as string | undefined,
+    });
     log(`created user ${user.email} (id ${user.id}, tier ${user.tier})`);
   },
 
@@ -154,7 +183,10 @@ const commands: Record<string, Command> = {
       created = await createApiKey(db, await userIdOf(db, email), name, config.auth.apiKeysPerUser);
     } catch (e) {
       if (!(e instanceof AppError && e.code === 'API_KEY_LIMIT_REACHED')) throw e;
-      throw new AppError(e.code, `${e.message.replace('this user', email)} (apikeys list --user ${email}; apikeys revoke --id KEY_ID)`);
+      throw new AppError(
+        e.code,
+        `${e.message.replace('this user', email)} (apikeys list --user ${email}; apikeys revoke --id KEY_ID)`,
+      );
     }
     const { key, record } = created;
     log(`created API key ${record.id} "${record.name}" for ${email}`);
@@ -166,7 +198,9 @@ const commands: Record<string, Command> = {
     const keys = await listApiKeys(db, flags.user ? await userIdOf(db, flags.user as string) : undefined);
     if (keys.length === 0) log('no API keys');
     for (const k of keys) {
-      log(`${k.id}  ${k.prefix}…  ${k.user.email}  "${k.name}"  created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
+      log(
+        `${k.id}  ${k.prefix}…  ${k.user.email}  "${k.name}"  created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`,
+      );
     }
   },
 
@@ -179,13 +213,23 @@ const commands: Record<string, Command> = {
   async sync(db, args, config) {
     const flags = parse(args, { from: 'string', apikey: 'string', resources: 'string', since: 'string' });
     const from = required(flags, 'from');
-    if (!/^https?:\/\/[^/]/.test(from)) throw new UsageError(`--from must be an http(s) URL, got ${JSON.stringify(from)}`);
-    const resources = flags.resources === undefined ? undefined : String(flags.resources).split(',').map((r) => r.trim());
+    if (!/^https?:\/\/[^/]/.test(from))
+      throw new UsageError(`--from must be an http(s) URL, got ${JSON.stringify(from)}`);
+    const resources =
+      flags.resources === undefined
+        ? undefined
+        : String(flags.resources)
+            .split(',')
+            .map((r) => r.trim());
     for (const r of resources ?? []) {
-      if (!isImportResource(r)) throw new UsageError(`--resources: unknown resource ${JSON.stringify(r)}; one of ${IMPORT_RESOURCES.join(', ')}`);
+      if (!isImportResource(r))
+        throw new UsageError(
+          `--resources: unknown resource ${JSON.stringify(r)}; one of ${IMPORT_RESOURCES.join(', ')}`,
+        );
     }
     const since = flags.since as string | undefined;
-    if (since !== undefined && Number.isNaN(Date.parse(since))) throw new UsageError(`--since must be an ISO 8601 date or time, got ${JSON.stringify(since)}`);
+    if (since !== undefined && Number.isNaN(Date.parse(since)))
+      throw new UsageError(`--since must be an ISO 8601 date or time, got ${JSON.stringify(since)}`);
     // the servers' subscribers, through Redis or the database (bootstrap.ts)
     const events = createEventBus(config, db);
     const reports = await sync(db, {
@@ -198,7 +242,9 @@ const commands: Record<string, Command> = {
     }).finally(() => events.close());
     const incomplete = reports.filter((r) => r.skipped);
     const rejected = reports.reduce((sum, r) => sum + r.rejected, 0);
-    log(`sync from ${sourceOf(from)}: ${reports.length - incomplete.length} of ${reports.length} resources complete${rejected ? `, ${rejected} records rejected` : ''}`);
+    log(
+      `sync from ${sourceOf(from)}: ${reports.length - incomplete.length} of ${reports.length} resources complete${rejected ? `, ${rejected} records rejected` : ''}`,
+    );
     return incomplete.length || rejected ? 1 : 0;
   },
 
@@ -206,7 +252,8 @@ const commands: Record<string, Command> = {
     const flags = parse(args, { from: 'string' });
     const marks = await listHighWater(db, flags.from ? sourceOf(flags.from as string) : undefined);
     if (marks.length === 0) log('no sync has run');
-    for (const m of marks) log(`${m.source}  ${m.resource}  up to ${m.highWater}  (${m.rows} rows, ${m.updatedAt.toISOString()})`);
+    for (const m of marks)
+      log(`${m.source}  ${m.resource}  up to ${m.highWater}  (${m.rows} rows, ${m.updatedAt.toISOString()})`);
   },
 
   async import(db, args, config) {
@@ -214,7 +261,13 @@ const commands: Record<string, Command> = {
     try {
       parsed = parseArgs({
         args,
-        options: { strict: { type: 'boolean' }, batch: { type: 'string' }, follow: { type: 'boolean' }, symbol: { type: 'string' }, verbose: { type: 'boolean' } },
+        options: {
+          strict: { type: 'boolean' },
+          batch: { type: 'string' },
+          follow: { type: 'boolean' },
+          symbol: { type: 'string' },
+          verbose: { type: 'boolean' },
+        },
         allowPositionals: true,
         strict: true,
       });
@@ -223,9 +276,12 @@ const commands: Record<string, Command> = {
     }
     const { values: flags, positionals } = parsed;
     const [resource, input, ...extra] = positionals;
-    if (!resource || !input || extra.length) throw new UsageError('import takes a resource and a file (or - for stdin)');
-    if (!isImportResource(resource)) throw new UsageError(`unknown resource ${JSON.stringify(resource)}; one of ${IMPORT_RESOURCES.join(', ')}`);
-    if (flags.follow && input !== '-') throw new UsageError('--follow reads stdin: tail -f FILE | npm run cli -- import RESOURCE - --follow');
+    if (!resource || !input || extra.length)
+      throw new UsageError('import takes a resource and a file (or - for stdin)');
+    if (!isImportResource(resource))
+      throw new UsageError(`unknown resource ${JSON.stringify(resource)}; one of ${IMPORT_RESOURCES.join(', ')}`);
+    if (flags.follow && input !== '-')
+      throw new UsageError('--follow reads stdin: tail -f FILE | npm run cli -- import RESOURCE - --follow');
     const batchSize = positiveNumber('batch', flags.batch, DEFAULT_BATCH_SIZE, true);
     let defaults: Record<string, unknown> | undefined;
     if (flags.symbol !== undefined) {
@@ -266,7 +322,9 @@ const commands: Record<string, Command> = {
       const { counts, ms } = result;
       if (!flags.verbose) for (const line of tally.lines(counts.read, '; --verbose lists each')) console.error(line);
       const how = stop.signal.aborted ? 'stopped by a signal after importing' : 'imported';
-      log(`${how} ${resource} from ${input === '-' ? 'stdin' : input} (${result.format}): ${summary(counts)} in ${(ms / 1000).toFixed(1)} s (${n(Math.round(counts.read / Math.max(ms / 1000, 0.001)))} rows/s)`);
+      log(
+        `${how} ${resource} from ${input === '-' ? 'stdin' : input} (${result.format}): ${summary(counts)} in ${(ms / 1000).toFixed(1)} s (${n(Math.round(counts.read / Math.max(ms / 1000, 0.001)))} rows/s)`,
+      );
       // a file cut short by Ctrl-C is not imported; a --follow feed ends that way
       if (stop.signal.aborted && !flags.follow) return 130;
       return counts.rejected ? 1 : 0;
@@ -275,7 +333,9 @@ const commands: Record<string, Command> = {
       if (e instanceof ImportAborted) {
         const c = e.committed;
         console.error(`import aborted (--strict) at ${describeReject(e.reject)}`);
-        console.error(`nothing of the batch holding that record was written; earlier batches were committed: ${n(c.inserted)} inserted, ${n(c.updated)} updated, ${n(c.unchanged)} unchanged`);
+        console.error(
+          `nothing of the batch holding that record was written; earlier batches were committed: ${n(c.inserted)} inserted, ${n(c.updated)} updated, ${n(c.unchanged)} unchanged`,
+        );
         return 1;
       }
       if (e instanceof ImportInputError) throw new AppError('BAD_REQUEST', e.message);

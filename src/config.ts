@@ -159,7 +159,9 @@ function cacheTtls(env: Env): Readonly<Record<CacheableType, number>> {
   for (const entry of (env.RESPONSE_CACHE_TTLS ?? '').split(',').filter((e) => e.trim() !== '')) {
     const match = /^\s*([A-Za-z]+)\s*=\s*(\d{1,9})\s*$/.exec(entry);
     if (!match || !(CACHEABLE_TYPES as readonly string[]).includes(match[1]!)) {
-      throw new ConfigError(`RESPONSE_CACHE_TTLS must be a comma list of <type>=<seconds> with a type among ${CACHEABLE_TYPES.join(', ')}; got ${JSON.stringify(entry.trim())}`);
+      throw new ConfigError(
+        `RESPONSE_CACHE_TTLS must be a comma list of <type>=<seconds> with a type among ${CACHEABLE_TYPES.join(', ')}; got ${JSON.stringify(entry.trim())}`,
+      );
     }
     ttls[match[1] as CacheableType] = Number(match[2]);
   }
@@ -176,9 +178,16 @@ function parsePort(raw: string | undefined): number {
 
 function parsePublicUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  const rule = 'PUBLIC_URL must be an http:// or https:// origin, optionally with a path prefix and without credentials, query or fragment, like https://api.example.com or https://example.com/market';
+  const rule =
+    'PUBLIC_URL must be an http:// or https:// origin, optionally with a path prefix and without credentials, query or fragment, like https://api.example.com or https://example.com/market';
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || /[?#]/.test(raw)) {
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    /[?#]/.test(raw)
+  ) {
     throw new ConfigError(`${rule}; got ${JSON.stringify(raw)}`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -190,7 +199,9 @@ function parsePublicUrl(raw: string | undefined): string | undefined {
  */
 export function checkServingConfig(config: Pick<Config, 'nodeEnv' | 'publicUrl'>): void {
   if (config.nodeEnv === 'production' && config.publicUrl === undefined) {
-    throw new ConfigError('PUBLIC_URL is required in production: the address clients reach this service at (e.g. https://api.example.com), from which next_url links are built');
+    throw new ConfigError(
+      'PUBLIC_URL is required in production: the address clients reach this service at (e.g. https://api.example.com), from which next_url links are built',
+    );
   }
 }
 
@@ -200,8 +211,14 @@ export function checkServingConfig(config: Pick<Config, 'nodeEnv' | 'publicUrl'>
  */
 function corsOrigins(raw: string | undefined): readonly string[] {
   const origins = new Set<string>();
-  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '')) {
-    if (entry === '*') throw new ConfigError('CORS_ORIGINS cannot be *: pages of every site would get the user\'s cookies; list the origins, like https://app.example.com,http://localhost:5173');
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
+    if (entry === '*')
+      throw new ConfigError(
+        "CORS_ORIGINS cannot be *: pages of every site would get the user's cookies; list the origins, like https://app.example.com,http://localhost:5173",
+      );
     const match = /^(https?):\/\/([^/?#@\s]+)$/i.exec(entry);
     let url: URL | undefined;
     try {
@@ -209,17 +226,25 @@ function corsOrigins(raw: string | undefined): readonly string[] {
     } catch {
       url = undefined;
     }
-    if (!url) throw new ConfigError(`CORS_ORIGINS must be a comma list of origins, each scheme://host[:port] with http or https and no path, like https://app.example.com; got ${JSON.stringify(entry)}`);
+    if (!url)
+      throw new ConfigError(
+        `CORS_ORIGINS must be a comma list of origins, each scheme://host[:port] with http or https and no path, like https://app.example.com; got ${JSON.stringify(entry)}`,
+      );
     origins.add(url.origin); // as browsers write it: lower case, no default port
   }
   return Object.freeze([...origins]);
 }
 
 function checkSecret(secret: string): void {
-  if (secret.length < 32) throw new ConfigError(`JWT_SECRET must be at least 32 characters; got ${secret.length} (generate one with: openssl rand -base64 32)`);
+  if (secret.length < 32)
+    throw new ConfigError(
+      `JWT_SECRET must be at least 32 characters; got ${secret.length} (generate one with: openssl rand -base64 32)`,
+    );
   const bits = Math.floor(estimatedSecretBits(secret));
   if (bits < 128) {
-    throw new ConfigError(`JWT_SECRET must be random (${SECRET_RULE}); this one carries about ${bits} bits: repeated characters, words or patterns add little. Generate one with: openssl rand -base64 32`);
+    throw new ConfigError(
+      `JWT_SECRET must be random (${SECRET_RULE}); this one carries about ${bits} bits: repeated characters, words or patterns add little. Generate one with: openssl rand -base64 32`,
+    );
   }
 }
 
@@ -231,7 +256,9 @@ function checkSecret(secret: string): void {
 export function parseDatabaseUrl(raw: string | undefined, dataDir: string, create = false): DatabaseSetting {
   if (raw === undefined || raw === '') return { embedded: dataDir };
   if (raw.startsWith('file:')) {
-    throw new ConfigError(`DATABASE_URL file: (SQLite) is no longer supported: leave DATABASE_URL unset for the embedded PostgreSQL, or give a postgresql:// URL (docs/operations.md "The embedded database"); got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `DATABASE_URL file: (SQLite) is no longer supported: leave DATABASE_URL unset for the embedded PostgreSQL, or give a postgresql:// URL (docs/operations.md "The embedded database"); got ${JSON.stringify(raw)}`,
+    );
   }
   if (/^postgres(ql)?:\/\//.test(raw)) return parsePostgresUrl(raw, create);
   throw new ConfigError(`DATABASE_URL must start with postgresql://; got ${JSON.stringify(raw)}`);
@@ -246,7 +273,9 @@ export function parsePostgresUrl(raw: string, create = false): DatabaseConfig {
     throw new ConfigError(`DATABASE_URL is not a valid URL: ${JSON.stringify(raw)}`);
   }
   if (!url.hostname || url.pathname.length <= 1) {
-    throw new ConfigError(`DATABASE_URL must name a host and a database, like postgresql://user@host:5432/dbname; got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `DATABASE_URL must name a host and a database, like postgresql://user@host:5432/dbname; got ${JSON.stringify(raw)}`,
+    );
   }
   const schema = url.searchParams.get('schema') ?? 'public';
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
@@ -312,7 +341,10 @@ function authConfig(env: Env): Readonly<AuthConfig> {
       // what a free key gets: enough for a login page and its refreshes, not for guessing keys
       anonymous: positiveInt(env, 'RATE_LIMIT_ANONYMOUS', 60),
     }),
-    loginLimits: Object.freeze({ perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10), perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100) }),
+    loginLimits: Object.freeze({
+      perEmail: positiveInt(env, 'LOGIN_LIMIT_PER_EMAIL', 10),
+      perIp: positiveInt(env, 'LOGIN_LIMIT_PER_IP', 100),
+    }),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     callerCacheMs: positiveInt(env, 'AUTH_CACHE_SECONDS', 5) * 1000,
     apiKeysPerUser: positiveInt(env, 'API_KEYS_PER_USER', 10),
@@ -344,7 +376,11 @@ function graphqlConfig(env: Env, nodeEnv: Config['nodeEnv']): Readonly<GraphQLCo
   });
 }
 
-function observabilityConfig(env: Env, nodeEnv: Config['nodeEnv'], stdoutIsTTY: boolean): Readonly<ObservabilityConfig> {
+function observabilityConfig(
+  env: Env,
+  nodeEnv: Config['nodeEnv'],
+  stdoutIsTTY: boolean,
+): Readonly<ObservabilityConfig> {
   return Object.freeze({
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTTY && nodeEnv !== 'production' ? 'pretty' : 'json'),
@@ -374,22 +410,34 @@ function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
 function checkTogether(config: Config): void {
   if (config.auth.jwtSecret !== undefined) checkSecret(config.auth.jwtSecret);
   if (config.nodeEnv === 'production' && config.auth.jwtSecret === undefined) {
-    throw new ConfigError(`JWT_SECRET is required in production (${SECRET_RULE}; generate one with: openssl rand -base64 32)`);
+    throw new ConfigError(
+      `JWT_SECRET is required in production (${SECRET_RULE}; generate one with: openssl rand -base64 32)`,
+    );
   }
   if (config.graphql.bodyBytesInFlight < LARGEST_BODY_BYTES) {
-    throw new ConfigError(`BODY_BYTES_IN_FLIGHT (${config.graphql.bodyBytesInFlight}) must be at least ${LARGEST_BODY_BYTES}: the largest body (an OCR frame in its JSON) must fit`);
+    throw new ConfigError(
+      `BODY_BYTES_IN_FLIGHT (${config.graphql.bodyBytesInFlight}) must be at least ${LARGEST_BODY_BYTES}: the largest body (an OCR frame in its JSON) must fit`,
+    );
   }
   if (config.graphql.costInFlight < config.graphql.maxCost) {
-    throw new ConfigError(`COST_IN_FLIGHT (${config.graphql.costInFlight}) must be at least GRAPHQL_MAX_COST (${config.graphql.maxCost}): the largest admissible request must fit`);
+    throw new ConfigError(
+      `COST_IN_FLIGHT (${config.graphql.costInFlight}) must be at least GRAPHQL_MAX_COST (${config.graphql.maxCost}): the largest admissible request must fit`,
+    );
   }
   if (config.graphql.apqMaxDocumentBytes > 1024 * 1024) {
-    throw new ConfigError(`APQ_MAX_DOCUMENT_BYTES must be at most 1048576 (the APQ store holds 256 documents of that size); got ${config.graphql.apqMaxDocumentBytes}`);
+    throw new ConfigError(
+      `APQ_MAX_DOCUMENT_BYTES must be at most 1048576 (the APQ store holds 256 documents of that size); got ${config.graphql.apqMaxDocumentBytes}`,
+    );
   }
   if (config.observability.metricsToken !== undefined && config.observability.metricsToken.length < 16) {
-    throw new ConfigError(`METRICS_TOKEN must be at least 16 characters; got ${config.observability.metricsToken.length}`);
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least 16 characters; got ${config.observability.metricsToken.length}`,
+    );
   }
   if (config.observability.otlpEndpoint !== undefined && !/^https?:\/\/[^/]/.test(config.observability.otlpEndpoint)) {
-    throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL; got ${JSON.stringify(config.observability.otlpEndpoint)}`);
+    throw new ConfigError(
+      `OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL; got ${JSON.stringify(config.observability.otlpEndpoint)}`,
+    );
   }
   if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://; got ${JSON.stringify(config.redisUrl)}`);

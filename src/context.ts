@@ -52,7 +52,11 @@ export interface Context {
 export class Loaders {
   readonly #loaders = new Map<string, DataLoader<unknown, unknown>>();
 
-  get<K, V>(name: string, batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>, options?: DataLoader.Options<K, V, unknown>): DataLoader<K, V> {
+  get<K, V>(
+    name: string,
+    batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
+    options?: DataLoader.Options<K, V, unknown>,
+  ): DataLoader<K, V> {
     let loader = this.#loaders.get(name) as DataLoader<K, V> | undefined;
     if (!loader) {
       loader = new DataLoader<K, V, unknown>(batch, { maxBatchSize: 200, ...options });
@@ -95,10 +99,20 @@ export interface Work extends WorkDeps {
  * A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement
  * per turn on PostgreSQL, its reads sent alone counted as fallbacks).
  */
-export function createContext(init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps }): Context {
+export function createContext(
+  init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
+): Context {
   const { fallbacks } = init;
   const db = init.db.forRequest((reason) => fallbacks.record('combined', reason));
-  return { ...init, db, caller: null, loaders: new Loaders(), responseCookies: [], work: { ...init.work, held: [] }, liveSlot: {} };
+  return {
+    ...init,
+    db,
+    caller: null,
+    loaders: new Loaders(),
+    responseCookies: [],
+    work: { ...init.work, held: [] },
+    liveSlot: {},
+  };
 }
 
 /**

@@ -77,12 +77,18 @@ export class AppError extends Error {
  * leave the answer 200 with the data of the fields that succeeded, as GraphQL clients expect.
  * `spec: false`: the status is this table's, even for clients that accept only application/json.
  */
-export function toGraphQLError(error: AppError, at: { nodes?: GraphQLError['nodes']; path?: GraphQLError['path']; http?: boolean } = {}): GraphQLError {
+export function toGraphQLError(
+  error: AppError,
+  at: { nodes?: GraphQLError['nodes']; path?: GraphQLError['path']; http?: boolean } = {},
+): GraphQLError {
   const headers = Object.keys(error.headers).length ? { headers: error.headers } : {};
   return new GraphQLError(error.message, {
     ...(at.nodes ? { nodes: at.nodes } : {}),
     ...(at.path ? { path: at.path } : {}),
-    extensions: { code: ERRORS[error.code].graphql, ...(at.http ? { http: { status: error.status, spec: false, ...headers } } : {}) },
+    extensions: {
+      code: ERRORS[error.code].graphql,
+      ...(at.http ? { http: { status: error.status, spec: false, ...headers } } : {}),
+    },
   });
 }
 
@@ -90,7 +96,11 @@ export function toGraphQLError(error: AppError, at: { nodes?: GraphQLError['node
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function databaseUnavailable(): AppError {
-  return new AppError('DATABASE_UNAVAILABLE', `the database is unavailable; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+  return new AppError(
+    'DATABASE_UNAVAILABLE',
+    `the database is unavailable; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`,
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** The REST error body (docs/rest.md#error-bodies-and-status-codes), with the request id. */

@@ -35,10 +35,19 @@ async function open(config: Readonly<Config>): Promise<Db> {
   try {
     return await openDatabase(config, log);
   } catch (e) {
-    const where = 'embedded' in config.database ? `the embedded PostgreSQL in ${config.database.embedded}` : `the PostgreSQL database at ${config.database.url.replace(/\/\/[^@]*@/, '//')}`;
+    const where =
+      'embedded' in config.database
+        ? `the embedded PostgreSQL in ${config.database.embedded}`
+        : `the PostgreSQL database at ${config.database.url.replace(/\/\/[^@]*@/, '//')}`;
     logger.fatal(e instanceof AppError ? { code: e.code } : {}, `cannot open ${where}: ${(e as Error).message}`);
     // a migration the code does not know, a database to create by hand, a cluster that cannot start: retrying will not help
-    process.exit(e instanceof MigrationError || e instanceof EmbeddedClusterError || (e instanceof AppError && e.code === 'DATABASE_MISSING') ? 2 : 1);
+    process.exit(
+      e instanceof MigrationError ||
+        e instanceof EmbeddedClusterError ||
+        (e instanceof AppError && e.code === 'DATABASE_MISSING')
+        ? 2
+        : 1,
+    );
   }
 }
 
@@ -60,10 +69,18 @@ const app = createApp({ config, db, redis, ocr, events, logger, tracing, drainin
 // POST /graphql with a small JSON body skips the fetch adapter; everything else goes through it (http/direct.ts)
 const server = createServer(
   config.graphql.direct
-    ? directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request, fellBack: (reason) => app.fallbacks.record('direct', reason) })
+    ? directListener({
+        fallback: app,
+        handle: app.direct,
+        RequestClass: app.socket.yoga.fetchAPI.Request,
+        fellBack: (reason) => app.fallbacks.record('direct', reason),
+      })
     : app,
 );
-const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production', maxMessageBytes: config.graphql.maxBodyBytes });
+const webSocket = attachWebSocket(server, app, {
+  isProd: config.nodeEnv === 'production',
+  maxMessageBytes: config.graphql.maxBodyBytes,
+});
 
 /** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */
 async function closeSubscriptions(): Promise<void> {
@@ -74,8 +91,10 @@ async function closeSubscriptions(): Promise<void> {
 function listenFailure(e: NodeJS.ErrnoException): string {
   const at = `${config.host}:${config.port}`;
   if (e.code === 'EADDRINUSE') return `port ${config.port} is in use (${at}): stop the other server or set PORT`;
-  if (e.code === 'EACCES') return `port ${config.port} needs privileges this user lacks (${at}): set PORT to 1024 or above`;
-  if (e.code === 'EADDRNOTAVAIL') return `HOST ${config.host} is no address of this machine: set HOST (0.0.0.0 listens on every address)`;
+  if (e.code === 'EACCES')
+    return `port ${config.port} needs privileges this user lacks (${at}): set PORT to 1024 or above`;
+  if (e.code === 'EADDRNOTAVAIL')
+    return `HOST ${config.host} is no address of this machine: set HOST (0.0.0.0 listens on every address)`;
   return `cannot listen on ${at}: ${e.message}`;
 }
 server.on('error', (e: NodeJS.ErrnoException) => {
@@ -86,12 +105,21 @@ server.listen(config.port, config.host, () => {
   serving = true;
   // the master in memory (services/security-index.ts) is read now, not by the first broad search,
   // which would meanwhile be answered in SQL; a failure leaves it to the next search
-  const indexFailed = (err: unknown) => logger.error({ err }, `reading the security master into memory failed (searches go to SQL until one reads it): ${(err as Error)?.message}`);
+  const indexFailed = (err: unknown) =>
+    logger.error(
+      { err },
+      `reading the security master into memory failed (searches go to SQL until one reads it): ${(err as Error)?.message}`,
+    );
   readyIndex(db, indexFailed).catch(indexFailed);
   const base = `http://localhost:${config.port}`;
-  log(`serving ${'embedded' in config.database ? 'the embedded PostgreSQL' : 'PostgreSQL'} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`);
+  log(
+    `serving ${'embedded' in config.database ? 'the embedded PostgreSQL' : 'PostgreSQL'} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`,
+  );
   if (config.nodeEnv !== 'production') {
-    log('demo accounts (password "demo-password"): ' + DEMO_ACCOUNTS.map((a) => `${a.email} key=${a.apiKey} tier=${a.tier}`).join('; '));
+    log(
+      'demo accounts (password "demo-password"): ' +
+        DEMO_ACCOUNTS.map((a) => `${a.email} key=${a.apiKey} tier=${a.tier}`).join('; '),
+    );
   }
 });
 
@@ -127,12 +155,17 @@ async function shutdown(signal: string, exitCode = 0) {
   const idle = setInterval(() => server.closeIdleConnections(), 100);
   const left = Math.max(0, shutdownTimeoutMs - (Date.now() - t0));
   let timer: NodeJS.Timeout | undefined;
-  const drained = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), left)))]);
+  const drained = await Promise.race([
+    closed.then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), left))),
+  ]);
   clearInterval(idle);
   clearTimeout(timer);
   if (!drained) {
     cut = true;
-    logger.warn(`requests still in flight after SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs} ms): closing their connections`);
+    logger.warn(
+      `requests still in flight after SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs} ms): closing their connections`,
+    );
     server.closeAllConnections();
   }
 

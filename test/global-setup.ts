@@ -74,7 +74,8 @@ async function dropTemplates(dir: string, baseUrl: string): Promise<void> {
     const client = new pg.Client({ connectionString: baseUrl });
     await client.connect();
     try {
-      for (const sampleData of ['auto', 'none'] as const) await client.query(`DROP SCHEMA IF EXISTS "${templateSchema(dir, sampleData)}" CASCADE`);
+      for (const sampleData of ['auto', 'none'] as const)
+        await client.query(`DROP SCHEMA IF EXISTS "${templateSchema(dir, sampleData)}" CASCADE`);
     } finally {
       await client.end();
     }

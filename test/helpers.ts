@@ -79,7 +79,10 @@ function postgresTestDatabase(baseUrl: string): TestDatabase {
 
 function templateDir(): string {
   const dir = inject('templateDir');
-  if (!dir) throw new Error('no template directory: run the tests through vitest with vitest.config.ts (its globalSetup provides one)');
+  if (!dir)
+    throw new Error(
+      'no template directory: run the tests through vitest with vitest.config.ts (its globalSetup provides one)',
+    );
   return dir;
 }
 
@@ -104,7 +107,10 @@ async function seededTemplate<T>(kind: string, make: () => Promise<T>): Promise<
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     for (const t0 = Date.now(); Date.now() - t0 < 300_000; await new Promise((r) => setTimeout(r, 50))) {
       if (fs.existsSync(ready)) return JSON.parse(fs.readFileSync(ready, 'utf8')) as T;
-      if (fs.existsSync(failed)) throw new Error(`making the seeded ${kind} template failed in another worker: ${fs.readFileSync(failed, 'utf8')}`);
+      if (fs.existsSync(failed))
+        throw new Error(
+          `making the seeded ${kind} template failed in another worker: ${fs.readFileSync(failed, 'utf8')}`,
+        );
     }
     throw new Error(`no seeded ${kind} template after 300 s`);
   }
@@ -124,7 +130,12 @@ async function copySchema(baseUrl: string, from: string, to: string): Promise<vo
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();
   try {
-    const tables = (await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`, [from])).rows.map((r) => r.name);
+    const tables = (
+      await client.query<{ name: string }>(
+        `SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
+        [from],
+      )
+    ).rows.map((r) => r.name);
     const fks = (
       await client.query<{ child: string; parent: string }>(
         `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
@@ -143,7 +154,14 @@ async function copySchema(baseUrl: string, from: string, to: string): Promise<vo
     for (const t of tables) visit(t, new Set());
     // enum columns are of the schema's own enum types: cast through text to the twin type in `to`
     const columns = (
-      await client.query<{ tbl: string; col: string; typ: string; typschema: string; elem: string | null; elemschema: string | null }>(
+      await client.query<{
+        tbl: string;
+        col: string;
+        typ: string;
+        typschema: string;
+        elem: string | null;
+        elemschema: string | null;
+      }>(
         `SELECT c.relname AS tbl, a.attname AS col, t.typname AS typ, tn.nspname AS typschema, e.typname AS elem, en.nspname AS elemschema
          FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace cn ON cn.oid = c.relnamespace
          JOIN pg_type t ON t.oid = a.atttypid JOIN pg_namespace tn ON tn.oid = t.typnamespace
@@ -156,16 +174,28 @@ async function copySchema(baseUrl: string, from: string, to: string): Promise<vo
       const cols = columns.filter((c) => c.tbl === t);
       const names = cols.map((c) => `"${c.col}"`).join(', ');
       const values = cols
-        .map((c) => (c.typschema === from ? `"${c.col}"::text::"${to}"."${c.typ}"` : c.elemschema === from ? `"${c.col}"::text[]::"${to}"."${c.elem}"[]` : `"${c.col}"`))
+        .map((c) =>
+          c.typschema === from
+            ? `"${c.col}"::text::"${to}"."${c.typ}"`
+            : c.elemschema === from
+              ? `"${c.col}"::text[]::"${to}"."${c.elem}"[]`
+              : `"${c.col}"`,
+        )
         .join(', ');
       return `INSERT INTO "${to}"."${t}" (${names}) OVERRIDING SYSTEM VALUE SELECT ${values} FROM "${from}"."${t}"`;
     };
-    const sequences = (await client.query<{ name: string; last: string | null }>(`SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = $1`, [from])).rows;
+    const sequences = (
+      await client.query<{ name: string; last: string | null }>(
+        `SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = $1`,
+        [from],
+      )
+    ).rows;
     await client.query('BEGIN');
     // rows the migrations themselves write (the SecurityMasterVersion row) make way for the template's
     if (ordered.length) await client.query(`TRUNCATE ${ordered.map((t) => `"${to}"."${t}"`).join(', ')}`);
     for (const t of ordered) await client.query(copy(t));
-    for (const s of sequences) if (s.last !== null) await client.query(`SELECT setval($1, $2::bigint, true)`, [`"${to}"."${s.name}"`, s.last]);
+    for (const s of sequences)
+      if (s.last !== null) await client.query(`SELECT setval($1, $2::bigint, true)`, [`"${to}"."${s.name}"`, s.last]);
     await client.query('COMMIT');
     // as a seed ends (refreshStatistics): planner statistics and a visibility map, so that queries
     // are planned as they would be over a freshly seeded database
@@ -185,9 +215,26 @@ export const TEST_JWT_SECRET = '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi';
  * so that request lines stay out of the test output; a test that reads log lines passes its own
  * logger (observability/observability.test.ts) or LOG_LEVEL.
  */
-export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Readonly<Config & { database: DatabaseConfig }> {
-  const publicUrl = env.NODE_ENV === 'production' || overrides.nodeEnv === 'production' ? { PUBLIC_URL: 'http://test' } : {};
-  return Object.freeze({ ...loadConfig({ NODE_ENV: 'test', SAMPLE_DATA: 'none', JWT_SECRET: TEST_JWT_SECRET, COOKIE_SECURE: 'true', LOG_LEVEL: 'silent', ...publicUrl, ...env }), database, ...overrides }) as Readonly<Config & { database: DatabaseConfig }>;
+export function testConfig(
+  database: DatabaseConfig,
+  overrides: Partial<Config> = {},
+  env: Record<string, string> = {},
+): Readonly<Config & { database: DatabaseConfig }> {
+  const publicUrl =
+    env.NODE_ENV === 'production' || overrides.nodeEnv === 'production' ? { PUBLIC_URL: 'http://test' } : {};
+  return Object.freeze({
+    ...loadConfig({
+      NODE_ENV: 'test',
+      SAMPLE_DATA: 'none',
+      JWT_SECRET: TEST_JWT_SECRET,
+      COOKIE_SECURE: 'true',
+      LOG_LEVEL: 'silent',
+      ...publicUrl,
+      ...env,
+    }),
+    database,
+    ...overrides,
+  }) as Readonly<Config & { database: DatabaseConfig }>;
 }
 
 /** The DATABASE_URL that names `database` (its schema as `?schema=`), for a process a test starts. */

@@ -18,9 +18,15 @@ export default class SkipReporter implements Reporter {
     const reasonOf = (test: TestCase): string | undefined => {
       const tag = skipping.find((t) => test.tags.includes(t.name));
       const result = test.result();
-      return tag ? `Not run: ${tag.description ?? tag.name}` : result.state === 'skipped' && result.note ? `Skipped: ${result.note}` : undefined;
+      return tag
+        ? `Not run: ${tag.description ?? tag.name}`
+        : result.state === 'skipped' && result.note
+          ? `Skipped: ${result.note}`
+          : undefined;
     };
-    const byReason = new Map<string, Set<TestCase | TestSuite>>(skipping.map((t) => [`Not run: ${t.description ?? t.name}`, new Set()]));
+    const byReason = new Map<string, Set<TestCase | TestSuite>>(
+      skipping.map((t) => [`Not run: ${t.description ?? t.name}`, new Set()]),
+    );
     let unexplained = 0;
     for (const module of modules) {
       for (const test of module.children.allTests('skipped')) {
@@ -31,7 +37,13 @@ export default class SkipReporter implements Reporter {
         }
         // the outermost suite skipped whole for this reason stands for its tests
         let unit: TestCase | TestSuite = test;
-        for (let p = test.parent; p.type === 'suite' && [...p.children.allTests()].every((t) => t.result().state === 'skipped' && reasonOf(t) === reason); p = p.parent) unit = p;
+        for (
+          let p = test.parent;
+          p.type === 'suite' &&
+          [...p.children.allTests()].every((t) => t.result().state === 'skipped' && reasonOf(t) === reason);
+          p = p.parent
+        )
+          unit = p;
         if (!byReason.has(reason)) byReason.set(reason, new Set());
         byReason.get(reason)!.add(unit);
       }

@@ -60,7 +60,10 @@ export function watch(server: Server): Watch {
   const probing = (async () => {
     while (!stopped) {
       const t0 = performance.now();
-      const ok = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).then((r) => r.ok, () => false);
+      const ok = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       const ms = ok ? performance.now() - t0 : HEALTH_TIMEOUT_MS;
       healthMax = Math.max(healthMax, ms);
       if (!ok) failures++;
@@ -73,7 +76,12 @@ export function watch(server: Server): Watch {
       await probing;
       clearInterval(rssTimer);
       sample();
-      return { alive: alive(server.pid), rssMaxMb: Math.round(rssMax), healthMaxMs: Math.round(healthMax), healthFailures: failures };
+      return {
+        alive: alive(server.pid),
+        rssMaxMb: Math.round(rssMax),
+        healthMaxMs: Math.round(healthMax),
+        healthFailures: failures,
+      };
     },
   };
 }

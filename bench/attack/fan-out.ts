@@ -16,7 +16,9 @@ import { tally, watch, type AttackReport } from './common.js';
 
 const SYMBOL = 'FANOUT';
 /** Every field of a trade: ~330 bytes an event, 10 MB a subscriber for 30,000 trades, more than a socket's buffers hold. */
-const BODY = JSON.stringify({ query: `subscription { tradeAdded(symbol: "${SYMBOL}") { id symbol tradeId price size exchange tape conditions sequenceNumber sipTimestamp time } }` });
+const BODY = JSON.stringify({
+  query: `subscription { tradeAdded(symbol: "${SYMBOL}") { id symbol tradeId price size exchange tape conditions sequenceNumber sipTimestamp time } }`,
+});
 /** After the import, how long the readers may stay silent before delivery counts as over. */
 const QUIET_MS = 5_000;
 /** Longest wait for delivery after the import. */
@@ -51,7 +53,11 @@ function count(s: Seen, chunk: Buffer): void {
  * less). `reads`: it counts what comes as it comes; else it pauses once the response's head is
  * there, and `drain` reads at last what waits for it, for at most `ms`.
  */
-function subscriber(server: Server, key: string, reads: boolean): Promise<{ seen: Seen; drain(ms: number): Promise<void>; close(): void }> {
+function subscriber(
+  server: Server,
+  key: string,
+  reads: boolean,
+): Promise<{ seen: Seen; drain(ms: number): Promise<void>; close(): void }> {
   const { hostname, port } = new URL(server.base);
   const s = seen();
   const socket = net.connect(Number(port), hostname);
@@ -95,7 +101,11 @@ function subscriber(server: Server, key: string, reads: boolean): Promise<{ seen
 }
 
 /** `cli import trades -` in a process of its own, with REDIS_URL, fed `trades` generated trades of SYMBOL. */
-function importTrades(databaseUrl: string, redisUrl: string, trades: number): Promise<{ code: number | null; ms: number; output: string }> {
+function importTrades(
+  databaseUrl: string,
+  redisUrl: string,
+  trades: number,
+): Promise<{ code: number | null; ms: number; output: string }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', '-'], {
     cwd: ROOT,
@@ -110,10 +120,14 @@ function importTrades(databaseUrl: string, redisUrl: string, trades: number): Pr
   const first = BigInt(Date.now()) * 100_000n;
   const lines: string[] = [];
   for (let i = 0; i < trades; i++) {
-    lines.push(`{"symbol":"${SYMBOL}","conditions":[12],"exchange":4,"id":"f${i}","price":${100 + (i % 100) / 100},"sequence_number":${first + BigInt(i)},"sip_timestamp":${sip + BigInt(i) * 1000n},"size":${1 + (i % 500)},"tape":3}`);
+    lines.push(
+      `{"symbol":"${SYMBOL}","conditions":[12],"exchange":4,"id":"f${i}","price":${100 + (i % 100) / 100},"sequence_number":${first + BigInt(i)},"sip_timestamp":${sip + BigInt(i) * 1000n},"size":${1 + (i % 500)},"tape":3}`,
+    );
   }
   child.stdin!.end(lines.join('\n') + '\n');
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, ms: Math.round(performance.now() - t0), output })));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => resolve({ code, ms: Math.round(performance.now() - t0), output })),
+  );
 }
 
 const tallied = (keys: string[]) => {
@@ -121,16 +135,26 @@ const tallied = (keys: string[]) => {
   for (const k of keys) by[k] = (by[k] ?? 0) + 1;
   return JSON.stringify(by);
 };
-const spread = (xs: number[]) => (xs.length ? `min ${Math.min(...xs)}, median ${median(xs)}, max ${Math.max(...xs)}` : 'none');
+const spread = (xs: number[]) =>
+  xs.length ? `min ${Math.min(...xs)}, median ${median(xs)}, max ${Math.max(...xs)}` : 'none';
 
-export async function fanOut(server: Server, key: string, options: { databaseUrl: string; redisUrl: string; subscribers?: number; trades?: number }): Promise<AttackReport> {
+export async function fanOut(
+  server: Server,
+  key: string,
+  options: { databaseUrl: string; redisUrl: string; subscribers?: number; trades?: number },
+): Promise<AttackReport> {
   const subscribers = options.subscribers ?? 200;
   const trades = options.trades ?? 30_000;
   const watching = watch(server);
 
   // reading and silent ones alternate, so a cap keeps as many of each; 10 at a time
   const subs: Awaited<ReturnType<typeof subscriber>>[] = [];
-  for (let i = 0; i < subscribers; i += 10) subs.push(...(await Promise.all(Array.from({ length: Math.min(10, subscribers - i) }, (_, j) => subscriber(server, key, (i + j) % 2 === 0)))));
+  for (let i = 0; i < subscribers; i += 10)
+    subs.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(10, subscribers - i) }, (_, j) => subscriber(server, key, (i + j) % 2 === 0)),
+      )),
+    );
   const readers = subs.filter((_, i) => i % 2 === 0);
   const silents = subs.filter((_, i) => i % 2 === 1);
   const answered: Record<string, number> = {};
@@ -141,7 +165,11 @@ export async function fanOut(server: Server, key: string, options: { databaseUrl
   // delivery is over when every reader has every trade or ended, or none got anything for
   // QUIET_MS while the server answers (a server too busy to answer is not done)
   const deadline = performance.now() + SETTLE_MS;
-  const answers = () => fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false);
+  const answers = () =>
+    fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
   while (performance.now() < deadline) {
     if (live.every((r) => r.seen.events >= trades || r.seen.end !== 'open')) break;
     if (live.every((r) => performance.now() - r.seen.lastEventAt > QUIET_MS) && (await answers())) break;
@@ -164,7 +192,12 @@ export async function fanOut(server: Server, key: string, options: { databaseUrl
       `import: exit ${imported.code} in ${imported.ms} ms${imported.code === 0 ? '' : `: ${imported.output.trim().split('\n').slice(-3).join(' / ')}`}`,
       `reading subscribers accepted (${liveSeen.length}): trades received of ${trades}: ${spread(liveSeen.map((x) => x.events))}; error codes ${tallied(liveSeen.flatMap((x) => x.codes))}`,
       `silent subscribers accepted (${silentSeen.length}): trades waiting for them when they read at last: ${spread(silentSeen.map((x) => x.events))}; error codes ${tallied(silentSeen.flatMap((x) => x.codes))}; their streams: ${tallied(silentSeen.map((x) => x.end))}`,
-      `refused: error codes ${tallied(subs.map((x) => x.seen).filter((x) => x.status !== 200).flatMap((x) => x.codes))}`,
+      `refused: error codes ${tallied(
+        subs
+          .map((x) => x.seen)
+          .filter((x) => x.status !== 200)
+          .flatMap((x) => x.codes),
+      )}`,
     ],
   };
 }

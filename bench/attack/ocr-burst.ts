@@ -59,7 +59,11 @@ async function post(server: Server, key: string, body: string): Promise<Answer> 
     });
     const text = await r.text();
     const retryAfter = r.headers.get('retry-after');
-    return { status: r.status, retryAfter: retryAfter === null ? null : Number(retryAfter), limit: /\((OCR_[A-Z_]+)/.exec(text)?.[1] ?? null };
+    return {
+      status: r.status,
+      retryAfter: retryAfter === null ? null : Number(retryAfter),
+      limit: /\((OCR_[A-Z_]+)/.exec(text)?.[1] ?? null,
+    };
   } catch {
     return { status: 'error', retryAfter: null, limit: null };
   }
@@ -69,7 +73,11 @@ async function post(server: Server, key: string, body: string): Promise<Answer> 
  * `frames` (default 34) concurrent POST /ocr/v1/extract of one striped PNG of `megapixels`
  * (default 40, the input limit) with `key`, in document mode and then in video mode: one report each.
  */
-export async function ocrBurst(server: Server, key: string, options: { frames?: number; megapixels?: number } = {}): Promise<AttackReport[]> {
+export async function ocrBurst(
+  server: Server,
+  key: string,
+  options: { frames?: number; megapixels?: number } = {},
+): Promise<AttackReport[]> {
   const frames = options.frames ?? 34;
   const megapixels = options.megapixels ?? 40;
   const height = Math.max(1, Math.floor((megapixels * 1e6) / WIDTH));
@@ -91,7 +99,7 @@ export async function ocrBurst(server: Server, key: string, options: { frames?: 
     for (const a of refused) limits[a.limit ?? 'none'] = (limits[a.limit ?? 'none'] ?? 0) + 1;
     reports.push({
       scenario: `ocr-burst-${mode}`,
-      sent: `${frames} concurrent ${(WIDTH * height / 1e6).toFixed(0)} MP striped PNG frames (${WIDTH}x${height}, ${(png.length / 1024).toFixed(0)} KB), ${mode} mode, enterprise key`,
+      sent: `${frames} concurrent ${((WIDTH * height) / 1e6).toFixed(0)} MP striped PNG frames (${WIDTH}x${height}, ${(png.length / 1024).toFixed(0)} KB), ${mode} mode, enterprise key`,
       answered,
       ...seen,
       notes: [
@@ -99,7 +107,9 @@ export async function ocrBurst(server: Server, key: string, options: { frames?: 
         ...(refused.length > 0
           ? [
               `503: ${refused.length - waits.length} of ${refused.length} without Retry-After${waits.length ? `; Retry-After ${Math.min(...waits)}-${Math.max(...waits)} s` : ''}`,
-              `503 by the limit named: ${Object.entries(limits).map(([k, n]) => `${k} ${n}`).join(', ')}`,
+              `503 by the limit named: ${Object.entries(limits)
+                .map(([k, n]) => `${k} ${n}`)
+                .join(', ')}`,
             ]
           : []),
       ],

@@ -4,15 +4,22 @@
 import type { Server } from '../harness.js';
 import { tally, watch, type AttackReport } from './common.js';
 
-const BARS = 'bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { start open high low close volume vwap trades startTimestamp }';
+const BARS =
+  'bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { start open high low close volume vwap trades startTimestamp }';
 
 /** Finding 1 as it was sent: 15 aliases of a week of minute bars under every security of 100 logos (2.3 KB). */
 export const ALIAS_BOMB = `{ logos(first: 100) { nodes { securities { symbol name ${Array.from({ length: 15 }, (_, i) => `b${i}: ${BARS}`).join(' ')} } } } }`;
 
 /** The largest trades page with every field: admissible alone (cost ~130,000 of 200,000). */
-export const LARGEST_TRADES_PAGE = '{ trades(symbol: "NVLX", first: 5000) { pageInfo { hasNextPage endCursor } nodes { id symbol tradeId price size exchange tape conditions sequenceNumber sipTimestamp time } } }';
+export const LARGEST_TRADES_PAGE =
+  '{ trades(symbol: "NVLX", first: 5000) { pageInfo { hasNextPage endCursor } nodes { id symbol tradeId price size exchange tape conditions sequenceNumber sipTimestamp time } } }';
 
-async function post(server: Server, key: string, query: string, timeoutMs: number): Promise<{ status: number | 'error'; bytes: number; code?: string }> {
+async function post(
+  server: Server,
+  key: string,
+  query: string,
+  timeoutMs: number,
+): Promise<{ status: number | 'error'; bytes: number; code?: string }> {
   try {
     const res = await fetch(`${server.base}/graphql`, {
       method: 'POST',
@@ -45,12 +52,21 @@ export async function aliasBomb(server: Server, proKey: string, copies = 5): Pro
     sent: `${copies} concurrent copies of finding 1's document (${ALIAS_BOMB.length.toLocaleString('en-US')} bytes: 15 aliases of a week of minute bars under logos(first: 100).securities), pro key`,
     answered,
     ...seen,
-    notes: [`error codes: ${[...codes].join(', ') || 'none'}`, `largest answer ${Math.max(...results.map((r) => r.bytes)).toLocaleString('en-US')} bytes`, `all answered in ${((performance.now() - t0) / 1000).toFixed(1)} s`],
+    notes: [
+      `error codes: ${[...codes].join(', ') || 'none'}`,
+      `largest answer ${Math.max(...results.map((r) => r.bytes)).toLocaleString('en-US')} bytes`,
+      `all answered in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    ],
   };
 }
 
 /** `clients` clients each asking for the largest trades page, one after another, for `seconds`. */
-export async function largestPagesFlood(server: Server, key: string, clients = 40, seconds = 20): Promise<AttackReport> {
+export async function largestPagesFlood(
+  server: Server,
+  key: string,
+  clients = 40,
+  seconds = 20,
+): Promise<AttackReport> {
   const w = watch(server);
   const answered: Record<string, number> = {};
   const codes = new Map<string, number>();

@@ -47,7 +47,8 @@ const handler = serv.createHandler();
 
 const server = createServer((req, res) => {
   if (req.url === '/healthz') return void res.end('ok');
-  if (req.url === '/stats') return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ statements }));
+  if (req.url === '/stats')
+    return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ statements }));
   handler(req, res);
 });
 // the schema is built before the first request is served, so the probe waits for it
@@ -55,5 +56,7 @@ await serv.ready();
 server.listen(Number(PORT), '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close();
-  void Promise.resolve(pgl.release()).finally(() => pool.end()).finally(() => process.exit(0));
+  void Promise.resolve(pgl.release())
+    .finally(() => pool.end())
+    .finally(() => process.exit(0));
 });

@@ -27,7 +27,9 @@ export async function companyPage(client: ApolloClient, symbol: string) {
   // would throw the whole page away, 'all' keeps the data beside the errors
   const { data, error } = await client.query({ query: CompanyPageDocument, variables: { symbol }, errorPolicy: 'all' });
   if (error && !CombinedGraphQLErrors.is(error)) throw error; // the network, not the graph
-  const forbidden = CombinedGraphQLErrors.is(error) ? error.errors.filter((e) => e.extensions?.code === 'FORBIDDEN').map((e) => e.path?.join('.')) : [];
+  const forbidden = CombinedGraphQLErrors.is(error)
+    ? error.errors.filter((e) => e.extensions?.code === 'FORBIDDEN').map((e) => e.path?.join('.'))
+    : [];
   return { security: data?.security ?? null, forbidden };
 }
 
@@ -36,7 +38,11 @@ export async function tradePages(client: ApolloClient, symbol: string, pages: nu
   let after: string | null | undefined;
   for (let i = 0; i < pages; i++) {
     // each page from the server; the field policy appends it after the cursor it was asked after
-    const { data } = await client.query({ query: TradesPageDocument, variables: { symbol, first, after }, fetchPolicy: 'network-only' });
+    const { data } = await client.query({
+      query: TradesPageDocument,
+      variables: { symbol, first, after },
+      fetchPolicy: 'network-only',
+    });
     after = data?.trades?.pageInfo.endCursor;
     if (!data?.trades?.pageInfo.hasNextPage) break;
   }
@@ -51,12 +57,22 @@ export async function tradePages(client: ApolloClient, symbol: string, pages: nu
 }
 
 /** Live trades of a symbol over WebSocket (graphql-ws), until `stop`. */
-export function liveTrades(url: string, apiKey: string, symbol: string, onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void) {
+export function liveTrades(
+  url: string,
+  apiKey: string,
+  symbol: string,
+  onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void,
+) {
   const ws = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { apiKey } });
   const client = new ApolloClient({ link: new GraphQLWsLink(ws), cache: new InMemoryCache() });
   const subscription = client.subscribe({ query: TradeAddedDocument, variables: { symbol } }).subscribe({
     next: ({ data }) => {
-      if (data?.tradeAdded) onTrade({ symbol: data.tradeAdded.symbol, sipTimestamp: BigInt(data.tradeAdded.sipTimestamp), price: data.tradeAdded.price });
+      if (data?.tradeAdded)
+        onTrade({
+          symbol: data.tradeAdded.symbol,
+          sipTimestamp: BigInt(data.tradeAdded.sipTimestamp),
+          price: data.tradeAdded.price,
+        });
     },
   });
   return {

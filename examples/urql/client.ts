@@ -16,12 +16,28 @@ import { CompanyPageDocument, TradeAddedDocument, TradesPageDocument } from '../
  * record have none, and the company page (operations/company-page.graphql) asks for no record's.
  */
 const EMBEDDED = [
-  'PageInfo', 'TradeConnection', 'TradeEdge', 'RatingConnection', 'NewsItemConnection', 'SecurityClassification', 'LogoPng',
-  'Security', 'Logo', 'Quote', 'BalanceSheet', 'Rating', 'NewsItem',
+  'PageInfo',
+  'TradeConnection',
+  'TradeEdge',
+  'RatingConnection',
+  'NewsItemConnection',
+  'SecurityClassification',
+  'LogoPng',
+  'Security',
+  'Logo',
+  'Quote',
+  'BalanceSheet',
+  'Rating',
+  'NewsItem',
 ];
 
 export function urqlClient(url: string, apiKey: string) {
-  const ws = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { apiKey }, lazy: true });
+  const ws = createClient({
+    url: url.replace(/^http/, 'ws'),
+    webSocketImpl: WebSocket,
+    connectionParams: { apiKey },
+    lazy: true,
+  });
   const client = new Client({
     url,
     fetchOptions: { headers: { 'X-API-Key': apiKey } },
@@ -46,7 +62,9 @@ export function urqlClient(url: string, apiKey: string) {
 export async function companyPage(client: Client, symbol: string) {
   const { data, error } = await client.query(CompanyPageDocument, { symbol }).toPromise();
   if (error?.networkError) throw error.networkError;
-  const forbidden = (error?.graphQLErrors ?? []).filter((e) => e.extensions?.code === 'FORBIDDEN').map((e) => e.path?.join('.'));
+  const forbidden = (error?.graphQLErrors ?? [])
+    .filter((e) => e.extensions?.code === 'FORBIDDEN')
+    .map((e) => e.path?.join('.'));
   return { security: data?.security ?? null, forbidden };
 }
 
@@ -54,7 +72,9 @@ export async function companyPage(client: Client, symbol: string) {
 export async function tradePages(client: Client, symbol: string, pages: number, first: number) {
   let after: string | null | undefined;
   for (let i = 0; i < pages; i++) {
-    const { data, error } = await client.query(TradesPageDocument, { symbol, first, after }, { requestPolicy: 'network-only' }).toPromise();
+    const { data, error } = await client
+      .query(TradesPageDocument, { symbol, first, after }, { requestPolicy: 'network-only' })
+      .toPromise();
     if (error) throw error;
     after = data?.trades?.pageInfo.endCursor;
     if (!data?.trades?.pageInfo.hasNextPage) break;
@@ -70,9 +90,18 @@ export async function tradePages(client: Client, symbol: string, pages: number, 
 }
 
 /** Live trades of a symbol over WebSocket (graphql-ws through urql's subscriptionExchange), until `stop`. */
-export function liveTrades(client: Client, symbol: string, onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void) {
+export function liveTrades(
+  client: Client,
+  symbol: string,
+  onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void,
+) {
   const subscription = client.subscription(TradeAddedDocument, { symbol }).subscribe(({ data }) => {
-    if (data?.tradeAdded) onTrade({ symbol: data.tradeAdded.symbol, sipTimestamp: BigInt(data.tradeAdded.sipTimestamp), price: data.tradeAdded.price });
+    if (data?.tradeAdded)
+      onTrade({
+        symbol: data.tradeAdded.symbol,
+        sipTimestamp: BigInt(data.tradeAdded.sipTimestamp),
+        price: data.tradeAdded.price,
+      });
   });
   return { stop: () => subscription.unsubscribe() };
 }

@@ -42,7 +42,10 @@ export class CallerCache {
   readonly #entries = new Map<string, { caller: Caller; until: number }>();
   /** Credentials that named a caller within KNOWN_MS: looked up even from an address past its anonymous budget. */
   readonly #known = new Map<string, number>();
-  constructor(private readonly ttlMs = 5_000, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   /**
    * Whether `key` named a caller lately. A key guessed from an address that has spent its budget for
@@ -82,7 +85,8 @@ export class CallerCache {
 }
 
 const sessionCacheKey = (sessionId: string) => `session:${sessionId}`;
-export const SESSION_ENDED = 'the access token is no longer valid: its session has ended (logged out, revoked, expired or the user disabled); log in again';
+export const SESSION_ENDED =
+  'the access token is no longer valid: its session has ended (logged out, revoked, expired or the user disabled); log in again';
 
 export interface AuthDeps {
   db: Db;
@@ -127,7 +131,14 @@ async function apiKeyCaller({ db, cache, beforeKeyLookup }: AuthDeps, apiKey: st
   const key = apiKey === '' ? null : await findActiveApiKey(db, apiKey);
   if (!key) throw new AppError('UNAUTHENTICATED', 'the API key is not valid');
   await touchApiKey(db, key);
-  const caller: Caller = { userId: key.user.id, email: key.user.email, username: key.user.username, tier: key.user.tier, via: 'apikey', apiKeyId: key.id };
+  const caller: Caller = {
+    userId: key.user.id,
+    email: key.user.email,
+    username: key.user.username,
+    tier: key.user.tier,
+    via: 'apikey',
+    apiKeyId: key.id,
+  };
   cache.set(cacheKey, caller);
   return caller;
 }
@@ -140,7 +151,14 @@ async function userCaller({ db, secret, cache }: AuthDeps, token: string, via: '
   if (cached && cached.userId === claims.sub) return { ...cached, via };
   const user = await findActiveSession(db, claims.sid);
   if (!user || user.id !== claims.sub) throw new AppError('UNAUTHENTICATED', SESSION_ENDED);
-  const caller: Caller = { userId: user.id, email: user.email, username: user.username, tier: user.tier, via, sessionId: claims.sid };
+  const caller: Caller = {
+    userId: user.id,
+    email: user.email,
+    username: user.username,
+    tier: user.tier,
+    via,
+    sessionId: claims.sid,
+  };
   cache.set(cacheKey, caller);
   return caller;
 }

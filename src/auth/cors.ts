@@ -10,7 +10,15 @@ import { CSRF_HEADERS } from './csrf.js';
  */
 export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST'];
 /** What clients of this API send: credentials, the CSRF headers of auth/csrf.ts, a request id, Apollo's client names. */
-export const CORS_ALLOW_HEADERS = ['content-type', 'authorization', 'x-api-key', ...CSRF_HEADERS, 'x-request-id', 'apollographql-client-name', 'apollographql-client-version'];
+export const CORS_ALLOW_HEADERS = [
+  'content-type',
+  'authorization',
+  'x-api-key',
+  ...CSRF_HEADERS,
+  'x-request-id',
+  'apollographql-client-name',
+  'apollographql-client-version',
+];
 /** What a page may read of a response beyond the CORS-safelisted headers. */
 export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after'];
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 7200). */
@@ -39,9 +47,13 @@ export function createCors(origins: readonly string[]): Cors {
     allows,
     preflight(request) {
       const origin = request.headers.get('origin');
-      if (request.method !== 'OPTIONS' || origin === null || !request.headers.has('access-control-request-method')) return null;
+      if (request.method !== 'OPTIONS' || origin === null || !request.headers.has('access-control-request-method'))
+        return null;
       if (!allows(origin)) {
-        throw new AppError('FORBIDDEN', `CORS: pages of ${JSON.stringify(origin)} may not call this API (not in CORS_ORIGINS${listed.size ? '' : ', which is empty: same origin only'})`);
+        throw new AppError(
+          'FORBIDDEN',
+          `CORS: pages of ${JSON.stringify(origin)} may not call this API (not in CORS_ORIGINS${listed.size ? '' : ', which is empty: same origin only'})`,
+        );
       }
       const response = new Response(null, { status: 204 });
       grant(response.headers, origin);

@@ -13,9 +13,13 @@ const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/fo
 
 export function checkNotCrossSite(request: Request, what = 'a request authenticated by cookie'): void {
   const type = request.headers.get('content-type')?.toLowerCase();
-  const preflighted = request.method === 'POST' && type !== undefined && !SIMPLE_CONTENT_TYPES.some((t) => type.startsWith(t));
+  const preflighted =
+    request.method === 'POST' && type !== undefined && !SIMPLE_CONTENT_TYPES.some((t) => type.startsWith(t));
   if (preflighted || CSRF_HEADERS.some((h) => request.headers.has(h))) return;
-  throw new AppError('FORBIDDEN', `${what} must be a JSON POST or carry one of the headers ${CSRF_HEADERS.join(', ')} (CSRF protection)`);
+  throw new AppError(
+    'FORBIDDEN',
+    `${what} must be a JSON POST or carry one of the headers ${CSRF_HEADERS.join(', ')} (CSRF protection)`,
+  );
 }
 
 /**
@@ -30,10 +34,16 @@ export function checkSite(request: Request, listed: readonly string[], what: str
   const host = request.headers.get('host') ?? new URL(request.url).host;
   if (origin !== null) {
     if (listed.includes(origin) || hostOf(origin) === host) return;
-    throw new AppError('FORBIDDEN', `CSRF protection: ${what} must come from a page of this host (${host}) or of an origin in CORS_ORIGINS; its Origin is ${JSON.stringify(origin)}`);
+    throw new AppError(
+      'FORBIDDEN',
+      `CSRF protection: ${what} must come from a page of this host (${host}) or of an origin in CORS_ORIGINS; its Origin is ${JSON.stringify(origin)}`,
+    );
   }
   if (request.headers.get('sec-fetch-site') === 'cross-site') {
-    throw new AppError('FORBIDDEN', `CSRF protection: ${what} must come from a page of this host (${host}) or of an origin in CORS_ORIGINS; this one is cross-site (Sec-Fetch-Site) without an Origin`);
+    throw new AppError(
+      'FORBIDDEN',
+      `CSRF protection: ${what} must come from a page of this host (${host}) or of an origin in CORS_ORIGINS; this one is cross-site (Sec-Fetch-Site) without an Origin`,
+    );
   }
 }
 

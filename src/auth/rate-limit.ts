@@ -29,7 +29,11 @@ export function createRateLimits(config: AuthConfig, redis?: Redis, metrics?: Me
   if (!metrics) return limits;
   const rejections: Record<string, number> = {};
   metrics.counter(
-    { name: 'mdg_rate_limit_rejections_total', help: 'Requests and login attempts refused with 429, by budget (tier, anonymous per address, or login)', label: 'limit' },
+    {
+      name: 'mdg_rate_limit_rejections_total',
+      help: 'Requests and login attempts refused with 429, by budget (tier, anonymous per address, or login)',
+      label: 'limit',
+    },
     () => rejections,
   );
   const counted = async (limit: string, attempt: Promise<void>): Promise<void> => {
@@ -86,7 +90,13 @@ function budgets(config: AuthConfig, redis?: Redis): RateLimits {
 
   const anonymousSpent = `rate limit of ${config.rateLimits.anonymous} requests per minute without valid credentials reached for this address`;
   return {
-    request: (userId, tier, points = 1) => consume(perTier[tier], `user:${userId}`, `rate limit of ${config.rateLimits[tier]} requests per minute for the ${tier} tier reached`, points),
+    request: (userId, tier, points = 1) =>
+      consume(
+        perTier[tier],
+        `user:${userId}`,
+        `rate limit of ${config.rateLimits[tier]} requests per minute for the ${tier} tier reached`,
+        points,
+      ),
     anonymous: (ip) => consume(perAddress, ip, anonymousSpent),
     checkAnonymous: async (ip) => {
       const res = await perAddress.get(ip);

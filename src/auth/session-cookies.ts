@@ -7,7 +7,13 @@ import { revokeSession, rotateSession, startSession } from '../services/session.
 import { ACCESS_COOKIE, REFRESH_COOKIE, type CallerCache } from './caller.js';
 import { verifyPassword } from '../credentials/passwords.js';
 import type { RateLimits } from './rate-limit.js';
-import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, signAccessToken, signRefreshToken, verifyRefreshToken } from '../credentials/tokens.js';
+import {
+  ACCESS_TOKEN_SECONDS,
+  REFRESH_TOKEN_SECONDS,
+  signAccessToken,
+  signRefreshToken,
+  verifyRefreshToken,
+} from '../credentials/tokens.js';
 
 /**
  * Login, refresh and logout as plain functions that answer the session's cookies: the REST routes
@@ -37,24 +43,45 @@ function cookieOptions(auth: AuthConfig, maxAge: number) {
   return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: auth.cookieSecure, maxAge };
 }
 
-async function issue(deps: SessionDeps, user: User, family: string, jti: string, message: string): Promise<SessionResult> {
+async function issue(
+  deps: SessionDeps,
+  user: User,
+  family: string,
+  jti: string,
+  message: string,
+): Promise<SessionResult> {
   const secret = deps.auth.jwtSecret;
   return {
     message,
     expiresIn: ACCESS_TOKEN_SECONDS,
     user,
     cookies: [
-      serialize(ACCESS_COOKIE, signAccessToken(secret, user.id, family), cookieOptions(deps.auth, ACCESS_TOKEN_SECONDS)),
-      serialize(REFRESH_COOKIE, signRefreshToken(secret, user.id, family, jti), cookieOptions(deps.auth, REFRESH_TOKEN_SECONDS)),
+      serialize(
+        ACCESS_COOKIE,
+        signAccessToken(secret, user.id, family),
+        cookieOptions(deps.auth, ACCESS_TOKEN_SECONDS),
+      ),
+      serialize(
+        REFRESH_COOKIE,
+        signRefreshToken(secret, user.id, family, jti),
+        cookieOptions(deps.auth, REFRESH_TOKEN_SECONDS),
+      ),
     ],
   };
 }
 
 /** Wrong password, unknown email and disabled user fail alike, so the answer tells nothing. */
-export async function login(deps: SessionDeps, input: { email: unknown; password: unknown }, ip: string): Promise<SessionResult> {
-  if (typeof input.email !== 'string' || input.email.trim() === '') throw new AppError('BAD_REQUEST', 'email: a non-empty string is required');
-  if (typeof input.password !== 'string' || input.password === '') throw new AppError('BAD_REQUEST', 'password: a non-empty string is required');
-  if (input.email.length > 320 || input.password.length > 1024) throw new AppError('BAD_REQUEST', 'email or password is too long');
+export async function login(
+  deps: SessionDeps,
+  input: { email: unknown; password: unknown },
+  ip: string,
+): Promise<SessionResult> {
+  if (typeof input.email !== 'string' || input.email.trim() === '')
+    throw new AppError('BAD_REQUEST', 'email: a non-empty string is required');
+  if (typeof input.password !== 'string' || input.password === '')
+    throw new AppError('BAD_REQUEST', 'password: a non-empty string is required');
+  if (input.email.length > 320 || input.password.length > 1024)
+    throw new AppError('BAD_REQUEST', 'email or password is too long');
   await deps.limits.login(normalizeEmail(input.email), ip);
   const user = await findUserByEmail(deps.db, input.email);
   // hash anyway for unknown users, so response times do not reveal which emails exist
@@ -84,7 +111,10 @@ export async function refresh(deps: SessionDeps, refreshToken: string | undefine
  * Clears both cookies, and revokes the session of the refresh token if one came with the request:
  * its access tokens stop working at once here, within AUTH_CACHE_SECONDS on other instances.
  */
-export async function logout(deps: SessionDeps, refreshToken: string | undefined): Promise<{ message: string; cookies: string[] }> {
+export async function logout(
+  deps: SessionDeps,
+  refreshToken: string | undefined,
+): Promise<{ message: string; cookies: string[] }> {
   if (refreshToken) {
     try {
       const { fam } = verifyRefreshToken(deps.auth.jwtSecret, refreshToken);
@@ -95,7 +125,10 @@ export async function logout(deps: SessionDeps, refreshToken: string | undefined
     }
   }
   const expired = { ...cookieOptions(deps.auth, 0), expires: new Date(0) };
-  return { message: 'logged out', cookies: [serialize(ACCESS_COOKIE, '', expired), serialize(REFRESH_COOKIE, '', expired)] };
+  return {
+    message: 'logged out',
+    cookies: [serialize(ACCESS_COOKIE, '', expired), serialize(REFRESH_COOKIE, '', expired)],
+  };
 }
 
 // A valid scrypt hash of a random password, for constant-time failures on unknown emails.

@@ -17,14 +17,20 @@ const SESSION_FIELDS = new Set(['login', 'refreshSession', 'logout', '__typename
  * cookie: then it is kept for useStaleCookieCheck and the request goes on without a caller.
  */
 export function excuseStaleCookie(request: Request, url: URL, error: unknown): boolean {
-  if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED' && presentedCredential(request, url) === 'cookie')) return false;
+  if (
+    !(error instanceof AppError && error.code === 'UNAUTHENTICATED' && presentedCredential(request, url) === 'cookie')
+  )
+    return false;
   staleCookies.set(request, error);
   return true;
 }
 
 function onlySessionMutations(document: DocumentNode, operationName: string | null | undefined): boolean {
   const op = getOperationAST(document, operationName);
-  return op?.operation === 'mutation' && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && SESSION_FIELDS.has(s.name.value));
+  return (
+    op?.operation === 'mutation' &&
+    op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && SESSION_FIELDS.has(s.name.value))
+  );
 }
 
 /** Fails an operation of a request whose cookie was excused, unless it only logs in, refreshes or logs out. */

@@ -58,12 +58,23 @@ export function signRefreshToken(secret: string, userId: string, family: string,
 function verify(secret: string, token: string, use: TokenUse): jwt.JwtPayload {
   let claims: string | jwt.JwtPayload;
   try {
-    claims = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE, complete: false });
+    claims = jwt.verify(token, secret, {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      complete: false,
+    });
   } catch (e) {
     const reason = e instanceof jwt.TokenExpiredError ? 'has expired' : 'is not valid';
     throw new AppError('UNAUTHENTICATED', `the ${use} token ${reason}`);
   }
-  if (typeof claims === 'string' || claims.token_use !== use || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
+  if (
+    typeof claims === 'string' ||
+    claims.token_use !== use ||
+    typeof claims.sub !== 'string' ||
+    typeof claims.jti !== 'string' ||
+    typeof claims.exp !== 'number'
+  ) {
     throw new AppError('UNAUTHENTICATED', `the ${use} token is not valid`);
   }
   return claims;

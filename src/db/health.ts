@@ -7,7 +7,13 @@ export async function databaseAnswers(db: Db, timeoutMs = 2_000): Promise<boolea
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([db.prisma.$queryRawUnsafe('SELECT 1').then(() => true, () => false), timeout]);
+    return await Promise.race([
+      db.prisma.$queryRawUnsafe('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

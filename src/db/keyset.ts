@@ -73,7 +73,9 @@ function keyValue(v: unknown, type: KeyType): unknown {
       return typeof v === 'string' ? int64(v) : undefined;
     case 'date': {
       const d = typeof v === 'string' && ISO_DATE.test(v) ? new Date(v) : undefined;
-      return d && !Number.isNaN(d.getTime()) && d.toISOString() === v && d.getUTCFullYear() >= FIRST_YEAR ? d : undefined;
+      return d && !Number.isNaN(d.getTime()) && d.toISOString() === v && d.getUTCFullYear() >= FIRST_YEAR
+        ? d
+        : undefined;
     }
   }
 }
@@ -82,24 +84,46 @@ function keyValue(v: unknown, type: KeyType): unknown {
  * The key tuple inside a cursor, ready to bind (bigints and dates as such). Throws a BAD_REQUEST
  * naming `argument` for anything this list did not issue, and for a key its column cannot hold.
  */
-export function decodeCursor<Row>(ordering: Ordering<Row>, direction: Direction, cursor: string, argument = 'after'): unknown[] {
-  const bad = (why = 'use a cursor from the same query and order') => new AppError('BAD_REQUEST', `${argument}: ${JSON.stringify(cursor.slice(0, 100))} is not a cursor of this list (${why})`);
+export function decodeCursor<Row>(
+  ordering: Ordering<Row>,
+  direction: Direction,
+  cursor: string,
+  argument = 'after',
+): unknown[] {
+  const bad = (why = 'use a cursor from the same query and order') =>
+    new AppError(
+      'BAD_REQUEST',
+      `${argument}: ${JSON.stringify(cursor.slice(0, 100))} is not a cursor of this list (${why})`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw bad();
   }
-  if (!Array.isArray(parsed) || parsed[0] !== ordering.tag || parsed[1] !== direction || parsed.length !== ordering.columns.length + 2) throw bad();
+  if (
+    !Array.isArray(parsed) ||
+    parsed[0] !== ordering.tag ||
+    parsed[1] !== direction ||
+    parsed.length !== ordering.columns.length + 2
+  )
+    throw bad();
   return ordering.columns.map((c, i) => {
     const v = keyValue(parsed[i + 2], c.type);
-    if (v === undefined) throw bad(`its ${c.column} key is not a value the column holds: ${JSON.stringify(parsed[i + 2])?.slice(0, 60)}`);
+    if (v === undefined)
+      throw bad(`its ${c.column} key is not a value the column holds: ${JSON.stringify(parsed[i + 2])?.slice(0, 60)}`);
     return v;
   });
 }
 
 /** Turns `first + 1` fetched rows into a page. */
-export function toPage<Row>(rows: Row[], first: number, ordering: Ordering<Row>, direction: Direction, totalCount?: () => Promise<number>): Page<Row> {
+export function toPage<Row>(
+  rows: Row[],
+  first: number,
+  ordering: Ordering<Row>,
+  direction: Direction,
+  totalCount?: () => Promise<number>,
+): Page<Row> {
   const nodes = rows.length > first ? rows.slice(0, first) : rows;
   return {
     nodes,
@@ -111,7 +135,14 @@ export function toPage<Row>(rows: Row[], first: number, ordering: Ordering<Row>,
 
 /** A page with nothing on it. */
 export function emptyPage<Row>(totalCount?: () => Promise<number>): Page<Row> {
-  return { nodes: [], hasNextPage: false, cursorAt: () => { throw new RangeError('an empty page has no cursors'); }, ...(totalCount ? { totalCount } : {}) };
+  return {
+    nodes: [],
+    hasNextPage: false,
+    cursorAt: () => {
+      throw new RangeError('an empty page has no cursors');
+    },
+    ...(totalCount ? { totalCount } : {}),
+  };
 }
 
 /** The cursor after the last node of `page`, if it has nodes. */
@@ -138,19 +169,29 @@ export interface SortedList<Row> {
  * The rows of `list` after `after` (a key tuple), in its order: `LIMIT limit OFFSET offset`. Through
  * Db.read, so a row equals the row of a keyed page of the same table.
  */
-export async function sortedRows<Row>(db: Db, list: SortedList<Row>, query: { after?: readonly unknown[] | undefined; limit: number; offset?: number }): Promise<Row[]> {
+export async function sortedRows<Row>(
+  db: Db,
+  list: SortedList<Row>,
+  query: { after?: readonly unknown[] | undefined; limit: number; offset?: number },
+): Promise<Row[]> {
   const order = list.ordering.columns.map((c) => c.column);
   const conditions = keyedConditions(list.filters ?? [], order, list.direction, query.after);
   const by = Prisma.raw(order.map((c) => `"${c}" ${list.direction.toUpperCase()}`).join(', '));
   const offset = query.offset ? Prisma.sql` OFFSET ${query.offset}` : Prisma.empty;
-  const rows = await readSql<Record<string, unknown>>(db, Prisma.sql`SELECT * FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions} ORDER BY ${by} LIMIT ${query.limit}${offset}`);
+  const rows = await readSql<Record<string, unknown>>(
+    db,
+    Prisma.sql`SELECT * FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions} ORDER BY ${by} LIMIT ${query.limit}${offset}`,
+  );
   return list.complete ? list.complete(rows) : (rows as Row[]);
 }
 
 /** How many rows of `list` there are. */
 export async function countRows<Row>(db: Db, list: SortedList<Row>): Promise<number> {
   const conditions = keyedConditions(list.filters ?? [], [], list.direction, undefined);
-  const [row] = await readSql<{ count: number | bigint | string }>(db, Prisma.sql`SELECT COUNT(*) AS "count" FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions}`);
+  const [row] = await readSql<{ count: number | bigint | string }>(
+    db,
+    Prisma.sql`SELECT COUNT(*) AS "count" FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions}`,
+  );
   return Number(row?.count ?? 0);
 }
 
@@ -173,7 +214,12 @@ export interface KeyedList<Row> {
 }
 
 /** One keyset page per key, the same arguments for each, in one statement (`topPerKey`, db/sql.ts). */
-export async function keysetPages<Row>(db: Db, list: KeyedList<Row>, keys: readonly string[], args: KeysetArgs): Promise<Map<string, Page<Row>>> {
+export async function keysetPages<Row>(
+  db: Db,
+  list: KeyedList<Row>,
+  keys: readonly string[],
+  args: KeysetArgs,
+): Promise<Map<string, Page<Row>>> {
   const { ordering, direction } = list;
   const rows = await topPerKey<Row & Record<string, unknown>>(db, {
     table: list.table,
@@ -193,10 +239,21 @@ export async function keysetPages<Row>(db: Db, list: KeyedList<Row>, keys: reado
  * equals the parent's `parentColumn`: the statement `keysetPages` sends for one key, correlated to
  * the parent. Its rows become a page with `toPage(rows, args.first, …)`, as keysetPages does.
  */
-export function keyedLevel<Row>(list: KeyedList<Row>, args: KeysetArgs, parentColumn: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+export function keyedLevel<Row>(
+  list: KeyedList<Row>,
+  args: KeysetArgs,
+  parentColumn: string,
+  columns: readonly string[],
+  children: readonly TreeLevel[],
+): TreeLevel {
   const { ordering, direction } = list;
   const order = ordering.columns.map((c) => c.column);
-  const extra = keyedConditions(list.filters ?? [], order, direction, args.after ? decodeCursor(ordering, direction, args.after) : undefined);
+  const extra = keyedConditions(
+    list.filters ?? [],
+    order,
+    direction,
+    args.after ? decodeCursor(ordering, direction, args.after) : undefined,
+  );
   const by = Prisma.raw(order.map((c) => `"${c}" ${direction.toUpperCase()}`).join(', '));
   const carried = [...new Set([...columns, ...order])];
   return {

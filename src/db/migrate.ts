@@ -53,7 +53,9 @@ function checkHistory(applied: Map<string, string>, migrations: Migration[]): vo
   const known = new Set(migrations.map((m) => m.name));
   for (const name of applied.keys()) {
     if (!known.has(name)) {
-      throw new MigrationError(`the database has migration ${name}, which this version of the code does not know; run a newer version or restore the database`);
+      throw new MigrationError(
+        `the database has migration ${name}, which this version of the code does not know; run a newer version or restore the database`,
+      );
     }
   }
 }
@@ -81,7 +83,9 @@ export async function migrate(database: DatabaseConfig): Promise<{ applied: stri
     const schema = `"${database.schema}"`;
     await client.query('BEGIN');
     try {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('market-data-gateway:migrate:' || $1))`, [database.schema]);
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('market-data-gateway:migrate:' || $1))`, [
+        database.schema,
+      ]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await client.query(`SET LOCAL search_path TO ${schema}`);
       await client.query(HISTORY_PG);

@@ -89,7 +89,13 @@ export function pgOutbox(pool: Pool, url: string): OutboxStore {
     },
     watch: (wake) => listen(url, wake, async () => Number((await pool.query(HEAD_SQL)).rows[0]?.head ?? 0)),
     // every session's application_name is visible to every role (only the query text is not)
-    readers: async () => (await pool.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() LIMIT 1', [LISTENER_NAME])).rowCount! > 0,
+    readers: async () =>
+      (
+        await pool.query(
+          'SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() LIMIT 1',
+          [LISTENER_NAME],
+        )
+      ).rowCount! > 0,
   };
 }
 
@@ -106,7 +112,12 @@ async function listen(url: string, wake: () => void, head: () => Promise<number>
   let timer: NodeJS.Timeout | undefined;
   const connect = async (): Promise<Client> => {
     // named, so an operator finds it in pg_stat_activity
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: LISTENER_NAME });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      application_name: LISTENER_NAME,
+    });
     c.on('error', () => {}); // 'end' follows, and reconnects
     try {
       await c.connect();

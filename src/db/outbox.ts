@@ -1,5 +1,12 @@
 import { AppError } from '../errors.js';
-import { decodeEvent, encodeEvent, subscription, type EventBus, type QueuedSubscription, type Subscription } from '../runtime/events.js';
+import {
+  decodeEvent,
+  encodeEvent,
+  subscription,
+  type EventBus,
+  type QueuedSubscription,
+  type Subscription,
+} from '../runtime/events.js';
 import type { Db } from './client.js';
 import { MAX_ROWS, pgOutbox, RETENTION_MS, type OutboxStore, type StoredEvent, type Watch } from './outbox-store.js';
 
@@ -42,7 +49,8 @@ export function databaseEventBus(store: OutboxStore): EventBus {
         }
       }
       if (batch.length) await store.append(batch, Date.now());
-      if (tooLarge) throw new Error(`${tooLarge} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
+      if (tooLarge)
+        throw new Error(`${tooLarge} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
     },
     subscribe: (topic) => reader.subscribe(topic),
     close: () => reader.close(),
@@ -112,7 +120,10 @@ class OutboxReader {
     this.#watching = undefined;
     this.#generation++;
     this.#positioned = false;
-    await w?.then((watch) => watch.stop(), () => {});
+    await w?.then(
+      (watch) => watch.stop(),
+      () => {},
+    );
   }
 
   async #pump(): Promise<void> {
@@ -127,7 +138,10 @@ class OutboxReader {
         if (gen !== this.#generation) return;
         if (this.#lost(rows, oldest)) {
           this.#cursor = rows.at(-1)!.id;
-          const error = new AppError('SERVICE_UNAVAILABLE', `live events were pruned before this instance read them (more than ${MAX_ROWS} rows, or older than ${RETENTION_MS / 1000} s); subscribe again`);
+          const error = new AppError(
+            'SERVICE_UNAVAILABLE',
+            `live events were pruned before this instance read them (more than ${MAX_ROWS} rows, or older than ${RETENTION_MS / 1000} s); subscribe again`,
+          );
           for (const s of [...this.#subscriptions]) s.fail(error);
           return;
         }
@@ -147,7 +161,9 @@ class OutboxReader {
   /** Rows between the last read and the first of these are gone from the table: pruned unread. */
   #lost(rows: readonly StoredEvent[], oldest: number | undefined): boolean {
     const first = rows[0]?.id;
-    return first !== undefined && this.#cursor > 0 && first > this.#cursor + 1 && oldest !== undefined && oldest >= first;
+    return (
+      first !== undefined && this.#cursor > 0 && first > this.#cursor + 1 && oldest !== undefined && oldest >= first
+    );
   }
 
   #dispatch(rows: readonly StoredEvent[]): void {

@@ -21,7 +21,14 @@ export interface NumberedPage<Row> {
 }
 
 /** Page `page` of the rows of `list`, in the order of its keyset pages, and their number. */
-export async function numberedPage<Row>(db: Db, list: SortedList<Row>, args: PageNumberArgs): Promise<NumberedPage<Row>> {
-  const [nodes, totalCount] = await Promise.all([sortedRows(db, list, { limit: args.pageSize, offset: (args.page - 1) * args.pageSize }), countRows(db, list)]);
+export async function numberedPage<Row>(
+  db: Db,
+  list: SortedList<Row>,
+  args: PageNumberArgs,
+): Promise<NumberedPage<Row>> {
+  const [nodes, totalCount] = await Promise.all([
+    sortedRows(db, list, { limit: args.pageSize, offset: (args.page - 1) * args.pageSize }),
+    countRows(db, list),
+  ]);
   return { nodes, totalCount };
 }

@@ -21,7 +21,12 @@ const LOCALES = [
 
 /** Where a URL points, as the pg driver reads it (its database name is decodeURI of the path). */
 function target(pg: PgModule, url: string): { name: string; host: string; port: number; user: string } {
-  const c = new pg.Client({ connectionString: url }) as Client & { database: string; host: string; port: number; user: string };
+  const c = new pg.Client({ connectionString: url }) as Client & {
+    database: string;
+    host: string;
+    port: number;
+    user: string;
+  };
   return { name: c.database, host: c.host, port: c.port, user: c.user };
 }
 
@@ -35,12 +40,17 @@ export function createdbCommand(pg: PgModule, url: string, onBehalf = false): st
   const t = target(pg, url);
   const port = t.port === 5432 ? [] : ['-p', String(t.port)];
   const user = onBehalf ? ['-U', 'postgres', `--owner=${t.user}`] : ['-U', t.user];
-  return ['createdb', '-h', t.host, ...port, ...user, '--locale=C.UTF-8', '--template=template0', t.name].map(shellWord).join(' ');
+  return ['createdb', '-h', t.host, ...port, ...user, '--locale=C.UTF-8', '--template=template0', t.name]
+    .map(shellWord)
+    .join(' ');
 }
 
 function missing(pg: PgModule, database: PgDatabase, why: string, onBehalf = false): AppError {
   const how = onBehalf ? 'create it as a user with the CREATEDB right' : 'create it with';
-  return new AppError('DATABASE_MISSING', `database ${JSON.stringify(target(pg, database.url).name)} does not exist${why}; ${how}: ${createdbCommand(pg, database.url, onBehalf)}`);
+  return new AppError(
+    'DATABASE_MISSING',
+    `database ${JSON.stringify(target(pg, database.url).name)} does not exist${why}; ${how}: ${createdbCommand(pg, database.url, onBehalf)}`,
+  );
 }
 
 /**
@@ -55,17 +65,25 @@ export async function createMissingDatabase(pg: PgModule, database: PgDatabase):
   if (!database.create) throw missing(pg, database, ' (DATABASE_CREATE=true lets the gateway create it)');
   const { name } = target(pg, database.url);
   // PostgreSQL would cut a longer name to 63 bytes and create a database nobody asked for
-  if (name.includes('\0') || Buffer.byteLength(name) > 63) throw missing(pg, database, ': a database name is at most 63 bytes, without NUL');
+  if (name.includes('\0') || Buffer.byteLength(name) > 63)
+    throw missing(pg, database, ': a database name is at most 63 bytes, without NUL');
   const maintenance = new URL(database.url);
   maintenance.pathname = name === 'postgres' ? '/template1' : '/postgres';
   const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
     const locale = await createDatabase(client, name);
-    return locale && `created database ${JSON.stringify(name)} (UTF8, collation ${locale}: text compares by code point)`;
+    return (
+      locale && `created database ${JSON.stringify(name)} (UTF8, collation ${locale}: text compares by code point)`
+    );
   } catch (e) {
     // 42501 insufficient_privilege: this user lacks CREATEDB
-    throw missing(pg, database, ` and creating it failed (${(e as Error).message})`, (e as { code?: string }).code === '42501');
+    throw missing(
+      pg,
+      database,
+      ` and creating it failed (${(e as Error).message})`,
+      (e as { code?: string }).code === '42501',
+    );
   } finally {
     await client.end().catch(() => {});
   }
@@ -82,7 +100,9 @@ async function createDatabase(client: Client, name: string): Promise<string | un
   for (let i = 0; i < LOCALES.length; ) {
     try {
       // the name is one quoted identifier (escapeIdentifier doubles its quotes): never SQL of its own
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8' ${provider}${LOCALES[i]!.clause}`);
+      await client.query(
+        `CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8' ${provider}${LOCALES[i]!.clause}`,
+      );
       return LOCALES[i]!.name;
     } catch (e) {
       const { code, message } = e as { code?: string; message: string };

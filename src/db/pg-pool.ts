@@ -64,7 +64,8 @@ export class PipelinedConnections implements ConnectionCounts {
       }
       return await client.query(config);
     } finally {
-      if (--slot.pending === 0 && !this.#closed) slot.idle = setTimeout(() => this.#closeIdle(slot), READ_IDLE_MS).unref();
+      if (--slot.pending === 0 && !this.#closed)
+        slot.idle = setTimeout(() => this.#closeIdle(slot), READ_IDLE_MS).unref();
     }
   }
 
@@ -75,7 +76,10 @@ export class PipelinedConnections implements ConnectionCounts {
     await Promise.all(
       open.map((s) => {
         if (s.idle) clearTimeout(s.idle);
-        return s.ready.then((c) => c.end(), () => {});
+        return s.ready.then(
+          (c) => c.end(),
+          () => {},
+        );
       }),
     );
   }

@@ -42,7 +42,11 @@ export interface PgReader {
    * of several sent alone (`unlearned`) and of each combined statement that failed (`error`: its
    * reads fail with it, so the error reaches their callers, and are taught again alone).
    */
-  readTogether(batch: readonly QueuedRead[], sent: (sql: string) => void, fellBack?: (reason: FallbackReason<'combined'>) => void): void;
+  readTogether(
+    batch: readonly QueuedRead[],
+    sent: (sql: string) => void,
+    fellBack?: (reason: FallbackReason<'combined'>) => void,
+  ): void;
   /** The columns `sql` answers with and their parsers, from a standalone run of it (kept like the others; `sent` is told if it runs). */
   shapeOf(sql: string, sent: (sql: string) => void): Promise<Shape>;
 }
@@ -52,7 +56,11 @@ export interface PgReader {
  * `cacheSize` names kept, then they start over), its rows parsed to what Prisma returns. Each
  * standalone run also records its columns (as many texts as names), which readTogether needs.
  */
-export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, types: typeof import('pg').types, cacheSize: number): PgReader {
+export function pgReader(
+  query: (config: QueryConfig) => Promise<PgResult>,
+  types: typeof import('pg').types,
+  cacheSize: number,
+): PgReader {
   const INT8 = 20;
   const TIMESTAMP = 1114;
   const parserOf = (oid: number, format?: 'text' | 'binary') => {
@@ -83,7 +91,10 @@ export function pgReader(query: (config: QueryConfig) => Promise<PgResult>, type
     const result = await run(sql, params);
     if (!shapes.has(sql) && result.fields.length > 0) {
       if (shapes.size >= cacheSize) shapes.clear();
-      shapes.set(sql, { names: result.fields.map((f) => f.name), parsers: result.fields.map((f) => parserOf(f.dataTypeID)) });
+      shapes.set(sql, {
+        names: result.fields.map((f) => f.name),
+        parsers: result.fields.map((f) => parserOf(f.dataTypeID)),
+      });
     }
     return result.rows as Row[];
   }

@@ -54,7 +54,11 @@ export function filterSql(filter: Filter, columnOf: (field: string) => Prisma.Sq
  * either direction on both databases (their defaults differ). `_text_match` orders by `textScore`,
  * best first for `desc`; without one every row scores alike and the term is left out.
  */
-export function orderSql(sort: readonly SortTerm[], columnOf: (field: string) => Prisma.Sql, textScore?: Prisma.Sql): Prisma.Sql {
+export function orderSql(
+  sort: readonly SortTerm[],
+  columnOf: (field: string) => Prisma.Sql,
+  textScore?: Prisma.Sql,
+): Prisma.Sql {
   const terms = sort.flatMap(({ field, order }) => {
     const direction = Prisma.raw(order === 'asc' ? 'ASC' : 'DESC');
     if (field === TEXT_MATCH) return textScore ? [Prisma.sql`${textScore} ${direction}`] : [];

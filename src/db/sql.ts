@@ -30,16 +30,26 @@ const q = (name: string) => Prisma.raw(`"${name}"`);
  * ` AND <filters> AND (order columns) >|< (after)`, or nothing: a keyed list's conditions on
  * unqualified columns, as topPerKey and a row tree's keyed level (db/keyset.ts keyedLevel) add them.
  */
-export function keyedConditions(filters: readonly Prisma.Sql[], orderColumns: readonly string[], direction: 'asc' | 'desc', after: readonly unknown[] | undefined): Prisma.Sql {
+export function keyedConditions(
+  filters: readonly Prisma.Sql[],
+  orderColumns: readonly string[],
+  direction: 'asc' | 'desc',
+  after: readonly unknown[] | undefined,
+): Prisma.Sql {
   const conditions = [...filters];
   if (after) {
     const tuple = Prisma.raw(`(${orderColumns.map((c) => `"${c}"`).join(', ')})`);
-    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after as unknown[])})`);
+    conditions.push(
+      Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after as unknown[])})`,
+    );
   }
   return conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
 }
 
-export async function topPerKey<Row extends Record<string, unknown>>(db: Db, query: TopPerKeyQuery): Promise<Map<string | number, Row[]>> {
+export async function topPerKey<Row extends Record<string, unknown>>(
+  db: Db,
+  query: TopPerKeyQuery,
+): Promise<Map<string | number, Row[]>> {
   const result = new Map<string | number, Row[]>(query.keys.map((k) => [k, []]));
   if (query.keys.length === 0 || query.limit <= 0) return result;
   const dir = query.direction.toUpperCase();

@@ -40,7 +40,8 @@ const MAX_ARGUMENTS = 100;
 const quote = (name: string) => `"${name}"`;
 
 function levelSql(level: TreeLevel, depth: number, parent: string | undefined): Prisma.Sql {
-  if (level.columns.length + level.children.length > MAX_ARGUMENTS) throw new RangeError(`a tree level of ${level.columns.length} columns and ${level.children.length} children`);
+  if (level.columns.length + level.children.length > MAX_ARGUMENTS)
+    throw new RangeError(`a tree level of ${level.columns.length} columns and ${level.children.length} children`);
   const alias = `t${depth}`;
   const values = level.columns.map((c) => Prisma.raw(`${alias}.${quote(c)}::text`));
   const children = level.children.map((child) => levelSql(child, depth + 1, alias));
@@ -67,7 +68,10 @@ interface Decoder {
 }
 
 async function decoderOf(db: Db, level: TreeLevel): Promise<Decoder> {
-  const [parsers, children] = await Promise.all([parsersOf(db, level.table), Promise.all(level.children.map((c) => decoderOf(db, c)))]);
+  const [parsers, children] = await Promise.all([
+    parsersOf(db, level.table),
+    Promise.all(level.children.map((c) => decoderOf(db, c))),
+  ]);
   return {
     columns: level.columns,
     parsers: level.columns.map((c) => {
@@ -95,12 +99,17 @@ function decode(values: unknown[][] | null, d: Decoder): TreeRow[] {
 /** `SELECT` of `columns` by their names, from `table` as `alias` if given. */
 export function selectColumns(table: string, columns: readonly string[], alias?: string): Prisma.Sql {
   const of = alias ? `${alias}.` : '';
-  return Prisma.raw(`SELECT ${columns.map((c) => `${of}${quote(c)}`).join(', ')} FROM ${quote(table)}${alias ? ` ${alias}` : ''}`);
+  return Prisma.raw(
+    `SELECT ${columns.map((c) => `${of}${quote(c)}`).join(', ')} FROM ${quote(table)}${alias ? ` ${alias}` : ''}`,
+  );
 }
 
 /** The rows of `root` with their children's, in one statement through Db.read. */
 export async function readTree(db: Db, root: TreeLevel): Promise<TreeRow[]> {
   const statement = Prisma.sql`SELECT ${levelSql(root, 0, undefined)} AS "tree"`;
-  const [decoder, rows] = await Promise.all([decoderOf(db, root), db.read<{ tree: unknown[][] | null }>(statement.text, statement.values)]);
+  const [decoder, rows] = await Promise.all([
+    decoderOf(db, root),
+    db.read<{ tree: unknown[][] | null }>(statement.text, statement.values),
+  ]);
   return decode(rows[0]?.tree ?? null, decoder);
 }

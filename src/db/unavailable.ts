@@ -1,12 +1,25 @@
 /** Prisma's codes for "cannot reach the database" (P1xxx) and "no connection to be had" (pool time-out, too many connections). */
 const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
 /** What a driver adapter reports (DriverAdapterError `kind`) when the server is away or out of connections. */
-const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+]);
 /** PostgreSQL SQLSTATEs: admin/crash shutdown, starting up (57P0x), class 08 connection exceptions, too many connections. */
 const UNAVAILABLE_SQLSTATE = /^(57P0[1-3]|08...|53300)$/;
 /** pg's own errors carry no code: a connection lost mid-query, a pool that cannot connect in time. */
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server/;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server/;
 
 /**
  * True when `error` (or what it wraps: a GraphQL error's original, a cause, Prisma's driver-adapter
@@ -22,9 +35,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (!e || typeof e !== 'object' || seen.has(e) || seen.size > 10) continue;
     seen.add(e);
     const { code, kind, message, cause, originalError, meta } = e as {
-      code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; originalError?: unknown; meta?: { driverAdapterError?: { cause?: unknown } };
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
     };
-    if (typeof code === 'string' && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+    if (
+      typeof code === 'string' &&
+      (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))
+    )
+      return true;
     if (typeof kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
     pending.push(cause, originalError, meta?.driverAdapterError, meta?.driverAdapterError?.cause);

@@ -48,13 +48,21 @@ export const LOAD_CHUNK = 900;
  * Writes `rows` in one transaction. Of records sharing a key the last one wins; the earlier ones
  * are counted as unchanged (nothing is written for them), so the counts add up to `rows.length`.
  */
-export async function writeBatch<Row, Stored>(db: Db, rows: readonly Row[], writer: BatchWriter<Row, Stored>): Promise<WriteCounts> {
+export async function writeBatch<Row, Stored>(
+  db: Db,
+  rows: readonly Row[],
+  writer: BatchWriter<Row, Stored>,
+): Promise<WriteCounts> {
   const { insertedRows: _, ...counts } = await writeBatchWithInserted(db, rows, writer);
   return counts;
 }
 
 /** writeBatch, also naming the rows it inserted: what a feed of new records publishes. */
-export async function writeBatchWithInserted<Row, Stored>(db: Db, rows: readonly Row[], writer: BatchWriter<Row, Stored>): Promise<WriteCounts & { insertedRows: Row[] }> {
+export async function writeBatchWithInserted<Row, Stored>(
+  db: Db,
+  rows: readonly Row[],
+  writer: BatchWriter<Row, Stored>,
+): Promise<WriteCounts & { insertedRows: Row[] }> {
   if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, insertedRows: [] };
   const latest = new Map<string, Row>();
   for (const row of rows) {
@@ -67,7 +75,8 @@ export async function writeBatchWithInserted<Row, Stored>(db: Db, rows: readonly
     const incoming = [...latest.values()];
     const stored = new Map<string, Stored>();
     for (let start = 0; start < incoming.length; start += LOAD_CHUNK) {
-      for (const s of await writer.load(tx, incoming.slice(start, start + LOAD_CHUNK))) stored.set(writer.storedKey(s), s);
+      for (const s of await writer.load(tx, incoming.slice(start, start + LOAD_CHUNK)))
+        stored.set(writer.storedKey(s), s);
     }
     const fresh: Row[] = [];
     const changes: Change<Row, Stored>[] = [];
@@ -94,15 +103,26 @@ export async function writeBatchWithInserted<Row, Stored>(db: Db, rows: readonly
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (typeof a === 'bigint' || typeof b === 'bigint') return (typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number') && String(a) === String(b);
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (typeof a === 'bigint' || typeof b === 'bigint')
+    return (
+      (typeof a === 'bigint' || typeof a === 'number') &&
+      (typeof b === 'bigint' || typeof b === 'number') &&
+      String(a) === String(b)
+    );
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   }
   if (typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
     const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every(
+        (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+      )
+    );
   }
   return false;
 }
@@ -112,12 +132,20 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * undefined is not compared: the record did not carry it (e.g. no `updated_at`), so the store's own
  * value stands.
  */
-export function sameFields(row: Record<string, unknown>, stored: Record<string, unknown>, fields: readonly string[]): boolean {
+export function sameFields(
+  row: Record<string, unknown>,
+  stored: Record<string, unknown>,
+  fields: readonly string[],
+): boolean {
   return fields.every((f) => row[f] === undefined || sameValue(row[f], stored[f]));
 }
 
 /** Whether two lists of child rows hold the same values in the same order, over `fields`. */
-export function sameChildren(rows: readonly Record<string, unknown>[], stored: readonly Record<string, unknown>[], fields: readonly string[]): boolean {
+export function sameChildren(
+  rows: readonly Record<string, unknown>[],
+  stored: readonly Record<string, unknown>[],
+  fields: readonly string[],
+): boolean {
   return rows.length === stored.length && rows.every((r, i) => fields.every((f) => sameValue(r[f], stored[i]![f])));
 }
 
@@ -125,7 +153,11 @@ export function sameChildren(rows: readonly Record<string, unknown>[], stored: r
  * The fields of `row` that differ from `stored`, ready for an update, with `updatedAt`: the
  * record's own when it carries one, else now (the record changed). Only these columns are written.
  */
-export function changedFields<Row extends object>(row: Row, stored: object, fields: readonly string[]): Partial<Row> & { updatedAt: Date } {
+export function changedFields<Row extends object>(
+  row: Row,
+  stored: object,
+  fields: readonly string[],
+): Partial<Row> & { updatedAt: Date } {
   const r = row as Record<string, unknown>;
   const s = stored as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -135,7 +167,9 @@ export function changedFields<Row extends object>(row: Row, stored: object, fiel
 }
 
 /** A nullable Json column's value for Prisma input: SQL NULL for null (Prisma takes no plain null). */
-export function jsonInput(value: Prisma.JsonValue | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull | undefined {
+export function jsonInput(
+  value: Prisma.JsonValue | undefined,
+): Prisma.InputJsonValue | typeof Prisma.DbNull | undefined {
   if (value === undefined) return undefined;
   return value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
 }
@@ -194,11 +228,22 @@ function columnsOf(model: string): Column[] {
   if (!m) throw new Error(`insertRows: unknown model ${model}`);
   return m.fields
     .filter((f) => f.kind === 'scalar' || f.kind === 'enum')
-    .map((f) => ({ name: f.name, type: f.type, kind: f.kind as Column['kind'], stampedNow: f.type === 'DateTime' && (f.isUpdatedAt || f.hasDefaultValue) }));
+    .map((f) => ({
+      name: f.name,
+      type: f.type,
+      kind: f.kind as Column['kind'],
+      stampedNow: f.type === 'DateTime' && (f.isUpdatedAt || f.hasDefaultValue),
+    }));
 }
 
 const PG_TYPES: Record<string, string> = {
-  String: 'text', Int: 'int4', BigInt: 'int8', Float: 'float8', Boolean: 'bool', DateTime: 'timestamp(3)', Json: 'jsonb',
+  String: 'text',
+  Int: 'int4',
+  BigInt: 'int8',
+  Float: 'float8',
+  Boolean: 'bool',
+  DateTime: 'timestamp(3)',
+  Json: 'jsonb',
 };
 
 /** A value as the column stores it, the way Prisma writes it (so Prisma reads it back unchanged; see bulk.ts). */
@@ -227,7 +272,12 @@ const MAX_PARAMS = 20_000;
  * columns are those any row sets, plus the timestamps Prisma would stamp; an auto-increment id
  * left out by every row is assigned in row order. Returns the `returning` columns of every row.
  */
-export async function insertRows(tx: Tx, model: string, rows: readonly Record<string, unknown>[], returning: readonly string[] = []): Promise<Record<string, unknown>[]> {
+export async function insertRows(
+  tx: Tx,
+  model: string,
+  rows: readonly Record<string, unknown>[],
+  returning: readonly string[] = [],
+): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
   const columns = columnsOf(model).filter((c) => c.stampedNow || rows.some((r) => r[c.name] !== undefined));
   const now = new Date();
@@ -251,5 +301,7 @@ export async function insertRows(tx: Tx, model: string, rows: readonly Record<st
     else await tx.$executeRawUnsafe(sql, ...params);
   }
   // int8 columns come back as bigint
-  return out.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+  return out.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+  );
 }

@@ -6,14 +6,30 @@ import type { Tier } from '../../generated/prisma/enums.js';
  * fields and REST routes both ask `checkEntitled`.
  */
 export const RESOURCES = [
-  'logos', 'securities', 'fundamentals', 'balanceSheets', 'ratings', 'news',
-  'enhancedFundamentals', 'pressReleases', 'callSummaries', 'trades', 'quotes',
+  'logos',
+  'securities',
+  'fundamentals',
+  'balanceSheets',
+  'ratings',
+  'news',
+  'enhancedFundamentals',
+  'pressReleases',
+  'callSummaries',
+  'trades',
+  'quotes',
   'ocr',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 const FREE: readonly Resource[] = ['logos', 'securities', 'fundamentals', 'balanceSheets', 'ratings', 'news'];
-const PRO: readonly Resource[] = [...FREE, 'enhancedFundamentals', 'pressReleases', 'callSummaries', 'trades', 'quotes'];
+const PRO: readonly Resource[] = [
+  ...FREE,
+  'enhancedFundamentals',
+  'pressReleases',
+  'callSummaries',
+  'trades',
+  'quotes',
+];
 const ENTERPRISE: readonly Resource[] = [...PRO, 'ocr'];
 
 export const ENTITLEMENTS: Readonly<Record<Tier, ReadonlySet<Resource>>> = {
@@ -27,15 +43,26 @@ export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
 
 /** How the docs and the schema name each resource. */
 const RESOURCE_NAMES: Readonly<Record<Resource, string>> = {
-  logos: 'logos', securities: 'security master', fundamentals: 'lite fundamentals', balanceSheets: 'balance sheets',
-  ratings: 'ratings', news: 'curated news', enhancedFundamentals: 'enhanced fundamentals', pressReleases: 'press releases',
-  callSummaries: 'call summaries', trades: 'trades', quotes: 'quotes', ocr: 'OCR',
+  logos: 'logos',
+  securities: 'security master',
+  fundamentals: 'lite fundamentals',
+  balanceSheets: 'balance sheets',
+  ratings: 'ratings',
+  news: 'curated news',
+  enhancedFundamentals: 'enhanced fundamentals',
+  pressReleases: 'press releases',
+  callSummaries: 'call summaries',
+  trades: 'trades',
+  quotes: 'quotes',
+  ocr: 'OCR',
 };
 
 /** What a tier adds to the one below it, in words ("Pro, plus OCR."): read from ENTITLEMENTS, never written twice. */
 export function tierSummary(tier: Tier): string {
   const below = TIERS[TIERS.indexOf(tier) - 1];
-  const added = RESOURCES.filter((r) => ENTITLEMENTS[tier].has(r) && !(below && ENTITLEMENTS[below].has(r))).map((r) => RESOURCE_NAMES[r]);
+  const added = RESOURCES.filter((r) => ENTITLEMENTS[tier].has(r) && !(below && ENTITLEMENTS[below].has(r))).map(
+    (r) => RESOURCE_NAMES[r],
+  );
   const list = added.length > 1 ? `${added.slice(0, -1).join(', ')} and ${added.at(-1)}` : added.join('');
   if (!below) return `${list[0]!.toUpperCase()}${list.slice(1)}.`;
   return `${below[0]!.toUpperCase()}${below.slice(1)}, plus ${list}.`;
@@ -63,7 +90,10 @@ export function checkAuthenticated<C>(caller: C | null): asserts caller is C {
 export function checkSession(caller: { via: 'apikey' | 'bearer' | 'cookie' } | null): void {
   checkAuthenticated(caller);
   if (caller.via === 'apikey') {
-    throw new AppError('FORBIDDEN', 'managing API keys needs a logged-in session, not an API key: log in (POST /kms/api/v1/auth/token or the login mutation) and send the access token (Authorization: Bearer) or the DT_AUTH_TOKEN cookie');
+    throw new AppError(
+      'FORBIDDEN',
+      'managing API keys needs a logged-in session, not an API key: log in (POST /kms/api/v1/auth/token or the login mutation) and send the access token (Authorization: Bearer) or the DT_AUTH_TOKEN cookie',
+    );
   }
 }
 
@@ -71,6 +101,9 @@ export function checkSession(caller: { via: 'apikey' | 'bearer' | 'cookie' } | n
 export function checkEntitled(caller: { tier: Tier } | null, resource: Resource): void {
   checkAuthenticated(caller);
   if (!isEntitled(caller.tier, resource)) {
-    throw new AppError('FORBIDDEN', `${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is ${caller.tier}`);
+    throw new AppError(
+      'FORBIDDEN',
+      `${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is ${caller.tier}`,
+    );
   }
 }

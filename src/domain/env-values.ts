@@ -20,14 +20,16 @@ export function oneOf<T extends string>(env: Env, name: string, allowed: readonl
 export function positiveInt(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)
+    throw new ConfigError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
 export function nonNegativeInt(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw)) throw new ConfigError(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
+  if (!/^\d{1,9}$/.test(raw))
+    throw new ConfigError(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 

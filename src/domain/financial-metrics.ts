@@ -65,7 +65,17 @@ export interface DerivedMetrics {
 }
 
 export const DERIVED_METRIC_COLUMNS = [
-  'peRatio', 'priceToBook', 'debtToEquity', 'returnOnAssets', 'returnOnEquity', 'revenuePerEmployee', 'roic', 'fcfYield', 'dso', 'dio', 'dpo',
+  'peRatio',
+  'priceToBook',
+  'debtToEquity',
+  'returnOnAssets',
+  'returnOnEquity',
+  'revenuePerEmployee',
+  'roic',
+  'fcfYield',
+  'dso',
+  'dio',
+  'dpo',
 ] as const satisfies readonly (keyof DerivedMetrics)[];
 
 type Value = number | null;
@@ -77,9 +87,11 @@ const positive = (x: number | null | undefined): Value => {
 };
 
 /** Any null operand makes the result null. */
-const sum = (...xs: Value[]): Value => (xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0));
+const sum = (...xs: Value[]): Value =>
+  xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0);
 const neg = (x: Value): Value => (x === null ? null : -x);
-const times = (...xs: Value[]): Value => (xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a * b, 1));
+const times = (...xs: Value[]): Value =>
+  xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a * b, 1);
 
 function ratio(numerator: Value, denominator: Value, digits: number): Value {
   if (numerator === null || denominator === null || denominator === 0) return null;
@@ -102,11 +114,17 @@ export function derivedMetrics(input: MetricsInput): DerivedMetrics {
   const debt = sum(v('DebtCurrent'), v('LongTermDebtCapitalLeaseObligations'));
   const pretax = v('IncomeBeforeIncomeTaxes');
   const taxes = v('IncomeTaxes');
-  const taxRate = pretax === null || taxes === null ? null : pretax === 0 ? 0 : Math.min(1, Math.max(0, taxes / pretax));
+  const taxRate =
+    pretax === null || taxes === null ? null : pretax === 0 ? 0 : Math.min(1, Math.max(0, taxes / pretax));
   const capex = v('PurchasePropertyPlantEquipment');
   // capex is an outflow whichever sign the source reports it with
   const freeCashFlow = capex === null ? null : sum(v('NetCashOperatingActivities'), -Math.abs(capex));
-  const receivables = sum(v('TotalCurrentAssets'), neg(v('CashEquivalents')), neg(v('ShortTermInvestments')), neg(v('Inventories')));
+  const receivables = sum(
+    v('TotalCurrentAssets'),
+    neg(v('CashEquivalents')),
+    neg(v('ShortTermInvestments')),
+    neg(v('Inventories')),
+  );
 
   return {
     peRatio: ratio(price, times(v('DilutedEarningsPerShare'), f), 2),

@@ -75,7 +75,12 @@ const NEGATION_WINDOW = 3;
 // ------------------------------------------------------------------ words and lists
 
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().replace(/['’]s\b/g, '').match(/[a-z]+/g) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .replace(/['’]s\b/g, '')
+      .match(/[a-z]+/g) ?? []
+  );
 }
 
 /** The forms a list word may take in text, i.e. the token with a simple inflection removed. */
@@ -103,7 +108,10 @@ interface Match<L> {
 class Lexicon<L> {
   private readonly byFirst = new Map<string, { words: string[]; label: L }[]>();
 
-  constructor(entries: Iterable<[term: string, label: L]>, private readonly inflected: boolean) {
+  constructor(
+    entries: Iterable<[term: string, label: L]>,
+    private readonly inflected: boolean,
+  ) {
     for (const [term, label] of entries) {
       const words = tokenize(term);
       if (words.length === 0) continue;
@@ -126,7 +134,8 @@ class Lexicon<L> {
       for (const form of this.forms(tokens[i]!)) {
         for (const entry of this.byFirst.get(form) ?? []) {
           if (best && best.words.length >= entry.words.length) continue;
-          if (entry.words.every((w, k) => k === 0 || (i + k < tokens.length && this.forms(tokens[i + k]!).includes(w)))) best = entry;
+          if (entry.words.every((w, k) => k === 0 || (i + k < tokens.length && this.forms(tokens[i + k]!).includes(w))))
+            best = entry;
         }
       }
       if (best) {
@@ -156,16 +165,26 @@ let lists: Lists | undefined;
 function wordLists(): Lists {
   if (lists) return lists;
   const categories: Sentiment[] = ['positive', 'negative', 'uncertainty', 'litigious'];
-  const labelled = (groups: Record<string, string[]>) => Object.entries(groups).flatMap(([label, terms]) => terms.map((t): [string, string] => [t, label]));
+  const labelled = (groups: Record<string, string[]>) =>
+    Object.entries(groups).flatMap(([label, terms]) => terms.map((t): [string, string] => [t, label]));
   lists = {
-    sentiment: new Lexicon(categories.flatMap((c) => sentimentWords[c].map((w): [string, Sentiment] => [w, c])), true),
+    sentiment: new Lexicon(
+      categories.flatMap((c) => sentimentWords[c].map((w): [string, Sentiment] => [w, c])),
+      true,
+    ),
     negators: new Set(sentimentWords.negators),
     themes: new Lexicon(labelled(insightTerms.risk_themes), true),
     themeOrder: Object.keys(insightTerms.risk_themes),
     topics: new Lexicon(labelled(insightTerms.mdna_topics), true),
     topicOrder: Object.keys(insightTerms.mdna_topics),
-    forward: new Lexicon(insightTerms.forward_looking.map((t): [string, true] => [t, true]), false),
-    historical: new Lexicon(insightTerms.historical.map((t): [string, true] => [t, true]), false),
+    forward: new Lexicon(
+      insightTerms.forward_looking.map((t): [string, true] => [t, true]),
+      false,
+    ),
+    historical: new Lexicon(
+      insightTerms.historical.map((t): [string, true] => [t, true]),
+      false,
+    ),
   };
   return lists;
 }
@@ -206,7 +225,10 @@ export function paragraphsOf(text: string): string[] {
 }
 
 export function sentencesOf(paragraph: string): string[] {
-  return paragraph.split(/(?<=[.!?])\s+(?=["“(]?[A-Z0-9])/).map((s) => s.trim()).filter((s) => s !== '');
+  return paragraph
+    .split(/(?<=[.!?])\s+(?=["“(]?[A-Z0-9])/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export interface TextItem {
@@ -217,7 +239,8 @@ export interface TextItem {
 const BULLET = /^(?:[•●▪◦‣*–—-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/;
 
 /** A heading as stored and served: short text (src/domain/limits.ts), cut at a word with an ellipsis. */
-const clipHeading = (s: string): string => (s.length <= TEXT_LIMITS.short ? s : `${s.slice(0, TEXT_LIMITS.short - 1).replace(/\s+\S*$/, '')}…`);
+const clipHeading = (s: string): string =>
+  s.length <= TEXT_LIMITS.short ? s : `${s.slice(0, TEXT_LIMITS.short - 1).replace(/\s+\S*$/, '')}…`;
 
 const firstSentence = (paragraph: string): string => clipHeading(sentencesOf(paragraph)[0] ?? paragraph);
 
@@ -226,11 +249,14 @@ export function itemsOf(text: string): TextItem[] {
   const paragraphs = paragraphsOf(text);
   const bullet = (p: string) => BULLET.test(p);
   const short = (p: string) => !bullet(p) && p.length <= HEADING_MAX && sentencesOf(p).length === 1;
-  const heading = (i: number) => short(paragraphs[i]!) && i + 1 < paragraphs.length && !short(paragraphs[i + 1]!) && !bullet(paragraphs[i + 1]!);
+  const heading = (i: number) =>
+    short(paragraphs[i]!) && i + 1 < paragraphs.length && !short(paragraphs[i + 1]!) && !bullet(paragraphs[i + 1]!);
   const starts = paragraphs.filter((p, i) => bullet(p) || heading(i)).length;
   if (starts < 2) {
     // plain paragraphs: each is an item, but a title ("Item 3. Legal Proceedings") is not
-    return paragraphs.filter((p) => !(p.length <= HEADING_MAX && !/[.!?]["”)]?$/.test(p))).map((p) => ({ heading: firstSentence(p), text: p }));
+    return paragraphs
+      .filter((p) => !(p.length <= HEADING_MAX && !/[.!?]["”)]?$/.test(p)))
+      .map((p) => ({ heading: firstSentence(p), text: p }));
   }
   const items: TextItem[] = [];
   let current: TextItem | undefined;
@@ -257,14 +283,20 @@ export function riskFactorsInsight(text: string): RiskFactorsInsight {
   const themeItems = new Map<string, number>();
   const scored = items.map((item) => {
     const tokens = tokenize(item.text);
-    for (const theme of new Set(themes.matches(tokens).map((m) => m.label))) themeItems.set(theme, (themeItems.get(theme) ?? 0) + 1);
+    for (const theme of new Set(themes.matches(tokens).map((m) => m.label)))
+      themeItems.set(theme, (themeItems.get(theme) ?? 0) + 1);
     return { heading: item.heading, sentiment: toneOf(tokens) };
   });
-  const mostNegative = scored.reduce<(typeof scored)[number] | null>((min, s) => (min === null || s.sentiment < min.sentiment ? s : min), null);
+  const mostNegative = scored.reduce<(typeof scored)[number] | null>(
+    (min, s) => (min === null || s.sentiment < min.sentiment ? s : min),
+    null,
+  );
   return {
     count: items.length,
     topThemes: topLabels(themeItems, themeOrder, TOP_THEMES),
-    averageSentimentScore: scored.length ? round3(scored.reduce((sum, s) => sum + s.sentiment, 0) / scored.length) : null,
+    averageSentimentScore: scored.length
+      ? round3(scored.reduce((sum, s) => sum + s.sentiment, 0) / scored.length)
+      : null,
     mostNegativeRisk: mostNegative,
   };
 }
@@ -292,10 +324,14 @@ export function mdnaInsight(text: string): MdnaInsight {
 export function litigationInsight(text: string): LitigationInsight {
   const { sentiment, negators } = wordLists();
   const mentions = (item: TextItem) =>
-    paragraphsOf(item.text).flatMap(sentencesOf).some((sentence) => {
-      const words = tokenize(sentence);
-      return sentiment.matches(words).some((m) => m.label === 'litigious' && !words.slice(0, m.start).some((w) => negators.has(w)));
-    });
+    paragraphsOf(item.text)
+      .flatMap(sentencesOf)
+      .some((sentence) => {
+        const words = tokenize(sentence);
+        return sentiment
+          .matches(words)
+          .some((m) => m.label === 'litigious' && !words.slice(0, m.start).some((w) => negators.has(w)));
+      });
   const matters = itemsOf(text).filter(mentions);
   const recent = matters
     .map((item, position) => ({ item, position, date: latestDate(item.text) }))
@@ -306,10 +342,14 @@ export function litigationInsight(text: string): LitigationInsight {
 // ------------------------------------------------------------------ dates
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+const MONTH =
+  '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const DATE_PATTERNS: [RegExp, (m: RegExpExecArray) => number][] = [
   [/\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/g, (m) => Number(m[1]) * 10_000 + Number(m[2]) * 100 + Number(m[3])],
-  [new RegExp(`\\b${MONTH}\\s+(\\d{1,2}),?\\s+((?:19|20)\\d{2})\\b`, 'g'), (m) => Number(m[3]) * 10_000 + monthOf(m[1]!) * 100 + Number(m[2])],
+  [
+    new RegExp(`\\b${MONTH}\\s+(\\d{1,2}),?\\s+((?:19|20)\\d{2})\\b`, 'g'),
+    (m) => Number(m[3]) * 10_000 + monthOf(m[1]!) * 100 + Number(m[2]),
+  ],
   [new RegExp(`\\b${MONTH}\\s+((?:19|20)\\d{2})\\b`, 'g'), (m) => Number(m[2]) * 10_000 + monthOf(m[1]!) * 100],
   [/\b((?:19|20)\d{2})\b/g, (m) => Number(m[1]) * 10_000],
 ];

@@ -52,7 +52,14 @@ export interface SortTerm {
 export const TEXT_MATCH = '_text_match';
 
 /** What one parameter may ask for: enough for any filter a person writes, little for a hostile one. */
-export const SEARCH_SYNTAX_LIMITS = { characters: 1000, comparisons: 50, depth: 10, listValues: 100, sortFields: 3, facetFields: 10 } as const;
+export const SEARCH_SYNTAX_LIMITS = {
+  characters: 1000,
+  comparisons: 50,
+  depth: 10,
+  listValues: 100,
+  sortFields: 3,
+  facetFields: 10,
+} as const;
 
 const FIELD_NAME = /[A-Za-z_][A-Za-z0-9_.]*/y;
 const NUMBER = /-?\d+(?:\.\d+)?/y;
@@ -70,7 +77,10 @@ class Scanner {
     readonly param: string,
   ) {
     if (text.length > SEARCH_SYNTAX_LIMITS.characters) {
-      throw new AppError('BAD_REQUEST', `${param} must be at most ${SEARCH_SYNTAX_LIMITS.characters} characters; got ${text.length}`);
+      throw new AppError(
+        'BAD_REQUEST',
+        `${param} must be at most ${SEARCH_SYNTAX_LIMITS.characters} characters; got ${text.length}`,
+      );
     }
   }
 
@@ -119,7 +129,8 @@ class Scanner {
   }
 }
 
-const kindOf = (field: SearchField) => (field.kind === 'number' ? 'a number' : field.kind === 'boolean' ? 'true or false' : 'a string');
+const kindOf = (field: SearchField) =>
+  field.kind === 'number' ? 'a number' : field.kind === 'boolean' ? 'true or false' : 'a string';
 
 class FilterParser {
   private comparisons = 0;
@@ -169,8 +180,11 @@ class FilterParser {
     const s = this.s;
     const at = s.pos;
     const name = s.match(FIELD_NAME) ?? s.expected('a field name');
-    const field = this.fields.get(name) ?? s.fail(`unknown field ${JSON.stringify(name)}; the fields are ${[...this.fields.keys()].join(', ')}`, at);
-    if (++this.comparisons > SEARCH_SYNTAX_LIMITS.comparisons) s.fail(`at most ${SEARCH_SYNTAX_LIMITS.comparisons} comparisons`, at);
+    const field =
+      this.fields.get(name) ??
+      s.fail(`unknown field ${JSON.stringify(name)}; the fields are ${[...this.fields.keys()].join(', ')}`, at);
+    if (++this.comparisons > SEARCH_SYNTAX_LIMITS.comparisons)
+      s.fail(`at most ${SEARCH_SYNTAX_LIMITS.comparisons} comparisons`, at);
     if (!s.eat(':')) s.expected(`":" after the field name ${name}`);
     s.skipSpace();
     const opAt = s.pos;
@@ -196,7 +210,8 @@ class FilterParser {
     let after = '"["';
     for (;;) {
       s.skipSpace();
-      if (values.length + ranges.length === SEARCH_SYNTAX_LIMITS.listValues) s.fail(`a list holds at most ${SEARCH_SYNTAX_LIMITS.listValues} values`);
+      if (values.length + ranges.length === SEARCH_SYNTAX_LIMITS.listValues)
+        s.fail(`a list holds at most ${SEARCH_SYNTAX_LIMITS.listValues} values`);
       const itemAt = s.pos;
       const value = this.value(field, after);
       if (typeof value === 'number' && s.eat('..')) {
@@ -218,13 +233,15 @@ class FilterParser {
     if (s.text[at] === '`') {
       const close = s.text.indexOf('`', at + 1);
       if (close < 0) s.fail('unclosed backtick: the value it opens has no closing "`"', at);
-      if (field.kind !== 'string') s.fail(`${field.name} is a ${field.kind} field: expected ${kindOf(field)}, found a backtick-quoted string`, at);
+      if (field.kind !== 'string')
+        s.fail(`${field.name} is a ${field.kind} field: expected ${kindOf(field)}, found a backtick-quoted string`, at);
       s.pos = close + 1;
       return s.text.slice(at + 1, close);
     }
     const word = s.match(WORD) ?? s.fail(`expected a value after ${after}, found ${s.found()}`);
     if (field.kind === 'string') {
-      if (word.includes('..')) s.fail(`ranges compare numbers, and ${field.name} is a string field (a value with ".." goes in backticks)`, at);
+      if (word.includes('..'))
+        s.fail(`ranges compare numbers, and ${field.name} is a string field (a value with ".." goes in backticks)`, at);
       return word;
     }
     if (word === 'true' || word === 'false') return word === 'true';
@@ -239,12 +256,14 @@ class FilterParser {
     AFTER_NUMBER.lastIndex = s.pos;
     if (text === undefined || !(AFTER_NUMBER.test(s.text) || s.text.startsWith('..', s.pos))) {
       s.pos = at;
-      if (s.text[at] === '`') s.fail(`${field.name} is a number field: expected a number, found a backtick-quoted string`);
+      if (s.text[at] === '`')
+        s.fail(`${field.name} is a number field: expected a number, found a backtick-quoted string`);
       if (s.match(WORD) === undefined) s.fail(`expected a value after ${after}, found ${s.found()}`);
       s.fail(`${field.name} is a number field: expected a number, found ${s.found(at)}`, at);
     }
     const value = Number(text);
-    if (Math.abs(value) > Number.MAX_SAFE_INTEGER) s.fail(`${text} is out of range: a number must lie within ±${Number.MAX_SAFE_INTEGER}`, at);
+    if (Math.abs(value) > Number.MAX_SAFE_INTEGER)
+      s.fail(`${text} is out of range: a number must lie within ±${Number.MAX_SAFE_INTEGER}`, at);
     return value === 0 ? 0 : value; // -0 is 0
   }
 }
@@ -263,7 +282,12 @@ const fieldList = (fields: ReadonlyMap<string, SearchField>, which: (f: SearchFi
   [...fields.values()].filter(which).map((f) => f.name);
 
 /** Parses a comma list of field names, each checked by `check` (which throws); at most `max`, no repeats. */
-function fieldNames(s: Scanner, max: number, check: (name: string, at: number) => void, then?: (name: string) => void): void {
+function fieldNames(
+  s: Scanner,
+  max: number,
+  check: (name: string, at: number) => void,
+  then?: (name: string) => void,
+): void {
   const seen = new Set<string>();
   do {
     s.skipSpace();
@@ -285,7 +309,11 @@ export function parseSortBy(text: string, fields: ReadonlyMap<string, SearchFiel
   const sortable = [...fieldList(fields, (f) => f.sort), TEXT_MATCH];
   const terms: SortTerm[] = [];
   const check = (name: string, at: number) => {
-    if (!sortable.includes(name)) s.fail(`${fields.has(name) ? 'cannot sort by' : 'unknown field'} ${JSON.stringify(name)}; sort_by takes ${sortable.join(', ')}`, at);
+    if (!sortable.includes(name))
+      s.fail(
+        `${fields.has(name) ? 'cannot sort by' : 'unknown field'} ${JSON.stringify(name)}; sort_by takes ${sortable.join(', ')}`,
+        at,
+      );
   };
   fieldNames(s, SEARCH_SYNTAX_LIMITS.sortFields, check, (name) => {
     if (!s.eat(':')) s.expected(`":asc" or ":desc" after ${name}`);
@@ -304,7 +332,11 @@ export function parseFacetBy(text: string, fields: ReadonlyMap<string, SearchFie
   const facetable = fieldList(fields, (f) => f.facet);
   const names: string[] = [];
   const check = (name: string, at: number) => {
-    if (!facetable.includes(name)) s.fail(`${fields.has(name) ? 'cannot facet by' : 'unknown field'} ${JSON.stringify(name)}; facet_by takes ${facetable.join(', ')}`, at);
+    if (!facetable.includes(name))
+      s.fail(
+        `${fields.has(name) ? 'cannot facet by' : 'unknown field'} ${JSON.stringify(name)}; facet_by takes ${facetable.join(', ')}`,
+        at,
+      );
   };
   fieldNames(s, SEARCH_SYNTAX_LIMITS.facetFields, check, (name) => names.push(name));
   return names;
@@ -326,16 +358,19 @@ export function checkFilterBounds(filter: Filter, argument: string): void {
       for (const part of f.of) walk(part, depth + 1);
       return;
     }
-    if (++comparisons > SEARCH_SYNTAX_LIMITS.comparisons) fail(`at most ${SEARCH_SYNTAX_LIMITS.comparisons} comparisons`);
+    if (++comparisons > SEARCH_SYNTAX_LIMITS.comparisons)
+      fail(`at most ${SEARCH_SYNTAX_LIMITS.comparisons} comparisons`);
     let numbers: number[];
     if ('value' in f) numbers = [f.value];
     else {
       if (f.values.length + f.ranges.length === 0) fail(`a list of values for ${f.field} needs at least one`);
-      if (f.values.length + f.ranges.length > SEARCH_SYNTAX_LIMITS.listValues) fail(`a list holds at most ${SEARCH_SYNTAX_LIMITS.listValues} values; got ${f.values.length} for ${f.field}`);
+      if (f.values.length + f.ranges.length > SEARCH_SYNTAX_LIMITS.listValues)
+        fail(`a list holds at most ${SEARCH_SYNTAX_LIMITS.listValues} values; got ${f.values.length} for ${f.field}`);
       numbers = f.values.filter((v): v is number => typeof v === 'number');
     }
     const big = numbers.find((n) => !Number.isFinite(n) || Math.abs(n) > Number.MAX_SAFE_INTEGER);
-    if (big !== undefined) fail(`${big} is out of range for ${f.field}: a number must lie within ±${Number.MAX_SAFE_INTEGER}`);
+    if (big !== undefined)
+      fail(`${big} is out of range for ${f.field}: a number must lie within ±${Number.MAX_SAFE_INTEGER}`);
   };
   walk(filter, 0);
 }
@@ -356,7 +391,9 @@ export function matchesFilter(filter: Filter, valueOf: (field: string) => string
 }
 
 /** One comparison of a filter as a test of its field's value: the rule matchesFilter applies, for a caller that tests many values. */
-export function comparisonTest(filter: Exclude<Filter, { op: 'and' | 'or' }>): (v: string | number | boolean | null) => boolean {
+export function comparisonTest(
+  filter: Exclude<Filter, { op: 'and' | 'or' }>,
+): (v: string | number | boolean | null) => boolean {
   switch (filter.op) {
     case '=':
     case '!=': {

@@ -19,7 +19,11 @@ export const MAX_QUERY_CHARACTERS = 200;
 
 /** The bound every API shares (REST also says it in its parameter spec); throws a BAD_REQUEST. */
 export function checkQueryLength(query: string): void {
-  if (query.length > MAX_QUERY_CHARACTERS) throw new AppError('BAD_REQUEST', `search: a query holds at most ${MAX_QUERY_CHARACTERS} characters; got ${query.length}`);
+  if (query.length > MAX_QUERY_CHARACTERS)
+    throw new AppError(
+      'BAD_REQUEST',
+      `search: a query holds at most ${MAX_QUERY_CHARACTERS} characters; got ${query.length}`,
+    );
 }
 
 /**
@@ -38,7 +42,10 @@ export type TextField = keyof typeof TEXT_FIELDS;
 
 /** Compatibility decomposition, accents dropped, lower case: "Société" and "societe" are one term. */
 function fold(text: string): string {
-  return text.normalize('NFKD').toLowerCase().replace(/\p{M}+/gu, '');
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/\p{M}+/gu, '');
 }
 
 /** A run of letters, digits and the marks on them, as written in the value. */
@@ -57,7 +64,9 @@ export function words(value: string): Word[] {
   const out: Word[] = [];
   for (const m of value.matchAll(RUN)) {
     // folding may bring a separator out of one run (NFKD of "½" is "1⁄2")
-    const terms = fold(m[0]).split(SEPARATORS).filter((t) => t !== '');
+    const terms = fold(m[0])
+      .split(SEPARATORS)
+      .filter((t) => t !== '');
     if (terms.length) out.push({ terms, start: m.index, end: m.index + m[0].length });
   }
   return out;
@@ -65,7 +74,9 @@ export function words(value: string): Word[] {
 
 /** A name's terms in order, at most MAX_NAME_TERMS; a term's position is its index. */
 export function nameTerms(name: string): string[] {
-  return words(name).flatMap((w) => w.terms).slice(0, MAX_NAME_TERMS);
+  return words(name)
+    .flatMap((w) => w.terms)
+    .slice(0, MAX_NAME_TERMS);
 }
 
 /** A symbol is one term, its `.` and `-` kept ("BRK.A" is "brk.a"); empty for a blank symbol. */
@@ -165,10 +176,12 @@ export function buildVocabulary(rows: Iterable<{ term: string; field: number; do
     const t = terms.get(term) ?? terms.set(term, new Map()).get(term)!;
     t.set(field, (t.get(field) ?? 0) + docs);
   }
-  const sorted = [...terms].map(([term, docs]) => {
-    const codes = codesOf(term);
-    return { term, codes, mask: maskOf(codes), docs };
-  }).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const sorted = [...terms]
+    .map(([term, docs]) => {
+      const codes = codesOf(term);
+      return { term, codes, mask: maskOf(codes), docs };
+    })
+    .sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   const byLength = new Map<number, VocabularyTerm[]>();
   for (const t of sorted) {
     const n = t.codes.length;
@@ -220,7 +233,11 @@ export interface ExpandOptions {
  * (no typo; from MIN_PREFIX_LENGTH characters). At most MAX_EXPANSIONS terms, the cheapest
  * (matchCost), then those in the most securities.
  */
-export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typos: withTypos, fields }: ExpandOptions): Expansion[] {
+export function expandToken(
+  vocabulary: Vocabulary,
+  token: string,
+  { prefix, typos: withTypos, fields }: ExpandOptions,
+): Expansion[] {
   const found = new Map<VocabularyTerm, { typos: number; prefixOnly: boolean }>();
   const budget = withTypos ? typoBudget(token) : 0;
   if (budget === 0) {
@@ -240,7 +257,11 @@ export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typ
     }
   }
   if (prefix && codePoints(token) >= MIN_PREFIX_LENGTH) {
-    for (let i = lowerBound(vocabulary.sorted, token); i < vocabulary.sorted.length && vocabulary.sorted[i]!.term.startsWith(token); i++) {
+    for (
+      let i = lowerBound(vocabulary.sorted, token);
+      i < vocabulary.sorted.length && vocabulary.sorted[i]!.term.startsWith(token);
+      i++
+    ) {
       const t = vocabulary.sorted[i]!;
       if (!found.has(t) || found.get(t)!.typos > 0) found.set(t, { typos: 0, prefixOnly: t.term !== token });
     }
@@ -256,7 +277,9 @@ export function expandToken(vocabulary: Vocabulary, token: string, { prefix, typ
     .filter((x) => x.docs > 0)
     .sort((a, b) => a.cost - b.cost || b.docs - a.docs || (a.t.term < b.t.term ? -1 : 1))
     .slice(0, MAX_EXPANSIONS);
-  return ranked.flatMap(({ t, m }) => [...t.docs.keys()].filter((f) => fields.has(f)).map((field) => ({ term: t.term, field, ...m })));
+  return ranked.flatMap(({ t, m }) =>
+    [...t.docs.keys()].filter((f) => fields.has(f)).map((field) => ({ term: t.term, field, ...m })),
+  );
 }
 
 // ------------------------------------------------------------------ highlights

@@ -18,7 +18,10 @@ export function normalizeSymbol(value: string): string | undefined {
 export function parseSymbol(value: string, argument: string): string {
   const symbol = normalizeSymbol(value);
   if (symbol === undefined) {
-    throw new AppError('BAD_REQUEST', `argument "${argument}": a symbol must be 1 to 20 characters from A-Z 0-9 . -; got ${JSON.stringify(value)}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "${argument}": a symbol must be 1 to 20 characters from A-Z 0-9 . -; got ${JSON.stringify(value)}`,
+    );
   }
   return symbol;
 }
@@ -31,7 +34,10 @@ export function parseSymbols(value: string | readonly string[], argument: string
   const items = (typeof value === 'string' ? [value] : value).flatMap((v) => v.split(','));
   const symbols = new Set(items.map((item) => parseSymbol(item, argument)));
   if (symbols.size === 0 || symbols.size > MAX_SYMBOLS) {
-    throw new AppError('BAD_REQUEST', `argument "${argument}" must name 1 to ${MAX_SYMBOLS} symbols; got ${symbols.size}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "${argument}" must name 1 to ${MAX_SYMBOLS} symbols; got ${symbols.size}`,
+    );
   }
   return [...symbols];
 }

@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
 import { createRedisCache } from '@envelop/response-cache-redis';
 import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { getNamedType, isAbstractType, isObjectType, parse, TypeInfo, visit, visitWithTypeInfo, BREAK, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isAbstractType,
+  isObjectType,
+  parse,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  BREAK,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Caller } from '../auth/caller.js';
@@ -16,16 +27,35 @@ import { stableJson } from './input.js';
  * cached, and a type added later is not cached until it is listed here or in CACHEABLE_TYPES.
  */
 const PARTS_OF_CACHEABLE = new Set([
-  'Query', 'PageInfo',
+  'Query',
+  'PageInfo',
   ...CACHEABLE_TYPES.flatMap((t) => [`${t}Connection`, `${t}Edge`]),
-  'LogoImage', 'LogoPng', 'LogoSecurityInfo',
-  'SecurityClassification', 'SecurityIdentifiers', 'SecurityFinancials', 'ExchangeInfo', 'CompanyInfo', 'Address', 'TickerMeta',
-  'FundamentalBalanceSheet', 'FundamentalCashFlow', 'FundamentalIncomeStatement',
-  'DerivedMetrics', 'WorkingCapitalDays', 'RiskFactors', 'MostNegativeRisk', 'Mdna', 'LitigationMentions',
+  'LogoImage',
+  'LogoPng',
+  'LogoSecurityInfo',
+  'SecurityClassification',
+  'SecurityIdentifiers',
+  'SecurityFinancials',
+  'ExchangeInfo',
+  'CompanyInfo',
+  'Address',
+  'TickerMeta',
+  'FundamentalBalanceSheet',
+  'FundamentalCashFlow',
+  'FundamentalIncomeStatement',
+  'DerivedMetrics',
+  'WorkingCapitalDays',
+  'RiskFactors',
+  'MostNegativeRisk',
+  'Mdna',
+  'LitigationMentions',
 ]);
 
 /** TTL in milliseconds per type (and per field, for the caller's own) as the response cache takes them. */
-export function cacheTtls(schema: GraphQLSchema, ttlSeconds: Readonly<Record<CacheableType, number>>): Record<string, number> {
+export function cacheTtls(
+  schema: GraphQLSchema,
+  ttlSeconds: Readonly<Record<CacheableType, number>>,
+): Record<string, number> {
   const ttls: Record<string, number> = { 'Query.me': 0, 'Query.apiKeys': 0 };
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__') || PARTS_OF_CACHEABLE.has(type.name)) continue;
@@ -47,7 +77,10 @@ const sizeOf = (result: unknown) => JSON.stringify(result).length;
  * thousand distinct pages of a thousand balance sheets would hold gigabytes. Each answer is
  * measured once, when it is stored (stores are the rare misses).
  */
-export function boundedMemoryCache(maxBytes = MEMORY_CACHE_BYTES, maxEntryBytes = MAX_CACHED_ANSWER_BYTES): Cache & { readonly bytes: number } {
+export function boundedMemoryCache(
+  maxBytes = MEMORY_CACHE_BYTES,
+  maxEntryBytes = MAX_CACHED_ANSWER_BYTES,
+): Cache & { readonly bytes: number } {
   const entries = new Map<string, { result: ExecutionResult; bytes: number; until: number }>();
   let bytes = 0;
   const drop = (key: string) => {
@@ -123,7 +156,10 @@ const DOCUMENT_VERDICTS = 1000;
  * holds no record of a type with a TTL (`{ __typename }`): the cache's TTL is 0 without one.
  * Decided once per document text.
  */
-export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<string, number>>): (query: string | undefined) => boolean {
+export function cacheableDocuments(
+  schema: GraphQLSchema,
+  ttls: Readonly<Record<string, number>>,
+): (query: string | undefined) => boolean {
   const verdicts = new Map<string, boolean>();
   const neverCached = (typeName: string) => {
     const type = schema.getType(typeName);
@@ -158,7 +194,10 @@ export function cacheableDocuments(schema: GraphQLSchema, ttls: Readonly<Record<
         Field(node) {
           const parent = typeInfo.getParentType();
           const type = typeInfo.getType();
-          if ((parent && ttls[`${parent.name}.${node.name.value}`] === 0) || (type && neverCached(getNamedType(type).name))) {
+          if (
+            (parent && ttls[`${parent.name}.${node.name.value}`] === 0) ||
+            (type && neverCached(getNamedType(type).name))
+          ) {
             cacheable = false;
             return BREAK;
           }
@@ -192,7 +231,15 @@ const callerOf = (context: unknown): Caller | null => (context as { ctx?: Contex
  * instance) when there is one. Only authenticated HTTP requests use it; graphql/http.ts authenticates and
  * counts the rate limit before Yoga runs, so a cached answer costs the same budget.
  */
-export function responseCachePlugins({ config, schema, redis }: { config: Pick<GraphQLConfig, 'cacheTtlSeconds'>; schema: GraphQLSchema; redis?: Redis | undefined }): Plugin[] {
+export function responseCachePlugins({
+  config,
+  schema,
+  redis,
+}: {
+  config: Pick<GraphQLConfig, 'cacheTtlSeconds'>;
+  schema: GraphQLSchema;
+  redis?: Redis | undefined;
+}): Plugin[] {
   if (Object.values(config.cacheTtlSeconds).every((s) => s === 0)) return [];
   // the response cache's own execution hook needs what its HTTP hook (onParams) computed: requests
   // that did not come through HTTP (WebSocket operations) do not use it
@@ -209,7 +256,8 @@ export function responseCachePlugins({ config, schema, redis }: { config: Pick<G
     },
     useResponseCache<object>({
       session: (_request, context) => callerOf(context)?.tier ?? null,
-      enabled: (_request, context) => overHttp.has(context) && callerOf(context) !== null && cacheable(overHttp.get(context)),
+      enabled: (_request, context) =>
+        overHttp.has(context) && callerOf(context) !== null && cacheable(overHttp.get(context)),
       cache,
       ttl: 0, // an answer without a cacheable type is not kept
       ttlPerSchemaCoordinate: ttls,
@@ -220,7 +268,10 @@ export function responseCachePlugins({ config, schema, redis }: { config: Pick<G
       // variables are written without recursion, so no nesting that arrives overflows the stack
       buildResponseCacheKey: ({ documentString, operationName, variableValues, sessionId }) =>
         cacheable(documentString)
-          ? `mdg:gql-cache:${createHash('sha256').update(JSON.stringify([documentString, operationName ?? null, sessionId ?? null])).update(stableJson(variableValues ?? {})).digest('hex')}`
+          ? `mdg:gql-cache:${createHash('sha256')
+              .update(JSON.stringify([documentString, operationName ?? null, sessionId ?? null]))
+              .update(stableJson(variableValues ?? {}))
+              .digest('hex')}`
           : 'mdg:gql-cache:never',
     }),
   ];

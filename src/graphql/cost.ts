@@ -1,6 +1,22 @@
 import {
-  getNamedType, getNullableType, getOperationAST, isEnumType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, Kind,
-  type DocumentNode, type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isEnumType,
+  isInterfaceType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { TEXT_LIMITS } from '../domain/limits.js';
 
@@ -58,7 +74,12 @@ export interface CostOptions {
 type Variables = Readonly<Record<string, unknown>>;
 
 /** Units of a leaf field's value: an enum or a number is one; text counts its longest stored length. */
-function leafUnitsOf(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, type: GraphQLNamedType, options: CostOptions): number {
+function leafUnitsOf(
+  parent: GraphQLNamedType,
+  field: GraphQLField<unknown, unknown>,
+  type: GraphQLNamedType,
+  options: CostOptions,
+): number {
   if (isEnumType(type)) return 1;
   const chars = options.textChars?.(`${parent.name}.${field.name}`) ?? SCALAR_CHARS[type.name];
   return chars === undefined ? 1 : Math.ceil(chars / CHARS_PER_UNIT);
@@ -77,10 +98,18 @@ export function recordUnits(schema: GraphQLSchema, typeName: string, options: Co
     for (const field of Object.values(type.getFields()) as GraphQLField<unknown, unknown>[]) {
       const named = getNamedType(field.type);
       const items = isListType(getNullableType(field.type))
-        ? (field.extensions.listSize as ListSizeExtension | undefined)?.max ?? options.listItems?.(`${type.name}.${field.name}`) ?? UNDECLARED_LIST_SIZE
+        ? ((field.extensions.listSize as ListSizeExtension | undefined)?.max ??
+          options.listItems?.(`${type.name}.${field.name}`) ??
+          UNDECLARED_LIST_SIZE)
         : 1;
       if (isLeafType(named)) total += items * leafUnitsOf(type, field, named, options);
-      else if (isObjectType(named) && !path.has(named.name) && !named.getInterfaces().some((i) => i === node) && !named.name.endsWith('Connection') && !field.args.some((a) => isNonNullType(a.type))) {
+      else if (
+        isObjectType(named) &&
+        !path.has(named.name) &&
+        !named.getInterfaces().some((i) => i === node) &&
+        !named.name.endsWith('Connection') &&
+        !field.args.some((a) => isNonNullType(a.type))
+      ) {
         total += items * units(named, new Set([...path, named.name]));
       }
     }
@@ -92,13 +121,20 @@ export function recordUnits(schema: GraphQLSchema, typeName: string, options: Co
 }
 
 /** Relay's wrappers: the items of a connection, whose count its parent field's `first` decides. */
-const isConnectionItems = (parent: GraphQLNamedType, field: string) => parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes');
+const isConnectionItems = (parent: GraphQLNamedType, field: string) =>
+  parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes');
 
 /**
  * The cost of the operation `operationName` of `document` with `variables`, and whether any
  * variable decided it (when none did, the cost belongs to the document and may be cached).
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Variables, options: CostOptions = {}): { cost: number; byVariables: boolean } {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Variables,
+  options: CostOptions = {},
+): { cost: number; byVariables: boolean } {
   const operation = getOperationAST(document, operationName);
   if (!operation) return { cost: 0, byVariables: false };
   const root = schema.getRootType(operation.operation);
@@ -124,9 +160,11 @@ class CostWalk {
     private readonly options: CostOptions,
   ) {
     for (const def of document.definitions) {
-      if (def.kind === Kind.FRAGMENT_DEFINITION) this.#fragments.set(def.name.value, { set: def.selectionSet, type: def.typeCondition.name.value });
+      if (def.kind === Kind.FRAGMENT_DEFINITION)
+        this.#fragments.set(def.name.value, { set: def.selectionSet, type: def.typeCondition.name.value });
     }
-    for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) this.#defaults.set(v.variable.name.value, v.defaultValue);
+    for (const v of operation.variableDefinitions ?? [])
+      if (v.defaultValue) this.#defaults.set(v.variable.name.value, v.defaultValue);
   }
 
   /** The value of an argument: a literal, or a variable (as sent, else its default). */
@@ -143,30 +181,46 @@ class CostWalk {
     return undefined;
   }
 
-  listSize(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, node: FieldNode, inherited: number | undefined): number {
+  listSize(
+    parent: GraphQLNamedType,
+    field: GraphQLField<unknown, unknown>,
+    node: FieldNode,
+    inherited: number | undefined,
+  ): number {
     const first = field.args.find((a) => a.name === 'first');
     const pageSize = first?.extensions.pageSize as PageSizeExtension | undefined;
     if (pageSize) {
       const given = node.arguments?.find((a) => a.name.value === 'first');
       const value = given ? this.argumentValue(given.value) : undefined;
       // out of range is refused by the field itself, with a message naming the argument
-      return typeof value === 'number' && Number.isInteger(value) ? Math.min(Math.max(value, 1), pageSize.max) : pageSize.default;
+      return typeof value === 'number' && Number.isInteger(value)
+        ? Math.min(Math.max(value, 1), pageSize.max)
+        : pageSize.default;
     }
     const declared = field.extensions.listSize as ListSizeExtension | undefined;
     if (declared?.itemsOf) {
       const given = node.arguments?.find((a) => a.name.value === declared.itemsOf);
       const value = given ? this.argumentValue(given.value) : undefined;
-      const items = Array.isArray(value) ? value.length : declared.max ?? UNDECLARED_LIST_SIZE;
+      const items = Array.isArray(value) ? value.length : (declared.max ?? UNDECLARED_LIST_SIZE);
       return Math.min(items, declared.max ?? items);
     }
-    return declared?.max ?? this.options.listItems?.(`${parent.name}.${field.name}`) ?? inherited ?? UNDECLARED_LIST_SIZE;
+    return (
+      declared?.max ?? this.options.listItems?.(`${parent.name}.${field.name}`) ?? inherited ?? UNDECLARED_LIST_SIZE
+    );
   }
 
-  setCost(set: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
+  setCost(
+    set: SelectionSetNode,
+    parent: GraphQLNamedType,
+    pageSize: number | undefined,
+    spreading: ReadonlySet<string>,
+  ): number {
     let total = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) ?? parent : parent;
+        const type = selection.typeCondition
+          ? (this.schema.getType(selection.typeCondition.name.value) ?? parent)
+          : parent;
         total += this.setCost(selection.selectionSet, type, pageSize, spreading);
       } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const name = selection.name.value;
@@ -175,7 +229,12 @@ class CostWalk {
         const key = `${name}:${pageSize ?? ''}`;
         let cost = this.#fragmentCosts.get(key);
         if (cost === undefined) {
-          cost = this.setCost(fragment.set, this.schema.getType(fragment.type) ?? parent, pageSize, new Set([...spreading, name]));
+          cost = this.setCost(
+            fragment.set,
+            this.schema.getType(fragment.type) ?? parent,
+            pageSize,
+            new Set([...spreading, name]),
+          );
           this.#fragmentCosts.set(key, cost);
         }
         total += cost;
@@ -186,7 +245,12 @@ class CostWalk {
     return total;
   }
 
-  fieldCost(node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined, spreading: ReadonlySet<string>): number {
+  fieldCost(
+    node: FieldNode,
+    parent: GraphQLNamedType,
+    pageSize: number | undefined,
+    spreading: ReadonlySet<string>,
+  ): number {
     const name = node.name.value;
     if (name === '__typename') return 1;
     if (name === '__schema' || name === '__type') return 0; // introspection: a fixed answer, refused in production
@@ -194,10 +258,14 @@ class CostWalk {
     if (!field) return 0; // validation refuses it
     const type = getNamedType(field.type);
     const isList = isListType(getNullableType(field.type));
-    const items = isList ? this.listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined) : 1;
+    const items = isList
+      ? this.listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined)
+      : 1;
     if (isLeafType(type)) return items * leafUnitsOf(parent, field, type, this.options);
     // a connection passes its page size to its edges and nodes
-    const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize) ? this.listSize(parent, field, node, undefined) : undefined;
+    const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize)
+      ? this.listSize(parent, field, node, undefined)
+      : undefined;
     const each = 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, first, spreading) : 0);
     return items * each;
   }

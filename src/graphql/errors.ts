@@ -10,14 +10,18 @@ import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '.
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const thrown = error instanceof GraphQLError ? error.originalError : error;
   // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE
-  const original = !(thrown instanceof AppError) && thrown !== undefined && isDatabaseUnavailable(thrown) ? databaseUnavailable() : thrown;
+  const original =
+    !(thrown instanceof AppError) && thrown !== undefined && isDatabaseUnavailable(thrown)
+      ? databaseUnavailable()
+      : thrown;
   const gql = error instanceof GraphQLError ? error : undefined;
   const at = { ...(gql?.nodes ? { nodes: gql.nodes } : {}), ...(gql?.path ? { path: gql.path } : {}) };
   // an error that asks the client to come back later (rate limited, database unreachable, OCR or
   // the instance busy) answers with its status and Retry-After, as REST does
   if (original instanceof AppError) return toGraphQLError(original, { ...at, http: 'retry-after' in original.headers });
   // Relay global ids that do not decode are the client's mistake, not ours
-  if (gql && !gql.extensions?.code && /^Invalid global ID/.test(gql.message)) return toGraphQLError(new AppError('BAD_REQUEST', gql.message), at);
+  if (gql && !gql.extensions?.code && /^Invalid global ID/.test(gql.message))
+    return toGraphQLError(new AppError('BAD_REQUEST', gql.message), at);
   return yogaMaskError(error, message, isDev);
 }
 
@@ -27,7 +31,12 @@ const requestErrors = new WeakSet<GraphQLError>();
  * A GraphQL error that refuses a whole request before execution (a guard limit, a persisted
  * document refused), with the HTTP status of its code. Register useRequestErrorStatus with it.
  */
-export function requestError(code: ErrorCode, message: string, nodes?: GraphQLError['nodes'], headers?: Record<string, string>): GraphQLError {
+export function requestError(
+  code: ErrorCode,
+  message: string,
+  nodes?: GraphQLError['nodes'],
+  headers?: Record<string, string>,
+): GraphQLError {
   const error = toGraphQLError(new AppError(code, message, headers), { ...(nodes ? { nodes } : {}), http: true });
   requestErrors.add(error);
   return error;
@@ -92,7 +101,8 @@ function findNulText(document: DocumentNode): { argument: string; node: ASTNode 
   let found: { argument: string; node: ASTNode } | undefined;
   visit(document, {
     StringValue(node) {
-      if (!found && node.value.includes('\u0000')) found = { argument: node.loc ? (argumentAt(document, node.loc.start) ?? 'value') : 'value', node };
+      if (!found && node.value.includes('\u0000'))
+        found = { argument: node.loc ? (argumentAt(document, node.loc.start) ?? 'value') : 'value', node };
     },
   });
   return found;
@@ -100,7 +110,15 @@ function findNulText(document: DocumentNode): { argument: string; node: ASTNode 
 
 /** Validation errors reported at a literal value are errors in an argument's value. */
 const VALUE_KINDS = new Set<string>([
-  Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT, Kind.OBJECT_FIELD,
+  Kind.INT,
+  Kind.FLOAT,
+  Kind.STRING,
+  Kind.BOOLEAN,
+  Kind.NULL,
+  Kind.ENUM,
+  Kind.LIST,
+  Kind.OBJECT,
+  Kind.OBJECT_FIELD,
 ]);
 
 /**
@@ -114,7 +132,16 @@ export function useInputErrorCodes(): Plugin {
       return ({ result, setResult }) => {
         if (result.length === 0) {
           const where = nulText(params.documentAST);
-          if (where) setResult([toGraphQLError(new AppError('BAD_REQUEST', `argument "${where.argument}": text may not contain NUL characters (U+0000)`), { nodes: [where.node] })]);
+          if (where)
+            setResult([
+              toGraphQLError(
+                new AppError(
+                  'BAD_REQUEST',
+                  `argument "${where.argument}": text may not contain NUL characters (U+0000)`,
+                ),
+                { nodes: [where.node] },
+              ),
+            ]);
           return;
         }
         setResult(
@@ -133,7 +160,11 @@ export function useInputErrorCodes(): Plugin {
     },
     onExecute({ args, setResultAndStopExecution }) {
       if (hasNul(args.variableValues)) {
-        setResultAndStopExecution({ errors: [toGraphQLError(new AppError('BAD_REQUEST', 'variables: text may not contain NUL characters (U+0000)'))] });
+        setResultAndStopExecution({
+          errors: [
+            toGraphQLError(new AppError('BAD_REQUEST', 'variables: text may not contain NUL characters (U+0000)')),
+          ],
+        });
       }
       return {
         onExecuteDone({ result, setResult }) {
@@ -160,7 +191,12 @@ function codedInputErrors<R extends { errors?: readonly GraphQLError[] }>(result
   return {
     ...result,
     errors: result.errors?.map((e) =>
-      e.extensions?.code || e.path ? e : new GraphQLError(e.message, { ...(e.nodes ? { nodes: e.nodes } : {}), extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } }),
+      e.extensions?.code || e.path
+        ? e
+        : new GraphQLError(e.message, {
+            ...(e.nodes ? { nodes: e.nodes } : {}),
+            extensions: { ...e.extensions, code: 'BAD_USER_INPUT' },
+          }),
     ),
   };
 }

@@ -22,25 +22,40 @@ export function boundEntities(schema: GraphQLSchema): GraphQLSchema {
   field.resolve = (source, args: { representations: unknown[] }, context, info) => {
     const { representations } = args;
     if (representations.length > MAX_REPRESENTATIONS) {
-      throw new AppError('BAD_REQUEST', `argument "representations": at most ${MAX_REPRESENTATIONS}; got ${representations.length}`);
+      throw new AppError(
+        'BAD_REQUEST',
+        `argument "representations": at most ${MAX_REPRESENTATIONS}; got ${representations.length}`,
+      );
     }
     // one promise of the whole list, each failure in it as its Error, as nodes(ids:) does
-    return Promise.all(representations.map(async (representation, i) => {
-      const named = `argument "representations"[${i}]`;
-      try {
-        if (typeof representation !== 'object' || representation === null || Array.isArray(representation)) throw new AppError('BAD_REQUEST', 'must be an object');
-        const typename = (representation as { __typename?: unknown }).__typename;
-        if (typeof typename !== 'string' || !entities.has(typename)) {
-          throw new AppError('BAD_REQUEST', `"__typename" must name an entity (${[...entities].join(', ')}); got ${JSON.stringify(typename)?.slice(0, 64)}`);
+    return Promise.all(
+      representations.map(async (representation, i) => {
+        const named = `argument "representations"[${i}]`;
+        try {
+          if (typeof representation !== 'object' || representation === null || Array.isArray(representation))
+            throw new AppError('BAD_REQUEST', 'must be an object');
+          const typename = (representation as { __typename?: unknown }).__typename;
+          if (typeof typename !== 'string' || !entities.has(typename)) {
+            throw new AppError(
+              'BAD_REQUEST',
+              `"__typename" must name an entity (${[...entities].join(', ')}); got ${JSON.stringify(typename)?.slice(0, 64)}`,
+            );
+          }
+          const [entity] = (await resolveOne(
+            source,
+            { representations: [representation] },
+            context,
+            info,
+          )) as unknown[];
+          return await entity;
+        } catch (e) {
+          // an Error as a list item is that item's error: the others still answer
+          return e instanceof AppError && e.code === 'BAD_REQUEST'
+            ? new AppError('BAD_REQUEST', `${named}: ${e.message}`)
+            : (e as Error);
         }
-        const [entity] = (await resolveOne(source, { representations: [representation] }, context, info)) as unknown[];
-        return await entity;
-      } catch (e) {
-        // an Error as a list item is that item's error: the others still answer
-        return e instanceof AppError && e.code === 'BAD_REQUEST' ? new AppError('BAD_REQUEST', `${named}: ${e.message}`) : (e as Error);
-      }
-    }));
+      }),
+    );
   };
   return schema;
 }
-

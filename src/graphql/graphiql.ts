@@ -33,7 +33,8 @@ function listAssets(dir: string, prefix = ''): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) for (const [name, abs] of listAssets(file, `${prefix}${entry.name}/`)) files.set(name, abs);
+    if (entry.isDirectory())
+      for (const [name, abs] of listAssets(file, `${prefix}${entry.name}/`)) files.set(name, abs);
     else if (TYPES[path.extname(entry.name)]) files.set(`${prefix}${entry.name}`, file);
   }
   return files;
@@ -52,7 +53,8 @@ export function graphiqlAssets(): (request: Request, url: URL) => Promise<Respon
   // the bundle is 5 MB and compresses to a fifth: compressed once, kept for the process's life
   const gzipped = new Map<string, Promise<Buffer>>();
   return async (request, url) => {
-    if (!url.pathname.startsWith(GRAPHIQL_ASSETS) || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+    if (!url.pathname.startsWith(GRAPHIQL_ASSETS) || (request.method !== 'GET' && request.method !== 'HEAD'))
+      return undefined;
     const name = url.pathname.slice(GRAPHIQL_ASSETS.length);
     const file = files.get(name);
     if (!file) return undefined;
@@ -64,7 +66,11 @@ export function graphiqlAssets(): (request: Request, url: URL) => Promise<Respon
     });
     let body: Buffer;
     if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
-      if (!gzipped.has(name)) gzipped.set(name, fs.promises.readFile(file).then((raw) => gzipAsync(raw)));
+      if (!gzipped.has(name))
+        gzipped.set(
+          name,
+          fs.promises.readFile(file).then((raw) => gzipAsync(raw)),
+        );
       body = await gzipped.get(name)!;
       headers.set('content-encoding', 'gzip');
     } else body = await fs.promises.readFile(file);

@@ -1,7 +1,16 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import {
-  getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind,
-  type DocumentNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode, type ValidationContext, type ValidationRule,
+  getNamedType,
+  GraphQLError,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../auth/caller.js';
@@ -30,7 +39,10 @@ const limit = (code: ErrorCode, n: number) => ({ n, propagateOnRejection: false,
 /** Relay's plumbing: `edges` and `nodes` of a connection, `node` of an edge. They add no level of data. */
 function isConnectionWrapper(parent: GraphQLNamedType | undefined, field: string): boolean {
   if (!parent) return false;
-  return (parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes')) || (parent.name.endsWith('Edge') && field === 'node');
+  return (
+    (parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes')) ||
+    (parent.name.endsWith('Edge') && field === 'node')
+  );
 }
 
 /**
@@ -44,7 +56,8 @@ function maxDepthRule(maxDepth: number): ValidationRule {
   return (context) => {
     const schema = context.getSchema();
     const fragmentDepths = new Map<string, number>(); // each fragment is counted once: spreads may repeat
-    const typeNamed = (name: string | undefined, fallback: GraphQLNamedType | undefined) => (name ? schema.getType(name) ?? undefined : fallback);
+    const typeNamed = (name: string | undefined, fallback: GraphQLNamedType | undefined) =>
+      name ? (schema.getType(name) ?? undefined) : fallback;
     function depthOf(set: SelectionSetNode, parent: GraphQLNamedType | undefined, depth: number): number {
       let max = depth;
       for (const selection of set.selections) {
@@ -53,15 +66,25 @@ function maxDepthRule(maxDepth: number): ValidationRule {
           if (name === '__schema') continue;
           const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
           const level = isConnectionWrapper(parent, name) ? depth : depth + 1;
-          max = Math.max(max, selection.selectionSet ? depthOf(selection.selectionSet, field && getNamedType(field.type), level) : level);
+          max = Math.max(
+            max,
+            selection.selectionSet ? depthOf(selection.selectionSet, field && getNamedType(field.type), level) : level,
+          );
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          max = Math.max(max, depthOf(selection.selectionSet, typeNamed(selection.typeCondition?.name.value, parent), depth + 1));
+          max = Math.max(
+            max,
+            depthOf(selection.selectionSet, typeNamed(selection.typeCondition?.name.value, parent), depth + 1),
+          );
         } else {
           const name = selection.name.value;
           if (!fragmentDepths.has(name)) {
             fragmentDepths.set(name, 0); // a cycle (refused by validation anyway) ends here
             const fragment = context.getFragment(name);
-            if (fragment) fragmentDepths.set(name, depthOf(fragment.selectionSet, typeNamed(fragment.typeCondition.name.value, undefined), 0));
+            if (fragment)
+              fragmentDepths.set(
+                name,
+                depthOf(fragment.selectionSet, typeNamed(fragment.typeCondition.name.value, undefined), 0),
+              );
           }
           max = Math.max(max, depth + 1 + fragmentDepths.get(name)!);
         }
@@ -72,7 +95,13 @@ function maxDepthRule(maxDepth: number): ValidationRule {
       OperationDefinition(operation) {
         const depth = depthOf(operation.selectionSet, schema.getRootType(operation.operation) ?? undefined, 0);
         if (depth > maxDepth) {
-          context.reportError(requestError('QUERY_TOO_DEEP', `Query depth limit of ${maxDepth} exceeded, found ${depth} (Relay's edges, node and nodes are not counted).`, [operation]));
+          context.reportError(
+            requestError(
+              'QUERY_TOO_DEEP',
+              `Query depth limit of ${maxDepth} exceeded, found ${depth} (Relay's edges, node and nodes are not counted).`,
+              [operation],
+            ),
+          );
         }
       },
     };
@@ -83,7 +112,13 @@ function maxDepthRule(maxDepth: number): ValidationRule {
 const noIntrospection: ValidationRule = (context) => ({
   Field(node) {
     if (node.name.value === '__schema' || node.name.value === '__type') {
-      context.reportError(requestError('INTROSPECTION_DISABLED', `introspection is disabled on this server; the document asks for ${node.name.value}`, [node]));
+      context.reportError(
+        requestError(
+          'INTROSPECTION_DISABLED',
+          `introspection is disabled on this server; the document asks for ${node.name.value}`,
+          [node],
+        ),
+      );
     }
   },
 });
@@ -114,7 +149,8 @@ function useHiddenSuggestions(): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           // variables that do not coerce (an unknown enum value) fail before execution: no data
-          if ('errors' in result && result.errors && !('data' in result)) setResult({ ...result, errors: result.errors.map(withoutSuggestion) });
+          if ('errors' in result && result.errors && !('data' in result))
+            setResult({ ...result, errors: result.errors.map(withoutSuggestion) });
         },
       };
     },
@@ -140,21 +176,31 @@ export function guardPlugins(config: Readonly<Config>, budget?: InFlightBudget):
     ...(armor.protect().plugins as Plugin[]),
     { onValidate: ({ addValidationRule }) => addValidationRule(maxDepthRule(g.maxDepth)) } satisfies Plugin,
     useCost(g.maxCost, budget, costOptions),
-    ...(g.introspection ? [] : [{ onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection) } satisfies Plugin]),
+    ...(g.introspection
+      ? []
+      : [{ onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection) } satisfies Plugin]),
     ...(config.nodeEnv === 'production' ? [useHiddenSuggestions()] : []),
   ];
 }
 
 /** How the cost analysis reads the schema: stored text and child lists at the import's limits (src/domain/limits.ts). */
 export const costOptions: CostOptions = {
-  textChars: (coordinate) => (Object.hasOwn(FIELD_TEXT_KINDS, coordinate) ? TEXT_LIMITS[FIELD_TEXT_KINDS[coordinate]!] : undefined),
-  listItems: (coordinate) => (Object.hasOwn(FIELD_LIST_KINDS, coordinate) ? LIST_LIMITS[FIELD_LIST_KINDS[coordinate]!] : undefined),
+  textChars: (coordinate) =>
+    Object.hasOwn(FIELD_TEXT_KINDS, coordinate) ? TEXT_LIMITS[FIELD_TEXT_KINDS[coordinate]!] : undefined,
+  listItems: (coordinate) =>
+    Object.hasOwn(FIELD_LIST_KINDS, coordinate) ? LIST_LIMITS[FIELD_LIST_KINDS[coordinate]!] : undefined,
 };
 
 /** Per document and operation name, a cost no variable decided (Yoga's parse cache hands every request with the same text the same document). */
 const documentCosts = new WeakMap<DocumentNode, Map<string, number>>();
 
-function costOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Readonly<Record<string, unknown>>, options: CostOptions): number {
+function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Readonly<Record<string, unknown>>,
+  options: CostOptions,
+): number {
   const known = documentCosts.get(document)?.get(operationName ?? '');
   if (known !== undefined) return known;
   const { cost, byVariables } = operationCost(schema, document, operationName, variables, options);
@@ -173,7 +219,11 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
  * budget of work in flight while it executes (src/runtime/in-flight.ts).
  */
 function useCost(maxCost: number, budget: InFlightBudget | undefined, options: CostOptions): Plugin {
-  const refusal = (cost: number) => requestError('QUERY_TOO_COMPLEX', `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default) and a record's child lists at their largest; ask for fewer items or fewer fields (docs/security.md).`);
+  const refusal = (cost: number) =>
+    requestError(
+      'QUERY_TOO_COMPLEX',
+      `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default) and a record's child lists at their largest; ask for fewer items or fewer fields (docs/security.md).`,
+    );
   return {
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const cost = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
@@ -202,11 +252,15 @@ function useCost(maxCost: number, budget: InFlightBudget | undefined, options: C
   };
 }
 
-
 /**
  * The largest /graphql body `caller` may send: GRAPHQL_MAX_BODY_BYTES, except for callers
  * entitled to OCR, whose `extractText` frames may be as large as the REST route's (10 MiB).
  */
-export function graphqlBodyLimit(config: Pick<GraphQLConfig, 'maxBodyBytes'>, caller: Pick<Caller, 'tier'> | null): number {
-  return caller && isEntitled(caller.tier, 'ocr') ? Math.max(config.maxBodyBytes, LARGEST_BODY_BYTES) : config.maxBodyBytes;
+export function graphqlBodyLimit(
+  config: Pick<GraphQLConfig, 'maxBodyBytes'>,
+  caller: Pick<Caller, 'tier'> | null,
+): number {
+  return caller && isEntitled(caller.tier, 'ocr')
+    ? Math.max(config.maxBodyBytes, LARGEST_BODY_BYTES)
+    : config.maxBodyBytes;
 }

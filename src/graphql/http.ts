@@ -31,7 +31,14 @@ function refusal(error: AppError): Response {
   return new Response(JSON.stringify({ errors: [toGraphQLError(error)] }), { status: error.status, headers });
 }
 
-export function graphqlOverHttp({ yoga, answer = async (request, serverContext) => yoga.fetch(request, serverContext), config, identify, bodies, failed }: GraphQLOverHttpDeps) {
+export function graphqlOverHttp({
+  yoga,
+  answer = async (request, serverContext) => yoga.fetch(request, serverContext),
+  config,
+  identify,
+  bodies,
+  failed,
+}: GraphQLOverHttpDeps) {
   return async function graphql(ctx: Context, url: URL): Promise<Response> {
     let request: Request;
     let releaseBody: (() => void) | undefined;
@@ -60,7 +67,8 @@ export function graphqlOverHttp({ yoga, answer = async (request, serverContext) 
     }
     for (const cookie of ctx.responseCookies) response.headers.append('set-cookie', cookie);
     // a subscription over SSE: proxies (nginx) would hold its events back in their buffers
-    if (response.headers.get('content-type')?.startsWith('text/event-stream')) response.headers.set('x-accel-buffering', 'no');
+    if (response.headers.get('content-type')?.startsWith('text/event-stream'))
+      response.headers.set('x-accel-buffering', 'no');
     return response;
   };
 }

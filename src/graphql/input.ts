@@ -13,7 +13,10 @@ export const MAX_INPUT_DEPTH = MAX_JSON_DEPTH;
 export function inputDepthError(params: { variables?: unknown; extensions?: unknown }): AppError | undefined {
   for (const part of ['variables', 'extensions'] as const) {
     if (nestedDeeperThan(params[part], MAX_INPUT_DEPTH)) {
-      return new AppError('BAD_REQUEST', `${part}: arrays and objects nest more than ${MAX_INPUT_DEPTH} levels deep; no input of this schema needs more`);
+      return new AppError(
+        'BAD_REQUEST',
+        `${part}: arrays and objects nest more than ${MAX_INPUT_DEPTH} levels deep; no input of this schema needs more`,
+      );
     }
   }
   return undefined;

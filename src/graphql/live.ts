@@ -28,12 +28,16 @@ export class LiveEvent {
 
   /** The SSE `next` event, as Yoga's SSE processor writes it (no internal error extensions). */
   sse(): Buffer {
-    return (this.#sse ??= Buffer.from(`event: next\ndata: ${this.result.errors?.length ? JSON.stringify(withErrors(this.result, ['http', 'unexpected'])) : this.#plain()}\n\n`));
+    return (this.#sse ??= Buffer.from(
+      `event: next\ndata: ${this.result.errors?.length ? JSON.stringify(withErrors(this.result, ['http', 'unexpected'])) : this.#plain()}\n\n`,
+    ));
   }
 
   /** The `payload` of a graphql-ws `next` message, as graphql/ws.ts formats it (no `http` extension). */
   ws(): string {
-    return (this.#ws ??= this.result.errors?.length ? JSON.stringify(withErrors(this.result, ['http'])) : this.#plain());
+    return (this.#ws ??= this.result.errors?.length
+      ? JSON.stringify(withErrors(this.result, ['http']))
+      : this.#plain());
   }
 
   #plain(): string {
@@ -138,7 +142,10 @@ export class Member {
 }
 
 const slowConsumer = (bytes: number) =>
-  new AppError('SLOW_CONSUMER', `this subscription left more than ${bytes} bytes of events unread (SUBSCRIPTION_BUFFER_BYTES) and was ended; read faster, or subscribe to less`);
+  new AppError(
+    'SLOW_CONSUMER',
+    `this subscription left more than ${bytes} bytes of events unread (SUBSCRIPTION_BUFFER_BYTES) and was ended; read faster, or subscribe to less`,
+  );
 
 /** Identical subscriptions: one source stream, executed once per event for all members. */
 export class Group {
@@ -181,7 +188,13 @@ export class Group {
 }
 
 /** Serves one live subscription over HTTP (graphql/sse.ts). */
-export type LiveStreamServer = (live: { hub: LiveHub; slot: LiveSlot; result: AsyncIterable<ExecutionResult>; ctx: Context; fetchAPI: FetchAPI }) => Response;
+export type LiveStreamServer = (live: {
+  hub: LiveHub;
+  slot: LiveSlot;
+  result: AsyncIterable<ExecutionResult>;
+  ctx: Context;
+  fetchAPI: FetchAPI;
+}) => Response;
 
 export interface LiveHubDeps {
   config: Readonly<SubscriptionConfig>;
@@ -237,10 +250,18 @@ export class LiveHub implements LiveSubscriptions {
     const retryAfter = { 'retry-after': String(SUBSCRIPTION_RETRY_AFTER_SECONDS) };
     const held = this.#perUser.get(caller.userId) ?? 0;
     if (held >= perCaller) {
-      throw new AppError('TOO_MANY_SUBSCRIPTIONS', `a user may hold ${perCaller} live subscriptions at once (SUBSCRIPTIONS_PER_CALLER, all its keys and sessions together); this one holds ${held}: end one first`, retryAfter);
+      throw new AppError(
+        'TOO_MANY_SUBSCRIPTIONS',
+        `a user may hold ${perCaller} live subscriptions at once (SUBSCRIPTIONS_PER_CALLER, all its keys and sessions together); this one holds ${held}: end one first`,
+        retryAfter,
+      );
     }
     if (this.#slots >= perInstance) {
-      throw new AppError('SUBSCRIPTIONS_FULL', `this instance serves its maximum of ${perInstance} live subscriptions (SUBSCRIPTIONS_PER_INSTANCE); retry in ${SUBSCRIPTION_RETRY_AFTER_SECONDS} s`, retryAfter);
+      throw new AppError(
+        'SUBSCRIPTIONS_FULL',
+        `this instance serves its maximum of ${perInstance} live subscriptions (SUBSCRIPTIONS_PER_INSTANCE); retry in ${SUBSCRIPTION_RETRY_AFTER_SECONDS} s`,
+        retryAfter,
+      );
     }
     this.#perUser.set(caller.userId, held + 1);
     this.#slots++;
@@ -333,7 +354,10 @@ export class LiveHub implements LiveSubscriptions {
     if (members.length === 0) return;
     let rights;
     try {
-      rights = await currentRights(this.deps.db, members.map((m) => m.slot.caller));
+      rights = await currentRights(
+        this.deps.db,
+        members.map((m) => m.slot.caller),
+      );
     } catch (e) {
       // rights cannot be read: the streams go on, and the next round asks again
       this.deps.logger.warn({ err: e }, 'live subscriptions: the rights check could not read the database');
@@ -374,7 +398,10 @@ export class LiveHub implements LiveSubscriptions {
         if (!ctx || !slot || !isAsyncIterable(result)) return;
         // no processor takes a stream for this Accept (Yoga answers 406): the subscription ends here
         if (!resultProcessor) return void (result as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]().return?.();
-        setResultProcessor((r, fetchAPI) => serve({ hub: this, slot, result: r as AsyncIterable<ExecutionResult>, ctx, fetchAPI }), 'text/event-stream');
+        setResultProcessor(
+          (r, fetchAPI) => serve({ hub: this, slot, result: r as AsyncIterable<ExecutionResult>, ctx, fetchAPI }),
+          'text/event-stream',
+        );
       },
     };
   }

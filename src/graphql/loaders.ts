@@ -2,7 +2,14 @@
 // that carry a field's arguments, the one loader of per-key pages, and child lists loaded only
 // when a field reads them.
 import type { Context } from '../context.js';
-import { emptyPage, keyedListIdentity, keyedPages, type KeyedList, type KeysetArgs, type Page } from '../services/paging.js';
+import {
+  emptyPage,
+  keyedListIdentity,
+  keyedPages,
+  type KeyedList,
+  type KeysetArgs,
+  type Page,
+} from '../services/paging.js';
 
 /** A batch function from one that returns a map: keys missing from the map load as `fallback`. */
 export function fromMap<K, V>(load: (keys: readonly K[]) => Promise<Map<K, V>>, fallback: V) {
@@ -22,13 +29,21 @@ export function loaderName(field: string, args: unknown): string {
  * with the same `name` and `args` in the request: one statement for a list of parents, and for
  * aliased root fields alike. A key `read` leaves out has an empty page.
  */
-export function pageByKey<Row>(ctx: Context, name: string, args: unknown, key: string, read: (keys: readonly string[]) => Promise<Map<string, Page<Row>>>): Promise<Page<Row>> {
+export function pageByKey<Row>(
+  ctx: Context,
+  name: string,
+  args: unknown,
+  key: string,
+  read: (keys: readonly string[]) => Promise<Map<string, Page<Row>>>,
+): Promise<Page<Row>> {
   return ctx.loaders.get(loaderName(name, args), fromMap(read, emptyPage<Row>())).load(key);
 }
 
 /** The page of the keyed `list` under `key` (see pageByKey): what a `children` field resolves. */
 export function keyedPage<Row>(ctx: Context, list: KeyedList<Row>, args: KeysetArgs, key: string): Promise<Page<Row>> {
-  return pageByKey(ctx, 'keyed', { list: keyedListIdentity(list), args }, key, (keys) => keyedPages(ctx.db, list, keys, args));
+  return pageByKey(ctx, 'keyed', { list: keyedListIdentity(list), args }, key, (keys) =>
+    keyedPages(ctx.db, list, keys, args),
+  );
 }
 
 /**
@@ -42,6 +57,10 @@ export function withoutChildren<Full, K extends keyof Full>(row: Omit<Full, K>):
   return row as Full;
 }
 
-export function childrenOf<Row, K extends keyof Row>(row: Row, key: K, load: () => Promise<Row[K]>): Row[K] | Promise<Row[K]> {
+export function childrenOf<Row, K extends keyof Row>(
+  row: Row,
+  key: K,
+  load: () => Promise<Row[K]>,
+): Row[K] | Promise<Row[K]> {
   return row[key] ?? load();
 }

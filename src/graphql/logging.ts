@@ -9,7 +9,11 @@ import type { RequestLog } from '../observability/request-log.js';
 
 function codesOf(result: unknown): string[] {
   const results = Array.isArray(result) ? result : [result];
-  return results.flatMap((r) => ((r as ExecutionResult | undefined)?.errors ?? []).map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR')));
+  return results.flatMap((r) =>
+    ((r as ExecutionResult | undefined)?.errors ?? []).map((e) =>
+      String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR'),
+    ),
+  );
 }
 
 /** Tells the request log the operation name and error codes of GraphQL requests; Yoga runs it with the others. */
@@ -41,13 +45,18 @@ function isClientError(e: unknown): boolean {
  */
 export function yogaLogger(logger: Logger): YogaLogger {
   const child = logger.child({ component: 'graphql' });
-  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
-    const err = args.find((a): a is Error => a instanceof Error);
-    const msg = args.filter((a) => a !== err).map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 2, breakLength: Infinity }))).join(' ');
-    if (err && level === 'error' && isClientError(err)) return child.debug({ err }, msg || err.message);
-    if (err && level === 'error' && isDatabaseUnavailable(err)) return child.warn({ err }, msg || err.message);
-    if (err) child[level]({ err }, msg || err.message);
-    else child[level](msg);
-  };
+  const write =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      const err = args.find((a): a is Error => a instanceof Error);
+      const msg = args
+        .filter((a) => a !== err)
+        .map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 2, breakLength: Infinity })))
+        .join(' ');
+      if (err && level === 'error' && isClientError(err)) return child.debug({ err }, msg || err.message);
+      if (err && level === 'error' && isDatabaseUnavailable(err)) return child.warn({ err }, msg || err.message);
+      if (err) child[level]({ err }, msg || err.message);
+      else child[level](msg);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -28,11 +28,15 @@ export const OPERATIONS_DIR = path.join(ROOT, 'operations');
  */
 export function persistedOperationsJson(schema: GraphQLSchema, dir = OPERATIONS_DIR): string {
   const operations: Record<string, string> = {};
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()) {
     const where = path.relative(ROOT, path.join(dir, file));
     const document = parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-    if (ops.length !== 1 || !ops[0]!.name) throw new Error(`${where}: a persisted document holds exactly one named operation; got ${ops.length}`);
+    if (ops.length !== 1 || !ops[0]!.name)
+      throw new Error(`${where}: a persisted document holds exactly one named operation; got ${ops.length}`);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`${where}: ${errors.map((e) => e.message).join('; ')}`);
     const text = print(document);
@@ -47,7 +51,9 @@ export function loadPersistedOperations(file = PERSISTED_OPERATIONS_FILE): Reado
   const entries = Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
   for (const [hash, text] of entries) {
     if (typeof text !== 'string' || documentHash(text) !== hash) {
-      throw new Error(`${path.relative(ROOT, file)}: the entry ${hash} is not the SHA-256 of its document; run npm run persist`);
+      throw new Error(
+        `${path.relative(ROOT, file)}: the entry ${hash} is not the SHA-256 of its document; run npm run persist`,
+      );
     }
   }
   return new Map(entries as [string, string][]);
@@ -131,7 +137,11 @@ return 1
  * Shared by every instance through Redis, with a memory store of the same size in front (and in
  * its place while Redis is away). At most `maxBytes` in all there too, oldest out first.
  */
-export function redisDocumentStore(redis: Redis, maxBytes: number, local = memoryDocumentStore(maxBytes)): DocumentStore {
+export function redisDocumentStore(
+  redis: Redis,
+  maxBytes: number,
+  local = memoryDocumentStore(maxBytes),
+): DocumentStore {
   const prefix = 'mdg:apq:';
   return {
     async get(hash) {
@@ -143,7 +153,20 @@ export function redisDocumentStore(redis: Redis, maxBytes: number, local = memor
       await local.set(hash, text);
       if (entryBytes(text) > maxBytes) return;
       await redis
-        .eval(STORE_SCRIPT, 3, `${prefix}${hash}`, REDIS_INDEX, REDIS_TOTAL, hash, text, APQ_TTL_SECONDS, Date.now(), maxBytes, prefix, ENTRY_OVERHEAD_BYTES)
+        .eval(
+          STORE_SCRIPT,
+          3,
+          `${prefix}${hash}`,
+          REDIS_INDEX,
+          REDIS_TOTAL,
+          hash,
+          text,
+          APQ_TTL_SECONDS,
+          Date.now(),
+          maxBytes,
+          prefix,
+          ENTRY_OVERHEAD_BYTES,
+        )
         .catch(() => {});
     },
   };
@@ -158,18 +181,32 @@ function documentIdParameter(url: string): string | undefined {
 }
 
 /** The hash a request names: `documentId` (with or without `sha256:`) or APQ's `extensions.persistedQuery`. */
-function requestedHash(params: { extensions?: Record<string, unknown>; documentId?: unknown }, url: string): string | undefined {
+function requestedHash(
+  params: { extensions?: Record<string, unknown>; documentId?: unknown },
+  url: string,
+): string | undefined {
   const documentId = params.documentId ?? documentIdParameter(url);
   if (documentId !== undefined) {
     const hash = typeof documentId === 'string' ? documentId.replace(/^sha256:/, '') : '';
-    if (!HASH.test(hash)) throw requestError('BAD_REQUEST', `documentId must be a SHA-256 in hex (64 characters 0-9a-f), optionally prefixed with sha256:; got ${JSON.stringify(documentId)}`);
+    if (!HASH.test(hash))
+      throw requestError(
+        'BAD_REQUEST',
+        `documentId must be a SHA-256 in hex (64 characters 0-9a-f), optionally prefixed with sha256:; got ${JSON.stringify(documentId)}`,
+      );
     return hash;
   }
   const pq = params.extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | undefined;
   if (pq === undefined || pq === null) return undefined;
-  if (typeof pq !== 'object' || pq.version !== 1) throw requestError('BAD_REQUEST', `extensions.persistedQuery.version must be 1; got ${JSON.stringify(pq?.version)}`);
+  if (typeof pq !== 'object' || pq.version !== 1)
+    throw requestError(
+      'BAD_REQUEST',
+      `extensions.persistedQuery.version must be 1; got ${JSON.stringify(pq?.version)}`,
+    );
   if (typeof pq.sha256Hash !== 'string' || !HASH.test(pq.sha256Hash)) {
-    throw requestError('BAD_REQUEST', `extensions.persistedQuery.sha256Hash must be a SHA-256 in hex (64 characters 0-9a-f); got ${JSON.stringify(pq.sha256Hash)}`);
+    throw requestError(
+      'BAD_REQUEST',
+      `extensions.persistedQuery.sha256Hash must be a SHA-256 in hex (64 characters 0-9a-f); got ${JSON.stringify(pq.sha256Hash)}`,
+    );
   }
   return pq.sha256Hash;
 }
@@ -189,7 +226,8 @@ export interface PersistedDocumentsOptions {
 
 const NEEDS_CREDENTIAL =
   'automatic persisted queries need a credential (an API key or an access token) to register a document; without one, send the query itself, without extensions.persistedQuery';
-const NOT_ALLOWED = 'this server runs only the documents of its allow-list (persisted-operations.json): send one by extensions.persistedQuery.sha256Hash or documentId';
+const NOT_ALLOWED =
+  'this server runs only the documents of its allow-list (persisted-operations.json): send one by extensions.persistedQuery.sha256Hash or documentId';
 
 /**
  * Persisted documents. A request may name its document by hash instead of sending it:
@@ -205,7 +243,13 @@ const NOT_ALLOWED = 'this server runs only the documents of its allow-list (pers
  * With `persistedOnly`, only documents of the allow-list run, however they are sent (the check is
  * at parse time, so it holds for WebSocket operations too) and nothing is registered.
  */
-export function usePersistedDocuments({ allowList, store, persistedOnly, maxDocumentBytes, chargeRegistration }: PersistedDocumentsOptions): Plugin {
+export function usePersistedDocuments({
+  allowList,
+  store,
+  persistedOnly,
+  maxDocumentBytes,
+  chargeRegistration,
+}: PersistedDocumentsOptions): Plugin {
   const allowedTexts = new Set(allowList.values());
   const registrations = new WeakMap<object, { hash: string; text: string }>();
 
@@ -215,7 +259,10 @@ export function usePersistedDocuments({ allowList, store, persistedOnly, maxDocu
     if (!caller) throw requestError('PERSISTED_QUERY_NOT_SUPPORTED', NEEDS_CREDENTIAL);
     const bytes = Buffer.byteLength(text);
     if (bytes > maxDocumentBytes) {
-      throw requestError('PAYLOAD_TOO_LARGE', `a document registered for automatic persisted queries is at most ${maxDocumentBytes} bytes; this one has ${bytes}: send it without extensions.persistedQuery`);
+      throw requestError(
+        'PAYLOAD_TOO_LARGE',
+        `a document registered for automatic persisted queries is at most ${maxDocumentBytes} bytes; this one has ${bytes}: send it without extensions.persistedQuery`,
+      );
     }
     try {
       await chargeRegistration(caller, bytes);
@@ -232,8 +279,16 @@ export function usePersistedDocuments({ allowList, store, persistedOnly, maxDocu
       if (hash === undefined) return;
       if (params.query) {
         const actual = documentHash(params.query);
-        if (actual !== hash) throw requestError('PERSISTED_QUERY_HASH_MISMATCH', `the hash sent (${hash}) is not the SHA-256 of the query sent (${actual})`);
-        if (persistedOnly && !allowList.has(hash)) throw requestError('PERSISTED_QUERY_NOT_ALLOWED', `${NOT_ALLOWED}; the document sent (${hash}) is not one of them`);
+        if (actual !== hash)
+          throw requestError(
+            'PERSISTED_QUERY_HASH_MISMATCH',
+            `the hash sent (${hash}) is not the SHA-256 of the query sent (${actual})`,
+          );
+        if (persistedOnly && !allowList.has(hash))
+          throw requestError(
+            'PERSISTED_QUERY_NOT_ALLOWED',
+            `${NOT_ALLOWED}; the document sent (${hash}) is not one of them`,
+          );
         if (!allowList.has(hash)) {
           await admitRegistration(context, params.query);
           registrations.set(context, { hash, text: params.query });
@@ -243,9 +298,11 @@ export function usePersistedDocuments({ allowList, store, persistedOnly, maxDocu
       }
       const text = allowList.get(hash) ?? (persistedOnly ? undefined : await store.get(hash));
       if (text === undefined) {
-        if (persistedOnly) throw requestError('PERSISTED_QUERY_NOT_ALLOWED', `${NOT_ALLOWED}; ${hash} is not one of them`);
+        if (persistedOnly)
+          throw requestError('PERSISTED_QUERY_NOT_ALLOWED', `${NOT_ALLOWED}; ${hash} is not one of them`);
         // it could not register the text anyway; Apollo's link then sends queries whole
-        if (!(context as { ctx?: Context }).ctx?.caller) throw requestError('PERSISTED_QUERY_NOT_SUPPORTED', NEEDS_CREDENTIAL);
+        if (!(context as { ctx?: Context }).ctx?.caller)
+          throw requestError('PERSISTED_QUERY_NOT_SUPPORTED', NEEDS_CREDENTIAL);
         // Apollo Client recognises this message (older versions only the message, not the code)
         throw requestError('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound');
       }
@@ -254,7 +311,8 @@ export function usePersistedDocuments({ allowList, store, persistedOnly, maxDocu
     onParse({ params }) {
       if (!persistedOnly) return;
       const text = typeof params.source === 'string' ? params.source : params.source.body;
-      if (!allowedTexts.has(text)) throw requestError('PERSISTED_QUERY_NOT_ALLOWED', `${NOT_ALLOWED}; the document sent is not one of them`);
+      if (!allowedTexts.has(text))
+        throw requestError('PERSISTED_QUERY_NOT_ALLOWED', `${NOT_ALLOWED}; the document sent is not one of them`);
     },
     onValidate({ context }) {
       const registration = registrations.get(context);

@@ -94,6 +94,11 @@ export const sseResponse: LiveStreamServer = ({ hub, slot, result, ctx, fetchAPI
   else ctx.request.signal.addEventListener('abort', gone, { once: true });
   return new fetchAPI.Response(body as unknown as BodyInit, {
     status: 200,
-    headers: { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'Cache-Control': 'no-cache', 'Content-Encoding': 'none' },
+    headers: {
+      'Content-Type': 'text/event-stream',
+      Connection: 'keep-alive',
+      'Cache-Control': 'no-cache',
+      'Content-Encoding': 'none',
+    },
   });
 };

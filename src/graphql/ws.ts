@@ -59,23 +59,34 @@ export function connectionRequest(upgrade: IncomingMessage, params: Params): Req
     const value = upgrade.headers[name];
     if (typeof value === 'string') headers.set(name, value);
   }
-  for (const [param, header] of [['apiKey', 'x-api-key'], ['authorization', 'authorization']] as const) {
+  for (const [param, header] of [
+    ['apiKey', 'x-api-key'],
+    ['authorization', 'authorization'],
+  ] as const) {
     const value = params?.[param];
     if (value === undefined) continue;
-    if (typeof value !== 'string') throw new AppError('BAD_REQUEST', `connectionParams.${param} must be a string; got ${JSON.stringify(value)?.slice(0, 40)}`);
+    if (typeof value !== 'string')
+      throw new AppError(
+        'BAD_REQUEST',
+        `connectionParams.${param} must be a string; got ${JSON.stringify(value)?.slice(0, 40)}`,
+      );
     headers.set(header, value);
   }
   let url: URL;
   try {
     url = new URL(upgrade.url ?? '/graphql', `http://${upgrade.headers.host ?? 'localhost'}`);
   } catch {
-    throw new AppError('BAD_REQUEST', `the upgrade request's Host header is not a host: ${JSON.stringify(upgrade.headers.host)?.slice(0, 60)}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `the upgrade request's Host header is not a host: ${JSON.stringify(upgrade.headers.host)?.slice(0, 60)}`,
+    );
   }
   return new Request(url, { headers });
 }
 
 /** A close reason holds at most 123 bytes. */
-const reasonOf = (e: AppError) => (Buffer.byteLength(e.message) <= 123 ? e.message : `${Buffer.from(e.message).subarray(0, 118).toString()}…`);
+const reasonOf = (e: AppError) =>
+  Buffer.byteLength(e.message) <= 123 ? e.message : `${Buffer.from(e.message).subarray(0, 118).toString()}…`;
 
 /** An error as Yoga sends it over HTTP: without the `http` extension Yoga keeps for itself. */
 function formatted(e: GraphQLError): GraphQLFormattedError {
@@ -91,14 +102,20 @@ function formatted(e: GraphQLError): GraphQLFormattedError {
  * 4403); each operation is counted against the caller's rate limit as an HTTP request is. A live
  * subscription whose credential is found revoked ends, and the connection closes with 4401.
  */
-export function attachWebSocket(server: Server, app: { socket: SocketGateway }, options: WebSocketOptions): { close(): Promise<void> } {
+export function attachWebSocket(
+  server: Server,
+  app: { socket: SocketGateway },
+  options: WebSocketOptions,
+): { close(): Promise<void> } {
   const { yoga, context } = app.socket;
   // a larger message closes the connection (1009); `ws` would take 100 MiB
   // noServer: `ws` would re-emit the HTTP server's errors (a port in use) as its own, and graphql-ws
   // prints each with a stack; server.ts reports them in one line
   const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload: options.maxMessageBytes });
   // what `ws` does with `server`: another path is answered 400 by handleUpgrade
-  server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)));
+  server.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+  );
   /** Each connection's credentials, as onConnect accepted them, for its operations. */
   const requests = new WeakMap<WebSocket, Request>();
 
@@ -110,7 +127,11 @@ export function attachWebSocket(server: Server, app: { socket: SocketGateway }, 
         try {
           const request = connectionRequest(upgrade, ctx.connectionParams);
           const { caller } = await context(request, { req: upgrade });
-          if (!caller) throw new AppError('UNAUTHENTICATED', 'authentication required: send connectionParams { apiKey } or { authorization: "Bearer <access token>" }');
+          if (!caller)
+            throw new AppError(
+              'UNAUTHENTICATED',
+              'authentication required: send connectionParams { apiKey } or { authorization: "Bearer <access token>" }',
+            );
           requests.set(socket, request);
           return true;
         } catch (e) {
@@ -122,7 +143,14 @@ export function attachWebSocket(server: Server, app: { socket: SocketGateway }, 
       async onSubscribe(ctx, id, payload: SubscribePayload) {
         // ctx.subscriptions holds this one already
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-          return [toGraphQLError(new AppError('RATE_LIMITED', `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`))];
+          return [
+            toGraphQLError(
+              new AppError(
+                'RATE_LIMITED',
+                `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations run at once on one connection; complete one first`,
+              ),
+            ),
+          ];
         }
         // as over HTTP (graphql/input.ts), before anything walks them
         const tooDeep = inputDepthError(payload);
@@ -136,7 +164,8 @@ export function attachWebSocket(server: Server, app: { socket: SocketGateway }, 
         }
         return executionArgs(yoga, operation, payload, ctx.extra.socket, id);
       },
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined,
       onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
       // the Yoga-enveloped execute/subscribe of onSubscribe: masking and every plugin apply
       execute: (args) => (args.rootValue as Root).execute(args),
@@ -164,10 +193,19 @@ export function attachWebSocket(server: Server, app: { socket: SocketGateway }, 
 }
 
 /** What onSubscribe hands execute/subscribe: Yoga's enveloped functions, and whom the operation answers. */
-type Root = Record<'execute' | 'subscribe', (args: ExecutionArgs) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>>> & { socket: WebSocket; id: string };
+type Root = Record<
+  'execute' | 'subscribe',
+  (args: ExecutionArgs) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>>
+> & { socket: WebSocket; id: string };
 
 /** The operation `payload` parsed and validated through Yoga's envelope (every plugin applies), or its errors. */
-async function executionArgs(yoga: GraphQLServer, operation: Context, payload: SubscribePayload, socket: WebSocket, id: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
+async function executionArgs(
+  yoga: GraphQLServer,
+  operation: Context,
+  payload: SubscribePayload,
+  socket: WebSocket,
+  id: string,
+): Promise<ExecutionArgs | readonly GraphQLError[]> {
   const enveloped = yoga.getEnveloped({ ctx: operation, request: operation.request, params: payload });
   let document;
   try {
@@ -196,11 +234,18 @@ async function executionArgs(yoga: GraphQLServer, operation: Context, payload: S
  * A credential found revoked ends the operation with UNAUTHENTICATED and closes the connection
  * with 4401: every later operation on it would be refused anyway.
  */
-function liveOperation(slot: LiveSlot, result: AsyncIterable<ExecutionResult>, socket: WebSocket, id: string): AsyncGenerator<never, void> {
+function liveOperation(
+  slot: LiveSlot,
+  result: AsyncIterable<ExecutionResult>,
+  socket: WebSocket,
+  id: string,
+): AsyncGenerator<never, void> {
   const hub = slot.hub;
   const prefix = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
   let ended!: () => void;
-  const end = new Promise<IteratorResult<never, void>>((resolve) => (ended = () => resolve({ value: undefined, done: true })));
+  const end = new Promise<IteratorResult<never, void>>(
+    (resolve) => (ended = () => resolve({ value: undefined, done: true })),
+  );
   const open = () => socket.readyState === socket.OPEN;
   const sink: Sink = {
     deliver(event) {
@@ -214,7 +259,8 @@ function liveOperation(slot: LiveSlot, result: AsyncIterable<ExecutionResult>, s
       if (open()) socket.send(`${prefix}${errorPayload(error)}}`);
       ended();
       // after every operation ended in this round has sent its error
-      if (error.code === 'UNAUTHENTICATED') setImmediate(() => open() && socket.close(CloseCode.Unauthorized, reasonOf(error)));
+      if (error.code === 'UNAUTHENTICATED')
+        setImmediate(() => open() && socket.close(CloseCode.Unauthorized, reasonOf(error)));
     },
     complete: () => ended(),
   };

@@ -21,7 +21,13 @@ import { guardPlugins } from './guard.js';
 import { useInputDepthLimit } from './input.js';
 import { usePlannedExecution } from './plan/plugin.js';
 import type { LiveHub } from './live.js';
-import { APQ_STORE_DOCUMENTS, loadPersistedOperations, memoryDocumentStore, redisDocumentStore, usePersistedDocuments } from './persisted.js';
+import {
+  APQ_STORE_DOCUMENTS,
+  loadPersistedOperations,
+  memoryDocumentStore,
+  redisDocumentStore,
+  usePersistedDocuments,
+} from './persisted.js';
 import { sseResponse } from './sse.js';
 
 /**
@@ -52,9 +58,20 @@ export interface GraphQLServerDeps {
   fallbacks: Fallbacks;
 }
 
-export function createGraphQLServer({ schema, config, redis, logger, budget, live, chargeRegistration, observe, fallbacks }: GraphQLServerDeps): GraphQLServer {
+export function createGraphQLServer({
+  schema,
+  config,
+  redis,
+  logger,
+  budget,
+  live,
+  chargeRegistration,
+  observe,
+  fallbacks,
+}: GraphQLServerDeps): GraphQLServer {
   const allowList = loadPersistedOperations();
-  if (config.graphql.persistedOnly && allowList.size === 0) throw new Error('GRAPHQL_PERSISTED_ONLY=true needs persisted-operations.json (npm run persist)');
+  if (config.graphql.persistedOnly && allowList.size === 0)
+    throw new Error('GRAPHQL_PERSISTED_ONLY=true needs persisted-operations.json (npm run persist)');
   const apqStoreBytes = APQ_STORE_DOCUMENTS * config.graphql.apqMaxDocumentBytes;
   let core: YogaCore | undefined;
   const yoga = createYoga<{ ctx: Context }, Context>({
@@ -67,7 +84,11 @@ export function createGraphQLServer({ schema, config, redis, logger, budget, liv
     // Yoga's default reflects any Origin with credentials; app.ts applies CORS_ORIGINS to every path
     cors: false,
     // GraphiQL builds its editor from introspection; its page loads nothing from outside (graphql/graphiql.ts)
-    graphiql: config.graphql.introspection && { title: 'Market data gateway', defaultQuery: COMPANY_PAGE_QUERY, headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }) },
+    graphiql: config.graphql.introspection && {
+      title: 'Market data gateway',
+      defaultQuery: COMPANY_PAGE_QUERY,
+      headers: JSON.stringify({ 'X-API-Key': 'demo-pro' }),
+    },
     renderGraphiQL: graphiqlPage,
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
     plugins: [
@@ -115,8 +136,11 @@ const cores = new WeakMap<GraphQLServer, YogaCore>();
  * cache's If-None-Match. As with the adapter, a client that closes its connection rejects the
  * answer with the signal's reason (app.ts makes it CLIENT_CLOSED_REQUEST).
  */
-export function withoutAdapter(yoga: GraphQLServer): (request: Request, serverContext: { ctx: Context }) => Promise<Response> {
+export function withoutAdapter(
+  yoga: GraphQLServer,
+): (request: Request, serverContext: { ctx: Context }) => Promise<Response> {
   const core = cores.get(yoga);
   if (!core) throw new Error('withoutAdapter takes a server made by createGraphQLServer');
-  return async (request, serverContext) => handleAbortSignalAndPromiseResponse(core.handle(request, serverContext), request.signal);
+  return async (request, serverContext) =>
+    handleAbortSignalAndPromiseResponse(core.handle(request, serverContext), request.signal);
 }

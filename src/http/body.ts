@@ -37,7 +37,10 @@ export async function boundedBytes(request: Request, limit: number): Promise<Buf
 export async function jsonObjectBody(request: Request, limit: number, shape: string): Promise<Record<string, unknown>> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json; got ${JSON.stringify(type || 'no Content-Type')}`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `the body must be application/json; got ${JSON.stringify(type || 'no Content-Type')}`,
+    );
   }
   let body: unknown;
   const text = await boundedText(request, limit);
@@ -46,7 +49,8 @@ export async function jsonObjectBody(request: Request, limit: number, shape: str
   } catch {
     throw new AppError('BAD_REQUEST', 'the body is not valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('BAD_REQUEST', `the body must be a JSON object ${shape}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new AppError('BAD_REQUEST', `the body must be a JSON object ${shape}`);
   return body as Record<string, unknown>;
 }
 
@@ -59,13 +63,22 @@ export async function jsonObjectBody(request: Request, limit: number, shape: str
  * request of `RequestClass`, Yoga's own (its fetch API's ponyfill): Node's global Request (undici)
  * cost ~5% of a GraphQL request's time to construct.
  */
-export async function boundedRequest(request: Request, limit: number, RequestClass: typeof Request = Request): Promise<Request> {
+export async function boundedRequest(
+  request: Request,
+  limit: number,
+  RequestClass: typeof Request = Request,
+): Promise<Request> {
   // the declared length first: a body given as text (http/direct.ts) would be made a stream to be tested
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= limit) return request;
   if (!request.body) return request;
   const body = await boundedBytes(request, limit);
-  return new RequestClass(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body), signal: request.signal });
+  return new RequestClass(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: new Uint8Array(body),
+    signal: request.signal,
+  });
 }
 
 /** Bodies up to this many bytes are not counted: every JSON request but an OCR frame. */

@@ -28,15 +28,25 @@ const STREAM_ACCEPTED = /text\/event-stream|multipart\//i;
  */
 export function whyNotDirect(req: IncomingMessage): FallbackReason<'direct'> | 'elsewhere' | undefined {
   const h = req.headers;
-  if (req.method !== 'POST' || !req.url?.startsWith('/graphql') || (req.url.length > 8 && req.url[8] !== '?')) return 'elsewhere';
+  if (req.method !== 'POST' || !req.url?.startsWith('/graphql') || (req.url.length > 8 && req.url[8] !== '?'))
+    return 'elsewhere';
   if (req.url !== '/graphql') return 'query_string';
   if (h.host === undefined || h.upgrade !== undefined) return 'connection';
   if (h['if-none-match'] !== undefined) return 'conditional';
   if (!JSON_TYPE.test(h['content-type'] ?? '')) return 'content_type';
   const length = h['content-length'];
-  if (h['transfer-encoding'] !== undefined || length === undefined || !/^\d{1,6}$/.test(length) || Number(length) === 0 || Number(length) > DIRECT_BODY_BYTES) return 'body';
+  if (
+    h['transfer-encoding'] !== undefined ||
+    length === undefined ||
+    !/^\d{1,6}$/.test(length) ||
+    Number(length) === 0 ||
+    Number(length) > DIRECT_BODY_BYTES
+  )
+    return 'body';
   const accept = h.accept;
-  return accept === undefined || accept === '' || (JSON_ACCEPTED.test(accept) && !STREAM_ACCEPTED.test(accept)) ? undefined : 'accept';
+  return accept === undefined || accept === '' || (JSON_ACCEPTED.test(accept) && !STREAM_ACCEPTED.test(accept))
+    ? undefined
+    : 'accept';
 }
 
 /** The body, whole: Node's parser delivers exactly Content-Length bytes. Rejects if the client goes first. */
@@ -44,7 +54,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
     req.once('error', reject);
     req.once('close', () => req.complete || reject(new Error('the client closed the connection before its body')));
   });
@@ -65,7 +77,12 @@ function fetchRequest(req: IncomingMessage, res: ServerResponse, body: string, R
   res.once('close', aborted);
   res.once('finish', () => res.removeListener('close', aborted));
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return new RequestClass(`${protocol}://${req.headers.host!}/graphql`, { method: 'POST', headers: req.headers as HeadersInit, body, signal: controller.signal });
+  return new RequestClass(`${protocol}://${req.headers.host!}/graphql`, {
+    method: 'POST',
+    headers: req.headers as HeadersInit,
+    body,
+    signal: controller.signal,
+  });
 }
 
 /**
@@ -73,7 +90,12 @@ function fetchRequest(req: IncomingMessage, res: ServerResponse, body: string, R
  * app as a Node listener) for everything else, telling `fellBack` why a request the direct way is
  * for went the adapter's way. The answer is written as the adapter writes it.
  */
-export function directListener({ fallback, handle, RequestClass, fellBack }: {
+export function directListener({
+  fallback,
+  handle,
+  RequestClass,
+  fellBack,
+}: {
   fallback: RequestListener;
   handle: DirectHandler;
   RequestClass: typeof Request;

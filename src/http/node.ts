@@ -3,7 +3,10 @@
  * the socket the request came on, and its response, to cut a connection whose client stopped
  * reading. A WebSocket upgrade brings only the request (graphql/ws.ts).
  */
-export type NodeServerContext = { req?: { socket?: { remoteAddress?: string } }; res?: { writableFinished: boolean; destroy(): void } };
+export type NodeServerContext = {
+  req?: { socket?: { remoteAddress?: string } };
+  res?: { writableFinished: boolean; destroy(): void };
+};
 
 /** The client address: behind a trusted proxy (TRUST_PROXY) the first X-Forwarded-For hop, else the socket's peer. */
 export function clientIp(request: Request, serverContext: NodeServerContext, trustProxy: boolean): string {

@@ -20,7 +20,8 @@ const WORDS: Record<string, string> = {
   EPIPE: 'the connection closed while sending',
 };
 
-const isTls = (code: string) => /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_)/.test(code);
+const isTls = (code: string) =>
+  /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_)/.test(code);
 
 export interface FetchFailure {
   /** e.g. `cannot reach vendor.example.com:443: connection refused: nothing listens there (ECONNREFUSED)` */
@@ -45,5 +46,8 @@ export function fetchFailure(e: unknown, url: URL): FetchFailure | undefined {
   // OpenSSL's own text is `<hex>:error:<hex>:SSL routines:<function>:<reason>:<file>:<line>:`
   else if (isTls(code)) why = `TLS failed: ${/SSL routines:[^:]*:([^:]+)/.exec(detail)?.[1] ?? detail} (${code})`;
   else why = `${detail} (${code})`;
-  return { message: `cannot reach ${host}: ${why}`, unreachable: code !== undefined && (UNREACHABLE.has(code) || isTls(code)) };
+  return {
+    message: `cannot reach ${host}: ${why}`,
+    unreachable: code !== undefined && (UNREACHABLE.has(code) || isTls(code)),
+  };
 }

@@ -123,7 +123,9 @@ function openInput(input: ImportInput): { stream: Readable; size: number | undef
   try {
     st = fs.statSync(input);
   } catch (e) {
-    throw new ImportInputError(`cannot read ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new ImportInputError(
+      `cannot read ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   if (!st.isFile()) throw new ImportInputError(`cannot read ${input}: not a file`);
   // 64 KiB reads keep each parsing step short, so a PostgreSQL COPY in flight is fed without waiting
@@ -141,9 +143,15 @@ type Where = Omit<Reject, 'reason'>;
  * not held in memory (one pretty-printed body is). A rejected record is reported and skipped;
  * equal keys within a batch keep the last record. Resolves with the counts when the input ends.
  */
-export async function importStream<Row>(db: Db, importer: Importer<Row>, input: ImportInput, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importStream<Row>(
+  db: Db,
+  importer: Importer<Row>,
+  input: ImportInput,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer; got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new RangeError(`batchSize must be a positive integer; got ${batchSize}`);
   const { stream, size } = openInput(input);
   const run = new ImportRun(db, importer, options, batchSize, size);
   const feeder = new Feeder(run, options.follow ? 'ndjson' : undefined);
@@ -162,19 +170,33 @@ export async function importStream<Row>(db: Db, importer: Importer<Row>, input: 
     stream.destroy();
   }
   run.progress();
-  return { counts: run.counts, format: feeder.format ?? 'ndjson', rejects: run.rejects, ms: performance.now() - run.started };
+  return {
+    counts: run.counts,
+    format: feeder.format ?? 'ndjson',
+    rejects: run.rejects,
+    ms: performance.now() - run.started,
+  };
 }
 
 /**
  * Feeds the input's chunks to `feeder` until it ends or `options.signal` aborts. In follow mode a
  * batch that has waited `flushMs` since its first record is written without waiting for more input.
  */
-async function readInput<Row>(stream: Readable, run: ImportRun<Row>, feeder: Feeder, options: ImportOptions): Promise<void> {
+async function readInput<Row>(
+  stream: Readable,
+  run: ImportRun<Row>,
+  feeder: Feeder,
+  options: ImportOptions,
+): Promise<void> {
   const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
   const decoder = new StringDecoder('utf8');
   const source = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const signal = options.signal;
-  const stopped = signal ? new Promise<typeof STOP>((resolve) => (signal.aborted ? resolve(STOP) : signal.addEventListener('abort', () => resolve(STOP), { once: true }))) : undefined;
+  const stopped = signal
+    ? new Promise<typeof STOP>((resolve) =>
+        signal.aborted ? resolve(STOP) : signal.addEventListener('abort', () => resolve(STOP), { once: true }),
+      )
+    : undefined;
   let next = source.next();
   for (;;) {
     const pending = stopped ? Promise.race([next, stopped]) : next;
@@ -201,7 +223,10 @@ async function readInput<Row>(stream: Readable, run: ImportRun<Row>, feeder: Fee
 
 function raceTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(resolve, ms, TIMEOUT)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(resolve, ms, TIMEOUT))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -229,7 +254,8 @@ class ImportRun<Row> implements ValueSink {
     private readonly batchSize: number,
     private readonly totalBytes: number | undefined,
   ) {
-    this.#defaults = options.defaults && Object.keys(options.defaults).length ? Object.entries(options.defaults) : undefined;
+    this.#defaults =
+      options.defaults && Object.keys(options.defaults).length ? Object.entries(options.defaults) : undefined;
   }
 
   /** Records in the batch being filled. */
@@ -239,7 +265,13 @@ class ImportRun<Row> implements ValueSink {
 
   progress(): void {
     const { counts } = this;
-    this.options.onProgress?.({ rows: counts.read, bytes: this.bytes, totalBytes: this.totalBytes, elapsedMs: performance.now() - this.started, counts: { ...counts } });
+    this.options.onProgress?.({
+      rows: counts.read,
+      bytes: this.bytes,
+      totalBytes: this.totalBytes,
+      elapsedMs: performance.now() - this.started,
+      counts: { ...counts },
+    });
   }
 
   reject(where: Where, reason: string): void {

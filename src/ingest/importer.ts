@@ -82,7 +82,12 @@ export function isPublishing<Row>(importer: Importer<Row>): importer is Publishi
  * Publishes what one committed batch inserted (nothing for an importer that does not publish).
  * Called by every data-in path after `write`; a failure here leaves the stored rows stored.
  */
-export async function publishInserted<Row>(db: Db, importer: Importer<Row>, written: WriteCounts, bus: EventBus): Promise<void> {
+export async function publishInserted<Row>(
+  db: Db,
+  importer: Importer<Row>,
+  written: WriteCounts,
+  bus: EventBus,
+): Promise<void> {
   const inserted = (written as Partial<{ insertedRows: Row[] }>).insertedRows;
   if (!isPublishing(importer) || !inserted?.length) return;
   await bus.publishAll(await importer.eventsOf(db, inserted));

@@ -24,7 +24,11 @@ export function parseJsonExact(text: string): unknown {
     value = JSON.parse(tagged);
   } catch {
     try {
-      value = JSON.parse(text.replace(STRING_OR_BIG_LITERAL, (m, str: string | undefined, lead: string, digits: string) => (str !== undefined ? m : `${lead}"${TAG}${digits}"`)));
+      value = JSON.parse(
+        text.replace(STRING_OR_BIG_LITERAL, (m, str: string | undefined, lead: string, digits: string) =>
+          str !== undefined ? m : `${lead}"${TAG}${digits}"`,
+        ),
+      );
     } catch {
       JSON.parse(text); // throws the error about the text as given
       throw new SyntaxError('invalid JSON');
@@ -35,7 +39,8 @@ export function parseJsonExact(text: string): unknown {
 
 /** `value`, unless it nests deeper than any record does: what walks it next (untag, Prisma) recurses. */
 function bounded(value: unknown): unknown {
-  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep; no record needs more`);
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH))
+    throw new SyntaxError(`arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep; no record needs more`);
   return value;
 }
 

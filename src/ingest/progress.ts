@@ -51,7 +51,11 @@ export const importProgress = (p: ImportProgress): Progress => ({
   ...(p.totalBytes ? { share: p.bytes / p.totalBytes, of: 'input' } : {}),
 });
 
-export function progressReporter(label: string, out: ProgressOut = process.stderr, intervalMs?: number): ProgressReporter {
+export function progressReporter(
+  label: string,
+  out: ProgressOut = process.stderr,
+  intervalMs?: number,
+): ProgressReporter {
   const tty = Boolean(out.isTTY);
   const every = intervalMs ?? (tty ? 100 : 5_000);
   let last = tty ? 0 : Date.now(); // a log gets its first line after one interval, not at once
@@ -63,11 +67,16 @@ export function progressReporter(label: string, out: ProgressOut = process.stder
       last = now;
       const share = p.share === undefined ? undefined : Math.min(1, p.share);
       if (!tty) {
-        out.write(`${label}: ${text(p)}${share !== undefined ? ` | ${(share * 100).toFixed(1)}% of ${p.of ?? 'the whole'}` : ''}\n`);
+        out.write(
+          `${label}: ${text(p)}${share !== undefined ? ` | ${(share * 100).toFixed(1)}% of ${p.of ?? 'the whole'}` : ''}\n`,
+        );
         return;
       }
       const width = 24;
-      const bar = share !== undefined ? `[${'#'.repeat(Math.round(share * width)).padEnd(width, '-')}] ${(share * 100).toFixed(0).padStart(3)}% | ` : '';
+      const bar =
+        share !== undefined
+          ? `[${'#'.repeat(Math.round(share * width)).padEnd(width, '-')}] ${(share * 100).toFixed(0).padStart(3)}% | `
+          : '';
       out.write(`\r\x1b[K${label} ${bar}${text(p)}`.slice(0, (out.columns || 120) + 4));
       drawn = true;
     },

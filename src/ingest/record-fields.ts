@@ -41,18 +41,25 @@ export function record(value: unknown): Rec {
  * What JSON writes as a six-character escape (a control character other than tab, newline and
  * carriage return; a lone surrogate), and DEL: text that holds one is refused.
  */
-const UNSAFE_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE_CHARACTER =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Text of `kind`: at most TEXT_LIMITS[kind] characters, and no character UNSAFE_CHARACTER matches. */
 function text(value: string, field: string, kind: TextKind): string {
   const limit = TEXT_LIMITS[kind];
-  if (value.length > limit) throw new RejectError(`${field}: must be at most ${limit} characters, got ${value.length} characters (${show(value)})`);
+  if (value.length > limit)
+    throw new RejectError(
+      `${field}: must be at most ${limit} characters, got ${value.length} characters (${show(value)})`,
+    );
   const bad = UNSAFE_CHARACTER.exec(value);
   if (bad) {
-    const what = bad[0] >= '\uD800' ? `a lone surrogate ${codePoint(bad[0])}` : `the control character ${codePoint(bad[0])}`;
-    throw new RejectError(`${field}: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got ${what} at character ${bad.index + 1} (${show(value)})`);
+    const what =
+      bad[0] >= '\uD800' ? `a lone surrogate ${codePoint(bad[0])}` : `the control character ${codePoint(bad[0])}`;
+    throw new RejectError(
+      `${field}: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got ${what} at character ${bad.index + 1} (${show(value)})`,
+    );
   }
   return value;
 }
@@ -84,7 +91,8 @@ export function optNumber(value: unknown, field: string): number | null {
 }
 
 export function integer(value: unknown, field: string, min = -2_147_483_648, max = 2_147_483_647): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw reject(field, `an integer from ${min} to ${max}`, value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw reject(field, `an integer from ${min} to ${max}`, value);
   return value;
 }
 
@@ -107,7 +115,8 @@ export function boolean(value: unknown, field: string): boolean {
 }
 
 export function oneOf<T extends string>(value: unknown, field: string, values: readonly T[]): T {
-  if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) throw reject(field, `one of ${values.join(', ')}`, value);
+  if (typeof value !== 'string' || !(values as readonly string[]).includes(value))
+    throw reject(field, `one of ${values.join(', ')}`, value);
   return value as T;
 }
 
@@ -135,7 +144,8 @@ export function timestamp(value: unknown, field: string): Date {
   const rule = 'an ISO 8601 timestamp such as 2026-01-31T14:30:00Z';
   if (!m) throw reject(field, rule, value);
   const [, y, mo, d, h, mi, s = '00', frac = '', zone = 'Z'] = m;
-  if (!isCalendarDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw reject(field, rule, value);
+  if (!isCalendarDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    throw reject(field, rule, value);
   const offset = zone.toUpperCase() === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
   const at = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${offset}`);
   if (Number.isNaN(at.getTime())) throw reject(field, rule, value);
@@ -156,7 +166,12 @@ export function array(value: unknown, field: string, kind: ListKind = 'children'
 }
 
 /** An array of at most LIST_LIMITS.children strings, each text of `kind`. */
-export function strings(value: unknown, field: string, kind: TextKind = 'short', listKind: ListKind = 'children'): string[] {
+export function strings(
+  value: unknown,
+  field: string,
+  kind: TextKind = 'short',
+  listKind: ListKind = 'children',
+): string[] {
   return array(value, field, listKind).map((v, i) => string(v, `${field}[${i}]`, kind));
 }
 
@@ -177,9 +192,13 @@ function nestedWithin(value: unknown, depth: number): boolean {
 /** Any JSON value (an opaque vendor field) of at most TEXT_LIMITS.json characters as JSON text, nested at most JSON_DEPTH deep; absent is null. */
 export function anyJson(value: unknown, field: string): unknown {
   if (value === undefined) return null;
-  if (!nestedWithin(value, JSON_DEPTH)) throw new RejectError(`${field}: must be JSON nested at most ${JSON_DEPTH} levels deep, got deeper nesting`);
+  if (!nestedWithin(value, JSON_DEPTH))
+    throw new RejectError(`${field}: must be JSON nested at most ${JSON_DEPTH} levels deep, got deeper nesting`);
   const json = JSON.stringify(value, bigintAsDigits);
-  if (json.length > TEXT_LIMITS.json) throw new RejectError(`${field}: must be at most ${TEXT_LIMITS.json} characters as JSON text, got ${json.length} characters (${cut(json)})`);
+  if (json.length > TEXT_LIMITS.json)
+    throw new RejectError(
+      `${field}: must be at most ${TEXT_LIMITS.json} characters as JSON text, got ${json.length} characters (${cut(json)})`,
+    );
   return value;
 }
 

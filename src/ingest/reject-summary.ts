@@ -7,7 +7,6 @@ import { grouped } from './progress.js';
 const MAX_RULES = 50;
 const OTHER = 'other reasons';
 
-
 /**
  * The rule a reason states, without the value received: reasons read `field: must be RULE, got
  * VALUE` (record-fields.ts), so `price: must be a non-negative number, got -1` and `..., got "x"`
@@ -46,6 +45,8 @@ export class RejectTally {
     return [...this.#rules.values()]
       .filter((r) => r.count > 1)
       .sort((a, b) => b.count - a.count)
-      .map((r) => `${grouped(r.count)} of ${grouped(read)} records rejected: ${r.rule} (the first at ${r.first}${hint})`);
+      .map(
+        (r) => `${grouped(r.count)} of ${grouped(read)} records rejected: ${r.rule} (the first at ${r.first}${hint})`,
+      );
   }
 }

@@ -156,7 +156,14 @@ class ArraySplitter {
       if (c === 32 || c === 10 || c === 13 || c === 9) continue;
       if (this.depth === 0) {
         if (c === 91) this.depth = 1;
-        else out.push({ text: '', line: this.line, index: this.index, error: `expected a JSON array, got ${JSON.stringify(buf.slice(i, i + 20))}` }), (i = this.skipLine(buf, i));
+        else
+          out.push({
+            text: '',
+            line: this.line,
+            index: this.index,
+            error: `expected a JSON array, got ${JSON.stringify(buf.slice(i, i + 20))}`,
+          }),
+            (i = this.skipLine(buf, i));
         continue;
       }
       if (this.depth === 1 && (c === 44 || c === 93)) {
@@ -182,7 +189,13 @@ class ArraySplitter {
     if (this.start >= 0) this.start = 0;
     if (end && this.depth > 0) {
       const rest = this.buf.trim();
-      out.push({ text: rest, line: this.startLine || this.line, index: this.index, error: 'the input ended inside the JSON array' + (rest ? ` (element ${JSON.stringify(rest.slice(0, 40))})` : '') });
+      out.push({
+        text: rest,
+        line: this.startLine || this.line,
+        index: this.index,
+        error:
+          'the input ended inside the JSON array' + (rest ? ` (element ${JSON.stringify(rest.slice(0, 40))})` : ''),
+      });
     }
     return out;
   }

@@ -51,11 +51,20 @@ interface Page {
 
 type Pager = AsyncGenerator<Page, void, undefined>;
 
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
-const field = (record: unknown, key: string) => (record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined);
+const str = (v: unknown) =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
+const field = (record: unknown, key: string) =>
+  record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined;
 
 /** Page-number routes: stop at a short page or at pagination.page_count. */
-async function* numberedPages(up: Upstream, importer: Importer<unknown>, path: string, params: Record<string, string | number | undefined>, sizeParam: string, size: number): Pager {
+async function* numberedPages(
+  up: Upstream,
+  importer: Importer<unknown>,
+  path: string,
+  params: Record<string, string | number | undefined>,
+  sizeParam: string,
+  size: number,
+): Pager {
   for (let page = 1; ; page++) {
     const body = await up.get(up.url(path, { ...params, page, [sizeParam]: size }));
     const records = importer.recordsOf(body) ?? [];
@@ -119,8 +128,17 @@ const tickPlan = (kind: 'trades' | 'quotes'): Plan => ({
     for (const symbol of await symbols()) {
       const markKey = `${kind}:${symbol}`;
       const mark = (await markOf(markKey)) ?? (since ? sinceNanos(since) : undefined);
-      const first = up.url(`/stocks/v3/${kind}/${encodeURIComponent(symbol)}`, { order: 'asc', limit: 5000, 'timestamp.gte': mark });
-      yield { markKey, pager: cursorPages(up, importer, first), mark: (r) => str(field(r, 'sip_timestamp')), defaults: { symbol } };
+      const first = up.url(`/stocks/v3/${kind}/${encodeURIComponent(symbol)}`, {
+        order: 'asc',
+        limit: 5000,
+        'timestamp.gte': mark,
+      });
+      yield {
+        markKey,
+        pager: cursorPages(up, importer, first),
+        mark: (r) => str(field(r, 'sip_timestamp')),
+        defaults: { symbol },
+      };
     }
   },
 });
@@ -146,7 +164,16 @@ const PLANS: Record<ImportResource, Plan> = {
   securities: {
     async *runs({ up, importer }) {
       for (const prefix of SEARCH_PREFIXES) {
-        yield { pager: numberedPages(up, importer, '/search/api/v1/securities', { search: prefix, search_type: 'symbol' }, 'per_page', 250) };
+        yield {
+          pager: numberedPages(
+            up,
+            importer,
+            '/search/api/v1/securities',
+            { search: prefix, search_type: 'symbol' },
+            'per_page',
+            250,
+          ),
+        };
       }
     },
   },
@@ -157,13 +184,21 @@ const PLANS: Record<ImportResource, Plan> = {
   },
   'balance-sheets': {
     async *runs({ up, importer }) {
-      yield { pager: cursorPages(up, importer, up.url('/stocks/v1/fundamentals/balance-sheet', { limit: 1000, sort: 'period_end.asc' })) };
+      yield {
+        pager: cursorPages(
+          up,
+          importer,
+          up.url('/stocks/v1/fundamentals/balance-sheet', { limit: 1000, sort: 'period_end.asc' }),
+        ),
+      };
     },
   },
   fundamentals: {
     async *runs({ up, importer, symbols }) {
       for (const symbol of await symbols()) {
-        yield { pager: numberedPages(up, importer, '/delivery/api/v1/fundamentals/enhanced', { symbol }, 'page_size', 100) };
+        yield {
+          pager: numberedPages(up, importer, '/delivery/api/v1/fundamentals/enhanced', { symbol }, 'page_size', 100),
+        };
       }
     },
   },
@@ -199,7 +234,12 @@ function upstreamSymbols(up: Upstream): { symbols: () => Promise<string[]>; coll
     (symbolList ??= (async () => {
       if (seenSymbols.size === 0) {
         const importer = await importerFor('securities');
-        for await (const { pager } of PLANS.securities.runs({ up, importer, symbols: async () => [], markOf: async () => undefined })) {
+        for await (const { pager } of PLANS.securities.runs({
+          up,
+          importer,
+          symbols: async () => [],
+          markOf: async () => undefined,
+        })) {
           for await (const page of pager) for (const r of page.records) collectSymbol(r);
         }
       }
@@ -235,7 +275,8 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
         for await (const page of run.pager) {
           const parsed: unknown[] = [];
           for (const raw of page.records) {
-            const record = run.defaults && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...run.defaults, ...raw } : raw;
+            const record =
+              run.defaults && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...run.defaults, ...raw } : raw;
             report.fetched++;
             if (resource === 'securities') collectSymbol(record);
             try {
@@ -244,14 +285,17 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
             } catch (e) {
               if (!(e instanceof RejectError)) throw e;
               report.rejected++;
-              if (rejects.add({ reason: e.reason }, `record ${grouped(report.fetched)} fetched`)) log(`  ${resource}: rejected a record: ${e.reason}`);
+              if (rejects.add({ reason: e.reason }, `record ${grouped(report.fetched)} fetched`))
+                log(`  ${resource}: rejected a record: ${e.reason}`);
             }
           }
           const byKey = new Map(parsed.map((row) => [importer.key(row), row]));
           if (byKey.size) {
             const counts = await importer.write(db, [...byKey.values()]);
             if (options.events) {
-              await publishInserted(db, importer, counts, options.events).catch((e: Error) => log(`  ${resource}: stored ${counts.inserted} rows but could not publish them: ${e.message}`));
+              await publishInserted(db, importer, counts, options.events).catch((e: Error) =>
+                log(`  ${resource}: stored ${counts.inserted} rows but could not publish them: ${e.message}`),
+              );
             }
             report.inserted += counts.inserted;
             report.updated += counts.updated;
@@ -260,7 +304,14 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
           }
         }
         // a mark only moves after everything up to it is stored
-        if (run.markKey && mark) await writeHighWater(db, source, run.markKey, newer(await readHighWater(db, source, run.markKey), mark)!, rows);
+        if (run.markKey && mark)
+          await writeHighWater(
+            db,
+            source,
+            run.markKey,
+            newer(await readHighWater(db, source, run.markKey), mark)!,
+            rows,
+          );
       }
     } catch (e) {
       if (!(e instanceof SyncError)) throw e;
@@ -282,7 +333,16 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
   return reports;
 }
 
-const emptyReport = (resource: ImportResource): ResourceReport => ({ resource, requests: 0, fetched: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, ms: 0 });
+const emptyReport = (resource: ImportResource): ResourceReport => ({
+  resource,
+  requests: 0,
+  fetched: 0,
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  rejected: 0,
+  ms: 0,
+});
 
 const reportLine = (r: ResourceReport) =>
   `${r.resource}: ${r.fetched} fetched in ${r.requests} requests, ${r.inserted} new, ${r.updated} changed, ${r.unchanged} unchanged` +

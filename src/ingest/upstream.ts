@@ -56,7 +56,10 @@ export class Upstream {
   }
 
   url(path: string, params: Record<string, string | number | undefined> = {}): URL {
-    const url = new URL(path.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : new URL(`${this.base.href}/`));
+    const url = new URL(
+      path.replace(/^\//, ''),
+      this.base.href.endsWith('/') ? this.base : new URL(`${this.base.href}/`),
+    );
     for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v));
     return url;
   }
@@ -73,7 +76,9 @@ export class Upstream {
       throw new SyncError(`the upstream gave a link that is not a URL: ${JSON.stringify(String(link).slice(0, 200))}`);
     }
     if (url.origin !== this.base.origin) {
-      throw new SyncError(`the upstream links to ${url.origin}, another origin than --from (${this.base.origin}); stopped there, and nothing (the key least of all) was sent to it`);
+      throw new SyncError(
+        `the upstream links to ${url.origin}, another origin than --from (${this.base.origin}); stopped there, and nothing (the key least of all) was sent to it`,
+      );
     }
     if (!url.searchParams.has('apikey')) url.searchParams.set('apikey', this.options.apikey);
     return url;
@@ -95,11 +100,16 @@ export class Upstream {
       let unreachable: string | undefined;
       try {
         // redirects are followed here, where their origin is checked, not by fetch
-        const res = await this.fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        const res = await this.fetchFn(url, {
+          headers: { accept: 'application/json' },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
         if (location !== null) {
           await res.body?.cancel();
-          if (++redirects > MAX_REDIRECTS) throw new SyncError(`more than ${MAX_REDIRECTS} redirects from GET ${shown}`);
+          if (++redirects > MAX_REDIRECTS)
+            throw new SyncError(`more than ${MAX_REDIRECTS} redirects from GET ${shown}`);
           url = this.target(location, url);
           attempt--;
           continue;
@@ -119,12 +129,17 @@ export class Upstream {
         const failure = fetchFailure(e, url);
         unreachable = failure?.unreachable ? failure.message : undefined;
         const timedOut = (e as Error)?.name === 'TimeoutError';
-        problem = timedOut ? `GET ${shown} got no whole answer from ${url.host} within ${timeoutMs / 1000} s` : `GET ${shown} failed: ${failure?.message ?? (e as Error).message}`;
+        problem = timedOut
+          ? `GET ${shown} got no whole answer from ${url.host} within ${timeoutMs / 1000} s`
+          : `GET ${shown} failed: ${failure?.message ?? (e as Error).message}`;
         wait = Math.min(backoff * 2 ** (attempt - 1), 30_000) * (0.5 + Math.random() / 2);
       }
-      if (attempt >= attempts) throw new SyncError(`${problem} (gave up after ${attempt} attempts)`, undefined, unreachable);
+      if (attempt >= attempts)
+        throw new SyncError(`${problem} (gave up after ${attempt} attempts)`, undefined, unreachable);
       // the same problem again is not repeated: a dead upstream gives one line, then the waits
-      this.options.log?.(`  retrying in ${Math.round(wait)} ms (attempt ${attempt + 1} of ${attempts})${problem === said ? '' : `: ${problem}`}`);
+      this.options.log?.(
+        `  retrying in ${Math.round(wait)} ms (attempt ${attempt + 1} of ${attempts})${problem === said ? '' : `: ${problem}`}`,
+      );
       said = problem;
       await sleep(wait);
     }

@@ -78,18 +78,29 @@ export interface Fallbacks {
  * Per app, as its metrics: every path and reason is on /metrics from the first scrape, at 0. A
  * failure's line carries the request id given, else the one of the request it is logged in (log.ts).
  */
-export function createFallbacks({ metrics, logger }: { metrics: Pick<Metrics, 'registry'>; logger: Logger }): Fallbacks {
+export function createFallbacks({
+  metrics,
+  logger,
+}: {
+  metrics: Pick<Metrics, 'registry'>;
+  logger: Logger;
+}): Fallbacks {
   const counter = new Counter({
     name: 'mdg_fallback_total',
     help: 'Answers that fell back from the first way to the next (planner -> resolvers, combined -> single statements, search index -> SQL, direct -> fetch adapter), by path and reason',
     labelNames: ['path', 'reason'] as const,
     registers: [metrics.registry],
   });
-  for (const [path, reasons] of Object.entries(FALLBACK_REASONS)) for (const reason of reasons) counter.inc({ path, reason }, 0);
+  for (const [path, reasons] of Object.entries(FALLBACK_REASONS))
+    for (const reason of reasons) counter.inc({ path, reason }, 0);
   return {
     record(path, reason, failure) {
       counter.inc({ path, reason });
-      if (failure) logger.error({ ...(failure.requestId && { requestId: failure.requestId }), fallback: { path, reason }, err: failure.err }, `${path} fell back (${reason}): ${(failure.err as Error)?.message ?? String(failure.err)}`);
+      if (failure)
+        logger.error(
+          { ...(failure.requestId && { requestId: failure.requestId }), fallback: { path, reason }, err: failure.err },
+          `${path} fell back (${reason}): ${(failure.err as Error)?.message ?? String(failure.err)}`,
+        );
     },
   };
 }

@@ -11,10 +11,30 @@ export type { Logger };
  * credentials (see observability/request-log.ts), and no code logs headers, bodies or variables.
  */
 const REDACT = [
-  'password', '*.password', 'apikey', '*.apikey', 'apiKey', '*.apiKey', 'key', '*.key', 'token', '*.token',
-  'accessToken', 'refreshToken', 'secret', '*.secret', 'jwtSecret', '*.jwtSecret', 'variables',
-  'headers.authorization', 'headers.cookie', 'headers["x-api-key"]', 'headers["set-cookie"]',
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]',
+  'password',
+  '*.password',
+  'apikey',
+  '*.apikey',
+  'apiKey',
+  '*.apiKey',
+  'key',
+  '*.key',
+  'token',
+  '*.token',
+  'accessToken',
+  'refreshToken',
+  'secret',
+  '*.secret',
+  'jwtSecret',
+  '*.jwtSecret',
+  'variables',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  'headers["set-cookie"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
 ];
 
 /** Fields every line logged while a request runs carries (its request id, nothing else), whoever logs it: Yoga, OCR, a service. */

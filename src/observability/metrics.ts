@@ -38,7 +38,11 @@ export interface MetricsDeps {
   build: { version: string; database: string };
 }
 
-function eachValue(reading: Reading, label: string | undefined, set: (labels: Record<string, string>, value: number) => void): void {
+function eachValue(
+  reading: Reading,
+  label: string | undefined,
+  set: (labels: Record<string, string>, value: number) => void,
+): void {
   if (typeof reading === 'number') set({}, reading);
   else for (const [value, n] of Object.entries(reading)) set({ [label!]: value }, n);
 }
@@ -107,7 +111,9 @@ export function createMetrics({ config, build }: MetricsDeps): Metrics {
       if (tokenDigest) {
         const given = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
         if (!given || !timingSafeEqual(createHash('sha256').update(given).digest(), tokenDigest)) {
-          throw new AppError('UNAUTHENTICATED', '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>', { 'www-authenticate': 'Bearer realm="metrics"' });
+          throw new AppError('UNAUTHENTICATED', '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>', {
+            'www-authenticate': 'Bearer realm="metrics"',
+          });
         }
       } else if (config.nodeEnv === 'production') {
         throw new AppError('FORBIDDEN', '/metrics is off in production until METRICS_TOKEN is set');

@@ -73,7 +73,12 @@ export class RequestLog {
     this.#tracing = tracing;
     const registers = [metrics.registry];
     const labelNames = ['method', 'route', 'operation', 'status'] as const;
-    this.#requests = new Counter({ name: 'mdg_http_requests_total', help: 'HTTP requests answered, by REST route template or GraphQL operation name, and status', labelNames, registers });
+    this.#requests = new Counter({
+      name: 'mdg_http_requests_total',
+      help: 'HTTP requests answered, by REST route template or GraphQL operation name, and status',
+      labelNames,
+      registers,
+    });
     this.#duration = new Histogram({
       name: 'mdg_http_request_duration_seconds',
       help: 'Time from a request arriving to its response headers, by REST route template or GraphQL operation name, and status',
@@ -81,7 +86,12 @@ export class RequestLog {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.#errors = new Counter({ name: 'mdg_errors_total', help: 'Error answers by code (REST code, or GraphQL extensions.code)', labelNames: ['code'] as const, registers });
+    this.#errors = new Counter({
+      name: 'mdg_errors_total',
+      help: 'Error answers by code (REST code, or GraphQL extensions.code)',
+      labelNames: ['code'] as const,
+      registers,
+    });
   }
 
   begin(req: LoggedRequest, url: URL): void {
@@ -133,7 +143,12 @@ export class RequestLog {
     const status = response.status;
     const durationMs = Math.round((performance.now() - rec.started) * 10) / 10;
     const isGraphQL = rec.route === '/graphql';
-    const labels = { method: rec.method, route: rec.route, operation: isGraphQL ? this.#operationLabel(rec.operation) : '', status: String(status) };
+    const labels = {
+      method: rec.method,
+      route: rec.route,
+      operation: isGraphQL ? this.#operationLabel(rec.operation) : '',
+      status: String(status),
+    };
     this.#requests.inc(labels);
     this.#duration.observe(labels, durationMs / 1000);
     for (const code of rec.codes) this.#errors.inc({ code });
@@ -168,7 +183,13 @@ export class RequestLog {
     });
   }
 
-  #writeLine(req: LoggedRequest, rec: RequestRecord, status: number, durationMs: number, caller: string | undefined): void {
+  #writeLine(
+    req: LoggedRequest,
+    rec: RequestRecord,
+    status: number,
+    durationMs: number,
+    caller: string | undefined,
+  ): void {
     const isGraphQL = rec.route === '/graphql';
     const line: Record<string, unknown> = {
       requestId: req.requestId,
@@ -186,7 +207,13 @@ export class RequestLog {
     if (rec.cause !== undefined) {
       if (rec.codes.includes('INTERNAL')) line.err = rec.cause;
       // the driver's reason (refused, terminated, timed out), without Prisma's call-site excerpt
-      else line.cause = (rec.cause instanceof Error ? rec.cause.message : String(rec.cause)).trim().split('\n').filter(Boolean).pop()?.slice(0, 300);
+      else
+        line.cause = (rec.cause instanceof Error ? rec.cause.message : String(rec.cause))
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .pop()
+          ?.slice(0, 300);
     }
     const msg = `${rec.method} ${rec.route}${isGraphQL ? ` ${rec.operation ?? 'anonymous'}` : ''} ${status}`;
     const logger = rec.cause === undefined ? this.#plainLogger : this.#logger;

@@ -19,9 +19,18 @@ export interface Tracing {
  * loads none of it. A request's `traceparent` header (W3C) makes its span a child of the caller's.
  * No global provider is registered: these spans are the gateway's own, made here and nowhere else.
  */
-export async function createTracing(config: Pick<ObservabilityConfig, 'otlpEndpoint' | 'serviceName'>, version: string): Promise<Tracing | undefined> {
+export async function createTracing(
+  config: Pick<ObservabilityConfig, 'otlpEndpoint' | 'serviceName'>,
+  version: string,
+): Promise<Tracing | undefined> {
   if (!config.otlpEndpoint) return undefined;
-  const [api, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { W3CTraceContextPropagator }] = await Promise.all([
+  const [
+    api,
+    { BasicTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { W3CTraceContextPropagator },
+  ] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/exporter-trace-otlp-http'),
@@ -43,7 +52,11 @@ export async function createTracing(config: Pick<ObservabilityConfig, 'otlpEndpo
   return {
     start(request) {
       const parent = propagator.extract(api.ROOT_CONTEXT, request.headers, headerGetter);
-      const span = tracer.startSpan(request.method, { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
+      const span = tracer.startSpan(
+        request.method,
+        { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': request.method } },
+        parent,
+      );
       return {
         traceId: span.spanContext().traceId,
         end({ name, status, attributes }) {

@@ -80,7 +80,12 @@ function page(blocks: Block[] | null): OcrPage {
         for (const word of line.words) {
           const w = word.text.trim();
           if (!w) continue;
-          words.push({ text: w, x: word.bbox.x0, y: word.bbox.y0, confidence: Math.min(1, Math.max(0, Math.round(word.confidence) / 100)) });
+          words.push({
+            text: w,
+            x: word.bbox.x0,
+            y: word.bbox.y0,
+            confidence: Math.min(1, Math.max(0, Math.round(word.confidence) / 100)),
+          });
         }
       }
     }
@@ -109,12 +114,20 @@ export async function createTesseractEngine(options: EngineOptions = {}): Promis
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the OCR engine did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`the OCR engine did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
   });
-  const worker = await Promise.race([starting, timeout]).catch((e: unknown) => {
-    starting.then((w) => w.terminate(), () => {}); // should it start after all
-    throw toError(e);
-  }).finally(() => clearTimeout(timer));
+  const worker = await Promise.race([starting, timeout])
+    .catch((e: unknown) => {
+      starting.then(
+        (w) => w.terminate(),
+        () => {},
+      ); // should it start after all
+      throw toError(e);
+    })
+    .finally(() => clearTimeout(timer));
   return guard(worker);
 }
 
@@ -163,10 +176,12 @@ async function guard(worker: Worker): Promise<OcrEngine> {
   thread?.on('exit', (code: number) => stop(new EngineStoppedError(`the OCR worker thread exited (code ${code})`)));
 
   // Tesseract's diagnostics ("Estimating resolution as ...") would go to our stderr per image
-  await call(() => worker.setParameters({ debug_file: '/dev/null' } as Record<string, string>)).catch(async (e: unknown) => {
-    await terminate();
-    throw e;
-  });
+  await call(() => worker.setParameters({ debug_file: '/dev/null' } as Record<string, string>)).catch(
+    async (e: unknown) => {
+      await terminate();
+      throw e;
+    },
+  );
   let psmSet: PageSegmentation = PSM.SINGLE_BLOCK; // tesseract.js's default
   return {
     async recognize(image, psm) {

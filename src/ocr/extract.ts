@@ -9,9 +9,7 @@ export type OcrMode = (typeof OCR_MODES)[number];
 /** A body of at most 10 MiB (docs/rest.md#ocr); the GraphQL argument gets the same limit. */
 export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 
-export type OcrResult =
-  | { text: string; x: number; y: number; confidence: number }
-  | { text: string };
+export type OcrResult = { text: string; x: number; y: number; confidence: number } | { text: string };
 
 export interface OcrAnswer {
   timestamp: string;
@@ -40,10 +38,16 @@ export function parseMode(mode: unknown): OcrMode {
 /** The text of a `data:` URL image: words with positions (document) or lines (video). */
 export async function extractText(pool: OcrPool, frame: unknown, mode: OcrMode = 'document'): Promise<OcrAnswer> {
   if (typeof frame === 'string' && frame.length > MAX_FRAME_BYTES) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `frame is too large: at most ${MAX_FRAME_BYTES} bytes; got ${frame.length}`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `frame is too large: at most ${MAX_FRAME_BYTES} bytes; got ${frame.length}`,
+    );
   }
   const image = parseFrame(frame);
-  return { timestamp: new Date().toISOString(), results: await readText(pool, image.data, image.width * image.height, mode) };
+  return {
+    timestamp: new Date().toISOString(),
+    results: await readText(pool, image.data, image.width * image.height, mode),
+  };
 }
 
 /** The words (document) or lines (video) of an image already checked; bench/ocr.ts calls it too. */

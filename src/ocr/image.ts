@@ -42,7 +42,11 @@ function preview(s: string): string {
  * the pixel limit. Only data URLs: the server never fetches anything.
  */
 export function parseFrame(frame: unknown): Frame {
-  if (typeof frame !== 'string') throw new AppError('BAD_REQUEST', `frame must be a string, a data URL ${FORM}; got ${frame === undefined ? 'nothing' : typeof frame}`);
+  if (typeof frame !== 'string')
+    throw new AppError(
+      'BAD_REQUEST',
+      `frame must be a string, a data URL ${FORM}; got ${frame === undefined ? 'nothing' : typeof frame}`,
+    );
   if (!/^data:/i.test(frame)) throw bad(`must be a data URL ${FORM} (URLs are not fetched); got ${preview(frame)}`);
   const comma = frame.indexOf(',');
   if (comma < 0) throw bad(`a data URL needs a comma before its data (${FORM}); got ${preview(frame)}`);
@@ -50,32 +54,46 @@ export function parseFrame(frame: unknown): Frame {
   const name = mediaType.trim();
   const declared = Object.hasOwn(MEDIA_TYPES, name) ? MEDIA_TYPES[name] : undefined;
   if (!declared) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `frame: the image type must be one of ${IMAGE_TYPES.map((t) => `image/${t}`).join(', ')}; got ${JSON.stringify(mediaType || 'none')}`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `frame: the image type must be one of ${IMAGE_TYPES.map((t) => `image/${t}`).join(', ')}; got ${JSON.stringify(mediaType || 'none')}`,
+    );
   }
-  if (!params.some((p) => p.trim() === 'base64')) throw bad(`the data must be base64-encoded (${FORM}); got ${preview(frame.slice(0, comma + 1))}`);
+  if (!params.some((p) => p.trim() === 'base64'))
+    throw bad(`the data must be base64-encoded (${FORM}); got ${preview(frame.slice(0, comma + 1))}`);
   const text = frame.slice(comma + 1).replace(/\s+/g, '');
   if (text.length === 0) throw bad('the image is empty: no data after "base64,"');
   if (!BASE64.test(text) || text.length % 4 === 1) throw bad('the data after "base64," is not valid base64');
   const data = Buffer.from(text, 'base64');
   const info = imageInfo(data);
-  if (!info) throw bad(`the data is not a ${Object.values(NAMES).slice(0, -1).join(', ')} or ${NAMES.gif} image (first bytes: ${data.subarray(0, 8).toString('hex')})`);
+  if (!info)
+    throw bad(
+      `the data is not a ${Object.values(NAMES).slice(0, -1).join(', ')} or ${NAMES.gif} image (first bytes: ${data.subarray(0, 8).toString('hex')})`,
+    );
   if (info.type !== declared) throw bad(`declared image/${declared} but the data is a ${NAMES[info.type]} image`);
-  if (info.width === undefined || info.height === undefined) throw bad(`the ${NAMES[info.type]} header is truncated or invalid`);
+  if (info.width === undefined || info.height === undefined)
+    throw bad(`the ${NAMES[info.type]} header is truncated or invalid`);
   if (info.width === 0 || info.height === 0) throw bad(`the image has no pixels (${info.width}x${info.height})`);
   const pixels = info.width * info.height;
   if (pixels > MAX_PIXELS) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `frame: the image is ${info.width}x${info.height} = ${(pixels / 1e6).toFixed(1)} megapixels; at most ${MAX_PIXELS / 1e6} megapixels`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `frame: the image is ${info.width}x${info.height} = ${(pixels / 1e6).toFixed(1)} megapixels; at most ${MAX_PIXELS / 1e6} megapixels`,
+    );
   }
   return { type: info.type, width: info.width, height: info.height, data };
 }
 
 /** The type from the magic bytes, and the size from the header where it is complete. */
 export function imageInfo(b: Buffer): { type: ImageType; width?: number; height?: number } | null {
-  if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) return { type: 'png', ...png(b) };
+  if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a)
+    return { type: 'png', ...png(b) };
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return { type: 'jpeg', ...jpeg(b) };
-  if (b.length >= 6 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) return { type: 'gif', ...(b.length >= 10 ? { width: b.readUInt16LE(6), height: b.readUInt16LE(8) } : {}) };
+  if (b.length >= 6 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6)))
+    return { type: 'gif', ...(b.length >= 10 ? { width: b.readUInt16LE(6), height: b.readUInt16LE(8) } : {}) };
   if (b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d) return { type: 'bmp', ...bmp(b) };
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return { type: 'webp', ...webp(b) };
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP')
+    return { type: 'webp', ...webp(b) };
   return null;
 }
 

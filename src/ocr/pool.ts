@@ -1,7 +1,13 @@
 import type { OcrConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import type { MetricRegistrar } from '../observability/metrics.js';
-import { createTesseractEngine, EngineStoppedError, type OcrEngine, type OcrPage, type PageSegmentation } from './engine.js';
+import {
+  createTesseractEngine,
+  EngineStoppedError,
+  type OcrEngine,
+  type OcrPage,
+  type PageSegmentation,
+} from './engine.js';
 
 /**
  * WASM memory never shrinks: a worker that has read an image this large keeps hundreds of MB,
@@ -95,11 +101,32 @@ export class OcrPool {
 
   /** Its gauges and its count of replaced workers on /metrics, read from `stats()` at each scrape. */
   registerMetrics(metrics: MetricRegistrar): void {
-    metrics.gauge({ name: 'mdg_ocr_workers', help: 'OCR worker threads running or starting' }, () => this.stats().workers);
-    metrics.gauge({ name: 'mdg_ocr_queue_depth', help: 'OCR requests waiting for a worker' }, () => this.stats().queued);
-    metrics.gauge({ name: 'mdg_ocr_jobs_running', help: 'OCR requests being read by a worker now' }, () => this.stats().running);
-    metrics.gauge({ name: 'mdg_ocr_pixels_in_flight', help: 'Pixels of the OCR images queued or being read (OCR_MAX_PIXELS_IN_FLIGHT bounds it)' }, () => this.stats().pixels);
-    metrics.counter({ name: 'mdg_ocr_workers_replaced_total', help: 'OCR workers replaced (after a large image, a failure or a time-out)' }, () => this.stats().replaced);
+    metrics.gauge(
+      { name: 'mdg_ocr_workers', help: 'OCR worker threads running or starting' },
+      () => this.stats().workers,
+    );
+    metrics.gauge(
+      { name: 'mdg_ocr_queue_depth', help: 'OCR requests waiting for a worker' },
+      () => this.stats().queued,
+    );
+    metrics.gauge(
+      { name: 'mdg_ocr_jobs_running', help: 'OCR requests being read by a worker now' },
+      () => this.stats().running,
+    );
+    metrics.gauge(
+      {
+        name: 'mdg_ocr_pixels_in_flight',
+        help: 'Pixels of the OCR images queued or being read (OCR_MAX_PIXELS_IN_FLIGHT bounds it)',
+      },
+      () => this.stats().pixels,
+    );
+    metrics.counter(
+      {
+        name: 'mdg_ocr_workers_replaced_total',
+        help: 'OCR workers replaced (after a large image, a failure or a time-out)',
+      },
+      () => this.stats().replaced,
+    );
   }
 
   /**
@@ -115,7 +142,14 @@ export class OcrPool {
     this.pixelsInFlight += pixels;
     return new Promise<OcrPage>((resolve, reject) => {
       const job: Job = {
-        image, passes, pixels, resolve, reject, slot: null, reading: false, done: false,
+        image,
+        passes,
+        pixels,
+        resolve,
+        reject,
+        slot: null,
+        reading: false,
+        done: false,
         timer: setTimeout(() => this.waitedTooLong(job), this.options.queueTimeoutMs),
       };
       this.queue.push(job);
@@ -147,12 +181,16 @@ export class OcrPool {
     const idle = this.slots.some((s) => !s.job);
     if (!idle && this.queue.length >= queueLimit) {
       const n = this.queue.length;
-      return this.unavailable(`OCR is busy: ${n} ${n === 1 ? 'request is' : 'requests are'} already waiting (OCR_QUEUE_LIMIT)`);
+      return this.unavailable(
+        `OCR is busy: ${n} ${n === 1 ? 'request is' : 'requests are'} already waiting (OCR_QUEUE_LIMIT)`,
+      );
     }
     // an image alone is always let in, so that a budget below the input limit still reads every image
     if (this.jobsInFlight > 0 && this.pixelsInFlight + pixels > maxPixelsInFlight) {
       const mp = (n: number) => `${(n / 1e6).toFixed(1)} MP`;
-      return this.unavailable(`OCR is busy: ${mp(this.pixelsInFlight)} already queued or being read, and this image has ${mp(pixels)} (OCR_MAX_PIXELS_IN_FLIGHT is ${mp(maxPixelsInFlight)})`);
+      return this.unavailable(
+        `OCR is busy: ${mp(this.pixelsInFlight)} already queued or being read, and this image has ${mp(pixels)} (OCR_MAX_PIXELS_IN_FLIGHT is ${mp(maxPixelsInFlight)})`,
+      );
     }
     return null;
   }
@@ -160,7 +198,9 @@ export class OcrPool {
   /** A 503 whose Retry-After is the work ahead shared by the workers, at the speed recently measured. */
   private unavailable(reason: string, advice = 'retry in'): AppError {
     const { queueTimeoutMs, timeoutMs } = this.options;
-    const aheadMs = Math.max(this.jobsInFlight * this.msPerJob, (this.pixelsInFlight / 1e6) * this.msPerMegapixel) / this.slots.length;
+    const aheadMs =
+      Math.max(this.jobsInFlight * this.msPerJob, (this.pixelsInFlight / 1e6) * this.msPerMegapixel) /
+      this.slots.length;
     const seconds = Math.min(Math.ceil((queueTimeoutMs + timeoutMs) / 1000), Math.max(1, Math.ceil(aheadMs / 1000)));
     return new AppError('SERVICE_UNAVAILABLE', `${reason}; ${advice} ${seconds} s`, { 'retry-after': String(seconds) });
   }
@@ -251,7 +291,10 @@ export class OcrPool {
     } else {
       // a failure other than "cannot decode" may have left the engine in a bad state
       if (!UNREADABLE.test(message)) this.retire(slot);
-      this.finish(job, new AppError('BAD_REQUEST', 'frame: the image could not be decoded (damaged or truncated data)'));
+      this.finish(
+        job,
+        new AppError('BAD_REQUEST', 'frame: the image could not be decoded (damaged or truncated data)'),
+      );
     }
     this.release(slot, job);
   }
@@ -283,14 +326,24 @@ export class OcrPool {
     if (!engine) return;
     slot.engine = null;
     this.replaced += 1;
-    engine.then((e) => e.terminate(), () => {}).catch(() => {});
+    engine
+      .then(
+        (e) => e.terminate(),
+        () => {},
+      )
+      .catch(() => {});
   }
 
   private waitedTooLong(job: Job): void {
     const i = this.queue.indexOf(job);
     if (i < 0) return;
     this.queue.splice(i, 1);
-    this.finish(job, this.unavailable(`OCR is busy: no worker was free within ${this.options.queueTimeoutMs} ms (OCR_QUEUE_TIMEOUT_MS)`));
+    this.finish(
+      job,
+      this.unavailable(
+        `OCR is busy: no worker was free within ${this.options.queueTimeoutMs} ms (OCR_QUEUE_TIMEOUT_MS)`,
+      ),
+    );
   }
 
   private workedTooLong(job: Job): void {
@@ -298,7 +351,13 @@ export class OcrPool {
     if (job.done || !slot) return;
     // a recognition cannot be cancelled: stop its worker; a worker still starting stays for the next job
     if (job.reading) this.retire(slot);
-    this.finish(job, this.unavailable(`OCR took longer than ${this.options.timeoutMs} ms (OCR_TIMEOUT_MS) on this image`, 'send a smaller image, or retry in'));
+    this.finish(
+      job,
+      this.unavailable(
+        `OCR took longer than ${this.options.timeoutMs} ms (OCR_TIMEOUT_MS) on this image`,
+        'send a smaller image, or retry in',
+      ),
+    );
     this.release(slot, job);
   }
 

@@ -23,14 +23,24 @@ const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const sa
 
 /** The parameters of the legacy balance-sheet route, with the names docs/rest.md#parameters-per-route gives them. */
 export const BALANCE_SHEET_PARAMS = {
-  limit: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.balanceSheets.max, default: PAGE_SIZES.balanceSheets.default, description: `Results per page, 1 to ${PAGE_SIZES.balanceSheets.max}.` },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_SIZES.balanceSheets.max,
+    default: PAGE_SIZES.balanceSheets.default,
+    description: `Results per page, 1 to ${PAGE_SIZES.balanceSheets.max}.`,
+  },
   sort: {
     type: 'string',
     pattern: SORT_PATTERN,
     default: 'period_end.asc',
     description: `Sort as field[.asc|.desc] (ascending when the direction is left out); fields: ${SORT_FIELDS.join(', ')}. fiscal_year sorts by fiscal year then quarter; ties are broken by record id.`,
   },
-  cik: { type: 'string', pattern: CIK_PATTERN, description: 'SEC Central Index Key, 1 to 10 digits; matches with or without leading zeros.' },
+  cik: {
+    type: 'string',
+    pattern: CIK_PATTERN,
+    description: 'SEC Central Index Key, 1 to 10 digits; matches with or without leading zeros.',
+  },
   symbols: {
     type: 'string',
     // the legacy API's pattern; the `i` flag (not shown in the document) also takes lower case, upper-cased before matching
@@ -38,7 +48,12 @@ export const BALANCE_SHEET_PARAMS = {
     description: 'Balance sheets listing any of these ticker symbols: a comma-separated list (case-insensitive).',
   },
   period_end: { type: 'string', format: 'date', description: 'Only this reporting period end, yyyy-mm-dd.' },
-  fiscal_year: { type: 'integer', minimum: FISCAL_YEARS.min, maximum: FISCAL_YEARS.max, description: `Only this fiscal year, ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}.` },
+  fiscal_year: {
+    type: 'integer',
+    minimum: FISCAL_YEARS.min,
+    maximum: FISCAL_YEARS.max,
+    description: `Only this fiscal year, ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}.`,
+  },
   fiscal_quarter: { type: 'integer', minimum: 1, maximum: 4, description: 'Only this fiscal quarter, 1 to 4.' },
   timeframe: { type: 'string', enum: TIMEFRAMES, description: 'Only this kind of reporting period.' },
 } as const satisfies ParamSpecs;
@@ -58,7 +73,12 @@ export const BALANCE_SHEET_SCHEMA: JsonSchema = object(
     reporting_period_end: date('Last day of the reporting period.'),
     timeframe: { type: 'string', enum: [...TIMEFRAMES], description: 'The period the balance sheet covers.' },
     ...Object.fromEntries(BALANCE_SHEET_REQUIRED.map((f) => [f, num(`${humanize(f)}; may be negative.`)])),
-    ...Object.fromEntries(BALANCE_SHEET_OPTIONAL.map((f) => [f, num(`${humanize(f)}; may be negative; left out when the filing does not report it.`)])),
+    ...Object.fromEntries(
+      BALANCE_SHEET_OPTIONAL.map((f) => [
+        f,
+        num(`${humanize(f)}; may be negative; left out when the filing does not report it.`),
+      ]),
+    ),
   },
   ['cik', 'symbols', 'fiscal_year', 'fiscal_quarter', 'reporting_period_end', 'timeframe', ...BALANCE_SHEET_REQUIRED],
 );
@@ -84,7 +104,8 @@ export function balanceSheetRecord(b: BalanceSheetWithSymbols): Record<string, u
 
 function parseSort(value: string): BalanceSheetSort {
   const [field, direction = 'asc'] = value.split('.') as [string, ('asc' | 'desc')?];
-  if (!(SORT_FIELDS as readonly string[]).includes(field)) throw badParam('sort', `a sort field[.asc|.desc] with field one of ${SORT_FIELDS.join(', ')}`, value);
+  if (!(SORT_FIELDS as readonly string[]).includes(field))
+    throw badParam('sort', `a sort field[.asc|.desc] with field one of ${SORT_FIELDS.join(', ')}`, value);
   return { field: field as BalanceSheetSort['field'], direction };
 }
 
@@ -108,7 +129,12 @@ export const balanceSheetRoutes: Route[] = [
         timeframe: p.timeframe as Timeframe | undefined,
       };
       const REST_NAMES: Record<keyof BalanceSheetFilter, string> = {
-        cik: 'cik', symbols: 'symbols', periodEnd: 'period_end', fiscalYear: 'fiscal_year', fiscalQuarter: 'fiscal_quarter', timeframe: 'timeframe',
+        cik: 'cik',
+        symbols: 'symbols',
+        periodEnd: 'period_end',
+        fiscalYear: 'fiscal_year',
+        fiscalQuarter: 'fiscal_quarter',
+        timeframe: 'timeframe',
       };
       const filter = parseBalanceSheetFilter(given, (k) => REST_NAMES[k]);
       const page = await balanceSheetPage(ctx.db, filter, { sort, first: p.limit, after });

@@ -8,9 +8,21 @@ import { json, type Route } from './route.js';
 
 /** symbol, from, to, page, page_size: the names of docs/rest.md#parameters-per-route. */
 const SUMMARY_PARAMS = {
-  symbol: { type: 'string', pattern: SYMBOL_PARAM_PATTERN, description: 'Only the calls of this ticker symbol (case-insensitive); every company when absent.' },
-  from: { type: 'string', format: 'date-time', description: 'Only calls at or after this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).' },
-  to: { type: 'string', format: 'date-time', description: 'Only calls at or before this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).' },
+  symbol: {
+    type: 'string',
+    pattern: SYMBOL_PARAM_PATTERN,
+    description: 'Only the calls of this ticker symbol (case-insensitive); every company when absent.',
+  },
+  from: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Only calls at or after this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).',
+  },
+  to: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Only calls at or before this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).',
+  },
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
@@ -27,20 +39,46 @@ const SUMMARY_SCHEMA = object(
     key_points: arr(str(), 'The main points, in order.'),
     guidance: str('Forward guidance given on the call; absent when none was given.'),
     sentiment_score: num('Tone of the call, -1 (negative) to 1 (positive).'),
-    participants: arr(object({ name: str('Full name.'), role: str('Role on the call.'), organization: str('The company or firm they represent.') }), 'Who spoke on the call.'),
+    participants: arr(
+      object({
+        name: str('Full name.'),
+        role: str('Role on the call.'),
+        organization: str('The company or firm they represent.'),
+      }),
+      'Who spoke on the call.',
+    ),
     created_at: timestamp('When the record was created.'),
     updated_at: timestamp('When the record last changed.'),
   },
-  ['id', 'symbol', 'company_name', 'call_date', 'fiscal_year', 'fiscal_period', 'title', 'summary', 'key_points', 'sentiment_score', 'participants', 'created_at', 'updated_at'],
+  [
+    'id',
+    'symbol',
+    'company_name',
+    'call_date',
+    'fiscal_year',
+    'fiscal_period',
+    'title',
+    'summary',
+    'key_points',
+    'sentiment_score',
+    'participants',
+    'created_at',
+    'updated_at',
+  ],
 );
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
 function participants(value: unknown): CallParticipant[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null)
-    .map((p) => ({ name: String(p.name ?? ''), role: String(p.role ?? ''), organization: String(p.organization ?? '') }));
+    .map((p) => ({
+      name: String(p.name ?? ''),
+      role: String(p.role ?? ''),
+      organization: String(p.organization ?? ''),
+    }));
 }
 
 /** The summary record of docs/rest.md#the-conference-call-summary-record; `guidance` is left out when the call gave none. */
@@ -69,7 +107,11 @@ async function summaries(ctx: Context, url: URL): Promise<Response> {
   checkOrder(p.from, p.to);
   const filter = { symbol: p.symbol?.toUpperCase(), from: p.from, to: p.to };
   const { nodes, totalCount } = await callSummaryAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
-  return json({ data: nodes.map(summaryRecord), message: OK_MESSAGE, pagination: pagination(totalCount, p.page, p.page_size) });
+  return json({
+    data: nodes.map(summaryRecord),
+    message: OK_MESSAGE,
+    pagination: pagination(totalCount, p.page, p.page_size),
+  });
 }
 
 export const callSummaryRoutes: Route[] = [

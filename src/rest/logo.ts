@@ -85,7 +85,10 @@ export const logoRoutes: Route[] = [
       const { nodes, totalCount } = await logoAtPage(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });
       const pageCount = Math.max(1, Math.ceil(totalCount / p.page_size));
       return json(
-        { Logos: nodes.map(logoRecord), message: `page ${p.page} of ${pageCount}: ${nodes.length} of ${totalCount} logos` },
+        {
+          Logos: nodes.map(logoRecord),
+          message: `page ${p.page} of ${pageCount}: ${nodes.length} of ${totalCount} logos`,
+        },
         200,
         { 'x-total-count': String(totalCount) },
       );
@@ -95,7 +98,10 @@ export const logoRoutes: Route[] = [
       description:
         'Logos by symbol, ascending, in numbered pages. The envelope is the legacy `{ Logos, message }`; the number of matching logos is in the X-Total-Count header (and in the message).',
       query: LOGO_PARAMS,
-      response: object({ Logos: arr(LOGO_SCHEMA), message: str('What was returned: the page, the page count and the number of matching logos.') }),
+      response: object({
+        Logos: arr(LOGO_SCHEMA),
+        message: str('What was returned: the page, the page count and the number of matching logos.'),
+      }),
     },
   },
 ];

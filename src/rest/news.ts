@@ -7,7 +7,12 @@ import type { Route } from './route.js';
 
 /** The parameters of the legacy news route. */
 export const NEWS_PARAMS = {
-  symbol: { type: 'string', required: true, maxLength: 20, description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).' },
+  symbol: {
+    type: 'string',
+    required: true,
+    maxLength: 20,
+    description: 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).',
+  },
   ...PAGE_PARAMS,
   share_class_figi: {
     type: 'string',
@@ -43,7 +48,10 @@ const NEWS_PROPERTIES = {
   catalyst_created: bool('Whether the catalyst was created for this item.'),
   associated_press_releases: arr(int(), 'Ids of the press releases behind the item.'),
   associated_ratings: arr({}, 'The analyst ratings behind the item, as given (rating ids in practice).'),
-  associated_transcripts: arr({}, 'The conference-call transcripts behind the item, as given (summary ids in practice).'),
+  associated_transcripts: arr(
+    {},
+    'The conference-call transcripts behind the item, as given (summary ids in practice).',
+  ),
   logo_exists: bool('Whether a logo exists for the stock.'),
   logo_thumbnail_url: str('Address of the logo thumbnail.'),
   on_all_tickers: bool('Whether the item applies to every ticker of the issuer.'),
@@ -53,7 +61,10 @@ const NEWS_PROPERTIES = {
   type: { type: 'string', enum: ['gainers', 'losers'], description: 'Whether the stock rose or fell.' },
   created_at: timestamp('When the item was published (ISO 8601 UTC).'),
   updated_at: timestamp('When the item last changed (ISO 8601 UTC).'),
-  securities: arr(NEWS_SECURITY_SCHEMA, 'The securities the item is about, in feed order; left out when securities=false.'),
+  securities: arr(
+    NEWS_SECURITY_SCHEMA,
+    'The securities the item is about, in feed order; left out when securities=false.',
+  ),
 };
 
 /** The legacy news record; `securities` is the one key a request may leave out. */
@@ -119,7 +130,10 @@ export const newsRoutes: Route[] = [
         id: p.id,
       };
       const { nodes, totalCount } = await newsAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
-      return dataResponse(nodes.map((n) => newsRecord(n, p.securities)), totalCount);
+      return dataResponse(
+        nodes.map((n) => newsRecord(n, p.securities)),
+        totalCount,
+      );
     },
     doc: {
       summary: 'Curated news about a symbol',

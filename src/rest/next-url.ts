@@ -46,7 +46,13 @@ export function openCursor(secret: string, route: string, token: string): Cursor
   } catch {
     throw bad;
   }
-  if (state.route !== route || typeof state.after !== 'string' || typeof state.params !== 'object' || state.params === null) throw bad;
+  if (
+    state.route !== route ||
+    typeof state.after !== 'string' ||
+    typeof state.params !== 'object' ||
+    state.params === null
+  )
+    throw bad;
   return state;
 }
 
@@ -58,7 +64,12 @@ export interface CursorRequest<S extends ParamSpecs> {
   after: string | undefined;
 }
 
-export function readCursorRequest<S extends ParamSpecs>(ctx: Context, url: URL, route: string, specs: S): CursorRequest<S> {
+export function readCursorRequest<S extends ParamSpecs>(
+  ctx: Context,
+  url: URL,
+  route: string,
+  specs: S,
+): CursorRequest<S> {
   const cursor = url.searchParams.get('cursor');
   if (cursor === null) {
     const query = new URLSearchParams(url.searchParams);
@@ -66,7 +77,11 @@ export function readCursorRequest<S extends ParamSpecs>(ctx: Context, url: URL, 
     return { params: parseQuery(specs, query), raw: Object.fromEntries(query), after: undefined };
   }
   const others = [...url.searchParams.keys()].filter((k) => k !== 'cursor' && k !== 'apikey');
-  if (others.length) throw new AppError('BAD_REQUEST', `parameter cursor comes alone (it carries the filters already); also got ${others.join(', ')}`);
+  if (others.length)
+    throw new AppError(
+      'BAD_REQUEST',
+      `parameter cursor comes alone (it carries the filters already); also got ${others.join(', ')}`,
+    );
   const state = openCursor(ctx.sessions.auth.jwtSecret, route, cursor);
   return { params: parseQuery(specs, new URLSearchParams(state.params)), raw: state.params, after: state.after };
 }
@@ -90,7 +105,14 @@ export function publicBase(ctx: Context, url: URL): string {
 }
 
 /** `next_url` for the page after `lastCursor`, or undefined on the last page. */
-export function nextUrl(ctx: Context, url: URL, route: string, raw: Record<string, string>, lastCursor: string | undefined, hasNextPage: boolean): string | undefined {
+export function nextUrl(
+  ctx: Context,
+  url: URL,
+  route: string,
+  raw: Record<string, string>,
+  lastCursor: string | undefined,
+  hasNextPage: boolean,
+): string | undefined {
   if (!hasNextPage || !lastCursor) return undefined;
   const token = sealCursor(ctx.sessions.auth.jwtSecret, { route, params: raw, after: lastCursor });
   return `${publicBase(ctx, url)}${url.pathname}?cursor=${token}`;
@@ -98,7 +120,10 @@ export function nextUrl(ctx: Context, url: URL, route: string, raw: Record<strin
 
 /** A `next_url` list's query as OpenAPI shows it: its filters, or the cursor of a next_url. */
 export function withCursorParam(specs: ParamSpecs): ParamSpecs {
-  return { ...specs, cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' } };
+  return {
+    ...specs,
+    cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
+  };
 }
 
 /** The envelope of the `next_url` lists: next_url only while there is a next page. */
@@ -115,7 +140,19 @@ export function cursorEnvelope(item: JsonSchema) {
 }
 
 /** One keyset page in that envelope, its `next_url` carrying `raw` (the request's filters) on. */
-export function cursorPageResponse<Row>(ctx: Context, url: URL, route: string, raw: Record<string, string>, page: Page<Row>, shape: (row: Row) => Record<string, unknown>): Response {
+export function cursorPageResponse<Row>(
+  ctx: Context,
+  url: URL,
+  route: string,
+  raw: Record<string, string>,
+  page: Page<Row>,
+  shape: (row: Row) => Record<string, unknown>,
+): Response {
   const next = nextUrl(ctx, url, route, raw, lastCursor(page), page.hasNextPage);
-  return json({ ...(next ? { next_url: next } : {}), request_id: ctx.requestId, results: page.nodes.map(shape), status: 'OK' });
+  return json({
+    ...(next ? { next_url: next } : {}),
+    request_id: ctx.requestId,
+    results: page.nodes.map(shape),
+    status: 'OK',
+  });
 }

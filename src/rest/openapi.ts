@@ -36,7 +36,8 @@ function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path') {
 const ERRORS: Record<string, string> = {
   '400': 'A parameter or the body is invalid; the message names it and the value received.',
   '401': 'No credentials, or credentials that are not valid.',
-  '403': "The caller's tier does not include this resource; or the request is authenticated by cookie and comes from a page of another site (CSRF protection).",
+  '403':
+    "The caller's tier does not include this resource; or the request is authenticated by cookie and comes from a page of another site (CSRF protection).",
   '404': 'Unknown path, or an unknown symbol where the path names one.',
   '429': 'Rate limited; see Retry-After.',
   '503': 'The database is unavailable.',
@@ -57,16 +58,20 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     const errors = { ...ERRORS, ...(route.doc.body ? BODY_ERRORS : {}), ...route.doc.errors };
     for (const [code, description] of Object.entries(errors).sort(([a], [b]) => a.localeCompare(b))) {
       if (route.access === 'public' && (code === '401' || code === '403') && !route.doc.errors?.[code]) continue;
-      const schema = code === '400' && route.doc.badRequestBody ? route.doc.badRequestBody : { $ref: '#/components/schemas/Error' };
+      const schema =
+        code === '400' && route.doc.badRequestBody ? route.doc.badRequestBody : { $ref: '#/components/schemas/Error' };
       responses[code] = { description, content: { 'application/json': { schema } } };
     }
     (paths[p] ??= {})[route.method.toLowerCase()] = {
       summary: route.doc.summary,
       ...(route.doc.description ? { description: route.doc.description } : {}),
       parameters: [...parameters(route.doc.path, 'path'), ...parameters(route.doc.query, 'query')],
-      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
+      ...(route.doc.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } }
+        : {}),
       responses,
-      security: route.access === 'public' ? [] : [{ apikeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
+      security:
+        route.access === 'public' ? [] : [{ apikeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
     };
   }
   return {
@@ -74,7 +79,8 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     info: {
       title: 'Market data gateway: REST compatibility',
       version,
-      description: 'The legacy REST paths of the financial data service, answered by the GraphQL gateway. GraphQL: /graphql.',
+      description:
+        'The legacy REST paths of the financial data service, answered by the GraphQL gateway. GraphQL: /graphql.',
     },
     paths,
     components: {

@@ -14,8 +14,20 @@ export const MAX_PAGE = 1_000_000;
 
 /** `page` and `page_size` of the page-numbered endpoints: default 1 and 10, max size 100 (docs/rest.md). */
 export const PAGE_PARAMS = {
-  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.` },
-  page_size: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.records.max, default: PAGE_SIZES.records.default, description: `Records per page, 1 to ${PAGE_SIZES.records.max} (default ${PAGE_SIZES.records.default}).` },
+  page: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: `Page number, 1-based (1 to ${MAX_PAGE}); a page past the end is empty.`,
+  },
+  page_size: {
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_SIZES.records.max,
+    default: PAGE_SIZES.records.default,
+    description: `Records per page, 1 to ${PAGE_SIZES.records.max} (default ${PAGE_SIZES.records.default}).`,
+  },
 } as const satisfies ParamSpecs;
 
 /** `{ data, message, pagination }` of enhanced fundamentals (also used by call summaries). */

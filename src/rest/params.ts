@@ -34,13 +34,22 @@ export interface BooleanParam extends Base {
 export type ParamSpec = StringParam | IntegerParam | BooleanParam;
 export type ParamSpecs = Record<string, ParamSpec>;
 
-type ValueOf<P extends ParamSpec> = P extends IntegerParam ? number : P extends BooleanParam ? boolean : P extends { format: 'datetime-space' | 'date-time' } ? Date : string;
+type ValueOf<P extends ParamSpec> = P extends IntegerParam
+  ? number
+  : P extends BooleanParam
+    ? boolean
+    : P extends { format: 'datetime-space' | 'date-time' }
+      ? Date
+      : string;
 export type ParamValues<S extends ParamSpecs> = {
   [K in keyof S]: S[K] extends { required: true } | { default: unknown } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;
 };
 
 export function badParam(name: string, rule: string, value: string): AppError {
-  return new AppError('BAD_REQUEST', `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`);
+  return new AppError(
+    'BAD_REQUEST',
+    `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`,
+  );
 }
 
 const DATETIME_SPACE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
@@ -59,7 +68,11 @@ function parseDate(name: string, spec: StringParam, raw: string): string | Date 
     }
     case 'date-time': {
       // without a zone it is UTC, as the legacy API's examples are
-      const withZone = /[zZ]|[+-]\d{2}:?\d{2}$/.test(raw.slice(10)) ? raw : raw.length === 10 ? `${raw}T00:00:00Z` : `${raw}Z`;
+      const withZone = /[zZ]|[+-]\d{2}:?\d{2}$/.test(raw.slice(10))
+        ? raw
+        : raw.length === 10
+          ? `${raw}T00:00:00Z`
+          : `${raw}Z`;
       const d = ISO.test(raw) && isCalendarDate(raw.slice(0, 10)) ? new Date(withZone) : null;
       if (!d || Number.isNaN(d.getTime())) throw badParam(name, 'an ISO 8601 time such as 2026-01-31T14:30:00', raw);
       return d;
@@ -75,7 +88,12 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
       if (!/^-?\d{1,15}$/.test(raw)) throw badParam(name, 'an integer', raw);
       const n = Number(raw);
       if ((spec.minimum !== undefined && n < spec.minimum) || (spec.maximum !== undefined && n > spec.maximum)) {
-        const range = spec.maximum === undefined ? `at least ${spec.minimum}` : spec.minimum === undefined ? `at most ${spec.maximum}` : `from ${spec.minimum} to ${spec.maximum}`;
+        const range =
+          spec.maximum === undefined
+            ? `at least ${spec.minimum}`
+            : spec.minimum === undefined
+              ? `at most ${spec.maximum}`
+              : `from ${spec.minimum} to ${spec.maximum}`;
         throw badParam(name, `an integer ${range}`, raw);
       }
       return n;
@@ -85,7 +103,8 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
       if (raw === 'false') return false;
       throw badParam(name, 'true or false', raw);
     case 'string':
-      if (spec.maxLength !== undefined && raw.length > spec.maxLength) throw badParam(name, `at most ${spec.maxLength} characters`, raw);
+      if (spec.maxLength !== undefined && raw.length > spec.maxLength)
+        throw badParam(name, `at most ${spec.maxLength} characters`, raw);
       if (spec.enum && !spec.enum.includes(raw)) throw badParam(name, `one of ${spec.enum.join(', ')}`, raw);
       if (spec.pattern && !spec.pattern.test(raw)) throw badParam(name, `of the form ${spec.pattern.source}`, raw);
       return parseDate(name, spec, raw);
@@ -104,7 +123,10 @@ export function checkParamNames(specs: ParamSpecs, query: URLSearchParams): void
     if (!Object.hasOwn(specs, name) && !COMMON_PARAMS.has(name)) {
       const names = Object.keys(specs);
       const shown = JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
-      throw new AppError('BAD_REQUEST', `unknown parameter ${shown}; this path takes ${names.length ? names.join(', ') : 'no parameters'}`);
+      throw new AppError(
+        'BAD_REQUEST',
+        `unknown parameter ${shown}; this path takes ${names.length ? names.join(', ') : 'no parameters'}`,
+      );
     }
     if (query.getAll(name).length > 1) throw new AppError('BAD_REQUEST', `parameter ${name} is given more than once`);
   }
@@ -148,7 +170,8 @@ export function symbolList(name: string, raw: string): string[] {
   try {
     return parseSymbols(raw, name);
   } catch (err) {
-    if (err instanceof AppError) throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+    if (err instanceof AppError)
+      throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
     throw err;
   }
 }
@@ -160,7 +183,9 @@ export function symbolList(name: string, raw: string): string[] {
 export function checkOrder(from: Date | undefined, to: Date | undefined, raw?: URLSearchParams): void {
   if (from && to && from.getTime() > to.getTime()) {
     const shown = (name: 'from' | 'to', value: Date) => (raw ? JSON.stringify(raw.get(name)) : value.toISOString());
-    throw new AppError('BAD_REQUEST', `parameter from (${shown('from', from)}) is after parameter to (${shown('to', to)})`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `parameter from (${shown('from', from)}) is after parameter to (${shown('to', to)})`,
+    );
   }
 }
-

@@ -11,17 +11,20 @@ export const PRESS_RELEASE_PARAMS = {
     type: 'string',
     pattern: /^[A-Za-z0-9.,-]+$/,
     maxLength: 2100,
-    description: 'Only releases naming any of these tickers: a comma list of 1 to 100 symbols of A-Z 0-9 . - (case-insensitive).',
+    description:
+      'Only releases naming any of these tickers: a comma list of 1 to 100 symbols of A-Z 0-9 . - (case-insensitive).',
   },
   from: {
     type: 'string',
     format: 'date-time',
-    description: 'Only releases published at or after this time: ISO 8601, e.g. 2026-01-31T14:30:00Z or 2026-01-31 (UTC when no zone is given).',
+    description:
+      'Only releases published at or after this time: ISO 8601, e.g. 2026-01-31T14:30:00Z or 2026-01-31 (UTC when no zone is given).',
   },
   to: {
     type: 'string',
     format: 'date-time',
-    description: 'Only releases published at or before this time: ISO 8601, as `from`; a bare date YYYY-MM-DD includes that whole day (UTC).',
+    description:
+      'Only releases published at or before this time: ISO 8601, as `from`; a bare date YYYY-MM-DD includes that whole day (UTC).',
   },
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
@@ -74,7 +77,9 @@ export const PRESS_RELEASE_SCHEMA = object({
   Summary: str('Short summary.'),
   BodyHTML: str('Full text as HTML.'),
   BodyText: str('Full text as plain text.'),
-  Categories: anyJson('Categories as the feed sent them (an array of strings in practice); null when the feed sent none.'),
+  Categories: anyJson(
+    'Categories as the feed sent them (an array of strings in practice); null when the feed sent none.',
+  ),
   Keywords: arr(str(), 'Keywords.'),
   ExternalLinks: arr(str(), 'Links the release points to.'),
   Tickers: arr(str(), 'Ticker symbols the release names, in feed order.'),
@@ -138,7 +143,11 @@ export const pressReleaseRoutes: Route[] = [
       await holdRows(ctx, 'PressRelease', p.page_size);
       const to = endOf(p.to, url.searchParams.get('to'));
       checkOrder(p.from, to, url.searchParams);
-      const filter = { tickers: p.tickers === undefined ? undefined : symbolList('tickers', p.tickers), from: p.from, to };
+      const filter = {
+        tickers: p.tickers === undefined ? undefined : symbolList('tickers', p.tickers),
+        from: p.from,
+        to,
+      };
       const { nodes, totalCount } = await pressReleaseAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
       return json(nodes.map(pressReleaseRecord), 200, { 'x-total-count': String(totalCount) });
     },

@@ -33,5 +33,13 @@ export function quoteRecord(q: Quote): Record<string, unknown> {
 }
 
 export const quoteRoutes: Route[] = [
-  tickRoute({ table: 'Quote', path: '/stocks/v3/quotes/:symbol', access: 'quotes', summary: 'Quotes of a symbol', load: quotePage, shape: quoteRecord, schema: QUOTE_SCHEMA }),
+  tickRoute({
+    table: 'Quote',
+    path: '/stocks/v3/quotes/:symbol',
+    access: 'quotes',
+    summary: 'Quotes of a symbol',
+    load: quotePage,
+    shape: quoteRecord,
+    schema: QUOTE_SCHEMA,
+  }),
 ];

@@ -11,19 +11,52 @@ const FREE_TEXT_MAX = 200;
 /** Every parameter optional; names as the legacy API gives them, formats from docs/rest.md#parameters-per-route. */
 export const RATING_PARAMS = {
   id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only the rating with this id.' },
-  exchange: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings of stocks on this exchange (exact, case-sensitive match, e.g. NYSE).' },
-  company: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings of this company (exact, case-sensitive match on its name).' },
-  firm: { type: 'string', maxLength: FREE_TEXT_MAX, description: 'Only ratings by this research firm (exact, case-sensitive match).' },
+  exchange: {
+    type: 'string',
+    maxLength: FREE_TEXT_MAX,
+    description: 'Only ratings of stocks on this exchange (exact, case-sensitive match, e.g. NYSE).',
+  },
+  company: {
+    type: 'string',
+    maxLength: FREE_TEXT_MAX,
+    description: 'Only ratings of this company (exact, case-sensitive match on its name).',
+  },
+  firm: {
+    type: 'string',
+    maxLength: FREE_TEXT_MAX,
+    description: 'Only ratings by this research firm (exact, case-sensitive match).',
+  },
   symbol: {
     type: 'string',
     pattern: /^[A-Za-z0-9.,-]+$/,
     maxLength: 2100,
-    description: 'Only ratings of these tickers: one symbol or a comma list of up to 100, each 1 to 20 characters of A-Z 0-9 . - (case-insensitive).',
+    description:
+      'Only ratings of these tickers: one symbol or a comma list of up to 100, each 1 to 20 characters of A-Z 0-9 . - (case-insensitive).',
   },
-  from: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or after this time: YYYY-MM-DD HH:MM:SS, UTC.' },
-  to: { type: 'string', format: 'datetime-space', description: 'Only ratings published at or before this time: YYYY-MM-DD HH:MM:SS, UTC.' },
-  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.' },
-  page_size: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.records.max, default: PAGE_SIZES.records.default, description: `Ratings per page, 1 to ${PAGE_SIZES.records.max}.` },
+  from: {
+    type: 'string',
+    format: 'datetime-space',
+    description: 'Only ratings published at or after this time: YYYY-MM-DD HH:MM:SS, UTC.',
+  },
+  to: {
+    type: 'string',
+    format: 'datetime-space',
+    description: 'Only ratings published at or before this time: YYYY-MM-DD HH:MM:SS, UTC.',
+  },
+  page: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: 'Page number, 1-based (at most 1000000). A page past the end has an empty data list.',
+  },
+  page_size: {
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_SIZES.records.max,
+    default: PAGE_SIZES.records.default,
+    description: `Ratings per page, 1 to ${PAGE_SIZES.records.max}.`,
+  },
 } as const satisfies ParamSpecs;
 
 /** The legacy rating record, keys as the legacy API spells them. */

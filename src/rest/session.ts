@@ -21,7 +21,10 @@ function jsonBody(request: Request): Promise<Record<string, unknown>> {
   return jsonObjectBody(request, MAX_BODY_BYTES, '{"email": ..., "password": ...}');
 }
 
-const SITE_ERROR = { '403': 'The request comes from a page of another site: its Origin is neither this host nor in CORS_ORIGINS, or it is cross-site (Sec-Fetch-Site) without an Origin (CSRF protection).' };
+const SITE_ERROR = {
+  '403':
+    'The request comes from a page of another site: its Origin is neither this host nor in CORS_ORIGINS, or it is cross-site (Sec-Fetch-Site) without an Origin (CSRF protection).',
+};
 
 /** These set or clear the session cookies: a page of another site must not (login CSRF, forced logout). */
 function checkSessionSite(ctx: Context): void {
@@ -29,7 +32,11 @@ function checkSessionSite(ctx: Context): void {
 }
 
 function withCookies(body: unknown, cookies: string[]): Response {
-  return json(body, 200, cookies.map((c) => ['set-cookie', c] as [string, string]));
+  return json(
+    body,
+    200,
+    cookies.map((c) => ['set-cookie', c] as [string, string]),
+  );
 }
 
 /** The legacy login, refresh and validate paths, and our logout: it clears both cookies and ends the session. */
@@ -85,7 +92,12 @@ export const sessionRoutes: Route[] = [
     access: 'authenticated',
     handle(ctx: Context) {
       const caller = ctx.caller!;
-      return json({ user_id: caller.userId, email: caller.email, username: caller.username, licensing_tier_id: caller.tier });
+      return json({
+        user_id: caller.userId,
+        email: caller.email,
+        username: caller.username,
+        licensing_tier_id: caller.tier,
+      });
     },
   },
   {
@@ -94,7 +106,8 @@ export const sessionRoutes: Route[] = [
     access: 'public',
     doc: {
       summary: 'Clear the session cookies and revoke the session',
-      description: 'Send the DT_REFRESH_TOKEN cookie to end its session (its access tokens stop working too); both cookies are cleared either way.',
+      description:
+        'Send the DT_REFRESH_TOKEN cookie to end its session (its access tokens stop working too); both cookies are cleared either way.',
       response: object({ message: str('What happened.') }),
       errors: SITE_ERROR,
     },

@@ -13,12 +13,27 @@ import type { Route } from './route.js';
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}|\d{1,19})$/;
 const timestampParam = (description: string) =>
-  ({ type: 'string', pattern: TIMESTAMP, description: `${description} A date YYYY-MM-DD (UTC) or nanoseconds since the epoch.` }) as const;
+  ({
+    type: 'string',
+    pattern: TIMESTAMP,
+    description: `${description} A date YYYY-MM-DD (UTC) or nanoseconds since the epoch.`,
+  }) as const;
 
 /** order, limit, sort, and timestamp bounds: docs/rest.md#parameters-per-route. */
 export const TICK_PARAMS = {
-  order: { type: 'string', enum: ['asc', 'desc'], default: 'desc', description: 'Order by SIP timestamp (then sequence number).' },
-  limit: { type: 'integer', minimum: 1, maximum: PAGE_SIZES.ticks.max, default: PAGE_SIZES.ticks.default, description: `Results per page, 1 to ${PAGE_SIZES.ticks.max}.` },
+  order: {
+    type: 'string',
+    enum: ['asc', 'desc'],
+    default: 'desc',
+    description: 'Order by SIP timestamp (then sequence number).',
+  },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_SIZES.ticks.max,
+    default: PAGE_SIZES.ticks.default,
+    description: `Results per page, 1 to ${PAGE_SIZES.ticks.max}.`,
+  },
   sort: { type: 'string', enum: ['timestamp'], default: 'timestamp', description: 'Sort field; only timestamp.' },
   timestamp: timestampParam('Only this day, or this exact nanosecond.'),
   'timestamp.gte': timestampParam('At or after.'),
@@ -33,7 +48,8 @@ const DAY_NS = 86_400_000_000_000n;
 function span(name: string, value: string): [bigint, bigint] {
   if (value.includes('-')) {
     const ms = Date.parse(`${value}T00:00:00Z`);
-    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw badParam(name, 'a date YYYY-MM-DD or nanoseconds', value);
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
+      throw badParam(name, 'a date YYYY-MM-DD or nanoseconds', value);
     const start = BigInt(ms) * 1_000_000n;
     return [clampNanos(start), clampNanos(start + DAY_NS - 1n)];
   }
@@ -42,7 +58,11 @@ function span(name: string, value: string): [bigint, bigint] {
   return [ns, ns];
 }
 
-export function timeRange(p: Partial<Record<'timestamp' | 'timestamp.gte' | 'timestamp.gt' | 'timestamp.lte' | 'timestamp.lt', string | undefined>>): TimeRange {
+export function timeRange(
+  p: Partial<
+    Record<'timestamp' | 'timestamp.gte' | 'timestamp.gt' | 'timestamp.lte' | 'timestamp.lt', string | undefined>
+  >,
+): TimeRange {
   const range: TimeRange = {};
   const raise = (k: keyof TimeRange, v: bigint) => {
     if (k === 'gte' || k === 'gt') range[k] = range[k] === undefined || v > range[k]! ? v : range[k];
@@ -80,13 +100,22 @@ async function tickPageResponse<Row>(
   const route = `${table}:${symbol}`;
   const { params, raw, after } = readCursorRequest(ctx, url, route, TICK_PARAMS);
   await holdRows(ctx, table, params.limit);
-  const page = await load(symbol, timeRange(params), { direction: params.order as 'asc' | 'desc', first: params.limit, after });
+  const page = await load(symbol, timeRange(params), {
+    direction: params.order as 'asc' | 'desc',
+    first: params.limit,
+    after,
+  });
   if (page.nodes.length === 0 && !after) await checkSymbolKnown(ctx, table, symbol);
   return cursorPageResponse(ctx, url, route, raw, page, shape);
 }
 
 const SYMBOL_PATH: ParamSpecs = {
-  symbol: { type: 'string', required: true, pattern: SYMBOL_PARAM_PATTERN, description: 'Ticker symbol (case-insensitive).' },
+  symbol: {
+    type: 'string',
+    required: true,
+    pattern: SYMBOL_PARAM_PATTERN,
+    description: 'Ticker symbol (case-insensitive).',
+  },
 };
 
 /** The route of one tick table: trades and quotes differ only in their names, service and record. */
@@ -103,10 +132,19 @@ export function tickRoute<Row>(o: {
     method: 'GET',
     path: o.path,
     access: o.access,
-    handle: (ctx, url, params) => tickPageResponse(ctx, url, params.symbol!, o.table, (symbol, range, args) => o.load(ctx.db, symbol, range, args), o.shape),
+    handle: (ctx, url, params) =>
+      tickPageResponse(
+        ctx,
+        url,
+        params.symbol!,
+        o.table,
+        (symbol, range, args) => o.load(ctx.db, symbol, range, args),
+        o.shape,
+      ),
     doc: {
       summary: o.summary,
-      description: 'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
+      description:
+        'Newest first unless order=asc; ties on sip_timestamp broken by sequence_number. Follow next_url for the next page.',
       path: SYMBOL_PATH,
       query: withCursorParam(TICK_PARAMS),
       response: cursorEnvelope(o.schema),

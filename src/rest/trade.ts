@@ -29,5 +29,13 @@ export function tradeRecord(t: Trade): Record<string, unknown> {
 }
 
 export const tradeRoutes: Route[] = [
-  tickRoute({ table: 'Trade', path: '/stocks/v3/trades/:symbol', access: 'trades', summary: 'Trades of a symbol', load: tradePage, shape: tradeRecord, schema: TRADE_SCHEMA }),
+  tickRoute({
+    table: 'Trade',
+    path: '/stocks/v3/trades/:symbol',
+    access: 'trades',
+    summary: 'Trades of a symbol',
+    load: tradePage,
+    shape: tradeRecord,
+    schema: TRADE_SCHEMA,
+  }),
 ];

@@ -125,7 +125,12 @@ export function subscription<T>(ready: Promise<void>, unsubscribe: () => void): 
         waiting = rejectWaiting = undefined;
         w({ value: v, done: false });
       } else if (queue.length - head >= MAX_QUEUED) {
-        fail(new AppError('SERVICE_UNAVAILABLE', `live events came faster than this instance could deliver them (more than ${MAX_QUEUED} waiting); subscribe again`));
+        fail(
+          new AppError(
+            'SERVICE_UNAVAILABLE',
+            `live events came faster than this instance could deliver them (more than ${MAX_QUEUED} waiting); subscribe again`,
+          ),
+        );
       } else {
         queue.push(v);
       }
@@ -193,7 +198,10 @@ export function decodeEvent(text: string): unknown {
 function whenReady(redis: Redis): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`Redis not ready after ${READY_TIMEOUT_MS} ms (status ${redis.status})`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => done(new Error(`Redis not ready after ${READY_TIMEOUT_MS} ms (status ${redis.status})`)),
+      READY_TIMEOUT_MS,
+    );
     const onReady = () => done();
     function done(e?: Error) {
       clearTimeout(timer);
@@ -251,7 +259,9 @@ export function redisEventBus(url: string): EventBus {
       if (!set) handlers.set(channel, (set = new Set()));
       let ready = subscribed.get(channel);
       if (!ready) {
-        ready = whenReady(conn).then(() => conn.subscribe(channel)).then(() => {});
+        ready = whenReady(conn)
+          .then(() => conn.subscribe(channel))
+          .then(() => {});
         subscribed.set(channel, ready);
       }
       const s = subscription<T>(ready, () => {

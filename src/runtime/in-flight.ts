@@ -41,7 +41,11 @@ export class InFlightBudget {
         timer: setTimeout(() => {
           const i = this.#waiting.indexOf(entry);
           if (i >= 0) this.#waiting.splice(i, 1);
-          reject(new AppError('SERVICE_UNAVAILABLE', `the server is at its limit of ${this.what}; retry in 1 s`, { 'retry-after': '1' }));
+          reject(
+            new AppError('SERVICE_UNAVAILABLE', `the server is at its limit of ${this.what}; retry in 1 s`, {
+              'retry-after': '1',
+            }),
+          );
           this.#admit(); // an entry that gave up may have held back smaller ones behind it
         }, this.maxWaitMs),
       };

@@ -38,11 +38,17 @@ export function installProcessGuard(logger: Logger, onFatal: (error: unknown) =>
   let fatal = false;
   process.on('unhandledRejection', (reason) => {
     counts.unhandled_rejection++;
-    logger.error({ err: reason, kind: 'unhandled_rejection' }, `unhandled rejection: ${describe(reason)}; the instance goes on`);
+    logger.error(
+      { err: reason, kind: 'unhandled_rejection' },
+      `unhandled rejection: ${describe(reason)}; the instance goes on`,
+    );
   });
   process.on('uncaughtException', (error) => {
     counts.uncaught_exception++;
-    logger.fatal({ err: error, kind: 'uncaught_exception' }, `uncaught exception: ${describe(error)}; ${fatal ? 'already draining' : 'not ready any more: draining the requests in flight, then exiting'}`);
+    logger.fatal(
+      { err: error, kind: 'uncaught_exception' },
+      `uncaught exception: ${describe(error)}; ${fatal ? 'already draining' : 'not ready any more: draining the requests in flight, then exiting'}`,
+    );
     if (fatal) return;
     fatal = true;
     onFatal(error);

@@ -5,7 +5,12 @@ import { Redis } from 'ioredis';
  * offline queue that would hold requests), and the client reconnects by itself.
  */
 export function createRedis(url: string): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false, connectTimeout: 2_000 });
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+    connectTimeout: 2_000,
+  });
   // errors surface on the commands; an 'error' event without a listener would crash the process
   redis.on('error', () => {});
   return redis;

@@ -12,4 +12,5 @@ export const round = (x: number, digits: number): number => {
 };
 export const neg = (x: number): number => 0 - x;
 export const money = (x: number): string => x.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-export const billions = (x: number): string => (Math.abs(x) >= 1e9 ? `$${(x / 1e9).toFixed(2)} billion` : `$${(x / 1e6).toFixed(1)} million`);
+export const billions = (x: number): string =>
+  Math.abs(x) >= 1e9 ? `$${(x / 1e9).toFixed(2)} billion` : `$${(x / 1e6).toFixed(1)} million`;

@@ -7,7 +7,12 @@ import { FIRMS, executives, person } from './people.js';
 import { rngFor } from './random.js';
 import { DAY_MS } from './time.js';
 
-export function buildCallSummaries(seed: number, companies: Company[], financials: Financials, ids: Map<number, CompanyIds>): Prisma.CallSummaryCreateManyInput[] {
+export function buildCallSummaries(
+  seed: number,
+  companies: Company[],
+  financials: Financials,
+  ids: Map<number, CompanyIds>,
+): Prisma.CallSummaryCreateManyInput[] {
   const rows: Prisma.CallSummaryCreateManyInput[] = [];
   for (const c of companies) {
     const rng = rngFor(seed, 'calls', c.index);
@@ -22,9 +27,14 @@ export function buildCallSummaries(seed: number, companies: Company[], financial
       const epsValue = q.lines.DilutedEarningsPerShare ?? 0;
       const grossMargin = (q.lines.GrossProfit ?? 0) / revenue;
       const at = q.period.endMs + rng.int(20, 40) * DAY_MS + (rng.chance(0.7) ? 21.5 : 13) * 3_600_000;
-      const sentiment = round(Math.max(-1, Math.min(1, growth * 4 + (epsValue > 0 ? 0.2 : -0.2) + rng.range(-0.15, 0.15))), 3);
+      const sentiment = round(
+        Math.max(-1, Math.min(1, growth * 4 + (epsValue > 0 ? 0.2 : -0.2) + rng.range(-0.15, 0.15))),
+        3,
+      );
       const period = `Q${q.period.quarter} FY${q.period.year}`;
-      const analysts = rng.sample(FIRMS, rng.int(2, 3)).map((organization) => ({ name: person(rng), role: 'Analyst', organization }));
+      const analysts = rng
+        .sample(FIRMS, rng.int(2, 3))
+        .map((organization) => ({ name: person(rng), role: 'Analyst', organization }));
       const nextRevenue = revenue * (1 + rng.range(-0.02, 0.06));
       rows.push({
         id,
@@ -34,9 +44,10 @@ export function buildCallSummaries(seed: number, companies: Company[], financial
         fiscalYear: q.period.year,
         fiscalPeriod: `Q${q.period.quarter}`,
         title: `${c.name} (${c.symbol}) ${period} Earnings Call`,
-        summary: `${c.name} reported ${period} revenue of ${billions(revenue)}, ${growth >= 0 ? 'up' : 'down'} ${Math.abs(growth * 100).toFixed(1)}% year over year, `
-          + `with diluted EPS of $${epsValue.toFixed(2)} and a gross margin of ${(grossMargin * 100).toFixed(1)}%. `
-          + `Management discussed ${rng.sample(c.industry.topics, 2).join(' and ')}.`,
+        summary:
+          `${c.name} reported ${period} revenue of ${billions(revenue)}, ${growth >= 0 ? 'up' : 'down'} ${Math.abs(growth * 100).toFixed(1)}% year over year, ` +
+          `with diluted EPS of $${epsValue.toFixed(2)} and a gross margin of ${(grossMargin * 100).toFixed(1)}%. ` +
+          `Management discussed ${rng.sample(c.industry.topics, 2).join(' and ')}.`,
         keyPoints: [
           `Revenue ${billions(revenue)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}% YoY)`,
           `Diluted EPS $${epsValue.toFixed(2)}`,
@@ -44,7 +55,9 @@ export function buildCallSummaries(seed: number, companies: Company[], financial
           ...rng.sample(c.industry.topics, rng.int(1, 2)).map((topic) => `Update on ${topic}`),
         ],
         ...(rng.chance(0.7)
-          ? { guidance: `Management expects next-quarter revenue between ${billions(nextRevenue * 0.98)} and ${billions(nextRevenue * 1.02)}.` }
+          ? {
+              guidance: `Management expects next-quarter revenue between ${billions(nextRevenue * 0.98)} and ${billions(nextRevenue * 1.02)}.`,
+            }
           : { guidance: null }),
         sentimentScore: sentiment,
         participants: [

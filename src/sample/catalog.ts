@@ -4,7 +4,18 @@
  */
 import { round } from './amounts.js';
 import { EXCHANGES, INDUSTRIES, INDUSTRY_KEYS, type Exchange, type Industry, type IndustryKey } from './industries.js';
-import { LETTERS, cikOf, codeOffsets, cusipOf, encode, figiOf, isinOf, permidOf, scatter, type CodeOffsets } from './identifiers.js';
+import {
+  LETTERS,
+  cikOf,
+  codeOffsets,
+  cusipOf,
+  encode,
+  figiOf,
+  isinOf,
+  permidOf,
+  scatter,
+  type CodeOffsets,
+} from './identifiers.js';
 import { rngFor } from './random.js';
 import { isoDate } from './time.js';
 
@@ -12,7 +23,17 @@ import { isoDate } from './time.js';
 type Listing = readonly [string, string, IndustryKey, 'XNAS' | 'XNYS', string, string, string, string, string];
 
 const LISTINGS: readonly Listing[] = [
-  ['NVLX', 'Novalux Semiconductor Corp.', 'semis', 'XNAS', '2200 Mission Park Dr.', 'Santa Clara', 'CA', '95054', '408'],
+  [
+    'NVLX',
+    'Novalux Semiconductor Corp.',
+    'semis',
+    'XNAS',
+    '2200 Mission Park Dr.',
+    'Santa Clara',
+    'CA',
+    '95054',
+    '408',
+  ],
   ['ORBT', 'Orbitrax Aerospace Inc.', 'aerospace', 'XNYS', '400 Discovery Way', 'Huntsville', 'AL', '35806', '256'],
   ['HLCN', 'Halcyon Biotherapeutics Inc.', 'pharma', 'XNAS', '75 Binney Row', 'Cambridge', 'MA', '02142', '617'],
   ['QNTR', 'Quantiro Software Inc.', 'software', 'XNAS', '901 Congress Terrace', 'Austin', 'TX', '78701', '512'],
@@ -26,7 +47,17 @@ const LISTINGS: readonly Listing[] = [
   ['PTRX', 'Petrarex Energy Corp.', 'energy', 'XNYS', '1450 Bayou Center', 'Houston', 'TX', '77002', '713'],
   ['MRQL', 'Marquelle Commerce Inc.', 'retail', 'XNAS', '2100 Harbor Steps', 'Seattle', 'WA', '98101', '206'],
   ['AXLT', 'Axelt Computing Inc.', 'hardware', 'XNAS', '350 Orchard Pkwy.', 'San Jose', 'CA', '95134', '408'],
-  ['CDRN', 'Cedarine Asset Management Inc.', 'assetManagement', 'XNYS', '60 Pemberton Sq.', 'Boston', 'MA', '02108', '617'],
+  [
+    'CDRN',
+    'Cedarine Asset Management Inc.',
+    'assetManagement',
+    'XNYS',
+    '60 Pemberton Sq.',
+    'Boston',
+    'MA',
+    '02108',
+    '617',
+  ],
   ['KYRX', 'Kyronix Microsystems Inc.', 'semis', 'XNAS', '4000 Ocotillo Rd.', 'Chandler', 'AZ', '85226', '480'],
   ['LMNQ', 'Luminiq Software Corp.', 'software', 'XNAS', '1700 Larimer Row', 'Denver', 'CO', '80202', '303'],
   ['OSTL', 'Ostrel Pharmaceuticals Inc.', 'pharma', 'XNYS', '100 College Rd. West', 'Princeton', 'NJ', '08540', '609'],
@@ -42,22 +73,72 @@ const LISTINGS: readonly Listing[] = [
   ['CLVX', 'Clovix Therapeutics Inc.', 'pharma', 'XNAS', '10300 Torrey Mesa', 'San Diego', 'CA', '92121', '858'],
   ['SMRL', 'Semiral Microdevices Inc.', 'semis', 'XNAS', '8000 Foothill Tech Dr.', 'Boise', 'ID', '83706', '208'],
   ['WVRT', 'Wavert Networks Inc.', 'hardware', 'XNYS', '4200 Research Commons', 'Durham', 'NC', '27703', '919'],
-  ['PLVX', 'Palavex Capital Group Inc.', 'assetManagement', 'XNYS', '745 Lexington Crossing', 'New York', 'NY', '10022', '212'],
+  [
+    'PLVX',
+    'Palavex Capital Group Inc.',
+    'assetManagement',
+    'XNYS',
+    '745 Lexington Crossing',
+    'New York',
+    'NY',
+    '10022',
+    '212',
+  ],
   ['ELVR', 'Elvora Automotive Inc.', 'autos', 'XNYS', '1 Riverfront Motorway', 'Detroit', 'MI', '48226', '313'],
   ['MSWK', 'Mosswick Home Goods Inc.', 'retail', 'XNYS', '3500 Peachtree Landing', 'Atlanta', 'GA', '30326', '404'],
-  ['TRVD', 'Torvex Defense Systems Inc.', 'aerospace', 'XNYS', '1100 Crystal Ridge Dr.', 'Arlington', 'VA', '22202', '703'],
+  [
+    'TRVD',
+    'Torvex Defense Systems Inc.',
+    'aerospace',
+    'XNYS',
+    '1100 Crystal Ridge Dr.',
+    'Arlington',
+    'VA',
+    '22202',
+    '703',
+  ],
   ['BNQT', 'Bonquet Beverages Inc.', 'food', 'XNYS', '600 Distillery Row', 'Louisville', 'KY', '40202', '502'],
   ['CYRA', 'Cyralis Data Inc.', 'software', 'XNAS', '150 Wasatch Blvd.', 'Salt Lake City', 'UT', '84111', '801'],
   ['FLXP', 'Fluxen Power Corp.', 'utility', 'XNAS', '2400 Camelback Sq.', 'Phoenix', 'AZ', '85016', '602'],
-  ['GLVR', 'Galvira Biosciences Inc.', 'pharma', 'XNAS', '700 Gateway Bluff', 'South San Francisco', 'CA', '94080', '650'],
+  [
+    'GLVR',
+    'Galvira Biosciences Inc.',
+    'pharma',
+    'XNAS',
+    '700 Gateway Bluff',
+    'South San Francisco',
+    'CA',
+    '94080',
+    '650',
+  ],
   ['OPVN', 'Optivane Surgical Inc.', 'medtech', 'XNYS', '5100 Poplar Commons', 'Memphis', 'TN', '38117', '901'],
   ['RDGB', 'Redgrove Bancshares Inc.', 'bank', 'XNYS', '1900 Vulcan Sq.', 'Birmingham', 'AL', '35203', '205'],
   ['SPWD', 'Sparrowind Energy Inc.', 'energy', 'XNAS', '101 Prairie Tower', 'Oklahoma City', 'OK', '73102', '405'],
   ['VLTS', 'Veltaris Storage Systems Inc.', 'hardware', 'XNAS', '1600 Flatiron Park', 'Longmont', 'CO', '80501', '303'],
   ['MNTX', 'Mentrix Streaming Inc.', 'media', 'XNYS', '3000 Olive Studio Way', 'Burbank', 'CA', '91505', '818'],
-  ['KLDN', 'Kelderon Machinery Corp.', 'machinery', 'XNYS', '400 Cedar River Pkwy.', 'Cedar Rapids', 'IA', '52401', '319'],
+  [
+    'KLDN',
+    'Kelderon Machinery Corp.',
+    'machinery',
+    'XNYS',
+    '400 Cedar River Pkwy.',
+    'Cedar Rapids',
+    'IA',
+    '52401',
+    '319',
+  ],
   ['PRMO', 'Prismora Optics Inc.', 'semis', 'XNYS', '25 Genesee Lightworks', 'Rochester', 'NY', '14604', '585'],
-  ['TLNX', 'Talonix Security Software Inc.', 'software', 'XNAS', '11900 Sunrise Valley Ct.', 'Reston', 'VA', '20191', '703'],
+  [
+    'TLNX',
+    'Talonix Security Software Inc.',
+    'software',
+    'XNAS',
+    '11900 Sunrise Valley Ct.',
+    'Reston',
+    'VA',
+    '20191',
+    '703',
+  ],
   ['AMBL', 'Amberlane Outfitters Inc.', 'retail', 'XNAS', '900 Pearl District Way', 'Portland', 'OR', '97209', '503'],
   ['HRVL', 'Harvell Savings Bancorp', 'bank', 'XNAS', '280 Asylum Hill Rd.', 'Hartford', 'CT', '06103', '860'],
   ['CNDL', 'Cindrel Motors Corp.', 'autos', 'XNAS', '700 Riverbend Assembly Dr.', 'Chattanooga', 'TN', '37402', '423'],
@@ -74,15 +155,55 @@ const ISIN_CHANGED = new Set(['ORBT', 'GRDX', 'MNTX']);
 /** Financial statements, press releases, ratings ... exist for this many companies at most. */
 export const COVERED_COMPANIES = 50;
 
-const NAME_HEADS = ['Arvo', 'Bel', 'Cor', 'Dal', 'Evo', 'Fen', 'Gal', 'Hex', 'Ilo', 'Jor', 'Kal', 'Lum', 'Mer', 'Nor', 'Obel', 'Pral', 'Quin', 'Ros', 'Sil', 'Tav', 'Ulm', 'Var', 'Wex', 'Xan', 'Yor', 'Zel'];
+const NAME_HEADS = [
+  'Arvo',
+  'Bel',
+  'Cor',
+  'Dal',
+  'Evo',
+  'Fen',
+  'Gal',
+  'Hex',
+  'Ilo',
+  'Jor',
+  'Kal',
+  'Lum',
+  'Mer',
+  'Nor',
+  'Obel',
+  'Pral',
+  'Quin',
+  'Ros',
+  'Sil',
+  'Tav',
+  'Ulm',
+  'Var',
+  'Wex',
+  'Xan',
+  'Yor',
+  'Zel',
+];
 const NAME_TAILS = ['ant', 'ara', 'ecta', 'entis', 'ica', 'ion', 'ium', 'ova', 'ora', 'yx', 'ex', 'ita', 'onic', 'ux'];
 const NAME_KINDS = ['Inc.', 'Corp.', 'Holdings Inc.', 'Group Inc.', 'Technologies Inc.', 'Co.'];
 const CITIES: readonly (readonly [string, string, string, string])[] = [
-  ['Dallas', 'TX', '75201', '214'], ['Chicago', 'IL', '60606', '312'], ['Nashville', 'TN', '37203', '615'],
-  ['Kansas City', 'MO', '64105', '816'], ['Tampa', 'FL', '33602', '813'], ['Sacramento', 'CA', '95814', '916'],
-  ['Madison', 'WI', '53703', '608'], ['Albany', 'NY', '12207', '518'], ['Tucson', 'AZ', '85701', '520'],
+  ['Dallas', 'TX', '75201', '214'],
+  ['Chicago', 'IL', '60606', '312'],
+  ['Nashville', 'TN', '37203', '615'],
+  ['Kansas City', 'MO', '64105', '816'],
+  ['Tampa', 'FL', '33602', '813'],
+  ['Sacramento', 'CA', '95814', '916'],
+  ['Madison', 'WI', '53703', '608'],
+  ['Albany', 'NY', '12207', '518'],
+  ['Tucson', 'AZ', '85701', '520'],
 ];
-const STREETS = ['Commerce St.', 'Innovation Dr.', 'Market Sq.', 'Lakeview Pkwy.', 'Industrial Blvd.', 'Corporate Center Dr.'];
+const STREETS = [
+  'Commerce St.',
+  'Innovation Dr.',
+  'Market Sq.',
+  'Lakeview Pkwy.',
+  'Industrial Blvd.',
+  'Corporate Center Dr.',
+];
 
 /** Everything about one company that other resources derive from; a pure function of (seed, index). */
 export interface Company {
@@ -127,7 +248,15 @@ function syntheticTicker(index: number): string {
 function buildCompany(seed: number, offsets: CodeOffsets, index: number): Company {
   const rng = rngFor(seed, 'company', index);
   const listing = LISTINGS[index];
-  let symbol: string, name: string, industryKey: IndustryKey, mic: 'XNAS' | 'XNYS', street: string, city: string, state: string, zip: string, area: string;
+  let symbol: string,
+    name: string,
+    industryKey: IndustryKey,
+    mic: 'XNAS' | 'XNYS',
+    street: string,
+    city: string,
+    state: string,
+    zip: string,
+    area: string;
   if (listing) {
     [symbol, name, industryKey, mic, street, city, state, zip, area] = listing;
   } else {
@@ -143,15 +272,28 @@ function buildCompany(seed: number, offsets: CodeOffsets, index: number): Compan
   const shares = Math.round(rng.logRange(1.5e9, 350e9) / price / 1000) * 1000; // market cap $1.5B..$350B
   const annualRevenue = (price * shares) / (industry.ps * rng.range(0.6, 1.6));
   const cusip = cusipOf(index, '10', offsets);
-  const word = name.split(' ')[0]!.toLowerCase().replace(/[^a-z]/g, '');
+  const word = name
+    .split(' ')[0]!
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
   return {
-    index, symbol, name, industry, exchange: EXCHANGES[mic], street, city, state, zip,
+    index,
+    symbol,
+    name,
+    industry,
+    exchange: EXCHANGES[mic],
+    street,
+    city,
+    state,
+    zip,
     phone: `(${area}) 555-01${String(rng.int(0, 99)).padStart(2, '0')}`,
     homepage: listing ? `https://www.${word}.example.com` : `https://www.${word}-${symbol.toLowerCase()}.example.com`,
     listDate: isoDate(Date.UTC(rng.int(1986, 2021), rng.int(0, 11), rng.int(1, 28))),
     active: listing ? !INACTIVE.has(symbol) : !rng.chance(0.02),
     dualClass: DUAL_CLASS.has(symbol),
-    price, shares, annualRevenue,
+    price,
+    shares,
+    annualRevenue,
     employees: Math.max(40, Math.round((annualRevenue / industry.revenuePerEmployee) * rng.range(0.8, 1.2))),
     fiscalYearEndMonth: rng.pick([12, 12, 12, 9, 9, 6, 3]),
     figi: figiOf(index, 0, offsets),
@@ -159,7 +301,8 @@ function buildCompany(seed: number, offsets: CodeOffsets, index: number): Compan
     figiShareClass: figiOf(index, 2, offsets),
     cusip,
     isin: isinOf(cusip),
-    formerIsin: ISIN_CHANGED.has(symbol) || (!listing && rng.chance(0.03)) ? isinOf(cusipOf(index, '20', offsets)) : null,
+    formerIsin:
+      ISIN_CHANGED.has(symbol) || (!listing && rng.chance(0.03)) ? isinOf(cusipOf(index, '20', offsets)) : null,
     cik: cikOf(index, offsets),
     permid: permidOf(index, offsets),
   };

@@ -1,6 +1,12 @@
 /** Balance sheets, fundamentals and their derived metrics for the covered companies, from their simulated quarters. */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, STATEMENT_LINES, camelOf, columnOf } from '../domain/fundamentals.js';
+import {
+  BALANCE_SHEET_OPTIONAL,
+  BALANCE_SHEET_REQUIRED,
+  STATEMENT_LINES,
+  camelOf,
+  columnOf,
+} from '../domain/fundamentals.js';
 import { derivedMetrics } from '../domain/financial-metrics.js';
 import { round } from './amounts.js';
 import { balanceSheetAmounts } from './books.js';
@@ -10,7 +16,14 @@ import { rngFor, type Rng } from './random.js';
 import { fiscalYearLines, type Lines } from './statements.js';
 import { ANCHOR_MS, DAY_MS } from './time.js';
 
-const RISK_GENERIC = ['macroeconomic conditions', 'cybersecurity', 'key personnel', 'litigation', 'climate-related risks', 'capital markets access'];
+const RISK_GENERIC = [
+  'macroeconomic conditions',
+  'cybersecurity',
+  'key personnel',
+  'litigation',
+  'climate-related risks',
+  'capital markets access',
+];
 const RISK_HEADINGS = [
   'We depend on a limited number of suppliers for critical components',
   'Adverse economic conditions could reduce demand for our products',
@@ -20,8 +33,12 @@ const RISK_HEADINGS = [
   'We may not realize the expected benefits of acquisitions',
 ];
 const LITIGATION_HEADINGS = [
-  'Securities class action dismissed', 'Patent infringement suit filed by competitor', 'Settlement of wage-and-hour claims',
-  'Derivative complaint consolidated', 'Regulatory inquiry into sales practices', 'Contract dispute with former distributor',
+  'Securities class action dismissed',
+  'Patent infringement suit filed by competitor',
+  'Settlement of wage-and-hour claims',
+  'Derivative complaint consolidated',
+  'Regulatory inquiry into sales practices',
+  'Contract dispute with former distributor',
 ];
 
 /**
@@ -29,7 +46,15 @@ const LITIGATION_HEADINGS = [
  * sees (the symbol's last sample trade, the security master's shares and employees), so the two
  * agree; the insights are drawn, as the sample has no filing text.
  */
-function metricsRow(fundamentalId: number, quarter: string, lines: Lines, c: Company, price: number | null, rng: Rng, stamp: Date): Prisma.FundamentalMetricsCreateManyInput {
+function metricsRow(
+  fundamentalId: number,
+  quarter: string,
+  lines: Lines,
+  c: Company,
+  price: number | null,
+  rng: Rng,
+  stamp: Date,
+): Prisma.FundamentalMetricsCreateManyInput {
   const income = lines.NetIncomeLossAttributableCommonShareholders ?? 0;
   const themes = rng.sample([...c.industry.themes, ...RISK_GENERIC], rng.int(3, 4));
   const riskAverage = round(rng.range(-0.6, -0.1), 3);
@@ -63,8 +88,18 @@ export interface Financials {
 }
 
 /** `lastPrices`: per symbol, the price of its last sample trade (absent: no trades). */
-export function buildFinancials(seed: number, companies: Company[], lastPrices: ReadonlyMap<string, number>): Financials {
-  const out: Financials = { balanceSheets: [], balanceSheetSymbols: [], fundamentals: [], fundamentalMetrics: [], quarters: new Map() };
+export function buildFinancials(
+  seed: number,
+  companies: Company[],
+  lastPrices: ReadonlyMap<string, number>,
+): Financials {
+  const out: Financials = {
+    balanceSheets: [],
+    balanceSheetSymbols: [],
+    fundamentals: [],
+    fundamentalMetrics: [],
+    quarters: new Map(),
+  };
   const filed = (period: Period) => new Date(Math.min(period.endMs + 40 * DAY_MS, ANCHOR_MS - DAY_MS) + 13 * 3_600_000);
 
   for (const c of companies) {
@@ -76,7 +111,12 @@ export function buildFinancials(seed: number, companies: Company[], lastPrices: 
     const addBalanceSheet = (q: QuarterResult, timeframe: Prisma.BalanceSheetCreateManyInput['timeframe']) => {
       const id = out.balanceSheets.length + 1;
       const row: Record<string, unknown> = {
-        id, cik: c.cik, fiscalYear: q.period.year, fiscalQuarter: q.period.quarter, reportingPeriodEnd: q.period.end, timeframe,
+        id,
+        cik: c.cik,
+        fiscalYear: q.period.year,
+        fiscalQuarter: q.period.quarter,
+        reportingPeriodEnd: q.period.end,
+        timeframe,
       };
       const amounts = balanceSheetAmounts(q.books);
       for (const field of [...BALANCE_SHEET_REQUIRED, ...BALANCE_SHEET_OPTIONAL]) row[camelOf(field)] = amounts[field];
@@ -89,13 +129,20 @@ export function buildFinancials(seed: number, companies: Company[], lastPrices: 
       const id = out.fundamentals.length + 1;
       const stamp = filed(q.period);
       const row: Record<string, unknown> = {
-        id, symbol: c.symbol, cik: c.cik, endPeriod: q.period.end, quarter: annual ? 'FY' : `Q${q.period.quarter}`, year: q.period.year,
+        id,
+        symbol: c.symbol,
+        cik: c.cik,
+        endPeriod: q.period.end,
+        quarter: annual ? 'FY' : `Q${q.period.quarter}`,
+        year: q.period.year,
       };
       for (const line of STATEMENT_LINES) row[columnOf(line)] = lines[line];
       row.createdAt = stamp;
       row.updatedAt = stamp;
       out.fundamentals.push(row as unknown as Prisma.FundamentalCreateManyInput & { id: number });
-      out.fundamentalMetrics.push(metricsRow(id, row.quarter as string, lines, c, lastPrices.get(c.symbol) ?? null, rng, stamp));
+      out.fundamentalMetrics.push(
+        metricsRow(id, row.quarter as string, lines, c, lastPrices.get(c.symbol) ?? null, rng, stamp),
+      );
     };
 
     for (let y = 0; y < quarters.length; y += 4) {

@@ -31,7 +31,8 @@ export const DEFAULT_SAMPLE: SampleOptions = { seed: 42, scale: 1, securities: 5
 
 function checkOptions(opts: SampleOptions): void {
   if (!Number.isFinite(opts.seed)) throw new RangeError(`sample seed must be a finite number, got ${opts.seed}`);
-  if (!Number.isFinite(opts.scale) || opts.scale < 0) throw new RangeError(`sample scale must be >= 0, got ${opts.scale}`);
+  if (!Number.isFinite(opts.scale) || opts.scale < 0)
+    throw new RangeError(`sample scale must be >= 0, got ${opts.scale}`);
   if (!Number.isSafeInteger(opts.securities) || opts.securities < 1 || opts.securities > MAX_SECURITIES) {
     throw new RangeError(`sample securities must be an integer in 1..${MAX_SECURITIES}, got ${opts.securities}`);
   }
@@ -97,7 +98,8 @@ function apportion(total: number, weights: number[]): number[] {
   const exact = weights.map((w) => (total * w) / sum);
   const parts = exact.map(Math.floor);
   const order = exact.map((x, i) => ({ i, rest: x - Math.floor(x) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  for (let left = total - parts.reduce((a, b) => a + b, 0), r = 0; left > 0; left--, r = (r + 1) % order.length) parts[order[r]!.i]!++;
+  for (let left = total - parts.reduce((a, b) => a + b, 0), r = 0; left > 0; left--, r = (r + 1) % order.length)
+    parts[order[r]!.i]!++;
   return parts;
 }
 
@@ -108,10 +110,21 @@ function marketPlan(opts: SampleOptions): MarketSymbol[] {
   const weights = companies.map((_, rank) => 1 / (rank + 1));
   const trades = apportion(Math.round(TRADES_PER_SCALE * opts.scale), weights);
   const quotes = apportion(Math.round(QUOTES_PER_SCALE * opts.scale), weights);
-  return companies.map((c, i) => ({ index: c.index, symbol: c.symbol, price: c.price, tape: c.exchange.tape, trades: trades[i]!, quotes: quotes[i]! }));
+  return companies.map((c, i) => ({
+    index: c.index,
+    symbol: c.symbol,
+    price: c.price,
+    tape: c.exchange.tape,
+    trades: trades[i]!,
+    quotes: quotes[i]!,
+  }));
 }
 
-export function plannedMarketRows(opts: SampleOptions): { trades: number; quotes: number; perSymbol: { symbol: string; trades: number; quotes: number }[] } {
+export function plannedMarketRows(opts: SampleOptions): {
+  trades: number;
+  quotes: number;
+  perSymbol: { symbol: string; trades: number; quotes: number }[];
+} {
   const plan = marketPlan(opts);
   return {
     trades: plan.reduce((s, p) => s + p.trades, 0),
@@ -121,11 +134,16 @@ export function plannedMarketRows(opts: SampleOptions): { trades: number; quotes
 }
 
 function checkBatchSize(batchSize: number): void {
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1)
+    throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
 }
 
 /** Rows of every planned symbol in plan order, `batchSize` at a time (the last batch may be shorter). */
-function* inBatches<T>(plan: MarketSymbol[], rows: (s: MarketSymbol) => Iterable<T>, batchSize: number): Generator<T[]> {
+function* inBatches<T>(
+  plan: MarketSymbol[],
+  rows: (s: MarketSymbol) => Iterable<T>,
+  batchSize: number,
+): Generator<T[]> {
   let batch: T[] = [];
   for (const s of plan) {
     for (const row of rows(s)) {

@@ -6,7 +6,8 @@ export const MAX_SECURITIES = 1_000_000;
 
 /** index -> index * multiplier + offset (mod modulus): a bijection when multiplier is coprime to modulus. */
 const CODE_MULTIPLIER = 15_485_863; // prime, coprime to every modulus below
-export const scatter = (index: number, modulus: number, offset: number): number => (index * CODE_MULTIPLIER + offset) % modulus;
+export const scatter = (index: number, modulus: number, offset: number): number =>
+  (index * CODE_MULTIPLIER + offset) % modulus;
 
 /** Character value used by FIGI, CUSIP and ISIN: digits as themselves, A=10 .. Z=35. */
 const charValue = (ch: string): number => {
@@ -83,5 +84,7 @@ export function cusipOf(index: number, issue: string, offsets: CodeOffsets): str
 
 export const isinOf = (cusip: string): string => `US${cusip}${isinCheckDigit(`US${cusip}`)}`;
 
-export const cikOf = (index: number, offsets: CodeOffsets): string => String(1_000_000 + scatter(index, 9_000_000, offsets.cik)).padStart(10, '0');
-export const permidOf = (index: number, offsets: CodeOffsets): string => String(4_295_000_000 + scatter(index, 1_000_000, offsets.permid));
+export const cikOf = (index: number, offsets: CodeOffsets): string =>
+  String(1_000_000 + scatter(index, 9_000_000, offsets.cik)).padStart(10, '0');
+export const permidOf = (index: number, offsets: CodeOffsets): string =>
+  String(4_295_000_000 + scatter(index, 1_000_000, offsets.permid));

@@ -8,7 +8,12 @@ import { ANCHOR_MS, DAY_MS } from './time.js';
 
 const CATALYSTS = ['Earnings', 'Analyst Rating', 'Press Release', 'Sector Momentum', 'Guidance', 'Unusual Volume'];
 
-export function buildNews(seed: number, companies: Company[], securities: SampleSecurity[], ids: Map<number, CompanyIds>) {
+export function buildNews(
+  seed: number,
+  companies: Company[],
+  securities: SampleSecurity[],
+  ids: Map<number, CompanyIds>,
+) {
   const items: Prisma.NewsItemCreateManyInput[] = [];
   const rows: Prisma.NewsSecurityCreateManyInput[] = [];
   for (const c of companies) {
@@ -23,7 +28,13 @@ export function buildNews(seed: number, companies: Company[], securities: Sample
       const move = round(rng.range(2, 14), 1);
       const catalyst = rng.pick(CATALYSTS);
       const before = <T extends { id: number; at: number }>(list: T[], max: number) =>
-        rng.sample(list.filter((x) => x.at <= at), rng.int(0, max)).map((x) => x.id).sort((a, b) => a - b);
+        rng
+          .sample(
+            list.filter((x) => x.at <= at),
+            rng.int(0, max),
+          )
+          .map((x) => x.id)
+          .sort((a, b) => a - b);
       items.push({
         id,
         newsId: uuidV4(rng),
@@ -44,8 +55,17 @@ export function buildNews(seed: number, companies: Company[], securities: Sample
         updatedAt: new Date(at + rng.int(0, 7200) * 1000),
       });
       rows.push({
-        newsItemId: id, position: 0, figi: c.figi, name: c.name, mic: c.exchange.mic, exchcode: c.exchange.exchCode, ticker: c.symbol,
-        compositefigi: c.figiComposite, securitytype: 'Common Stock', marketsector: 'Equity', shareclassfigi: c.figiShareClass,
+        newsItemId: id,
+        position: 0,
+        figi: c.figi,
+        name: c.name,
+        mic: c.exchange.mic,
+        exchcode: c.exchange.exchCode,
+        ticker: c.symbol,
+        compositefigi: c.figiComposite,
+        securitytype: 'Common Stock',
+        marketsector: 'Equity',
+        shareclassfigi: c.figiShareClass,
       });
     }
   }

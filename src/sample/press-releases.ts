@@ -10,8 +10,12 @@ const WIRE = 'Meridian Wire';
 const WIRE_BASE = 'https://wire.example.com';
 const QUARTER_WORDS = ['First', 'Second', 'Third', 'Fourth'];
 const CATEGORIES = {
-  'results-date': 'Earnings', product: 'Product Announcement', dividend: 'Dividends', partnership: 'Partnerships',
-  conference: 'Conferences', appointment: 'Management Changes',
+  'results-date': 'Earnings',
+  product: 'Product Announcement',
+  dividend: 'Dividends',
+  partnership: 'Partnerships',
+  conference: 'Conferences',
+  appointment: 'Management Changes',
 } as const;
 const KINDS = ['results-date', 'product', 'dividend', 'partnership', 'conference', 'appointment'] as const;
 
@@ -45,7 +49,14 @@ export function buildPressReleases(seed: number, companies: Company[], ids: Map<
       const id = out.releases.length + 1;
       const kind = rng.pick(KINDS);
       const partner = kind === 'partnership' && others.length > 0 ? rng.pick(others) : null;
-      const release: Release = { id, at, kind, company: c, partner, ...announcement(rng, c, kind, partner, at, people) };
+      const release: Release = {
+        id,
+        at,
+        kind,
+        company: c,
+        partner,
+        ...announcement(rng, c, kind, partner, at, people),
+      };
       out.releases.push(releaseRow(rng, release, people));
       addNamedSecurities(rng, release, out);
       ids.get(c.index)!.pressReleases.push({ id, at });
@@ -65,7 +76,14 @@ function releaseTimes(rng: Rng): number[] {
   return times.sort((a, b) => a - b);
 }
 
-function announcement(rng: Rng, c: Company, kind: Kind, partner: Company | null, at: number, people: People): { headline: string; summary: string } {
+function announcement(
+  rng: Rng,
+  c: Company,
+  kind: Kind,
+  partner: Company | null,
+  at: number,
+  people: People,
+): { headline: string; summary: string } {
   const product = `${c.name.split(' ')[0]} ${rng.pick(['X', 'Pro', 'One', 'Edge', 'Prime'])} ${c.industry.product}`;
   switch (kind) {
     case 'results-date': {
@@ -137,7 +155,14 @@ function releaseRow(rng: Rng, r: Release, people: People): Prisma.PressReleaseCr
     externalLinks: [`${c.homepage}/investors`],
     exchanges: named.map((n) => `${n.exchange.label}:${n.symbol}`),
     contacts: [{ organization: c.name }, ...(partner ? [{ organization: partner.name }] : [])],
-    raw: { vendor: WIRE, wire_id: id, channel: 'corporate', received_at: new Date(at).toISOString(), tickers: named.map((n) => n.symbol), priority: 'normal' },
+    raw: {
+      vendor: WIRE,
+      wire_id: id,
+      channel: 'corporate',
+      received_at: new Date(at).toISOString(),
+      tickers: named.map((n) => n.symbol),
+      priority: 'normal',
+    },
     createdAt: new Date(at + 60_000),
     updatedAt: new Date(at + 60_000),
   };
@@ -148,8 +173,16 @@ function addNamedSecurities(rng: Rng, r: Release, out: PressReleases): void {
   namedIn(r).forEach((n, position) => {
     out.tickers.push({ pressReleaseId: r.id, position, ticker: n.symbol });
     out.securities.push({
-      pressReleaseId: r.id, position, figi: n.figi, isin: n.isin, name: n.name, symbol: n.symbol, micCode: n.exchange.mic,
-      figiComposite: n.figiComposite, figiShareClass: rng.chance(0.2) ? '' : n.figiShareClass, vendorxExchCode: n.exchange.vendorxCode,
+      pressReleaseId: r.id,
+      position,
+      figi: n.figi,
+      isin: n.isin,
+      name: n.name,
+      symbol: n.symbol,
+      micCode: n.exchange.mic,
+      figiComposite: n.figiComposite,
+      figiShareClass: rng.chance(0.2) ? '' : n.figiShareClass,
+      vendorxExchCode: n.exchange.vendorxCode,
     });
   });
 }

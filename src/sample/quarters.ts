@@ -116,9 +116,33 @@ function drawProfile(rng: Rng, c: Company): Profile {
   const discontinuedQuarter = rng.chance(0.12) ? rng.int(0, 7) : -1;
   const acquisitionQuarter = rng.chance(0.25) ? rng.int(0, 7) : -1;
   return {
-    growth, startTrend, grossMargin, sgaRatio, rdRatio, capexRatio, depreciationRate, amortizationRate, ddaOperatingShare,
-    sbcRatio, taxRate, dsoDays, dioDays, dpoDays, otherCurrentRatio, deferredRatio, accruedRatio, dividendRatio, hasTreasury,
-    buybackRatio, shareDrift, dilution, hasAffiliates, minorityShare, commitments, discontinuedQuarter, acquisitionQuarter,
+    growth,
+    startTrend,
+    grossMargin,
+    sgaRatio,
+    rdRatio,
+    capexRatio,
+    depreciationRate,
+    amortizationRate,
+    ddaOperatingShare,
+    sbcRatio,
+    taxRate,
+    dsoDays,
+    dioDays,
+    dpoDays,
+    otherCurrentRatio,
+    deferredRatio,
+    accruedRatio,
+    dividendRatio,
+    hasTreasury,
+    buybackRatio,
+    shareDrift,
+    dilution,
+    hasAffiliates,
+    minorityShare,
+    commitments,
+    discontinuedQuarter,
+    acquisitionQuarter,
   };
 }
 
@@ -161,7 +185,14 @@ function openingBooks(rng: Rng, c: Company, p: Profile): Books {
   open.treasury = p.hasTreasury ? k(openEquity * rng.range(0.05, 0.3)) : null;
   open.oci = k(openEquity * rng.range(-0.05, 0.02));
   open.otherEquity = rng.chance(0.5) ? k(openEquity * rng.range(-0.01, 0.01)) : 0;
-  open.retained = openEquity - (open.minority ?? 0) - open.shareCapital - (open.paidInCapital ?? 0) - open.oci - open.otherEquity + (open.treasury ?? 0);
+  open.retained =
+    openEquity -
+    (open.minority ?? 0) -
+    open.shareCapital -
+    (open.paidInCapital ?? 0) -
+    open.oci -
+    open.otherEquity +
+    (open.treasury ?? 0);
   return open;
 }
 
@@ -193,9 +224,31 @@ function drawIncome(rng: Rng, c: Company, p: Profile, prev: Books, t: number, tr
   const basicShares = Math.round(c.shares * (1 + p.shareDrift * (t - 7)));
   const dilutedShares = commonIncome > 0 ? Math.round(basicShares * p.dilution) : basicShares;
   return {
-    revenue, cogs, grossProfit, depreciation, amortization, dda, ddaExpense, sga, rnd, otherOpex, totalOpex, operatingIncome,
-    interestExpense, interestIncome, otherIncome, totalOther, pretax, taxes, discontinued, affiliates, consolidated,
-    minorityIncome, commonIncome, basicShares, dilutedShares,
+    revenue,
+    cogs,
+    grossProfit,
+    depreciation,
+    amortization,
+    dda,
+    ddaExpense,
+    sga,
+    rnd,
+    otherOpex,
+    totalOpex,
+    operatingIncome,
+    interestExpense,
+    interestIncome,
+    otherIncome,
+    totalOther,
+    pretax,
+    taxes,
+    discontinued,
+    affiliates,
+    consolidated,
+    minorityIncome,
+    commonIncome,
+    basicShares,
+    dilutedShares,
   };
 }
 
@@ -207,8 +260,18 @@ function drawWorkingCapital(rng: Rng, p: Profile, prev: Books, i: Income): Worki
   const deferredRevenue = k(i.revenue * p.deferredRatio * rng.range(0.95, 1.05));
   const accrued = k(i.revenue * p.accruedRatio * rng.range(0.95, 1.05));
   const change =
-    prev.receivables - receivables + (prev.inventory ?? 0) - (inventory ?? 0) + prev.otherCurrentAssets - otherCurrentAssets
-    + payables - prev.payables + deferredRevenue - prev.deferredRevenue + accrued - prev.accrued;
+    prev.receivables -
+    receivables +
+    (prev.inventory ?? 0) -
+    (inventory ?? 0) +
+    prev.otherCurrentAssets -
+    otherCurrentAssets +
+    payables -
+    prev.payables +
+    deferredRevenue -
+    prev.deferredRevenue +
+    accrued -
+    prev.accrued;
   return { receivables, inventory, otherCurrentAssets, payables, deferredRevenue, accrued, change };
 }
 
@@ -229,19 +292,45 @@ function drawCashFlows(rng: Rng, p: Profile, prev: Books, t: number, i: Income, 
   const dividends = neg(k(revenue * p.dividendRatio));
   const repurchases = neg(k(revenue * p.buybackRatio * rng.range(0.5, 1.5)));
   const debtDraw = rng.next();
-  const longTermDebtChange = debtDraw < 0.12 ? k(prev.longTermDebt * rng.range(0.05, 0.2) + revenue * 0.05)
-    : debtDraw < 0.3 ? neg(k(prev.longTermDebt * rng.range(0.02, 0.1))) : 0;
-  let shortTermDebtChange = rng.chance(0.3) ? neg(k(prev.shortTermDebt * rng.range(0, 0.5))) : rng.chance(0.2) ? k(revenue * rng.range(0, 0.05)) : 0;
+  const longTermDebtChange =
+    debtDraw < 0.12
+      ? k(prev.longTermDebt * rng.range(0.05, 0.2) + revenue * 0.05)
+      : debtDraw < 0.3
+        ? neg(k(prev.longTermDebt * rng.range(0.02, 0.1)))
+        : 0;
+  let shortTermDebtChange = rng.chance(0.3)
+    ? neg(k(prev.shortTermDebt * rng.range(0, 0.5)))
+    : rng.chance(0.2)
+      ? k(revenue * rng.range(0, 0.05))
+      : 0;
   const fx = k(revenue * rng.range(-0.002, 0.002));
   // Borrow short term rather than let cash fall below a working minimum.
   const cashFloor = k(revenue * 0.15);
-  const projected = prev.cash + operating + investing + shortTermDebtChange + dividends + repurchases + longTermDebtChange + fx;
+  const projected =
+    prev.cash + operating + investing + shortTermDebtChange + dividends + repurchases + longTermDebtChange + fx;
   if (projected < cashFloor) shortTermDebtChange += cashFloor - projected;
   const financing = shortTermDebtChange + dividends + repurchases + longTermDebtChange;
   const cashChange = operating + investing + financing + fx;
   return {
-    sbc, otherOperating, operatingContinuing, operating, capex, assetSales, acquisition, acquiredIntangibles, acquiredGoodwill,
-    marketable, otherInvesting, investing, dividends, repurchases, longTermDebtChange, shortTermDebtChange, fx, financing, cashChange,
+    sbc,
+    otherOperating,
+    operatingContinuing,
+    operating,
+    capex,
+    assetSales,
+    acquisition,
+    acquiredIntangibles,
+    acquiredGoodwill,
+    marketable,
+    otherInvesting,
+    investing,
+    dividends,
+    repurchases,
+    longTermDebtChange,
+    shortTermDebtChange,
+    fx,
+    financing,
+    cashChange,
   };
 }
 

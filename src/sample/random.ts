@@ -12,7 +12,10 @@ export class Rng {
   private d: number;
 
   constructor(key: string) {
-    let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+    let h1 = 1779033703,
+      h2 = 3144134277,
+      h3 = 1013904242,
+      h4 = 2773480762;
     for (let i = 0; i < key.length; i++) {
       const k = key.charCodeAt(i);
       h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -34,7 +37,10 @@ export class Rng {
 
   /** Uniform in [0, 1). */
   next(): number {
-    const a = this.a, b = this.b, c = this.c, d = this.d;
+    const a = this.a,
+      b = this.b,
+      c = this.c,
+      d = this.d;
     const t = (((a + b) | 0) + d) | 0;
     this.d = (d + 1) | 0;
     this.a = b ^ (b >>> 9);
@@ -77,7 +83,8 @@ export class Rng {
   }
 }
 
-export const rngFor = (seed: number, stream: string, index: number | string = 0): Rng => new Rng(`${seed}/${stream}/${index}`);
+export const rngFor = (seed: number, stream: string, index: number | string = 0): Rng =>
+  new Rng(`${seed}/${stream}/${index}`);
 
 export function uuidV4(rng: Rng): string {
   const bytes: number[] = [];

@@ -14,7 +14,11 @@ const BULLISH = ['Strong Buy', 'Buy', 'Overweight', 'Outperform'];
 const NEUTRAL = ['Neutral', 'Hold', 'Equal-Weight', 'Market Perform'];
 const BEARISH = ['Underweight', 'Underperform', 'Sell'];
 
-export function buildRatings(seed: number, companies: Company[], ids: Map<number, CompanyIds>): Prisma.RatingCreateManyInput[] {
+export function buildRatings(
+  seed: number,
+  companies: Company[],
+  ids: Map<number, CompanyIds>,
+): Prisma.RatingCreateManyInput[] {
   const rows: Prisma.RatingCreateManyInput[] = [];
   for (const c of companies) {
     const rng = rngFor(seed, 'ratings', c.index);
@@ -25,13 +29,41 @@ export function buildRatings(seed: number, companies: Company[], ids: Map<number
     for (const at of times) {
       const id = rows.length + 1;
       const firm = rng.pick(FIRMS);
-      const action = rng.pick(['Upgrades', 'Downgrades', 'Maintains', 'Maintains', 'Initiates Coverage On', 'Reiterates', 'Raises Price Target', 'Lowers Price Target'] as const);
-      const rating = action === 'Upgrades' ? rng.pick(BULLISH) : action === 'Downgrades' ? rng.pick([...NEUTRAL, ...BEARISH]) : rng.pick([...BULLISH, ...BULLISH, ...NEUTRAL, ...BEARISH]);
-      const targetUsd = c.price * (BULLISH.includes(rating) ? rng.range(1.05, 1.45) : BEARISH.includes(rating) ? rng.range(0.6, 0.95) : rng.range(0.9, 1.15));
+      const action = rng.pick([
+        'Upgrades',
+        'Downgrades',
+        'Maintains',
+        'Maintains',
+        'Initiates Coverage On',
+        'Reiterates',
+        'Raises Price Target',
+        'Lowers Price Target',
+      ] as const);
+      const rating =
+        action === 'Upgrades'
+          ? rng.pick(BULLISH)
+          : action === 'Downgrades'
+            ? rng.pick([...NEUTRAL, ...BEARISH])
+            : rng.pick([...BULLISH, ...BULLISH, ...NEUTRAL, ...BEARISH]);
+      const targetUsd =
+        c.price *
+        (BULLISH.includes(rating)
+          ? rng.range(1.05, 1.45)
+          : BEARISH.includes(rating)
+            ? rng.range(0.6, 0.95)
+            : rng.range(0.9, 1.15));
       const priceTarget = firm === CAD_FIRM ? `C$${money(targetUsd / USD_PER_CAD)}` : `$${money(targetUsd)}`;
       const isRating = action !== 'Raises Price Target' && action !== 'Lowers Price Target';
       const analyst = person(rng);
-      const verb = { Upgrades: 'upgrades', Downgrades: 'downgrades', Maintains: 'maintains', 'Initiates Coverage On': 'initiates coverage on', Reiterates: 'reiterates', 'Raises Price Target': 'raises the price target on', 'Lowers Price Target': 'lowers the price target on' }[action];
+      const verb = {
+        Upgrades: 'upgrades',
+        Downgrades: 'downgrades',
+        Maintains: 'maintains',
+        'Initiates Coverage On': 'initiates coverage on',
+        Reiterates: 'reiterates',
+        'Raises Price Target': 'raises the price target on',
+        'Lowers Price Target': 'lowers the price target on',
+      }[action];
       rows.push({
         id,
         firm,

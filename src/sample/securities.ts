@@ -85,14 +85,27 @@ function securityRow(c: Company, rng: Rng): Prisma.SecurityCreateManyInput {
  */
 function logoSecurityInfoRows(c: Company, logoId: number, rng: Rng): Prisma.LogoSecurityInfoCreateManyInput[] {
   const base = {
-    logoId, name: c.name.toUpperCase(), compositeFigi: c.figiComposite, shareClassFigi: c.figiShareClass, marketSector: 'Equity',
+    logoId,
+    name: c.name.toUpperCase(),
+    compositeFigi: c.figiComposite,
+    shareClassFigi: c.figiShareClass,
+    marketSector: 'Equity',
   };
   const rows: Prisma.LogoSecurityInfoCreateManyInput[] = [
     { ...base, position: 0, symbol: c.symbol, mic: c.exchange.mic, figi: c.figi, exchCode: c.exchange.exchCode },
   ];
   const variant = c.index === 0 ? 3 : rng.pick([1, 1, 2, 2, 3]);
-  if (variant === 3) rows.push({ ...base, position: rows.length, symbol: `${c.symbol}*`, mic: c.exchange.mic, figi: c.figi, exchCode: c.exchange.exchCode });
-  if (variant >= 2) rows.push({ ...base, position: rows.length, symbol: c.symbol, mic: '', figi: c.figiComposite, exchCode: 'US' });
+  if (variant === 3)
+    rows.push({
+      ...base,
+      position: rows.length,
+      symbol: `${c.symbol}*`,
+      mic: c.exchange.mic,
+      figi: c.figi,
+      exchCode: c.exchange.exchCode,
+    });
+  if (variant >= 2)
+    rows.push({ ...base, position: rows.length, symbol: c.symbol, mic: '', figi: c.figiComposite, exchCode: 'US' });
   return rows;
 }
 

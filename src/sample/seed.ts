@@ -1,13 +1,7 @@
 import type { Db } from '../db/client.js';
 import { bulkInsert, refreshStatistics } from '../db/bulk.js';
 import { writeSecurityTerms } from '../services/security-text.js';
-import {
-  generateReference,
-  plannedMarketRows,
-  quoteBatches,
-  tradeBatches,
-  type SampleOptions,
-} from './generate.js';
+import { generateReference, plannedMarketRows, quoteBatches, tradeBatches, type SampleOptions } from './generate.js';
 
 const META_KEY = 'sample_data';
 
@@ -76,7 +70,11 @@ const MARKET_TX_ROWS = 50_000;
  * the last row is in, so a start after an interrupted seed knows to start over rather than serve
  * half a data set.
  */
-export async function seedSampleData(db: Db, options: SampleOptions, onProgress?: (p: SeedProgress) => void): Promise<SeedReport> {
+export async function seedSampleData(
+  db: Db,
+  options: SampleOptions,
+  onProgress?: (p: SeedProgress) => void,
+): Promise<SeedReport> {
   const started = Date.now();
   await clearResourceData(db);
   const marker = (state: 'partial' | 'complete') => {
@@ -109,7 +107,12 @@ export async function seedSampleData(db: Db, options: SampleOptions, onProgress?
   onProgress?.({ phase: 'reference', done: 1, total: 1 });
 
   const planned = plannedMarketRows(options);
-  const insertAll = async (phase: 'trades' | 'quotes', model: string, batches: Generator<Record<string, unknown>[]>, total: number) => {
+  const insertAll = async (
+    phase: 'trades' | 'quotes',
+    model: string,
+    batches: Generator<Record<string, unknown>[]>,
+    total: number,
+  ) => {
     let done = 0;
     let pending: Record<string, unknown>[] = [];
     onProgress?.({ phase, done, total }); // the phase's clock starts here, for its rate

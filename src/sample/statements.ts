@@ -73,7 +73,13 @@ export interface CashFlows {
 
 export const eps = (income: number, shares: number): number => round(income / shares, 2);
 
-export function statementLines(i: Income, wc: WorkingCapital, f: CashFlows, books: Books, commitments: number | null): Lines {
+export function statementLines(
+  i: Income,
+  wc: WorkingCapital,
+  f: CashFlows,
+  books: Books,
+  commitments: number | null,
+): Lines {
   return {
     Revenue: i.revenue,
     CostOfRevenue: i.cogs,
@@ -139,7 +145,10 @@ export function fiscalYearLines(quarters: readonly Lines[]): Lines {
   }
   const income = lines.NetIncomeLossAttributableCommonShareholders ?? 0;
   const basic = Math.round(quarters.reduce((s, q) => s + (q.BasicSharesOutstanding ?? 0), 0) / quarters.length);
-  const diluted = income > 0 ? Math.round(quarters.reduce((s, q) => s + (q.DilutedSharesOutstanding ?? 0), 0) / quarters.length) : basic;
+  const diluted =
+    income > 0
+      ? Math.round(quarters.reduce((s, q) => s + (q.DilutedSharesOutstanding ?? 0), 0) / quarters.length)
+      : basic;
   lines.BasicSharesOutstanding = basic;
   lines.DilutedSharesOutstanding = diluted;
   lines.BasicEarningsPerShare = eps(income, basic);

@@ -55,7 +55,13 @@ class Walk {
   private readonly slot: number;
   private readonly step: number;
 
-  constructor(private readonly rng: Rng, private readonly base: number, rows: number, private readonly repeat: number, private readonly floor: number) {
+  constructor(
+    private readonly rng: Rng,
+    private readonly base: number,
+    rows: number,
+    private readonly repeat: number,
+    private readonly floor: number,
+  ) {
     this.level = base;
     this.slot = TRADING_NS / rows;
     this.step = base * 0.002;
@@ -121,7 +127,8 @@ export function* symbolQuotes(seed: number, s: MarketSymbol, opens: bigint[]): G
     const u = rng.next();
     const ticks = u < 0.5 ? 1 : u < 0.8 ? 2 : u < 0.95 ? 3 : 5;
     const bidCents = Math.max(1, Math.floor(walk.level * 100 - ticks / 2));
-    const a = rng.next(), b = rng.next();
+    const a = rng.next(),
+      b = rng.next();
     seq = nextSequence(rng, seq);
     yield {
       symbol: s.symbol,

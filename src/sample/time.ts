@@ -11,7 +11,20 @@ export const ANCHOR_MS = ANCHOR_DAY_MS + 21 * 3_600_000;
 export const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** Last day of a month (1-based) at 00:00 UTC. */
 export const monthEndMs = (year: number, month: number): number => Date.UTC(year, month, 0);
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 export const longDate = (ms: number): string => {
   const d = new Date(ms);
   return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;

@@ -2,13 +2,20 @@ import { builder } from '../builder.js';
 import { TIERS, tierSummary } from '../domain/entitlements.js';
 import type { Tier } from '../../generated/prisma/enums.js';
 import type { Caller } from '../auth/caller.js';
-import { createApiKey, listApiKeys, MAX_LISTED_API_KEYS, revokeApiKey, type ApiKey as ApiKeyRow } from '../services/account.js';
+import {
+  createApiKey,
+  listApiKeys,
+  MAX_LISTED_API_KEYS,
+  revokeApiKey,
+  type ApiKey as ApiKeyRow,
+} from '../services/account.js';
 import { listOf } from './common.js';
-
 
 export const TierEnum = builder.enumType('Tier', {
   description: 'A licensing tier: what a user and their API keys may use.',
-  values: Object.fromEntries(TIERS.map((tier) => [tier.toUpperCase(), { value: tier, description: tierSummary(tier) }])) as Record<Uppercase<Tier>, { value: Tier; description: string }>,
+  values: Object.fromEntries(
+    TIERS.map((tier) => [tier.toUpperCase(), { value: tier, description: tierSummary(tier) }]),
+  ) as Record<Uppercase<Tier>, { value: Tier; description: string }>,
 });
 
 export const Me = builder.objectRef<Caller>('Me').implement({
@@ -18,8 +25,12 @@ export const Me = builder.objectRef<Caller>('Me').implement({
     email: t.exposeString('email', { description: 'Email address.' }),
     username: t.exposeString('username', { description: 'User name.' }),
     tier: t.field({ type: TierEnum, description: 'Licensing tier.', resolve: (c) => c.tier }),
-    licensingTierId: t.exposeString('tier', { description: 'Licensing tier id (REST field `licensing_tier_id` of the validate endpoint).' }),
-    authenticatedBy: t.exposeString('via', { description: 'How this request proved who it is: apikey, bearer or cookie.' }),
+    licensingTierId: t.exposeString('tier', {
+      description: 'Licensing tier id (REST field `licensing_tier_id` of the validate endpoint).',
+    }),
+    authenticatedBy: t.exposeString('via', {
+      description: 'How this request proved who it is: apikey, bearer or cookie.',
+    }),
   }),
 });
 
@@ -30,8 +41,16 @@ export const ApiKey = builder.objectRef<ApiKeyRow>('ApiKey').implement({
     name: t.exposeString('name', { description: 'A name for telling keys apart.' }),
     prefix: t.exposeString('prefix', { description: 'The first characters of the key.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was created.' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'When the key was last used (to the minute).' }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When the key was revoked; null while it works.' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key was last used (to the minute).',
+    }),
+    revokedAt: t.expose('revokedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key was revoked; null while it works.',
+    }),
   }),
 });
 
@@ -55,7 +74,8 @@ builder.queryFields((t) => ({
     extensions: listOf(MAX_LISTED_API_KEYS),
     nullable: true,
     authScopes: { session: true },
-    description: "The caller's API keys, revoked ones included, oldest first. Needs a logged-in session (an access token), not an API key.",
+    description:
+      "The caller's API keys, revoked ones included, oldest first. Needs a logged-in session (an access token), not an API key.",
     resolve: (_root, _args, ctx) => listApiKeys(ctx.db, ctx.caller!.userId),
   }),
 }));
@@ -64,14 +84,16 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     authScopes: { session: true },
-    description: 'Creates an API key for the caller. Needs a logged-in session (an access token), not an API key; a user holds at most API_KEYS_PER_USER unrevoked keys (API_KEY_LIMIT_REACHED).',
+    description:
+      'Creates an API key for the caller. Needs a logged-in session (an access token), not an API key; a user holds at most API_KEYS_PER_USER unrevoked keys (API_KEY_LIMIT_REACHED).',
     args: { name: t.arg.string({ required: true, description: 'A name for the key (1 to 100 characters).' }) },
     resolve: (_root, args, ctx) => createApiKey(ctx.db, ctx.caller!.userId, args.name, ctx.config.auth.apiKeysPerUser),
   }),
   revokeApiKey: t.field({
     type: ApiKey,
     authScopes: { session: true },
-    description: "Revokes one of the caller's API keys; it stops working at once. Needs a logged-in session (an access token), not an API key.",
+    description:
+      "Revokes one of the caller's API keys; it stops working at once. Needs a logged-in session (an access token), not an API key.",
     args: { keyId: t.arg.string({ required: true, description: 'The key id (ApiKey.keyId).' }) },
     resolve: async (_root, args, ctx) => {
       const key = await revokeApiKey(ctx.db, args.keyId, ctx.caller!.userId);

@@ -2,7 +2,12 @@ import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
-import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf, type BalanceSheetAmount } from '../domain/fundamentals.js';
+import {
+  BALANCE_SHEET_OPTIONAL,
+  BALANCE_SHEET_REQUIRED,
+  camelOf,
+  type BalanceSheetAmount,
+} from '../domain/fundamentals.js';
 import { childrenOf, fromMap, loaderName, pageByKey, withoutChildren } from '../graphql/loaders.js';
 import { computed, one } from '../graphql/plan/declare.js';
 import {
@@ -23,7 +28,16 @@ import {
 } from '../services/balance-sheet.js';
 import type { Direction, Page } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize, SortOrder } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  connection,
+  connectionType,
+  firstArg,
+  intNodeId,
+  type PageSize,
+  SortOrder,
+} from './common.js';
 import { Security } from './security.js';
 
 export const BALANCE_SHEET_PAGE: PageSize = PAGE_SIZES.balanceSheets;
@@ -33,7 +47,10 @@ export const TimeframeEnum = builder.enumType('Timeframe', {
   values: {
     QUARTERLY: { value: 'quarterly', description: 'One fiscal quarter.' },
     ANNUAL: { value: 'annual', description: 'One fiscal year.' },
-    TRAILING_TWELVE_MONTHS: { value: 'trailing_twelve_months', description: 'The twelve months up to the reporting period end.' },
+    TRAILING_TWELVE_MONTHS: {
+      value: 'trailing_twelve_months',
+      description: 'The twelve months up to the reporting period end.',
+    },
   } as const,
 });
 
@@ -46,12 +63,18 @@ function amountDescription(field: BalanceSheetAmount, optional: boolean): string
 
 function symbolsOf(ctx: Context, b: BalanceSheetWithSymbols): BalanceSheetSymbol[] | Promise<BalanceSheetSymbol[]> {
   return childrenOf(b, 'symbols', () =>
-    ctx.loaders.get('balanceSheetSymbols', fromMap((ids: readonly number[]) => balanceSheetSymbols(ctx.db, ids), [] as BalanceSheetSymbol[])).load(b.id),
+    ctx.loaders
+      .get(
+        'balanceSheetSymbols',
+        fromMap((ids: readonly number[]) => balanceSheetSymbols(ctx.db, ids), [] as BalanceSheetSymbol[]),
+      )
+      .load(b.id),
   );
 }
 
 export const BalanceSheet = builder.prismaNode('BalanceSheet', {
-  description: 'A standardized balance sheet of one company for one reporting period. Amounts are numbers in the reporting currency.',
+  description:
+    'A standardized balance sheet of one company for one reporting period. Amounts are numbers in the reporting currency.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -66,12 +89,31 @@ export const BalanceSheet = builder.prismaNode('BalanceSheet', {
       resolve: async (b, _args, ctx) => (await symbolsOf(ctx, b)).map((s) => s.symbol),
     }),
     fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the period belongs to.' }),
-    fiscalQuarter: t.exposeInt('fiscalQuarter', { description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).' }),
-    reportingPeriodEnd: t.field({ type: 'Date', description: 'Last day of the reporting period.', ...computed(['reportingPeriodEnd'], (b: BalanceSheetWithSymbols) => b.reportingPeriodEnd) }),
+    fiscalQuarter: t.exposeInt('fiscalQuarter', {
+      description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).',
+    }),
+    reportingPeriodEnd: t.field({
+      type: 'Date',
+      description: 'Last day of the reporting period.',
+      ...computed(['reportingPeriodEnd'], (b: BalanceSheetWithSymbols) => b.reportingPeriodEnd),
+    }),
     timeframe: t.expose('timeframe', { type: TimeframeEnum, description: 'The period the balance sheet covers.' }),
     ...Object.fromEntries([
-      ...BALANCE_SHEET_REQUIRED.map((f) => [camelOf(f), t.float({ description: amountDescription(f, false), ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)!) })]),
-      ...BALANCE_SHEET_OPTIONAL.map((f) => [camelOf(f), t.float({ nullable: true, description: amountDescription(f, true), ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)) })]),
+      ...BALANCE_SHEET_REQUIRED.map((f) => [
+        camelOf(f),
+        t.float({
+          description: amountDescription(f, false),
+          ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)!),
+        }),
+      ]),
+      ...BALANCE_SHEET_OPTIONAL.map((f) => [
+        camelOf(f),
+        t.float({
+          nullable: true,
+          description: amountDescription(f, true),
+          ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)),
+        }),
+      ]),
     ]),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
@@ -96,7 +138,11 @@ const BalanceSheetOrderField = builder.enumType('BalanceSheetOrderField', {
 const BalanceSheetOrder = builder.inputType('BalanceSheetOrder', {
   description: 'Order of a balance-sheet list (REST parameter `sort`).',
   fields: (t) => ({
-    field: t.field({ type: BalanceSheetOrderField, defaultValue: 'period_end', description: 'The sort field; default PERIOD_END.' }),
+    field: t.field({
+      type: BalanceSheetOrderField,
+      defaultValue: 'period_end',
+      description: 'The sort field; default PERIOD_END.',
+    }),
     direction: t.field({ type: SortOrder, defaultValue: 'asc', description: 'Default ASC.' }),
   }),
 });
@@ -114,7 +160,10 @@ const BalanceSheetFilterInput = builder.inputType('BalanceSheetFilter', {
   description: 'Filters of the balance-sheet list; all are ANDed.',
   fields: (t) => ({
     cik: t.string({ description: 'SEC Central Index Key, 1 to 10 digits, with or without leading zeros.' }),
-    symbols: t.stringList({ description: 'Balance sheets listing any of these symbols (upper case; at most 200 characters joined with commas).' }),
+    symbols: t.stringList({
+      description:
+        'Balance sheets listing any of these symbols (upper case; at most 200 characters joined with commas).',
+    }),
     ...periodFilterFields(t),
   }),
 });
@@ -147,14 +196,21 @@ interface ListArgs {
 
 function pageArgs(args: ListArgs): BalanceSheetPageArgs {
   return {
-    sort: { field: args.orderBy?.field ?? DEFAULT_SORT.field, direction: args.orderBy?.direction ?? DEFAULT_SORT.direction },
+    sort: {
+      field: args.orderBy?.field ?? DEFAULT_SORT.field,
+      direction: args.orderBy?.direction ?? DEFAULT_SORT.direction,
+    },
     first: checkFirst(args.first, BALANCE_SHEET_PAGE),
     after: args.after ?? undefined,
   };
 }
 
 const listArgs = builder.args((t) => ({
-  orderBy: t.field({ type: BalanceSheetOrder, defaultValue: { field: 'period_end', direction: 'asc' }, description: 'Default: by period end, ascending.' }),
+  orderBy: t.field({
+    type: BalanceSheetOrder,
+    defaultValue: { field: 'period_end', direction: 'asc' },
+    description: 'Default: by period end, ascending.',
+  }),
   first: t.int(firstArg(BALANCE_SHEET_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
@@ -165,8 +221,12 @@ builder.queryField('balanceSheets', (t) =>
     nullable: true,
     type: BalanceSheetConnection,
     description: 'Standardized balance sheets, filtered and ordered, in pages.',
-    args: { filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }), ...listArgs },
-    resolve: async (_root, args, ctx) => connection(await balanceSheetPage(ctx.db, filterOf(args.filter), pageArgs(args))),
+    args: {
+      filter: t.arg({ type: BalanceSheetFilterInput, description: 'What to return; default everything.' }),
+      ...listArgs,
+    },
+    resolve: async (_root, args, ctx) =>
+      connection(await balanceSheetPage(ctx.db, filterOf(args.filter), pageArgs(args))),
   }),
 );
 
@@ -176,12 +236,17 @@ builder.prismaObjectFields(Security, (t) => ({
     nullable: true,
     type: BalanceSheetConnection,
     description: "Balance sheets listing this security's symbol, by period end ascending unless ordered otherwise.",
-    args: { filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }), ...listArgs },
+    args: {
+      filter: t.arg({ type: BalanceSheetPeriodFilterInput, description: 'What to return; default every period.' }),
+      ...listArgs,
+    },
     resolve: async (security, args, ctx) => {
       const { periodEnd, fiscalYear, fiscalQuarter, timeframe } = filterOf(args.filter);
       const [filter, page] = [{ periodEnd, fiscalYear, fiscalQuarter, timeframe }, pageArgs(args)];
       // without their symbols rows (see `withoutChildren`): `symbolsOf` loads them
-      const sheets = await pageByKey(ctx, 'balanceSheetsBySymbol', { filter, ...page }, security.symbol, (symbols) => balanceSheetPages(ctx.db, symbols, filter, page));
+      const sheets = await pageByKey(ctx, 'balanceSheetsBySymbol', { filter, ...page }, security.symbol, (symbols) =>
+        balanceSheetPages(ctx.db, symbols, filter, page),
+      );
       return connection(sheets as Page<unknown> as Page<BalanceSheetWithSymbols>);
     },
   }),
@@ -189,15 +254,20 @@ builder.prismaObjectFields(Security, (t) => ({
     authScopes: { entitled: 'balanceSheets' },
     type: BalanceSheet,
     nullable: true,
-    description: 'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
+    description:
+      'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
     args: { timeframe: t.arg({ type: TimeframeEnum, description: 'Only this kind of period.' }) },
     ...one(
       ['symbol'],
-      (args: { timeframe?: Timeframe | null }, columns, children) => latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children),
+      (args: { timeframe?: Timeframe | null }, columns, children) =>
+        latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children),
       async (security: SecurityRow, args, ctx) => {
         const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
         const latest = await ctx.loaders
-          .get(loaderName('latestBalanceSheet', { timeframe }), fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null))
+          .get(
+            loaderName('latestBalanceSheet', { timeframe }),
+            fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null),
+          )
           .load(security.symbol);
         return latest && withoutChildren<BalanceSheetWithSymbols, 'symbols'>(latest);
       },

@@ -1,10 +1,25 @@
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { children } from '../graphql/plan/declare.js';
-import { callSummariesBySymbol, callSummaryPage, type CallDateRange, type CallParticipant as ParticipantRow } from '../services/call-summary.js';
+import {
+  callSummariesBySymbol,
+  callSummaryPage,
+  type CallDateRange,
+  type CallParticipant as ParticipantRow,
+} from '../services/call-summary.js';
 import type { KeysetArgs } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, FiscalPeriodEnum, intNodeId, type PageSize } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  checkRange,
+  connection,
+  connectionType,
+  firstArg,
+  FiscalPeriodEnum,
+  intNodeId,
+  type PageSize,
+} from './common.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
 
@@ -33,13 +48,29 @@ export const CallSummary = builder.prismaNode('CallSummary', {
     companyName: t.exposeString('companyName', { description: 'Company name.' }),
     callDate: t.expose('callDate', { type: 'DateTime', description: 'When the call took place.' }),
     fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the call reports on.' }),
-    fiscalPeriod: t.expose('fiscalPeriod', { type: FiscalPeriodEnum, description: 'Fiscal period the call reports on.' }),
+    fiscalPeriod: t.expose('fiscalPeriod', {
+      type: FiscalPeriodEnum,
+      description: 'Fiscal period the call reports on.',
+    }),
     title: t.exposeString('title', { description: 'Title of the call.' }),
     summary: t.exposeString('summary', { description: 'Summary of what was said.' }),
-    keyPoints: t.field({ type: ['String'], description: 'The main points, in order.', resolve: (c) => c.keyPoints as string[] }),
-    guidance: t.exposeString('guidance', { nullable: true, description: 'Forward guidance given on the call, if any.' }),
-    sentimentScore: t.exposeFloat('sentimentScore', { description: 'Tone of the call, from -1 (negative) to 1 (positive).' }),
-    participants: t.field({ type: [CallParticipant], description: 'Who spoke on the call.', resolve: (c) => c.participants as unknown as ParticipantRow[] }),
+    keyPoints: t.field({
+      type: ['String'],
+      description: 'The main points, in order.',
+      resolve: (c) => c.keyPoints as string[],
+    }),
+    guidance: t.exposeString('guidance', {
+      nullable: true,
+      description: 'Forward guidance given on the call, if any.',
+    }),
+    sentimentScore: t.exposeFloat('sentimentScore', {
+      description: 'Tone of the call, from -1 (negative) to 1 (positive).',
+    }),
+    participants: t.field({
+      type: [CallParticipant],
+      description: 'Who spoke on the call.',
+      resolve: (c) => c.participants as unknown as ParticipantRow[],
+    }),
     security: t.field({
       type: Security,
       nullable: true,
@@ -75,7 +106,10 @@ interface RangeArgs {
 
 function rangePage(args: RangeArgs): RangePage {
   checkRange(args.from, args.to);
-  return { range: { from: args.from ?? undefined, to: args.to ?? undefined }, page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined } };
+  return {
+    range: { from: args.from ?? undefined, to: args.to ?? undefined },
+    page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined },
+  };
 }
 
 builder.queryField('callSummaries', (t) =>
@@ -84,10 +118,16 @@ builder.queryField('callSummaries', (t) =>
     nullable: true,
     type: CallSummaryConnection,
     description: 'Conference-call summaries, newest call first.',
-    args: { symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }), ...pageArgs },
+    args: {
+      symbol: t.arg.string({ description: 'Only the calls of this ticker symbol (case-insensitive).' }),
+      ...pageArgs,
+    },
     resolve: async (_root, { symbol, ...args }, ctx) => {
       const { range, page } = rangePage(args);
-      const filter = { symbol: symbol === null || symbol === undefined ? undefined : parseSymbol(symbol, 'symbol'), ...range };
+      const filter = {
+        symbol: symbol === null || symbol === undefined ? undefined : parseSymbol(symbol, 'symbol'),
+        ...range,
+      };
       return connection(await callSummaryPage(ctx.db, filter, page));
     },
   }),

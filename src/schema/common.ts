@@ -28,7 +28,10 @@ export function checkFirst(first: number | null | undefined, size: PageSize, arg
  * analysis (src/graphql/cost.ts counts the list at the size asked for, else at the default).
  */
 export function firstArg(size: PageSize) {
-  return { description: `How many items to return: 1 to ${size.max}, default ${size.default}.`, extensions: { pageSize: size } };
+  return {
+    description: `How many items to return: 1 to ${size.max}, default ${size.default}.`,
+    extensions: { pageSize: size },
+  };
 }
 
 /**
@@ -44,7 +47,10 @@ export function listOf(max: number, itemsOf?: string) {
  * The connection type of `type`, whose `nodes` resolves from the page's rows: the Relay plugin's
  * own resolves them through an edge object per row, made even when a query selects no edge.
  */
-export function connectionType<T extends Parameters<typeof builder.connectionObject>[0]['type']>(type: T, name: string) {
+export function connectionType<T extends Parameters<typeof builder.connectionObject>[0]['type']>(
+  type: T,
+  name: string,
+) {
   return builder.connectionObject({
     type,
     name,
@@ -65,9 +71,16 @@ export const SortOrder = builder.enumType('SortOrder', {
   } as const,
 });
 
-export function checkRange(from: Date | null | undefined, to: Date | null | undefined, names: readonly [string, string] = ['from', 'to']): void {
+export function checkRange(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  names: readonly [string, string] = ['from', 'to'],
+): void {
   if (from && to && from.getTime() > to.getTime()) {
-    throw new AppError('BAD_REQUEST', `argument "${names[0]}" (${from.toISOString()}) is after "${names[1]}" (${to.toISOString()})`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "${names[0]}" (${from.toISOString()}) is after "${names[1]}" (${to.toISOString()})`,
+    );
   }
 }
 
@@ -96,7 +109,10 @@ export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of thi
  */
 export class NodeIdError extends AppError {
   constructor(id: string, typename: string, form: string) {
-    super('BAD_REQUEST', `${JSON.stringify(id.length > 100 ? `${id.slice(0, 100)}…` : id)} is not the id of a ${typename} (${form})`);
+    super(
+      'BAD_REQUEST',
+      `${JSON.stringify(id.length > 100 ? `${id.slice(0, 100)}…` : id)} is not the id of a ${typename} (${form})`,
+    );
   }
 }
 
@@ -115,7 +131,12 @@ export function intNodeId(id: string, typename: string): number {
  * the Prisma plugin writes for their compound key, checked part by part.
  */
 export function tickNodeId(id: string, typename: string): { symbol: string; sequenceNumber: bigint } {
-  const bad = () => new NodeIdError(id, typename, 'a JSON pair ["<symbol>", "<sequence number>"] of a symbol and a signed 64-bit integer');
+  const bad = () =>
+    new NodeIdError(
+      id,
+      typename,
+      'a JSON pair ["<symbol>", "<sequence number>"] of a symbol and a signed 64-bit integer',
+    );
   let parts: unknown;
   try {
     parts = JSON.parse(id);
@@ -136,7 +157,12 @@ export function tickNodeId(id: string, typename: string): { symbol: string; sequ
  * Resolves once the bus listens (on Redis: once SUBSCRIBE is confirmed; on the database: once it knows the newest event), so a client that has its
  * response misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
  */
-export async function liveEvents<T>(ctx: Context, resource: Resource, topic: string, keep?: (event: T) => boolean): Promise<AsyncIterableIterator<T>> {
+export async function liveEvents<T>(
+  ctx: Context,
+  resource: Resource,
+  topic: string,
+  keep?: (event: T) => boolean,
+): Promise<AsyncIterableIterator<T>> {
   const caller = ctx.caller;
   checkAuthenticated(caller);
   checkEntitled(caller, resource);
@@ -147,7 +173,10 @@ export async function liveEvents<T>(ctx: Context, resource: Resource, topic: str
   } catch {
     await subscription.return?.();
     slot.release();
-    throw new AppError('SERVICE_UNAVAILABLE', 'live events are unavailable for the moment: the event bus (Redis, or the database without REDIS_URL) does not answer; subscribe again later');
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'live events are unavailable for the moment: the event bus (Redis, or the database without REDIS_URL) does not answer; subscribe again later',
+    );
   }
   ctx.liveSlot.current = slot;
   return perEvent(ctx, keep ? filtered(subscription, keep) : subscription, () => {

@@ -2,7 +2,14 @@ import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
-import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, NULLABLE_LINES, type StatementLine } from '../domain/fundamentals.js';
+import {
+  BALANCE_SHEET,
+  CASH_FLOW,
+  columnOf,
+  INCOME_STATEMENT,
+  NULLABLE_LINES,
+  type StatementLine,
+} from '../domain/fundamentals.js';
 import { AppError } from '../errors.js';
 import { keyedPage, pageByKey } from '../graphql/loaders.js';
 import { children } from '../graphql/plan/declare.js';
@@ -23,7 +30,17 @@ import {
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import type { KeysetArgs, Page } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, FiscalPeriodEnum, intNodeId, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  connection,
+  connectionType,
+  firstArg,
+  FiscalPeriodEnum,
+  intNodeId,
+  SYMBOL_DESCRIPTION,
+  type PageSize,
+} from './common.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
@@ -36,7 +53,10 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 
 /** "CostOfRevenue" -> "Cost of revenue"; acronyms such as EBITDA stay as they are. */
 const humanize = (line: StatementLine) =>
-  line.split(/(?<=[a-z])(?=[A-Z])/).map((w, i) => (i === 0 || w === w.toUpperCase() ? w : w.toLowerCase())).join(' ');
+  line
+    .split(/(?<=[a-z])(?=[A-Z])/)
+    .map((w, i) => (i === 0 || w === w.toUpperCase() ? w : w.toLowerCase()))
+    .join(' ');
 
 function statementType(name: string, description: string, lines: readonly StatementLine[]) {
   return builder.objectRef<FundamentalRow>(name).implement({
@@ -47,7 +67,11 @@ function statementType(name: string, description: string, lines: readonly Statem
           const column = columnOf(line);
           const description = `${humanize(line)} (REST field \`${line}\`).`;
           const field = NULLABLE_LINES.has(line)
-            ? t.float({ nullable: true, description: `${description.slice(0, -1)}; null when not reported.`, resolve: (f) => f[column] })
+            ? t.float({
+                nullable: true,
+                description: `${description.slice(0, -1)}; null when not reported.`,
+                resolve: (f) => f[column],
+              })
             : t.float({ description, resolve: (f) => f[column]! });
           return [column, field];
         }),
@@ -55,8 +79,16 @@ function statementType(name: string, description: string, lines: readonly Statem
   });
 }
 
-const IncomeStatement = statementType('FundamentalIncomeStatement', 'Income statement of the period.', INCOME_STATEMENT);
-const StatementBalanceSheet = statementType('FundamentalBalanceSheet', 'Balance sheet at the end of the period.', BALANCE_SHEET);
+const IncomeStatement = statementType(
+  'FundamentalIncomeStatement',
+  'Income statement of the period.',
+  INCOME_STATEMENT,
+);
+const StatementBalanceSheet = statementType(
+  'FundamentalBalanceSheet',
+  'Balance sheet at the end of the period.',
+  BALANCE_SHEET,
+);
 const CashFlow = statementType('FundamentalCashFlow', 'Cash-flow statement of the period.', CASH_FLOW);
 
 /** The fields of the lite record, which the enhanced record carries too. */
@@ -66,9 +98,20 @@ type RecordFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, Fundamenta
 
 function recordFields(t: RecordFieldBuilder) {
   return {
-    symbol: t.string({ description: 'Ticker symbol (REST field `ticker` in lite records, `symbol` in enhanced ones).', resolve: (f) => f.symbol }),
-    endPeriod: t.field({ type: 'Date', description: 'Last day of the period (REST field `EndPeriod`).', resolve: (f) => f.endPeriod }),
-    quarter: t.field({ type: FiscalPeriodEnum, description: 'Fiscal quarter, or FY for the full fiscal year (REST field `Quarter`).', resolve: (f) => f.quarter }),
+    symbol: t.string({
+      description: 'Ticker symbol (REST field `ticker` in lite records, `symbol` in enhanced ones).',
+      resolve: (f) => f.symbol,
+    }),
+    endPeriod: t.field({
+      type: 'Date',
+      description: 'Last day of the period (REST field `EndPeriod`).',
+      resolve: (f) => f.endPeriod,
+    }),
+    quarter: t.field({
+      type: FiscalPeriodEnum,
+      description: 'Fiscal quarter, or FY for the full fiscal year (REST field `Quarter`).',
+      resolve: (f) => f.quarter,
+    }),
     year: t.int({ description: 'Fiscal year (REST field `Year`).', resolve: (f) => f.year }),
     incomeStatement: t.field({ type: IncomeStatement, description: 'Income statement lines.', resolve: (f) => f }),
     balanceSheet: t.field({ type: StatementBalanceSheet, description: 'Balance sheet lines.', resolve: (f) => f }),
@@ -77,7 +120,8 @@ function recordFields(t: RecordFieldBuilder) {
 }
 
 export const Fundamental = builder.prismaNode('Fundamental', {
-  description: 'A lite fundamentals record: the income statement, balance sheet and cash flow of one company for one fiscal period.',
+  description:
+    'A lite fundamentals record: the income statement, balance sheet and cash flow of one company for one fiscal period.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -90,51 +134,102 @@ export const Fundamental = builder.prismaNode('Fundamental', {
 const NO_VALUE = 'null when it cannot be computed';
 
 const DerivedMetrics = builder.objectRef<MetricsRow>('DerivedMetrics').implement({
-  description: 'Ratios derived from the statements, the latest trade price and the security master; each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
+  description:
+    'Ratios derived from the statements, the latest trade price and the security master; each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
   fields: (t) => ({
-    peRatio: t.exposeFloat('peRatio', { nullable: true, description: `Latest trade price to annualized diluted earnings per share (REST field \`pe_ratio\`); ${NO_VALUE}.` }),
-    priceToBook: t.exposeFloat('priceToBook', { nullable: true, description: `Market capitalization to equity attributable to the parent (REST field \`price_to_book\`); ${NO_VALUE}.` }),
-    debtToEquity: t.exposeFloat('debtToEquity', { nullable: true, description: `Current and long-term debt to total equity (REST field \`debt_to_equity\`); ${NO_VALUE}.` }),
-    returnOnAssets: t.exposeFloat('returnOnAssets', { nullable: true, description: `Annualized net income to total assets (REST field \`return_on_assets\`); ${NO_VALUE}.` }),
-    returnOnEquity: t.exposeFloat('returnOnEquity', { nullable: true, description: `Annualized net income to total equity (REST field \`return_on_equity\`); ${NO_VALUE}.` }),
-    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', { nullable: true, description: `Annualized revenue per employee (REST field \`revenue_per_employee\`); ${NO_VALUE}.` }),
-    roic: t.exposeFloat('roic', { nullable: true, description: `Annualized after-tax operating income to debt plus equity (REST field \`roic\`); ${NO_VALUE}.` }),
-    fcfYield: t.exposeFloat('fcfYield', { nullable: true, description: `Annualized free cash flow to market capitalization (REST field \`fcf_yield\`); ${NO_VALUE}.` }),
+    peRatio: t.exposeFloat('peRatio', {
+      nullable: true,
+      description: `Latest trade price to annualized diluted earnings per share (REST field \`pe_ratio\`); ${NO_VALUE}.`,
+    }),
+    priceToBook: t.exposeFloat('priceToBook', {
+      nullable: true,
+      description: `Market capitalization to equity attributable to the parent (REST field \`price_to_book\`); ${NO_VALUE}.`,
+    }),
+    debtToEquity: t.exposeFloat('debtToEquity', {
+      nullable: true,
+      description: `Current and long-term debt to total equity (REST field \`debt_to_equity\`); ${NO_VALUE}.`,
+    }),
+    returnOnAssets: t.exposeFloat('returnOnAssets', {
+      nullable: true,
+      description: `Annualized net income to total assets (REST field \`return_on_assets\`); ${NO_VALUE}.`,
+    }),
+    returnOnEquity: t.exposeFloat('returnOnEquity', {
+      nullable: true,
+      description: `Annualized net income to total equity (REST field \`return_on_equity\`); ${NO_VALUE}.`,
+    }),
+    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', {
+      nullable: true,
+      description: `Annualized revenue per employee (REST field \`revenue_per_employee\`); ${NO_VALUE}.`,
+    }),
+    roic: t.exposeFloat('roic', {
+      nullable: true,
+      description: `Annualized after-tax operating income to debt plus equity (REST field \`roic\`); ${NO_VALUE}.`,
+    }),
+    fcfYield: t.exposeFloat('fcfYield', {
+      nullable: true,
+      description: `Annualized free cash flow to market capitalization (REST field \`fcf_yield\`); ${NO_VALUE}.`,
+    }),
   }),
 });
 
 const WorkingCapitalDays = builder.objectRef<MetricsRow>('WorkingCapitalDays').implement({
-  description: 'Working-capital cycle in days (REST field `working_capital_days`); each is null when it cannot be computed.',
+  description:
+    'Working-capital cycle in days (REST field `working_capital_days`); each is null when it cannot be computed.',
   fields: (t) => ({
-    dso: t.exposeFloat('dso', { nullable: true, description: 'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.' }),
-    dio: t.exposeFloat('dio', { nullable: true, description: 'Days inventory outstanding: inventories in days of cost of revenue.' }),
-    dpo: t.exposeFloat('dpo', { nullable: true, description: 'Days payables outstanding: accounts payable in days of cost of revenue.' }),
+    dso: t.exposeFloat('dso', {
+      nullable: true,
+      description:
+        'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.',
+    }),
+    dio: t.exposeFloat('dio', {
+      nullable: true,
+      description: 'Days inventory outstanding: inventories in days of cost of revenue.',
+    }),
+    dpo: t.exposeFloat('dpo', {
+      nullable: true,
+      description: 'Days payables outstanding: accounts payable in days of cost of revenue.',
+    }),
   }),
 });
 
-const MostNegativeRisk = builder.objectRef<NonNullable<RiskFactorsInsight['mostNegativeRisk']>>('MostNegativeRisk').implement({
-  description: 'The risk factor with the most negative sentiment (REST field `risk_factors.most_negative_risk`).',
-  fields: (t) => ({
-    heading: t.exposeString('heading', { description: 'Heading of the risk factor.' }),
-    sentiment: t.exposeFloat('sentiment', { description: 'Its sentiment score, -1 to 1.' }),
-  }),
-});
+const MostNegativeRisk = builder
+  .objectRef<NonNullable<RiskFactorsInsight['mostNegativeRisk']>>('MostNegativeRisk')
+  .implement({
+    description: 'The risk factor with the most negative sentiment (REST field `risk_factors.most_negative_risk`).',
+    fields: (t) => ({
+      heading: t.exposeString('heading', { description: 'Heading of the risk factor.' }),
+      sentiment: t.exposeFloat('sentiment', { description: 'Its sentiment score, -1 to 1.' }),
+    }),
+  });
 
 const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').implement({
   description: 'What the risk-factor section of the filing says (REST field `risk_factors`).',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'Number of risk factors.' }),
     topThemes: t.exposeStringList('topThemes', { description: 'The risk themes most risk factors mention.' }),
-    averageSentimentScore: t.exposeFloat('averageSentimentScore', { nullable: true, description: 'Average sentiment of the risk factors, -1 to 1; null when there are none.' }),
-    mostNegativeRisk: t.field({ type: MostNegativeRisk, nullable: true, description: 'The most negative risk factor; null when there are none.', resolve: (r) => r.mostNegativeRisk }),
+    averageSentimentScore: t.exposeFloat('averageSentimentScore', {
+      nullable: true,
+      description: 'Average sentiment of the risk factors, -1 to 1; null when there are none.',
+    }),
+    mostNegativeRisk: t.field({
+      type: MostNegativeRisk,
+      nullable: true,
+      description: 'The most negative risk factor; null when there are none.',
+      resolve: (r) => r.mostNegativeRisk,
+    }),
   }),
 });
 
 const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
   description: "What management's discussion and analysis says (REST field `mdna`).",
   fields: (t) => ({
-    forwardLookingTermCount: t.exposeInt('forwardLookingTermCount', { description: 'Number of forward-looking terms.' }),
-    forwardToHistoricalRatio: t.exposeFloat('forwardToHistoricalRatio', { nullable: true, description: 'Forward-looking to historical statements; null when there are no historical ones.' }),
+    forwardLookingTermCount: t.exposeInt('forwardLookingTermCount', {
+      description: 'Number of forward-looking terms.',
+    }),
+    forwardToHistoricalRatio: t.exposeFloat('forwardToHistoricalRatio', {
+      nullable: true,
+      description: 'Forward-looking to historical statements; null when there are no historical ones.',
+    }),
     toneScore: t.exposeFloat('toneScore', { description: 'Tone of the section, -1 (negative) to 1 (positive).' }),
     keyTopics: t.exposeStringList('keyTopics', { description: 'Key topics discussed.' }),
   }),
@@ -163,7 +258,8 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   variant: 'EnhancedFundamental',
   // also reached through node(id): the type checks the entitlement itself
   authScopes: { entitled: 'enhancedFundamentals' },
-  description: 'An enhanced fundamentals record: the lite record plus derived metrics and insights drawn from the filing text.',
+  description:
+    'An enhanced fundamentals record: the lite record plus derived metrics and insights drawn from the filing text.',
   // node(id) of an unknown record, or of one without metrics, is null
   nullable: true,
   id: { field: 'id' },
@@ -173,15 +269,34 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
     ...recordFields(t as unknown as RecordFieldBuilder),
     cik: t.exposeString('cik', { description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
     metrics: t.field({ type: DerivedMetrics, description: 'Derived ratios.', resolve: metricsOf }),
-    workingCapitalDays: t.field({ type: WorkingCapitalDays, description: 'Working-capital cycle in days.', resolve: metricsOf }),
-    riskFactors: t.field({ type: RiskFactors, nullable: true, description: 'Insights from the risk-factor section; null when no filing text or imported value exists.', resolve: (f) => riskFactorsOf(metricsOf(f)) }),
-    mdna: t.field({ type: Mdna, nullable: true, description: "Insights from management's discussion and analysis; null when no filing text or imported value exists.", resolve: (f) => mdnaOf(metricsOf(f)) }),
-    litigationMentions: t.field({ type: LitigationMentions, nullable: true, description: 'Litigation mentioned in the filing; null when no filing text or imported value exists.', resolve: (f) => litigationOf(metricsOf(f)) }),
+    workingCapitalDays: t.field({
+      type: WorkingCapitalDays,
+      description: 'Working-capital cycle in days.',
+      resolve: metricsOf,
+    }),
+    riskFactors: t.field({
+      type: RiskFactors,
+      nullable: true,
+      description: 'Insights from the risk-factor section; null when no filing text or imported value exists.',
+      resolve: (f) => riskFactorsOf(metricsOf(f)),
+    }),
+    mdna: t.field({
+      type: Mdna,
+      nullable: true,
+      description:
+        "Insights from management's discussion and analysis; null when no filing text or imported value exists.",
+      resolve: (f) => mdnaOf(metricsOf(f)),
+    }),
+    litigationMentions: t.field({
+      type: LitigationMentions,
+      nullable: true,
+      description: 'Litigation mentioned in the filing; null when no filing text or imported value exists.',
+      resolve: (f) => litigationOf(metricsOf(f)),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
-
 
 export const FundamentalConnection = connectionType(Fundamental, 'FundamentalConnection');
 export const EnhancedFundamentalConnection = connectionType(EnhancedFundamental, 'EnhancedFundamentalConnection');
@@ -223,8 +338,14 @@ function liteList(args: ListArgs) {
 }
 
 /** A symbol's enhanced records, batched with the other symbols' of the request (root field and Security edge). */
-function enhancedPage(ctx: Context, symbol: string, { filter, page }: FilterPage): Promise<Page<FundamentalWithMetrics>> {
-  return pageByKey(ctx, 'enhancedFundamentalsBySymbol', { ...filter, ...page }, symbol, (symbols) => enhancedFundamentalPages(ctx.db, symbols, filter, page));
+function enhancedPage(
+  ctx: Context,
+  symbol: string,
+  { filter, page }: FilterPage,
+): Promise<Page<FundamentalWithMetrics>> {
+  return pageByKey(ctx, 'enhancedFundamentalsBySymbol', { ...filter, ...page }, symbol, (symbols) =>
+    enhancedFundamentalPages(ctx.db, symbols, filter, page),
+  );
 }
 
 const symbolArg = builder.args((t) => ({ symbol: t.string({ required: true, description: SYMBOL_DESCRIPTION }) }));
@@ -238,7 +359,10 @@ builder.queryFields((t) => ({
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
       const [symbol, { filter }, lite] = [symbolOf(given), filterPage(args), liteList(args)];
-      return connection({ ...(await keyedPage(ctx, lite.list, lite.args, symbol)), totalCount: () => countFundamentals(ctx.db, symbol, filter, false) });
+      return connection({
+        ...(await keyedPage(ctx, lite.list, lite.args, symbol)),
+        totalCount: () => countFundamentals(ctx.db, symbol, filter, false),
+      });
     },
   }),
   enhancedFundamentals: t.field({
@@ -249,7 +373,10 @@ builder.queryFields((t) => ({
     args: { ...symbolArg, ...listArgs },
     resolve: async (_root, { symbol: given, ...args }, ctx) => {
       const [symbol, list] = [symbolOf(given), filterPage(args)];
-      return connection({ ...(await enhancedPage(ctx, symbol, list)), totalCount: () => countFundamentals(ctx.db, symbol, list.filter, true) });
+      return connection({
+        ...(await enhancedPage(ctx, symbol, list)),
+        totalCount: () => countFundamentals(ctx.db, symbol, list.filter, true),
+      });
     },
   }),
 }));

@@ -20,7 +20,9 @@ import './ocr.js';
 import './node.js';
 
 builder.queryType({ description: 'The root of every read.' });
-builder.subscriptionType({ description: 'Live data: each record as it is stored, over Server-Sent Events or WebSocket (graphql-ws) at /graphql.' });
+builder.subscriptionType({
+  description: 'Live data: each record as it is stored, over Server-Sent Events or WebSocket (graphql-ws) at /graphql.',
+});
 
 export const schema = builder.toSchema();
 
@@ -32,7 +34,9 @@ let subgraph: GraphQLSchema | undefined;
  * first use, so a gateway that is not a subgraph never builds it.
  */
 export function subgraphSchema(): GraphQLSchema {
-  return (subgraph ??= boundEntities(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' })));
+  return (subgraph ??= boundEntities(
+    builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' }),
+  ));
 }
 
 /** The SDL committed as schema.graphql: sorted, so diffs show real changes only. */

@@ -4,15 +4,34 @@ import type { Context } from '../context.js';
 import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { childrenOf, fromMap } from '../graphql/loaders.js';
 import { computed, firstOf } from '../graphql/plan/declare.js';
-import { LOGOS_BY_SYMBOL, logoPage, logoSecurityInfos, type LogoSecurityInfo as SecurityInfoRow, type LogoWithInfo } from '../services/logo.js';
+import {
+  LOGOS_BY_SYMBOL,
+  logoPage,
+  logoSecurityInfos,
+  type LogoSecurityInfo as SecurityInfoRow,
+  type LogoWithInfo,
+} from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  connection,
+  connectionType,
+  firstArg,
+  intNodeId,
+  type PageSize,
+} from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = PAGE_SIZES.records;
 function securityInfoOf(ctx: Context, logo: LogoWithInfo): SecurityInfoRow[] | Promise<SecurityInfoRow[]> {
   return childrenOf(logo, 'securityInfo', () =>
-    ctx.loaders.get('logoSecurityInfo', fromMap((ids: readonly number[]) => logoSecurityInfos(ctx.db, ids), [] as SecurityInfoRow[])).load(logo.id),
+    ctx.loaders
+      .get(
+        'logoSecurityInfo',
+        fromMap((ids: readonly number[]) => logoSecurityInfos(ctx.db, ids), [] as SecurityInfoRow[]),
+      )
+      .load(logo.id),
   );
 }
 
@@ -51,9 +70,13 @@ const LogoPng = builder.objectRef<Image & { height: number; width: number }>('Lo
 const LogoSecurityInfo = builder.objectRef<SecurityInfoRow>('LogoSecurityInfo').implement({
   description: 'Identifiers of one security behind a logo (REST field `security_info[]`).',
   fields: (t) => ({
-    symbol: t.exposeString('symbol', { description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).' }),
+    symbol: t.exposeString('symbol', {
+      description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).',
+    }),
     name: t.exposeString('name', { description: 'Security name.' }),
-    mic: t.exposeString('mic', { description: 'ISO 10383 market identifier code; empty for a composite (exchange-less) row.' }),
+    mic: t.exposeString('mic', {
+      description: 'ISO 10383 market identifier code; empty for a composite (exchange-less) row.',
+    }),
     figi: t.exposeString('figi', { description: 'FIGI; the same FIGI may appear in more than one row.' }),
     exchCode: t.exposeString('exchCode', { description: 'Exchange code.' }),
     compositeFigi: t.exposeString('compositeFigi', { description: 'Composite FIGI.' }),
@@ -75,18 +98,36 @@ export const Logo = builder.prismaNode('Logo', {
     png: t.field({
       type: LogoPng,
       description: 'The PNG rendition.',
-      ...computed(['pngUrl', 'pngHeight', 'pngWidth', 'pngSizeKb'], (l: LogoWithInfo) => ({ url: l.pngUrl, height: l.pngHeight, width: l.pngWidth, sizeKb: l.pngSizeKb })),
+      ...computed(['pngUrl', 'pngHeight', 'pngWidth', 'pngSizeKb'], (l: LogoWithInfo) => ({
+        url: l.pngUrl,
+        height: l.pngHeight,
+        width: l.pngWidth,
+        sizeKb: l.pngSizeKb,
+      })),
     }),
-    svg: t.field({ type: LogoImage, description: 'The SVG rendition.', ...computed(['svgUrl', 'svgSizeKb'], (l: LogoWithInfo) => ({ url: l.svgUrl, sizeKb: l.svgSizeKb })) }),
-    thumbnail: t.field({ type: LogoImage, description: 'A small PNG rendition.', ...computed(['thumbnailUrl', 'thumbnailSizeKb'], (l: LogoWithInfo) => ({ url: l.thumbnailUrl, sizeKb: l.thumbnailSizeKb })) }),
+    svg: t.field({
+      type: LogoImage,
+      description: 'The SVG rendition.',
+      ...computed(['svgUrl', 'svgSizeKb'], (l: LogoWithInfo) => ({ url: l.svgUrl, sizeKb: l.svgSizeKb })),
+    }),
+    thumbnail: t.field({
+      type: LogoImage,
+      description: 'A small PNG rendition.',
+      ...computed(['thumbnailUrl', 'thumbnailSizeKb'], (l: LogoWithInfo) => ({
+        url: l.thumbnailUrl,
+        sizeKb: l.thumbnailSizeKb,
+      })),
+    }),
     securityInfo: t.field({
       type: [LogoSecurityInfo],
-      description: 'Identifiers of the securities behind the logo, in their recorded order (REST field `security_info`).',
+      description:
+        'Identifiers of the securities behind the logo, in their recorded order (REST field `security_info`).',
       resolve: (l, _args, ctx) => securityInfoOf(ctx, l),
     }),
     securities: t.field({
       type: [Security],
-      description: 'The securities of the security master behind `securityInfo`: one per distinct FIGI, in row order; FIGIs the master does not know are left out.',
+      description:
+        'The securities of the security master behind `securityInfo`: one per distinct FIGI, in row order; FIGIs the master does not know are left out.',
       resolve: (l, _args, ctx) => securitiesOf(ctx, l),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
@@ -103,13 +144,19 @@ builder.queryField('logos', (t) =>
     type: LogoConnection,
     description: 'Company logos, by symbol.',
     args: {
-      symbols: t.arg.stringList({ description: `Only the logos of these ticker symbols (1 to ${MAX_SYMBOLS}; case-insensitive). Leave out for every logo.` }),
+      symbols: t.arg.stringList({
+        description: `Only the logos of these ticker symbols (1 to ${MAX_SYMBOLS}; case-insensitive). Leave out for every logo.`,
+      }),
       first: t.arg.int(firstArg(LOGO_PAGE)),
       after: t.arg.string({ description: AFTER_DESCRIPTION }),
     },
     resolve: async (_root, args, ctx) =>
       connection(
-        await logoPage(ctx.db, { symbols: args.symbols ? parseSymbols(args.symbols, 'symbols') : undefined }, { first: checkFirst(args.first, LOGO_PAGE), after: args.after ?? undefined }),
+        await logoPage(
+          ctx.db,
+          { symbols: args.symbols ? parseSymbols(args.symbols, 'symbols') : undefined },
+          { first: checkFirst(args.first, LOGO_PAGE), after: args.after ?? undefined },
+        ),
       ),
   }),
 );

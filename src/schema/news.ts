@@ -5,11 +5,30 @@ import { newsTopic } from '../runtime/events.js';
 import { childrenOf, fromMap } from '../graphql/loaders.js';
 import { children, computed, many } from '../graphql/plan/declare.js';
 import { pressReleasesOfIdsLevel } from '../services/press-release.js';
-import { associatedIds, NEWS_INCLUDE, newsByTicker, newsPage, newsSecurities, type NewsItem as NewsItemRow, type NewsSecurity as NewsSecurityRow, type TickerNewsFilter } from '../services/news.js';
+import {
+  associatedIds,
+  NEWS_INCLUDE,
+  newsByTicker,
+  newsPage,
+  newsSecurities,
+  type NewsItem as NewsItemRow,
+  type NewsSecurity as NewsSecurityRow,
+  type TickerNewsFilter,
+} from '../services/news.js';
 import type { KeysetArgs } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { AFTER_DESCRIPTION, checkFirst, connection, connectionType, firstArg, intNodeId, liveEvents, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  connection,
+  connectionType,
+  firstArg,
+  intNodeId,
+  liveEvents,
+  SYMBOL_DESCRIPTION,
+  type PageSize,
+} from './common.js';
 import { PressRelease, pressReleaseById } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -18,7 +37,12 @@ export const NEWS_PAGE: PageSize = PAGE_SIZES.records;
 
 function securitiesOf(ctx: Context, n: NewsItemRow): NewsSecurityRow[] | Promise<NewsSecurityRow[]> {
   return childrenOf(n, 'securities', () =>
-    ctx.loaders.get('newsSecurities', fromMap((ids: readonly number[]) => newsSecurities(ctx.db, ids), [] as NewsSecurityRow[])).load(n.id),
+    ctx.loaders
+      .get(
+        'newsSecurities',
+        fromMap((ids: readonly number[]) => newsSecurities(ctx.db, ids), [] as NewsSecurityRow[]),
+      )
+      .load(n.id),
   );
 }
 
@@ -45,13 +69,20 @@ const NewsSecurity = builder.objectRef<NewsSecurityRow>('NewsSecurity').implemen
     exchCode: t.exposeString('exchcode', { description: 'Exchange code (REST field `exchcode`).' }),
     ticker: t.exposeString('ticker', { description: 'Ticker symbol.' }),
     compositeFigi: t.exposeString('compositefigi', { description: 'Composite FIGI (REST field `compositefigi`).' }),
-    securityType: t.exposeString('securitytype', { description: 'Security type, e.g. Common Stock (REST field `securitytype`).' }),
-    marketSector: t.exposeString('marketsector', { description: 'Market sector, e.g. Equity (REST field `marketsector`).' }),
-    shareClassFigi: t.exposeString('shareclassfigi', { description: 'Share-class FIGI (REST field `shareclassfigi`).' }),
+    securityType: t.exposeString('securitytype', {
+      description: 'Security type, e.g. Common Stock (REST field `securitytype`).',
+    }),
+    marketSector: t.exposeString('marketsector', {
+      description: 'Market sector, e.g. Equity (REST field `marketsector`).',
+    }),
+    shareClassFigi: t.exposeString('shareclassfigi', {
+      description: 'Share-class FIGI (REST field `shareclassfigi`).',
+    }),
     security: t.field({
       type: Security,
       nullable: true,
-      description: 'The security-master record with this FIGI (its first listing); null when the master does not hold it.',
+      description:
+        'The security-master record with this FIGI (its first listing); null when the master does not hold it.',
       resolve: (s, _args, ctx) => securityByFigi(ctx, s.figi),
     }),
   }),
@@ -66,10 +97,16 @@ export const NewsItem = builder.prismaNode('NewsItem', {
   include: NEWS_INCLUDE,
   fields: (t) => ({
     newsItemId: t.exposeInt('id', { description: 'The news item id (REST field `id`).' }),
-    newsId: t.field({ type: 'UUID', description: 'The news story id (REST field `news_id`).', ...computed(['newsId'], (n: NewsItemRow) => n.newsId) }),
+    newsId: t.field({
+      type: 'UUID',
+      description: 'The news story id (REST field `news_id`).',
+      ...computed(['newsId'], (n: NewsItemRow) => n.newsId),
+    }),
     headline: t.exposeString('headline', { description: 'Headline.' }),
     catalyst: t.exposeString('catalyst', { description: 'What moved the stock, e.g. Earnings.' }),
-    catalystCreated: t.exposeBoolean('catalystCreated', { description: 'Whether the catalyst was created for this item (REST field `catalyst_created`).' }),
+    catalystCreated: t.exposeBoolean('catalystCreated', {
+      description: 'Whether the catalyst was created for this item (REST field `catalyst_created`).',
+    }),
     associatedPressReleaseIds: t.field({
       type: ['Int'],
       description: 'Ids of the press releases behind the item, as given (REST field `associated_press_releases`).',
@@ -83,7 +120,8 @@ export const NewsItem = builder.prismaNode('NewsItem', {
       ...many(
         ['associatedPressReleases'],
         (_args, columns, children) => pressReleasesOfIdsLevel('associatedPressReleases', columns, children),
-        (n: NewsItemRow, _args, ctx) => existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
+        (n: NewsItemRow, _args, ctx) =>
+          existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
       ),
     }),
     associatedRatingIds: t.field({
@@ -100,19 +138,32 @@ export const NewsItem = builder.prismaNode('NewsItem', {
     }),
     associatedTranscripts: t.field({
       type: 'JSON',
-      description: 'References to conference-call transcripts behind the item, as given (REST field `associated_transcripts`).',
+      description:
+        'References to conference-call transcripts behind the item, as given (REST field `associated_transcripts`).',
       resolve: (n) => n.associatedTranscripts,
     }),
     logoExists: t.exposeBoolean('logoExists', { description: 'Whether a logo exists for the stock.' }),
     logoThumbnailUrl: t.exposeString('logoThumbnailUrl', { description: 'Address of the logo thumbnail.' }),
-    onAllTickers: t.exposeBoolean('onAllTickers', { description: 'Whether the item applies to every ticker of the issuer (REST field `on_all_tickers`).' }),
-    onEntities: t.exposeBoolean('onEntities', { description: 'Whether the item is linked to entities (REST field `on_entities`).' }),
+    onAllTickers: t.exposeBoolean('onAllTickers', {
+      description: 'Whether the item applies to every ticker of the issuer (REST field `on_all_tickers`).',
+    }),
+    onEntities: t.exposeBoolean('onEntities', {
+      description: 'Whether the item is linked to entities (REST field `on_entities`).',
+    }),
     shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI of the stock.' }),
     ticker: t.exposeString('ticker', { description: 'Ticker symbol of the stock.' }),
-    type: t.field({ type: NewsTypeEnum, description: 'Whether the stock rose or fell.', ...computed(['type'], (n: NewsItemRow) => n.type) }),
+    type: t.field({
+      type: NewsTypeEnum,
+      description: 'Whether the stock rose or fell.',
+      ...computed(['type'], (n: NewsItemRow) => n.type),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was published.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the item last changed.' }),
-    securities: t.field({ type: [NewsSecurity], description: 'The securities the item is about, in feed order.', resolve: (n, _args, ctx) => securitiesOf(ctx, n) }),
+    securities: t.field({
+      type: [NewsSecurity],
+      description: 'The securities the item is about, in feed order.',
+      resolve: (n, _args, ctx) => securitiesOf(ctx, n),
+    }),
   }),
 });
 
@@ -137,8 +188,15 @@ builder.queryField('news', (t) =>
       ...pageArgs,
     },
     resolve: async (_root, args, ctx) => {
-      const filter = { symbol: parseSymbol(args.symbol, 'symbol'), type: args.type ?? undefined, shareClassFigi: args.shareClassFigi ?? undefined, id: args.id ?? undefined };
-      return connection(await newsPage(ctx.db, filter, { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined }));
+      const filter = {
+        symbol: parseSymbol(args.symbol, 'symbol'),
+        type: args.type ?? undefined,
+        shareClassFigi: args.shareClassFigi ?? undefined,
+        id: args.id ?? undefined,
+      };
+      return connection(
+        await newsPage(ctx.db, filter, { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined }),
+      );
     },
   }),
 );
@@ -149,7 +207,10 @@ interface SecurityNewsArgs {
   after?: string | null;
 }
 const securityNewsFilter = (args: SecurityNewsArgs): TickerNewsFilter => ({ type: args.type ?? undefined });
-const securityNewsPage = (args: SecurityNewsArgs): KeysetArgs => ({ first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined });
+const securityNewsPage = (args: SecurityNewsArgs): KeysetArgs => ({
+  first: checkFirst(args.first, NEWS_PAGE),
+  after: args.after ?? undefined,
+});
 
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
@@ -159,7 +220,10 @@ builder.prismaObjectFields(Security, (t) => ({
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },
     // the items come without their securities (see `withoutChildren`): `securitiesOf` loads them
-    ...children<SecurityRow, SecurityNewsArgs>('symbol', (args) => ({ list: newsByTicker(securityNewsFilter(args)), args: securityNewsPage(args) })),
+    ...children<SecurityRow, SecurityNewsArgs>('symbol', (args) => ({
+      list: newsByTicker(securityNewsFilter(args)),
+      args: securityNewsPage(args),
+    })),
   }),
 }));
 
@@ -167,9 +231,11 @@ builder.subscriptionField('newsAdded', (t) =>
   t.field({
     authScopes: { entitled: 'news' },
     type: NewsItem,
-    description: 'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
+    description:
+      'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) => liveEvents<NewsItemRow>(ctx, 'news', newsTopic(parseSymbol(symbol, 'symbol'))),
+    subscribe: (_root, { symbol }, ctx) =>
+      liveEvents<NewsItemRow>(ctx, 'news', newsTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (item) => item,
   }),
 );

@@ -50,18 +50,27 @@ const preview = (text: string) => JSON.stringify(text.length > 100 ? `${text.sli
 
 function decodeNodeId(schema: GraphQLSchema, raw: string | number, argument: string): NodeId {
   const text = String(raw);
-  const bad = (why: string) => new AppError('BAD_REQUEST', `argument ${argument}: ${preview(text)} is not a global id: ${why}`);
-  if (text === '' || text.length > MAX_ID_CHARS || !BASE64.test(text)) throw bad(`a global id is ${FORM}, at most ${MAX_ID_CHARS} characters`);
+  const bad = (why: string) =>
+    new AppError('BAD_REQUEST', `argument ${argument}: ${preview(text)} is not a global id: ${why}`);
+  if (text === '' || text.length > MAX_ID_CHARS || !BASE64.test(text))
+    throw bad(`a global id is ${FORM}, at most ${MAX_ID_CHARS} characters`);
   const decoded = Buffer.from(text, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 1 || colon === decoded.length - 1 || UNFIT.test(decoded)) throw bad(`it decodes to ${preview(decoded)}; a global id is ${FORM}`);
+  if (colon < 1 || colon === decoded.length - 1 || UNFIT.test(decoded))
+    throw bad(`it decodes to ${preview(decoded)}; a global id is ${FORM}`);
   const typename = decoded.slice(0, colon);
-  if (!nodeTypes(schema).has(typename)) throw bad(`it names the type ${preview(typename)}, which is not a record type of this schema`);
+  if (!nodeTypes(schema).has(typename))
+    throw bad(`it names the type ${preview(typename)}, which is not a record type of this schema`);
   return { typename, id: decoded.slice(colon + 1) };
 }
 
 /** The record `raw` names, or null; the caller's tier must include its resource. */
-async function loadNode(ctx: Context, info: GraphQLResolveInfo, raw: string | number, argument: string): Promise<unknown> {
+async function loadNode(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  raw: string | number,
+  argument: string,
+): Promise<unknown> {
   const id = decodeNodeId(info.schema, raw, argument);
   const resource = NODE_RESOURCES.get(id.typename);
   // checked before the lookup, so not even `__typename` tells a caller which records exist
@@ -94,7 +103,8 @@ builder.queryFields((t) => ({
     extensions: listOf(MAX_NODE_IDS, 'ids'),
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_root, { ids }, ctx, info) => {
-      if (ids.length > MAX_NODE_IDS) throw new AppError('BAD_REQUEST', `argument "ids": at most ${MAX_NODE_IDS} ids; got ${ids.length}`);
+      if (ids.length > MAX_NODE_IDS)
+        throw new AppError('BAD_REQUEST', `argument "ids": at most ${MAX_NODE_IDS} ids; got ${ids.length}`);
       // an id that is malformed or forbidden fails alone: an Error in a list is that item's error in GraphQL
       return Promise.all(ids.map((id, i) => loadNode(ctx, info, id, `"ids"[${i}]`).catch((e: unknown) => e as Error)));
     },

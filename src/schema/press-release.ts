@@ -14,14 +14,29 @@ import {
   type PressReleaseSecurity as PressReleaseSecurityRow,
   type PublishTimeRange,
 } from '../services/press-release.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, intNodeId, liveEvents, type PageSize } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  checkRange,
+  connection,
+  connectionType,
+  firstArg,
+  intNodeId,
+  liveEvents,
+  type PageSize,
+} from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const PRESS_RELEASE_PAGE: PageSize = PAGE_SIZES.records;
 
 /** For links from other resources (news): one release by id, null when it does not exist. */
 export function pressReleaseById(ctx: Context, id: number): Promise<PressReleaseRow | null> {
-  return ctx.loaders.get('pressReleaseById', fromMap((ids: readonly number[]) => pressReleasesByIds(ctx.db, ids), null as PressReleaseRow | null)).load(id);
+  return ctx.loaders
+    .get(
+      'pressReleaseById',
+      fromMap((ids: readonly number[]) => pressReleasesByIds(ctx.db, ids), null as PressReleaseRow | null),
+    )
+    .load(id);
 }
 
 /** The strings of a JSON array column; anything else in it is skipped. */
@@ -51,14 +66,21 @@ const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressRe
     isin: t.exposeString('isin', { description: 'ISIN.' }),
     name: t.exposeString('name', { description: 'Security name.' }),
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    micCode: t.exposeString('micCode', { description: 'ISO 10383 market identifier code of the exchange (REST field `mic_code`).' }),
+    micCode: t.exposeString('micCode', {
+      description: 'ISO 10383 market identifier code of the exchange (REST field `mic_code`).',
+    }),
     figiComposite: t.exposeString('figiComposite', { description: 'Composite FIGI (REST field `figi_composite`).' }),
-    figiShareClass: t.exposeString('figiShareClass', { description: 'Share-class FIGI (REST field `figi_share_class`); may be an empty string.' }),
-    vendorxExchCode: t.exposeString('vendorxExchCode', { description: "The exchange's code at data vendor X (REST field `vendorx_exch_code`)." }),
+    figiShareClass: t.exposeString('figiShareClass', {
+      description: 'Share-class FIGI (REST field `figi_share_class`); may be an empty string.',
+    }),
+    vendorxExchCode: t.exposeString('vendorxExchCode', {
+      description: "The exchange's code at data vendor X (REST field `vendorx_exch_code`).",
+    }),
     security: t.field({
       type: Security,
       nullable: true,
-      description: 'The security-master record with this FIGI (its first listing); null when the master does not hold it.',
+      description:
+        'The security-master record with this FIGI (its first listing); null when the master does not hold it.',
       resolve: (s, _args, ctx) => securityByFigi(ctx, s.figi),
     }),
   }),
@@ -74,10 +96,16 @@ export const PressRelease = builder.prismaNode('PressRelease', {
   findUnique: (id) => ({ id: intNodeId(id, 'PressRelease') }),
   include: PRESS_RELEASE_INCLUDE,
   fields: (t) => ({
-    pressReleaseId: t.exposeInt('id', { description: 'The record id, as news items name it in `associatedPressReleaseIds`.' }),
-    wireDataId: t.exposeString('wireDataId', { description: 'Id of the release in the wire feed (REST field `WireDataID`).' }),
+    pressReleaseId: t.exposeInt('id', {
+      description: 'The record id, as news items name it in `associatedPressReleaseIds`.',
+    }),
+    wireDataId: t.exposeString('wireDataId', {
+      description: 'Id of the release in the wire feed (REST field `WireDataID`).',
+    }),
     vendor: t.exposeString('vendor', { description: 'The wire vendor.' }),
-    releaseId: t.exposeString('releaseId', { description: 'Release id, kept exactly as given: a URL, or a stringified map (REST field `ReleaseID`).' }),
+    releaseId: t.exposeString('releaseId', {
+      description: 'Release id, kept exactly as given: a URL, or a stringified map (REST field `ReleaseID`).',
+    }),
     externalId: t.exposeString('externalId', { description: "The vendor's external id (REST field `ExternalID`)." }),
     transmissionId: t.exposeString('transmissionId', { description: 'Transmission id (REST field `TransmissionID`).' }),
     headline: t.exposeString('headline', { description: 'Headline.' }),
@@ -86,18 +114,47 @@ export const PressRelease = builder.prismaNode('PressRelease', {
     language: t.exposeString('language', { description: 'Language code, e.g. en.' }),
     publishTime: t.expose('publishTime', { type: 'DateTime', description: 'When the release was published.' }),
     source: t.exposeString('source', { description: 'Who issued the release.' }),
-    sourceUrl: t.exposeString('sourceUrl', { description: 'Address of the release at its source (REST field `SourceURL`).' }),
+    sourceUrl: t.exposeString('sourceUrl', {
+      description: 'Address of the release at its source (REST field `SourceURL`).',
+    }),
     summary: t.exposeString('summary', { description: 'Short summary.' }),
     bodyHtml: t.exposeString('bodyHtml', { description: 'Full text as HTML (REST field `BodyHTML`).' }),
     bodyText: t.exposeString('bodyText', { description: 'Full text as plain text.' }),
-    categories: t.field({ type: 'JSON', nullable: true, description: 'Categories, as given; null when the feed sent none.', resolve: (r) => r.categories }),
+    categories: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Categories, as given; null when the feed sent none.',
+      resolve: (r) => r.categories,
+    }),
     keywords: t.stringList({ description: 'Keywords.', resolve: (r) => strings(r.keywords) }),
-    externalLinks: t.stringList({ description: 'Links the release points to.', resolve: (r) => strings(r.externalLinks) }),
-    tickers: t.stringList({ description: 'Ticker symbols the release names, in feed order.', resolve: (r) => r.tickers.map((x) => x.ticker) }),
-    exchanges: t.stringList({ description: 'Exchange-qualified tickers, e.g. NYSE:ABC.', resolve: (r) => strings(r.exchanges) }),
-    securities: t.field({ type: [PressReleaseSecurity], description: 'The securities the release is about, in feed order.', resolve: (r) => r.securities }),
-    contacts: t.field({ type: [Contact], description: 'Contacts named by the release.', resolve: (r) => contacts(r.contacts) }),
-    mediaAssets: t.field({ type: 'JSON', nullable: true, description: 'Media assets (images, video), as given; null when none.', resolve: (r) => r.mediaAssets }),
+    externalLinks: t.stringList({
+      description: 'Links the release points to.',
+      resolve: (r) => strings(r.externalLinks),
+    }),
+    tickers: t.stringList({
+      description: 'Ticker symbols the release names, in feed order.',
+      resolve: (r) => r.tickers.map((x) => x.ticker),
+    }),
+    exchanges: t.stringList({
+      description: 'Exchange-qualified tickers, e.g. NYSE:ABC.',
+      resolve: (r) => strings(r.exchanges),
+    }),
+    securities: t.field({
+      type: [PressReleaseSecurity],
+      description: 'The securities the release is about, in feed order.',
+      resolve: (r) => r.securities,
+    }),
+    contacts: t.field({
+      type: [Contact],
+      description: 'Contacts named by the release.',
+      resolve: (r) => contacts(r.contacts),
+    }),
+    mediaAssets: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Media assets (images, video), as given; null when none.',
+      resolve: (r) => r.mediaAssets,
+    }),
     raw: t.field({ type: 'JSON', description: 'The vendor record as received.', resolve: (r) => r.raw }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
@@ -118,9 +175,17 @@ interface RangePage {
   page: KeysetArgs;
 }
 
-function rangePage(args: { from?: Date | null; to?: Date | null; first?: number | null; after?: string | null }): RangePage {
+function rangePage(args: {
+  from?: Date | null;
+  to?: Date | null;
+  first?: number | null;
+  after?: string | null;
+}): RangePage {
   checkRange(args.from, args.to);
-  return { range: { from: args.from ?? undefined, to: args.to ?? undefined }, page: { first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined } };
+  return {
+    range: { from: args.from ?? undefined, to: args.to ?? undefined },
+    page: { first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined },
+  };
 }
 
 builder.queryField('pressReleases', (t) =>
@@ -131,7 +196,8 @@ builder.queryField('pressReleases', (t) =>
     description: 'Press releases, newest first by publish time.',
     args: {
       tickers: t.arg.stringList({
-        description: 'Only releases naming any of these tickers: 1 to 100 symbols of A-Z 0-9 . - (case-insensitive); an item may be a comma list.',
+        description:
+          'Only releases naming any of these tickers: 1 to 100 symbols of A-Z 0-9 . - (case-insensitive); an item may be a comma list.',
       }),
       ...rangeArgs,
     },
@@ -152,7 +218,11 @@ builder.prismaObjectFields(Security, (t) => ({
     args: rangeArgs,
     resolve: async (security, args, ctx) => {
       const { range, page } = rangePage(args);
-      return connection(await pageByKey(ctx, 'pressReleasesByTicker', { ...range, ...page }, security.symbol, (tickers) => pressReleasePages(ctx.db, tickers, range, page)));
+      return connection(
+        await pageByKey(ctx, 'pressReleasesByTicker', { ...range, ...page }, security.symbol, (tickers) =>
+          pressReleasePages(ctx.db, tickers, range, page),
+        ),
+      );
     },
   }),
 }));
@@ -161,15 +231,22 @@ builder.subscriptionField('pressReleaseAdded', (t) =>
   t.field({
     authScopes: { entitled: 'pressReleases' },
     type: PressRelease,
-    description: 'Each new press release as it is stored (by an import on any instance), from the moment of subscribing: every one, or those naming any of `tickers`.',
+    description:
+      'Each new press release as it is stored (by an import on any instance), from the moment of subscribing: every one, or those naming any of `tickers`.',
     args: {
       tickers: t.arg.stringList({
-        description: 'Only releases naming any of these tickers (as `pressReleases` filters): 1 to 100 symbols of A-Z 0-9 . - (case-insensitive); an item may be a comma list.',
+        description:
+          'Only releases naming any of these tickers (as `pressReleases` filters): 1 to 100 symbols of A-Z 0-9 . - (case-insensitive); an item may be a comma list.',
       }),
     },
     subscribe: (_root, { tickers }, ctx) => {
       const wanted = tickers ? new Set(parseSymbols(tickers, 'tickers')) : undefined;
-      return liveEvents<PressReleaseRow>(ctx, 'pressReleases', PRESS_RELEASE_TOPIC, wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))));
+      return liveEvents<PressReleaseRow>(
+        ctx,
+        'pressReleases',
+        PRESS_RELEASE_TOPIC,
+        wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))),
+      );
     },
     resolve: (release) => release,
   }),

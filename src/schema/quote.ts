@@ -27,10 +27,26 @@ export const Quote = builder.prismaNode('Quote', {
     bidPrice: t.exposeFloat('bidPrice', { description: 'Bid price.' }),
     bidSize: t.exposeFloat('bidSize', { description: 'Bid size.' }),
     tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
-    conditions: t.field({ type: ['Int'], description: 'Quote condition codes.', resolve: (r) => r.conditions as number[] }),
-    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', ...computed(['sequenceNumber'], (r: QuoteRow) => r.sequenceNumber) }),
-    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', ...computed(['sipTimestamp'], (r: QuoteRow) => r.sipTimestamp) }),
-    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', ...computed(['sipTimestamp'], (r: QuoteRow) => fromNanos(r.sipTimestamp)) }),
+    conditions: t.field({
+      type: ['Int'],
+      description: 'Quote condition codes.',
+      resolve: (r) => r.conditions as number[],
+    }),
+    sequenceNumber: t.field({
+      type: 'BigInt',
+      description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.',
+      ...computed(['sequenceNumber'], (r: QuoteRow) => r.sequenceNumber),
+    }),
+    sipTimestamp: t.field({
+      type: 'BigInt',
+      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
+      ...computed(['sipTimestamp'], (r: QuoteRow) => r.sipTimestamp),
+    }),
+    time: t.field({
+      type: 'DateTime',
+      description: 'The SIP timestamp as a date-time (millisecond precision).',
+      ...computed(['sipTimestamp'], (r: QuoteRow) => fromNanos(r.sipTimestamp)),
+    }),
   }),
 });
 
@@ -80,9 +96,11 @@ builder.subscriptionField('quoteAdded', (t) =>
   t.field({
     authScopes: { entitled: 'quotes' },
     type: Quote,
-    description: 'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
+    description:
+      'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
+    subscribe: (_root, { symbol }, ctx) =>
+      liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (quote) => quote,
   }),
 );

@@ -5,16 +5,36 @@ import { fromMap } from '../graphql/loaders.js';
 import { children } from '../graphql/plan/declare.js';
 import { parseSymbols } from '../domain/symbols.js';
 import type { KeysetArgs } from '../services/paging.js';
-import { ratingPage, ratingsByIds, ratingsByTicker, type Rating as RatingRow, type RatingConditions } from '../services/rating.js';
+import {
+  ratingPage,
+  ratingsByIds,
+  ratingsByTicker,
+  type Rating as RatingRow,
+  type RatingConditions,
+} from '../services/rating.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, connection, connectionType, firstArg, intNodeId, type PageSize } from './common.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  checkRange,
+  connection,
+  connectionType,
+  firstArg,
+  intNodeId,
+  type PageSize,
+} from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
 export const RATING_PAGE: PageSize = PAGE_SIZES.records;
 
 /** For links from other resources (news): one rating by id, null when it does not exist. */
 export function ratingById(ctx: Context, id: number): Promise<RatingRow | null> {
-  return ctx.loaders.get('ratingById', fromMap((ids: readonly number[]) => ratingsByIds(ctx.db, ids), null as RatingRow | null)).load(id);
+  return ctx.loaders
+    .get(
+      'ratingById',
+      fromMap((ids: readonly number[]) => ratingsByIds(ctx.db, ids), null as RatingRow | null),
+    )
+    .load(id);
 }
 
 export const Rating = builder.prismaNode('Rating', {
@@ -31,15 +51,20 @@ export const Rating = builder.prismaNode('Rating', {
     company: t.exposeString('company', { description: 'Name of the rated company.' }),
     action: t.exposeString('action', { description: 'What the analyst did, e.g. Upgrades, Downgrades, Maintains.' }),
     rating: t.exposeString('rating', { description: 'The rating given, e.g. Buy, Hold.' }),
-    priceTarget: t.exposeString('priceTarget', { description: 'Price target as given, possibly with a currency prefix (e.g. "$120.00", "C$95.00").' }),
+    priceTarget: t.exposeString('priceTarget', {
+      description: 'Price target as given, possibly with a currency prefix (e.g. "$120.00", "C$95.00").',
+    }),
     story: t.exposeString('story', { description: 'The rating story in one paragraph.' }),
-    isRating: t.exposeBoolean('isRating', { description: 'Whether the action changes or states a rating (false for price-target-only actions).' }),
+    isRating: t.exposeBoolean('isRating', {
+      description: 'Whether the action changes or states a rating (false for price-target-only actions).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the rating was published.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
     security: t.field({
       type: Security,
       nullable: true,
-      description: 'The security-master record of the ticker (its first listing); null when the master does not hold it.',
+      description:
+        'The security-master record of the ticker (its first listing); null when the master does not hold it.',
       resolve: (r, _args, ctx) => securityBySymbol(ctx, r.ticker),
     }),
   }),
@@ -60,7 +85,8 @@ const RatingFilter = builder.inputType('RatingFilter', {
   fields: (t) => ({
     id: t.int({ description: 'Only the rating with this id (REST parameter `id`).' }),
     symbol: t.stringList({
-      description: 'Only ratings of these tickers: one symbol or a list of 1 to 100 (A-Z 0-9 . -, case-insensitive); an item may be a comma list.',
+      description:
+        'Only ratings of these tickers: one symbol or a list of 1 to 100 (A-Z 0-9 . -, case-insensitive); an item may be a comma list.',
     }),
     exchange: t.string({ description: CONDITION_DESCRIPTIONS.exchange }),
     company: t.string({ description: CONDITION_DESCRIPTIONS.company }),
@@ -116,7 +142,10 @@ builder.queryField('ratings', (t) =>
     nullable: true,
     type: RatingConnection,
     description: 'Analyst ratings, newest first.',
-    args: { filter: t.arg({ type: RatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
+    args: {
+      filter: t.arg({ type: RatingFilter, description: 'Conditions on the ratings; none by default.' }),
+      ...pageArgs,
+    },
     resolve: async (_root, { filter, ...args }, ctx) => {
       const conditions = ratingConditions(filter);
       const symbols = filter?.symbol ? parseSymbols(filter.symbol, 'filter.symbol') : undefined;
@@ -138,7 +167,13 @@ builder.prismaObjectFields(Security, (t) => ({
     nullable: true,
     type: RatingConnection,
     description: "Analyst ratings of this security's symbol, newest first.",
-    args: { filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }), ...pageArgs },
-    ...children<SecurityRow, SecurityRatingArgs>('symbol', (args) => ({ list: ratingsByTicker(ratingConditions(args.filter)), args: keysetArgs(args) })),
+    args: {
+      filter: t.arg({ type: SecurityRatingFilter, description: 'Conditions on the ratings; none by default.' }),
+      ...pageArgs,
+    },
+    ...children<SecurityRow, SecurityRatingArgs>('symbol', (args) => ({
+      list: ratingsByTicker(ratingConditions(args.filter)),
+      args: keysetArgs(args),
+    })),
   }),
 }));

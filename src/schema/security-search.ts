@@ -17,7 +17,10 @@ import { textHighlights, type TextMatch } from '../services/security-text.js';
 
 export const TextFieldEnum = builder.enumType('SecurityTextField', {
   description: 'A field free-text search (`query`) matches words of.',
-  values: { SYMBOL: { value: 'symbol', description: 'The ticker symbol, as one word.' }, NAME: { value: 'name', description: 'The security name, word by word.' } } as const,
+  values: {
+    SYMBOL: { value: 'symbol', description: 'The ticker symbol, as one word.' },
+    NAME: { value: 'name', description: 'The security name, word by word.' },
+  } as const,
 });
 
 /** GraphQL's names of the facet fields, and the filter syntax's. */
@@ -36,7 +39,12 @@ export const FACET_FIELDS = Object.keys(FACETS).length;
 
 export const FacetFieldEnum = builder.enumType('SecurityFacetField', {
   description: 'A field the matches can be counted by (REST `facet_by`).',
-  values: Object.fromEntries(Object.entries(FACETS).map(([k, v]) => [k, { value: v, description: `\`${v}\`${v === FACETS.MARKET_CAP ? ': with min, max, sum and average' : ''}.` }])) as unknown as Record<keyof typeof FACETS, { value: string }>,
+  values: Object.fromEntries(
+    Object.entries(FACETS).map(([k, v]) => [
+      k,
+      { value: v, description: `\`${v}\`${v === FACETS.MARKET_CAP ? ': with min, max, sum and average' : ''}.` },
+    ]),
+  ) as unknown as Record<keyof typeof FACETS, { value: string }>,
 });
 
 /** GraphQL's names of the sortable fields (the latest metrics among them), and the syntax's. */
@@ -57,12 +65,17 @@ const ORDERS = {
 
 const OrderFieldEnum = builder.enumType('SecurityOrderField', {
   description: 'What `orderBy` sorts by; RELEVANCE is the rank of `query` (exact symbol, symbol prefix, fewer typos).',
-  values: Object.fromEntries(Object.entries(ORDERS).map(([k, v]) => [k, { value: v, description: `\`${v}\`.` }])) as unknown as Record<keyof typeof ORDERS, { value: string }>,
+  values: Object.fromEntries(
+    Object.entries(ORDERS).map(([k, v]) => [k, { value: v, description: `\`${v}\`.` }]),
+  ) as unknown as Record<keyof typeof ORDERS, { value: string }>,
 });
 
 const OrderDirection = builder.enumType('OrderDirection', {
   description: 'Direction of an order; missing values sort last either way.',
-  values: { ASC: { value: 'asc', description: 'Smallest first.' }, DESC: { value: 'desc', description: 'Largest first.' } } as const,
+  values: {
+    ASC: { value: 'asc', description: 'Smallest first.' },
+    DESC: { value: 'desc', description: 'Largest first.' },
+  } as const,
 });
 
 export const SecurityOrder = builder.inputType('SecurityOrder', {
@@ -114,7 +127,9 @@ const NUMBER_FILTERS = {
 
 type StringMatchInput = { eq?: string | null; in?: string[] | null; notIn?: string[] | null };
 type RangeInput = { gt?: number | null; gte?: number | null; lt?: number | null; lte?: number | null };
-export type SecurityFilterInput = { [K in keyof typeof STRING_FILTERS]?: StringMatchInput | null } & { [K in keyof typeof NUMBER_FILTERS]?: RangeInput | null } & {
+export type SecurityFilterInput = { [K in keyof typeof STRING_FILTERS]?: StringMatchInput | null } & {
+  [K in keyof typeof NUMBER_FILTERS]?: RangeInput | null;
+} & {
   active?: boolean | null;
   or?: SecurityFilterInput[] | null;
 };
@@ -123,10 +138,17 @@ export const SecurityFilter = builder.inputRef<SecurityFilterInput>('SecurityFil
   description:
     'Conditions every match must meet (all of them; `or` adds alternatives). Metrics are those of the latest enhanced fundamentals of the symbol (by period end; the annual record on a tie): a security without them matches no metric condition. REST `filter_by` says the same in Typesense syntax.',
   fields: (t) => ({
-    ...(Object.fromEntries(Object.entries(STRING_FILTERS).map(([k, v]) => [k, t.field({ type: StringMatch, description: `\`${v}\`.` })])) as Record<keyof typeof STRING_FILTERS, never>),
-    ...(Object.fromEntries(Object.entries(NUMBER_FILTERS).map(([k, v]) => [k, t.field({ type: FloatRange, description: `\`${v}\`.` })])) as Record<keyof typeof NUMBER_FILTERS, never>),
+    ...(Object.fromEntries(
+      Object.entries(STRING_FILTERS).map(([k, v]) => [k, t.field({ type: StringMatch, description: `\`${v}\`.` })]),
+    ) as Record<keyof typeof STRING_FILTERS, never>),
+    ...(Object.fromEntries(
+      Object.entries(NUMBER_FILTERS).map(([k, v]) => [k, t.field({ type: FloatRange, description: `\`${v}\`.` })]),
+    ) as Record<keyof typeof NUMBER_FILTERS, never>),
     active: t.boolean({ description: 'Whether the ticker is actively traded.' }),
-    or: t.field({ type: [SecurityFilter], description: 'At least one of these holds (besides the conditions beside it).' }),
+    or: t.field({
+      type: [SecurityFilter],
+      description: 'At least one of these holds (besides the conditions beside it).',
+    }),
   }),
 });
 
@@ -156,16 +178,21 @@ function treeOf(input: SecurityFilterInput | null | undefined): Filter | undefin
       if (value !== null && value !== undefined) parts.push({ op, field, value });
     }
   }
-  if (input.active !== null && input.active !== undefined) parts.push({ op: '=', field: 'ticker_meta.active', values: [input.active], ranges: [] });
+  if (input.active !== null && input.active !== undefined)
+    parts.push({ op: '=', field: 'ticker_meta.active', values: [input.active], ranges: [] });
   // an alternative without a condition holds for every security, and so does the `or`
   const alternatives = (input.or ?? []).map(treeOf);
-  if (alternatives.length && alternatives.every((alt) => alt !== undefined)) parts.push({ op: 'or', of: alternatives as Filter[] });
+  if (alternatives.length && alternatives.every((alt) => alt !== undefined))
+    parts.push({ op: 'or', of: alternatives as Filter[] });
   return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { op: 'and', of: parts };
 }
 
-export function sortOf(orderBy: readonly { field: string; direction?: 'asc' | 'desc' | null }[] | null | undefined): SortTerm[] | undefined {
+export function sortOf(
+  orderBy: readonly { field: string; direction?: 'asc' | 'desc' | null }[] | null | undefined,
+): SortTerm[] | undefined {
   if (!orderBy?.length) return undefined;
-  if (orderBy.length > 3) throw new AppError('BAD_REQUEST', `argument "orderBy" takes at most 3 keys; got ${orderBy.length}`);
+  if (orderBy.length > 3)
+    throw new AppError('BAD_REQUEST', `argument "orderBy" takes at most 3 keys; got ${orderBy.length}`);
   return orderBy.map((o) => ({ field: o.field, order: o.direction ?? 'asc' }));
 }
 
@@ -192,19 +219,35 @@ export const SecurityFacet = builder.objectRef<FacetCount>('SecurityFacet').impl
   description: 'Counts of one field over every match, not just the page (REST `facet_counts`).',
   fields: (t) => ({
     field: t.field({ type: FacetFieldEnum, description: 'The field counted.', resolve: (f) => f.field_name }),
-    counts: t.field({ type: [FacetValue], description: 'Its 10 most frequent values among the matches, most frequent first.', extensions: listOf(MAX_FACET_VALUES), resolve: (f) => f.counts }),
-    stats: t.field({ type: FacetStats, description: 'How many distinct values; for numbers, min, max, sum and average.', resolve: (f) => f.stats }),
+    counts: t.field({
+      type: [FacetValue],
+      description: 'Its 10 most frequent values among the matches, most frequent first.',
+      extensions: listOf(MAX_FACET_VALUES),
+      resolve: (f) => f.counts,
+    }),
+    stats: t.field({
+      type: FacetStats,
+      description: 'How many distinct values; for numbers, min, max, sum and average.',
+      resolve: (f) => f.stats,
+    }),
   }),
 });
 
-export const SearchHighlight = builder.objectRef<{ field: TextField; snippet: string; matched_tokens: string[] }>('SearchHighlight').implement({
-  description: 'Where free text matched a hit (REST `highlights`).',
-  fields: (t) => ({
-    field: t.field({ type: TextFieldEnum, description: 'The field matched.', resolve: (h) => h.field }),
-    snippet: t.exposeString('snippet', { description: 'The value, HTML-escaped, with <mark> around the matched words.' }),
-    matchedTokens: t.exposeStringList('matched_tokens', { description: 'The matched words as they appear in the value.', extensions: listOf(MAX_NAME_TERMS) }),
-  }),
-});
+export const SearchHighlight = builder
+  .objectRef<{ field: TextField; snippet: string; matched_tokens: string[] }>('SearchHighlight')
+  .implement({
+    description: 'Where free text matched a hit (REST `highlights`).',
+    fields: (t) => ({
+      field: t.field({ type: TextFieldEnum, description: 'The field matched.', resolve: (h) => h.field }),
+      snippet: t.exposeString('snippet', {
+        description: 'The value, HTML-escaped, with <mark> around the matched words.',
+      }),
+      matchedTokens: t.exposeStringList('matched_tokens', {
+        description: 'The matched words as they appear in the value.',
+        extensions: listOf(MAX_NAME_TERMS),
+      }),
+    }),
+  });
 
 /** A search page of `securities` as the connection resolves it, with facets and highlights on demand. */
 export class SecuritySearchConnection extends PageConnection<SecurityRow> {
@@ -218,7 +261,9 @@ export class SecuritySearchConnection extends PageConnection<SecurityRow> {
 
   override get edges() {
     const text = this.text;
-    return super.edges.map((edge) => Object.assign(edge, { highlights: text ? textHighlights(edge.node, text.match, text.fields) : [] }));
+    return super.edges.map((edge) =>
+      Object.assign(edge, { highlights: text ? textHighlights(edge.node, text.match, text.fields) : [] }),
+    );
   }
 }
 
@@ -229,7 +274,14 @@ export interface RankedArgs {
 }
 
 /** A page of a query with text, a filter, an order or facets (services/security-query.ts), by offset cursors. */
-export async function rankedConnection(ctx: Context, { query, first, after }: RankedArgs): Promise<SecuritySearchConnection> {
+export async function rankedConnection(
+  ctx: Context,
+  { query, first, after }: RankedArgs,
+): Promise<SecuritySearchConnection> {
   const { page, result: r } = await securityQueryCursorPage(ctx.db, query, { first, after }, ctx.fallbacks);
-  return new SecuritySearchConnection(page, r.facetsOf, r.text && query.text ? { match: r.text, fields: query.text.fields } : undefined);
+  return new SecuritySearchConnection(
+    page,
+    r.facetsOf,
+    r.text && query.text ? { match: r.text, fields: query.text.fields } : undefined,
+  );
 }

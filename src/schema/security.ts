@@ -41,11 +41,21 @@ export const SECURITY_PAGE: PageSize = PAGE_SIZES.securities;
 
 /** Loaders other resource modules use to link to securities. */
 export function securityBySymbol(ctx: Context, symbol: string): Promise<SecurityRow | null> {
-  return ctx.loaders.get('securityBySymbol', fromMap((keys: readonly string[]) => securitiesBySymbol(ctx.db, keys), null as SecurityRow | null)).load(symbol);
+  return ctx.loaders
+    .get(
+      'securityBySymbol',
+      fromMap((keys: readonly string[]) => securitiesBySymbol(ctx.db, keys), null as SecurityRow | null),
+    )
+    .load(symbol);
 }
 
 export function securityByFigi(ctx: Context, figi: string): Promise<SecurityRow | null> {
-  return ctx.loaders.get('securityByFigi', fromMap((keys: readonly string[]) => securitiesByFigi(ctx.db, keys), null as SecurityRow | null)).load(figi);
+  return ctx.loaders
+    .get(
+      'securityByFigi',
+      fromMap((keys: readonly string[]) => securitiesByFigi(ctx.db, keys), null as SecurityRow | null),
+    )
+    .load(figi);
 }
 
 const Classification = builder.objectRef<SecurityRow>('SecurityClassification').implement({
@@ -54,7 +64,10 @@ const Classification = builder.objectRef<SecurityRow>('SecurityClassification').
     gics: t.exposeString('gics', { nullable: true, description: 'GICS sector name.' }),
     gicsCode: t.exposeString('gicsCode', { nullable: true, description: 'GICS code (8 digits).' }),
     marketSector: t.exposeString('marketSector', { nullable: true, description: 'Market sector, e.g. Equity.' }),
-    securityDescription: t.exposeString('securityDescription', { nullable: true, description: 'Short description of the instrument.' }),
+    securityDescription: t.exposeString('securityDescription', {
+      nullable: true,
+      description: 'Short description of the instrument.',
+    }),
     securityType: t.exposeString('securityType', { nullable: true, description: 'Security type, e.g. Common Stock.' }),
     securityType2: t.exposeString('securityType2', { nullable: true, description: 'Secondary security type.' }),
     sicCode: t.exposeString('sicCode', { nullable: true, description: 'Standard Industrial Classification code.' }),
@@ -78,7 +91,12 @@ const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
     address: t.field({ type: Address, description: 'Head-office address.', ...sameRow<SecurityRow>() }),
     description: t.exposeString('description', { nullable: true, description: 'What the company does.' }),
     homepageUrl: t.exposeString('homepageUrl', { nullable: true, description: 'Company web site.' }),
-    listDate: t.field({ type: 'Date', nullable: true, description: 'Date of first listing.', ...computed(['listDate'], (s: SecurityRow) => s.listDate) }),
+    listDate: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'Date of first listing.',
+      ...computed(['listDate'], (s: SecurityRow) => s.listDate),
+    }),
     phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'Main telephone number.' }),
     totalEmployees: t.exposeInt('totalEmployees', { nullable: true, description: 'Number of employees.' }),
   }),
@@ -87,23 +105,52 @@ const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
 const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
   description: 'Where the security is listed (REST keys `exchange_info.*`).',
   fields: (t) => ({
-    exchangeCountry: t.exposeString('exchangeCountry', { nullable: true, description: 'Country of the exchange (ISO code).' }),
+    exchangeCountry: t.exposeString('exchangeCountry', {
+      nullable: true,
+      description: 'Country of the exchange (ISO code).',
+    }),
     exchangeName: t.exposeString('exchangeName', { nullable: true, description: 'Exchange name.' }),
-    micCode: t.exposeString('micCode', { description: 'ISO 10383 market identifier code of the exchange (may be empty).' }),
-    vendoryExchangeCode: t.exposeString('vendoryExchangeCode', { nullable: true, description: "The exchange's code at data vendor Y." }),
-    vendoryTicker: t.exposeString('vendoryTicker', { nullable: true, description: "The ticker at data vendor Y." }),
-    vendorxExchangeCode: t.exposeString('vendorxExchangeCode', { nullable: true, description: "The exchange's code at data vendor X." }),
-    vendorxExchangeName: t.exposeString('vendorxExchangeName', { nullable: true, description: "The exchange's name at data vendor X." }),
+    micCode: t.exposeString('micCode', {
+      description: 'ISO 10383 market identifier code of the exchange (may be empty).',
+    }),
+    vendoryExchangeCode: t.exposeString('vendoryExchangeCode', {
+      nullable: true,
+      description: "The exchange's code at data vendor Y.",
+    }),
+    vendoryTicker: t.exposeString('vendoryTicker', { nullable: true, description: 'The ticker at data vendor Y.' }),
+    vendorxExchangeCode: t.exposeString('vendorxExchangeCode', {
+      nullable: true,
+      description: "The exchange's code at data vendor X.",
+    }),
+    vendorxExchangeName: t.exposeString('vendorxExchangeName', {
+      nullable: true,
+      description: "The exchange's name at data vendor X.",
+    }),
   }),
 });
 
 const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implement({
   description: 'Size figures of the security (REST keys `financials.*`).',
   fields: (t) => ({
-    marketCap: t.field({ type: 'BigInt', nullable: true, description: 'Market capitalization.', ...computed(['marketCap'], (s: SecurityRow) => s.marketCap) }),
+    marketCap: t.field({
+      type: 'BigInt',
+      nullable: true,
+      description: 'Market capitalization.',
+      ...computed(['marketCap'], (s: SecurityRow) => s.marketCap),
+    }),
     roundLot: t.exposeInt('roundLot', { nullable: true, description: 'Round-lot size in shares.' }),
-    shareClassSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Shares outstanding of this share class.', ...computed(['shareClassSharesOutstanding'], (s: SecurityRow) => s.shareClassSharesOutstanding) }),
-    weightedSharesOutstanding: t.field({ type: 'BigInt', nullable: true, description: 'Weighted shares outstanding.', ...computed(['weightedSharesOutstanding'], (s: SecurityRow) => s.weightedSharesOutstanding) }),
+    shareClassSharesOutstanding: t.field({
+      type: 'BigInt',
+      nullable: true,
+      description: 'Shares outstanding of this share class.',
+      ...computed(['shareClassSharesOutstanding'], (s: SecurityRow) => s.shareClassSharesOutstanding),
+    }),
+    weightedSharesOutstanding: t.field({
+      type: 'BigInt',
+      nullable: true,
+      description: 'Weighted shares outstanding.',
+      ...computed(['weightedSharesOutstanding'], (s: SecurityRow) => s.weightedSharesOutstanding),
+    }),
   }),
 });
 
@@ -127,7 +174,12 @@ const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
   fields: (t) => ({
     active: t.exposeBoolean('active', { description: 'Whether the ticker is actively traded.' }),
     currencyName: t.exposeString('currencyName', { nullable: true, description: 'Trading currency.' }),
-    lastUpdatedUtc: t.field({ type: 'DateTime', nullable: true, description: 'When the ticker data last changed.', ...computed(['lastUpdatedUtc'], (s: SecurityRow) => s.lastUpdatedUtc) }),
+    lastUpdatedUtc: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the ticker data last changed.',
+      ...computed(['lastUpdatedUtc'], (s: SecurityRow) => s.lastUpdatedUtc),
+    }),
     locale: t.exposeString('locale', { nullable: true, description: 'Locale, e.g. us.' }),
     market: t.exposeString('market', { nullable: true, description: 'Market, e.g. stocks.' }),
     primaryExchange: t.exposeString('primaryExchange', { nullable: true, description: 'Primary exchange MIC.' }),
@@ -138,7 +190,8 @@ const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
 });
 
 export const Security = builder.prismaNode('Security', {
-  description: 'A security master record: one listing of a security (figi + MIC), with everything linked to its symbol.',
+  description:
+    'A security master record: one listing of a security (figi + MIC), with everything linked to its symbol.',
   // node(id) of a deleted or unknown record is null, not an error
   nullable: true,
   id: { field: 'id' },
@@ -147,12 +200,29 @@ export const Security = builder.prismaNode('Security', {
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     name: t.exposeString('name', { description: 'Security name.' }),
     status: t.exposeString('status', { description: 'Record status, e.g. ACTIVE.' }),
-    isinHistory: t.field({ type: 'JSON', nullable: true, description: 'Earlier ISINs, if any (REST field `isin_history`).', ...computed(['isinHistory'], (s: SecurityRow) => s.isinHistory) }),
-    classification: t.field({ type: Classification, description: 'Industry and instrument classification.', ...sameRow<SecurityRow>() }),
+    isinHistory: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Earlier ISINs, if any (REST field `isin_history`).',
+      ...computed(['isinHistory'], (s: SecurityRow) => s.isinHistory),
+    }),
+    classification: t.field({
+      type: Classification,
+      description: 'Industry and instrument classification.',
+      ...sameRow<SecurityRow>(),
+    }),
     companyInfo: t.field({ type: CompanyInfo, description: 'About the issuing company.', ...sameRow<SecurityRow>() }),
     exchangeInfo: t.field({ type: ExchangeInfo, description: 'Where it is listed.', ...sameRow<SecurityRow>() }),
-    financials: t.field({ type: Financials, description: 'Market capitalization and share counts.', ...sameRow<SecurityRow>() }),
-    identifiers: t.field({ type: Identifiers, description: 'FIGI, ISIN, CUSIP, CIK and other identifiers.', ...sameRow<SecurityRow>() }),
+    financials: t.field({
+      type: Financials,
+      description: 'Market capitalization and share counts.',
+      ...sameRow<SecurityRow>(),
+    }),
+    identifiers: t.field({
+      type: Identifiers,
+      description: 'FIGI, ISIN, CUSIP, CIK and other identifiers.',
+      ...sameRow<SecurityRow>(),
+    }),
     tickerMeta: t.field({ type: TickerMeta, description: 'Ticker reference data.', ...sameRow<SecurityRow>() }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
@@ -161,7 +231,12 @@ export const Security = builder.prismaNode('Security', {
 
 /** The listing of `symbol` on the exchange `micCode`, through one loader of every listing of each symbol asked for. */
 async function securityByListing(ctx: Context, symbol: string, micCode: string): Promise<SecurityRow | null> {
-  const listings = await ctx.loaders.get('listingsBySymbol', fromMap((keys: readonly string[]) => listingsBySymbol(ctx.db, keys), [] as SecurityRow[])).load(symbol);
+  const listings = await ctx.loaders
+    .get(
+      'listingsBySymbol',
+      fromMap((keys: readonly string[]) => listingsBySymbol(ctx.db, keys), [] as SecurityRow[]),
+    )
+    .load(symbol);
   return listings.find((s) => s.micCode === micCode) ?? null;
 }
 
@@ -200,7 +275,8 @@ export const SecurityConnection = builder.connectionObject(
     fields: (t) => ({
       highlights: t.field({
         type: [SearchHighlight],
-        description: 'Where `query` matched this hit: its symbol and name with <mark> around the matched words; empty without `query`.',
+        description:
+          'Where `query` matched this hit: its symbol and name with <mark> around the matched words; empty without `query`.',
         extensions: listOf(2),
         resolve: (edge) => (edge as unknown as { highlights?: [] }).highlights ?? [],
       }),
@@ -211,7 +287,10 @@ export const SecurityConnection = builder.connectionObject(
 const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   description: 'Which identifier a security search matches (REST parameter `search_type`).',
   values: Object.fromEntries(
-    (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [k.split('.').pop()!.toUpperCase(), { value: k, description: `Matches \`${k}\`.` }]),
+    (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [
+      k.split('.').pop()!.toUpperCase(),
+      { value: k, description: `Matches \`${k}\`.` },
+    ]),
   ) as Record<string, { value: SearchType; description: string }>,
 });
 
@@ -229,7 +308,9 @@ interface SearchArgs {
 const isRanked = (args: SearchArgs) => (args.query ?? null) !== null || !!args.filter || !!args.orderBy?.length;
 const queryOf = (args: SearchArgs): SecurityQuery => ({
   ...(args.search !== null && args.search !== undefined ? { search: searchOf(args) } : {}),
-  ...(args.query !== null && args.query !== undefined ? { text: { q: args.query, fields: [...new Set<TextField>(args.queryBy ?? ['symbol', 'name'])] } } : {}),
+  ...(args.query !== null && args.query !== undefined
+    ? { text: { q: args.query, fields: [...new Set<TextField>(args.queryBy ?? ['symbol', 'name'])] } }
+    : {}),
   filter: filterOf(args.filter),
   sort: sortOf(args.orderBy),
 });
@@ -242,7 +323,8 @@ builder.queryFields((t) => ({
     authScopes: { entitled: 'securities' },
     type: Security,
     nullable: true,
-    description: 'One security by exactly one identifier; null when none matches. A symbol listed on several exchanges resolves to its first listing.',
+    description:
+      'One security by exactly one identifier; null when none matches. A symbol listed on several exchanges resolves to its first listing.',
     args: {
       symbol: t.arg.string({ description: SYMBOL_DESCRIPTION }),
       figi: t.arg.string({ description: 'FIGI.' }),
@@ -270,14 +352,31 @@ builder.queryFields((t) => ({
     authScopes: { entitled: 'securities' },
     nullable: true,
     type: SecurityConnection,
-    description: 'Search the security master by one identifier type (prefix match; exact identifiers come first in their order); without `search` (or with `"*"`), every security, by symbol.',
+    description:
+      'Search the security master by one identifier type (prefix match; exact identifiers come first in their order); without `search` (or with `"*"`), every security, by symbol.',
     args: {
-      search: t.arg.string({ description: 'The query: an identifier or its beginning; `"*"` or none lists every security, by symbol then id.' }),
-      searchType: t.arg({ type: SearchTypeEnum, defaultValue: 'symbol', description: 'Which identifier to match (default SYMBOL).' }),
-      query: t.arg.string({ description: 'Free text: every word must match a word of the symbol or name, with typos by length (none under 4 characters or with a digit, 1 up to 6, 2 from 7); the last word also as a prefix. Ranked by relevance (exact symbol first), then market cap.' }),
+      search: t.arg.string({
+        description:
+          'The query: an identifier or its beginning; `"*"` or none lists every security, by symbol then id.',
+      }),
+      searchType: t.arg({
+        type: SearchTypeEnum,
+        defaultValue: 'symbol',
+        description: 'Which identifier to match (default SYMBOL).',
+      }),
+      query: t.arg.string({
+        description:
+          'Free text: every word must match a word of the symbol or name, with typos by length (none under 4 characters or with a digit, 1 up to 6, 2 from 7); the last word also as a prefix. Ranked by relevance (exact symbol first), then market cap.',
+      }),
       queryBy: t.arg({ type: [TextFieldEnum], description: 'The fields `query` matches (default SYMBOL and NAME).' }),
-      filter: t.arg({ type: SecurityFilter, description: 'Conditions on the master and the latest metrics (a screener).' }),
-      orderBy: t.arg({ type: [SecurityOrder], description: 'Up to 3 keys; default RELEVANCE with `query`, else the search field (or symbol), then id.' }),
+      filter: t.arg({
+        type: SecurityFilter,
+        description: 'Conditions on the master and the latest metrics (a screener).',
+      }),
+      orderBy: t.arg({
+        type: [SecurityOrder],
+        description: 'Up to 3 keys; default RELEVANCE with `query`, else the search field (or symbol), then id.',
+      }),
       first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),
     },
@@ -289,9 +388,18 @@ builder.queryFields((t) => ({
         return found && { ...found, first: page.first };
       },
       async (_root, args, ctx) => {
-        if (isRanked(args)) return rankedConnection(ctx, { query: queryOf(args), first: checkFirst(args.first, SECURITY_PAGE), after: args.after });
+        if (isRanked(args))
+          return rankedConnection(ctx, {
+            query: queryOf(args),
+            first: checkFirst(args.first, SECURITY_PAGE),
+            after: args.after,
+          });
         const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
-        return new SecuritySearchConnection(page, (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields, ctx.fallbacks), undefined);
+        return new SecuritySearchConnection(
+          page,
+          (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields, ctx.fallbacks),
+          undefined,
+        );
       },
     ),
   }),

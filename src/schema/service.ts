@@ -4,7 +4,10 @@ const ServiceInfo = builder.objectRef<{ version: string; database: string }>('Se
   description: 'Facts about this gateway instance.',
   fields: (t) => ({
     version: t.exposeString('version', { description: 'The gateway version (package.json).' }),
-    database: t.exposeString('database', { description: 'The database kind behind this instance: always postgresql (the embedded cluster or an external server).' }),
+    database: t.exposeString('database', {
+      description:
+        'The database kind behind this instance: always postgresql (the embedded cluster or an external server).',
+    }),
   }),
 });
 

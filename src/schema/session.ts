@@ -5,14 +5,21 @@ import { login, logout, refresh, type SessionResult } from '../auth/session-cook
 import type { Context } from '../context.js';
 import { Me } from './account.js';
 
-const SessionPayload = builder.objectRef<{ message: string; expiresIn: number; me: { userId: string; email: string; username: string; tier: 'free' | 'pro' | 'enterprise'; via: 'cookie' } }>('SessionPayload').implement({
-  description: 'A new session: the access and refresh tokens are set as the DT_AUTH_TOKEN and DT_REFRESH_TOKEN cookies (HttpOnly).',
-  fields: (t) => ({
-    message: t.exposeString('message', { description: 'What happened.' }),
-    expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
-    me: t.field({ type: Me, description: 'Who is logged in.', resolve: (p) => p.me }),
-  }),
-});
+const SessionPayload = builder
+  .objectRef<{
+    message: string;
+    expiresIn: number;
+    me: { userId: string; email: string; username: string; tier: 'free' | 'pro' | 'enterprise'; via: 'cookie' };
+  }>('SessionPayload')
+  .implement({
+    description:
+      'A new session: the access and refresh tokens are set as the DT_AUTH_TOKEN and DT_REFRESH_TOKEN cookies (HttpOnly).',
+    fields: (t) => ({
+      message: t.exposeString('message', { description: 'What happened.' }),
+      expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
+      me: t.field({ type: Me, description: 'Who is logged in.', resolve: (p) => p.me }),
+    }),
+  });
 
 const LogoutPayload = builder.objectRef<{ message: string }>('LogoutPayload').implement({
   description: 'The session cookies are cleared and the session revoked.',
@@ -22,10 +29,22 @@ const LogoutPayload = builder.objectRef<{ message: string }>('LogoutPayload').im
 /** Sends the new cookies with the response and answers with the session user. */
 function sessionPayload(ctx: Context, r: SessionResult) {
   ctx.responseCookies.push(...r.cookies);
-  return { message: r.message, expiresIn: r.expiresIn, me: { userId: r.user.id, email: r.user.email, username: r.user.username, tier: r.user.tier, via: 'cookie' as const } };
+  return {
+    message: r.message,
+    expiresIn: r.expiresIn,
+    me: {
+      userId: r.user.id,
+      email: r.user.email,
+      username: r.user.username,
+      tier: r.user.tier,
+      via: 'cookie' as const,
+    },
+  };
 }
 
-builder.mutationType({ description: 'The only writes (sessions and API keys), and OCR, which is costly to run but writes nothing.' });
+builder.mutationType({
+  description: 'The only writes (sessions and API keys), and OCR, which is costly to run but writes nothing.',
+});
 
 /** These set or clear the session cookies: a page of another site must not run them (login CSRF, forced logout). */
 const SETS_COOKIES = 'a request that sets or clears the session cookies';
@@ -52,7 +71,8 @@ builder.mutationFields((t) => ({
   }),
   refreshSession: t.field({
     type: SessionPayload,
-    description: 'Exchanges the DT_REFRESH_TOKEN cookie for new session cookies (the old refresh token stops working), like POST /kms/api/v1/auth/refresh.',
+    description:
+      'Exchanges the DT_REFRESH_TOKEN cookie for new session cookies (the old refresh token stops working), like POST /kms/api/v1/auth/refresh.',
     resolve: async (_root, _args, ctx) => sessionPayload(ctx, await refresh(ctx.sessions, sessionRequest(ctx))),
   }),
   logout: t.field({

@@ -10,7 +10,11 @@ export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 export const tickArgs = builder.args((t) => ({
   from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
   to: t.field({ type: 'DateTime', description: 'Only ticks at or before this time (inclusive, to the millisecond).' }),
-  order: t.field({ type: SortOrder, defaultValue: 'desc', description: 'By SIP timestamp, then sequence number; default DESC (newest first).' }),
+  order: t.field({
+    type: SortOrder,
+    defaultValue: 'desc',
+    description: 'By SIP timestamp, then sequence number; default DESC (newest first).',
+  }),
   first: t.int(firstArg(TICK_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
 }));
@@ -33,7 +37,10 @@ export interface TickArgs {
 export function rangePage(args: TickArgs): RangePage {
   checkRange(args.from, args.to);
   return {
-    range: { gte: args.from ? toNanos(args.from) : undefined, lte: args.to ? clampNanos(toNanos(args.to) + 999_999n) : undefined },
+    range: {
+      gte: args.from ? toNanos(args.from) : undefined,
+      lte: args.to ? clampNanos(toNanos(args.to) + 999_999n) : undefined,
+    },
     page: { direction: args.order ?? 'desc', first: checkFirst(args.first, TICK_PAGE), after: args.after ?? undefined },
   };
 }

@@ -6,7 +6,17 @@ import { parseSymbol } from '../domain/symbols.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
 import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import { checkFirst, checkRange, connection, connectionType, firstArg, liveEvents, SYMBOL_DESCRIPTION, tickNodeId, type PageSize } from './common.js';
+import {
+  checkFirst,
+  checkRange,
+  connection,
+  connectionType,
+  firstArg,
+  liveEvents,
+  SYMBOL_DESCRIPTION,
+  tickNodeId,
+  type PageSize,
+} from './common.js';
 import { rangePage, tickArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
@@ -25,10 +35,26 @@ export const Trade = builder.prismaNode('Trade', {
     size: t.exposeFloat('size', { description: 'Number of shares traded.' }),
     exchange: t.exposeInt('exchange', { description: 'Exchange id.' }),
     tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
-    conditions: t.field({ type: ['Int'], description: 'Trade condition codes.', resolve: (r) => r.conditions as number[] }),
-    sequenceNumber: t.field({ type: 'BigInt', description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.', ...computed(['sequenceNumber'], (r: TradeRow) => r.sequenceNumber) }),
-    sipTimestamp: t.field({ type: 'BigInt', description: 'SIP timestamp in nanoseconds since the epoch (exact digits).', ...computed(['sipTimestamp'], (r: TradeRow) => r.sipTimestamp) }),
-    time: t.field({ type: 'DateTime', description: 'The SIP timestamp as a date-time (millisecond precision).', ...computed(['sipTimestamp'], (r: TradeRow) => fromNanos(r.sipTimestamp)) }),
+    conditions: t.field({
+      type: ['Int'],
+      description: 'Trade condition codes.',
+      resolve: (r) => r.conditions as number[],
+    }),
+    sequenceNumber: t.field({
+      type: 'BigInt',
+      description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.',
+      ...computed(['sequenceNumber'], (r: TradeRow) => r.sequenceNumber),
+    }),
+    sipTimestamp: t.field({
+      type: 'BigInt',
+      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
+      ...computed(['sipTimestamp'], (r: TradeRow) => r.sipTimestamp),
+    }),
+    time: t.field({
+      type: 'DateTime',
+      description: 'The SIP timestamp as a date-time (millisecond precision).',
+      ...computed(['sipTimestamp'], (r: TradeRow) => fromNanos(r.sipTimestamp)),
+    }),
   }),
 });
 
@@ -46,7 +72,11 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   description: 'OHLCV aggregate of the trades in one time bucket.',
   fields: (t) => ({
     start: t.field({ type: 'DateTime', description: 'Start of the bucket (UTC).', resolve: (b) => fromNanos(b.start) }),
-    startTimestamp: t.field({ type: 'BigInt', description: 'Start of the bucket in nanoseconds since the epoch.', resolve: (b) => b.start }),
+    startTimestamp: t.field({
+      type: 'BigInt',
+      description: 'Start of the bucket in nanoseconds since the epoch.',
+      resolve: (b) => b.start,
+    }),
     open: t.exposeFloat('open', { description: 'Price of the first trade.' }),
     high: t.exposeFloat('high', { description: 'Highest price.' }),
     low: t.exposeFloat('low', { description: 'Lowest price.' }),
@@ -115,7 +145,10 @@ builder.prismaObjectFields(Security, (t) => ({
       const to = clampNanos(toNanos(args.to) + 999_999n);
       const timespan = args.timespan as Timespan;
       const bars = await ctx.loaders
-        .get(loaderName('bars', { timespan, from, to }), fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to), [] as Bar[]))
+        .get(
+          loaderName('bars', { timespan, from, to }),
+          fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to), [] as Bar[]),
+        )
         .load(security.symbol);
       return bars.length > first ? bars.slice(0, first) : bars;
     },
@@ -126,9 +159,11 @@ builder.subscriptionField('tradeAdded', (t) =>
   t.field({
     authScopes: { entitled: 'trades' },
     type: Trade,
-    description: 'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
+    description:
+      'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) => liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
+    subscribe: (_root, { symbol }, ctx) =>
+      liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
     resolve: (trade) => trade,
   }),
 );

@@ -53,9 +53,18 @@ export async function disableDemoAccounts(db: Db): Promise<{ users: number; keys
   const now = new Date();
   return db.prisma.$transaction(async (tx) => {
     const emails = DEMO_ACCOUNTS.map((d) => d.email);
-    const keys = await tx.apiKey.updateMany({ where: { hash: { in: DEMO_ACCOUNTS.map((d) => hashApiKey(d.apiKey)) }, revokedAt: null }, data: { revokedAt: now } });
-    const users = await tx.user.updateMany({ where: { email: { in: emails }, disabled: false }, data: { disabled: true } });
-    await tx.refreshTokenFamily.updateMany({ where: { user: { email: { in: emails } }, revokedAt: null }, data: { revokedAt: now } });
+    const keys = await tx.apiKey.updateMany({
+      where: { hash: { in: DEMO_ACCOUNTS.map((d) => hashApiKey(d.apiKey)) }, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    const users = await tx.user.updateMany({
+      where: { email: { in: emails }, disabled: false },
+      data: { disabled: true },
+    });
+    await tx.refreshTokenFamily.updateMany({
+      where: { user: { email: { in: emails } }, revokedAt: null },
+      data: { revokedAt: now },
+    });
     return { users: users.count, keys: keys.count };
   });
 }
@@ -64,17 +73,35 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function createUser(db: Db, input: { email: string; password: string; tier: Tier; username?: string | undefined }): Promise<User> {
+export async function createUser(
+  db: Db,
+  input: { email: string; password: string; tier: Tier; username?: string | undefined },
+): Promise<User> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email)) throw new AppError('BAD_REQUEST', `email must be an address like name@example.com; got ${JSON.stringify(input.email)}`);
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw new AppError('BAD_REQUEST', `password must have at least ${MIN_PASSWORD_LENGTH} characters; got ${input.password.length}`);
-  if (!TIERS.includes(input.tier)) throw new AppError('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}; got ${JSON.stringify(input.tier)}`);
+  if (!EMAIL.test(email))
+    throw new AppError(
+      'BAD_REQUEST',
+      `email must be an address like name@example.com; got ${JSON.stringify(input.email)}`,
+    );
+  if (input.password.length < MIN_PASSWORD_LENGTH)
+    throw new AppError(
+      'BAD_REQUEST',
+      `password must have at least ${MIN_PASSWORD_LENGTH} characters; got ${input.password.length}`,
+    );
+  if (!TIERS.includes(input.tier))
+    throw new AppError('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}; got ${JSON.stringify(input.tier)}`);
   try {
     return await db.prisma.user.create({
-      data: { email, username: input.username ?? email.split('@')[0]!, passwordHash: await hashPassword(input.password), tier: input.tier },
+      data: {
+        email,
+        username: input.username ?? email.split('@')[0]!,
+        passwordHash: await hashPassword(input.password),
+        tier: input.tier,
+      },
     });
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw new AppError('BAD_REQUEST', `a user with email ${email} exists already`);
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002')
+      throw new AppError('BAD_REQUEST', `a user with email ${email} exists already`);
     throw e;
   }
 }
@@ -94,14 +121,19 @@ async function updateUser(db: Db, email: string, data: Prisma.UserUpdateInput): 
 }
 
 export function setUserTier(db: Db, email: string, tier: Tier): Promise<User> {
-  if (!TIERS.includes(tier)) throw new AppError('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}; got ${JSON.stringify(tier)}`);
+  if (!TIERS.includes(tier))
+    throw new AppError('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}; got ${JSON.stringify(tier)}`);
   return updateUser(db, email, { tier });
 }
 
 /** A disabled user can neither log in nor use tokens or keys issued before. */
 export async function disableUser(db: Db, email: string, disabled = true): Promise<User> {
   const user = await updateUser(db, email, { disabled });
-  if (disabled) await db.prisma.refreshTokenFamily.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (disabled)
+    await db.prisma.refreshTokenFamily.updateMany({
+      where: { userId: user.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
   return user;
 }
 
@@ -109,9 +141,15 @@ export async function disableUser(db: Db, email: string, disabled = true): Promi
  * Creates a key for a user, unless they hold `maxActive` unrevoked keys already; the key itself is
  * returned here only, and only its hash is stored.
  */
-export async function createApiKey(db: Db, userId: string, name: string, maxActive: number): Promise<{ key: string; record: ApiKey }> {
+export async function createApiKey(
+  db: Db,
+  userId: string,
+  name: string,
+  maxActive: number,
+): Promise<{ key: string; record: ApiKey }> {
   const trimmed = name.trim();
-  if (trimmed.length < 1 || trimmed.length > 100) throw new AppError('BAD_REQUEST', `name must be 1 to 100 characters; got ${trimmed.length}`);
+  if (trimmed.length < 1 || trimmed.length > 100)
+    throw new AppError('BAD_REQUEST', `name must be 1 to 100 characters; got ${trimmed.length}`);
   const key = newApiKey();
   const record = await db.prisma.$transaction(async (tx) => {
     // written first, so concurrent creations for one user run one after another (the row lock);
@@ -120,7 +158,10 @@ export async function createApiKey(db: Db, userId: string, name: string, maxActi
     if (user.count === 0) throw new AppError('NOT_FOUND', `no user with id ${JSON.stringify(userId)}`);
     const active = await tx.apiKey.count({ where: { userId, revokedAt: null } });
     if (active >= maxActive) {
-      throw new AppError('API_KEY_LIMIT_REACHED', `this user has ${active} active API key${active === 1 ? '' : 's'}, the most API_KEYS_PER_USER allows (${maxActive}); revoke one before creating another`);
+      throw new AppError(
+        'API_KEY_LIMIT_REACHED',
+        `this user has ${active} active API key${active === 1 ? '' : 's'}, the most API_KEYS_PER_USER allows (${maxActive}); revoke one before creating another`,
+      );
     }
     return tx.apiKey.create({ data: { userId, name: trimmed, prefix: apiKeyPrefix(key), hash: hashApiKey(key) } });
   });
@@ -151,7 +192,8 @@ export async function listApiKeys(db: Db, userId?: string): Promise<(ApiKey & { 
 /** Revokes a key; with `ownerId`, only if that user owns it (a stranger's key id is "not found"). */
 export async function revokeApiKey(db: Db, id: string, ownerId?: string): Promise<ApiKey> {
   const key = await db.prisma.apiKey.findUnique({ where: { id } });
-  if (!key || (ownerId !== undefined && key.userId !== ownerId)) throw new AppError('NOT_FOUND', `no API key with id ${JSON.stringify(id)}`);
+  if (!key || (ownerId !== undefined && key.userId !== ownerId))
+    throw new AppError('NOT_FOUND', `no API key with id ${JSON.stringify(id)}`);
   if (key.revokedAt) return key;
   return db.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
 }
@@ -187,12 +229,26 @@ export type Rights = { valid: true; tier: Tier } | { valid: false; reason: strin
  * instance) is seen.
  */
 export async function currentRights(db: Db, credentials: readonly Credential[]): Promise<Rights[]> {
-  const ids = (pick: (c: Credential) => string | undefined) => [...new Set(credentials.map(pick).filter((id): id is string => id !== undefined))];
+  const ids = (pick: (c: Credential) => string | undefined) => [
+    ...new Set(credentials.map(pick).filter((id): id is string => id !== undefined)),
+  ];
   const [userIds, keyIds, sessionIds] = [ids((c) => c.userId), ids((c) => c.apiKeyId), ids((c) => c.sessionId)];
   const [users, keys, sessions] = await Promise.all([
-    userIds.length ? db.prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, tier: true, disabled: true } }) : [],
-    keyIds.length ? db.prisma.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, userId: true, revokedAt: true } }) : [],
-    sessionIds.length ? db.prisma.refreshTokenFamily.findMany({ where: { id: { in: sessionIds } }, select: { id: true, userId: true, revokedAt: true, expiresAt: true } }) : [],
+    userIds.length
+      ? db.prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, tier: true, disabled: true } })
+      : [],
+    keyIds.length
+      ? db.prisma.apiKey.findMany({
+          where: { id: { in: keyIds } },
+          select: { id: true, userId: true, revokedAt: true },
+        })
+      : [],
+    sessionIds.length
+      ? db.prisma.refreshTokenFamily.findMany({
+          where: { id: { in: sessionIds } },
+          select: { id: true, userId: true, revokedAt: true, expiresAt: true },
+        })
+      : [],
   ]);
   const userById = new Map(users.map((u) => [u.id, u]));
   const keyById = new Map(keys.map((k) => [k.id, k]));
@@ -207,7 +263,8 @@ export async function currentRights(db: Db, credentials: readonly Credential[]):
     }
     if (c.sessionId !== undefined) {
       const session = sessionById.get(c.sessionId);
-      if (!session || session.userId !== c.userId || session.revokedAt) return { valid: false, reason: 'the login session was ended (logout or a reused refresh token)' };
+      if (!session || session.userId !== c.userId || session.revokedAt)
+        return { valid: false, reason: 'the login session was ended (logout or a reused refresh token)' };
       if (session.expiresAt.getTime() <= Date.now()) return { valid: false, reason: 'the login session has expired' };
     }
     return { valid: true, tier: user.tier };

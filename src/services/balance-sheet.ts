@@ -4,7 +4,16 @@ import { CIK_PATTERN, padCik } from '../domain/cik.js';
 import { FISCAL_YEARS, isCalendarDate, isFiscalYear } from '../domain/fiscal.js';
 import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
-import { decodeCursor, keysetPage, toPage, type Direction, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  decodeCursor,
+  keysetPage,
+  toPage,
+  type Direction,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { anyOf, childRows, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
@@ -15,7 +24,9 @@ export type { BalanceSheetSymbol, Timeframe };
 /** A balance sheet with its `symbols` rows, ordered by position: the shape every function here returns. */
 export type BalanceSheetWithSymbols = BalanceSheet & { symbols: BalanceSheetSymbol[] };
 
-export const SYMBOLS_INCLUDE = { symbols: { orderBy: { position: 'asc' } } } as const satisfies Prisma.BalanceSheetInclude;
+export const SYMBOLS_INCLUDE = {
+  symbols: { orderBy: { position: 'asc' } },
+} as const satisfies Prisma.BalanceSheetInclude;
 
 /** The filters of a balance-sheet list; every one is optional. */
 export interface BalanceSheetFilter {
@@ -31,7 +42,10 @@ export interface BalanceSheetFilter {
 }
 
 /** The filters that still make sense once the symbol is given (a security's own balance sheets). */
-export type BalanceSheetPeriodFilter = Pick<BalanceSheetFilter, 'periodEnd' | 'fiscalYear' | 'fiscalQuarter' | 'timeframe'>;
+export type BalanceSheetPeriodFilter = Pick<
+  BalanceSheetFilter,
+  'periodEnd' | 'fiscalYear' | 'fiscalQuarter' | 'timeframe'
+>;
 
 export const SORT_FIELDS = ['period_end', 'fiscal_year', 'fiscal_quarter'] as const;
 export type BalanceSheetSortField = (typeof SORT_FIELDS)[number];
@@ -81,23 +95,33 @@ const bad = (argument: string, rule: string, value: unknown) =>
  * (domain/symbols.ts: upper-cased), naming each argument as the caller spells it
  * (`filter.fiscalYear` in GraphQL, `fiscal_year` in REST).
  */
-export function parseBalanceSheetFilter(filter: BalanceSheetFilter, argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k): BalanceSheetFilter {
+export function parseBalanceSheetFilter(
+  filter: BalanceSheetFilter,
+  argumentName: (key: keyof BalanceSheetFilter) => string = (k) => k,
+): BalanceSheetFilter {
   const { cik, symbols, periodEnd, fiscalYear, fiscalQuarter } = filter;
   if (cik !== undefined && !CIK_PATTERN.test(cik)) throw bad(argumentName('cik'), '1 to 10 digits', cik);
-  if (periodEnd !== undefined && !isCalendarDate(periodEnd)) throw bad(argumentName('periodEnd'), 'a date yyyy-mm-dd', periodEnd);
+  if (periodEnd !== undefined && !isCalendarDate(periodEnd))
+    throw bad(argumentName('periodEnd'), 'a date yyyy-mm-dd', periodEnd);
   let named: string[] | undefined;
   if (symbols !== undefined) {
     named = symbols.map((s) => normalizeSymbol(s) ?? '');
     const invalid = symbols.find((_, i) => named![i] === '');
-    if (invalid !== undefined) throw bad(argumentName('symbols'), 'a list of symbols of 1 to 20 characters A-Z, 0-9, "." or "-"', invalid);
+    if (invalid !== undefined)
+      throw bad(argumentName('symbols'), 'a list of symbols of 1 to 20 characters A-Z, 0-9, "." or "-"', invalid);
     if (named.join(',').length > MAX_SYMBOLS_LENGTH) {
-      throw bad(argumentName('symbols'), `a list of at most ${MAX_SYMBOLS_LENGTH} characters when joined with commas`, symbols.join(','));
+      throw bad(
+        argumentName('symbols'),
+        `a list of at most ${MAX_SYMBOLS_LENGTH} characters when joined with commas`,
+        symbols.join(','),
+      );
     }
   }
   if (fiscalYear !== undefined && !isFiscalYear(fiscalYear)) {
     throw bad(argumentName('fiscalYear'), `an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}`, fiscalYear);
   }
-  if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter)) throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);
+  if (fiscalQuarter !== undefined && ![1, 2, 3, 4].includes(fiscalQuarter))
+    throw bad(argumentName('fiscalQuarter'), '1, 2, 3 or 4', fiscalQuarter);
   return { ...filter, symbols: named };
 }
 
@@ -113,11 +137,17 @@ function periodConditions(filter: BalanceSheetPeriodFilter): Prisma.Sql[] {
   return out;
 }
 
-function balanceSheetList(db: Db, filter: BalanceSheetFilter, sort: BalanceSheetSort): SortedList<BalanceSheetWithSymbols> {
+function balanceSheetList(
+  db: Db,
+  filter: BalanceSheetFilter,
+  sort: BalanceSheetSort,
+): SortedList<BalanceSheetWithSymbols> {
   const filters = periodConditions(filter);
   if (filter.cik !== undefined) filters.push(Prisma.sql`"cik" = ${padCik(filter.cik)}`);
   if (filter.symbols?.length) {
-    filters.push(Prisma.sql`EXISTS (SELECT 1 FROM "BalanceSheetSymbol" s WHERE s."balanceSheetId" = "BalanceSheet"."id" AND ${anyOf('s."symbol"', filter.symbols)})`);
+    filters.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "BalanceSheetSymbol" s WHERE s."balanceSheetId" = "BalanceSheet"."id" AND ${anyOf('s."symbol"', filter.symbols)})`,
+    );
   }
   return {
     table: 'BalanceSheet',
@@ -125,14 +155,21 @@ function balanceSheetList(db: Db, filter: BalanceSheetFilter, sort: BalanceSheet
     direction: sort.direction,
     filters,
     complete: async (rows) => {
-      const symbols = await balanceSheetSymbols(db, rows.map((r) => r.id as number));
+      const symbols = await balanceSheetSymbols(
+        db,
+        rows.map((r) => r.id as number),
+      );
       return rows.map((r) => ({ ...(r as BalanceSheet), symbols: symbols.get(r.id as number) ?? [] }));
     },
   };
 }
 
 /** Balance sheets matching the filters, in keyset pages in the requested order, with a lazy total. */
-export function balanceSheetPage(db: Db, filter: BalanceSheetFilter, args: BalanceSheetPageArgs): Promise<Page<BalanceSheetWithSymbols>> {
+export function balanceSheetPage(
+  db: Db,
+  filter: BalanceSheetFilter,
+  args: BalanceSheetPageArgs,
+): Promise<Page<BalanceSheetWithSymbols>> {
   return keysetPage(db, balanceSheetList(db, filter, args.sort), args);
 }
 
@@ -160,7 +197,8 @@ export async function balanceSheetPages(
     conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after)})`);
   }
   const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  const orderOn = (alias: string) => Prisma.raw(ordering.columns.map((c) => `${alias}."${c.column}" ${direction.toUpperCase()}`).join(', '));
+  const orderOn = (alias: string) =>
+    Prisma.raw(ordering.columns.map((c) => `${alias}."${c.column}" ${direction.toUpperCase()}`).join(', '));
   const limit = args.first + 1;
 
   const rowsBySymbol = new Map<string, BalanceSheet[]>(symbols.map((s) => [s, []]));
@@ -179,7 +217,11 @@ export async function balanceSheetPages(
  * `latestBalanceSheets`' row for the symbol of a row tree's parent (db/tree.ts; the parent's
  * `symbol` column): the statement balanceSheetPages sends for one symbol, correlated to the parent.
  */
-export function latestBalanceSheetLevel(timeframe: Timeframe | undefined, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+export function latestBalanceSheetLevel(
+  timeframe: Timeframe | undefined,
+  columns: readonly string[],
+  children: readonly TreeLevel[],
+): TreeLevel {
   const ordering = ORDERINGS.period_end;
   const order = ordering.columns.map((c) => c.column);
   const carried = [...new Set([...columns, ...order])];
@@ -201,21 +243,36 @@ export function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map
   return childRows<BalanceSheetSymbol>(db, 'BalanceSheetSymbol', 'balanceSheetId', ids);
 }
 
-export async function latestBalanceSheets(db: Db, symbols: readonly string[], timeframe?: Timeframe): Promise<Map<string, BalanceSheet | null>> {
-  const pages = await balanceSheetPages(db, symbols, { timeframe }, { sort: { field: 'period_end', direction: 'desc' }, first: 1 });
+export async function latestBalanceSheets(
+  db: Db,
+  symbols: readonly string[],
+  timeframe?: Timeframe,
+): Promise<Map<string, BalanceSheet | null>> {
+  const pages = await balanceSheetPages(
+    db,
+    symbols,
+    { timeframe },
+    { sort: { field: 'period_end', direction: 'desc' }, first: 1 },
+  );
   return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)
 
 /** One balance sheet as an import writes it; `symbols` replace the stored ones when anything changed. */
-export type BalanceSheetInput = Omit<Prisma.BalanceSheetCreateManyInput, 'id' | 'createdAt' | 'updatedAt'> & { symbols: string[] };
+export type BalanceSheetInput = Omit<Prisma.BalanceSheetCreateManyInput, 'id' | 'createdAt' | 'updatedAt'> & {
+  symbols: string[];
+};
 
-const BALANCE_SHEET_FIELDS = Object.values(Prisma.BalanceSheetScalarFieldEnum).filter((c) => c !== 'id' && c !== 'createdAt' && c !== 'updatedAt');
+const BALANCE_SHEET_FIELDS = Object.values(Prisma.BalanceSheetScalarFieldEnum).filter(
+  (c) => c !== 'id' && c !== 'createdAt' && c !== 'updatedAt',
+);
 
-export const balanceSheetKey = (b: Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>) => `${b.cik}|${b.reportingPeriodEnd}|${b.timeframe}`;
+export const balanceSheetKey = (b: Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>) =>
+  `${b.cik}|${b.reportingPeriodEnd}|${b.timeframe}`;
 
-const symbolRows = (balanceSheetId: number, row: BalanceSheetInput) => row.symbols.map((symbol, position) => ({ balanceSheetId, position, symbol }));
+const symbolRows = (balanceSheetId: number, row: BalanceSheetInput) =>
+  row.symbols.map((symbol, position) => ({ balanceSheetId, position, symbol }));
 
 /** Upserts balance sheets by CIK + reporting period end + timeframe in one transaction. */
 export function writeBalanceSheets(db: Db, rows: readonly BalanceSheetInput[]): Promise<WriteCounts> {
@@ -224,24 +281,55 @@ export function writeBalanceSheets(db: Db, rows: readonly BalanceSheetInput[]): 
     // a superset (every period end of every CIK in the batch) matched by key afterwards: one query
     load: (tx, batch) =>
       tx.balanceSheet.findMany({
-        where: { cik: { in: [...new Set(batch.map((r) => r.cik))] }, reportingPeriodEnd: { in: [...new Set(batch.map((r) => r.reportingPeriodEnd))] } },
+        where: {
+          cik: { in: [...new Set(batch.map((r) => r.cik))] },
+          reportingPeriodEnd: { in: [...new Set(batch.map((r) => r.reportingPeriodEnd))] },
+        },
         include: SYMBOLS_INCLUDE,
       }),
     storedKey: balanceSheetKey,
     same: (r, s) =>
       sameFields(r, s, BALANCE_SHEET_FIELDS) &&
-      sameChildren(r.symbols.map((symbol) => ({ symbol })), s.symbols, ['symbol']),
+      sameChildren(
+        r.symbols.map((symbol) => ({ symbol })),
+        s.symbols,
+        ['symbol'],
+      ),
     async insert(tx, batch) {
-      const created = await insertRows(tx, 'BalanceSheet', batch.map(({ symbols: _, ...sheet }) => sheet), ['id', 'cik', 'reportingPeriodEnd', 'timeframe']);
-      const ids = new Map(created.map((c) => [balanceSheetKey(c as Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>), c.id as number]));
-      await insertRows(tx, 'BalanceSheetSymbol', batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)));
+      const created = await insertRows(
+        tx,
+        'BalanceSheet',
+        batch.map(({ symbols: _, ...sheet }) => sheet),
+        ['id', 'cik', 'reportingPeriodEnd', 'timeframe'],
+      );
+      const ids = new Map(
+        created.map((c) => [
+          balanceSheetKey(c as Pick<BalanceSheet, 'cik' | 'reportingPeriodEnd' | 'timeframe'>),
+          c.id as number,
+        ]),
+      );
+      await insertRows(
+        tx,
+        'BalanceSheetSymbol',
+        batch.flatMap((r) => symbolRows(ids.get(balanceSheetKey(r))!, r)),
+      );
     },
     async update(tx, changes) {
-      for (const { row: { symbols: _, ...sheet }, stored } of changes) {
-        await tx.balanceSheet.updateMany({ where: { id: stored.id }, data: changedFields(sheet, stored, BALANCE_SHEET_FIELDS) });
+      for (const {
+        row: { symbols: _, ...sheet },
+        stored,
+      } of changes) {
+        await tx.balanceSheet.updateMany({
+          where: { id: stored.id },
+          data: changedFields(sheet, stored, BALANCE_SHEET_FIELDS),
+        });
       }
       await tx.balanceSheetSymbol.deleteMany({ where: { balanceSheetId: { in: changes.map((c) => c.stored.id) } } });
-      await insertRows(tx, 'BalanceSheetSymbol', changes.flatMap((c) => symbolRows(c.stored.id, c.row)));
+      await insertRows(
+        tx,
+        'BalanceSheetSymbol',
+        changes.flatMap((c) => symbolRows(c.stored.id, c.row)),
+      );
     },
   });
 }

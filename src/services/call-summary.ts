@@ -1,6 +1,13 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type CallSummary } from '../../generated/prisma/client.js';
-import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  keysetPage,
+  type KeyedList,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { advanceSerial, changedFields, claimIds, insertRows, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -45,7 +52,11 @@ export function callSummaryPage(db: Db, filter: CallSummaryFilter, args: KeysetA
 }
 
 /** Page `page` of the summaries matching `filter`, in the order of `callSummaryPage`, and their number. */
-export function callSummaryAtPage(db: Db, filter: CallSummaryFilter, args: PageNumberArgs): Promise<NumberedPage<CallSummary>> {
+export function callSummaryAtPage(
+  db: Db,
+  filter: CallSummaryFilter,
+  args: PageNumberArgs,
+): Promise<NumberedPage<CallSummary>> {
   return numberedPage(db, callSummaryList(filter), args);
 }
 
@@ -58,7 +69,13 @@ function rangeFilters(range: CallDateRange): Prisma.Sql[] {
 
 /** Each symbol's summaries in `range`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */
 export function callSummariesBySymbol(range: CallDateRange): KeyedList<CallSummary> {
-  return { table: 'CallSummary', keyColumn: 'symbol', ordering: ORDERING, direction: 'desc', filters: rangeFilters(range) };
+  return {
+    table: 'CallSummary',
+    keyColumn: 'symbol',
+    ordering: ORDERING,
+    direction: 'desc',
+    filters: rangeFilters(range),
+  };
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)
@@ -75,12 +92,16 @@ export type CallSummaryInput = Omit<CallSummary, 'id' | 'keyPoints' | 'participa
 // the id is not compared: a stored summary keeps its id (see writeCallSummaries)
 const SUMMARY_FIELDS = Object.values(Prisma.CallSummaryScalarFieldEnum).filter((c) => c !== 'id');
 
-export const callSummaryKey = (c: Pick<CallSummary, 'symbol' | 'callDate'>) => `${c.symbol}|${c.callDate.toISOString()}`;
+export const callSummaryKey = (c: Pick<CallSummary, 'symbol' | 'callDate'>) =>
+  `${c.symbol}|${c.callDate.toISOString()}`;
 
 const summaryRow = ({ id: _, ...row }: CallSummaryInput) => row;
 
 // a participant is a plain JSON object; the interface just lacks JSON's index signature
-const summaryUpdate = ({ participants, ...fields }: Partial<CallSummaryInput>) => ({ ...fields, participants: participants as unknown as Prisma.InputJsonArray | undefined });
+const summaryUpdate = ({ participants, ...fields }: Partial<CallSummaryInput>) => ({
+  ...fields,
+  participants: participants as unknown as Prisma.InputJsonArray | undefined,
+});
 
 /**
  * Upserts summaries by symbol + call date in one transaction. A new summary takes the record's
@@ -91,23 +112,36 @@ export function writeCallSummaries(db: Db, rows: readonly CallSummaryInput[]): P
     key: callSummaryKey,
     load: (tx, batch) =>
       tx.callSummary.findMany({
-        where: { symbol: { in: [...new Set(batch.map((r) => r.symbol))] }, callDate: { in: batch.map((r) => r.callDate) } },
+        where: {
+          symbol: { in: [...new Set(batch.map((r) => r.symbol))] },
+          callDate: { in: batch.map((r) => r.callDate) },
+        },
       }),
     storedKey: callSummaryKey,
     same: (r, s) => sameFields(r, s, SUMMARY_FIELDS),
     async insert(tx, batch) {
-      const { withId, without } = await claimIds(batch, (r) => r.id, async (ids) =>
-        (await tx.callSummary.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+      const { withId, without } = await claimIds(
+        batch,
+        (r) => r.id,
+        async (ids) =>
+          (await tx.callSummary.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
       );
       if (withId.length) {
-        await insertRows(tx, 'CallSummary', withId.map(({ row, id }) => ({ ...summaryRow(row), id })));
+        await insertRows(
+          tx,
+          'CallSummary',
+          withId.map(({ row, id }) => ({ ...summaryRow(row), id })),
+        );
         await advanceSerial(tx, 'CallSummary');
       }
       await insertRows(tx, 'CallSummary', without.map(summaryRow));
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {
-        await tx.callSummary.updateMany({ where: { id: stored.id }, data: summaryUpdate(changedFields(summaryRow(row), stored, SUMMARY_FIELDS)) });
+        await tx.callSummary.updateMany({
+          where: { id: stored.id },
+          data: summaryUpdate(changedFields(summaryRow(row), stored, SUMMARY_FIELDS)),
+        });
       }
     },
   });

@@ -6,7 +6,15 @@ import type { WriteCounts } from '../db/upsert.js';
 import { Prisma, type FiscalPeriod, type Fundamental, type FundamentalMetrics } from '../../generated/prisma/client.js';
 import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../domain/insights.js';
 import { DERIVED_METRIC_COLUMNS, derivedMetrics, type DerivedMetrics } from '../domain/financial-metrics.js';
-import { countRows, keysetPages, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  countRows,
+  keysetPages,
+  type KeyedList,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { latestTrades } from './trade.js';
 import { jsonInput, sameFields, writeBatch, type Tx } from '../db/upsert.js';
@@ -58,13 +66,22 @@ function conditions(filter: FundamentalFilter, enhanced: boolean): Prisma.Sql[] 
  */
 function checkFilter(filter: FundamentalFilter): void {
   if (filter.fiscalYear !== undefined && !isFiscalYear(filter.fiscalYear)) {
-    throw new AppError('BAD_REQUEST', `argument "fiscalYear" must be an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}; got ${filter.fiscalYear}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "fiscalYear" must be an integer from ${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}; got ${filter.fiscalYear}`,
+    );
   }
 }
 
 function keyedList(filter: FundamentalFilter, enhanced: boolean): KeyedList<Fundamental> {
   checkFilter(filter);
-  return { table: 'Fundamental', keyColumn: 'symbol', ordering: orderingOf(enhanced), direction: 'desc', filters: conditions(filter, enhanced) };
+  return {
+    table: 'Fundamental',
+    keyColumn: 'symbol',
+    ordering: orderingOf(enhanced),
+    direction: 'desc',
+    filters: conditions(filter, enhanced),
+  };
 }
 
 /** Each symbol's lite records that meet `filter`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */
@@ -76,46 +93,77 @@ export function fundamentalsBySymbol(filter: FundamentalFilter): KeyedList<Funda
  * One page of enhanced records (only those with metrics, with their metrics) for each of many
  * symbols, newest first, in two statements: the rows, then the metrics of all of them.
  */
-export async function enhancedFundamentalPages(db: Db, symbols: readonly string[], filter: FundamentalFilter, args: KeysetArgs): Promise<Map<string, Page<FundamentalWithMetrics>>> {
+export async function enhancedFundamentalPages(
+  db: Db,
+  symbols: readonly string[],
+  filter: FundamentalFilter,
+  args: KeysetArgs,
+): Promise<Map<string, Page<FundamentalWithMetrics>>> {
   const pages = await keysetPages(db, keyedList(filter, true), symbols, args);
-  const withMetrics = await metricsOf(db, [...pages.values()].flatMap((page) => page.nodes));
+  const withMetrics = await metricsOf(
+    db,
+    [...pages.values()].flatMap((page) => page.nodes),
+  );
   let next = 0;
   // the page keeps its cursors: metrics hold no column of the ordering
-  return new Map([...pages].map(([symbol, page]) => [symbol, { ...page, nodes: page.nodes.map(() => withMetrics[next++]!) }]));
+  return new Map(
+    [...pages].map(([symbol, page]) => [symbol, { ...page, nodes: page.nodes.map(() => withMetrics[next++]!) }]),
+  );
 }
 
 /** The records with their metrics, in one statement. */
 async function metricsOf(db: Db, records: readonly Fundamental[]): Promise<FundamentalWithMetrics[]> {
   const ids = records.map((f) => f.id);
-  const metrics = ids.length ? await db.prisma.fundamentalMetrics.findMany({ where: { fundamentalId: { in: ids } } }) : [];
+  const metrics = ids.length
+    ? await db.prisma.fundamentalMetrics.findMany({ where: { fundamentalId: { in: ids } } })
+    : [];
   const byId = new Map(metrics.map((m) => [m.fundamentalId, m]));
   return records.map((f) => ({ ...f, metrics: byId.get(f.id) ?? null }));
 }
 
 /** How many records of a symbol match the filters (enhanced: only those with metrics). */
-export function countFundamentals(db: Db, symbol: string, filter: FundamentalFilter, enhanced: boolean): Promise<number> {
+export function countFundamentals(
+  db: Db,
+  symbol: string,
+  filter: FundamentalFilter,
+  enhanced: boolean,
+): Promise<number> {
   return countRows(db, symbolList(db, { symbol, ...filter }, enhanced));
 }
 
 /** One symbol's records that meet the filters, in the order of its keyed list: for page numbers and counts. */
-function symbolList<Row extends Fundamental>(db: Db, filter: SymbolFundamentalFilter, enhanced: boolean): SortedList<Row> {
+function symbolList<Row extends Fundamental>(
+  db: Db,
+  filter: SymbolFundamentalFilter,
+  enhanced: boolean,
+): SortedList<Row> {
   const { table, ordering, direction, filters = [] } = keyedList(filter, enhanced);
   return {
     table,
     ordering,
     direction,
     filters: [Prisma.sql`"symbol" = ${filter.symbol}`, ...filters],
-    ...(enhanced && { complete: (rows: Record<string, unknown>[]) => metricsOf(db, rows as Fundamental[]) as Promise<never> }),
+    ...(enhanced && {
+      complete: (rows: Record<string, unknown>[]) => metricsOf(db, rows as Fundamental[]) as Promise<never>,
+    }),
   };
 }
 
 /** Page `page` of one symbol's lite records, in the order of `fundamentalsBySymbol`, and their number. */
-export function fundamentalAtPage(db: Db, filter: SymbolFundamentalFilter, args: PageNumberArgs): Promise<NumberedPage<Fundamental>> {
+export function fundamentalAtPage(
+  db: Db,
+  filter: SymbolFundamentalFilter,
+  args: PageNumberArgs,
+): Promise<NumberedPage<Fundamental>> {
   return numberedPage(db, symbolList<Fundamental>(db, filter, false), args);
 }
 
 /** Page `page` of one symbol's enhanced records (only those with metrics, with them), in the order of `enhancedFundamentalPages`. */
-export function enhancedFundamentalAtPage(db: Db, filter: SymbolFundamentalFilter, args: PageNumberArgs): Promise<NumberedPage<FundamentalWithMetrics>> {
+export function enhancedFundamentalAtPage(
+  db: Db,
+  filter: SymbolFundamentalFilter,
+  args: PageNumberArgs,
+): Promise<NumberedPage<FundamentalWithMetrics>> {
   return numberedPage(db, symbolList<FundamentalWithMetrics>(db, filter, true), args);
 }
 
@@ -124,12 +172,21 @@ export function enhancedFundamentalAtPage(db: Db, filter: SymbolFundamentalFilte
 /** The insight columns of FundamentalMetrics. A group is null as a whole: its count column says so. */
 export type InsightColumns = Pick<
   FundamentalMetrics,
-  | 'riskFactorCount' | 'riskTopThemes' | 'riskAverageSentimentScore' | 'riskMostNegativeHeading' | 'riskMostNegativeSentiment'
-  | 'mdnaForwardLookingTermCount' | 'mdnaForwardToHistoricalRatio' | 'mdnaToneScore' | 'mdnaKeyTopics'
-  | 'litigationCount' | 'litigationRecentHeadings'
+  | 'riskFactorCount'
+  | 'riskTopThemes'
+  | 'riskAverageSentimentScore'
+  | 'riskMostNegativeHeading'
+  | 'riskMostNegativeSentiment'
+  | 'mdnaForwardLookingTermCount'
+  | 'mdnaForwardToHistoricalRatio'
+  | 'mdnaToneScore'
+  | 'mdnaKeyTopics'
+  | 'litigationCount'
+  | 'litigationRecentHeadings'
 >;
 
-const strings = (json: Prisma.JsonValue): string[] => (Array.isArray(json) ? json.filter((v): v is string => typeof v === 'string') : []);
+const strings = (json: Prisma.JsonValue): string[] =>
+  Array.isArray(json) ? json.filter((v): v is string => typeof v === 'string') : [];
 
 export function riskFactorsOf(m: InsightColumns): RiskFactorsInsight | null {
   if (m.riskFactorCount === null) return null;
@@ -137,7 +194,10 @@ export function riskFactorsOf(m: InsightColumns): RiskFactorsInsight | null {
     count: m.riskFactorCount,
     topThemes: strings(m.riskTopThemes),
     averageSentimentScore: m.riskAverageSentimentScore,
-    mostNegativeRisk: m.riskMostNegativeHeading === null || m.riskMostNegativeSentiment === null ? null : { heading: m.riskMostNegativeHeading, sentiment: m.riskMostNegativeSentiment },
+    mostNegativeRisk:
+      m.riskMostNegativeHeading === null || m.riskMostNegativeSentiment === null
+        ? null
+        : { heading: m.riskMostNegativeHeading, sentiment: m.riskMostNegativeSentiment },
   };
 }
 
@@ -187,7 +247,10 @@ function litigationColumns(l: LitigationInsight | null) {
  * and what the import knows of the insights. An insight group left undefined keeps the stored one
  * (none, on insert); null clears it. Derived metrics are not part of it: they are computed here.
  */
-export type FundamentalInput = Omit<Prisma.FundamentalCreateManyInput, 'id' | 'cik' | 'createdAt' | 'updatedAt' | 'quarter'> & {
+export type FundamentalInput = Omit<
+  Prisma.FundamentalCreateManyInput,
+  'id' | 'cik' | 'createdAt' | 'updatedAt' | 'quarter'
+> & {
   quarter: FiscalPeriod;
   /** null: the security master's CIK for the symbol, else the stored one */
   cik: string | null;
@@ -198,10 +261,13 @@ export type FundamentalInput = Omit<Prisma.FundamentalCreateManyInput, 'id' | 'c
   litigation?: LitigationInsight | null | undefined;
 };
 
-export const fundamentalKey = (f: { symbol: string; year: number; quarter: string }) => `${f.symbol}|${f.year}|${f.quarter}`;
+export const fundamentalKey = (f: { symbol: string; year: number; quarter: string }) =>
+  `${f.symbol}|${f.year}|${f.quarter}`;
 
 const RECORD_FIELDS = Object.values(Prisma.FundamentalScalarFieldEnum).filter((c) => c !== 'id');
-const INSIGHT_FIELDS = Object.values(Prisma.FundamentalMetricsScalarFieldEnum).filter((c) => c.startsWith('risk') || c.startsWith('mdna') || c.startsWith('litigation')) as (keyof InsightColumns)[];
+const INSIGHT_FIELDS = Object.values(Prisma.FundamentalMetricsScalarFieldEnum).filter(
+  (c) => c.startsWith('risk') || c.startsWith('mdna') || c.startsWith('litigation'),
+) as (keyof InsightColumns)[];
 
 /** What derived metrics are computed from, besides the record: per symbol, read in the writing transaction. */
 interface MarketFacts {
@@ -222,7 +288,13 @@ async function marketFacts(db: Db, tx: Tx, symbols: readonly string[]): Promise<
   const securities = await tx.security.findMany({
     where: { symbol: { in: [...symbols] } },
     orderBy: [{ active: 'desc' }, { updatedAt: 'desc' }, { id: 'asc' }],
-    select: { symbol: true, cik: true, totalEmployees: true, shareClassSharesOutstanding: true, weightedSharesOutstanding: true },
+    select: {
+      symbol: true,
+      cik: true,
+      totalEmployees: true,
+      shareClassSharesOutstanding: true,
+      weightedSharesOutstanding: true,
+    },
   });
   const speaking = new Map<string, (typeof securities)[number]>();
   for (const s of securities) if (!speaking.has(s.symbol)) speaking.set(s.symbol, s);
@@ -240,17 +312,29 @@ async function marketFacts(db: Db, tx: Tx, symbols: readonly string[]): Promise<
   return out;
 }
 
-function derivedFor(f: Partial<Pick<Fundamental, StatementColumn>> & { quarter: string }, facts: MarketFacts | undefined): DerivedMetrics {
+function derivedFor(
+  f: Partial<Pick<Fundamental, StatementColumn>> & { quarter: string },
+  facts: MarketFacts | undefined,
+): DerivedMetrics {
   const lines = Object.fromEntries(STATEMENT_LINES.map((line) => [line, f[columnOf(line)]]));
-  return derivedMetrics({ quarter: f.quarter, lines, price: facts?.price ?? null, sharesOutstanding: facts?.sharesOutstanding ?? null, employees: facts?.employees ?? null });
+  return derivedMetrics({
+    quarter: f.quarter,
+    lines,
+    price: facts?.price ?? null,
+    sharesOutstanding: facts?.sharesOutstanding ?? null,
+    employees: facts?.employees ?? null,
+  });
 }
 
-const sameDerived = (wanted: DerivedMetrics, stored: FundamentalMetrics) => sameFields({ ...wanted }, stored, DERIVED_METRIC_COLUMNS);
+const sameDerived = (wanted: DerivedMetrics, stored: FundamentalMetrics) =>
+  sameFields({ ...wanted }, stored, DERIVED_METRIC_COLUMNS);
 
 /** The insight columns a row asks for: its groups where it has them, the stored ones elsewhere. */
 function insightsFor(row: FundamentalInput, stored: FundamentalMetrics | null | undefined): InsightColumns {
   const none = { ...riskFactorColumns(null), ...mdnaColumns(null), ...litigationColumns(null) };
-  const base: InsightColumns = stored ? (Object.fromEntries(INSIGHT_FIELDS.map((c) => [c, stored[c]])) as unknown as InsightColumns) : none;
+  const base: InsightColumns = stored
+    ? (Object.fromEntries(INSIGHT_FIELDS.map((c) => [c, stored[c]])) as unknown as InsightColumns)
+    : none;
   return {
     ...base,
     ...(row.riskFactors !== undefined && riskFactorColumns(row.riskFactors)),
@@ -291,10 +375,17 @@ export function writeFundamentals(db: Db, rows: readonly FundamentalInput[]): Pr
   let facts = new Map<string, MarketFacts>();
   const cikOf = (row: FundamentalInput, stored?: Fundamental) => {
     const cik = row.cik ?? facts.get(row.symbol)?.cik ?? stored?.cik;
-    if (!cik) throw new AppError('BAD_REQUEST', `cik: ${row.symbol} ${row.year} ${row.quarter} carries no cik and the security master has none for ${row.symbol}; import its security first or give the record a cik`);
+    if (!cik)
+      throw new AppError(
+        'BAD_REQUEST',
+        `cik: ${row.symbol} ${row.year} ${row.quarter} carries no cik and the security master has none for ${row.symbol}; import its security first or give the record a cik`,
+      );
     return cik;
   };
-  const wanted = (row: FundamentalInput, stored?: FundamentalWithMetrics) => ({ ...derivedFor(row, facts.get(row.symbol)), ...insightsFor(row, stored?.metrics) });
+  const wanted = (row: FundamentalInput, stored?: FundamentalWithMetrics) => ({
+    ...derivedFor(row, facts.get(row.symbol)),
+    ...insightsFor(row, stored?.metrics),
+  });
 
   return writeBatch<FundamentalInput, FundamentalWithMetrics>(db, rows, {
     key: fundamentalKey,
@@ -302,7 +393,10 @@ export function writeFundamentals(db: Db, rows: readonly FundamentalInput[]): Pr
       const symbols = [...new Set(batch.map((r) => r.symbol))];
       facts = await marketFacts(db, tx, symbols);
       // a superset (every listed year of every symbol of the batch) matched by key afterwards
-      return tx.fundamental.findMany({ where: { symbol: { in: symbols }, year: { in: [...new Set(batch.map((r) => r.year))] } }, include: METRICS_INCLUDE });
+      return tx.fundamental.findMany({
+        where: { symbol: { in: symbols }, year: { in: [...new Set(batch.map((r) => r.year))] } },
+        include: METRICS_INCLUDE,
+      });
     },
     storedKey: fundamentalKey,
     same: (row, stored) =>
@@ -319,14 +413,27 @@ export function writeFundamentals(db: Db, rows: readonly FundamentalInput[]): Pr
         select: { id: true, symbol: true, year: true, quarter: true },
       });
       const ids = new Map(created.map((c) => [fundamentalKey(c), c.id]));
-      await tx.fundamentalMetrics.createMany({ data: batch.map((row) => ({ fundamentalId: ids.get(fundamentalKey(row))!, ...metricsData(wanted(row)) })) });
+      await tx.fundamentalMetrics.createMany({
+        data: batch.map((row) => ({ fundamentalId: ids.get(fundamentalKey(row))!, ...metricsData(wanted(row)) })),
+      });
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {
         const metrics = wanted(row, stored);
-        const recordChanged = !sameFields(recordData(row, cikOf(row, stored)), stored, RECORD_FIELDS) || !stored.metrics || !sameFields(metrics, stored.metrics, INSIGHT_FIELDS);
-        if (recordChanged) await tx.fundamental.update({ where: { id: stored.id }, data: { ...recordData(row, cikOf(row, stored)), updatedAt: row.updatedAt ?? new Date() } });
-        await tx.fundamentalMetrics.upsert({ where: { fundamentalId: stored.id }, create: { fundamentalId: stored.id, ...metricsData(metrics) }, update: metricsData(metrics) });
+        const recordChanged =
+          !sameFields(recordData(row, cikOf(row, stored)), stored, RECORD_FIELDS) ||
+          !stored.metrics ||
+          !sameFields(metrics, stored.metrics, INSIGHT_FIELDS);
+        if (recordChanged)
+          await tx.fundamental.update({
+            where: { id: stored.id },
+            data: { ...recordData(row, cikOf(row, stored)), updatedAt: row.updatedAt ?? new Date() },
+          });
+        await tx.fundamentalMetrics.upsert({
+          where: { fundamentalId: stored.id },
+          create: { fundamentalId: stored.id, ...metricsData(metrics) },
+          update: metricsData(metrics),
+        });
       }
     },
   });
@@ -342,13 +449,21 @@ const RECOMPUTE_TRANSACTION = { maxWait: 30_000, timeout: 120_000 };
  * values change; the record's `updatedAt` stays (derived metrics follow the market, not the filing).
  * Records without a metrics row (lite only) are left so. Called after trades or securities arrive.
  */
-export async function recomputeDerivedMetrics(db: Db, symbols?: readonly string[]): Promise<{ updated: number; unchanged: number }> {
-  const list = symbols ? [...new Set(symbols)] : (await db.prisma.fundamental.findMany({ distinct: ['symbol'], select: { symbol: true } })).map((f) => f.symbol);
+export async function recomputeDerivedMetrics(
+  db: Db,
+  symbols?: readonly string[],
+): Promise<{ updated: number; unchanged: number }> {
+  const list = symbols
+    ? [...new Set(symbols)]
+    : (await db.prisma.fundamental.findMany({ distinct: ['symbol'], select: { symbol: true } })).map((f) => f.symbol);
   const counts = { updated: 0, unchanged: 0 };
   for (let i = 0; i < list.length; i += RECOMPUTE_SYMBOLS) {
     const chunk = list.slice(i, i + RECOMPUTE_SYMBOLS);
     await db.prisma.$transaction(async (tx) => {
-      const records = await tx.fundamental.findMany({ where: { symbol: { in: chunk }, metrics: { isNot: null } }, include: METRICS_INCLUDE });
+      const records = await tx.fundamental.findMany({
+        where: { symbol: { in: chunk }, metrics: { isNot: null } },
+        include: METRICS_INCLUDE,
+      });
       // a trade feed's symbols mostly have no fundamentals: then nothing else is read
       if (records.length === 0) return;
       const facts = await marketFacts(db, tx, [...new Set(records.map((f) => f.symbol))]);
@@ -364,4 +479,3 @@ export async function recomputeDerivedMetrics(db: Db, symbols?: readonly string[
   }
   return counts;
 }
-

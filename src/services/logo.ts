@@ -1,7 +1,14 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Logo, type LogoSecurityInfo } from '../../generated/prisma/client.js';
 import type { WriteCounts } from '../db/upsert.js';
-import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  keysetPage,
+  type KeyedList,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, childRows } from '../db/sql.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
@@ -33,7 +40,10 @@ function logoList(db: Db, filter: LogoFilter): SortedList<LogoWithInfo> {
     direction: 'asc',
     filters: filter.symbols ? [anyOf('"symbol"', filter.symbols)] : [],
     complete: async (rows) => {
-      const infos = await logoSecurityInfos(db, rows.map((r) => r.id as number));
+      const infos = await logoSecurityInfos(
+        db,
+        rows.map((r) => r.id as number),
+      );
       return rows.map((r) => ({ ...(r as Logo), securityInfo: infos.get(r.id as number) ?? [] }));
     },
   };
@@ -77,28 +87,55 @@ export type LogoInput = Omit<Prisma.LogoCreateManyInput, 'id' | 'createdAt' | 'u
 };
 
 const LOGO_FIELDS = Object.values(Prisma.LogoScalarFieldEnum).filter((c) => c !== 'id');
-const INFO_FIELDS = ['symbol', 'name', 'mic', 'figi', 'exchCode', 'compositeFigi', 'shareClassFigi', 'marketSector'] as const;
+const INFO_FIELDS = [
+  'symbol',
+  'name',
+  'mic',
+  'figi',
+  'exchCode',
+  'compositeFigi',
+  'shareClassFigi',
+  'marketSector',
+] as const;
 
-const infoRows = (logoId: number, row: LogoInput) => row.securityInfo.map((info, position) => ({ ...info, logoId, position }));
+const infoRows = (logoId: number, row: LogoInput) =>
+  row.securityInfo.map((info, position) => ({ ...info, logoId, position }));
 
 /** Upserts logos by symbol in one transaction; a changed logo gets its security_info rows anew. */
 export function writeLogos(db: Db, rows: readonly LogoInput[]): Promise<WriteCounts> {
   return writeBatch(db, rows, {
     key: (r) => r.symbol,
-    load: (tx, batch) => tx.logo.findMany({ where: { symbol: { in: batch.map((r) => r.symbol) } }, include: WITH_INFO }),
+    load: (tx, batch) =>
+      tx.logo.findMany({ where: { symbol: { in: batch.map((r) => r.symbol) } }, include: WITH_INFO }),
     storedKey: (s) => s.symbol,
     same: (r, s) => sameFields(r, s, LOGO_FIELDS) && sameChildren(r.securityInfo, s.securityInfo, INFO_FIELDS),
     async insert(tx, batch) {
-      const created = await insertRows(tx, 'Logo', batch.map(({ securityInfo: _, ...logo }) => logo), ['id', 'symbol']);
+      const created = await insertRows(
+        tx,
+        'Logo',
+        batch.map(({ securityInfo: _, ...logo }) => logo),
+        ['id', 'symbol'],
+      );
       const ids = new Map(created.map((c) => [c.symbol as string, c.id as number]));
-      await insertRows(tx, 'LogoSecurityInfo', batch.flatMap((r) => infoRows(ids.get(r.symbol)!, r)));
+      await insertRows(
+        tx,
+        'LogoSecurityInfo',
+        batch.flatMap((r) => infoRows(ids.get(r.symbol)!, r)),
+      );
     },
     async update(tx, changes) {
-      for (const { row: { securityInfo: _, ...logo }, stored } of changes) {
+      for (const {
+        row: { securityInfo: _, ...logo },
+        stored,
+      } of changes) {
         await tx.logo.updateMany({ where: { id: stored.id }, data: changedFields(logo, stored, LOGO_FIELDS) });
       }
       await tx.logoSecurityInfo.deleteMany({ where: { logoId: { in: changes.map((c) => c.stored.id) } } });
-      await insertRows(tx, 'LogoSecurityInfo', changes.flatMap((c) => infoRows(c.stored.id, c.row)));
+      await insertRows(
+        tx,
+        'LogoSecurityInfo',
+        changes.flatMap((c) => infoRows(c.stored.id, c.row)),
+      );
     },
   });
 }

@@ -1,9 +1,24 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type NewsSecurity, type NewsType } from '../../generated/prisma/client.js';
-import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  keysetPage,
+  type KeyedList,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { childRows } from '../db/sql.js';
-import { changedFields, claimIds, insertRows, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted } from '../db/upsert.js';
+import {
+  changedFields,
+  claimIds,
+  insertRows,
+  sameChildren,
+  sameFields,
+  LOAD_CHUNK,
+  writeBatchWithInserted,
+} from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
 /** Every read of a news item loads its securities with it, in feed order. */
@@ -37,7 +52,8 @@ function conditionsSql(filter: Omit<NewsFilter, 'symbol'>): Prisma.Sql[] {
   // compared as text: PostgreSQL stores the type as an enum, and the parameter arrives as text
   if (filter.type !== undefined) out.push(Prisma.sql`CAST("type" AS TEXT) = ${filter.type}`);
   // FIGIs are stored upper-case; a filter takes any case (REST and GraphQL alike)
-  if (filter.shareClassFigi !== undefined) out.push(Prisma.sql`"shareClassFigi" = ${filter.shareClassFigi.toUpperCase()}`);
+  if (filter.shareClassFigi !== undefined)
+    out.push(Prisma.sql`"shareClassFigi" = ${filter.shareClassFigi.toUpperCase()}`);
   if (filter.id !== undefined) out.push(Prisma.sql`"id" = ${filter.id}`);
   return out;
 }
@@ -49,8 +65,14 @@ function newsList(db: Db, filter: NewsFilter): SortedList<NewsItem> {
     direction: 'desc',
     filters: [Prisma.sql`"ticker" = ${filter.symbol}`, ...conditionsSql(filter)],
     complete: async (rows) => {
-      const securities = await newsSecurities(db, rows.map((r) => r.id as number));
-      return rows.map((r) => ({ ...(r as Omit<NewsItem, 'securities'>), securities: securities.get(r.id as number) ?? [] }));
+      const securities = await newsSecurities(
+        db,
+        rows.map((r) => r.id as number),
+      );
+      return rows.map((r) => ({
+        ...(r as Omit<NewsItem, 'securities'>),
+        securities: securities.get(r.id as number) ?? [],
+      }));
     },
   };
 }
@@ -103,7 +125,10 @@ export type NewsSecurityInput = Omit<Prisma.NewsSecurityCreateManyInput, 'newsIt
  * One news item as an import writes it. `securities` undefined (the record left the key out, as
  * `securities=false` does) keeps the stored ones; a list replaces them when anything changed.
  */
-export type NewsInput = Omit<NewsItem, 'securities' | 'associatedPressReleases' | 'associatedRatings' | 'associatedTranscripts'> & {
+export type NewsInput = Omit<
+  NewsItem,
+  'securities' | 'associatedPressReleases' | 'associatedRatings' | 'associatedTranscripts'
+> & {
   associatedPressReleases: number[];
   associatedRatings: Prisma.InputJsonValue[];
   associatedTranscripts: Prisma.InputJsonValue[];
@@ -112,10 +137,21 @@ export type NewsInput = Omit<NewsItem, 'securities' | 'associatedPressReleases' 
 
 // the id is not compared: a stored item keeps its id (see writeNews)
 const NEWS_FIELDS = Object.values(Prisma.NewsItemScalarFieldEnum).filter((c) => c !== 'id');
-const NEWS_SECURITY_FIELDS = ['figi', 'name', 'mic', 'exchcode', 'ticker', 'compositefigi', 'securitytype', 'marketsector', 'shareclassfigi'] as const;
+const NEWS_SECURITY_FIELDS = [
+  'figi',
+  'name',
+  'mic',
+  'exchcode',
+  'ticker',
+  'compositefigi',
+  'securitytype',
+  'marketsector',
+  'shareclassfigi',
+] as const;
 
 const newsData = ({ id: _, securities: _s, ...row }: NewsInput) => row;
-const securityRows = (newsItemId: number, row: NewsInput) => (row.securities ?? []).map((s, position) => ({ ...s, newsItemId, position }));
+const securityRows = (newsItemId: number, row: NewsInput) =>
+  (row.securities ?? []).map((s, position) => ({ ...s, newsItemId, position }));
 
 /** As stored, with their securities: what a new item's event carries. */
 export async function newsByNewsIds(db: Db, newsIds: readonly string[]): Promise<NewsItem[]> {
@@ -123,7 +159,13 @@ export async function newsByNewsIds(db: Db, newsIds: readonly string[]): Promise
   // chunked: Prisma does not split the IN list that loads the included child rows
   for (let start = 0; start < newsIds.length; start += LOAD_CHUNK) {
     const chunk = newsIds.slice(start, start + LOAD_CHUNK);
-    rows.push(...(await db.prisma.newsItem.findMany({ where: { newsId: { in: chunk } }, orderBy: { id: 'asc' }, include: NEWS_INCLUDE })));
+    rows.push(
+      ...(await db.prisma.newsItem.findMany({
+        where: { newsId: { in: chunk } },
+        orderBy: { id: 'asc' },
+        include: NEWS_INCLUDE,
+      })),
+    );
   }
   return rows;
 }
@@ -137,27 +179,49 @@ export async function newsByNewsIds(db: Db, newsIds: readonly string[]): Promise
 export function writeNews(db: Db, rows: readonly NewsInput[]): Promise<WriteCounts & { insertedRows: NewsInput[] }> {
   return writeBatchWithInserted<NewsInput, NewsItem>(db, rows, {
     key: (r) => r.newsId,
-    load: (tx, batch) => tx.newsItem.findMany({ where: { newsId: { in: batch.map((r) => r.newsId) } }, include: NEWS_INCLUDE }),
+    load: (tx, batch) =>
+      tx.newsItem.findMany({ where: { newsId: { in: batch.map((r) => r.newsId) } }, include: NEWS_INCLUDE }),
     storedKey: (s) => s.newsId,
-    same: (r, s) => sameFields(r, s, NEWS_FIELDS) && (r.securities === undefined || sameChildren(r.securities, s.securities, NEWS_SECURITY_FIELDS)),
+    same: (r, s) =>
+      sameFields(r, s, NEWS_FIELDS) &&
+      (r.securities === undefined || sameChildren(r.securities, s.securities, NEWS_SECURITY_FIELDS)),
     async insert(tx, batch) {
-      const { withId, without } = await claimIds(batch, (r) => r.id, async (ids) =>
-        (await tx.newsItem.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+      const { withId, without } = await claimIds(
+        batch,
+        (r) => r.id,
+        async (ids) =>
+          (await tx.newsItem.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
       );
       if (without.length) {
         const top = (await tx.newsItem.aggregate({ _max: { id: true } }))._max.id ?? 0;
         let next = Math.max(top, ...withId.map((w) => w.id)) + 1;
         for (const row of without) withId.push({ row, id: next++ });
       }
-      await insertRows(tx, 'NewsItem', withId.map(({ row, id }) => ({ ...newsData(row), id })));
-      await insertRows(tx, 'NewsSecurity', withId.flatMap(({ row, id }) => securityRows(id, row)));
+      await insertRows(
+        tx,
+        'NewsItem',
+        withId.map(({ row, id }) => ({ ...newsData(row), id })),
+      );
+      await insertRows(
+        tx,
+        'NewsSecurity',
+        withId.flatMap(({ row, id }) => securityRows(id, row)),
+      );
     },
     async update(tx, changes) {
-      for (const { row, stored } of changes) await tx.newsItem.updateMany({ where: { id: stored.id }, data: changedFields(newsData(row), stored, NEWS_FIELDS) });
+      for (const { row, stored } of changes)
+        await tx.newsItem.updateMany({
+          where: { id: stored.id },
+          data: changedFields(newsData(row), stored, NEWS_FIELDS),
+        });
       const replaced = changes.filter((c) => c.row.securities !== undefined);
       if (replaced.length === 0) return;
       await tx.newsSecurity.deleteMany({ where: { newsItemId: { in: replaced.map((c) => c.stored.id) } } });
-      await insertRows(tx, 'NewsSecurity', replaced.flatMap((c) => securityRows(c.stored.id, c.row)));
+      await insertRows(
+        tx,
+        'NewsSecurity',
+        replaced.flatMap((c) => securityRows(c.stored.id, c.row)),
+      );
     },
   });
 }

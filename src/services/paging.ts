@@ -7,11 +7,22 @@ import { keysetPages, type KeyedList, type KeysetArgs, type Page } from '../db/k
 export { emptyPage, type Direction, type KeyedList, type KeysetArgs, type Page } from '../db/keyset.js';
 
 /** One page of `list` per key, the same arguments for each, in one statement. */
-export function keyedPages<Row>(db: Db, list: KeyedList<Row>, keys: readonly string[], args: KeysetArgs): Promise<Map<string, Page<Row>>> {
+export function keyedPages<Row>(
+  db: Db,
+  list: KeyedList<Row>,
+  keys: readonly string[],
+  args: KeysetArgs,
+): Promise<Map<string, Page<Row>>> {
   return keysetPages(db, list, keys, args);
 }
 
 /** What tells two keyed lists apart (their loaders' names): table, key, order and filters with their values. */
 export function keyedListIdentity(list: KeyedList<any>): unknown {
-  return [list.table, list.keyColumn, list.ordering.tag, list.direction, (list.filters ?? []).map((f) => [f.text, f.values])];
+  return [
+    list.table,
+    list.keyColumn,
+    list.ordering.tag,
+    list.direction,
+    (list.filters ?? []).map((f) => [f.text, f.values]),
+  ];
 }

@@ -1,10 +1,29 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type PressReleaseSecurity, type PressReleaseTicker } from '../../generated/prisma/client.js';
-import { decodeCursor, keysetPage, toPage, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  decodeCursor,
+  keysetPage,
+  toPage,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, childRows, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
-import { advanceSerial, changedFields, claimIds, insertRows, jsonInput, sameChildren, sameFields, LOAD_CHUNK, writeBatchWithInserted, type Tx } from '../db/upsert.js';
+import {
+  advanceSerial,
+  changedFields,
+  claimIds,
+  insertRows,
+  jsonInput,
+  sameChildren,
+  sameFields,
+  LOAD_CHUNK,
+  writeBatchWithInserted,
+  type Tx,
+} from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
 
 /** Every read of a press release loads its tickers and securities with it, in feed order. */
@@ -47,9 +66,22 @@ function rangeConditions(range: PublishTimeRange): Prisma.Sql[] {
 function pressReleaseList(db: Db, filter: PressReleaseFilter): SortedList<PressRelease> {
   const filters = rangeConditions(filter);
   if (filter.tickers) {
-    filters.push(Prisma.sql`EXISTS (SELECT 1 FROM "PressReleaseTicker" t WHERE t."pressReleaseId" = "PressRelease"."id" AND ${anyOf('t."ticker"', filter.tickers)})`);
+    filters.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "PressReleaseTicker" t WHERE t."pressReleaseId" = "PressRelease"."id" AND ${anyOf('t."ticker"', filter.tickers)})`,
+    );
   }
-  return { table: 'PressRelease', ordering: ORDERING, direction: 'desc', filters, complete: (rows) => withChildren(db, rows.map((r) => r.id as number), rows as ReleaseRow[]) };
+  return {
+    table: 'PressRelease',
+    ordering: ORDERING,
+    direction: 'desc',
+    filters,
+    complete: (rows) =>
+      withChildren(
+        db,
+        rows.map((r) => r.id as number),
+        rows as ReleaseRow[],
+      ),
+  };
 }
 
 /** One keyset page of the releases matching `filter`, newest first, with a lazy total count. */
@@ -58,7 +90,11 @@ export function pressReleasePage(db: Db, filter: PressReleaseFilter, args: Keyse
 }
 
 /** Page `page` of the releases matching `filter`, in the order of `pressReleasePage`, and their number. */
-export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: PageNumberArgs): Promise<NumberedPage<PressRelease>> {
+export function pressReleaseAtPage(
+  db: Db,
+  filter: PressReleaseFilter,
+  args: PageNumberArgs,
+): Promise<NumberedPage<PressRelease>> {
   return numberedPage(db, pressReleaseList(db, filter), args);
 }
 
@@ -66,7 +102,12 @@ export function pressReleaseAtPage(db: Db, filter: PressReleaseFilter, args: Pag
  * One page per ticker, the same arguments for each, in a constant number of statements: one
  * small `ORDER BY ... LIMIT` join per ticker finds the ids (one statement), pressReleasesByIds loads them.
  */
-export async function pressReleasePages(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, Page<PressRelease>>> {
+export async function pressReleasePages(
+  db: Db,
+  tickers: readonly string[],
+  range: PublishTimeRange,
+  args: KeysetArgs,
+): Promise<Map<string, Page<PressRelease>>> {
   const idsByTicker = await newestIdsPerTicker(db, tickers, range, args);
   const ids = [...new Set([...idsByTicker.values()].flat())];
   const byId = await pressReleasesByIds(db, ids);
@@ -80,7 +121,12 @@ export async function pressReleasePages(db: Db, tickers: readonly string[], rang
   );
 }
 
-async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: PublishTimeRange, args: KeysetArgs): Promise<Map<string, number[]>> {
+async function newestIdsPerTicker(
+  db: Db,
+  tickers: readonly string[],
+  range: PublishTimeRange,
+  args: KeysetArgs,
+): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>(tickers.map((t) => [t, []]));
   const conditions = rangeConditions(range);
   if (args.after) {
@@ -110,14 +156,22 @@ async function newestIdsPerTicker(db: Db, tickers: readonly string[], range: Pub
  */
 export async function pressReleasesByIds(db: Db, ids: readonly number[]): Promise<Map<number, PressRelease>> {
   if (ids.length === 0) return new Map();
-  const rows = await withChildren(db, ids, readSql<ReleaseRow>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf('"id"', ids)}`));
+  const rows = await withChildren(
+    db,
+    ids,
+    readSql<ReleaseRow>(db, Prisma.sql`SELECT * FROM "PressRelease" WHERE ${anyOf('"id"', ids)}`),
+  );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 type ReleaseRow = Omit<PressRelease, 'tickers' | 'securities'>;
 
 /** The releases `ids` with their tickers and securities (as PRESS_RELEASE_INCLUDE), read in one turn with `rows`. */
-async function withChildren(db: Db, ids: readonly number[], rows: Promise<ReleaseRow[]> | ReleaseRow[]): Promise<PressRelease[]> {
+async function withChildren(
+  db: Db,
+  ids: readonly number[],
+  rows: Promise<ReleaseRow[]> | ReleaseRow[],
+): Promise<PressRelease[]> {
   const [releases, tickers, securities] = await Promise.all([
     rows,
     childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids),
@@ -133,7 +187,11 @@ async function withChildren(db: Db, ids: readonly number[], rows: Promise<Releas
  * it: a JSON number whose double is a safe integer (`5.0000000000000001` is 5; one past the double
  * range fails the statement, and the resolvers answer instead).
  */
-export function pressReleasesOfIdsLevel(idsColumn: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+export function pressReleasesOfIdsLevel(
+  idsColumn: string,
+  columns: readonly string[],
+  children: readonly TreeLevel[],
+): TreeLevel {
   const carried = [...new Set([...columns, 'id'])];
   return {
     table: 'PressRelease',
@@ -156,7 +214,17 @@ export type PressReleaseSecurityInput = Omit<Prisma.PressReleaseSecurityCreateMa
 /** One release as an import writes it; tickers and securities replace the stored ones when anything changed. */
 export type PressReleaseInput = Omit<
   Prisma.PressReleaseCreateManyInput,
-  'id' | 'publishTime' | 'categories' | 'keywords' | 'externalLinks' | 'exchanges' | 'contacts' | 'mediaAssets' | 'raw' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'publishTime'
+  | 'categories'
+  | 'keywords'
+  | 'externalLinks'
+  | 'exchanges'
+  | 'contacts'
+  | 'mediaAssets'
+  | 'raw'
+  | 'createdAt'
+  | 'updatedAt'
 > & {
   publishTime: Date;
   categories: Prisma.JsonValue;
@@ -173,7 +241,16 @@ export type PressReleaseInput = Omit<
 };
 
 const RELEASE_FIELDS = Object.values(Prisma.PressReleaseScalarFieldEnum).filter((c) => c !== 'id');
-const SECURITY_FIELDS = ['figi', 'isin', 'name', 'symbol', 'micCode', 'figiComposite', 'figiShareClass', 'vendorxExchCode'] as const;
+const SECURITY_FIELDS = [
+  'figi',
+  'isin',
+  'name',
+  'symbol',
+  'micCode',
+  'figiComposite',
+  'figiShareClass',
+  'vendorxExchCode',
+] as const;
 
 /**
  * The id a new release asks for: its WireDataID when that is a plain positive integer. News items
@@ -202,8 +279,16 @@ function children(pressReleaseId: number, row: PressReleaseInput) {
 
 async function insertChildren(tx: Tx, db: Db, rows: { id: number; row: PressReleaseInput }[]): Promise<void> {
   const all = rows.map(({ id, row }) => children(id, row));
-  await insertRows(tx, 'PressReleaseTicker', all.flatMap((c) => c.tickers));
-  await insertRows(tx, 'PressReleaseSecurity', all.flatMap((c) => c.securities));
+  await insertRows(
+    tx,
+    'PressReleaseTicker',
+    all.flatMap((c) => c.tickers),
+  );
+  await insertRows(
+    tx,
+    'PressReleaseSecurity',
+    all.flatMap((c) => c.securities),
+  );
 }
 
 /** As stored, with tickers and securities: what a new release's event carries. */
@@ -212,41 +297,72 @@ export async function pressReleasesByWireIds(db: Db, wireDataIds: readonly strin
   // chunked: Prisma does not split the IN list that loads the included child rows
   for (let start = 0; start < wireDataIds.length; start += LOAD_CHUNK) {
     const chunk = wireDataIds.slice(start, start + LOAD_CHUNK);
-    rows.push(...(await db.prisma.pressRelease.findMany({ where: { wireDataId: { in: chunk } }, orderBy: { id: 'asc' }, include: PRESS_RELEASE_INCLUDE })));
+    rows.push(
+      ...(await db.prisma.pressRelease.findMany({
+        where: { wireDataId: { in: chunk } },
+        orderBy: { id: 'asc' },
+        include: PRESS_RELEASE_INCLUDE,
+      })),
+    );
   }
   return rows;
 }
 
 /** Upserts press releases by WireDataID in one transaction; names the records it inserted. */
-export function writePressReleases(db: Db, rows: readonly PressReleaseInput[]): Promise<WriteCounts & { insertedRows: PressReleaseInput[] }> {
+export function writePressReleases(
+  db: Db,
+  rows: readonly PressReleaseInput[],
+): Promise<WriteCounts & { insertedRows: PressReleaseInput[] }> {
   return writeBatchWithInserted(db, rows, {
     key: (r) => r.wireDataId,
-    load: (tx, batch) => tx.pressRelease.findMany({ where: { wireDataId: { in: batch.map((r) => r.wireDataId) } }, include: PRESS_RELEASE_INCLUDE }),
+    load: (tx, batch) =>
+      tx.pressRelease.findMany({
+        where: { wireDataId: { in: batch.map((r) => r.wireDataId) } },
+        include: PRESS_RELEASE_INCLUDE,
+      }),
     storedKey: (s) => s.wireDataId,
     same: (r, s) =>
       sameFields(r, s, RELEASE_FIELDS) &&
-      sameChildren(r.tickers.map((ticker) => ({ ticker })), s.tickers, ['ticker']) &&
+      sameChildren(
+        r.tickers.map((ticker) => ({ ticker })),
+        s.tickers,
+        ['ticker'],
+      ) &&
       sameChildren(r.securities, s.securities, SECURITY_FIELDS),
     async insert(tx, batch) {
       const { withId, without } = await claimIds(batch, wantedId, async (ids) =>
         (await tx.pressRelease.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
       );
       if (withId.length) {
-        await insertRows(tx, 'PressRelease', withId.map(({ row, id }) => ({ ...releaseRow(row), id })));
+        await insertRows(
+          tx,
+          'PressRelease',
+          withId.map(({ row, id }) => ({ ...releaseRow(row), id })),
+        );
         await advanceSerial(tx, 'PressRelease');
       }
       const created = await insertRows(tx, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
       const byWire = new Map(without.map((row) => [row.wireDataId, row]));
-      await insertChildren(tx, db, [...withId, ...created.map((c) => ({ id: c.id as number, row: byWire.get(c.wireDataId as string)! }))]);
+      await insertChildren(tx, db, [
+        ...withId,
+        ...created.map((c) => ({ id: c.id as number, row: byWire.get(c.wireDataId as string)! })),
+      ]);
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {
-        await tx.pressRelease.updateMany({ where: { id: stored.id }, data: releaseUpdate(changedFields(releaseRow(row), stored, RELEASE_FIELDS)) });
+        await tx.pressRelease.updateMany({
+          where: { id: stored.id },
+          data: releaseUpdate(changedFields(releaseRow(row), stored, RELEASE_FIELDS)),
+        });
       }
       const ids = changes.map((c) => c.stored.id);
       await tx.pressReleaseTicker.deleteMany({ where: { pressReleaseId: { in: ids } } });
       await tx.pressReleaseSecurity.deleteMany({ where: { pressReleaseId: { in: ids } } });
-      await insertChildren(tx, db, changes.map((c) => ({ id: c.stored.id, row: c.row })));
+      await insertChildren(
+        tx,
+        db,
+        changes.map((c) => ({ id: c.stored.id, row: c.row })),
+      );
     },
   });
 }

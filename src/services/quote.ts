@@ -4,5 +4,6 @@ import { tickPage, writeTicks, type TickPageArgs, type TimeRange } from './tick.
 
 export type { Quote };
 
-export const quotePage = (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) => tickPage(db, 'Quote', symbol, range, args);
+export const quotePage = (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) =>
+  tickPage(db, 'Quote', symbol, range, args);
 export const writeQuotes = (db: Db, rows: Quote[]) => writeTicks(db, 'Quote', rows);

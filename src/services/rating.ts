@@ -1,6 +1,13 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Rating } from '../../generated/prisma/client.js';
-import { keysetPage, type KeyedList, type KeysetArgs, type Ordering, type Page, type SortedList } from '../db/keyset.js';
+import {
+  keysetPage,
+  type KeyedList,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+  type SortedList,
+} from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { changedFields, insertRows, sameFields, writeBatch } from '../db/upsert.js';
@@ -64,7 +71,13 @@ export function ratingAtPage(db: Db, filter: RatingFilter, args: PageNumberArgs)
 
 /** Each ticker's ratings that meet `conditions`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */
 export function ratingsByTicker(conditions: RatingConditions): KeyedList<Rating> {
-  return { table: 'Rating', keyColumn: 'ticker', ordering: ORDERING, direction: 'desc', filters: conditionsSql(conditions) };
+  return {
+    table: 'Rating',
+    keyColumn: 'ticker',
+    ordering: ORDERING,
+    direction: 'desc',
+    filters: conditionsSql(conditions),
+  };
 }
 
 /** For loaders: ratings by id; ids that do not exist are missing from the map. */
@@ -91,7 +104,8 @@ export function writeRatings(db: Db, rows: readonly RatingInput[]): Promise<Writ
       await insertRows(tx, 'Rating', batch);
     },
     async update(tx, changes) {
-      for (const { row, stored } of changes) await tx.rating.updateMany({ where: { id: row.id }, data: changedFields(row, stored, RATING_FIELDS) });
+      for (const { row, stored } of changes)
+        await tx.rating.updateMany({ where: { id: row.id }, data: changedFields(row, stored, RATING_FIELDS) });
     },
   });
 }

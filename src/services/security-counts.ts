@@ -140,7 +140,9 @@ async function snapshotOf(pool: Pool, columns: readonly string[]): Promise<Snaps
   let failure: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const [version] = (await client.query<{ v: string }>('SELECT "version"::text AS "v" FROM "SecurityMasterVersion" WHERE "id" = 1')).rows;
+    const [version] = (
+      await client.query<{ v: string }>('SELECT "version"::text AS "v" FROM "SecurityMasterVersion" WHERE "id" = 1')
+    ).rows;
     const [total] = (await client.query<{ n: string }>('SELECT COUNT(*)::text AS "n" FROM "Security"')).rows;
     const joined: Snapshot['columns'] = [];
     for (const c of columns) {

@@ -57,10 +57,15 @@ export async function securityFacets(db: Db, source: Prisma.Sql, facets: readonl
   const branches = facets.flatMap((spec, i) => [
     Prisma.sql`SELECT ${lit(i)} AS "f", 0 AS "k", CAST(${col(i)} AS TEXT) AS "v", ${spec.kind === 'number' ? Prisma.sql`CAST(${col(i)} AS DOUBLE PRECISION)` : NO_NUMBER} AS "o", COUNT(*) AS "n", ${NO_NUMBER} AS "mn", ${NO_NUMBER} AS "mx", ${NO_NUMBER} AS "sm", ${NO_NUMBER} AS "av" FROM "matched" WHERE ${col(i)} IS NOT NULL GROUP BY ${col(i)}`,
     ...(spec.kind === 'number'
-      ? [Prisma.sql`SELECT ${lit(i)}, 1, CAST(NULL AS TEXT), ${NO_NUMBER}, COUNT(${col(i)}), CAST(MIN(${col(i)}) AS DOUBLE PRECISION), CAST(MAX(${col(i)}) AS DOUBLE PRECISION), CAST(SUM(${col(i)} * 1.0) AS DOUBLE PRECISION), CAST(AVG(${col(i)} * 1.0) AS DOUBLE PRECISION) FROM "matched"`]
+      ? [
+          Prisma.sql`SELECT ${lit(i)}, 1, CAST(NULL AS TEXT), ${NO_NUMBER}, COUNT(${col(i)}), CAST(MIN(${col(i)}) AS DOUBLE PRECISION), CAST(MAX(${col(i)}) AS DOUBLE PRECISION), CAST(SUM(${col(i)} * 1.0) AS DOUBLE PRECISION), CAST(AVG(${col(i)} * 1.0) AS DOUBLE PRECISION) FROM "matched"`,
+        ]
       : []),
   ]);
-  const columns = Prisma.join(facets.map((spec, i) => Prisma.sql`s.${Prisma.raw(`"${spec.column}"`)} AS ${col(i)}`), ', ');
+  const columns = Prisma.join(
+    facets.map((spec, i) => Prisma.sql`s.${Prisma.raw(`"${spec.column}"`)} AS ${col(i)}`),
+    ', ',
+  );
   const rows = await readSql<FacetRow>(
     db,
     Prisma.sql`WITH "matched" AS (SELECT ${columns} ${source})
@@ -69,7 +74,12 @@ export async function securityFacets(db: Db, source: Prisma.Sql, facets: readonl
         FROM (${Prisma.join(branches, ' UNION ALL ')}) "g"
       ) "x" WHERE "r" <= ${MAX_FACET_VALUES} ORDER BY "f", "k", "r"`,
   );
-  const result: FacetCount[] = facets.map((spec) => ({ field_name: spec.field, counts: [], sampled: false, stats: { total_values: 0 } }));
+  const result: FacetCount[] = facets.map((spec) => ({
+    field_name: spec.field,
+    counts: [],
+    sampled: false,
+    stats: { total_values: 0 },
+  }));
   for (const row of rows) {
     const i = Number(row.f);
     const facet = result[i]!;
@@ -79,7 +89,12 @@ export async function securityFacets(db: Db, source: Prisma.Sql, facets: readonl
       facet.stats.total_values = Number(row.total);
     } else if (row.mn !== null && row.mn !== undefined) {
       // an empty match set has no min or max: Typesense leaves the numeric stats out then
-      Object.assign(facet.stats, { min: Number(row.mn), max: Number(row.mx), sum: Number(row.sm), avg: Number(row.av) });
+      Object.assign(facet.stats, {
+        min: Number(row.mn),
+        max: Number(row.mx),
+        sum: Number(row.sm),
+        avg: Number(row.av),
+      });
     }
   }
   return result;

@@ -44,7 +44,10 @@ export interface SearchIndex {
 }
 
 const FIELDS = [...SECURITY_SEARCH_FIELDS.values()].filter((f) => !f.metrics);
-const ROWS = Prisma.sql`SELECT "id", ${Prisma.join(FIELDS.map((f) => Prisma.raw(`"${f.column}"`)), ', ')} FROM "Security" ORDER BY "id"`;
+const ROWS = Prisma.sql`SELECT "id", ${Prisma.join(
+  FIELDS.map((f) => Prisma.raw(`"${f.column}"`)),
+  ', ',
+)} FROM "Security" ORDER BY "id"`;
 const TERMS = Prisma.sql`SELECT "term", "field", "securityId" FROM "SecurityTerm"`;
 
 function valueOf(kind: 'string' | 'number' | 'boolean', v: unknown): Value {
@@ -82,9 +85,23 @@ async function readIndex(db: Db): Promise<SearchIndex | { tooLarge: bigint } | u
   }
   const postings = new Map([...lists].map(([key, list]) => [key, Int32Array.from(list.items)]));
   const symbols = values.get('symbol') as string[];
-  const bySymbol = Int32Array.from(ids, (_, i) => i).sort((a, b) => (symbols[a]! < symbols[b]! ? -1 : symbols[a]! > symbols[b]! ? 1 : ids[a]! < ids[b]! ? -1 : 1));
-  const codes = new Map(FIELDS.filter((f) => f.facet && f.kind !== 'number').map((f) => [f.name, encode(values.get(f.name)!)]));
-  return { version, ids, values, marketCap: values.get('financials.market_cap') as (number | null)[], nameWords, postings, terms: forward, bySymbol, codes };
+  const bySymbol = Int32Array.from(ids, (_, i) => i).sort((a, b) =>
+    symbols[a]! < symbols[b]! ? -1 : symbols[a]! > symbols[b]! ? 1 : ids[a]! < ids[b]! ? -1 : 1,
+  );
+  const codes = new Map(
+    FIELDS.filter((f) => f.facet && f.kind !== 'number').map((f) => [f.name, encode(values.get(f.name)!)]),
+  );
+  return {
+    version,
+    ids,
+    values,
+    marketCap: values.get('financials.market_cap') as (number | null)[],
+    nameWords,
+    postings,
+    terms: forward,
+    bySymbol,
+    codes,
+  };
 }
 
 function encode(column: readonly Value[]): { codes: Int32Array; labels: string[] } {
@@ -183,7 +200,8 @@ function textScores(index: SearchIndex, text: TextMatch): Map<number, number> {
   };
   const rarest = reach.indexOf(Math.min(...reach));
   const candidates = new Map<number, number>();
-  for (const [key, cost] of expansions[rarest]!) for (const i of index.postings.get(key)!) if (!(candidates.get(i)! <= cost)) candidates.set(i, cost);
+  for (const [key, cost] of expansions[rarest]!)
+    for (const i of index.postings.get(key)!) if (!(candidates.get(i)! <= cost)) candidates.set(i, cost);
   const scores = new Map<number, number>();
   for (const [i, cost] of candidates) {
     let sum = cost;
@@ -236,11 +254,17 @@ export function searchIndex(index: SearchIndex, query: IndexQuery, wanted: numbe
     const keep = compileFilter(query.filter, (field) => index.values.get(field)!);
     matches = matches.filter(keep);
   }
-  const sortKeys = keys?.map(({ field, order }) => ({ text: field === TEXT_MATCH, column: index.values.get(field), desc: order === 'desc' }));
+  const sortKeys = keys?.map(({ field, order }) => ({
+    text: field === TEXT_MATCH,
+    column: index.values.get(field),
+    desc: order === 'desc',
+  }));
   const compare = (a: number, b: number): number => {
     if (sortKeys) {
       for (const { text, column, desc } of sortKeys) {
-        const c = text ? (desc ? 1 : -1) * (scores!.get(a)! - scores!.get(b)!) : compareValues(column![a]!, column![b]!, desc);
+        const c = text
+          ? (desc ? 1 : -1) * (scores!.get(a)! - scores!.get(b)!)
+          : compareValues(column![a]!, column![b]!, desc);
         if (c !== 0) return c;
       }
     } else if (scores) {
@@ -250,7 +274,11 @@ export function searchIndex(index: SearchIndex, query: IndexQuery, wanted: numbe
     return index.ids[a]! < index.ids[b]! ? -1 : 1;
   };
   const page = inOrder ? matches.slice(0, Math.max(wanted, 0)) : topOf(matches, wanted, compare);
-  return { ids: page.map((i) => index.ids[i]!), found: matches.length, facetsOf: (fields) => facetsOf(index, matches, fields) };
+  return {
+    ids: page.map((i) => index.ids[i]!),
+    found: matches.length,
+    facetsOf: (fields) => facetsOf(index, matches, fields),
+  };
 }
 
 /**
@@ -291,20 +319,33 @@ function topOf(items: number[], k: number, compare: (a: number, b: number) => nu
 function facetsOf(index: SearchIndex, matches: readonly number[], fields: readonly string[]): FacetCount[] {
   return fields.map((field) => {
     const column = index.values.get(field)!;
-    return SECURITY_SEARCH_FIELDS.get(field)!.kind === 'number' ? numberFacet(field, column as readonly (number | null)[], matches) : textFacet(field, index.codes.get(field)!, matches);
+    return SECURITY_SEARCH_FIELDS.get(field)!.kind === 'number'
+      ? numberFacet(field, column as readonly (number | null)[], matches)
+      : textFacet(field, index.codes.get(field)!, matches);
   });
 }
 
 /** A text or boolean facet: counted by code, ties by the stored text (a boolean's, 0/1 or false/true, puts false first either way). */
-function textFacet(field: string, { codes, labels }: { codes: Int32Array; labels: readonly string[] }, matches: readonly number[]): FacetCount {
+function textFacet(
+  field: string,
+  { codes, labels }: { codes: Int32Array; labels: readonly string[] },
+  matches: readonly number[],
+): FacetCount {
   const counts = new Int32Array(labels.length);
   for (const i of matches) {
     const code = codes[i]!;
     if (code >= 0) counts[code]!++;
   }
   const present = labels.map((label, code) => [label, counts[code]!] as const).filter(([, count]) => count > 0);
-  const top = present.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, MAX_FACET_VALUES);
-  return { field_name: field, counts: top.map(([value, count]) => ({ value, count, highlighted: value })), sampled: false, stats: { total_values: present.length } };
+  const top = present
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, MAX_FACET_VALUES);
+  return {
+    field_name: field,
+    counts: top.map(([value, count]) => ({ value, count, highlighted: value })),
+    sampled: false,
+    stats: { total_values: present.length },
+  };
 }
 
 /** A numeric facet: the values sorted once, each run of one value a count (a market cap has as many values as securities). */
@@ -334,7 +375,12 @@ function numberFacet(field: string, column: readonly (number | null)[], matches:
   }
   const stats: FacetCount['stats'] = { total_values: distinct };
   if (n > 0) Object.assign(stats, { min: sorted[0], max: sorted[n - 1], sum, avg: sum / n });
-  return { field_name: field, counts: best.map(({ value, count }) => ({ value: String(value), count, highlighted: String(value) })), sampled: false, stats };
+  return {
+    field_name: field,
+    counts: best.map(({ value, count }) => ({ value: String(value), count, highlighted: String(value) })),
+    sampled: false,
+    stats,
+  };
 }
 
 /** The rows of `ids`, in that order (one statement); an id deleted since the index was read is left out. */

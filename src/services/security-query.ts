@@ -61,7 +61,8 @@ function columnOf(field: string): Prisma.Sql {
 
 const isMetric = (field: string) => SECURITY_SEARCH_FIELDS.get(field)?.metrics === true;
 const fieldsOf = (f: Filter): string[] => ('of' in f ? f.of.flatMap(fieldsOf) : [f.field]);
-const usesMetrics = (query: SecurityQuery): boolean => [...(query.filter ? fieldsOf(query.filter) : []), ...(query.sort ?? []).map((s) => s.field)].some(isMetric);
+const usesMetrics = (query: SecurityQuery): boolean =>
+  [...(query.filter ? fieldsOf(query.filter) : []), ...(query.sort ?? []).map((s) => s.field)].some(isMetric);
 
 /** What a query selects: its FROM and WHERE, its order, and its text's match; undefined when nothing can match. */
 interface QuerySource {
@@ -72,7 +73,8 @@ interface QuerySource {
 
 /** The rule of a query's parts beyond each part's own: relevance needs text. */
 function checkQuery(query: SecurityQuery): void {
-  if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH)) throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
+  if (!query.text && query.sort?.some((s) => s.field === TEXT_MATCH))
+    throw new AppError('BAD_REQUEST', `sort by ${TEXT_MATCH} (relevance) needs a text query`);
 }
 
 /** Why the master in memory cannot answer `query`: it answers the whole master (no identifier prefix), without metrics. */
@@ -83,9 +85,15 @@ const notInMemory = (query: SecurityQuery): 'prefix' | 'metrics' | undefined =>
 type SearchFallbacks = Pick<Fallbacks, 'record'> | undefined;
 
 /** The master in memory at the master's version, with that version; undefined (told to `fallbacks`, with why) while it is (re)read. */
-async function currentIndex(db: Db, fallbacks: SearchFallbacks): Promise<{ index: SearchIndex; version: bigint } | undefined> {
+async function currentIndex(
+  db: Db,
+  fallbacks: SearchFallbacks,
+): Promise<{ index: SearchIndex; version: bigint } | undefined> {
   const version = await masterVersion(db);
-  const index = version === undefined ? 'unversioned' : indexAt(db, version, (err) => fallbacks?.record('search', 'error', { err }));
+  const index =
+    version === undefined
+      ? 'unversioned'
+      : indexAt(db, version, (err) => fallbacks?.record('search', 'error', { err }));
   if (typeof index !== 'string') return { index, version: version! };
   fallbacks?.record('search', index);
   return undefined;
@@ -99,7 +107,10 @@ function fromMemory(query: SecurityQuery, fallbacks: SearchFallbacks): boolean {
 }
 
 async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | undefined> {
-  const [search, text] = await Promise.all([query.search && matchOf(db, query.search), query.text && textMatch(db, query.text.q, query.text.fields)]);
+  const [search, text] = await Promise.all([
+    query.search && matchOf(db, query.search),
+    query.text && textMatch(db, query.text.q, query.text.fields),
+  ]);
   // nothing can match: LIKE's wildcards in an identifier prefix, or text without a single word
   if ((query.search && !search) || (query.text && (!text || textMatchesNothing(text)))) return undefined;
   const joins = Prisma.join(
@@ -113,18 +124,32 @@ async function sourceOf(db: Db, query: SecurityQuery): Promise<QuerySource | und
   const conditions = [...(search ? [search.match] : []), ...(query.filter ? [filterSql(query.filter, columnOf)] : [])];
   const source = Prisma.sql`${joins} WHERE ${conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`}`;
   // relevance is best first for `desc`, as Typesense's _text_match: the score is lower the better
-  const sorted = query.sort?.length ? orderSql(query.sort, columnOf, text ? Prisma.raw('(-m."score")') : undefined) : Prisma.empty;
-  const order = sorted !== Prisma.empty ? Prisma.sql`${sorted}, s."id"`
-    : text ? Prisma.sql`m."score", s."marketCap" DESC NULLS LAST, s."id"`
-    : Prisma.raw(`s."${search && !search.wildcard ? search.column : 'symbol'}", s."id"`);
+  const sorted = query.sort?.length
+    ? orderSql(query.sort, columnOf, text ? Prisma.raw('(-m."score")') : undefined)
+    : Prisma.empty;
+  const order =
+    sorted !== Prisma.empty
+      ? Prisma.sql`${sorted}, s."id"`
+      : text
+        ? Prisma.sql`m."score", s."marketCap" DESC NULLS LAST, s."id"`
+        : Prisma.raw(`s."${search && !search.wildcard ? search.column : 'symbol'}", s."id"`);
   return { source, order, text: text || undefined };
 }
 
-const facetSpecs = (fields: readonly string[]) => fields.map((field) => ({ field, column: SECURITY_SEARCH_FIELDS.get(field)!.column, kind: SECURITY_SEARCH_FIELDS.get(field)!.kind }));
-const noFacets = (fields: readonly string[]): FacetCount[] => fields.map((field) => ({ field_name: field, counts: [], sampled: false, stats: { total_values: 0 } }));
+const facetSpecs = (fields: readonly string[]) =>
+  fields.map((field) => ({
+    field,
+    column: SECURITY_SEARCH_FIELDS.get(field)!.column,
+    kind: SECURITY_SEARCH_FIELDS.get(field)!.kind,
+  }));
+const noFacets = (fields: readonly string[]): FacetCount[] =>
+  fields.map((field) => ({ field_name: field, counts: [], sampled: false, stats: { total_values: 0 } }));
 
 /** A ranked or sorted page: its cursor is the position after a hit, since a rank is no key to seek to. */
-const RANKED: Ordering<{ offset: number }> = { tag: 'securities.ranked', columns: [{ column: 'offset', type: 'int', of: (r) => r.offset }] };
+const RANKED: Ordering<{ offset: number }> = {
+  tag: 'securities.ranked',
+  columns: [{ column: 'offset', type: 'int', of: (r) => r.offset }],
+};
 
 /** `securityQueryPage` by cursor, as a connection pages: the page of `first` hits after `after`, and the result it comes from. */
 export async function securityQueryCursorPage(
@@ -156,35 +181,63 @@ export async function securityQueryPage(
   { offset, limit }: { offset: number; limit: number },
   { index = true, fallbacks }: { index?: boolean; fallbacks?: SearchFallbacks } = {},
 ): Promise<SecurityQueryResult> {
-  if (offset > MAX_SEARCH_OFFSET) throw new AppError('BAD_REQUEST', `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`);
+  if (offset > MAX_SEARCH_OFFSET)
+    throw new AppError(
+      'BAD_REQUEST',
+      `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`,
+    );
   checkQuery(query);
   if (index && fromMemory(query, fallbacks)) {
     const found = await fromIndex(db, query, offset, limit, fallbacks);
     if (found) return found;
   }
   const [q, outOf] = await Promise.all([sourceOf(db, query), totalSecurities(db)]);
-  if (!q) return { nodes: [], more: false, found: 0, outOf, facets: noFacets(query.facets ?? []), facetsOf: async (fields) => noFacets(fields), text: undefined };
+  if (!q)
+    return {
+      nodes: [],
+      more: false,
+      found: 0,
+      outOf,
+      facets: noFacets(query.facets ?? []),
+      facetsOf: async (fields) => noFacets(fields),
+      text: undefined,
+    };
   const facetsOf = (fields: readonly string[]) => securityFacets(db, q.source, facetSpecs(fields));
   // the count rides on the page (one pass over the match set, not two); a page past the end has no
   // row to carry it, and counts alone
   const [rows, facets] = await Promise.all([
-    readSql<Security & { matchCount?: unknown }>(db, Prisma.sql`SELECT s.*, COUNT(*) OVER () AS "matchCount" ${q.source} ORDER BY ${q.order} LIMIT ${limit + 1} OFFSET ${offset}`),
+    readSql<Security & { matchCount?: unknown }>(
+      db,
+      Prisma.sql`SELECT s.*, COUNT(*) OVER () AS "matchCount" ${q.source} ORDER BY ${q.order} LIMIT ${limit + 1} OFFSET ${offset}`,
+    ),
     facetsOf(query.facets ?? []),
   ]);
-  const found = rows.length ? Number(rows[0]!.matchCount) : offset === 0 ? 0 : Number((await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" ${q.source}`))[0]?.n ?? 0);
+  const found = rows.length
+    ? Number(rows[0]!.matchCount)
+    : offset === 0
+      ? 0
+      : Number((await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" ${q.source}`))[0]?.n ?? 0);
   const nodes = rows.slice(0, limit).map(({ matchCount: _, ...row }) => row as Security);
   return { nodes, more: rows.length > limit, found, outOf, facets, facetsOf, text: q.text };
 }
 
 /** The page from the master in memory (services/security-index.ts), when it is at the master's version; else undefined (SQL answers). */
-async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: number, fallbacks: SearchFallbacks): Promise<SecurityQueryResult | undefined> {
+async function fromIndex(
+  db: Db,
+  query: SecurityQuery,
+  offset: number,
+  limit: number,
+  fallbacks: SearchFallbacks,
+): Promise<SecurityQueryResult | undefined> {
   const current = await currentIndex(db, fallbacks);
   if (!current) return undefined;
   const { index, version } = current;
   // the version just read serves the vocabulary too: one read of it per search
   const text = query.text && (await textMatch(db, query.text.q, query.text.fields, version));
   const none = query.text && (!text || textMatchesNothing(text));
-  const hits = none ? { ids: [], found: 0, facetsOf: noFacets } : searchIndex(index, { text, filter: query.filter, sort: query.sort }, offset + limit + 1);
+  const hits = none
+    ? { ids: [], found: 0, facetsOf: noFacets }
+    : searchIndex(index, { text, filter: query.filter, sort: query.sort }, offset + limit + 1);
   const rows = await securitiesInOrder(db, hits.ids.slice(offset, offset + limit + 1));
   return {
     nodes: rows.slice(0, limit),
@@ -198,7 +251,12 @@ async function fromIndex(db: Db, query: SecurityQuery, offset: number, limit: nu
 }
 
 /** The facets of `fields` over everything `query` matches, alone (GraphQL's `facets` on a keyset page). */
-export async function securityQueryFacets(db: Db, query: SecurityQuery, fields: readonly string[], fallbacks?: SearchFallbacks): Promise<FacetCount[]> {
+export async function securityQueryFacets(
+  db: Db,
+  query: SecurityQuery,
+  fields: readonly string[],
+  fallbacks?: SearchFallbacks,
+): Promise<FacetCount[]> {
   checkQuery(query);
   if (!query.text && fromMemory(query, fallbacks)) {
     const current = await currentIndex(db, fallbacks);

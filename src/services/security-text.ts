@@ -46,7 +46,9 @@ function termRows(rows: readonly SecurityText[]): Record<string, unknown>[] {
   for (const r of rows) {
     const symbol = symbolTerm(r.symbol);
     if (symbol) out.push({ term: symbol, field: TEXT_FIELDS.symbol, securityId: r.id, position: 0 });
-    nameTerms(r.name).forEach((term, position) => out.push({ term, field: TEXT_FIELDS.name, securityId: r.id, position }));
+    nameTerms(r.name).forEach((term, position) =>
+      out.push({ term, field: TEXT_FIELDS.name, securityId: r.id, position }),
+    );
   }
   return out;
 }
@@ -56,7 +58,12 @@ async function replaceTerms(tx: Tx, db: Db, rows: readonly SecurityText[]): Prom
   // the vocabularies built before it stale too; and every writer of terms takes the version row's
   // lock first (an import holds it from its write of "Security"), so two never deadlock.
   await tx.$executeRaw(Prisma.sql`UPDATE "SecurityMasterVersion" SET "version" = "version" + 1 WHERE "id" = 1`);
-  await tx.$executeRaw(Prisma.sql`DELETE FROM "SecurityTerm" WHERE ${anyOf('"securityId"', rows.map((r) => r.id))}`);
+  await tx.$executeRaw(
+    Prisma.sql`DELETE FROM "SecurityTerm" WHERE ${anyOf(
+      '"securityId"',
+      rows.map((r) => r.id),
+    )}`,
+  );
   await insertRows(tx, 'SecurityTerm', termRows(rows));
 }
 
@@ -197,14 +204,20 @@ function matchSql(rows: readonly MatchRow[], tokenCount: number): Prisma.Sql {
 }
 
 /** The query's match over `fields` (symbol, name or both); undefined when the query has no token (nothing to match). */
-export async function textMatch(db: Db, q: string, fields: readonly TextField[], version?: bigint): Promise<TextMatch | undefined> {
+export async function textMatch(
+  db: Db,
+  q: string,
+  fields: readonly TextField[],
+  version?: bigint,
+): Promise<TextMatch | undefined> {
   checkQueryLength(q);
   const tokens = queryTokens(q);
   if (tokens.length === 0) return undefined;
   if (tokens.length > MAX_QUERY_TOKENS) {
     throw new AppError('BAD_REQUEST', `search: a query holds at most ${MAX_QUERY_TOKENS} words; got ${tokens.length}`);
   }
-  if (fields.length === 0) throw new AppError('BAD_REQUEST', 'search: name at least one field to search (symbol, name); got none');
+  if (fields.length === 0)
+    throw new AppError('BAD_REQUEST', 'search: name at least one field to search (symbol, name); got none');
   const fieldSet = new Set(fields.map((f) => TEXT_FIELDS[f]));
   const vocabulary = await vocabularyOf(db, version);
   const rows: MatchRow[] = [];
@@ -220,7 +233,11 @@ export async function textMatch(db: Db, q: string, fields: readonly TextField[],
   const symbols = new Map<string, number>();
   const whole = symbolTerm(q);
   if (fieldSet.has(TEXT_FIELDS.symbol) && whole) {
-    for (const e of expandToken(vocabulary, whole, { prefix: true, typos: false, fields: new Set([TEXT_FIELDS.symbol]) })) {
+    for (const e of expandToken(vocabulary, whole, {
+      prefix: true,
+      typos: false,
+      fields: new Set([TEXT_FIELDS.symbol]),
+    })) {
       rows.push([e.term, e.field, -1, matchCost(e)]);
       symbols.set(e.term, matchCost(e));
     }
@@ -242,7 +259,10 @@ export function textHighlights(
   const matched = (term: string) => match.tokens.some((t) => t.terms.has(term));
   const out: ({ field: TextField } & Highlight)[] = [];
   for (const field of fields) {
-    const h = field === 'symbol' ? highlightSymbol(row.symbol, (t) => matched(t) || match.symbols.has(t)) : highlightName(row.name, matched);
+    const h =
+      field === 'symbol'
+        ? highlightSymbol(row.symbol, (t) => matched(t) || match.symbols.has(t))
+        : highlightName(row.name, matched);
     if (h) out.push({ field, ...h });
   }
   return out;

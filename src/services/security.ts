@@ -91,7 +91,8 @@ export async function matchOf(db: Db, search: SecuritySearch): Promise<SearchMat
   if (isWildcard(search.query)) return { column: 'symbol', q: WILDCARD, match: Prisma.sql`TRUE`, wildcard: true };
   const column = SEARCH_TYPES[search.type];
   const q = normalizeQuery(search.type, search.query);
-  if (q === '') throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
+  if (q === '')
+    throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
   if (LIKE_SPECIAL.test(q)) return undefined;
   return { column, q, match: await prefixMatch(db, column, q), wildcard: false };
 }
@@ -122,7 +123,13 @@ async function prefixMatch(db: Db, column: SearchColumn, q: string): Promise<Pri
 }
 
 /** Search rows through Db.read (one prepared statement per search type and shape). */
-function selectSecurities(db: Db, where: Prisma.Sql, column: SearchColumn, limit: number, offset = 0): Promise<Security[]> {
+function selectSecurities(
+  db: Db,
+  where: Prisma.Sql,
+  column: SearchColumn,
+  limit: number,
+  offset = 0,
+): Promise<Security[]> {
   const order = Prisma.raw(`"${column}", "id"`);
   const page = offset > 0 ? Prisma.sql` LIMIT ${limit} OFFSET ${offset}` : Prisma.sql` LIMIT ${limit}`;
   return readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${where} ORDER BY ${order}${page}`);
@@ -144,7 +151,13 @@ function masterSummary(db: Db): Promise<MasterSummary | undefined> {
  * summary leaves out matched fewer than PREFIX_COUNT_THRESHOLD then, so it is counted in SQL at
  * once, beside the version read (exact whatever the version).
  */
-async function countMatches(db: Db, column: SearchColumn, q: string, match: Prisma.Sql, summary: Promise<MasterSummary | undefined>): Promise<number> {
+async function countMatches(
+  db: Db,
+  column: SearchColumn,
+  q: string,
+  match: Prisma.Sql,
+  summary: Promise<MasterSummary | undefined>,
+): Promise<number> {
   const last = lastSummary(db);
   if (last && !last.prefixes.get(column)?.has(q)) return (await Promise.all([countWhere(db, match), summary]))[0];
   return (await summary)?.prefixes.get(column)?.get(q) ?? countWhere(db, match);
@@ -205,7 +218,8 @@ export async function securitySearchLevel(
   const level: TreeLevel = {
     table: 'Security',
     columns: carried,
-    select: () => Prisma.sql`${selectColumns('Security', carried)} WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
+    select: () =>
+      Prisma.sql`${selectColumns('Security', carried)} WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
     children,
   };
   return { level, ordering, direction: 'asc' };
@@ -225,9 +239,19 @@ export interface SecuritySearchAtPage extends NumberedPage<Security> {
  * Both counts are exact and come from one read of the master's version (security-counts.ts), read
  * beside the page: counting a broad prefix in SQL cost more than the whole search may take.
  */
-export async function securitySearchAtPage(db: Db, search: SecuritySearch, args: PageNumberArgs): Promise<SecuritySearchAtPage> {
+export async function securitySearchAtPage(
+  db: Db,
+  search: SecuritySearch,
+  args: PageNumberArgs,
+): Promise<SecuritySearchAtPage> {
   const m = await matchOf(db, search);
-  if (!m) return { nodes: [], totalCount: 0, outOf: await countAll(db, masterSummary(db)), matched: normalizeQuery(search.type, search.query) };
+  if (!m)
+    return {
+      nodes: [],
+      totalCount: 0,
+      outOf: await countAll(db, masterSummary(db)),
+      matched: normalizeQuery(search.type, search.query),
+    };
   const summary = masterSummary(db);
   const [totalCount, outOf, nodes] = await Promise.all([
     countOf(db, m, summary),
@@ -237,7 +261,12 @@ export async function securitySearchAtPage(db: Db, search: SecuritySearch, args:
   return { nodes, totalCount, outOf, matched: m.q };
 }
 
-export type SecurityLookup = { symbol: string } | { figi: string } | { isin: string } | { cusip: string } | { cik: string };
+export type SecurityLookup =
+  | { symbol: string }
+  | { figi: string }
+  | { isin: string }
+  | { cusip: string }
+  | { cik: string };
 
 const LOOKUP_KEYS = ['symbol', 'figi', 'isin', 'cusip', 'cik'] as const;
 
@@ -249,13 +278,17 @@ const LOOKUP_KEYS = ['symbol', 'figi', 'isin', 'cusip', 'cik'] as const;
 export function securityLookup(given: Partial<Record<(typeof LOOKUP_KEYS)[number], string | null>>): SecurityLookup {
   const named = LOOKUP_KEYS.filter((k) => given[k] !== null && given[k] !== undefined);
   if (named.length !== 1) {
-    throw new AppError('BAD_REQUEST', `give exactly one of the arguments ${LOOKUP_KEYS.join(', ')}; got ${named.length ? named.join(', ') : 'none'}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `give exactly one of the arguments ${LOOKUP_KEYS.join(', ')}; got ${named.length ? named.join(', ') : 'none'}`,
+    );
   }
   const key = named[0]!;
   const value = given[key]!;
   if (key === 'symbol') return { symbol: parseSymbol(value, 'symbol') };
   if (key === 'cik') {
-    if (!CIK_PATTERN.test(value)) throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
+    if (!CIK_PATTERN.test(value))
+      throw new AppError('BAD_REQUEST', `argument "cik" must be 1 to 10 digits; got ${JSON.stringify(value)}`);
     return { cik: padCik(value) };
   }
   return { [key]: value.toUpperCase() } as SecurityLookup;
@@ -276,41 +309,66 @@ export function securityReference(representation: Readonly<Record<string, unknow
   const figi = (identifiers as { figi?: unknown } | null | undefined)?.figi;
   const micCode = (exchangeInfo as { micCode?: unknown } | null | undefined)?.micCode;
   if (text(figi, 32)) return { figi: figi.toUpperCase() };
-  if (typeof symbol === 'string' && text(micCode, 16)) return { symbol: parseSymbol(symbol, 'representations.symbol'), micCode };
-  throw new AppError('BAD_REQUEST', 'a Security representation names it by one key: `identifiers { figi }` (a FIGI of up to 32 characters) or `symbol exchangeInfo { micCode }` (a symbol and a MIC of up to 16)');
+  if (typeof symbol === 'string' && text(micCode, 16))
+    return { symbol: parseSymbol(symbol, 'representations.symbol'), micCode };
+  throw new AppError(
+    'BAD_REQUEST',
+    'a Security representation names it by one key: `identifiers { figi }` (a FIGI of up to 32 characters) or `symbol exchangeInfo { micCode }` (a symbol and a MIC of up to 16)',
+  );
 }
 
 /** One security by one identifier; several listings of a symbol resolve to the first by id. */
 export async function findSecurity(db: Db, by: SecurityLookup): Promise<Security | null> {
   const where =
-    'symbol' in by ? { symbol: by.symbol.toUpperCase() }
-    : 'figi' in by ? { figi: by.figi.toUpperCase() }
-    : 'isin' in by ? { isin: by.isin.toUpperCase() }
-    : 'cusip' in by ? { cusip: by.cusip.toUpperCase() }
-    : { cik: padCik(by.cik) };
+    'symbol' in by
+      ? { symbol: by.symbol.toUpperCase() }
+      : 'figi' in by
+        ? { figi: by.figi.toUpperCase() }
+        : 'isin' in by
+          ? { isin: by.isin.toUpperCase() }
+          : 'cusip' in by
+            ? { cusip: by.cusip.toUpperCase() }
+            : { cik: padCik(by.cik) };
   return db.prisma.security.findFirst({ where, orderBy: { id: 'asc' } });
 }
 
 /** For loaders: every listing (by id) of each of `values` in `column` (one statement, its text the same for any number of values). */
-async function listingsOf(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security[]>> {
-  const rows = await readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(`"${column}"`, values)} ORDER BY "id"`);
+async function listingsOf(
+  db: Db,
+  column: 'symbol' | 'figi',
+  values: readonly string[],
+): Promise<Map<string, Security[]>> {
+  const rows = await readSql<Security>(
+    db,
+    Prisma.sql`SELECT * FROM "Security" WHERE ${anyOf(`"${column}"`, values)} ORDER BY "id"`,
+  );
   const map = new Map<string, Security[]>();
   for (const r of rows) map.get(r[column])?.push(r) ?? map.set(r[column], [r]);
   return map;
 }
 
 /** For loaders: the first listing (by id) of each of `values` in `column`. */
-async function firstListings(db: Db, column: 'symbol' | 'figi', values: readonly string[]): Promise<Map<string, Security>> {
+async function firstListings(
+  db: Db,
+  column: 'symbol' | 'figi',
+  values: readonly string[],
+): Promise<Map<string, Security>> {
   return new Map([...(await listingsOf(db, column, values))].map(([value, listings]) => [value, listings[0]!]));
 }
 
 /** The row `firstListings` picks for one value of `column`, as the root level of a row tree (db/tree.ts). */
-export function firstListingLevel(column: 'symbol' | 'figi', value: string, columns: readonly string[], children: readonly TreeLevel[]): TreeLevel {
+export function firstListingLevel(
+  column: 'symbol' | 'figi',
+  value: string,
+  columns: readonly string[],
+  children: readonly TreeLevel[],
+): TreeLevel {
   const carried = [...new Set([...columns, 'id'])];
   return {
     table: 'Security',
     columns: carried,
-    select: () => Prisma.sql`${selectColumns('Security', carried)} WHERE ${Prisma.raw(`"${column}"`)} = ${value} ORDER BY "id" LIMIT 1`,
+    select: () =>
+      Prisma.sql`${selectColumns('Security', carried)} WHERE ${Prisma.raw(`"${column}"`)} = ${value} ORDER BY "id" LIMIT 1`,
     children,
   };
 }
@@ -358,10 +416,17 @@ export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): P
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {
-        await tx.security.updateMany({ where: { id: row.id }, data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)) });
+        await tx.security.updateMany({
+          where: { id: row.id },
+          data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)),
+        });
       }
       const renamed = changes.filter(({ row, stored }) => row.symbol !== stored.symbol || row.name !== stored.name);
-      await writeSecurityTerms(db, renamed.map(({ row }) => row), tx);
+      await writeSecurityTerms(
+        db,
+        renamed.map(({ row }) => row),
+        tx,
+      );
     },
   });
 }

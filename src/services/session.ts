@@ -20,9 +20,14 @@ export async function startSession(db: Db, userId: string): Promise<{ family: st
 const REVOKED = 'the refresh token is no longer valid: log in again';
 
 /** Exchanges the family's current jti for a new one; any other jti revokes the family. */
-export async function rotateSession(db: Db, familyId: string, presentedJti: string): Promise<{ userId: string; jti: string }> {
+export async function rotateSession(
+  db: Db,
+  familyId: string,
+  presentedJti: string,
+): Promise<{ userId: string; jti: string }> {
   const family = await db.prisma.refreshTokenFamily.findUnique({ where: { id: familyId } });
-  if (!family || family.revokedAt || family.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', REVOKED);
+  if (!family || family.revokedAt || family.expiresAt.getTime() <= Date.now())
+    throw new AppError('UNAUTHENTICATED', REVOKED);
   const jti = randomUUID();
   // conditional on the jti still being current: of two concurrent refreshes with one token, one wins
   const { count } = await db.prisma.refreshTokenFamily.updateMany({
@@ -35,7 +40,10 @@ export async function rotateSession(db: Db, familyId: string, presentedJti: stri
 }
 
 export async function revokeSession(db: Db, familyId: string): Promise<void> {
-  await db.prisma.refreshTokenFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.prisma.refreshTokenFamily.updateMany({
+    where: { id: familyId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }
 
 /** The user of a session that is neither revoked nor expired, and not disabled; null otherwise. */

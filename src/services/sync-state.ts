@@ -6,7 +6,13 @@ export async function readHighWater(db: Db, source: string, resource: string): P
   return row?.highWater;
 }
 
-export async function writeHighWater(db: Db, source: string, resource: string, highWater: string, rows: number): Promise<void> {
+export async function writeHighWater(
+  db: Db,
+  source: string,
+  resource: string,
+  highWater: string,
+  rows: number,
+): Promise<void> {
   await db.prisma.syncState.upsert({
     where: { source_resource: { source, resource } },
     create: { source, resource, highWater, rows },
@@ -16,5 +22,8 @@ export async function writeHighWater(db: Db, source: string, resource: string, h
 
 /** What every mark of an upstream says, for `cli sync --status`. */
 export async function listHighWater(db: Db, source?: string) {
-  return db.prisma.syncState.findMany({ where: source ? { source } : {}, orderBy: [{ source: 'asc' }, { resource: 'asc' }] });
+  return db.prisma.syncState.findMany({
+    where: source ? { source } : {},
+    orderBy: [{ source: 'asc' }, { resource: 'asc' }],
+  });
 }

@@ -2,7 +2,14 @@ import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { keysetPages, type Direction, type KeyedList, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import {
+  keysetPages,
+  type Direction,
+  type KeyedList,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+} from '../db/keyset.js';
 
 /**
  * Trades and quotes are both "ticks": rows of one symbol ordered by (sipTimestamp, sequenceNumber),
@@ -47,31 +54,52 @@ function rangeFilters(range: TimeRange): Prisma.Sql[] {
  * One page of one symbol's ticks, `symbol` as a caller gave it: checked here by the symbol rule
  * (domain/symbols.ts), so REST and GraphQL answer a bad one alike, with a BAD_REQUEST naming it.
  */
-export async function tickPage<T extends TickTable>(db: Db, table: T, symbol: string, range: TimeRange, args: TickPageArgs): Promise<Page<TickRow<T>>> {
+export async function tickPage<T extends TickTable>(
+  db: Db,
+  table: T,
+  symbol: string,
+  range: TimeRange,
+  args: TickPageArgs,
+): Promise<Page<TickRow<T>>> {
   const checked = parseSymbol(symbol, 'symbol');
   return (await tickPages(db, table, [checked], range, args)).get(checked)!;
 }
 
 /** One page per symbol, all in one statement (the same arguments for every symbol): for loaders, whose keys are stored symbols. */
-export function tickPages<T extends TickTable>(db: Db, table: T, symbols: readonly string[], range: TimeRange, args: TickPageArgs): Promise<Map<string, Page<TickRow<T>>>> {
+export function tickPages<T extends TickTable>(
+  db: Db,
+  table: T,
+  symbols: readonly string[],
+  range: TimeRange,
+  args: TickPageArgs,
+): Promise<Map<string, Page<TickRow<T>>>> {
   return keysetPages(db, ticksBySymbol(table, range, args.direction), symbols, args);
 }
 
 /** Each symbol's ticks in `range`, in `direction`: for `tickPages`, and for a row tree's level (graphql/plan/). */
-export function ticksBySymbol<T extends TickTable>(table: T, range: TimeRange, direction: Direction): KeyedList<TickRow<T>> {
+export function ticksBySymbol<T extends TickTable>(
+  table: T,
+  range: TimeRange,
+  direction: Direction,
+): KeyedList<TickRow<T>> {
   return { table, keyColumn: 'symbol', ordering: tickOrdering(table), direction, filters: rangeFilters(range) };
 }
 
 /** The newest tick of each symbol, in one statement. */
-export async function latestTicks<T extends TickTable>(db: Db, table: T, symbols: readonly string[]): Promise<Map<string, TickRow<T> | null>> {
+export async function latestTicks<T extends TickTable>(
+  db: Db,
+  table: T,
+  symbols: readonly string[],
+): Promise<Map<string, TickRow<T> | null>> {
   const pages = await tickPages(db, table, symbols, {}, { direction: 'desc', first: 1 });
   return new Map([...pages].map(([s, p]) => [s, p.nodes[0] ?? null]));
 }
 
 export async function symbolHasTicks(db: Db, table: TickTable, symbol: string): Promise<boolean> {
-  const row = table === 'Trade'
-    ? await db.prisma.trade.findFirst({ where: { symbol }, select: { symbol: true } })
-    : await db.prisma.quote.findFirst({ where: { symbol }, select: { symbol: true } });
+  const row =
+    table === 'Trade'
+      ? await db.prisma.trade.findFirst({ where: { symbol }, select: { symbol: true } })
+      : await db.prisma.quote.findFirst({ where: { symbol }, select: { symbol: true } });
   return row !== null;
 }
 
@@ -87,9 +115,18 @@ export interface TickWrite<Row> {
  * Stores ticks by their natural key (symbol, sequenceNumber) in one transaction: new ones are
  * inserted, stored ones with other values updated, equal ones left alone. Keys must be distinct.
  */
-export async function writeTicks<T extends TickTable>(db: Db, table: T, rows: TickRow<T>[]): Promise<TickWrite<TickRow<T>>> {
+export async function writeTicks<T extends TickTable>(
+  db: Db,
+  table: T,
+  rows: TickRow<T>[],
+): Promise<TickWrite<TickRow<T>>> {
   const r = await bulkUpsert(db, table, ['symbol', 'sequenceNumber'], rows as unknown as Record<string, unknown>[]);
-  return { inserted: r.inserted, updated: r.updated, unchanged: r.unchanged, insertedRows: rows.filter((_, i) => r.wasInserted[i]) };
+  return {
+    inserted: r.inserted,
+    updated: r.updated,
+    unchanged: r.unchanged,
+    insertedRows: rows.filter((_, i) => r.wasInserted[i]),
+  };
 }
 
 const MAX_NANOS = 2n ** 63n - 1n;

@@ -5,7 +5,8 @@ import { latestTicks, tickPage, writeTicks, type TickPageArgs, type TimeRange } 
 
 export type { Trade };
 
-export const tradePage = (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) => tickPage(db, 'Trade', symbol, range, args);
+export const tradePage = (db: Db, symbol: string, range: TimeRange, args: TickPageArgs) =>
+  tickPage(db, 'Trade', symbol, range, args);
 export const latestTrades = (db: Db, symbols: readonly string[]) => latestTicks(db, 'Trade', symbols);
 export const writeTrades = (db: Db, rows: Trade[]) => writeTicks(db, 'Trade', rows);
 
@@ -34,15 +35,36 @@ export interface Bar {
  * `sipTimestamp / span`; open and close are the first and last trade of a bucket by
  * (sipTimestamp, sequenceNumber).
  */
-export async function barsFor(db: Db, symbols: readonly string[], timespan: Timespan, from: bigint, to: bigint): Promise<Map<string, Bar[]>> {
+export async function barsFor(
+  db: Db,
+  symbols: readonly string[],
+  timespan: Timespan,
+  from: bigint,
+  to: bigint,
+): Promise<Map<string, Bar[]>> {
   const span = TIMESPANS[timespan];
   if (to < from) throw new AppError('BAD_REQUEST', 'argument "from" is after "to"');
   if ((to - from) / span + 1n > BigInt(MAX_BARS)) {
-    throw new AppError('BAD_REQUEST', `the range from..to holds more than ${MAX_BARS} ${timespan} bars; narrow it or use a longer timespan`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `the range from..to holds more than ${MAX_BARS} ${timespan} bars; narrow it or use a longer timespan`,
+    );
   }
   const out = new Map<string, Bar[]>(symbols.map((s) => [s, []]));
   if (symbols.length === 0) return out;
-  const rows = await db.prisma.$queryRaw<{ symbol: string; bucket: bigint; open: number; high: number; low: number; close: number; volume: number; notional: number; trades: bigint }[]>(Prisma.sql`
+  const rows = await db.prisma.$queryRaw<
+    {
+      symbol: string;
+      bucket: bigint;
+      open: number;
+      high: number;
+      low: number;
+      close: number;
+      volume: number;
+      notional: number;
+      trades: bigint;
+    }[]
+  >(Prisma.sql`
     SELECT "symbol", "bucket",
            MAX(CASE WHEN "firstRank" = 1 THEN "price" END) AS "open",
            MAX("price") AS "high",

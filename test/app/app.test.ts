@@ -44,7 +44,12 @@ describe.each(testDatabases())('HTTP shell on $name', (tdb) => {
     const res = await app.fetch('http://test/no/such/path', { headers: { 'x-request-id': 'req-123' } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ status: 'ERROR', code: 'NOT_FOUND', message: 'no such path: GET /no/such/path', request_id: 'req-123' });
+    expect(await res.json()).toEqual({
+      status: 'ERROR',
+      code: 'NOT_FOUND',
+      message: 'no such path: GET /no/such/path',
+      request_id: 'req-123',
+    });
   });
 
   it('serves GraphQL at /graphql', async () => {
@@ -71,13 +76,19 @@ describe('the graph documents itself', () => {
     const missing: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__')) continue;
-      if (!type.description && !['Query', 'PageInfo', 'Node', 'Boolean', 'String', 'Int', 'Float', 'ID'].includes(type.name) && !/(Connection|Edge)$/.test(type.name)) missing.push(type.name);
+      if (
+        !type.description &&
+        !['Query', 'PageInfo', 'Node', 'Boolean', 'String', 'Int', 'Float', 'ID'].includes(type.name) &&
+        !/(Connection|Edge)$/.test(type.name)
+      )
+        missing.push(type.name);
       if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
         if (type.name === 'PageInfo' || /(Connection|Edge)$/.test(type.name) || type.name === 'Node') continue;
         for (const field of Object.values(type.getFields())) {
           if (!field.description && field.name !== 'id') missing.push(`${type.name}.${field.name}`);
           for (const arg of 'args' in field ? field.args : []) {
-            if (!arg.description && !(field.name === 'node' || field.name === 'nodes')) missing.push(`${type.name}.${field.name}(${arg.name})`);
+            if (!arg.description && !(field.name === 'node' || field.name === 'nodes'))
+              missing.push(`${type.name}.${field.name}(${arg.name})`);
           }
         }
       }

@@ -14,8 +14,7 @@ import { testConfig, testDatabases } from '../helpers.js';
 /** A stable fingerprint of the market data: what "the same rows" means. */
 async function fingerprint(db: Db) {
   const p = db.prisma;
-  const strip = <T extends Record<string, unknown>>(rows: T[]) =>
-    rows.map(({ createdAt, updatedAt, ...rest }) => rest);
+  const strip = <T extends Record<string, unknown>>(rows: T[]) => rows.map(({ createdAt, updatedAt, ...rest }) => rest);
   return JSON.stringify(
     {
       securities: strip(await p.security.findMany({ orderBy: { id: 'asc' } })),
@@ -50,7 +49,11 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
       const db = await openDatabase(config, (m) => logs.push(m));
       try {
         // as the seed left them, before any other open of the database
-        const counts = { security: await db.prisma.security.count(), user: await db.prisma.user.count(), apiKey: await db.prisma.apiKey.count() };
+        const counts = {
+          security: await db.prisma.security.count(),
+          user: await db.prisma.user.count(),
+          apiKey: await db.prisma.apiKey.count(),
+        };
         return { config, logs, counts };
       } finally {
         await db.close();
@@ -59,7 +62,11 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
 
   test('migrates and seeds an empty database, creates demo accounts, and does not seed twice', async ({ expect }) => {
     const { config, logs, counts } = await seededFromEmpty();
-    expect(counts).toEqual({ security: DEFAULT_SAMPLE.securities, user: DEMO_ACCOUNTS.length, apiKey: DEMO_ACCOUNTS.length });
+    expect(counts).toEqual({
+      security: DEFAULT_SAMPLE.securities,
+      user: DEMO_ACCOUNTS.length,
+      apiKey: DEMO_ACCOUNTS.length,
+    });
     const db = await openDatabase(config);
     let before: string;
     try {
@@ -69,13 +76,24 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
       expect(await db.prisma.trade.count()).toBe(planned.trades);
       expect(await db.prisma.quote.count()).toBe(planned.quotes);
       expect(planned.trades).toBeGreaterThanOrEqual(10_000);
-      for (const model of ['balanceSheet', 'fundamental', 'fundamentalMetrics', 'pressRelease', 'rating', 'callSummary', 'newsItem'] as const) {
+      for (const model of [
+        'balanceSheet',
+        'fundamental',
+        'fundamentalMetrics',
+        'pressRelease',
+        'rating',
+        'callSummary',
+        'newsItem',
+      ] as const) {
         expect(await (db.prisma[model] as unknown as { count(): Promise<number> }).count(), model).toBeGreaterThan(0);
       }
       expect(logs.some((l) => l.startsWith('sample data:'))).toBe(true);
 
       for (const demo of DEMO_ACCOUNTS) {
-        const user = await db.prisma.user.findUniqueOrThrow({ where: { email: demo.email }, include: { apiKeys: true } });
+        const user = await db.prisma.user.findUniqueOrThrow({
+          where: { email: demo.email },
+          include: { apiKeys: true },
+        });
         expect(user.tier).toBe(demo.tier);
         expect(user.passwordHash).not.toContain(demo.password);
         expect(await verifyPassword(demo.password, user.passwordHash)).toBe(true);
@@ -134,7 +152,10 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
       expect(await fingerprint(b)).toBe(await fingerprint(a));
       // simulate a crash part-way through a seed: marker still "partial", rows missing
       await b.prisma.trade.deleteMany({ where: { symbol: (await b.prisma.trade.findFirstOrThrow()).symbol } });
-      await b.prisma.appMeta.update({ where: { key: 'sample_data' }, data: { value: JSON.stringify({ state: 'partial', options: DEFAULT_SAMPLE }) } });
+      await b.prisma.appMeta.update({
+        where: { key: 'sample_data' },
+        data: { value: JSON.stringify({ state: 'partial', options: DEFAULT_SAMPLE }) },
+      });
     } finally {
       await b.close();
     }
@@ -150,7 +171,9 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     }
   });
 
-  test('a production start over a database a development start filled disables the demo accounts and keys, once, saying so', async ({ expect }) => {
+  test('a production start over a database a development start filled disables the demo accounts and keys, once, saying so', async ({
+    expect,
+  }) => {
     const database = await tdb.create();
     const dev = await openDatabase(testConfig(database, { sampleData: 'none', nodeEnv: 'development' }));
     let access: string;
@@ -174,8 +197,18 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
       ]);
       const app = createApp({ config: production, db });
       for (const demo of DEMO_ACCOUNTS) {
-        expectRestError(await validateRequest(app, {}, `?apikey=${demo.apiKey}`), 401, 'UNAUTHENTICATED', 'the API key is not valid');
-        expectRestError(await loginRequest(app, demo.email, demo.password), 401, 'UNAUTHENTICATED', 'invalid email or password');
+        expectRestError(
+          await validateRequest(app, {}, `?apikey=${demo.apiKey}`),
+          401,
+          'UNAUTHENTICATED',
+          'the API key is not valid',
+        );
+        expectRestError(
+          await loginRequest(app, demo.email, demo.password),
+          401,
+          'UNAUTHENTICATED',
+          'invalid email or password',
+        );
       }
       expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', /session has ended/);
       // everyone else is left alone
@@ -189,23 +222,55 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
     const restarted = await openDatabase(production, (m) => again.push(m));
     try {
       expect(again).toEqual([]);
-      expect(await restarted.prisma.user.count({ where: { email: { in: DEMO_ACCOUNTS.map((d) => d.email) }, disabled: true } })).toBe(DEMO_ACCOUNTS.length);
-      expect(await restarted.prisma.apiKey.count({ where: { hash: { in: DEMO_ACCOUNTS.map((d) => hashApiKey(d.apiKey)) }, revokedAt: null } })).toBe(0);
+      expect(
+        await restarted.prisma.user.count({
+          where: { email: { in: DEMO_ACCOUNTS.map((d) => d.email) }, disabled: true },
+        }),
+      ).toBe(DEMO_ACCOUNTS.length);
+      expect(
+        await restarted.prisma.apiKey.count({
+          where: { hash: { in: DEMO_ACCOUNTS.map((d) => hashApiKey(d.apiKey)) }, revokedAt: null },
+        }),
+      ).toBe(0);
     } finally {
       await restarted.close();
     }
   });
 
-  test('leaves a database filled by other means alone, and seeds nothing with SAMPLE_DATA=none or in production', async ({ expect }) => {
+  test('leaves a database filled by other means alone, and seeds nothing with SAMPLE_DATA=none or in production', async ({
+    expect,
+  }) => {
     const database = await tdb.create();
     const none = await openDatabase(testConfig(database, { sampleData: 'none' }));
     try {
       expect(await none.prisma.security.count()).toBe(0);
       expect(await none.prisma.user.count()).toBe(DEMO_ACCOUNTS.length);
       await none.prisma.rating.create({
-        data: { id: 1, firm: 'f', ticker: 'T', exchange: 'X', company: 'c', action: 'a', rating: 'r', priceTarget: '$1', story: 's', isRating: true, createdAt: new Date(), updatedAt: new Date() },
+        data: {
+          id: 1,
+          firm: 'f',
+          ticker: 'T',
+          exchange: 'X',
+          company: 'c',
+          action: 'a',
+          rating: 'r',
+          priceTarget: '$1',
+          story: 's',
+          isRating: true,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        },
       });
-      await none.prisma.security.create({ data: { id: 'BBG000000001_XNAS', symbol: 'T', name: 'T', status: 'ACTIVE', micCode: 'XNAS', figi: 'BBG000000001' } });
+      await none.prisma.security.create({
+        data: {
+          id: 'BBG000000001_XNAS',
+          symbol: 'T',
+          name: 'T',
+          status: 'ACTIVE',
+          micCode: 'XNAS',
+          figi: 'BBG000000001',
+        },
+      });
     } finally {
       await none.close();
     }
@@ -227,15 +292,22 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
 });
 
 describe('seed progress', () => {
-  it('shows rows, rows/s, ETA and the share of the phase, as import does, and a line as each phase ends', ({ expect }) => {
+  it('shows rows, rows/s, ETA and the share of the phase, as import does, and a line as each phase ends', ({
+    expect,
+  }) => {
     const lines: string[] = [];
-    const report = seedProgress(logLines((l) => lines.push(l)), 0);
+    const report = seedProgress(
+      logLines((l) => lines.push(l)),
+      0,
+    );
     report({ phase: 'trades', done: 0, total: 1_200_000 });
     report({ phase: 'trades', done: 300_000, total: 1_200_000 });
     report({ phase: 'trades', done: 1_200_000, total: 1_200_000 });
     expect(lines).toEqual([
       'seeding trades: 0 rows | 0 rows/s | 0.0% of 1,200,000 rows',
-      expect.stringMatching(/^seeding trades: 300,000 rows \| [\d,]+ rows\/s \| ETA \d+(s|m\d\ds|h\d\dm) \| 25\.0% of 1,200,000 rows$/),
+      expect.stringMatching(
+        /^seeding trades: 300,000 rows \| [\d,]+ rows\/s \| ETA \d+(s|m\d\ds|h\d\dm) \| 25\.0% of 1,200,000 rows$/,
+      ),
       expect.stringMatching(/^seeding trades: 1,200,000 rows in \d+\.\d s \([\d,]+ rows\/s\)$/),
     ]);
   });

@@ -10,13 +10,23 @@ import { databaseUrlOf, testConfig, testDatabases } from '../helpers.js';
  * `npm run cli -- ARGS` as its own process, with `input` on stdin. Asynchronous, so that the
  * processes of different tests (each spends ~1 s of CPU loading the app) overlap on a second core.
  */
-function cli(database: DatabaseConfig, args: string[], input?: string, env: Record<string, string> = {}): Promise<{ status: number | null; out: string; err: string }> {
+function cli(
+  database: DatabaseConfig,
+  args: string[],
+  input?: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; out: string; err: string }> {
   const url = databaseUrlOf(database);
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 },
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
       (e, out, err) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err }),
     );
     child.stdin!.on('error', () => {}); // a child that exits without reading its stdin
@@ -28,9 +38,15 @@ function cli(database: DatabaseConfig, args: string[], input?: string, env: Reco
 describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb) => {
   afterAll(() => tdb.cleanup());
 
-  it('creates a user and a key that works once, lists it without the key, revokes it, and disables users', async ({ expect }) => {
+  it('creates a user and a key that works once, lists it without the key, revokes it, and disables users', async ({
+    expect,
+  }) => {
     const database = await tdb.create();
-    const created = await cli(database, ['users', 'create', '--email', 'Ops@Example.com', '--password-stdin', '--tier', 'pro'], 'correct horse battery\n');
+    const created = await cli(
+      database,
+      ['users', 'create', '--email', 'Ops@Example.com', '--password-stdin', '--tier', 'pro'],
+      'correct horse battery\n',
+    );
     expect(created.err).toBe('');
     expect(created.out).toMatch(/created user ops@example\.com \(id [0-9a-f-]{36}, tier pro\)/);
 
@@ -50,12 +66,18 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
       expect(JSON.stringify(stored)).not.toContain(plain!.slice(8));
       const ask = async () => {
         const app = createApp({ config: testConfig(database), db }); // a fresh app: no cached callers
-        const res = await app.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': plain! }, body: '{"query":"{ me { email tier } }"}' });
+        const res = await app.fetch('http://t/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': plain! },
+          body: '{"query":"{ me { email tier } }"}',
+        });
         return { status: res.status, body: (await res.json()) as any };
       };
       expect((await ask()).body.data.me).toEqual({ email: 'ops@example.com', tier: 'PRO' });
 
-      expect((await cli(database, ['users', 'set-tier', '--email', 'ops@example.com', '--tier', 'enterprise'])).out).toContain('is now on the enterprise tier');
+      expect(
+        (await cli(database, ['users', 'set-tier', '--email', 'ops@example.com', '--tier', 'enterprise'])).out,
+      ).toContain('is now on the enterprise tier');
       expect((await ask()).body.data.me.tier).toBe('ENTERPRISE');
 
       expect((await cli(database, ['apikeys', 'revoke', '--id', id!])).out).toContain(`revoked API key ${id}`);
@@ -67,9 +89,20 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect((await cli(database, ['users', 'disable', '--email', 'ops@example.com'])).out).toContain('is disabled');
   });
 
-  it('reports usage mistakes with exit code 2 and failures with exit code 1, naming what was wrong', async ({ expect }) => {
+  it('reports usage mistakes with exit code 2 and failures with exit code 1, naming what was wrong', async ({
+    expect,
+  }) => {
     const database = await tdb.create();
-    const badTier = await cli(database, ['users', 'create', '--email', 'a@b.co', '--password', 'longenough', '--tier', 'gold']);
+    const badTier = await cli(database, [
+      'users',
+      'create',
+      '--email',
+      'a@b.co',
+      '--password',
+      'longenough',
+      '--tier',
+      'gold',
+    ]);
     expect(badTier.status).toBe(2);
     expect(badTier.err).toContain('--tier must be one of free, pro, enterprise; got "gold"');
     // none of these changes the database (the first one migrated it): they may run at once
@@ -100,7 +133,9 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(run.err).toMatch(/^seeding reference: done in [\d.]+ s$/m);
     expect(run.err).toMatch(/^seeding trades: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
     expect(run.err).toMatch(/^seeding quotes: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
-    expect(run.out).toMatch(/^seeded \(\{"scale":2,"seed":42,"securities":50\}\): 50 securities, .*, 60,000 trades, 60,000 quotes in [\d.]+ s$/m);
+    expect(run.out).toMatch(
+      /^seeded \(\{"scale":2,"seed":42,"securities":50\}\): 50 securities, .*, 60,000 trades, 60,000 quotes in [\d.]+ s$/m,
+    );
   });
 
   it('keeps to API_KEYS_PER_USER too, also when two processes (instances) create keys at once', async ({ expect }) => {
@@ -108,8 +143,16 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     await migrate(database);
     const db = await createDb(database);
     try {
-      await db.prisma.user.create({ data: { email: 'cap@example.com', username: 'cap', passwordHash: '', tier: 'free' } });
-      const runs = await Promise.all([1, 2].map((i) => cli(database, ['apikeys', 'create', '--user', 'cap@example.com', '--name', `k${i}`], undefined, { API_KEYS_PER_USER: '1' })));
+      await db.prisma.user.create({
+        data: { email: 'cap@example.com', username: 'cap', passwordHash: '', tier: 'free' },
+      });
+      const runs = await Promise.all(
+        [1, 2].map((i) =>
+          cli(database, ['apikeys', 'create', '--user', 'cap@example.com', '--name', `k${i}`], undefined, {
+            API_KEYS_PER_USER: '1',
+          }),
+        ),
+      );
       expect(runs.map((r) => r.status).sort()).toEqual([0, 1]);
       expect(runs.find((r) => r.status === 1)!.err.trim()).toBe(
         'error: cap@example.com has 1 active API key, the most API_KEYS_PER_USER allows (1); revoke one before creating another (apikeys list --user cap@example.com; apikeys revoke --id KEY_ID)',

@@ -19,7 +19,8 @@ describe('GraphQL Code Generator', () => {
   it('generated/graphql/ is what `npm run codegen` makes of schema.graphql and operations/', async () => {
     const files = await codegen(false);
     expect(files.length).toBeGreaterThan(0);
-    for (const { filename, content } of files) expect(fs.readFileSync(filename, 'utf8'), `${filename} is stale: run npm run codegen`).toBe(content);
+    for (const { filename, content } of files)
+      expect(fs.readFileSync(filename, 'utf8'), `${filename} is stale: run npm run codegen`).toBe(content);
   });
 });
 
@@ -34,10 +35,17 @@ describe('the Apollo Client and urql examples against a live app', () => {
   /** One new NVLX trade through the import path, which publishes it. */
   const importTrade = async () => {
     sequence++;
-    await importStream(h.db, await importerFor('trades'), { stream: Readable.from([ndjson([trade('NVLX', sequence, SIP + sequence)])]) }, { events: bus });
+    await importStream(
+      h.db,
+      await importerFor('trades'),
+      { stream: Readable.from([ndjson([trade('NVLX', sequence, SIP + sequence)])]) },
+      { events: bus },
+    );
   };
   /** Trades arrive once the subscription is live: import one every 100 ms until one does. */
-  const firstLiveTrade = async (start: (onTrade: (t: { symbol: string; sipTimestamp: bigint }) => void) => { stop(): unknown }) => {
+  const firstLiveTrade = async (
+    start: (onTrade: (t: { symbol: string; sipTimestamp: bigint }) => void) => { stop(): unknown },
+  ) => {
     let got: { symbol: string; sipTimestamp: bigint } | undefined;
     const live = start((t) => (got ??= t));
     try {
@@ -70,7 +78,9 @@ describe('the Apollo Client and urql examples against a live app', () => {
 
   /** The newest `n` NVLX trades as the graph answers them in one page. */
   const newestTrades = async (n: number) =>
-    ((await h.gql(`{ trades(symbol: "NVLX", first: ${n}) { nodes { sipTimestamp sequenceNumber } } }`)).data as any).trades.nodes.map((t: any) => [BigInt(t.sipTimestamp), BigInt(t.sequenceNumber)]);
+    (
+      (await h.gql(`{ trades(symbol: "NVLX", first: ${n}) { nodes { sipTimestamp sequenceNumber } } }`)).data as any
+    ).trades.nodes.map((t: any) => [BigInt(t.sipTimestamp), BigInt(t.sequenceNumber)]);
 
   it('Apollo Client: a free caller keeps the page without the quote and trades; three pages merge into one list; a live trade arrives', async () => {
     const free = await apollo.companyPage(apollo.apolloClient(url, 'demo-free'), 'NVLX');

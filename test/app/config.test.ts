@@ -11,7 +11,11 @@ describe('configuration', () => {
     expect(c.database).toEqual({ embedded: `${ROOT}/data` });
     expect(c.sampleData).toBe('auto');
     expect(c.ocr.model).toBe('fast');
-    expect(c.auth).toMatchObject({ apiKeysPerUser: 10, corsOrigins: [], rateLimits: { free: 60, pro: 600, enterprise: 6000, anonymous: 60 } });
+    expect(c.auth).toMatchObject({
+      apiKeysPerUser: 10,
+      corsOrigins: [],
+      rateLimits: { free: 60, pro: 600, enterprise: 6000, anonymous: 60 },
+    });
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -22,18 +26,28 @@ describe('configuration', () => {
 
   it('creates a missing PostgreSQL database outside production, in production only with DATABASE_CREATE=true', () => {
     const create = (env: Record<string, string>) => {
-      const { database } = loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/market', JWT_SECRET: '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi', ...env });
+      const { database } = loadConfig({
+        DATABASE_URL: 'postgresql://u@db:5432/market',
+        JWT_SECRET: '8UCTIjGuiQNN/DV1Ua/uogaaf4rAPrHwAsizEJdNopCi',
+        ...env,
+      });
       return 'create' in database && database.create;
     };
     expect([create({}), create({ DATABASE_CREATE: 'false' })]).toEqual([true, false]);
-    expect([create({ NODE_ENV: 'production' }), create({ NODE_ENV: 'production', DATABASE_CREATE: 'true' })]).toEqual([false, true]);
+    expect([create({ NODE_ENV: 'production' }), create({ NODE_ENV: 'production', DATABASE_CREATE: 'true' })]).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer from 1 to 65535; got "abc"/],
     [{ PORT: '70000' }, /PORT .* got "70000"/],
     [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with postgresql:\/\/; got "mysql:\/\/x\/y"/],
-    [{ DATABASE_URL: 'file:./data/market.db' }, /DATABASE_URL file: \(SQLite\) is no longer supported: leave DATABASE_URL unset for the embedded PostgreSQL/],
+    [
+      { DATABASE_URL: 'file:./data/market.db' },
+      /DATABASE_URL file: \(SQLite\) is no longer supported: leave DATABASE_URL unset for the embedded PostgreSQL/,
+    ],
     [{ DATABASE_URL: 'postgresql://host' }, /must name a host and a database/],
     [{ DATABASE_URL: 'postgresql://h/db?schema=a-b' }, /schema parameter must be an SQL identifier; got "a-b"/],
     [{ DATABASE_CREATE: 'yes' }, /DATABASE_CREATE must be true or false; got "yes"/],
@@ -44,8 +58,14 @@ describe('configuration', () => {
     [{ API_KEYS_PER_USER: '0' }, /API_KEYS_PER_USER must be a positive integer; got "0"/],
     [{ RATE_LIMIT_ANONYMOUS: 'lots' }, /RATE_LIMIT_ANONYMOUS must be a positive integer; got "lots"/],
     [{ CORS_ORIGINS: '*' }, /CORS_ORIGINS cannot be \*/],
-    [{ CORS_ORIGINS: 'https://app.example.com/path' }, /CORS_ORIGINS must be a comma list of origins.*; got "https:\/\/app\.example\.com\/path"/],
-    [{ JWT_SECRET: ' '.repeat(35) }, /JWT_SECRET must be random \(at least 32 characters and an estimated 128 bits of entropy\); this one carries about 0 bits/],
+    [
+      { CORS_ORIGINS: 'https://app.example.com/path' },
+      /CORS_ORIGINS must be a comma list of origins.*; got "https:\/\/app\.example\.com\/path"/,
+    ],
+    [
+      { JWT_SECRET: ' '.repeat(35) },
+      /JWT_SECRET must be random \(at least 32 characters and an estimated 128 bits of entropy\); this one carries about 0 bits/,
+    ],
   ])('rejects %j with a message naming the variable and value', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -64,17 +84,35 @@ describe('configuration', () => {
 
   it('live subscriptions: 20 per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
     expect(loadConfig({}).subscriptions).toEqual({ perCaller: 20, perInstance: 1000, bufferBytes: 65_536 });
-    expect(loadConfig({ SUBSCRIPTIONS_PER_CALLER: '5', SUBSCRIPTIONS_PER_INSTANCE: '50', SUBSCRIPTION_BUFFER_BYTES: '1048576' }).subscriptions).toEqual({ perCaller: 5, perInstance: 50, bufferBytes: 1_048_576 });
+    expect(
+      loadConfig({
+        SUBSCRIPTIONS_PER_CALLER: '5',
+        SUBSCRIPTIONS_PER_INSTANCE: '50',
+        SUBSCRIPTION_BUFFER_BYTES: '1048576',
+      }).subscriptions,
+    ).toEqual({ perCaller: 5, perInstance: 50, bufferBytes: 1_048_576 });
     for (const name of ['SUBSCRIPTIONS_PER_CALLER', 'SUBSCRIPTIONS_PER_INSTANCE', 'SUBSCRIPTION_BUFFER_BYTES']) {
-      for (const value of ['0', '-1', 'many', '1.5']) expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(`${name} must be a positive integer; got ${JSON.stringify(value)}`);
+      for (const value of ['0', '-1', 'many', '1.5'])
+        expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(
+          `${name} must be a positive integer; got ${JSON.stringify(value)}`,
+        );
     }
   });
 
   it('work in flight: 400,000 cost units and 32 MiB of large bodies, a 2 s wait; each must hold the largest single request', () => {
-    expect(loadConfig({}).graphql).toMatchObject({ maxCost: 200_000, costInFlight: 400_000, costWaitMs: 2_000, bodyBytesInFlight: 33_554_432 });
-    expect(() => loadConfig({ COST_IN_FLIGHT: '100000' })).toThrow('COST_IN_FLIGHT (100000) must be at least GRAPHQL_MAX_COST (200000)');
+    expect(loadConfig({}).graphql).toMatchObject({
+      maxCost: 200_000,
+      costInFlight: 400_000,
+      costWaitMs: 2_000,
+      bodyBytesInFlight: 33_554_432,
+    });
+    expect(() => loadConfig({ COST_IN_FLIGHT: '100000' })).toThrow(
+      'COST_IN_FLIGHT (100000) must be at least GRAPHQL_MAX_COST (200000)',
+    );
     expect(loadConfig({ COST_IN_FLIGHT: '100000', GRAPHQL_MAX_COST: '50000' }).graphql.costInFlight).toBe(100_000);
-    expect(() => loadConfig({ BODY_BYTES_IN_FLIGHT: '1048576' })).toThrow(/^BODY_BYTES_IN_FLIGHT \(1048576\) must be at least 10551296/);
+    expect(() => loadConfig({ BODY_BYTES_IN_FLIGHT: '1048576' })).toThrow(
+      /^BODY_BYTES_IN_FLIGHT \(1048576\) must be at least 10551296/,
+    );
     expect(() => loadConfig({ COST_WAIT_MS: 'soon' })).toThrow('COST_WAIT_MS must be a positive integer; got "soon"');
   });
 
@@ -86,8 +124,11 @@ describe('configuration', () => {
     ['PUBLIC_URL', '', { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('base64') }],
   ] as const)('the server exits 2 with one line when %s=%s', async ([name, value, more], { expect }) => {
     const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...process.env, ...more, [name]: value }, encoding: 'utf8', timeout: 30_000 }, (e, _out, stderr) =>
-        resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stderr }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/server.ts'],
+        { cwd: ROOT, env: { ...process.env, ...more, [name]: value }, encoding: 'utf8', timeout: 30_000 },
+        (e, _out, stderr) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stderr }),
       );
     });
     expect(r.status).toBe(2);

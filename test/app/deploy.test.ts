@@ -38,15 +38,24 @@ function substitute(value: string, vars: Record<string, string>): string {
 describe('docker-compose.yml', () => {
   it('runs PostgreSQL, Redis, two gateway replicas and nginx, each started after what it needs is healthy', () => {
     expect(Object.keys(services).sort()).toEqual(['gateway-1', 'gateway-2', 'nginx', 'postgres', 'redis']);
-    for (const name of ['postgres', 'redis', 'nginx']) expect(services[name]!.healthcheck, `${name} has a healthcheck`).toBeDefined();
+    for (const name of ['postgres', 'redis', 'nginx'])
+      expect(services[name]!.healthcheck, `${name} has a healthcheck`).toBeDefined();
     for (const name of gateways) {
       expect(services[name]!.build, `${name} is built from the Dockerfile`).toBe('.');
-      expect(services[name]!.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
-      expect(Number.parseInt(services[name]!.stop_grace_period ?? '10s', 10) * 1000).toBeGreaterThan(Number(services[name]!.environment!.SHUTDOWN_TIMEOUT_MS));
+      expect(services[name]!.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
+      expect(Number.parseInt(services[name]!.stop_grace_period ?? '10s', 10) * 1000).toBeGreaterThan(
+        Number(services[name]!.environment!.SHUTDOWN_TIMEOUT_MS),
+      );
     }
     // service_healthy of a gateway is the image's HEALTHCHECK (/healthz)
     expect(read('Dockerfile').replace(/\\\n\s*/g, ' ')).toMatch(/^HEALTHCHECK .*\/healthz/m);
-    expect(services.nginx!.depends_on).toEqual({ 'gateway-1': { condition: 'service_healthy' }, 'gateway-2': { condition: 'service_healthy' } });
+    expect(services.nginx!.depends_on).toEqual({
+      'gateway-1': { condition: 'service_healthy' },
+      'gateway-2': { condition: 'service_healthy' },
+    });
     expect(services.nginx!.ports).toEqual(['4000:4000']);
     expect(services.nginx!.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
     // only nginx is published: the replicas are reached through it
@@ -56,9 +65,12 @@ describe('docker-compose.yml', () => {
   it('gives each gateway the environment of a production replica, with every name one config.ts reads and no secret written out', () => {
     for (const name of gateways) {
       const env = services[name]!.environment!;
-      for (const key of Object.keys(env)) expect(configSource, `${name}: ${key} is read by src/config.ts`).toMatch(new RegExp(`\\b${key}\\b`));
+      for (const key of Object.keys(env))
+        expect(configSource, `${name}: ${key} is read by src/config.ts`).toMatch(new RegExp(`\\b${key}\\b`));
       expect(env).toMatchObject({ NODE_ENV: 'production', TRUST_PROXY: 'true', REDIS_URL: 'redis://redis:6379' });
-      expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/gateway:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/market$/);
+      expect(env.DATABASE_URL).toMatch(
+        /^postgresql:\/\/gateway:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/market$/,
+      );
       // secrets come from .env or the environment, and compose refuses to start without them
       expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]*\}$/);
       expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?[^}]*\}$/);
@@ -66,7 +78,12 @@ describe('docker-compose.yml', () => {
       expect(services.postgres!.environment!.POSTGRES_INITDB_ARGS).toMatch(/--locale=C(\.UTF-8)?\b/);
 
       // with the secrets filled in, it is a configuration the gateway accepts
-      const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, substitute(v, { JWT_SECRET: TEST_JWT_SECRET, POSTGRES_PASSWORD: 'pw' })]));
+      const filled = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [
+          k,
+          substitute(v, { JWT_SECRET: TEST_JWT_SECRET, POSTGRES_PASSWORD: 'pw' }),
+        ]),
+      );
       expect(() => substitute(env.JWT_SECRET!, {})).toThrow(/set JWT_SECRET/);
       const config = loadConfig(filled);
       expect(config.database).toMatchObject({ schema: 'public' });
@@ -78,7 +95,8 @@ describe('docker-compose.yml', () => {
       expect(() => checkServingConfig(config)).not.toThrow();
     }
     expect(read('.gitignore').split('\n')).toContain('.env');
-    for (const key of ['JWT_SECRET', 'POSTGRES_PASSWORD', 'METRICS_TOKEN']) expect(read('.env.example')).toMatch(new RegExp(`^${key}=$`, 'm'));
+    for (const key of ['JWT_SECRET', 'POSTGRES_PASSWORD', 'METRICS_TOKEN'])
+      expect(read('.env.example')).toMatch(new RegExp(`^${key}=$`, 'm'));
   });
 });
 
@@ -105,7 +123,8 @@ describe('deploy/nginx.conf', () => {
     // no query strings (API keys) in the access log
     expect(nginxConf).not.toMatch(/\$request_uri|\$args|\$query_string|"\$request"/);
     // proxy_set_header at server level only: a location that set one would drop all the others
-    for (const block of nginxConf.matchAll(/location [^{]*\{([^}]*)\}/g)) expect(block[1]).not.toMatch(/proxy_set_header/);
+    for (const block of nginxConf.matchAll(/location [^{]*\{([^}]*)\}/g))
+      expect(block[1]).not.toMatch(/proxy_set_header/);
   });
 });
 
@@ -130,7 +149,9 @@ describe('Dockerfile', () => {
     // node itself (PID 1, so SIGTERM reaches the server), with the very command of `npm start` (its heap flags included)
     const start: string = JSON.parse(read('package.json')).scripts.start;
     expect(start).toMatch(/^node .*--import tsx src\/server\.ts$/);
-    expect(runtime).toMatch(new RegExp(`^CMD ${JSON.stringify(start.split(' ')).replace(/[[\]]/g, '\\$&').replace(/,/g, ', ')}$`, 'm'));
+    expect(runtime).toMatch(
+      new RegExp(`^CMD ${JSON.stringify(start.split(' ')).replace(/[[\]]/g, '\\$&').replace(/,/g, ', ')}$`, 'm'),
+    );
   });
 
   it('bakes in no secret and keeps .env and local data out of the build context', () => {

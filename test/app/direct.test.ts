@@ -39,12 +39,24 @@ function listen(server: Server): Promise<number> {
 
 function send(port: number, ask: Ask): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: ask.method ?? 'POST', path: ask.path ?? '/graphql', headers: { host: HOST, ...ask.headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.rawHeaders, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: ask.method ?? 'POST',
+        path: ask.path ?? '/graphql',
+        headers: { host: HOST, ...ask.headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.rawHeaders, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(ask.body);
   });
@@ -70,21 +82,44 @@ function comparable(answer: Answer, askedId: boolean): Answer {
 }
 
 const cookiesOf = (answer: Answer) =>
-  answer.headers.flatMap((v, i) => (i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === 'set-cookie' ? [v.split(';')[0]!] : [])).join('; ');
+  answer.headers
+    .flatMap((v, i) => (i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === 'set-cookie' ? [v.split(';')[0]!] : []))
+    .join('; ');
 
-const json = (body: unknown, headers: Record<string, string> = {}, key: string | null = 'demo-enterprise'): Omit<Ask, 'name'> => {
+const json = (
+  body: unknown,
+  headers: Record<string, string> = {},
+  key: string | null = 'demo-enterprise',
+): Omit<Ask, 'name'> => {
   const text = JSON.stringify(body);
-  return { headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...(key ? { 'x-api-key': key } : {}), ...headers }, body: text };
+  return {
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...(key ? { 'x-api-key': key } : {}),
+      ...headers,
+    },
+    body: text,
+  };
 };
 
 /** The GraphQL requests of the golden file (test/app/golden.test.ts), as recorded. */
 function goldenAsks(database: string): Ask[] {
   const file = path.join(import.meta.dirname, 'golden', `answers.${database}.json`);
-  const { requests } = JSON.parse(fs.readFileSync(file, 'utf8')) as { requests: { name: string; path: string; key?: string; body?: unknown }[] };
-  return requests.filter((r) => r.path === '/graphql').map((r) => ({ name: r.name, ...json(r.body, {}, r.key ?? null) }));
+  const { requests } = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    requests: { name: string; path: string; key?: string; body?: unknown }[];
+  };
+  return requests
+    .filter((r) => r.path === '/graphql')
+    .map((r) => ({ name: r.name, ...json(r.body, {}, r.key ?? null) }));
 }
 
-const PERSISTED = Object.entries(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../persisted-operations.json'), 'utf8')) as Record<string, string>);
+const PERSISTED = Object.entries(
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../persisted-operations.json'), 'utf8')) as Record<
+    string,
+    string
+  >,
+);
 const APQ_QUERY = '{ security(symbol: "ORBT") { symbol name } }';
 const APQ = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(APQ_QUERY).digest('hex') } };
 const SEVEN_DEEP = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security {
@@ -92,21 +127,38 @@ const SEVEN_DEEP = `{ securities(search: "NV", first: 1) { nodes { ratings(first
 
 /** Requests that do not depend on what an earlier answer set (cookies). */
 function corpus(database: string): Ask[] {
-  const q = (name: string, body: unknown, headers?: Record<string, string>, key?: string | null) => ({ name, ...json(body, headers, key) });
-  const raw = (name: string, body: string, headers: Record<string, string>) => ({ name, headers: { 'x-api-key': 'demo-enterprise', 'content-length': String(Buffer.byteLength(body)), ...headers }, body });
+  const q = (name: string, body: unknown, headers?: Record<string, string>, key?: string | null) => ({
+    name,
+    ...json(body, headers, key),
+  });
+  const raw = (name: string, body: string, headers: Record<string, string>) => ({
+    name,
+    headers: { 'x-api-key': 'demo-enterprise', 'content-length': String(Buffer.byteLength(body)), ...headers },
+    body,
+  });
   return [
     ...goldenAsks(database),
     q('typename', { query: '{ __typename }' }),
-    q('variables and operationName', { query: 'query A($s: String!) { security(symbol: $s) { symbol } } query B { __typename }', variables: { s: 'NVLX' }, operationName: 'A' }),
+    q('variables and operationName', {
+      query: 'query A($s: String!) { security(symbol: $s) { symbol } } query B { __typename }',
+      variables: { s: 'NVLX' },
+      operationName: 'A',
+    }),
     q('text beyond ASCII', { query: '{ security(symbol: "Zü✓株") { symbol } }' }),
     q('text beyond ASCII, a syntax error', { query: '{ sécurité }' }),
     q('unknown operationName', { query: 'query A { __typename }', operationName: 'Z' }),
     q('syntax error', { query: '{ security(symbol: "NVLX") { symbol ' }),
     q('unknown field', { query: '{ security(symbol: "NVLX") { nope } }' }),
-    q('bad variable', { query: 'query($n: Int) { securities(search: "NV", first: $n) { totalCount } }', variables: { n: 'x' } }),
+    q('bad variable', {
+      query: 'query($n: Int) { securities(search: "NV", first: $n) { totalCount } }',
+      variables: { n: 'x' },
+    }),
     q('no query', { variables: {} }),
     q('unexpected parameter', { query: '{ __typename }', foo: 1 }),
-    q('cost refused', { query: '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 250) { nodes { trades(first: 5000) { nodes { price } } } } }' }),
+    q('cost refused', {
+      query:
+        '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 250) { nodes { trades(first: 5000) { nodes { price } } } } }',
+    }),
     q('too deep', { query: SEVEN_DEEP }),
     q('aliases', { query: `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: __typename`).join(' ')} }` }),
     raw('bad JSON', '{"query": "{ __typename }"', { 'content-type': 'application/json' }),
@@ -116,13 +168,20 @@ function corpus(database: string): Ask[] {
     raw('wrong content-type', JSON.stringify({ query: '{ __typename }' }), { 'content-type': 'text/plain' }),
     raw('graphql content-type', '{ __typename }', { 'content-type': 'application/graphql' }),
     q('oversize for its tier (413)', { query: `{ __typename } # ${'x'.repeat(5000)}` }, {}, 'demo-pro'),
-    q('within the OCR tier\'s limit', { query: `{ __typename } # ${'x'.repeat(5000)}` }),
+    q("within the OCR tier's limit", { query: `{ __typename } # ${'x'.repeat(5000)}` }),
     q('oversize beyond the direct way', { query: `{ __typename } # ${'x'.repeat(70_000)}` }),
     q('no credential', { query: '{ __typename }' }, {}, null),
     q('no credential, a field', { query: '{ me { userId } }' }, {}, null),
     q('bad key', { query: '{ __typename }' }, {}, 'no-such-key'),
-    q('free tier refused a field', { query: '{ trades(symbol: "NVLX", first: 1) { nodes { price } } }' }, {}, 'demo-free'),
-    ...Array.from({ length: 4 }, (_, i) => q(`free tier, request ${i + 2} (429 past 4)`, { query: '{ __typename }' }, {}, 'demo-free')),
+    q(
+      'free tier refused a field',
+      { query: '{ trades(symbol: "NVLX", first: 1) { nodes { price } } }' },
+      {},
+      'demo-free',
+    ),
+    ...Array.from({ length: 4 }, (_, i) =>
+      q(`free tier, request ${i + 2} (429 past 4)`, { query: '{ __typename }' }, {}, 'demo-free'),
+    ),
     q('documentId', { documentId: PERSISTED[0]![0] }),
     q('documentId with sha256:', { documentId: `sha256:${PERSISTED[1]![0]}`, variables: { symbol: 'ORBT' } }),
     q('documentId unknown', { documentId: 'f'.repeat(64) }),
@@ -137,14 +196,28 @@ function corpus(database: string): Ask[] {
     q('a foreign Origin', { query: '{ __typename }' }, { origin: 'https://evil.example' }),
     q('a request id', { query: '{ __typename }' }, { 'x-request-id': 'given-id-1' }),
     q('graphql-response+json', { query: '{ nope }' }, { accept: 'application/graphql-response+json' }),
-    q('graphql-response+json, a request error', { query: '{ security(symbol: "NVLX") { symbol ' }, { accept: 'application/graphql-response+json' }),
+    q(
+      'graphql-response+json, a request error',
+      { query: '{ security(symbol: "NVLX") { symbol ' },
+      { accept: 'application/graphql-response+json' },
+    ),
     q('Accept json', { query: '{ __typename }' }, { accept: 'application/json' }),
     q('Accept anything', { query: '{ __typename }' }, { accept: '*/*' }),
     q('Accept html only', { query: '{ __typename }' }, { accept: 'text/html' }),
     q('Accept event-stream', { query: '{ __typename }' }, { accept: 'text/event-stream' }),
     q('a mutation with a key', { query: 'mutation { logout { message } }' }),
-    q('login, wrong password', { query: 'mutation { login(email: "pro@example.com", password: "wrong-password") { message } }' }, {}, null),
-    { name: 'GET', method: 'GET', path: '/graphql?query=%7B__typename%7D', headers: { 'x-api-key': 'demo-enterprise' } },
+    q(
+      'login, wrong password',
+      { query: 'mutation { login(email: "pro@example.com", password: "wrong-password") { message } }' },
+      {},
+      null,
+    ),
+    {
+      name: 'GET',
+      method: 'GET',
+      path: '/graphql?query=%7B__typename%7D',
+      headers: { 'x-api-key': 'demo-enterprise' },
+    },
     { name: 'a query string', path: '/graphql?documentId=' + PERSISTED[0]![0], ...json({}) },
     { name: 'preflight', method: 'OPTIONS', headers: { origin: LISTED, 'access-control-request-method': 'POST' } },
   ];
@@ -166,8 +239,18 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
       directAnswers++;
       return directApp.direct(request, serverContext);
     };
-    servers.push(http.createServer(adapterApp), http.createServer(directListener({ fallback: directApp, handle: counted, RequestClass: directApp.socket.yoga.fetchAPI.Request, fellBack: (r) => void fellBack.push(r) })));
-    [adapterPort, directPort] = await Promise.all(servers.map(listen)) as [number, number];
+    servers.push(
+      http.createServer(adapterApp),
+      http.createServer(
+        directListener({
+          fallback: directApp,
+          handle: counted,
+          RequestClass: directApp.socket.yoga.fetchAPI.Request,
+          fellBack: (r) => void fellBack.push(r),
+        }),
+      ),
+    );
+    [adapterPort, directPort] = (await Promise.all(servers.map(listen))) as [number, number];
   });
   afterAll(async () => {
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -200,7 +283,11 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
   });
 
   it('sets and uses the session cookies as the adapter does: login, cookie auth with Origin (CSRF), refresh, logout', async () => {
-    const login = json({ query: 'mutation { login(email: "pro@example.com", password: "demo-password") { message } }' }, { origin: LISTED }, null);
+    const login = json(
+      { query: 'mutation { login(email: "pro@example.com", password: "demo-password") { message } }' },
+      { origin: LISTED },
+      null,
+    );
     const [adapterLogin, directLogin] = await both({ name: 'login', ...login });
     const cookies = [cookiesOf(adapterLogin), cookiesOf(directLogin)];
     expect(cookies[1]).toMatch(/DT_AUTH_TOKEN=eyJ/);
@@ -217,8 +304,13 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
     await withCookie('cookie, same host', '{ me { tier } }', { origin: `http://${HOST}` });
     await withCookie('cookie, foreign Origin', '{ me { tier } }', { origin: 'https://evil.example' });
     await withCookie('cookie, cross-site without Origin', '{ me { tier } }', { 'sec-fetch-site': 'cross-site' });
-    await withCookie('stale cookie excused for logout', 'mutation { logout { message } }', { origin: LISTED, cookie: 'DT_AUTH_TOKEN=eyJhbGciOiJIUzI1NiJ9.e30.x' });
-    const [adapterRefresh, directRefresh] = await withCookie('refresh', 'mutation { refreshSession { message } }', { origin: LISTED });
+    await withCookie('stale cookie excused for logout', 'mutation { logout { message } }', {
+      origin: LISTED,
+      cookie: 'DT_AUTH_TOKEN=eyJhbGciOiJIUzI1NiJ9.e30.x',
+    });
+    const [adapterRefresh, directRefresh] = await withCookie('refresh', 'mutation { refreshSession { message } }', {
+      origin: LISTED,
+    });
     cookies[0] = cookiesOf(adapterRefresh!);
     cookies[1] = cookiesOf(directRefresh!);
     await withCookie('logout', 'mutation { logout { message } }', { origin: LISTED });
@@ -228,7 +320,14 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
     const ask = { name: 'typename', ...json({ query: '{ __typename }' }) };
     for (const port of [adapterPort, directPort]) {
       await new Promise<void>((resolve) => {
-        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/graphql', headers: ask.headers, agent: false });
+        const req = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/graphql',
+          headers: ask.headers,
+          agent: false,
+        });
         req.on('error', () => resolve());
         req.write(ask.body!.slice(0, 5), () => req.destroy());
         req.on('close', () => resolve());
@@ -243,6 +342,12 @@ describe.each(testDatabases())('the direct way answers as the adapter on $name',
  * mdg_fallback_total{path="direct"} (none for what the direct way is not for); every other one goes the direct way.
  */
 const FALLS_BACK = new Map<string, string | undefined>([
-  ['wrong content-type', 'content_type'], ['graphql content-type', 'content_type'], ['oversize beyond the direct way', 'body'], ['Accept html only', 'accept'],
-  ['Accept event-stream', 'accept'], ['GET', undefined], ['a query string', 'query_string'], ['preflight', undefined],
+  ['wrong content-type', 'content_type'],
+  ['graphql content-type', 'content_type'],
+  ['oversize beyond the direct way', 'body'],
+  ['Accept html only', 'accept'],
+  ['Accept event-stream', 'accept'],
+  ['GET', undefined],
+  ['a query string', 'query_string'],
+  ['preflight', undefined],
 ]);

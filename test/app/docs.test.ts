@@ -8,7 +8,13 @@ import { ROOT } from '../../src/config.js';
 
 const README_MAX_BYTES = 12_288;
 
-const pages = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Markdown without fenced code blocks and inline code, where a `[x](y)` is not a link. */
 function prose(markdown: string): string {
@@ -41,7 +47,11 @@ describe('docs', () => {
   });
 
   it('the anchor rule matches GitHub on headings with punctuation and code', () => {
-    expect([...anchorsOf('# A, b: c\n## `GET /x?y=1` — z\n## A, b: c\n```\n# not a heading\n```\n')]).toEqual(['a-b-c', 'get-xy1--z', 'a-b-c-1']);
+    expect([...anchorsOf('# A, b: c\n## `GET /x?y=1` — z\n## A, b: c\n```\n# not a heading\n```\n')]).toEqual([
+      'a-b-c',
+      'get-xy1--z',
+      'a-b-c-1',
+    ]);
   });
 
   it.each(pages)('every relative link of %s leads to an existing file and heading', (page) => {
@@ -54,7 +64,8 @@ describe('docs', () => {
         broken.push(`${link}: no file ${path.relative(ROOT, target)}`);
         continue;
       }
-      if (anchor !== undefined && !anchorsOf(fs.readFileSync(target, 'utf8')).has(anchor)) broken.push(`${link}: no heading #${anchor} in ${path.relative(ROOT, target)}`);
+      if (anchor !== undefined && !anchorsOf(fs.readFileSync(target, 'utf8')).has(anchor))
+        broken.push(`${link}: no heading #${anchor} in ${path.relative(ROOT, target)}`);
     }
     expect(broken).toEqual([]);
   });

@@ -38,8 +38,18 @@ interface GoldenAnswer {
 const DIR = path.join(import.meta.dirname, 'golden');
 const UPDATE = process.env.GOLDEN_UPDATE === '1';
 
-const rest = (name: string, p: string, key = 'demo-enterprise'): GoldenRequest => ({ name, method: 'GET', path: p, key });
-const gql = (name: string, query: string, variables: Record<string, unknown> = {}, key = 'demo-enterprise'): GoldenRequest => ({
+const rest = (name: string, p: string, key = 'demo-enterprise'): GoldenRequest => ({
+  name,
+  method: 'GET',
+  path: p,
+  key,
+});
+const gql = (
+  name: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  key = 'demo-enterprise',
+): GoldenRequest => ({
   name: `graphql ${name}`,
   method: 'POST',
   path: '/graphql',
@@ -60,7 +70,8 @@ function all(typeName: string, depth = 1): string {
     const named = getNamedType(field.type);
     if (isLeafType(named)) parts.push(field.name);
     else if (isAbstractType(named)) parts.push(`${field.name} { __typename }`);
-    else if (depth > 0 && isListType(getNullableType(field.type))) parts.push(`${field.name} { ${'id' in named.getFields() ? 'id' : '__typename'} }`); // lists cost their largest size
+    else if (depth > 0 && isListType(getNullableType(field.type)))
+      parts.push(`${field.name} { ${'id' in named.getFields() ? 'id' : '__typename'} }`); // lists cost their largest size
     else if (depth > 0) parts.push(`${field.name} { ${all(named.name, depth - 1)} }`);
   }
   return parts.join(' ');
@@ -77,12 +88,18 @@ function requests(): GoldenRequest[] {
     rest('logos unknown symbol', '/api/v1/logos?symbols=ZZZZ'),
     rest('logos bad symbol', '/api/v1/logos?symbols=bad%20symbol!'),
     rest('balance sheets', '/stocks/v1/fundamentals/balance-sheet?symbols=NVLX&limit=3'),
-    rest('balance sheets filtered', '/stocks/v1/fundamentals/balance-sheet?symbols=ORBT&timeframe=annual&sort=period_end.desc&limit=2'),
+    rest(
+      'balance sheets filtered',
+      '/stocks/v1/fundamentals/balance-sheet?symbols=ORBT&timeframe=annual&sort=period_end.desc&limit=2',
+    ),
     rest('balance sheets bad sort', '/stocks/v1/fundamentals/balance-sheet?sort=reporting_period_end.desc'),
     rest('balance sheets bad limit', '/stocks/v1/fundamentals/balance-sheet?limit=0'),
     rest('balance sheets free tier', '/stocks/v1/fundamentals/balance-sheet?symbols=NVLX&limit=1', 'demo-free'),
     rest('fundamentals enhanced', '/delivery/api/v1/fundamentals/enhanced?symbol=NVLX&page_size=2'),
-    rest('fundamentals enhanced by period', '/delivery/api/v1/fundamentals/enhanced?symbol=ORBT&fiscal_period=Q2&page_size=2'),
+    rest(
+      'fundamentals enhanced by period',
+      '/delivery/api/v1/fundamentals/enhanced?symbol=ORBT&fiscal_period=Q2&page_size=2',
+    ),
     rest('fundamentals lite', '/delivery/api/v1/fundamentals/lite?symbol=NVLX&page_size=2'),
     rest('fundamentals lite missing symbol', '/delivery/api/v1/fundamentals/lite'),
     rest('securities by symbol', '/search/api/v1/securities?search=NV&search_type=symbol&per_page=3'),
@@ -108,37 +125,83 @@ function requests(): GoldenRequest[] {
     rest('quotes free tier', '/stocks/v3/quotes/NVLX?limit=3', 'demo-free'),
     rest('validate', '/kms/api/v1/auth/validate'),
     rest('validate without credentials', '/kms/api/v1/auth/validate', ''),
-    { name: 'login', method: 'POST', path: '/kms/api/v1/auth/token', body: { email: 'pro@example.com', password: 'demo-password' } },
-    { name: 'login wrong password', method: 'POST', path: '/kms/api/v1/auth/token', body: { email: 'pro@example.com', password: 'wrong-password' } },
+    {
+      name: 'login',
+      method: 'POST',
+      path: '/kms/api/v1/auth/token',
+      body: { email: 'pro@example.com', password: 'demo-password' },
+    },
+    {
+      name: 'login wrong password',
+      method: 'POST',
+      path: '/kms/api/v1/auth/token',
+      body: { email: 'pro@example.com', password: 'wrong-password' },
+    },
     { name: 'refresh without cookie', method: 'POST', path: '/kms/api/v1/auth/refresh' },
     { name: 'logout without cookie', method: 'POST', path: '/kms/api/v1/auth/logout' },
     { name: 'ocr without a frame', method: 'POST', path: '/ocr/v1/extract', key: 'demo-enterprise', body: {} },
     rest('unknown route', '/stocks/v9/nothing'),
     // GraphQL: each root field with every field its records have, pages and their cursors, errors
-    gql('company page', `query($s: String!) { security(symbol: $s) { ${all('Security')} latestBalanceSheet { ${all('BalanceSheet')} }
+    gql(
+      'company page',
+      `query($s: String!) { security(symbol: $s) { ${all('Security')} latestBalanceSheet { ${all('BalanceSheet')} }
       ratings(first: 2) { ${PAGE} nodes { ${all('Rating')} } } news(first: 2) { ${PAGE} nodes { ${all('NewsItem')} } }
       pressReleases(first: 1) { ${PAGE} nodes { headline } } callSummaries(first: 1) { ${PAGE} nodes { title } } fundamentals(first: 1) { nodes { year quarter } }
       enhancedFundamentals(first: 1) { nodes { year quarter } } balanceSheets(first: 1) { nodes { reportingPeriodEnd } }
       trades(first: 2) { nodes { price size } } quotes(first: 2) { nodes { bidPrice askPrice } }
-      bars(timespan: DAY, from: "2026-11-01T00:00:00Z", to: "2026-12-01T00:00:00Z", first: 3) { ${all('Bar')} } } }`, { s: 'NVLX' }),
+      bars(timespan: DAY, from: "2026-11-01T00:00:00Z", to: "2026-12-01T00:00:00Z", first: 3) { ${all('Bar')} } } }`,
+      { s: 'NVLX' },
+    ),
     gql('security by cusip', `{ security(cusip: "000000000") { symbol } }`),
-    gql('securities', `{ securities(search: "NV", searchType: SYMBOL, first: 3) { ${PAGE} nodes { ${all('Security')} } } }`),
-    gql('securities by figi', `{ securities(search: "BBG", searchType: FIGI, first: 3) { totalCount nodes { symbol name } } }`),
+    gql(
+      'securities',
+      `{ securities(search: "NV", searchType: SYMBOL, first: 3) { ${PAGE} nodes { ${all('Security')} } } }`,
+    ),
+    gql(
+      'securities by figi',
+      `{ securities(search: "BBG", searchType: FIGI, first: 3) { totalCount nodes { symbol name } } }`,
+    ),
     gql('logos', `{ logos(first: 3) { ${PAGE} nodes { ${all('Logo')} securities { symbol name } } } }`),
     gql('logos by symbols', `{ logos(symbols: ["NVLX", "ORBT"]) { nodes { symbol companyName } } }`),
-    gql('balance sheets', `{ balanceSheets(first: 3, filter: { symbols: ["NVLX"] }) { ${PAGE} nodes { ${all('BalanceSheet')} } } }`),
-    gql('balance sheets descending', `{ balanceSheets(first: 2, orderBy: { field: PERIOD_END, direction: DESC }) { ${PAGE} nodes { cik symbols reportingPeriodEnd totalAssets } } }`),
+    gql(
+      'balance sheets',
+      `{ balanceSheets(first: 3, filter: { symbols: ["NVLX"] }) { ${PAGE} nodes { ${all('BalanceSheet')} } } }`,
+    ),
+    gql(
+      'balance sheets descending',
+      `{ balanceSheets(first: 2, orderBy: { field: PERIOD_END, direction: DESC }) { ${PAGE} nodes { cik symbols reportingPeriodEnd totalAssets } } }`,
+    ),
     gql('fundamentals', `{ fundamentals(symbol: "NVLX", first: 2) { ${PAGE} nodes { ${all('Fundamental', 2)} } } }`),
-    gql('enhanced fundamentals', `{ enhancedFundamentals(symbol: "ORBT", first: 2) { ${PAGE} nodes { ${all('EnhancedFundamental', 3)} } } }`),
-    gql('enhanced fundamentals free tier', `{ enhancedFundamentals(symbol: "ORBT", first: 1) { nodes { symbol } } }`, {}, 'demo-free'),
+    gql(
+      'enhanced fundamentals',
+      `{ enhancedFundamentals(symbol: "ORBT", first: 2) { ${PAGE} nodes { ${all('EnhancedFundamental', 3)} } } }`,
+    ),
+    gql(
+      'enhanced fundamentals free tier',
+      `{ enhancedFundamentals(symbol: "ORBT", first: 1) { nodes { symbol } } }`,
+      {},
+      'demo-free',
+    ),
     gql('ratings', `{ ratings(first: 3) { ${PAGE} nodes { ${all('Rating')} } } }`),
-    gql('ratings filtered', `{ ratings(first: 3, filter: { symbol: "ORBT" }) { totalCount nodes { ratingId firm rating } } }`),
+    gql(
+      'ratings filtered',
+      `{ ratings(first: 3, filter: { symbol: "ORBT" }) { totalCount nodes { ratingId firm rating } } }`,
+    ),
     gql('news', `{ news(symbol: "NVLX", first: 3) { ${PAGE} nodes { ${all('NewsItem')} } } }`),
     gql('press releases', `{ pressReleases(first: 2) { ${PAGE} nodes { ${all('PressRelease', 2)} } } }`),
-    gql('press releases by ticker', `{ pressReleases(tickers: ["ORBT"], first: 2) { totalCount nodes { pressReleaseId headline } } }`),
+    gql(
+      'press releases by ticker',
+      `{ pressReleases(tickers: ["ORBT"], first: 2) { totalCount nodes { pressReleaseId headline } } }`,
+    ),
     gql('call summaries', `{ callSummaries(first: 2) { ${PAGE} nodes { ${all('CallSummary', 2)} } } }`),
-    gql('trades', `{ trades(symbol: "NVLX", first: 3) { pageInfo { hasNextPage endCursor } nodes { ${all('Trade')} } } }`),
-    gql('quotes', `{ quotes(symbol: "ORBT", first: 3, order: ASC) { pageInfo { hasNextPage endCursor } nodes { ${all('Quote')} } } }`),
+    gql(
+      'trades',
+      `{ trades(symbol: "NVLX", first: 3) { pageInfo { hasNextPage endCursor } nodes { ${all('Trade')} } } }`,
+    ),
+    gql(
+      'quotes',
+      `{ quotes(symbol: "ORBT", first: 3, order: ASC) { pageInfo { hasNextPage endCursor } nodes { ${all('Quote')} } } }`,
+    ),
     gql('node', `{ node(id: "U2VjdXJpdHk6MQ==") { id __typename } }`),
     gql('me', '{ me { email username tier } }'),
     gql('service info', '{ serviceInfo { __typename } }'),
@@ -160,9 +223,19 @@ async function ask(h: GraphQLHarness, r: GoldenRequest): Promise<GoldenAnswer> {
   const headers: Record<string, string> = {};
   if (r.key) headers['x-api-key'] = r.key;
   if (r.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await h.app.fetch(`http://test${r.path}`, { method: r.method, headers, body: r.body === undefined ? undefined : JSON.stringify(r.body) });
+  const res = await h.app.fetch(`http://test${r.path}`, {
+    method: r.method,
+    headers,
+    body: r.body === undefined ? undefined : JSON.stringify(r.body),
+  });
   const setCookie = res.headers.getSetCookie().map(masked);
-  return { name: r.name, status: res.status, contentType: res.headers.get('content-type'), ...(setCookie.length ? { setCookie } : {}), body: masked(await res.text()) };
+  return {
+    name: r.name,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    ...(setCookie.length ? { setCookie } : {}),
+    body: masked(await res.text()),
+  };
 }
 
 /** A GraphQL query (not a mutation, which would change what the next request sees). */
@@ -223,7 +296,9 @@ describe.each(testDatabases())('the golden answers on $name', (tdb) => {
   it('asks something of every REST route', () => {
     const golden = JSON.parse(fs.readFileSync(file, 'utf8')) as { requests: GoldenRequest[] };
     for (const route of routes) {
-      const asked = golden.requests.some((r) => r.method === route.method && matchPath(route.path, r.path.split('?')[0]!) !== null);
+      const asked = golden.requests.some(
+        (r) => r.method === route.method && matchPath(route.path, r.path.split('?')[0]!) !== null,
+      );
       expect(asked, `${route.method} ${route.path}`).toBe(true);
     }
   });

@@ -25,10 +25,15 @@ const SCREENSHOT = path.join(ROOT, 'artifacts', 'graphiql.png');
 const WAIT_MS = 15_000;
 
 /** The text of one of GraphiQL's Monaco editors as it shows it (Monaco draws spaces as U+00A0). */
-const editorText = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
+const editorText = (page: Page, selector: string) =>
+  page.$eval(selector, (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
 
 /** GET `rawPath` as sent, over a socket: no client normalizes its `..` first. */
-function rawGet(port: number, rawPath: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  port: number,
+  rawPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: rawPath, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -77,7 +82,9 @@ describe("GraphiQL's page and its assets, served by the gateway", () => {
     const opts = JSON.parse(html.match(/const opts=(\{.*?\});if/)![1]!) as Record<string, string>;
     expect(opts.query).toBe(COMPANY_PAGE_QUERY);
     expect(JSON.parse(opts.headers!)).toEqual({ 'X-API-Key': 'demo-pro' });
-    expect(GRAPHIQL_ASSETS).toBe(`/graphiql/assets/${JSON.parse(fs.readFileSync(path.join(dist, '../package.json'), 'utf8')).version}/`);
+    expect(GRAPHIQL_ASSETS).toBe(
+      `/graphiql/assets/${JSON.parse(fs.readFileSync(path.join(dist, '../package.json'), 'utf8')).version}/`,
+    );
   });
 
   it('serves the files of @graphql-yoga/graphiql with their types, for a year, gzipped when asked', async () => {
@@ -85,20 +92,36 @@ describe("GraphiQL's page and its assets, served by the gateway", () => {
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(Buffer.from(await script.arrayBuffer()).equals(fs.readFileSync(path.join(dist, 'yoga-graphiql.umd.js')))).toBe(true);
+    expect(
+      Buffer.from(await script.arrayBuffer()).equals(fs.readFileSync(path.join(dist, 'yoga-graphiql.umd.js'))),
+    ).toBe(true);
     const css = await rawGet(port, `${GRAPHIQL_ASSETS}graphiql.css`, { 'accept-encoding': 'gzip, br' });
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(css.body).equals(fs.readFileSync(path.join(dist, 'graphiql.css')))).toBe(true);
-    const worker = await h.app.fetch(`http://test${GRAPHIQL_ASSETS}monacoeditorwork/graphql.worker..bundle.js`, { method: 'HEAD' });
+    const worker = await h.app.fetch(`http://test${GRAPHIQL_ASSETS}monacoeditorwork/graphql.worker..bundle.js`, {
+      method: 'HEAD',
+    });
     expect(worker.status).toBe(200);
     expect(worker.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     // one route label for them all in the metrics, not `unmatched` as a probe of unknown paths
-    expect(await (await h.app.fetch('http://test/metrics')).text()).toMatch(/route="\/graphiql\/assets\/\*",operation="",status="200"} [1-9]/);
+    expect(await (await h.app.fetch('http://test/metrics')).text()).toMatch(
+      /route="\/graphiql\/assets\/\*",operation="",status="200"} [1-9]/,
+    );
   });
 
   it('serves nothing else: no other file, no way out of the package, and nothing without introspection', async () => {
-    for (const p of ['../../../package.json', '..%2f..%2f..%2fpackage.json', '%2e%2e/%2e%2e/%2e%2e/package.json', '..\\..\\..\\package.json', '/etc/passwd', '%2fetc%2fpasswd', 'monacoeditorwork/../../package.json', 'nothing.js', '']) {
+    for (const p of [
+      '../../../package.json',
+      '..%2f..%2f..%2fpackage.json',
+      '%2e%2e/%2e%2e/%2e%2e/package.json',
+      '..\\..\\..\\package.json',
+      '/etc/passwd',
+      '%2fetc%2fpasswd',
+      'monacoeditorwork/../../package.json',
+      'nothing.js',
+      '',
+    ]) {
       const res = await rawGet(port, `${GRAPHIQL_ASSETS}${p}`);
       expect(res.status, p).toBe(404);
       expect(res.body.toString(), p).toMatch(/"code":"NOT_FOUND"/);
@@ -122,7 +145,12 @@ describe('GraphiQL in a browser, offline', { tags: ['browser'] }, () => {
     server = http.createServer(h.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, timeout: WAIT_MS, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      timeout: WAIT_MS,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
   });
 
   afterAll(async () => {
@@ -133,7 +161,9 @@ describe('GraphiQL in a browser, offline', { tags: ['browser'] }, () => {
   });
 
   // each wait is bounded by WAIT_MS, the whole by this (a run takes 2-5 s)
-  it('loads from the gateway alone, opens with the company page and the demo key, and runs it', { timeout: 120_000 }, async () => {
+  it('loads from the gateway alone, opens with the company page and the demo key, and runs it', {
+    timeout: 120_000,
+  }, async () => {
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 1000 });
     const elsewhere: string[] = [];
@@ -143,7 +173,8 @@ describe('GraphiQL in a browser, offline', { tags: ['browser'] }, () => {
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.protocol === 'data:' || url.protocol === 'blob:' || url.origin === origin) {
-        if (request.method() === 'POST' && url.pathname === '/graphql') posts.push({ body: request.postData() ?? '', key: request.headers()['x-api-key'] });
+        if (request.method() === 'POST' && url.pathname === '/graphql')
+          posts.push({ body: request.postData() ?? '', key: request.headers()['x-api-key'] });
         seen.push(url.pathname);
         void request.continue();
       } else {
@@ -158,19 +189,31 @@ describe('GraphiQL in a browser, offline', { tags: ['browser'] }, () => {
     // by 'load' the page's scripts and styles were asked for: none of them elsewhere
     expect(elsewhere).toEqual([]);
     await page.waitForSelector('.graphiql-query-editor .view-lines', { timeout: WAIT_MS });
-    await page.waitForFunction(() => document.querySelector('.graphiql-query-editor .view-lines')?.textContent?.includes('CompanyPage'), { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => document.querySelector('.graphiql-query-editor .view-lines')?.textContent?.includes('CompanyPage'),
+      { timeout: WAIT_MS },
+    );
     const query = await editorText(page, '.graphiql-query-editor .view-lines');
     expect(query).toMatch(/query CompanyPage\(\$symbol: String = "NVLX"\)/);
     expect(query).not.toMatch(/Welcome to/);
     // the docs, from introspection: the root types and the fields of Query
     await page.click('[aria-label="Show Documentation Explorer"]');
-    await page.waitForFunction(() => document.querySelector('.graphiql-doc-explorer')?.textContent?.includes('Root Types'), { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => document.querySelector('.graphiql-doc-explorer')?.textContent?.includes('Root Types'),
+      { timeout: WAIT_MS },
+    );
     await page.click('.graphiql-doc-explorer-root-type + a, .graphiql-doc-explorer a.graphiql-doc-explorer-type-name');
-    await page.waitForFunction(() => /security\(/.test(document.querySelector('.graphiql-doc-explorer')?.textContent ?? ''), { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => /security\(/.test(document.querySelector('.graphiql-doc-explorer')?.textContent ?? ''),
+      { timeout: WAIT_MS },
+    );
     expect(posts.some((p) => p.body.includes('__schema'))).toBe(true);
 
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(() => document.querySelector('.graphiql-response .view-lines')?.textContent?.includes('NVLX'), { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => document.querySelector('.graphiql-response .view-lines')?.textContent?.includes('NVLX'),
+      { timeout: WAIT_MS },
+    );
     const result = await editorText(page, '.graphiql-response .view-lines');
     expect(result).toMatch(/"symbol": "NVLX"/);
     expect(result).not.toMatch(/"errors"|Unexpected <EOF>/);
@@ -181,7 +224,8 @@ describe('GraphiQL in a browser, offline', { tags: ['browser'] }, () => {
     console.log(`GraphiQL screenshot: ${SCREENSHOT}`);
 
     // Monaco's workers (the GraphQL language service among them) came from the gateway too
-    for (const worker of ['editor.worker.bundle.js', 'json.worker.bundle.js', 'graphql.worker..bundle.js']) expect(seen).toContain(`${GRAPHIQL_ASSETS}monacoeditorwork/${worker}`);
+    for (const worker of ['editor.worker.bundle.js', 'json.worker.bundle.js', 'graphql.worker..bundle.js'])
+      expect(seen).toContain(`${GRAPHIQL_ASSETS}monacoeditorwork/${worker}`);
 
     // an edit survives a reload: GraphiQL keeps it in the page's URL and its tabs in local storage
     await page.focus('.graphiql-query-editor textarea');
@@ -189,10 +233,19 @@ describe('GraphiQL in a browser, offline', { tags: ['browser'] }, () => {
     await page.keyboard.press('End');
     await page.keyboard.up('Control');
     await page.keyboard.type('\n#edited-in-the-browser-test');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('query')?.includes('#edited-in-the-browser-test'), { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => new URLSearchParams(location.search).get('query')?.includes('#edited-in-the-browser-test'),
+      { timeout: WAIT_MS },
+    );
     expect(await page.evaluate(() => localStorage.getItem('graphiql:tabState'))).toMatch(/CompanyPage/);
     await page.reload({ waitUntil: 'load', timeout: WAIT_MS });
-    await page.waitForFunction(() => document.querySelector('.graphiql-query-editor .view-lines')?.textContent?.includes('#edited-in-the-browser-test'), { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('.graphiql-query-editor .view-lines')
+          ?.textContent?.includes('#edited-in-the-browser-test'),
+      { timeout: WAIT_MS },
+    );
     expect(await editorText(page, '.graphiql-query-editor .view-lines')).toMatch(/query CompanyPage/);
 
     expect(elsewhere).toEqual([]);

@@ -26,18 +26,31 @@ async function startServer(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: '', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
   const t0 = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     if (Date.now() - t0 > 120_000) throw new Error(`no 200 from /healthz within 120 s:\n${out}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, port, output: () => out, exited };
     await new Promise((r) => setTimeout(r, 50)); // a refused connection costs nothing: look often
   }
@@ -65,7 +78,10 @@ function slowUpload(port: number, ms: number): { arrived: Promise<void>; status:
   let arrived!: () => void;
   const status = new Promise<number | Error>((resolve) => {
     const req = http.request({
-      host: '127.0.0.1', port, path: '/graphql', method: 'POST',
+      host: '127.0.0.1',
+      port,
+      path: '/graphql',
+      method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise', expect: '100-continue' },
     });
     req.on('continue', () => arrived());
@@ -108,7 +124,12 @@ describe('graceful shutdown of the real server', () => {
   it('SIGTERM during a slow request: /readyz turns 503 at once, the request still gets its 200, new connections are then refused, exit 0', async () => {
     const drainDelayMs = 600;
     const timeoutMs = 90_000;
-    const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrlOf(await tdb.createSeeded()), SHUTDOWN_TIMEOUT_MS: String(timeoutMs), SHUTDOWN_DRAIN_DELAY_MS: String(drainDelayMs) });
+    const server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrlOf(await tdb.createSeeded()),
+      SHUTDOWN_TIMEOUT_MS: String(timeoutMs),
+      SHUTDOWN_DRAIN_DELAY_MS: String(drainDelayMs),
+    });
     children.push(server.child);
     expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
 
@@ -148,7 +169,11 @@ describe('graceful shutdown of the real server', () => {
   }, 240_000);
 
   it('a request still running at SHUTDOWN_TIMEOUT_MS has its connection cut, and the exit code says so', async () => {
-    const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrlOf(await tdb.createSeeded()), SHUTDOWN_TIMEOUT_MS: '1000' });
+    const server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrlOf(await tdb.createSeeded()),
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
     children.push(server.child);
     const slow = slowUpload(server.port, 30_000);
     await slow.arrived;

@@ -8,7 +8,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/config.js';
 import { freePort, testDatabaseUrl, TEST_JWT_SECRET } from '../helpers.js';
 
-
 interface Started {
   child: ChildProcess;
   output: () => string;
@@ -19,11 +18,18 @@ interface Started {
 /** `npm start` exactly as the README says, in a fresh data directory. */
 function npmStart(env: Record<string, string>): Started {
   // detached: its own process group, so a signal reaches npm and the server under it alike
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, NODE_ENV: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.on('close', (code, signal) => resolve(code ?? signal)),
+  );
   return { child, output: () => out, exited };
 }
 
@@ -48,7 +54,10 @@ async function stop(started: Started, port: number): Promise<void> {
   await started.exited;
   const t0 = Date.now();
   while (Date.now() - t0 < 15_000) {
-    const listening = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false);
+    const listening = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => true,
+      () => false,
+    );
     if (!listening) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -123,7 +132,10 @@ describe('npm start on a fresh machine', () => {
     expect(postmasterRunning()).toBe(true);
     const pid = fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0];
 
-    const [one, two] = [npmStart({ PORT: String(a), DATA_DIR: dataDir, DATABASE_URL: '' }), npmStart({ PORT: String(b), DATA_DIR: dataDir, DATABASE_URL: '' })];
+    const [one, two] = [
+      npmStart({ PORT: String(a), DATA_DIR: dataDir, DATABASE_URL: '' }),
+      npmStart({ PORT: String(b), DATA_DIR: dataDir, DATABASE_URL: '' }),
+    ];
     children.push(one.child, two.child);
     await Promise.all([waitForHealthy(a, one, 120_000), waitForHealthy(b, two, 120_000)]);
     expect(one.output() + two.output()).not.toMatch(/embedded PostgreSQL started/);
@@ -182,12 +194,24 @@ describe('npm start on a PostgreSQL server without the database', () => {
 
   // in this order: the production start must find no database, the README's start then makes it
   it('in production stops at once with exit code 2 and one line naming the createdb command', async () => {
-    const started = npmStart({ PORT: String(await freePort()), DATABASE_URL: url.toString(), NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://test' });
+    const started = npmStart({
+      PORT: String(await freePort()),
+      DATABASE_URL: url.toString(),
+      NODE_ENV: 'production',
+      JWT_SECRET: TEST_JWT_SECRET,
+      PUBLIC_URL: 'http://test',
+    });
     children.push(started.child);
     expect(await started.exited).toBe(2);
-    const fatal = started.output().split('\n').filter((l) => l.includes('"level":"fatal"'));
+    const fatal = started
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"level":"fatal"'));
     expect(fatal).toHaveLength(1);
-    expect(JSON.parse(fatal[0]!)).toMatchObject({ code: 'DATABASE_MISSING', msg: expect.stringContaining(`create it with: createdb -h ${url.hostname}`) });
+    expect(JSON.parse(fatal[0]!)).toMatchObject({
+      code: 'DATABASE_MISSING',
+      msg: expect.stringContaining(`create it with: createdb -h ${url.hostname}`),
+    });
     expect((await admin('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount).toBe(0);
   }, 60_000);
 
@@ -196,7 +220,9 @@ describe('npm start on a PostgreSQL server without the database', () => {
     const started = npmStart({ PORT: String(port), DATABASE_URL: url.toString() });
     children.push(started.child);
     await waitForHealthy(port, started, 120_000);
-    expect(started.output()).toContain(`created database \\"${name}\\" (UTF8, collation C.UTF-8: text compares by code point)`);
+    expect(started.output()).toContain(
+      `created database \\"${name}\\" (UTF8, collation C.UTF-8: text compares by code point)`,
+    );
     expect(started.output()).toMatch(/sample data: 50 securities/);
     await stop(started, port);
   }, 180_000);

@@ -18,7 +18,11 @@ describe.each(testDatabases())('large bodies in flight on $name', (tdb) => {
 
   const frame = `data:image/png;base64,${'A'.repeat(200_000)}`;
   const ocr = (app: GraphQLHarness['app']) =>
-    app.fetch('http://test/ocr/v1/extract', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' }, body: JSON.stringify({ frame }) });
+    app.fetch('http://test/ocr/v1/extract', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
+      body: JSON.stringify({ frame }),
+    });
   const gql = (app: GraphQLHarness['app'], variables: object) =>
     app.fetch('http://test/graphql', {
       method: 'POST',
@@ -34,14 +38,24 @@ describe.each(testDatabases())('large bodies in flight on $name', (tdb) => {
     const rest = await ocr(app);
     expect(rest.status).toBe(503);
     expect(rest.headers.get('retry-after')).toBe('1');
-    expect(await rest.json()).toMatchObject({ status: 'ERROR', code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('large request bodies in flight') });
+    expect(await rest.json()).toMatchObject({
+      status: 'ERROR',
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('large request bodies in flight'),
+    });
 
     const graphql = await gql(app, { f: frame });
     expect(graphql.status).toBe(503);
     expect(graphql.headers.get('retry-after')).toBe('1');
-    expect(((await graphql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(((await graphql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
 
-    const small = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' }, body: JSON.stringify({ query: '{ me { email } }' }) });
+    const small = await app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
+      body: JSON.stringify({ query: '{ me { email } }' }),
+    });
     expect(small.status).toBe(200);
 
     held();

@@ -31,17 +31,24 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
   };
 
   it('refuses the alias bomb of bars under logos.securities before anything runs (finding 1)', async () => {
-    const bars = Array.from({ length: 15 }, (_, i) => `b${i}: bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { start open high low close volume vwap trades startTimestamp }`);
+    const bars = Array.from(
+      { length: 15 },
+      (_, i) =>
+        `b${i}: bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { start open high low close volume vwap trades startTimestamp }`,
+    );
     await refusedBeforeAnySql(`{ logos(first: 100) { nodes { securities { symbol ${bars.join(' ')} } } } }`);
     // one alias on one security is an ordinary request
-    const one = await h.gql('{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z", first: 10) { start close } } }');
+    const one = await h.gql(
+      '{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z", first: 10) { start close } } }',
+    );
     expect(one.errors).toBeUndefined();
     expect(one.data.security.bars.length).toBeGreaterThan(0);
     expect(one.data.security.bars.length).toBeLessThanOrEqual(10);
   });
 
   it('counts a nested list given without `first` at its default (finding 10)', async () => {
-    const sheets = 'balanceSheets { nodes { cik fiscalYear fiscalQuarter timeframe reportingPeriodEnd totalAssets totalLiabilities totalEquity sumOfCurrentAssets sumOfCurrentLiabilities } }';
+    const sheets =
+      'balanceSheets { nodes { cik fiscalYear fiscalQuarter timeframe reportingPeriodEnd totalAssets totalLiabilities totalEquity sumOfCurrentAssets sumOfCurrentLiabilities } }';
     await refusedBeforeAnySql(`{ securities(search: "US", searchType: ISIN, first: 250) { nodes { ${sheets} } } }`);
     const small = await h.gql(`{ securities(search: "US", searchType: ISIN, first: 2) { nodes { ${sheets} } } }`);
     expect(small.errors).toBeUndefined();
@@ -52,7 +59,10 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
     const res = await app.fetch('http://test/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': 'demo-pro' },
-      body: JSON.stringify({ query: 'subscription { tradeAdded(symbol: "NVLX") { price size sipTimestamp sequenceNumber exchange conditions } }' }),
+      body: JSON.stringify({
+        query:
+          'subscription { tradeAdded(symbol: "NVLX") { price size sipTimestamp sequenceNumber exchange conditions } }',
+      }),
     });
     const text = await res.text();
     expect(text).toContain('QUERY_TOO_COMPLEX');
@@ -64,12 +74,23 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
     const server = createServer(app);
     const socket = attachWebSocket(server, app, { isProd: false, maxMessageBytes: 1 << 20 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = createClient({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: 'demo-pro' }, retryAttempts: 0 });
+    const client = createClient({
+      url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { apiKey: 'demo-pro' },
+      retryAttempts: 0,
+    });
     try {
-      for (const query of ['{ trades(symbol: "NVLX", first: 50) { nodes { price size } } }', 'subscription { tradeAdded(symbol: "NVLX") { price size sipTimestamp sequenceNumber exchange conditions } }']) {
+      for (const query of [
+        '{ trades(symbol: "NVLX", first: 50) { nodes { price size } } }',
+        'subscription { tradeAdded(symbol: "NVLX") { price size sipTimestamp sequenceNumber exchange conditions } }',
+      ]) {
         const outcome = await new Promise<unknown>((resolve) => {
           const seen: unknown[] = [];
-          client.subscribe({ query }, { next: (r) => void seen.push(r), error: (e) => resolve({ error: e }), complete: () => resolve(seen) });
+          client.subscribe(
+            { query },
+            { next: (r) => void seen.push(r), error: (e) => resolve({ error: e }), complete: () => resolve(seen) },
+          );
         });
         expect(JSON.stringify(outcome), query).toContain('QUERY_TOO_COMPLEX');
       }

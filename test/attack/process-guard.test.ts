@@ -14,8 +14,14 @@ describe('the process guard', () => {
   const tdb = testDatabases()[0]!;
   afterAll(() => tdb.cleanup());
   it('logs an unhandled rejection with the request id of its request, counts it, and the process goes on', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/guarded-scope.ts'], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test' } });
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/guarded-scope.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test' },
+    });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const logged = lines.find((l) => l.kind === 'unhandled_rejection');
     expect(logged).toMatchObject({ level: 'error', requestId: 'req-guard-1', kind: 'unhandled_rejection' });
     expect(logged!.msg).toContain('lost in a request');
@@ -24,18 +30,40 @@ describe('the process guard', () => {
 
   it('keeps the server up after an unhandled rejection; after an uncaught exception it turns not-ready, finishes the request in flight and exits 1', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/fixtures/inject-faults.mjs', 'src/server.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: '', DATABASE_URL: databaseUrlOf(await tdb.createSeeded()), REDIS_URL: '', LOG_LEVEL: 'info', PORT: String(port), SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_DELAY_MS: '1500' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './test/fixtures/inject-faults.mjs', 'src/server.ts'],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: '',
+          DATABASE_URL: databaseUrlOf(await tdb.createSeeded()),
+          REDIS_URL: '',
+          LOG_LEVEL: 'info',
+          PORT: String(port),
+          SHUTDOWN_TIMEOUT_MS: '20000',
+          SHUTDOWN_DRAIN_DELAY_MS: '1500',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const base = `http://127.0.0.1:${port}`;
     try {
-      await expect.poll(() => fetch(`${base}/healthz`).then((r) => r.status, () => 0), { timeout: 120_000, interval: 100 }).toBe(200);
+      await expect
+        .poll(
+          () =>
+            fetch(`${base}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 120_000, interval: 100 },
+        )
+        .toBe(200);
 
       child.kill('SIGUSR2');
       await expect.poll(() => out, { timeout: 10_000 }).toContain('injected rejection');
@@ -47,7 +75,13 @@ describe('the process guard', () => {
       let sent!: () => void;
       const headersSent = new Promise<void>((resolve) => (sent = resolve));
       const slow = new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' } });
+        const req = http.request({
+          host: '127.0.0.1',
+          port,
+          path: '/graphql',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' },
+        });
         req.on('response', (res) => (res.resume(), res.on('end', () => resolve(res.statusCode ?? 0))));
         req.on('error', reject);
         req.write('{"query": "{ __typename }"', () => sent());

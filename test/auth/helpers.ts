@@ -42,7 +42,11 @@ export function cheapHash(password: string): string {
 }
 
 /** A fresh database with the demo accounts (cheap password hashes, real API keys) and the app over it. */
-export async function authHarness(tdb: Pick<TestDatabase, 'name' | 'create' | 'cleanup'>, env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<AuthHarness> {
+export async function authHarness(
+  tdb: Pick<TestDatabase, 'name' | 'create' | 'cleanup'>,
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<AuthHarness> {
   const database = await tdb.create();
   const config = testConfig(database, overrides, { ...RELAXED, ...env });
   // what openDatabase does outside production, minus ~1 s of demo password hashing per database
@@ -70,9 +74,15 @@ export async function authHarness(tdb: Pick<TestDatabase, 'name' | 'create' | 'c
 }
 
 /** A user of its own (cheap password hash) for a test that changes state (disabling, revoking, budgets). */
-export async function freshUser(db: Db, tier: Tier = 'free', password = 'fresh-password-1'): Promise<User & { password: string }> {
+export async function freshUser(
+  db: Db,
+  tier: Tier = 'free',
+  password = 'fresh-password-1',
+): Promise<User & { password: string }> {
   const email = `u-${randomUUID()}@example.com`;
-  const user = await db.prisma.user.create({ data: { email, username: email.split('@')[0]!, passwordHash: cheapHash(password), tier } });
+  const user = await db.prisma.user.create({
+    data: { email, username: email.split('@')[0]!, passwordHash: cheapHash(password), tier },
+  });
   return { ...user, password };
 }
 
@@ -113,22 +123,38 @@ export function sessionCookieAttributes(maxAge: number, secure = true): Record<s
 
 /** The exact attributes of a cleared session cookie (logout). */
 export function clearedCookieAttributes(secure = true): Record<string, string | true> {
-  return { 'max-age': '0', expires: 'Thu, 01 Jan 1970 00:00:00 GMT', path: '/', httponly: true, samesite: 'Lax', ...(secure ? { secure: true } : {}) };
+  return {
+    'max-age': '0',
+    expires: 'Thu, 01 Jan 1970 00:00:00 GMT',
+    path: '/',
+    httponly: true,
+    samesite: 'Lax',
+    ...(secure ? { secure: true } : {}),
+  };
 }
 
 /** Both session cookies with the exact attributes of login/refresh; returns the two tokens. */
 export function expectSessionCookies(res: Response, secure = true): { access: string; refresh: string } {
   const cookies = setCookies(res);
   expect(Object.keys(cookies).sort()).toEqual([ACCESS, REFRESH]);
-  expect(cookies[ACCESS]).toEqual({ name: ACCESS, value: expect.stringMatching(JWT_SHAPE), attributes: sessionCookieAttributes(3600, secure) });
-  expect(cookies[REFRESH]).toEqual({ name: REFRESH, value: expect.stringMatching(JWT_SHAPE), attributes: sessionCookieAttributes(2592000, secure) });
+  expect(cookies[ACCESS]).toEqual({
+    name: ACCESS,
+    value: expect.stringMatching(JWT_SHAPE),
+    attributes: sessionCookieAttributes(3600, secure),
+  });
+  expect(cookies[REFRESH]).toEqual({
+    name: REFRESH,
+    value: expect.stringMatching(JWT_SHAPE),
+    attributes: sessionCookieAttributes(2592000, secure),
+  });
   return { access: cookies[ACCESS]!.value, refresh: cookies[REFRESH]!.value };
 }
 
 export function expectClearedCookies(res: Response, secure = true): void {
   const cookies = setCookies(res);
   expect(Object.keys(cookies).sort()).toEqual([ACCESS, REFRESH]);
-  for (const name of [ACCESS, REFRESH]) expect(cookies[name]).toEqual({ name, value: '', attributes: clearedCookieAttributes(secure) });
+  for (const name of [ACCESS, REFRESH])
+    expect(cookies[name]).toEqual({ name, value: '', attributes: clearedCookieAttributes(secure) });
 }
 
 export interface JsonResponse<T = any> {
@@ -152,7 +178,12 @@ export async function call<T = any>(app: App, path: string, init: RequestInit = 
   return jsonOf<T>(await app.fetch(BASE + path, init));
 }
 
-export function loginRequest(app: App, email: string, password: string, headers: Record<string, string> = {}): Promise<JsonResponse> {
+export function loginRequest(
+  app: App,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
   return call(app, '/kms/api/v1/auth/token', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -161,14 +192,20 @@ export function loginRequest(app: App, email: string, password: string, headers:
 }
 
 /** Logs in over REST and returns the two tokens (asserting success). */
-export async function login(app: App, email: string, password = DEMO_PASSWORD): Promise<{ access: string; refresh: string }> {
+export async function login(
+  app: App,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<{ access: string; refresh: string }> {
   const r = await loginRequest(app, email, password);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return expectSessionCookies(r.res);
 }
 
 export function refreshRequest(app: App, refreshToken?: string, extraCookie = ''): Promise<JsonResponse> {
-  const cookie = [refreshToken !== undefined ? `${REFRESH}=${refreshToken}` : '', extraCookie].filter(Boolean).join('; ');
+  const cookie = [refreshToken !== undefined ? `${REFRESH}=${refreshToken}` : '', extraCookie]
+    .filter(Boolean)
+    .join('; ');
   return call(app, '/kms/api/v1/auth/refresh', { method: 'POST', headers: cookie ? { cookie } : {} });
 }
 
@@ -180,8 +217,18 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export const accessCookie = (token: string) => ({ cookie: `${ACCESS}=${token}` });
 
 /** POST /graphql with a JSON body. */
-export function gqlRequest<T = any>(app: App, query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>, path = '/graphql'): Promise<JsonResponse<T>> {
-  return call<T>(app, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+export function gqlRequest<T = any>(
+  app: App,
+  query: string,
+  headers: Record<string, string> = {},
+  variables?: Record<string, unknown>,
+  path = '/graphql',
+): Promise<JsonResponse<T>> {
+  return call<T>(app, path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
 }
 
 /** The body without its request id, for comparing two error bodies. */
@@ -202,9 +249,16 @@ export function expectRestError(r: JsonResponse, status: number, code: string, m
 }
 
 /** A whole-request GraphQL failure: the HTTP status of REST and a GraphQL-shaped body with one coded error. */
-export function expectGraphQLRequestError(r: JsonResponse, status: number, code: string, message: string | RegExp): void {
+export function expectGraphQLRequestError(
+  r: JsonResponse,
+  status: number,
+  code: string,
+  message: string | RegExp,
+): void {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body).toEqual({ errors: [{ message: typeof message === 'string' ? message : expect.stringMatching(message), extensions: { code } }] });
+  expect(r.body).toEqual({
+    errors: [{ message: typeof message === 'string' ? message : expect.stringMatching(message), extensions: { code } }],
+  });
 }
 
 export const UNAUTHENTICATED_BODY = { status: 'ERROR', code: 'UNAUTHENTICATED' };

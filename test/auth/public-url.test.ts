@@ -18,12 +18,24 @@ const HOSTILE = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-f
 describe('PUBLIC_URL', () => {
   it('is an http(s) origin with an optional path prefix, kept without its trailing slash', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://api.example.com' }).publicUrl).toBe('https://api.example.com');
-    expect(loadConfig({ PUBLIC_URL: 'https://API.example.com:8443/market/' }).publicUrl).toBe('https://api.example.com:8443/market');
+    expect(loadConfig({ PUBLIC_URL: 'https://API.example.com:8443/market/' }).publicUrl).toBe(
+      'https://api.example.com:8443/market',
+    );
     expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:4000' }).publicUrl).toBe('http://127.0.0.1:4000');
     expect(loadConfig({}).publicUrl).toBeUndefined();
-    for (const bad of ['api.example.com', 'ftp://example.com', 'https://user:pw@example.com', 'https://example.com/?a=1', 'https://example.com/#top', 'https://example.com?', 'javascript:alert(1)']) {
+    for (const bad of [
+      'api.example.com',
+      'ftp://example.com',
+      'https://user:pw@example.com',
+      'https://example.com/?a=1',
+      'https://example.com/#top',
+      'https://example.com?',
+      'javascript:alert(1)',
+    ]) {
       expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(ConfigError);
-      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/^PUBLIC_URL must be an http:\/\/ or https:\/\/ origin/);
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(
+        /^PUBLIC_URL must be an http:\/\/ or https:\/\/ origin/,
+      );
     }
   });
 
@@ -31,7 +43,9 @@ describe('PUBLIC_URL', () => {
     const config = loadConfig(PRODUCTION);
     expect(() => checkServingConfig(config)).toThrow(ConfigError);
     expect(() => checkServingConfig(config)).toThrow(/^PUBLIC_URL is required in production/);
-    expect(() => checkServingConfig(loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://api.example.com' }))).not.toThrow();
+    expect(() =>
+      checkServingConfig(loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://api.example.com' })),
+    ).not.toThrow();
     expect(() => checkServingConfig(loadConfig({}))).not.toThrow();
   });
 });
@@ -45,7 +59,13 @@ describe('next_url', () => {
     // a key of its own: production mode serves no demo account
     key = `mdg_${randomUUID().replaceAll('-', '')}`;
     await h.db.prisma.user.create({
-      data: { email: `u-${randomUUID()}@example.com`, username: 'next-url', passwordHash: cheapHash('long enough password'), tier: 'enterprise', apiKeys: { create: { name: 'test', prefix: apiKeyPrefix(key), hash: hashApiKey(key) } } },
+      data: {
+        email: `u-${randomUUID()}@example.com`,
+        username: 'next-url',
+        passwordHash: cheapHash('long enough password'),
+        tier: 'enterprise',
+        apiKeys: { create: { name: 'test', prefix: apiKeyPrefix(key), hash: hashApiKey(key) } },
+      },
     });
   });
   afterAll(async () => {
@@ -54,19 +74,30 @@ describe('next_url', () => {
   });
 
   const firstPage = async (app: App, path: string, headers: Record<string, string>) => {
-    const res = await app.fetch(`http://${headers.host ?? 'test'}${path}`, { headers: { 'x-api-key': key, ...headers } });
+    const res = await app.fetch(`http://${headers.host ?? 'test'}${path}`, {
+      headers: { 'x-api-key': key, ...headers },
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { next_url: string }).next_url;
   };
 
-  it.each(['/stocks/v3/trades/NVLX?limit=1', '/stocks/v3/quotes/NVLX?limit=1', '/stocks/v1/fundamentals/balance-sheet?limit=1'])(
+  it.each([
+    '/stocks/v3/trades/NVLX?limit=1',
+    '/stocks/v3/quotes/NVLX?limit=1',
+    '/stocks/v1/fundamentals/balance-sheet?limit=1',
+  ])(
     'in production, %s links under PUBLIC_URL whatever Host and X-Forwarded-* say, and the link works',
     async (path) => {
       const app = h.appWith({ ...PRODUCTION, PUBLIC_URL: 'https://api.example.com/market/', TRUST_PROXY: 'true' });
       const next = await firstPage(app, path, HOSTILE);
-      expect(next).toMatch(new RegExp(`^https://api\\.example\\.com/market${path.split('?')[0]!.replaceAll('.', '\\.')}\\?cursor=[^&]+$`));
+      expect(next).toMatch(
+        new RegExp(`^https://api\\.example\\.com/market${path.split('?')[0]!.replaceAll('.', '\\.')}\\?cursor=[^&]+$`),
+      );
       // behind the proxy that strips /market, the same path and cursor give the next page
-      const res = await app.fetch(`http://test${new URL(next).pathname.replace(/^\/market/, '')}${new URL(next).search}`, { headers: { 'x-api-key': key } });
+      const res = await app.fetch(
+        `http://test${new URL(next).pathname.replace(/^\/market/, '')}${new URL(next).search}`,
+        { headers: { 'x-api-key': key } },
+      );
       expect(res.status).toBe(200);
     },
   );
@@ -76,11 +107,29 @@ describe('next_url', () => {
   });
 
   it('outside production without PUBLIC_URL: the request origin, or X-Forwarded-* with TRUST_PROXY when they are a scheme and a host', async () => {
-    expect(await firstPage(h.appWith({}), '/stocks/v3/trades/NVLX?limit=1', HOSTILE)).toMatch(/^http:\/\/evil\.example\/stocks\/v3\/trades\/NVLX\?cursor=/);
+    expect(await firstPage(h.appWith({}), '/stocks/v3/trades/NVLX?limit=1', HOSTILE)).toMatch(
+      /^http:\/\/evil\.example\/stocks\/v3\/trades\/NVLX\?cursor=/,
+    );
     const proxied = h.appWith({ TRUST_PROXY: 'true' });
-    expect(await firstPage(proxied, '/stocks/v3/trades/NVLX?limit=1', { host: 'internal:4000', 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' })).toMatch(/^https:\/\/api\.example\.com\/stocks\//);
-    for (const [proto, host] of [['javascript', 'x'], ['https', 'evil.example/phish?'], ['https', 'a@evil.example']]) {
-      expect(await firstPage(proxied, '/stocks/v3/trades/NVLX?limit=1', { host: 'internal:4000', 'x-forwarded-host': host!, 'x-forwarded-proto': proto! })).toMatch(/^http:\/\/internal:4000\/stocks\//);
+    expect(
+      await firstPage(proxied, '/stocks/v3/trades/NVLX?limit=1', {
+        host: 'internal:4000',
+        'x-forwarded-host': 'api.example.com',
+        'x-forwarded-proto': 'https',
+      }),
+    ).toMatch(/^https:\/\/api\.example\.com\/stocks\//);
+    for (const [proto, host] of [
+      ['javascript', 'x'],
+      ['https', 'evil.example/phish?'],
+      ['https', 'a@evil.example'],
+    ]) {
+      expect(
+        await firstPage(proxied, '/stocks/v3/trades/NVLX?limit=1', {
+          host: 'internal:4000',
+          'x-forwarded-host': host!,
+          'x-forwarded-proto': proto!,
+        }),
+      ).toMatch(/^http:\/\/internal:4000\/stocks\//);
     }
   });
 });

@@ -42,7 +42,16 @@ function expectRestRateLimited(r: JsonResponse, windowSeconds: number, message: 
 
 function expectGraphQLRateLimited(r: JsonResponse, windowSeconds: number): void {
   expect(r.status, JSON.stringify(r.body)).toBe(429);
-  expect(r.body).toEqual({ errors: [{ message: expect.stringMatching(/rate limit of \d+ requests per minute for the \w+ tier reached; try again in \d+ s/), extensions: { code: 'RATE_LIMITED' } }] });
+  expect(r.body).toEqual({
+    errors: [
+      {
+        message: expect.stringMatching(
+          /rate limit of \d+ requests per minute for the \w+ tier reached; try again in \d+ s/,
+        ),
+        extensions: { code: 'RATE_LIMITED' },
+      },
+    ],
+  });
   expectRetryAfter(r, windowSeconds);
 }
 
@@ -63,11 +72,20 @@ describe.each(testDatabases())('request rate limits on $name', (tdb) => {
     for (let i = 0; i < 3; i++) {
       const ok = await validateRequest(h.app, {}, '?apikey=demo-free');
       expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ user_id: user.id, email: 'free@example.com', username: 'free', licensing_tier_id: 'free' });
+      expect(ok.body).toEqual({
+        user_id: user.id,
+        email: 'free@example.com',
+        username: 'free',
+        licensing_tier_id: 'free',
+      });
       expect(ok.res.headers.get('retry-after')).toBeNull();
     }
     const limited = await validateRequest(h.app, {}, '?apikey=demo-free');
-    expectRestRateLimited(limited, 60, /^rate limit of 3 requests per minute for the free tier reached; try again in \d+ s$/);
+    expectRestRateLimited(
+      limited,
+      60,
+      /^rate limit of 3 requests per minute for the free tier reached; try again in \d+ s$/,
+    );
     // the key stays limited on data routes and on GraphQL too: one budget per key, whatever the path
     expectRestRateLimited(await call(h.app, '/api/v1/logos?apikey=demo-free'), 60, /free tier reached/);
     expectGraphQLRateLimited(await gqlRequest(h.app, ME, { 'x-api-key': 'demo-free' }), 60);
@@ -92,7 +110,11 @@ describe.each(testDatabases())('request rate limits on $name', (tdb) => {
     const u = await freshUser(h.db, 'pro');
     const key = (await createApiKey(h.db, u.id, 'p', h.config.auth.apiKeysPerUser)).key;
     for (let i = 0; i < 5; i++) expect((await validateRequest(h.app, { 'x-api-key': key })).status).toBe(200);
-    expectRestRateLimited(await validateRequest(h.app, { 'x-api-key': key }), 60, /^rate limit of 5 requests per minute for the pro tier reached/);
+    expectRestRateLimited(
+      await validateRequest(h.app, { 'x-api-key': key }),
+      60,
+      /^rate limit of 5 requests per minute for the pro tier reached/,
+    );
   });
 
   it('token callers are counted per user, on the budget their keys draw on too', async () => {
@@ -107,26 +129,31 @@ describe.each(testDatabases())('request rate limits on $name', (tdb) => {
   });
 });
 
-describe.each(testDatabases())('one budget per user whatever the credential, at the default limits, on $name', (tdb) => {
-  let h: AuthHarness;
-  beforeAll(async () => {
-    h = await authHarness(tdb);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await tdb.cleanup();
-  });
+describe.each(testDatabases())(
+  'one budget per user whatever the credential, at the default limits, on $name',
+  (tdb) => {
+    let h: AuthHarness;
+    beforeAll(async () => {
+      h = await authHarness(tdb);
+    });
+    afterAll(async () => {
+      await h?.close();
+      await tdb.cleanup();
+    });
 
-  it('four keys of one free user get 60 answers in a minute together (RATE_LIMIT_FREE), then 429', async () => {
-    expect(h.config.auth.rateLimits.free).toBe(60);
-    const u = await freshUser(h.db, 'free');
-    const keys = await Promise.all([1, 2, 3, 4].map(async (i) => (await createApiKey(h.db, u.id, `k${i}`, h.config.auth.apiKeysPerUser)).key));
-    const statuses: number[] = [];
-    for (let i = 0; i < 80; i++) statuses.push((await validateRequest(h.app, { 'x-api-key': keys[i % 4]! })).status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
-    expect(statuses.slice(60)).toEqual(Array(20).fill(429));
-  });
-});
+    it('four keys of one free user get 60 answers in a minute together (RATE_LIMIT_FREE), then 429', async () => {
+      expect(h.config.auth.rateLimits.free).toBe(60);
+      const u = await freshUser(h.db, 'free');
+      const keys = await Promise.all(
+        [1, 2, 3, 4].map(async (i) => (await createApiKey(h.db, u.id, `k${i}`, h.config.auth.apiKeysPerUser)).key),
+      );
+      const statuses: number[] = [];
+      for (let i = 0; i < 80; i++) statuses.push((await validateRequest(h.app, { 'x-api-key': keys[i % 4]! })).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+      expect(statuses.slice(60)).toEqual(Array(20).fill(429));
+    });
+  },
+);
 
 describe.each(testDatabases())('the budget of requests without a valid caller, per client address, on $name', (tdb) => {
   let h: AuthHarness;
@@ -141,7 +168,8 @@ describe.each(testDatabases())('the budget of requests without a valid caller, p
   });
 
   const from = (ip: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, ...headers });
-  const ANONYMOUS = /^rate limit of 4 requests per minute without valid credentials reached for this address; try again in \d+ s$/;
+  const ANONYMOUS =
+    /^rate limit of 4 requests per minute without valid credentials reached for this address; try again in \d+ s$/;
 
   it('no credential, a wrong key, a bad token, REST or GraphQL, the public session routes, unknown paths: each counts; the 5th is 429', async () => {
     const cases: [string, (ip: string) => Promise<JsonResponse>, number][] = [
@@ -161,7 +189,9 @@ describe.each(testDatabases())('the budget of requests without a valid caller, p
       const limited = await send(ip);
       if (limited.body.errors) {
         expect(limited.status, what).toBe(429);
-        expect(limited.body, what).toEqual({ errors: [{ message: expect.stringMatching(ANONYMOUS), extensions: { code: 'RATE_LIMITED' } }] });
+        expect(limited.body, what).toEqual({
+          errors: [{ message: expect.stringMatching(ANONYMOUS), extensions: { code: 'RATE_LIMITED' } }],
+        });
         expectRetryAfter(limited, 60);
       } else {
         expectRestRateLimited(limited, 60, ANONYMOUS);
@@ -172,8 +202,12 @@ describe.each(testDatabases())('the budget of requests without a valid caller, p
   it('probes and preflights do not count; another address has a budget of its own; valid callers draw on their own', async () => {
     const ip = '198.51.100.200';
     for (let n = 0; n < 10; n++) {
-      for (const probe of ['/healthz', '/readyz', '/metrics', '/openapi.json']) expect((await call(app, probe, { headers: from(ip) })).status, probe).toBe(200);
-      const preflight = await call(app, '/graphql', { method: 'OPTIONS', headers: from(ip, { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' }) });
+      for (const probe of ['/healthz', '/readyz', '/metrics', '/openapi.json'])
+        expect((await call(app, probe, { headers: from(ip) })).status, probe).toBe(200);
+      const preflight = await call(app, '/graphql', {
+        method: 'OPTIONS',
+        headers: from(ip, { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' }),
+      });
       expect(preflight.status).toBe(403); // no CORS_ORIGINS: no grant, and nothing counted
     }
     for (let n = 0; n < 4; n++) expect((await validateRequest(app, from(ip))).status).toBe(401);
@@ -186,7 +220,13 @@ describe.each(testDatabases())('the budget of requests without a valid caller, p
 
   it('guessing keys is bounded: once an address spent its budget, a key is not even looked up (429, not 401 or 200)', async () => {
     const ip = '198.51.100.210';
-    for (let n = 0; n < 4; n++) expectRestError(await validateRequest(app, from(ip, { 'x-api-key': `guess-${n}` })), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+    for (let n = 0; n < 4; n++)
+      expectRestError(
+        await validateRequest(app, from(ip, { 'x-api-key': `guess-${n}` })),
+        401,
+        'UNAUTHENTICATED',
+        'the API key is not valid',
+      );
     const u = await freshUser(h.db, 'pro');
     const { key } = await createApiKey(h.db, u.id, 'not cached', h.config.auth.apiKeysPerUser);
     const lookups = h.db.statementCount;
@@ -210,14 +250,37 @@ describe.each(testDatabases())('login attempt limits on $name', (tdb) => {
 
   it('per email: with LOGIN_LIMIT_PER_EMAIL=2 the third attempt is 429 even with the right password (any case of the email)', async () => {
     const app = h.appWith({ LOGIN_LIMIT_PER_EMAIL: '2' });
-    expectRestError(await loginRequest(app, 'free@example.com', 'wrong-one'), 401, 'UNAUTHENTICATED', 'invalid email or password');
-    expectRestError(await loginRequest(app, 'FREE@example.com', 'wrong-two'), 401, 'UNAUTHENTICATED', 'invalid email or password');
+    expectRestError(
+      await loginRequest(app, 'free@example.com', 'wrong-one'),
+      401,
+      'UNAUTHENTICATED',
+      'invalid email or password',
+    );
+    expectRestError(
+      await loginRequest(app, 'FREE@example.com', 'wrong-two'),
+      401,
+      'UNAUTHENTICATED',
+      'invalid email or password',
+    );
     const third = await loginRequest(app, 'Free@Example.com', DEMO_PASSWORD);
     expectRestRateLimited(third, 15 * 60, /^too many login attempts for this account; try again in \d+ s$/);
     expect(third.res.headers.getSetCookie()).toEqual([]);
     // the GraphQL login mutation draws on the same budget
-    const gql = await gqlRequest(app, 'mutation { login(email: "free@example.com", password: "demo-password") { message } }');
-    expect(gql.body).toEqual({ data: null, errors: [{ message: expect.stringMatching(/too many login attempts for this account/), path: ['login'], locations: expect.any(Array), extensions: { code: 'RATE_LIMITED' } }] });
+    const gql = await gqlRequest(
+      app,
+      'mutation { login(email: "free@example.com", password: "demo-password") { message } }',
+    );
+    expect(gql.body).toEqual({
+      data: null,
+      errors: [
+        {
+          message: expect.stringMatching(/too many login attempts for this account/),
+          path: ['login'],
+          locations: expect.any(Array),
+          extensions: { code: 'RATE_LIMITED' },
+        },
+      ],
+    });
     expect(gql.res.headers.getSetCookie()).toEqual([]);
     // another account is not affected
     const other = await loginRequest(app, 'pro@example.com', DEMO_PASSWORD);
@@ -229,7 +292,12 @@ describe.each(testDatabases())('login attempt limits on $name', (tdb) => {
     const app = h.appWith({ LOGIN_LIMIT_PER_IP: '2', TRUST_PROXY: 'true' });
     const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
     expect((await loginRequest(app, 'free@example.com', DEMO_PASSWORD, from('203.0.113.7'))).status).toBe(200);
-    expectRestError(await loginRequest(app, 'nobody@example.com', 'x', from('203.0.113.7')), 401, 'UNAUTHENTICATED', 'invalid email or password');
+    expectRestError(
+      await loginRequest(app, 'nobody@example.com', 'x', from('203.0.113.7')),
+      401,
+      'UNAUTHENTICATED',
+      'invalid email or password',
+    );
     const third = await loginRequest(app, 'pro@example.com', DEMO_PASSWORD, from('203.0.113.7'));
     expectRestRateLimited(third, 15 * 60, /^too many login attempts from this address; try again in \d+ s$/);
     const elsewhere = await loginRequest(app, 'pro@example.com', DEMO_PASSWORD, from('198.51.100.9'));
@@ -240,9 +308,18 @@ describe.each(testDatabases())('login attempt limits on $name', (tdb) => {
   it('without TRUST_PROXY a forged X-Forwarded-For does not buy a fresh address budget', async () => {
     const app = h.appWith({ LOGIN_LIMIT_PER_IP: '2' });
     for (const ip of ['203.0.113.1', '203.0.113.2']) {
-      expectRestError(await loginRequest(app, 'free@example.com', 'wrong', { 'x-forwarded-for': ip }), 401, 'UNAUTHENTICATED', 'invalid email or password');
+      expectRestError(
+        await loginRequest(app, 'free@example.com', 'wrong', { 'x-forwarded-for': ip }),
+        401,
+        'UNAUTHENTICATED',
+        'invalid email or password',
+      );
     }
-    expectRestRateLimited(await loginRequest(app, 'free@example.com', DEMO_PASSWORD, { 'x-forwarded-for': '203.0.113.3' }), 15 * 60, /from this address/);
+    expectRestRateLimited(
+      await loginRequest(app, 'free@example.com', DEMO_PASSWORD, { 'x-forwarded-for': '203.0.113.3' }),
+      15 * 60,
+      /from this address/,
+    );
   });
 });
 
@@ -255,7 +332,16 @@ describe('shared rate-limit budgets in Redis', { tags: ['redis'] }, () => {
       h = await authHarness(tdb);
       // the anonymous budget of this process's address ('unknown') lives in the Redis every test
       // file shares; the budgets under test here are others
-      const config = testConfig(h.config.database, {}, { RATE_LIMIT_FREE: '3', LOGIN_LIMIT_PER_EMAIL: '2', LOGIN_LIMIT_PER_IP: '100000', RATE_LIMIT_ANONYMOUS: '100000' });
+      const config = testConfig(
+        h.config.database,
+        {},
+        {
+          RATE_LIMIT_FREE: '3',
+          LOGIN_LIMIT_PER_EMAIL: '2',
+          LOGIN_LIMIT_PER_IP: '100000',
+          RATE_LIMIT_ANONYMOUS: '100000',
+        },
+      );
       apps = [0, 1].map(() => {
         const redis = createRedis(REDIS_URL!);
         clients.push(redis);
@@ -280,7 +366,11 @@ describe('shared rate-limit budgets in Redis', { tags: ['redis'] }, () => {
         expect(ok.status).toBe(200);
         expect(ok.body.email).toBe(u.email);
       }
-      expectRestRateLimited(await validateRequest(b, { 'x-api-key': key }), 60, /rate limit of 3 requests per minute for the free tier reached/);
+      expectRestRateLimited(
+        await validateRequest(b, { 'x-api-key': key }),
+        60,
+        /rate limit of 3 requests per minute for the free tier reached/,
+      );
       expectGraphQLRateLimited(await gqlRequest(a, ME, { 'x-api-key': key }), 60);
     });
 
@@ -290,14 +380,28 @@ describe('shared rate-limit budgets in Redis', { tags: ['redis'] }, () => {
       // an address unique to this run: the budget in Redis outlives the test, nothing is flushed
       const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
       for (const app of [a, b, a]) expect((await validateRequest(app, { 'x-forwarded-for': ip })).status).toBe(401);
-      expectRestRateLimited(await validateRequest(b, { 'x-forwarded-for': ip }), 60, /^rate limit of 3 requests per minute without valid credentials reached for this address/);
+      expectRestRateLimited(
+        await validateRequest(b, { 'x-forwarded-for': ip }),
+        60,
+        /^rate limit of 3 requests per minute without valid credentials reached for this address/,
+      );
     });
 
     it('two instances draw on one login budget per email', async () => {
       const u = await freshUser(h.db, 'free');
       const [a, b] = apps as [App, App];
-      expectRestError(await loginRequest(a, u.email, 'wrong-password'), 401, 'UNAUTHENTICATED', 'invalid email or password');
-      expectRestError(await loginRequest(b, u.email, 'wrong-password'), 401, 'UNAUTHENTICATED', 'invalid email or password');
+      expectRestError(
+        await loginRequest(a, u.email, 'wrong-password'),
+        401,
+        'UNAUTHENTICATED',
+        'invalid email or password',
+      );
+      expectRestError(
+        await loginRequest(b, u.email, 'wrong-password'),
+        401,
+        'UNAUTHENTICATED',
+        'invalid email or password',
+      );
       expectRestRateLimited(await loginRequest(a, u.email, u.password), 15 * 60, /for this account/);
     });
   });

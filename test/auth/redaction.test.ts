@@ -22,7 +22,11 @@ const METRICS_TOKEN = 'metrics-token-7e2a-UNIQUE-SECRET';
 function render(args: unknown[]): string {
   const extra: string[] = [];
   for (const a of args) {
-    for (let e: unknown = a, depth = 0; e instanceof Error && depth < 5; e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? e.cause, depth++) {
+    for (
+      let e: unknown = a, depth = 0;
+      e instanceof Error && depth < 5;
+      e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? e.cause, depth++
+    ) {
       extra.push(String(e.stack), JSON.stringify(e));
     }
   }
@@ -31,7 +35,8 @@ function render(args: unknown[]): string {
 
 /** A database whose every query fails, as when the server cannot reach it. */
 function brokenDb(db: Db): Db {
-  const failing = (model: string) => new Proxy({}, { get: (_t, op) => () => Promise.reject(new Error(`database down (${model}.${String(op)})`)) });
+  const failing = (model: string) =>
+    new Proxy({}, { get: (_t, op) => () => Promise.reject(new Error(`database down (${model}.${String(op)})`)) });
   return { ...db, prisma: new Proxy({}, { get: (_t, model) => failing(String(model)) }) } as unknown as Db;
 }
 
@@ -69,8 +74,16 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
     const { key } = await createApiKey(h.db, user.id, 'redaction', h.config.auth.apiKeysPerUser);
     const secrets = new Set<string>([PASSWORD, WRONG_PASSWORD, WRONG_KEY, key, TEST_JWT_SECRET]);
     secrets.add(METRICS_TOKEN);
-    const base = testConfig(h.config.database, {}, { LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN });
-    const dev = testConfig(h.config.database, {}, { NODE_ENV: 'development', LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN });
+    const base = testConfig(
+      h.config.database,
+      {},
+      { LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN },
+    );
+    const dev = testConfig(
+      h.config.database,
+      {},
+      { NODE_ENV: 'development', LOGIN_LIMIT_PER_EMAIL: '100000', LOGIN_LIMIT_PER_IP: '100000', METRICS_TOKEN },
+    );
     // the JSON log lines (pino) of each app, at the most talkative level, go where console's do
     const logger = createLogger('trace', { write: (line: string) => void captured.push(`pino: ${line}`) });
     const apps: [string, App][] = [
@@ -82,7 +95,11 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
 
     capture();
     // tokens from a working app, replayed against every app
-    const first = await apps[0]![1].fetch(`${BASE}/kms/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: PASSWORD }) });
+    const first = await apps[0]![1].fetch(`${BASE}/kms/api/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: PASSWORD }),
+    });
     const tokens = expectSessionCookies(first);
     secrets.add(tokens.access).add(tokens.refresh);
     const tampered = tokens.access.slice(0, -4) + 'AAAA';
@@ -100,21 +117,39 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
         return text;
       };
       const jsonPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-        send(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        send(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
 
       // logins: right, wrong, malformed, wrong content type, GraphQL (variables and inline), invalid GraphQL
       await jsonPost('/kms/api/v1/auth/token', { email: user.email, password: PASSWORD });
       await jsonPost('/kms/api/v1/auth/token', { email: user.email, password: WRONG_PASSWORD });
       await jsonPost('/kms/api/v1/auth/token', { email: 'nobody@example.com', password: WRONG_PASSWORD });
-      await send('/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email": "${user.email}", "password": "${PASSWORD}"` });
-      await send('/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ email: user.email, password: PASSWORD }) });
+      await send('/kms/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"email": "${user.email}", "password": "${PASSWORD}"`,
+      });
+      await send('/kms/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ email: user.email, password: PASSWORD }),
+      });
       const LOGIN = 'mutation ($e: String!, $p: String!) { login(email: $e, password: $p) { message } }';
       await jsonPost('/graphql', { query: LOGIN, variables: { e: user.email, p: PASSWORD } });
       await jsonPost('/graphql', { query: LOGIN, variables: { e: user.email, p: WRONG_PASSWORD } });
-      await jsonPost('/graphql', { query: `mutation { login(email: "${user.email}", password: "${WRONG_PASSWORD}") { message } }` });
-      await jsonPost('/graphql', { query: `mutation { login(email: "${user.email}", password: "${PASSWORD}") { message noSuchField } }` });
+      await jsonPost('/graphql', {
+        query: `mutation { login(email: "${user.email}", password: "${WRONG_PASSWORD}") { message } }`,
+      });
+      await jsonPost('/graphql', {
+        query: `mutation { login(email: "${user.email}", password: "${PASSWORD}") { message noSuchField } }`,
+      });
       await jsonPost('/graphql', { query: LOGIN, variables: { e: user.email, p: 42 } });
-      await jsonPost('/graphql', { query: `mutation { login(email: "${user.email}", password: "${PASSWORD}" { message } }` });
+      await jsonPost('/graphql', {
+        query: `mutation { login(email: "${user.email}", password: "${PASSWORD}" { message } }`,
+      });
 
       // API keys: right and wrong, as parameter and header, REST and GraphQL
       await send(`/kms/api/v1/auth/validate?apikey=${key}`);
@@ -123,29 +158,62 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
       await send('/kms/api/v1/auth/validate', { headers: { 'x-api-key': WRONG_KEY } });
       await jsonPost(`/graphql?apikey=${key}`, { query: '{ me { email } }' });
       await jsonPost('/graphql', { query: '{ me { email } }' }, { 'x-api-key': WRONG_KEY });
-      await send(`/graphql?${new URLSearchParams({ apikey: key, query: '{ me { email } nope }' })}`, { headers: { accept: 'application/json' } });
+      await send(`/graphql?${new URLSearchParams({ apikey: key, query: '{ me { email } nope }' })}`, {
+        headers: { accept: 'application/json' },
+      });
       // key management needs a session; an API key is refused (and that refusal is logged too)
-      await jsonPost('/graphql', { query: 'mutation { createApiKey(name: "by a key") { key } }' }, { 'x-api-key': key });
+      await jsonPost(
+        '/graphql',
+        { query: 'mutation { createApiKey(name: "by a key") { key } }' },
+        { 'x-api-key': key },
+      );
       // a session of its own: the refresh replay below revokes the first one
-      const own = expectSessionCookies(await apps[0]![1].fetch(`${BASE}/kms/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: PASSWORD }) }));
+      const own = expectSessionCookies(
+        await apps[0]![1].fetch(`${BASE}/kms/api/v1/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: user.email, password: PASSWORD }),
+        }),
+      );
       secrets.add(own.access).add(own.refresh);
-      const created = JSON.parse(await jsonPost('/graphql', { query: 'mutation { createApiKey(name: "logged?") { key } }' }, { authorization: `Bearer ${own.access}` }));
+      const created = JSON.parse(
+        await jsonPost(
+          '/graphql',
+          { query: 'mutation { createApiKey(name: "logged?") { key } }' },
+          { authorization: `Bearer ${own.access}` },
+        ),
+      );
       if (created.data) secrets.add(created.data.createApiKey.key);
-      await jsonPost('/graphql', { query: 'mutation { revokeApiKey(keyId: "no-such-key-id") { keyId } }' }, { authorization: `Bearer ${own.access}` });
+      await jsonPost(
+        '/graphql',
+        { query: 'mutation { revokeApiKey(keyId: "no-such-key-id") { keyId } }' },
+        { authorization: `Bearer ${own.access}` },
+      );
 
       // tokens: Bearer, cookie, tampered, refresh as access, refresh, reuse, logout
       await send('/kms/api/v1/auth/validate', { headers: { authorization: `Bearer ${tokens.access}` } });
       await send('/kms/api/v1/auth/validate', { headers: { authorization: `Bearer ${tampered}` } });
       await send('/kms/api/v1/auth/validate', { headers: { authorization: `Bearer ${tokens.refresh}` } });
-      await send('/kms/api/v1/auth/validate', { headers: { authorization: `Basic ${Buffer.from(`${user.email}:${PASSWORD}`).toString('base64')}` } });
+      await send('/kms/api/v1/auth/validate', {
+        headers: { authorization: `Basic ${Buffer.from(`${user.email}:${PASSWORD}`).toString('base64')}` },
+      });
       await jsonPost('/graphql', { query: '{ me { email } }' }, { cookie: `${ACCESS}=${tokens.access}` });
       await jsonPost('/graphql', { query: '{ me { email } }' }, { cookie: `${ACCESS}=${tampered}` });
-      await send(`/graphql?${new URLSearchParams({ query: '{ me { email } }' })}`, { headers: { cookie: `${ACCESS}=${tokens.access}` } });
+      await send(`/graphql?${new URLSearchParams({ query: '{ me { email } }' })}`, {
+        headers: { cookie: `${ACCESS}=${tokens.access}` },
+      });
       await send('/kms/api/v1/auth/refresh', { method: 'POST', headers: { cookie: `${REFRESH}=${tokens.refresh}` } });
       await send('/kms/api/v1/auth/refresh', { method: 'POST', headers: { cookie: `${REFRESH}=${tokens.refresh}` } });
       await send('/kms/api/v1/auth/refresh', { method: 'POST', headers: { cookie: `${REFRESH}=${tokens.access}` } });
-      await jsonPost('/graphql', { query: 'mutation { refreshSession { message } }' }, { cookie: `${REFRESH}=${tokens.refresh}` });
-      await send('/kms/api/v1/auth/logout', { method: 'POST', headers: { cookie: `${ACCESS}=${tokens.access}; ${REFRESH}=${tokens.refresh}` } });
+      await jsonPost(
+        '/graphql',
+        { query: 'mutation { refreshSession { message } }' },
+        { cookie: `${REFRESH}=${tokens.refresh}` },
+      );
+      await send('/kms/api/v1/auth/logout', {
+        method: 'POST',
+        headers: { cookie: `${ACCESS}=${tokens.access}; ${REFRESH}=${tokens.refresh}` },
+      });
 
       // the metrics token, right and wrong
       await send('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -159,14 +227,34 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
     // the capture works: the failing database was logged (by our handler and by Yoga in development)
     expect(captured.some((line) => line.includes('database down'))).toBe(true);
     // ... and pino wrote a JSON request line for each request, failing ones with their code
-    const requestLines = captured.filter((l) => l.startsWith('pino: ')).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>).filter((l) => 'status' in l);
-    expect(requestLines.some((l) => l.route === '/kms/api/v1/auth/token' && l.status === 401 && (l.codes as string[]).includes('UNAUTHENTICATED'))).toBe(true);
-    expect(requestLines.some((l) => l.route === '/graphql' && typeof l.caller === 'string' && l.status === 200)).toBe(true);
-    expect(requestLines.some((l) => l.level === 'error' && (l.codes as string[] | undefined)?.includes('INTERNAL') && String((l.err as { message?: string })?.message).includes('database down'))).toBe(true);
+    const requestLines = captured
+      .filter((l) => l.startsWith('pino: '))
+      .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>)
+      .filter((l) => 'status' in l);
+    expect(
+      requestLines.some(
+        (l) =>
+          l.route === '/kms/api/v1/auth/token' && l.status === 401 && (l.codes as string[]).includes('UNAUTHENTICATED'),
+      ),
+    ).toBe(true);
+    expect(requestLines.some((l) => l.route === '/graphql' && typeof l.caller === 'string' && l.status === 200)).toBe(
+      true,
+    );
+    expect(
+      requestLines.some(
+        (l) =>
+          l.level === 'error' &&
+          (l.codes as string[] | undefined)?.includes('INTERNAL') &&
+          String((l.err as { message?: string })?.message).includes('database down'),
+      ),
+    ).toBe(true);
     const leaks: string[] = [];
     for (const secret of secrets) {
       // the whole secret, and any 16-character piece of it (a truncated token is a leak too)
-      const pieces = [secret, ...Array.from({ length: Math.max(0, secret.length - 15) }, (_, i) => secret.slice(i, i + 16))];
+      const pieces = [
+        secret,
+        ...Array.from({ length: Math.max(0, secret.length - 15) }, (_, i) => secret.slice(i, i + 16)),
+      ];
       for (const line of captured) {
         const piece = pieces.find((p) => line.includes(p));
         if (piece) leaks.push(`${JSON.stringify(piece)} in: ${line.slice(0, 300)}`);
@@ -175,7 +263,9 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
     expect(leaks).toEqual([]);
 
     // error bodies do not echo a presented credential either
-    const echoed = errorBodies.filter((b) => [key, WRONG_KEY, tokens.access, tokens.refresh, tampered, TEST_JWT_SECRET].some((s) => b.includes(s)));
+    const echoed = errorBodies.filter((b) =>
+      [key, WRONG_KEY, tokens.access, tokens.refresh, tampered, TEST_JWT_SECRET].some((s) => b.includes(s)),
+    );
     expect(echoed).toEqual([]);
   });
 });

@@ -86,14 +86,22 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
     });
 
     it('refuses malformed JSON with 400', async () => {
-      const r = await call(h.app, '/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email": "free@example.com", "password": ' });
+      const r = await call(h.app, '/kms/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email": "free@example.com", "password": ',
+      });
       expectRestError(r, 400, 'BAD_REQUEST', 'the body is not valid JSON');
       expect(r.res.headers.getSetCookie()).toEqual([]);
     });
 
     it('refuses a JSON value that is not an object with 400', async () => {
       for (const body of ['["free@example.com", "demo-password"]', 'null', '"free@example.com"']) {
-        const r = await call(h.app, '/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const r = await call(h.app, '/kms/api/v1/auth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         expectRestError(r, 400, 'BAD_REQUEST', /must be a JSON object/);
       }
     });
@@ -101,7 +109,11 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
     it('refuses a body that is not application/json with 415, even when it is valid JSON', async () => {
       const json = JSON.stringify({ email: 'free@example.com', password: DEMO_PASSWORD });
       for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-        const r = await call(h.app, '/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': type }, body: json });
+        const r = await call(h.app, '/kms/api/v1/auth/token', {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body: json,
+        });
         expectRestError(r, 415, 'UNSUPPORTED_MEDIA_TYPE', `the body must be application/json; got "${type}"`);
         expect(r.res.headers.getSetCookie()).toEqual([]);
       }
@@ -119,14 +131,22 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
         [{}, 'email'],
       ];
       for (const [body, field] of cases) {
-        const r = await call(h.app, '/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const r = await call(h.app, '/kms/api/v1/auth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         expectRestError(r, 400, 'BAD_REQUEST', `${field}: a non-empty string is required`);
       }
     });
 
     it('refuses an oversized body with 413 before reading it all', async () => {
       const huge = JSON.stringify({ email: 'free@example.com', password: 'x'.repeat(200_000) });
-      const r = await call(h.app, '/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+      const r = await call(h.app, '/kms/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: huge,
+      });
       expectRestError(r, 413, 'PAYLOAD_TOO_LARGE', /too large/);
       // a stream with no Content-Length is cut off as well
       const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
@@ -137,7 +157,12 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
           else controller.close();
         },
       });
-      const streamed = await call(h.app, '/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+      const streamed = await call(h.app, '/kms/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
       expectRestError(streamed, 413, 'PAYLOAD_TOO_LARGE', /too large/);
       expect(sent).toBeLessThan(64);
     });
@@ -189,7 +214,12 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
     });
 
     it('without a refresh cookie is 401 naming the cookie', async () => {
-      expectRestError(await refreshRequest(h.app), 401, 'UNAUTHENTICATED', 'no refresh token: send the DT_REFRESH_TOKEN cookie');
+      expectRestError(
+        await refreshRequest(h.app),
+        401,
+        'UNAUTHENTICATED',
+        'no refresh token: send the DT_REFRESH_TOKEN cookie',
+      );
       expectRestError(await refreshRequest(h.app, ''), 401, 'UNAUTHENTICATED', /no refresh token/);
     });
 
@@ -218,7 +248,12 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
   describe('validate: GET /kms/api/v1/auth/validate', () => {
     it('names the holder of a Bearer access token, the cookie, or an API key', async () => {
       const user = (await findUserByEmail(h.db, 'enterprise@example.com'))!;
-      const expected = { user_id: user.id, email: 'enterprise@example.com', username: 'enterprise', licensing_tier_id: 'enterprise' };
+      const expected = {
+        user_id: user.id,
+        email: 'enterprise@example.com',
+        username: 'enterprise',
+        licensing_tier_id: 'enterprise',
+      };
       expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       const { access } = await login(h.app, 'enterprise@example.com');
       for (const r of [
@@ -239,14 +274,24 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
         const user = (await findUserByEmail(h.db, `${tier}@example.com`))!;
         const { access } = await login(h.app, `${tier}@example.com`);
         const r = await validateRequest(h.app, bearer(access));
-        expect(r.body).toEqual({ user_id: user.id, email: `${tier}@example.com`, username: tier, licensing_tier_id: tier });
+        expect(r.body).toEqual({
+          user_id: user.id,
+          email: `${tier}@example.com`,
+          username: tier,
+          licensing_tier_id: tier,
+        });
       }
     });
 
     it('without credentials is 401; a malformed Authorization header is 401', async () => {
       expectRestError(await validateRequest(h.app), 401, 'UNAUTHENTICATED', /authentication required/);
       for (const authorization of ['Basic ZnJlZTpkZW1vLXBhc3N3b3Jk', 'Bearer', 'Bearer a b', '']) {
-        expectRestError(await validateRequest(h.app, { authorization }), 401, 'UNAUTHENTICATED', 'the Authorization header must be "Bearer <access token>"');
+        expectRestError(
+          await validateRequest(h.app, { authorization }),
+          401,
+          'UNAUTHENTICATED',
+          'the Authorization header must be "Bearer <access token>"',
+        );
       }
     });
   });
@@ -254,7 +299,10 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
   describe('logout: POST /kms/api/v1/auth/logout', () => {
     it('clears both cookies and the refresh token stops working', async () => {
       const t = await login(h.app, 'free@example.com');
-      const r = await call(h.app, '/kms/api/v1/auth/logout', { method: 'POST', headers: { cookie: `DT_AUTH_TOKEN=${t.access}; DT_REFRESH_TOKEN=${t.refresh}` } });
+      const r = await call(h.app, '/kms/api/v1/auth/logout', {
+        method: 'POST',
+        headers: { cookie: `DT_AUTH_TOKEN=${t.access}; DT_REFRESH_TOKEN=${t.refresh}` },
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ message: 'logged out' });
       expectClearedCookies(r.res);
@@ -269,7 +317,10 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
     });
 
     it('with a garbage refresh cookie still clears the cookies', async () => {
-      const r = await call(h.app, '/kms/api/v1/auth/logout', { method: 'POST', headers: { cookie: 'DT_REFRESH_TOKEN=not-a-token' } });
+      const r = await call(h.app, '/kms/api/v1/auth/logout', {
+        method: 'POST',
+        headers: { cookie: 'DT_REFRESH_TOKEN=not-a-token' },
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ message: 'logged out' });
       expectClearedCookies(r.res);
@@ -309,11 +360,21 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
         expectRestError(again, 401, 'UNAUTHENTICATED', 'invalid email or password');
         vi.advanceTimersByTime(1001);
         expectRestError(await validateRequest(app, bearer(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
-        expectRestError(await validateRequest(app, { 'x-api-key': key }), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+        expectRestError(
+          await validateRequest(app, { 'x-api-key': key }),
+          401,
+          'UNAUTHENTICATED',
+          'the API key is not valid',
+        );
         // a fresh instance (no cache at all) refuses at once
         const fresh = h.appWith({});
         expectRestError(await validateRequest(fresh, accessCookie(access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
-        expectRestError(await validateRequest(fresh, {}, `?apikey=${key}`), 401, 'UNAUTHENTICATED', 'the API key is not valid');
+        expectRestError(
+          await validateRequest(fresh, {}, `?apikey=${key}`),
+          401,
+          'UNAUTHENTICATED',
+          'the API key is not valid',
+        );
       } finally {
         vi.useRealTimers();
       }
@@ -325,24 +386,37 @@ describe('production configuration of the signing secret', () => {
   it('refuses to start in production without JWT_SECRET, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: '' })).toThrow(/JWT_SECRET is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: '' })).toThrow(
+      /JWT_SECRET is required in production/,
+    );
   });
 
   it('refuses a JWT_SECRET shorter than 32 characters, in any environment', () => {
     const short = randomBytes(23).toString('base64').slice(0, 31);
     for (const NODE_ENV of ['production', 'development', 'test']) {
       expect(() => loadConfig({ NODE_ENV, JWT_SECRET: short })).toThrow(ConfigError);
-      expect(() => loadConfig({ NODE_ENV, JWT_SECRET: short })).toThrow(/^JWT_SECRET must be at least 32 characters; got 31 \(generate one with: openssl rand -base64 32\)$/);
+      expect(() => loadConfig({ NODE_ENV, JWT_SECRET: short })).toThrow(
+        /^JWT_SECRET must be at least 32 characters; got 31 \(generate one with: openssl rand -base64 32\)$/,
+      );
     }
   });
 
   it('refuses a long JWT_SECRET without entropy (35 spaces, one character or one word repeated), in any environment', () => {
-    const weak = [' '.repeat(35), 'a'.repeat(64), 'password'.repeat(6), `${'password'.repeat(6)}1`, 'correcthorsebatterystaple'.repeat(2), '0123456789abcdef'.repeat(4)];
+    const weak = [
+      ' '.repeat(35),
+      'a'.repeat(64),
+      'password'.repeat(6),
+      `${'password'.repeat(6)}1`,
+      'correcthorsebatterystaple'.repeat(2),
+      '0123456789abcdef'.repeat(4),
+    ];
     for (const secret of weak) {
       expect(estimatedSecretBits(secret), JSON.stringify(secret)).toBeLessThan(128);
       for (const NODE_ENV of ['production', 'development', 'test']) {
         expect(() => loadConfig({ NODE_ENV, JWT_SECRET: secret })).toThrow(ConfigError);
-        expect(() => loadConfig({ NODE_ENV, JWT_SECRET: secret })).toThrow(/^JWT_SECRET must be random \(at least 32 characters and an estimated 128 bits of entropy\); this one carries about \d+ bits: .*openssl rand -base64 32$/);
+        expect(() => loadConfig({ NODE_ENV, JWT_SECRET: secret })).toThrow(
+          /^JWT_SECRET must be random \(at least 32 characters and an estimated 128 bits of entropy\); this one carries about \d+ bits: .*openssl rand -base64 32$/,
+        );
       }
     }
     expect(() => loadConfig({ JWT_SECRET: ' '.repeat(35) })).toThrow('this one carries about 0 bits');
@@ -350,11 +424,16 @@ describe('production configuration of the signing secret', () => {
 
   it('accepts what `openssl rand -base64 32` and `openssl rand -hex 32` print, and the secrets of the tests and benchmarks', () => {
     for (let i = 0; i < 200; i++) {
-      for (const secret of [randomBytes(32).toString('base64'), randomBytes(32).toString('hex'), randomBytes(48).toString('base64url')]) {
+      for (const secret of [
+        randomBytes(32).toString('base64'),
+        randomBytes(32).toString('hex'),
+        randomBytes(48).toString('base64url'),
+      ]) {
         expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).auth.jwtSecret).toBe(secret);
       }
     }
-    for (const secret of [TEST_JWT_SECRET, BENCH_JWT_SECRET]) expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).auth.jwtSecret).toBe(secret);
+    for (const secret of [TEST_JWT_SECRET, BENCH_JWT_SECRET])
+      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).auth.jwtSecret).toBe(secret);
   });
 
   it('in development, withSigningSecret creates <dataDir>/jwt-secret with mode 0600 once and reuses it', () => {
@@ -374,7 +453,9 @@ describe('production configuration of the signing secret', () => {
       expect(fs.statSync(file).mtimeMs).toBe(mtime);
       // a configured secret wins and no file is written
       const other = path.join(dir, 'other');
-      const configured = withSigningSecret(loadConfig({ NODE_ENV: 'development', DATA_DIR: other, JWT_SECRET: TEST_JWT_SECRET }));
+      const configured = withSigningSecret(
+        loadConfig({ NODE_ENV: 'development', DATA_DIR: other, JWT_SECRET: TEST_JWT_SECRET }),
+      );
       expect(configured.auth.jwtSecret).toBe(TEST_JWT_SECRET);
       expect(fs.existsSync(path.join(other, 'jwt-secret'))).toBe(false);
     } finally {

@@ -65,10 +65,18 @@ describe.each(testDatabases())('access tokens end with their session on $name', 
   it('REST logout: the access token is refused at once here, within AUTH_CACHE_SECONDS elsewhere (the finding: valid for up to an hour)', async () => {
     const t = await session();
     const other = await login(here, t.u.email, t.u.password); // another session of the same user
-    const out = await call(here, '/kms/api/v1/auth/logout', { method: 'POST', headers: { cookie: `DT_AUTH_TOKEN=${t.access}; DT_REFRESH_TOKEN=${t.refresh}` } });
+    const out = await call(here, '/kms/api/v1/auth/logout', {
+      method: 'POST',
+      headers: { cookie: `DT_AUTH_TOKEN=${t.access}; DT_REFRESH_TOKEN=${t.refresh}` },
+    });
     expect(out.status).toBe(200);
     expectRestError(await validateRequest(here, bearer(t.access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
-    expectGraphQLRequestError(await gqlRequest(here, '{ me { email } }', accessCookie(t.access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
+    expectGraphQLRequestError(
+      await gqlRequest(here, '{ me { email } }', accessCookie(t.access)),
+      401,
+      'UNAUTHENTICATED',
+      SESSION_ENDED,
+    );
     expectRestError(await refusedWithin(there, t.access, 10_000), 401, 'UNAUTHENTICATED', SESSION_ENDED);
     // a fresh instance, with nothing remembered, refuses at once
     expectRestError(await validateRequest(h.appWith({}), bearer(t.access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
@@ -77,9 +85,16 @@ describe.each(testDatabases())('access tokens end with their session on $name', 
 
   it('the GraphQL logout mutation ends the session the same way', async () => {
     const t = await session();
-    const out = await gqlRequest(here, 'mutation { logout { message } }', { cookie: `DT_AUTH_TOKEN=${t.access}; DT_REFRESH_TOKEN=${t.refresh}` });
+    const out = await gqlRequest(here, 'mutation { logout { message } }', {
+      cookie: `DT_AUTH_TOKEN=${t.access}; DT_REFRESH_TOKEN=${t.refresh}`,
+    });
     expect(out.body).toEqual({ data: { logout: { message: 'logged out' } } });
-    expectGraphQLRequestError(await gqlRequest(here, '{ me { email } }', bearer(t.access)), 401, 'UNAUTHENTICATED', SESSION_ENDED);
+    expectGraphQLRequestError(
+      await gqlRequest(here, '{ me { email } }', bearer(t.access)),
+      401,
+      'UNAUTHENTICATED',
+      SESSION_ENDED,
+    );
     expectRestError(await refusedWithin(there, t.access, 10_000), 401, 'UNAUTHENTICATED', SESSION_ENDED);
   });
 

@@ -19,10 +19,13 @@ import { TEST_JWT_SECRET, testDatabases } from '../helpers.js';
 
 /** Tokens are crafted here with jsonwebtoken and by hand (base64url), never with the app's signer. */
 const ISS = 'market-data-gateway';
-const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64url = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 function hmac(alg: 'HS256' | 'HS384' | 'HS512', input: string, secret = TEST_JWT_SECRET): string {
-  return createHmac(`sha${alg.slice(2)}`, secret).update(input).digest('base64url');
+  return createHmac(`sha${alg.slice(2)}`, secret)
+    .update(input)
+    .digest('base64url');
 }
 
 /** A token assembled by hand: header and payload as given, HMAC-signed unless `signature` is given. */
@@ -52,7 +55,17 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
   /** Valid access claims for the pro demo user in a live session, good for the next hour. */
   function accessClaims(extra: Record<string, unknown> = {}): Record<string, unknown> {
     const now = Math.floor(Date.now() / 1000);
-    claims = { token_use: 'access', sub: userId, sid: sessionId, jti: randomUUID(), iss: ISS, aud: ISS, iat: now, exp: now + 3600, ...extra };
+    claims = {
+      token_use: 'access',
+      sub: userId,
+      sid: sessionId,
+      jti: randomUUID(),
+      iss: ISS,
+      aud: ISS,
+      iat: now,
+      exp: now + 3600,
+      ...extra,
+    };
     return claims;
   }
 
@@ -67,13 +80,22 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
   async function expectRefused(token: string, message: string | RegExp = 'the access token is not valid') {
     expectRestError(await validateRequest(h.app, bearer(token)), 401, 'UNAUTHENTICATED', message);
     expectRestError(await validateRequest(h.app, accessCookie(token)), 401, 'UNAUTHENTICATED', message);
-    expectGraphQLRequestError(await gqlRequest(h.app, '{ me { email } }', bearer(token)), 401, 'UNAUTHENTICATED', message);
+    expectGraphQLRequestError(
+      await gqlRequest(h.app, '{ me { email } }', bearer(token)),
+      401,
+      'UNAUTHENTICATED',
+      message,
+    );
   }
 
   it('controls: tokens crafted here with the right secret and claims are accepted (so refusals below are for the reason named)', async () => {
     await expectAccepted(jwt.sign(accessClaims(), TEST_JWT_SECRET, { algorithm: 'HS256' }));
     await expectAccepted(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims()));
-    const r = await gqlRequest(h.app, '{ me { email authenticatedBy } }', bearer(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims())));
+    const r = await gqlRequest(
+      h.app,
+      '{ me { email authenticatedBy } }',
+      bearer(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims())),
+    );
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ data: { me: { email: 'pro@example.com', authenticatedBy: 'bearer' } } });
   });
@@ -111,27 +133,42 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
   });
 
   it('a token signed with another secret is refused', async () => {
-    await expectRefused(jwt.sign(accessClaims(), 'another-secret-another-secret-another-secret', { algorithm: 'HS256' }));
+    await expectRefused(
+      jwt.sign(accessClaims(), 'another-secret-another-secret-another-secret', { algorithm: 'HS256' }),
+    );
     await expectRefused(jwt.sign(accessClaims(), TEST_JWT_SECRET.slice(0, -1), { algorithm: 'HS256' }));
   });
 
   it('an expired token is refused with a message saying it has expired', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectRefused(jwt.sign(accessClaims({ iat: now - 7200, exp: now - 60 }), TEST_JWT_SECRET, { algorithm: 'HS256' }), 'the access token has expired');
-    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ exp: now - 1 })), 'the access token has expired');
+    await expectRefused(
+      jwt.sign(accessClaims({ iat: now - 7200, exp: now - 60 }), TEST_JWT_SECRET, { algorithm: 'HS256' }),
+      'the access token has expired',
+    );
+    await expectRefused(
+      handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ exp: now - 1 })),
+      'the access token has expired',
+    );
   });
 
   it('a token without exp, signed with the real secret, is refused (it would never expire)', async () => {
     const { exp: _exp, ...noExp } = accessClaims();
     await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, noExp));
     await expectRefused(jwt.sign(noExp, TEST_JWT_SECRET, { algorithm: 'HS256' }));
-    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ exp: String(Math.floor(Date.now() / 1000) + 3600) })));
+    await expectRefused(
+      handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ exp: String(Math.floor(Date.now() / 1000) + 3600) })),
+    );
     // and a refresh token without exp is no refresh token
     const { exp: _rexp, ...refreshNoExp } = accessClaims({ token_use: 'refresh', fam: sessionId });
-    expectRestError(await refreshRequest(h.app, handToken({ alg: 'HS256', typ: 'JWT' }, refreshNoExp)), 401, 'UNAUTHENTICATED', 'the refresh token is not valid');
+    expectRestError(
+      await refreshRequest(h.app, handToken({ alg: 'HS256', typ: 'JWT' }, refreshNoExp)),
+      401,
+      'UNAUTHENTICATED',
+      'the refresh token is not valid',
+    );
   });
 
-  it('a token without sid (its session), or naming a session that is not its user\'s or does not exist, is refused', async () => {
+  it("a token without sid (its session), or naming a session that is not its user's or does not exist, is refused", async () => {
     const { sid: _sid, ...noSid } = accessClaims();
     await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, noSid));
     await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ sid: 42 })));
@@ -164,7 +201,9 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
   it('token_use must be "access": missing, refresh or anything else is refused as a Bearer/cookie token', async () => {
     const { token_use: _use, ...noUse } = accessClaims();
     await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, noUse));
-    await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ token_use: 'refresh', fam: randomUUID() })));
+    await expectRefused(
+      handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ token_use: 'refresh', fam: randomUUID() })),
+    );
     await expectRefused(handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ token_use: 'id' })));
     // sub and jti are required too
     const { sub: _sub, ...noSub } = accessClaims();
@@ -184,11 +223,26 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
     const noFamily = handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ token_use: 'refresh' }));
     expectRestError(await refreshRequest(h.app, noFamily), 401, 'UNAUTHENTICATED', 'the refresh token is not valid');
     // a well-signed refresh token naming a family that does not exist
-    const unknownFamily = handToken({ alg: 'HS256', typ: 'JWT' }, accessClaims({ token_use: 'refresh', fam: randomUUID() }));
+    const unknownFamily = handToken(
+      { alg: 'HS256', typ: 'JWT' },
+      accessClaims({ token_use: 'refresh', fam: randomUUID() }),
+    );
     expectRestError(await refreshRequest(h.app, unknownFamily), 401, 'UNAUTHENTICATED', /no longer valid/);
-    const r = await gqlRequest(h.app, 'mutation { refreshSession { message } }', { cookie: `DT_REFRESH_TOKEN=${access}` });
+    const r = await gqlRequest(h.app, 'mutation { refreshSession { message } }', {
+      cookie: `DT_REFRESH_TOKEN=${access}`,
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: null, errors: [{ message: 'the refresh token is not valid', path: ['refreshSession'], locations: expect.any(Array), extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(r.body).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'the refresh token is not valid',
+          path: ['refreshSession'],
+          locations: expect.any(Array),
+          extensions: { code: 'UNAUTHENTICATED' },
+        },
+      ],
+    });
   });
 
   it('a refresh token whose sub is not the owner of its family is refused and revokes the family', async () => {
@@ -202,7 +256,14 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
   });
 
   it('garbage in the Bearer header or cookie is refused, never a 500', async () => {
-    for (const token of ['x', 'a.b.c', 'eyJhbGciOiJIUzI1NiJ9..', '...', 'eyJ.eyJ.eyJ', b64url('{') + '.' + b64url('{') + '.x']) {
+    for (const token of [
+      'x',
+      'a.b.c',
+      'eyJhbGciOiJIUzI1NiJ9..',
+      '...',
+      'eyJ.eyJ.eyJ',
+      b64url('{') + '.' + b64url('{') + '.x',
+    ]) {
       await expectRefused(token);
     }
   });

@@ -65,11 +65,22 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     const [alone] = await db.read(sql, params);
     await db.read(one);
     const request = db.forRequest();
-    const [[[together], [other]], sent] = await counted(() => Promise.all([request.read(sql, params), request.read(one)]));
+    const [[[together], [other]], sent] = await counted(() =>
+      Promise.all([request.read(sql, params), request.read(one)]),
+    );
     expect(sent).toBe(1);
     expect(canonical(together)).toBe(canonical(alone));
     expect(typesOf(together!)).toEqual(typesOf(alone!));
-    expect(alone).toMatchObject({ big: 9007199254740993n, min: -(2n ** 63n), at: new Date('2026-01-02T03:04:05.678Z'), text: params[0], param: params[1], yes: true, no: false, none: null });
+    expect(alone).toMatchObject({
+      big: 9007199254740993n,
+      min: -(2n ** 63n),
+      at: new Date('2026-01-02T03:04:05.678Z'),
+      text: params[0],
+      param: params[1],
+      yes: true,
+      no: false,
+      none: null,
+    });
     expect(Number.isNaN(together!.nan)).toBe(true);
     expect(other).toEqual({ one: 1 });
   });
@@ -89,7 +100,14 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     const trades = 'SELECT "tradeId", "price" FROM "Trade" ORDER BY "price" DESC, "tradeId" LIMIT $1';
     const ratings = 'SELECT "id" FROM "Rating" WHERE "ticker" = $1 ORDER BY "createdAt" ASC, "id" DESC';
     const series = 'SELECT g AS "g" FROM generate_series(1, $1::int) g ORDER BY g % 7, g DESC';
-    const calls: [string, unknown[]][] = [[trades, [3000]], [ratings, ['NVLX']], [series, [5000]], [ratings, ['ACME']], [series, [10]], [trades, [1]]];
+    const calls: [string, unknown[]][] = [
+      [trades, [3000]],
+      [ratings, ['NVLX']],
+      [series, [5000]],
+      [ratings, ['ACME']],
+      [series, [10]],
+      [trades, [1]],
+    ];
     const alone = await Promise.all(calls.map(([sql, params]) => db.read(sql, params)));
     const request = db.forRequest();
     const [together, sent] = await counted(() => Promise.all(calls.map(([sql, params]) => request.read(sql, params))));
@@ -107,7 +125,9 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     await db.read(fine, [1]);
     const told: string[] = [];
     const request = db.forRequest((reason) => told.push(reason));
-    const [results, sent] = await counted(() => Promise.allSettled([request.read(fine, [2]), request.read(divide, [0]), request.read(fine, [3])]));
+    const [results, sent] = await counted(() =>
+      Promise.allSettled([request.read(fine, [2]), request.read(divide, [0]), request.read(fine, [3])]),
+    );
     expect(sent).toBe(1);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/division by zero/);
@@ -128,7 +148,8 @@ it('prepares the first combined texts and plans any further one unnamed: a conne
   const reader = pgReader(
     async (config) => {
       sent.push(config);
-      if (!config.text.startsWith('SELECT (SELECT')) return { rows: [{ v: 1 }], fields: [{ name: 'v', dataTypeID: 23 }] };
+      if (!config.text.startsWith('SELECT (SELECT'))
+        return { rows: [{ v: 1 }], fields: [{ name: 'v', dataTypeID: 23 }] };
       return { rows: [{ r0: [['1']], r1: [['2']] }], fields: [] };
     },
     pg.types,
@@ -139,13 +160,24 @@ it('prepares the first combined texts and plans any further one unnamed: a conne
   const together = async (x: string, y: string) => {
     const rows = await new Promise<unknown[]>((resolve, reject) => {
       const got: unknown[] = [];
-      const read = (sql: string): QueuedRead => ({ sql, params: [], resolve: (r) => got.push(r) === 2 && resolve(got), reject });
+      const read = (sql: string): QueuedRead => ({
+        sql,
+        params: [],
+        resolve: (r) => got.push(r) === 2 && resolve(got),
+        reject,
+      });
       reader.readTogether([read(x), read(y)], () => {});
     });
     expect(rows).toEqual([[{ v: 1 }], [{ v: 2 }]]); // the fake's answer, as decoded
     return sent.at(-1)!.name;
   };
-  const names = [await together(a, b), await together(a, c), await together(b, c), await together(b, a), await together(a, b)];
+  const names = [
+    await together(a, b),
+    await together(a, c),
+    await together(b, c),
+    await together(b, a),
+    await together(a, b),
+  ];
   expect(names.map((n) => typeof n)).toEqual(['string', 'string', 'string', 'undefined', 'string']);
   expect(names[4]).toBe(names[0]);
   expect(sent.filter((q) => q.text.startsWith('SELECT (SELECT'))).toHaveLength(5);

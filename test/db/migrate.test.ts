@@ -18,16 +18,31 @@ describe.each(testDatabases())('migrations on $name', (tdb) => {
 
     const db = await createDb(database);
     try {
-      const history = await db.prisma.$queryRawUnsafe<{ migration_name: string; checksum: string; finished_at: unknown }[]>(
-        'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name',
-      );
+      const history = await db.prisma.$queryRawUnsafe<
+        { migration_name: string; checksum: string; finished_at: unknown }[]
+      >('SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name');
       expect(history.map((h) => h.migration_name)).toEqual(migrations.map((m) => m.name));
       for (const [i, h] of history.entries()) {
         expect(h.checksum).toBe(createHash('sha256').update(migrations[i]!.sql).digest('hex'));
         expect(h.finished_at).not.toBeNull();
       }
       // every model's table exists and is empty
-      for (const model of ['security', 'logo', 'balanceSheet', 'fundamental', 'fundamentalMetrics', 'pressRelease', 'rating', 'callSummary', 'newsItem', 'trade', 'quote', 'user', 'apiKey', 'refreshTokenFamily'] as const) {
+      for (const model of [
+        'security',
+        'logo',
+        'balanceSheet',
+        'fundamental',
+        'fundamentalMetrics',
+        'pressRelease',
+        'rating',
+        'callSummary',
+        'newsItem',
+        'trade',
+        'quote',
+        'user',
+        'apiKey',
+        'refreshTokenFamily',
+      ] as const) {
         expect(await (db.prisma[model] as unknown as { count(): Promise<number> }).count(), model).toBe(0);
       }
     } finally {

@@ -15,23 +15,50 @@ import { authHarness, BASE, type AuthHarness } from '../auth/helpers.js';
 
 describe('which failures mean "the database is unavailable"', () => {
   it('recognizes the errors Prisma, its adapters and pg give for an unreachable database, and nothing else', () => {
-    const adapterError = (cause: object) => Object.assign(new Error('Invalid `prisma.x.findMany()` invocation'), { code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause } } });
+    const adapterError = (cause: object) =>
+      Object.assign(new Error('Invalid `prisma.x.findMany()` invocation'), {
+        code: 'P2010',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause } },
+      });
     expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'P1001' }))).toBe(true);
-    expect(isDatabaseUnavailable(adapterError({ kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5 }))).toBe(true);
-    expect(isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '57P01', message: 'terminating connection due to administrator command' }))).toBe(true);
+    expect(isDatabaseUnavailable(adapterError({ kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5 }))).toBe(
+      true,
+    );
+    expect(
+      isDatabaseUnavailable(
+        adapterError({
+          kind: 'postgres',
+          code: '57P01',
+          message: 'terminating connection due to administrator command',
+        }),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(adapterError({ kind: 'SocketTimeout' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect', errno: -111 }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+          code: 'ECONNREFUSED',
+          syscall: 'connect',
+          errno: -111,
+        }),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('wrapper', { cause: new Error('timeout exceeded when trying to connect') }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new Error('wrapper', { cause: new Error('timeout exceeded when trying to connect') })),
+    ).toBe(true);
 
-    expect(isDatabaseUnavailable(adapterError({ kind: 'UniqueConstraintViolation', constraint: { fields: ['id'] } }))).toBe(false);
-    expect(isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '42P01', message: 'relation "x" does not exist' }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(adapterError({ kind: 'UniqueConstraintViolation', constraint: { fields: ['id'] } })),
+    ).toBe(false);
+    expect(
+      isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '42P01', message: 'relation "x" does not exist' })),
+    ).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'P2002' }))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('cannot read properties of undefined'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 });
-
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,7 +75,11 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
   beforeAll(async () => {
     cluster = await start();
     h = await authHarness({ name: 'postgresql', create: async () => cluster.database, cleanup: async () => {} });
-    app = createApp({ config: h.config, db: h.db, logger: createLogger('info', { write: (line: string) => void logLines.push(line) }) });
+    app = createApp({
+      config: h.config,
+      db: h.db,
+      logger: createLogger('info', { write: (line: string) => void logLines.push(line) }),
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -59,7 +90,11 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
 
   async function rest(key = 'demo-free') {
     const res = await app.fetch(`${BASE}/rating/api/v1/ratings?symbol=NVLX`, { headers: { 'x-api-key': key } });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body: (await res.json()) as Record<string, unknown>,
+    };
   }
   async function graphql(key = 'demo-free') {
     // ratings are not reference data: never answered from the response cache
@@ -68,7 +103,11 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify({ query: 'query Ratings { ratings(first: 1) { nodes { firm } } }' }),
     });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } };
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] },
+    };
   }
   const readyz = async () => (await app.fetch(`${BASE}/readyz`)).status;
 
@@ -83,7 +122,12 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
       const r = await rest();
       expect(r.status).toBe(503);
       expect(r.retryAfter).toBe('5');
-      expect(r.body).toMatchObject({ status: 'ERROR', code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('database is unavailable'), request_id: expect.any(String) });
+      expect(r.body).toMatchObject({
+        status: 'ERROR',
+        code: 'DATABASE_UNAVAILABLE',
+        message: expect.stringContaining('database is unavailable'),
+        request_id: expect.any(String),
+      });
 
       const g = await graphql();
       expect(g.status).toBe(503);
@@ -100,7 +144,9 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
     const metrics = await (await app.fetch(`${BASE}/metrics`)).text();
     expect(metrics).toMatch(/^mdg_errors_total\{code="DATABASE_UNAVAILABLE"\} [1-9]/m);
     // logged as a warning with its code and the driver's reason, not as an internal error with a stack
-    const outage = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.status === 503 && l.route !== '/readyz');
+    const outage = logLines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.status === 503 && l.route !== '/readyz');
     expect(outage.length).toBeGreaterThanOrEqual(5);
     for (const l of outage) expect(l).toMatchObject({ level: 'warn', codes: ['DATABASE_UNAVAILABLE'] });
     expect(outage.some((l) => /reach database server|ECONNREFUSED|terminat/i.test(String(l.cause)))).toBe(true);

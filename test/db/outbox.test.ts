@@ -34,7 +34,9 @@ describe('the outbox event bus', () => {
     await Promise.all([publisherDb.close(), serverDb.close()]);
     const admin = new pg.Client({ connectionString: testDatabaseUrl() });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(new URL(database.url).pathname.slice(1))} WITH (FORCE)`);
+    await admin.query(
+      `DROP DATABASE IF EXISTS ${admin.escapeIdentifier(new URL(database.url).pathname.slice(1))} WITH (FORCE)`,
+    );
     await admin.end();
   });
 
@@ -45,7 +47,12 @@ describe('the outbox event bus', () => {
     await sub.ready;
     const n = BATCH_ROWS * 2 + 5;
     const at = new Date('2026-11-20T14:30:00.123Z');
-    await publisher.publishAll(Array.from({ length: n }, (_, i) => [i % 2 ? 'trade:ORBT' : 'trade:NVLX', { n: i, seq: 9_007_199_254_740_993n + BigInt(i), at }] as const));
+    await publisher.publishAll(
+      Array.from(
+        { length: n },
+        (_, i) => [i % 2 ? 'trade:ORBT' : 'trade:NVLX', { n: i, seq: 9_007_199_254_740_993n + BigInt(i), at }] as const,
+      ),
+    );
     const got: number[] = [];
     for (let i = 0; i < Math.ceil(n / 2); i++) {
       const { value } = await sub.next();
@@ -59,13 +66,19 @@ describe('the outbox event bus', () => {
   it(`does not store an event over ${MAX_EVENT_BYTES} bytes, says so, and publishes the rest`, async () => {
     const sub = server.subscribe<{ body: string }>('news:NVLX');
     await sub.ready;
-    await expect(publisher.publishAll([['news:NVLX', { body: 'x'.repeat(MAX_EVENT_BYTES) }], ['news:NVLX', { body: 'small' }]])).rejects.toThrow(`1 event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
+    await expect(
+      publisher.publishAll([
+        ['news:NVLX', { body: 'x'.repeat(MAX_EVENT_BYTES) }],
+        ['news:NVLX', { body: 'small' }],
+      ]),
+    ).rejects.toThrow(`1 event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
     expect((await sub.next()).value).toEqual({ body: 'small' });
     await sub.return!();
   });
 
   it('stores nothing while no server watches: an import into a database nobody reads live costs what it did', async () => {
-    const count = async () => Number((await publisherDb.driver.pool.query<{ n: string }>('SELECT count(*) AS n FROM "LiveEvent"')).rows[0]!.n);
+    const count = async () =>
+      Number((await publisherDb.driver.pool.query<{ n: string }>('SELECT count(*) AS n FROM "LiveEvent"')).rows[0]!.n);
     const sub = server.subscribe('quote:NVLX');
     await sub.ready;
     const before = await count();
@@ -73,7 +86,17 @@ describe('the outbox event bus', () => {
     expect(await count()).toBe(before + 1);
     // the last subscription gone, the server stops listening: nobody reads the table live
     await sub.return!();
-    for (let i = 0; i < 100 && (await publisherDb.driver.pool.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [LISTENER_NAME])).rowCount; i++) await new Promise((r) => setTimeout(r, 20));
+    for (
+      let i = 0;
+      i < 100 &&
+      (
+        await publisherDb.driver.pool.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [
+          LISTENER_NAME,
+        ])
+      ).rowCount;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 20));
     await publisher.publish('quote:NVLX', { n: 2 });
     expect(await count()).toBe(before + 1);
   });
@@ -106,10 +129,20 @@ describe('the outbox reader', () => {
     const bus = databaseEventBus(store);
     const sub = bus.subscribe('t');
     await sub.ready;
-    await store.append([['t', encodeEvent(2)], ['t', encodeEvent(3)], ['t', encodeEvent(4)]], 0);
+    await store.append(
+      [
+        ['t', encodeEvent(2)],
+        ['t', encodeEvent(3)],
+        ['t', encodeEvent(4)],
+      ],
+      0,
+    );
     rows.splice(0, 3); // 1, 2 and 3 pruned: 2 and 3 were never read
     wake();
-    await expect(sub.next()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('pruned before this instance read them') });
+    await expect(sub.next()).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('pruned before this instance read them'),
+    });
     expect(await sub.next()).toEqual({ value: undefined, done: true });
     await bus.close();
   });

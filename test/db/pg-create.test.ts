@@ -43,7 +43,8 @@ describe('a PostgreSQL database that does not exist yet', () => {
     return url.toString();
   }
 
-  const exists = (name: string) => admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+  const exists = (name: string) =>
+    admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
 
   afterAll(async () => {
     if (!baseUrl) return;
@@ -61,14 +62,26 @@ describe('a PostgreSQL database that does not exist yet', () => {
     try {
       expect(logs[0]).toBe(`created database "${name}" (UTF8, collation C.UTF-8: text compares by code point)`);
       expect(logs.some((l) => l.startsWith('applied migrations:'))).toBe(true);
-      const [row] = await admin(async (c) => (await c.query('SELECT datcollate, datctype, pg_encoding_to_char(encoding) AS enc FROM pg_database WHERE datname = $1', [name])).rows);
+      const [row] = await admin(
+        async (c) =>
+          (
+            await c.query(
+              'SELECT datcollate, datctype, pg_encoding_to_char(encoding) AS enc FROM pg_database WHERE datname = $1',
+              [name],
+            )
+          ).rows,
+      );
       expect(row).toEqual({ datcollate: 'C.UTF-8', datctype: 'C.UTF-8', enc: 'UTF8' });
       expect(await db.codepointTextOrder()).toBe(true);
       expect(await db.prisma.security.count()).toBe(DEFAULT_SAMPLE.securities);
 
       const app = createApp({ config, db });
       const symbol = (await db.prisma.security.findFirstOrThrow({ orderBy: { symbol: 'asc' } })).symbol;
-      const r = await gqlRequest(app, `{ securities(search: ${JSON.stringify(symbol.slice(0, 2))}) { nodes { symbol } } }`, { 'x-api-key': 'demo-free' });
+      const r = await gqlRequest(
+        app,
+        `{ securities(search: ${JSON.stringify(symbol.slice(0, 2))}) { nodes { symbol } } }`,
+        { 'x-api-key': 'demo-free' },
+      );
       expect(r.status).toBe(200);
       expect(r.body.data.securities.nodes.map((n: { symbol: string }) => n.symbol)).toContain(symbol);
     } finally {
@@ -94,14 +107,19 @@ describe('a PostgreSQL database that does not exist yet', () => {
 
   it('refuses a name PostgreSQL would cut to 63 bytes, naming the rule', async () => {
     const name = `mdg_long_${suffix}_${'x'.repeat(60)}`;
-    await expect(openDatabase(testConfig(parsePostgresUrl(urlFor(name), true)))).rejects.toThrow(/a database name is at most 63 bytes/);
+    await expect(openDatabase(testConfig(parsePostgresUrl(urlFor(name), true)))).rejects.toThrow(
+      /a database name is at most 63 bytes/,
+    );
     expect(await exists(name.slice(0, 63))).toBe(false);
   });
 
   it('in production (DATABASE_CREATE off) creates nothing and names the createdb command to run', async () => {
     const name = `mdg_prod_${suffix}`;
     const config = testConfig(parsePostgresUrl(urlFor(name), false), { nodeEnv: 'production' });
-    const error = await openDatabase(config).then(() => undefined, (e: unknown) => e);
+    const error = await openDatabase(config).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('DATABASE_MISSING');
     const { hostname, port, username } = new URL(baseUrl);
@@ -118,7 +136,10 @@ describe('a PostgreSQL database that does not exist yet', () => {
     await admin((c) => c.query(`CREATE ROLE ${c.escapeIdentifier(role)} LOGIN NOCREATEDB PASSWORD '${ROLE_PASSWORD}'`));
     const name = `mdg_noright_${suffix}`;
     const config = testConfig(parsePostgresUrl(urlFor(name, role), true));
-    const error = await openDatabase(config).then(() => undefined, (e: unknown) => e);
+    const error = await openDatabase(config).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as AppError).code).toBe('DATABASE_MISSING');
     expect((error as AppError).message).toMatch(
       new RegExp(
@@ -142,7 +163,9 @@ function fakeServer(answers: ({ code: string; message: string } | undefined)[]) 
       query: (sql: string) => {
         sent.push(sql);
         const answer = answers.shift();
-        return answer ? Promise.reject(Object.assign(new Error(answer.message), { code: answer.code })) : Promise.resolve({ rows: [] });
+        return answer
+          ? Promise.reject(Object.assign(new Error(answer.message), { code: answer.code }))
+          : Promise.resolve({ rows: [] });
       },
       end: () => Promise.resolve(),
     });
@@ -156,8 +179,13 @@ describe('creating a database on servers unlike the test one', () => {
 
   it('falls back to LOCALE C where the server has no C.UTF-8 locale', async () => {
     const server = fakeServer([{ code: '42809', message: 'invalid locale name: "C.UTF-8"' }]);
-    expect(await createMissingDatabase(server.pg, database)).toBe('created database "market" (UTF8, collation C: text compares by code point)');
-    expect(server.sent).toEqual([`${create} LOCALE_PROVIDER libc LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`, `${create} LOCALE_PROVIDER libc LOCALE 'C'`]);
+    expect(await createMissingDatabase(server.pg, database)).toBe(
+      'created database "market" (UTF8, collation C: text compares by code point)',
+    );
+    expect(server.sent).toEqual([
+      `${create} LOCALE_PROVIDER libc LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`,
+      `${create} LOCALE_PROVIDER libc LOCALE 'C'`,
+    ]);
   });
 
   it('leaves out LOCALE_PROVIDER where PostgreSQL (before 15) does not know it', async () => {
@@ -167,11 +195,24 @@ describe('creating a database on servers unlike the test one', () => {
   });
 
   it('takes a database another instance created at the same moment; any other failure names the createdb command', async () => {
-    expect(await createMissingDatabase(fakeServer([{ code: '42P04', message: 'database "market" already exists' }]).pg, database)).toBeUndefined();
-    await expect(createMissingDatabase(fakeServer([{ code: '57P03', message: 'the database system is starting up' }]).pg, database)).rejects.toThrow(
+    expect(
+      await createMissingDatabase(
+        fakeServer([{ code: '42P04', message: 'database "market" already exists' }]).pg,
+        database,
+      ),
+    ).toBeUndefined();
+    await expect(
+      createMissingDatabase(
+        fakeServer([{ code: '57P03', message: 'the database system is starting up' }]).pg,
+        database,
+      ),
+    ).rejects.toThrow(
       'database "market" does not exist and creating it failed (the database system is starting up); create it with: createdb -h db.example -p 6543 -U app --locale=C.UTF-8 --template=template0 market',
     );
-    const refused = createMissingDatabase(fakeServer([{ code: '42501', message: 'permission denied to create database' }]).pg, database);
+    const refused = createMissingDatabase(
+      fakeServer([{ code: '42501', message: 'permission denied to create database' }]).pg,
+      database,
+    );
     await expect(refused).rejects.toThrow(
       'database "market" does not exist and creating it failed (permission denied to create database); create it as a user with the CREATEDB right: createdb -h db.example -p 6543 -U postgres --owner=app --locale=C.UTF-8 --template=template0 market',
     );

@@ -3,7 +3,12 @@ import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { topPerKey } from '../../src/db/sql.js';
-import { SEARCH_TYPES, securitySearchAtPage, securitySearchPage, type SearchType } from '../../src/services/security.js';
+import {
+  SEARCH_TYPES,
+  securitySearchAtPage,
+  securitySearchPage,
+  type SearchType,
+} from '../../src/services/security.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { testConfig, testDatabases } from '../helpers.js';
 import { canonical, typeOf } from './rows.js';
@@ -24,7 +29,9 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
   it('returns every model row equal to Prisma’s findMany, value and type, column by column', async () => {
     let compared = 0;
     for (const model of Object.values(Prisma.ModelName)) {
-      const delegate = (db.prisma as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[model[0]!.toLowerCase() + model.slice(1)]!;
+      const delegate = (db.prisma as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[
+        model[0]!.toLowerCase() + model.slice(1)
+      ]!;
       const viaPrisma = await delegate.findMany();
       const viaRead = await db.read(`SELECT * FROM "${model}"`);
       expect(viaRead.length, model).toBe(viaPrisma.length);
@@ -51,7 +58,9 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     ]);
     expect(db.statementCount - before).toBe(3);
     expect(Number(dates[0]!.n)).toBe(await db.prisma.rating.count({ where: { createdAt: { gte: middle } } }));
-    expect(Number(bigints[0]!.n)).toBe(await db.prisma.trade.count({ where: { sipTimestamp: { gte: trade.sipTimestamp } } }));
+    expect(Number(bigints[0]!.n)).toBe(
+      await db.prisma.trade.count({ where: { sipTimestamp: { gte: trade.sipTimestamp } } }),
+    );
     expect(Number(booleans[0]!.n)).toBe(await db.prisma.rating.count({ where: { isRating: true } }));
     expect(Number(dates[0]!.n)).toBeGreaterThan(0);
   });
@@ -59,12 +68,16 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
   it('keeps one plan per prepared statement on its own connections, and leaves Prisma’s to plan per call', async () => {
     const [read] = await db.read<{ mode: string }>('SELECT current_setting($1) AS "mode"', ['plan_cache_mode']);
     expect(read?.mode).toBe('force_generic_plan');
-    const [prisma] = await db.prisma.$queryRawUnsafe<{ mode: string }[]>(`SELECT current_setting('plan_cache_mode') AS "mode"`);
+    const [prisma] = await db.prisma.$queryRawUnsafe<{ mode: string }[]>(
+      `SELECT current_setting('plan_cache_mode') AS "mode"`,
+    );
     expect(prisma?.mode).toBe('auto');
   });
 
   it('pipelines concurrent reads on at most 4 connections; a failing statement fails only itself', async () => {
-    const symbols = (await db.prisma.security.findMany({ select: { symbol: true }, orderBy: { id: 'asc' }, take: 40 })).map((s) => s.symbol);
+    const symbols = (
+      await db.prisma.security.findMany({ select: { symbol: true }, orderBy: { id: 'asc' }, take: 40 })
+    ).map((s) => s.symbol);
     const sql = 'SELECT "symbol" FROM "Security" WHERE "symbol" = $1 ORDER BY "id" LIMIT 1';
     const results = await Promise.allSettled([
       ...symbols.map((s) => db.read<{ symbol: string }>(sql, [s])),
@@ -96,17 +109,41 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
   });
 
   it('topPerKey gives each key the rows its own ORDER BY … LIMIT gives, in one statement', async () => {
-    const symbols = ['NVLX', 'NOPE', ...(await db.prisma.trade.findMany({ distinct: ['symbol'], select: { symbol: true }, take: 4 })).map((t) => t.symbol)];
-    for (const after of [undefined, [(await db.prisma.trade.findFirst({ where: { symbol: 'NVLX' }, orderBy: { sipTimestamp: 'desc' }, skip: 7 }))!]]) {
+    const symbols = [
+      'NVLX',
+      'NOPE',
+      ...(await db.prisma.trade.findMany({ distinct: ['symbol'], select: { symbol: true }, take: 4 })).map(
+        (t) => t.symbol,
+      ),
+    ];
+    for (const after of [
+      undefined,
+      [(await db.prisma.trade.findFirst({ where: { symbol: 'NVLX' }, orderBy: { sipTimestamp: 'desc' }, skip: 7 }))!],
+    ]) {
       const before = db.statementCount;
       const got = await topPerKey(db, {
-        table: 'Trade', keyColumn: 'symbol', keys: symbols, orderColumns: ['sipTimestamp', 'sequenceNumber'], direction: 'desc', limit: 6,
+        table: 'Trade',
+        keyColumn: 'symbol',
+        keys: symbols,
+        orderColumns: ['sipTimestamp', 'sequenceNumber'],
+        direction: 'desc',
+        limit: 6,
         after: after ? [after[0]!.sipTimestamp, after[0]!.sequenceNumber] : undefined,
       });
       expect(db.statementCount - before).toBe(1);
       for (const symbol of symbols) {
         const expected = await db.prisma.trade.findMany({
-          where: { symbol, ...(after ? { OR: [{ sipTimestamp: { lt: after[0]!.sipTimestamp } }, { sipTimestamp: after[0]!.sipTimestamp, sequenceNumber: { lt: after[0]!.sequenceNumber } }] } : {}) },
+          where: {
+            symbol,
+            ...(after
+              ? {
+                  OR: [
+                    { sipTimestamp: { lt: after[0]!.sipTimestamp } },
+                    { sipTimestamp: after[0]!.sipTimestamp, sequenceNumber: { lt: after[0]!.sequenceNumber } },
+                  ],
+                }
+              : {}),
+          },
           orderBy: [{ sipTimestamp: 'desc' }, { sequenceNumber: 'desc' }],
           take: 6,
         });
@@ -124,14 +161,30 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
     let compared = 0;
     for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
       const column = SEARCH_TYPES[type];
-      const values = [...new Set(all.map((s) => s[column]).filter((v): v is string => typeof v === 'string' && v.length > 0))].slice(0, 3);
-      for (const prefix of [...values.map((v) => v.slice(0, 1)), ...values.map((v) => v.slice(0, 3)), ...values, 'ZZZZ']) {
-        const [a, b] = await Promise.all([db, like].map((d) => securitySearchAtPage(d, { query: prefix, type }, { page: 1, pageSize: 7 })));
-        expect(a!.nodes.map((n) => n.id), `${type} ${prefix}`).toEqual(b!.nodes.map((n) => n.id));
+      const values = [
+        ...new Set(all.map((s) => s[column]).filter((v): v is string => typeof v === 'string' && v.length > 0)),
+      ].slice(0, 3);
+      for (const prefix of [
+        ...values.map((v) => v.slice(0, 1)),
+        ...values.map((v) => v.slice(0, 3)),
+        ...values,
+        'ZZZZ',
+      ]) {
+        const [a, b] = await Promise.all(
+          [db, like].map((d) => securitySearchAtPage(d, { query: prefix, type }, { page: 1, pageSize: 7 })),
+        );
+        expect(
+          a!.nodes.map((n) => n.id),
+          `${type} ${prefix}`,
+        ).toEqual(b!.nodes.map((n) => n.id));
         expect(a!.totalCount).toBe(b!.totalCount);
         const first = await securitySearchPage(db, { query: prefix, type }, { first: 2 });
         if (first.hasNextPage) {
-          const [x, y] = await Promise.all([db, like].map((d) => securitySearchPage(d, { query: prefix, type }, { first: 3, after: first.cursorAt(1) })));
+          const [x, y] = await Promise.all(
+            [db, like].map((d) =>
+              securitySearchPage(d, { query: prefix, type }, { first: 3, after: first.cursorAt(1) }),
+            ),
+          );
           expect(x!.nodes.map((n) => n.id)).toEqual(y!.nodes.map((n) => n.id));
           expect(x!.nodes.map((n) => n.id)).toEqual(a!.nodes.slice(2, 5).map((n) => n.id));
         }

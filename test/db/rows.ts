@@ -3,7 +3,10 @@
 
 /** A row as text that tells bigints and Dates from numbers and strings; keeps key order. */
 export const canonical = (row: unknown) =>
-  JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Date ? `D${v.toISOString()}` : v));
+  JSON.stringify(row, (_k, v: unknown) =>
+    typeof v === 'bigint' ? `${v}n` : v instanceof Date ? `D${v.toISOString()}` : v,
+  );
 
 /** The JavaScript type of a column value as the tests name it. */
-export const typeOf = (v: unknown) => (v === null ? 'null' : v instanceof Date ? 'Date' : Array.isArray(v) ? 'array' : typeof v);
+export const typeOf = (v: unknown) =>
+  v === null ? 'null' : v instanceof Date ? 'Date' : Array.isArray(v) ? 'array' : typeof v;

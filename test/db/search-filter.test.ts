@@ -23,29 +23,73 @@ function valueOf(row: Security): (field: string) => Value {
 
 /** Securities with the nulls the sample data lacks (and a market cap past 2^31, an inactive ETF). */
 const EXTRA: Prisma.SecurityCreateInput[] = [
-  { id: 'BBGSRCHTEST1_XLON', symbol: 'NUL1', name: 'Null One plc', status: 'ACTIVE', micCode: 'XLON', figi: 'BBGSRCHTEST1', exchangeCountry: 'GB' },
-  { id: 'BBGSRCHTEST2_XNAS', symbol: 'NUL2', name: 'Null Two Inc', status: 'INACTIVE', micCode: 'XNAS', figi: 'BBGSRCHTEST2', active: false, securityType: 'ETF', marketCap: 5_000_000_000n },
-  { id: 'BBGSRCHTEST3_XNYS', symbol: 'NUL3', name: 'Null Three Co', status: 'ACTIVE', micCode: 'XNYS', figi: 'BBGSRCHTEST3', gics: 'Energy', totalEmployees: 0, marketCap: 0n },
+  {
+    id: 'BBGSRCHTEST1_XLON',
+    symbol: 'NUL1',
+    name: 'Null One plc',
+    status: 'ACTIVE',
+    micCode: 'XLON',
+    figi: 'BBGSRCHTEST1',
+    exchangeCountry: 'GB',
+  },
+  {
+    id: 'BBGSRCHTEST2_XNAS',
+    symbol: 'NUL2',
+    name: 'Null Two Inc',
+    status: 'INACTIVE',
+    micCode: 'XNAS',
+    figi: 'BBGSRCHTEST2',
+    active: false,
+    securityType: 'ETF',
+    marketCap: 5_000_000_000n,
+  },
+  {
+    id: 'BBGSRCHTEST3_XNYS',
+    symbol: 'NUL3',
+    name: 'Null Three Co',
+    status: 'ACTIVE',
+    micCode: 'XNYS',
+    figi: 'BBGSRCHTEST3',
+    gics: 'Energy',
+    totalEmployees: 0,
+    marketCap: 0n,
+  },
 ];
 
-const FILTERED = ['exchange_info.mic_code', 'exchange_info.exchange_country', 'classification.gics', 'classification.security_type', 'classification.market_sector', 'ticker_meta.active', 'financials.market_cap', 'company_info.total_employees'];
+const FILTERED = [
+  'exchange_info.mic_code',
+  'exchange_info.exchange_country',
+  'classification.gics',
+  'classification.security_type',
+  'classification.market_sector',
+  'ticker_meta.active',
+  'financials.market_cap',
+  'company_info.total_employees',
+];
 
-const literal = (v: string | number | boolean) => (typeof v === 'string' ? (/^[A-Za-z0-9_.-]+$/.test(v) ? v : `\`${v}\``) : String(v));
+const literal = (v: string | number | boolean) =>
+  typeof v === 'string' ? (/^[A-Za-z0-9_.-]+$/.test(v) ? v : `\`${v}\``) : String(v);
 
 /** A random comparison on `field`, its values drawn from what the rows hold (so bounds hit exactly) and a few they do not. */
 function comparison(rng: Rng, field: string, rows: readonly Security[]): string {
-  const present = [...new Set(rows.map((r) => valueOf(r)(field)).filter((v) => v !== null))] as (string | number | boolean)[];
+  const present = [...new Set(rows.map((r) => valueOf(r)(field)).filter((v) => v !== null))] as (
+    | string
+    | number
+    | boolean
+  )[];
   const kind = SECURITY_SEARCH_FIELDS.get(field)!.kind;
-  const pool = kind === 'string' ? [...present, 'NOPE'] : kind === 'boolean' ? [true, false] : [...present, -1, 0.5, 1e15];
+  const pool =
+    kind === 'string' ? [...present, 'NOPE'] : kind === 'boolean' ? [true, false] : [...present, -1, 0.5, 1e15];
   const value = () => {
     const v = rng.pick(pool);
     return typeof v === 'number' && rng.chance(0.3) ? v + rng.pick([-0.5, 0.25, 1]) : v;
   };
-  const list = () => Array.from({ length: rng.int(1, 4) }, () => {
-    if (kind !== 'number' || rng.chance(0.5)) return literal(value());
-    const [a, b] = [value() as number, value() as number].sort((x, y) => x - y);
-    return `${a}..${b}`;
-  });
+  const list = () =>
+    Array.from({ length: rng.int(1, 4) }, () => {
+      if (kind !== 'number' || rng.chance(0.5)) return literal(value());
+      const [a, b] = [value() as number, value() as number].sort((x, y) => x - y);
+      return `${a}..${b}`;
+    });
   const ops = kind === 'number' ? ['', '=', '!=', '>', '>=', '<', '<=', '[]', '![]'] : ['', '=', '!=', '[]', '!=[]'];
   const op = rng.pick(ops);
   if (op === '[]') return `${field}:[${list().join(', ')}]`;
@@ -77,8 +121,15 @@ function jsOrder(rows: readonly Security[], sort: readonly SortTerm[], score: (s
 describe.each(testDatabases())('filterSql and orderSql on $name', (tdb) => {
   let h: GraphQLHarness;
   let rows: Security[];
-  const idsWhere = async (where: Prisma.Sql) => (await h.db.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Security" WHERE ${where} ORDER BY "id"`).map((r) => r.id);
-  const oracle = (text: string) => rows.filter((r) => matchesFilter(parseFilterBy(text, SECURITY_SEARCH_FIELDS), valueOf(r))).map((r) => r.id).sort();
+  const idsWhere = async (where: Prisma.Sql) =>
+    (await h.db.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Security" WHERE ${where} ORDER BY "id"`).map(
+      (r) => r.id,
+    );
+  const oracle = (text: string) =>
+    rows
+      .filter((r) => matchesFilter(parseFilterBy(text, SECURITY_SEARCH_FIELDS), valueOf(r)))
+      .map((r) => r.id)
+      .sort();
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
@@ -96,7 +147,9 @@ describe.each(testDatabases())('filterSql and orderSql on $name', (tdb) => {
     for (let i = 0; i < 60; i++) {
       const text = randomFilter(rng, rows);
       const expected = oracle(text);
-      expect(await idsWhere(filterSql(parseFilterBy(text, SECURITY_SEARCH_FIELDS), securityColumnOf)), text).toEqual(expected);
+      expect(await idsWhere(filterSql(parseFilterBy(text, SECURITY_SEARCH_FIELDS), securityColumnOf)), text).toEqual(
+        expected,
+      );
       if (expected.length > 0 && expected.length < rows.length) partial++;
     }
     expect(partial).toBeGreaterThanOrEqual(20); // most filters split the rows: the comparison can fail
@@ -120,8 +173,14 @@ describe.each(testDatabases())('filterSql and orderSql on $name', (tdb) => {
       expect(expected.length, text).toBeGreaterThan(0);
       expect(await idsWhere(where), text).toEqual(expected);
       // and through Db.read, the driver-level path of the hot reads
-      const viaRead = await readSql<{ id: string }>(h.db, Prisma.sql`SELECT "id" FROM "Security" WHERE ${where} ORDER BY "id"`);
-      expect(viaRead.map((r) => r.id), text).toEqual(expected);
+      const viaRead = await readSql<{ id: string }>(
+        h.db,
+        Prisma.sql`SELECT "id" FROM "Security" WHERE ${where} ORDER BY "id"`,
+      );
+      expect(
+        viaRead.map((r) => r.id),
+        text,
+      ).toEqual(expected);
     }
     expect(oracle('exchange_info.exchange_country:!=US')).not.toContain('BBGSRCHTEST2_XNAS'); // its country is null
   });
@@ -131,17 +190,26 @@ describe.each(testDatabases())('filterSql and orderSql on $name', (tdb) => {
     const sortable = ['symbol', 'name', 'financials.market_cap', 'company_info.total_employees', '_text_match'];
     const score = (s: Security) => s.name.length % 7;
     for (let i = 0; i < 20; i++) {
-      const text = rng.sample(sortable, rng.int(1, 3)).map((f) => `${f}:${rng.pick(['asc', 'desc'])}`).join(',');
+      const text = rng
+        .sample(sortable, rng.int(1, 3))
+        .map((f) => `${f}:${rng.pick(['asc', 'desc'])}`)
+        .join(',');
       const sort = parseSortBy(text, SECURITY_SEARCH_FIELDS);
       const order = orderSql(sort, securityColumnOf, Prisma.sql`(LENGTH("name") % 7)`);
-      const ids = (await h.db.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Security" ORDER BY ${order}, "id"`).map((r) => r.id);
+      const ids = (
+        await h.db.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Security" ORDER BY ${order}, "id"`
+      ).map((r) => r.id);
       expect(ids, text).toEqual(jsOrder(rows, sort, score));
     }
   });
 
   it('leaves _text_match out without a score, and makes nothing of an empty sort', async () => {
     const sort = parseSortBy('_text_match:desc,financials.market_cap:desc', SECURITY_SEARCH_FIELDS);
-    const ids = (await h.db.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Security" ORDER BY ${orderSql(sort, securityColumnOf)}, "id"`).map((r) => r.id);
+    const ids = (
+      await h.db.prisma.$queryRaw<
+        { id: string }[]
+      >`SELECT "id" FROM "Security" ORDER BY ${orderSql(sort, securityColumnOf)}, "id"`
+    ).map((r) => r.id);
     expect(ids).toEqual(jsOrder(rows, sort.slice(1), () => 0));
     expect(orderSql([], securityColumnOf)).toBe(Prisma.empty);
   });

@@ -20,7 +20,8 @@ function wholeTable(table: string, columns: readonly string[], limit: number, ch
   return {
     table,
     columns,
-    select: () => Prisma.sql`${selectColumns(table, columns)} ORDER BY ${Prisma.raw(order.map((c) => `"${c}"`).join(', '))} LIMIT ${limit}`,
+    select: () =>
+      Prisma.sql`${selectColumns(table, columns)} ORDER BY ${Prisma.raw(order.map((c) => `"${c}"`).join(', '))} LIMIT ${limit}`,
     children,
   };
 }
@@ -43,7 +44,10 @@ describe.each(testDatabases())('rows read as a tree on $name', (tdb) => {
       if (alone.length === 0) continue;
       const columns = Object.keys(alone[0]!);
       const tree = await readTree(db, wholeTable(model, columns, 300));
-      expect(tree.map((t) => canonical(t.row)), model).toEqual(alone.map(canonical));
+      expect(
+        tree.map((t) => canonical(t.row)),
+        model,
+      ).toEqual(alone.map(canonical));
       compared += alone.length;
     }
     expect(compared).toBeGreaterThan(1000);
@@ -53,7 +57,8 @@ describe.each(testDatabases())('rows read as a tree on $name', (tdb) => {
     const ratings: TreeLevel = {
       table: 'Rating',
       columns: ['id', 'ticker', 'createdAt'],
-      select: (parent) => Prisma.sql`${selectColumns('Rating', ['id', 'ticker', 'createdAt'])} WHERE "ticker" = ${Prisma.raw(`${parent}."symbol"`)} ORDER BY "createdAt" DESC, "id" DESC LIMIT 3`,
+      select: (parent) =>
+        Prisma.sql`${selectColumns('Rating', ['id', 'ticker', 'createdAt'])} WHERE "ticker" = ${Prisma.raw(`${parent}."symbol"`)} ORDER BY "createdAt" DESC, "id" DESC LIMIT 3`,
       children: [],
     };
     const securities = wholeTable('Security', ['id', 'symbol'], 20, [ratings]);
@@ -63,8 +68,14 @@ describe.each(testDatabases())('rows read as a tree on $name', (tdb) => {
     expect(tree).toHaveLength(20);
     let withChildren = 0;
     for (const { row, children } of tree) {
-      const expected = await db.read(`SELECT "id", "ticker", "createdAt" FROM "Rating" WHERE "ticker" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 3`, [row.symbol]);
-      expect(children[0]!.map((c) => canonical(c.row)), String(row.symbol)).toEqual(expected.map(canonical));
+      const expected = await db.read(
+        `SELECT "id", "ticker", "createdAt" FROM "Rating" WHERE "ticker" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 3`,
+        [row.symbol],
+      );
+      expect(
+        children[0]!.map((c) => canonical(c.row)),
+        String(row.symbol),
+      ).toEqual(expected.map(canonical));
       if (expected.length) withChildren++;
     }
     expect(withChildren).toBeGreaterThan(5);

@@ -5,14 +5,19 @@ import { ENTITLEMENTS, RESOURCES, TIERS, tierSummary } from '../../src/domain/en
 
 describe('tierSummary', () => {
   it('says what each tier adds to the one below it', () => {
-    expect(tierSummary('free')).toBe('Logos, security master, lite fundamentals, balance sheets, ratings and curated news.');
-    expect(tierSummary('pro')).toBe('Free, plus enhanced fundamentals, press releases, call summaries, trades and quotes.');
+    expect(tierSummary('free')).toBe(
+      'Logos, security master, lite fundamentals, balance sheets, ratings and curated news.',
+    );
+    expect(tierSummary('pro')).toBe(
+      'Free, plus enhanced fundamentals, press releases, call summaries, trades and quotes.',
+    );
     expect(tierSummary('enterprise')).toBe('Pro, plus OCR.');
   });
 
   it('names every resource once, at the lowest tier that has it, and each tier includes the one below', () => {
     for (const [i, tier] of TIERS.entries()) {
-      if (i > 0) for (const r of ENTITLEMENTS[TIERS[i - 1]!]) expect(ENTITLEMENTS[tier].has(r), `${tier} has ${r}`).toBe(true);
+      if (i > 0)
+        for (const r of ENTITLEMENTS[TIERS[i - 1]!]) expect(ENTITLEMENTS[tier].has(r), `${tier} has ${r}`).toBe(true);
     }
     const said = TIERS.map(tierSummary).join(' ');
     for (const r of RESOURCES) expect(ENTITLEMENTS.enterprise.has(r), r).toBe(true);

@@ -29,7 +29,10 @@ const LINES: Partial<Record<StatementLine, number | null>> = {
   AccountsPayable: 200,
 };
 
-const input = (over: Partial<MetricsInput> = {}, lines: Partial<Record<StatementLine, number | null>> = {}): MetricsInput => ({
+const input = (
+  over: Partial<MetricsInput> = {},
+  lines: Partial<Record<StatementLine, number | null>> = {},
+): MetricsInput => ({
   quarter: 'Q2',
   price: 54,
   sharesOutstanding: 100,
@@ -39,8 +42,17 @@ const input = (over: Partial<MetricsInput> = {}, lines: Partial<Record<Statement
 });
 
 const ALL_NULL: DerivedMetrics = {
-  peRatio: null, priceToBook: null, debtToEquity: null, returnOnAssets: null, returnOnEquity: null,
-  revenuePerEmployee: null, roic: null, fcfYield: null, dso: null, dio: null, dpo: null,
+  peRatio: null,
+  priceToBook: null,
+  debtToEquity: null,
+  returnOnAssets: null,
+  returnOnEquity: null,
+  revenuePerEmployee: null,
+  roic: null,
+  fcfYield: null,
+  dso: null,
+  dio: null,
+  dpo: null,
 };
 
 describe('derivedMetrics', () => {
@@ -58,7 +70,8 @@ describe('derivedMetrics', () => {
       dio: 45.5, // 300 × 91 / 600
       dpo: 30.3, // 200 × 91 / 600 = 30.33…
     });
-    for (const quarter of ['Q1', 'Q3', 'Q4']) expect(derivedMetrics(input({ quarter }))).toEqual(derivedMetrics(input()));
+    for (const quarter of ['Q1', 'Q3', 'Q4'])
+      expect(derivedMetrics(input({ quarter }))).toEqual(derivedMetrics(input()));
   });
 
   it('a fiscal year takes flows as they are and counts 365 days', () => {
@@ -103,20 +116,35 @@ describe('derivedMetrics', () => {
 
   it('is null for the market metrics without a trade price, shares or employees (0 counts as none)', () => {
     for (const price of [null, 0, -5, Number.NaN]) {
-      expect(derivedMetrics(input({ price })), String(price)).toMatchObject({ peRatio: null, priceToBook: null, fcfYield: null, debtToEquity: 0.5 });
+      expect(derivedMetrics(input({ price })), String(price)).toMatchObject({
+        peRatio: null,
+        priceToBook: null,
+        fcfYield: null,
+        debtToEquity: 0.5,
+      });
     }
     for (const sharesOutstanding of [null, 0]) {
-      expect(derivedMetrics(input({ sharesOutstanding }))).toMatchObject({ peRatio: 10, priceToBook: null, fcfYield: null });
+      expect(derivedMetrics(input({ sharesOutstanding }))).toMatchObject({
+        peRatio: 10,
+        priceToBook: null,
+        fcfYield: null,
+      });
     }
     for (const employees of [null, 0]) expect(derivedMetrics(input({ employees })).revenuePerEmployee).toBeNull();
   });
 
   it('is null when a line it needs is missing or not finite, whatever the others', () => {
     expect(derivedMetrics(input({}, { TotalCurrentAssets: null })).dso).toBeNull();
-    expect(derivedMetrics(input({}, { Inventories: undefined as unknown as null }))).toMatchObject({ dso: null, dio: null, dpo: 30.3 });
+    expect(derivedMetrics(input({}, { Inventories: undefined as unknown as null }))).toMatchObject({
+      dso: null,
+      dio: null,
+      dpo: 30.3,
+    });
     expect(derivedMetrics(input({}, { NetCashOperatingActivities: Number.POSITIVE_INFINITY })).fcfYield).toBeNull();
     expect(derivedMetrics(input({}, { IncomeTaxes: null })).roic).toBeNull();
-    expect(derivedMetrics({ quarter: 'Q1', lines: {}, price: null, sharesOutstanding: null, employees: null })).toEqual(ALL_NULL);
+    expect(derivedMetrics({ quarter: 'Q1', lines: {}, price: null, sharesOutstanding: null, employees: null })).toEqual(
+      ALL_NULL,
+    );
     // huge but finite inputs whose ratio overflows are null too
     const m = derivedMetrics(input({ price: 1e308 }, { DilutedEarningsPerShare: 1e-308 }));
     expect(m.peRatio).toBeNull();

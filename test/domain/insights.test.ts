@@ -1,7 +1,15 @@
 // Text-derived insights on small known passages (src/domain/insights.ts): how items are found
 // in plain text, the tone score with its negation rule, and the three objects of the legacy record.
 import { describe, expect, it } from 'vitest';
-import { itemsOf, latestDate, litigationInsight, mdnaInsight, riskFactorsInsight, tokenize, toneOf } from '../../src/domain/insights.js';
+import {
+  itemsOf,
+  latestDate,
+  litigationInsight,
+  mdnaInsight,
+  riskFactorsInsight,
+  tokenize,
+  toneOf,
+} from '../../src/domain/insights.js';
 
 const tone = (text: string) => toneOf(tokenize(text));
 
@@ -61,12 +69,18 @@ describe('items in plain text', () => {
   });
 
   it('takes bullets as items headed by their first sentence', () => {
-    const text = 'Key risks include:\n\n• Competition could reduce our share. It is intense.\n\n- Our suppliers may fail to deliver.\n\n2. Cyber attacks could disrupt us.';
-    expect(itemsOf(text).map((i) => i.heading)).toEqual(['Competition could reduce our share.', 'Our suppliers may fail to deliver.', 'Cyber attacks could disrupt us.']);
+    const text =
+      'Key risks include:\n\n• Competition could reduce our share. It is intense.\n\n- Our suppliers may fail to deliver.\n\n2. Cyber attacks could disrupt us.';
+    expect(itemsOf(text).map((i) => i.heading)).toEqual([
+      'Competition could reduce our share.',
+      'Our suppliers may fail to deliver.',
+      'Cyber attacks could disrupt us.',
+    ]);
   });
 
   it('with fewer than two headings or bullets takes each paragraph but a title (one per line when no line is blank)', () => {
-    const text = 'Item 3. Legal Proceedings\nDemand may fall. It has before.\nA stray short line.\nPrices may rise. Costs too.';
+    const text =
+      'Item 3. Legal Proceedings\nDemand may fall. It has before.\nA stray short line.\nPrices may rise. Costs too.';
     expect(itemsOf(text)).toEqual([
       { heading: 'Demand may fall.', text: 'Demand may fall. It has before.' },
       { heading: 'A stray short line.', text: 'A stray short line.' },
@@ -85,22 +99,32 @@ describe('risk_factors', () => {
       // item 1: critical, shortage, delay, harm, damage vs better = −4/6; item 2: downgrade, difficult vs
       // favorable = −1/3 ("cannot" is nine words before "favorable": too far to negate it)
       averageSentimentScore: -0.5,
-      mostNegativeRisk: { heading: 'We depend on a limited number of suppliers for critical components.', sentiment: -0.667 },
+      mostNegativeRisk: {
+        heading: 'We depend on a limited number of suppliers for critical components.',
+        sentiment: -0.667,
+      },
     });
   });
 
   it('ranks themes by the number of items mentioning them', () => {
-    const text = '• Competitors may cut prices.\n\n• New competition and regulation.\n\n• Regulatory changes and competitive pressure.\n\n• A cyber attack.';
+    const text =
+      '• Competitors may cut prices.\n\n• New competition and regulation.\n\n• Regulatory changes and competitive pressure.\n\n• A cyber attack.';
     expect(riskFactorsInsight(text).topThemes).toEqual(['competition', 'regulation', 'cybersecurity']);
   });
 
   it('a section without items has count 0 and no average or most negative risk', () => {
-    expect(riskFactorsInsight('')).toEqual({ count: 0, topThemes: [], averageSentimentScore: null, mostNegativeRisk: null });
+    expect(riskFactorsInsight('')).toEqual({
+      count: 0,
+      topThemes: [],
+      averageSentimentScore: null,
+      mostNegativeRisk: null,
+    });
   });
 });
 
 describe('mdna', () => {
-  const MDNA = 'Revenue increased 12% compared to the prior year, driven by strong demand. Gross margin improved to 41%. We expect revenue growth to continue next year, and we will invest in research and development. Our outlook remains favorable.';
+  const MDNA =
+    'Revenue increased 12% compared to the prior year, driven by strong demand. Gross margin improved to 41%. We expect revenue growth to continue next year, and we will invest in research and development. Our outlook remains favorable.';
 
   it('counts forward-looking terms, compares forward to historical sentences, scores tone and names topics', () => {
     expect(mdnaInsight(MDNA)).toEqual({
@@ -112,8 +136,14 @@ describe('mdna', () => {
   });
 
   it('has no ratio without historical sentences; markers match exactly ("willing" is not "will")', () => {
-    expect(mdnaInsight('We will grow. We plan to expand.')).toMatchObject({ forwardLookingTermCount: 2, forwardToHistoricalRatio: null });
-    expect(mdnaInsight('Management is willing to wait. Sales were flat.')).toMatchObject({ forwardLookingTermCount: 0, forwardToHistoricalRatio: 0 });
+    expect(mdnaInsight('We will grow. We plan to expand.')).toMatchObject({
+      forwardLookingTermCount: 2,
+      forwardToHistoricalRatio: null,
+    });
+    expect(mdnaInsight('Management is willing to wait. Sales were flat.')).toMatchObject({
+      forwardLookingTermCount: 0,
+      forwardToHistoricalRatio: 0,
+    });
   });
 });
 
@@ -145,6 +175,9 @@ describe('litigation_mentions', () => {
   });
 
   it('is zero for a section that only denies litigation', () => {
-    expect(litigationInsight('We are not currently a party to any material legal proceedings.')).toEqual({ count: 0, recentHeadings: [] });
+    expect(litigationInsight('We are not currently a party to any material legal proceedings.')).toEqual({
+      count: 0,
+      recentHeadings: [],
+    });
   });
 });

@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 
 export const pad = (length: number) => 'x'.repeat(length);
 const cut = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
-export const tooLong = (name: string, limit: number, value: string) => `${name}: must be at most ${limit} characters, got ${value.length} characters (${cut(JSON.stringify(value))})`;
+export const tooLong = (name: string, limit: number, value: string) =>
+  `${name}: must be at most ${limit} characters, got ${value.length} characters (${cut(JSON.stringify(value))})`;
 export const tooMany = (name: string, max: number) => `${name}: must have at most ${max} items, got ${max + 1} items`;
 
 /** A JSON value whose JSON text is exactly `length` characters: an object of one string, or a list of 64 strings of at most 256 characters. */
@@ -16,4 +17,3 @@ export function jsonOfLength(length: number, shape: 'object' | 'list'): unknown 
   expect(JSON.stringify(value).length).toBe(length);
   return value;
 }
-

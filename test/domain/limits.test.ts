@@ -11,21 +11,30 @@ import { litigationInsight, riskFactorsInsight } from '../../src/domain/insights
 import { jsonOfLength, pad, tooLong, tooMany } from './limits-helpers.js';
 
 describe('record-fields: text, lists and JSON within their limits', () => {
-  it.each(Object.keys(TEXT_LIMITS) as TextKind[])('%s text: taken at its limit, refused one character past it with the field, the rule and a cut of the value', (kind) => {
-    const limit = TEXT_LIMITS[kind];
-    expect(f.string(pad(limit), 'Headline', kind)).toHaveLength(limit);
-    expect(f.nonEmpty(pad(limit), 'Headline', kind)).toHaveLength(limit);
-    expect(f.optString(pad(limit), 'Headline', kind)).toHaveLength(limit);
-    for (const check of [f.string, f.nonEmpty, f.optString]) {
-      expect(() => check(pad(limit + 1), 'Headline', kind)).toThrow(tooLong('Headline', limit, pad(limit + 1)));
-    }
-  });
+  it.each(Object.keys(TEXT_LIMITS) as TextKind[])(
+    '%s text: taken at its limit, refused one character past it with the field, the rule and a cut of the value',
+    (kind) => {
+      const limit = TEXT_LIMITS[kind];
+      expect(f.string(pad(limit), 'Headline', kind)).toHaveLength(limit);
+      expect(f.nonEmpty(pad(limit), 'Headline', kind)).toHaveLength(limit);
+      expect(f.optString(pad(limit), 'Headline', kind)).toHaveLength(limit);
+      for (const check of [f.string, f.nonEmpty, f.optString]) {
+        expect(() => check(pad(limit + 1), 'Headline', kind)).toThrow(tooLong('Headline', limit, pad(limit + 1)));
+      }
+    },
+  );
 
   it('text is short unless a kind is given; strings holds each item to its kind', () => {
-    expect(() => f.string(pad(257), 'Headline')).toThrow('Headline: must be at most 256 characters, got 257 characters ("xxxxxxxx');
-    expect(() => f.strings(['a', pad(257)], 'Tickers')).toThrow('Tickers[1]: must be at most 256 characters, got 257 characters');
+    expect(() => f.string(pad(257), 'Headline')).toThrow(
+      'Headline: must be at most 256 characters, got 257 characters ("xxxxxxxx',
+    );
+    expect(() => f.strings(['a', pad(257)], 'Tickers')).toThrow(
+      'Tickers[1]: must be at most 256 characters, got 257 characters',
+    );
     expect(f.strings([pad(2048)], 'ExternalLinks', 'url')).toEqual([pad(2048)]);
-    expect(() => f.strings([pad(2049)], 'ExternalLinks', 'url')).toThrow('ExternalLinks[0]: must be at most 2048 characters, got 2049 characters');
+    expect(() => f.strings([pad(2049)], 'ExternalLinks', 'url')).toThrow(
+      'ExternalLinks[0]: must be at most 2048 characters, got 2049 characters',
+    );
   });
 
   it('control characters other than tab, newline and carriage return, and lone surrogates, are refused, naming the character and where it is', () => {
@@ -36,7 +45,9 @@ describe('record-fields: text, lists and JSON within their limits', () => {
         `Headline: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got the control character ${code} at character 3`,
       );
     }
-    expect(() => f.strings(['ok', 'x\uD800'], 'Keywords')).toThrow('Keywords[1]: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got a lone surrogate U+D800 at character 2');
+    expect(() => f.strings(['ok', 'x\uD800'], 'Keywords')).toThrow(
+      'Keywords[1]: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got a lone surrogate U+D800 at character 2',
+    );
     expect(() => f.string('\uDC00x', 'Headline')).toThrow('got a lone surrogate U+DC00 at character 1');
     // tab, newline, carriage return, a surrogate pair and other non-ASCII text are text
     expect(f.string('a\tb\nc\r\nd 😀 é ₹ \u2028', 'BodyText', 'long')).toBe('a\tb\nc\r\nd 😀 é ₹ \u2028');
@@ -44,7 +55,9 @@ describe('record-fields: text, lists and JSON within their limits', () => {
 
   it('lists: at most LIST_LIMITS items of their kind', () => {
     expect(f.array(Array(100).fill(1), 'associated_press_releases')).toHaveLength(100);
-    expect(() => f.array(Array(101).fill(1), 'associated_press_releases')).toThrow(tooMany('associated_press_releases', 100));
+    expect(() => f.array(Array(101).fill(1), 'associated_press_releases')).toThrow(
+      tooMany('associated_press_releases', 100),
+    );
     expect(() => f.strings(Array(101).fill('a'), 'Keywords')).toThrow(tooMany('Keywords', 100));
     expect(() => f.objects(Array(101).fill({}), 'Securities', (o) => o)).toThrow(tooMany('Securities', 100));
     expect(f.array(Array(8).fill(1), 'conditions', 'conditions')).toHaveLength(8);
@@ -56,7 +69,9 @@ describe('record-fields: text, lists and JSON within their limits', () => {
     for (const shape of ['object', 'list'] as const) {
       const at = jsonOfLength(TEXT_LIMITS.json, shape);
       expect(f.anyJson(at, 'Raw')).toBe(at);
-      expect(() => f.anyJson(jsonOfLength(TEXT_LIMITS.json + 1, shape), 'Raw')).toThrow(`Raw: must be at most 16384 characters as JSON text, got 16385 characters (`);
+      expect(() => f.anyJson(jsonOfLength(TEXT_LIMITS.json + 1, shape), 'Raw')).toThrow(
+        `Raw: must be at most 16384 characters as JSON text, got 16385 characters (`,
+      );
     }
     // escapes count as JSON writes them: a control character is six
     expect(() => f.anyJson({ k: `${pad(TEXT_LIMITS.json - 13)}\u0001` }, 'Raw')).toThrow('got 16385 characters');
@@ -65,16 +80,21 @@ describe('record-fields: text, lists and JSON within their limits', () => {
     expect(() => f.anyJson([12345678901234567890n, pad(TEXT_LIMITS.json - 26)], 'Raw')).toThrow('got 16385 characters');
     const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
     expect(f.anyJson(nested(32), 'Raw')).toEqual(nested(32));
-    expect(() => f.anyJson(nested(33), 'Raw')).toThrow('Raw: must be JSON nested at most 32 levels deep, got deeper nesting');
+    expect(() => f.anyJson(nested(33), 'Raw')).toThrow(
+      'Raw: must be JSON nested at most 32 levels deep, got deeper nesting',
+    );
     // as deep as JSON.parse (so the import) gives it, past the stack of a recursive reader
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    expect(() => f.anyJson(JSON.parse(deep), 'Raw')).toThrow('Raw: must be JSON nested at most 32 levels deep, got deeper nesting');
+    expect(() => f.anyJson(JSON.parse(deep), 'Raw')).toThrow(
+      'Raw: must be JSON nested at most 32 levels deep, got deeper nesting',
+    );
   });
 });
 
 describe('insights computed from filing text', () => {
   it('keep their headings short: a longer one is cut at a word and ends with an ellipsis', () => {
-    const sentence = (word: string) => `${`${word} `.repeat(Math.ceil(280 / (word.length + 1)))}`.slice(0, 279).trimEnd() + '.';
+    const sentence = (word: string) =>
+      `${`${word} `.repeat(Math.ceil(280 / (word.length + 1)))}`.slice(0, 279).trimEnd() + '.';
     // two headings (one-sentence paragraphs over a body) of 280 characters, and a bullet whose first sentence is longer
     const text = [
       sentence('Supplier'),
@@ -105,14 +125,24 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
     for (const [coordinate, kind] of Object.entries(FIELD_TEXT_KINDS)) {
       const field = fieldOf(coordinate);
       expect(['String', 'URL', 'JSON'], coordinate).toContain(getNamedType(field.type).name);
-      expect(kind === 'json', `${coordinate}: json exactly when the field is JSON`).toBe(getNamedType(field.type).name === 'JSON');
+      expect(kind === 'json', `${coordinate}: json exactly when the field is JSON`).toBe(
+        getNamedType(field.type).name === 'JSON',
+      );
     }
   });
 
   it('every list field of the schema is in FIELD_LIST_KINDS, or pages, or holds nothing imported', () => {
     // bars are computed, nodes/apiKeys/OCR results are not imported children, connections page
     // search facets and highlights are computed per request
-    const notImported = new Set(['Query.apiKeys', 'Query.nodes', 'OcrPayload.results', 'Security.bars', 'SecurityFacet.counts', 'SecurityEdge.highlights', 'SearchHighlight.matchedTokens']);
+    const notImported = new Set([
+      'Query.apiKeys',
+      'Query.nodes',
+      'OcrPayload.results',
+      'Security.bars',
+      'SecurityFacet.counts',
+      'SecurityEdge.highlights',
+      'SearchHighlight.matchedTokens',
+    ]);
     const lists: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       if (!isObjectType(type) || type.name.startsWith('__') || type.name.endsWith('Connection')) continue;
@@ -124,4 +154,3 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
     expect(lists.sort()).toEqual(Object.keys(FIELD_LIST_KINDS).sort());
   });
 });
-

@@ -18,7 +18,6 @@ import {
 } from '../../src/domain/search-text.js';
 import { osa } from './edit-distance.js';
 
-
 const both = new Set<number>([TEXT_FIELDS.symbol, TEXT_FIELDS.name]);
 const names = new Set<number>([TEXT_FIELDS.name]);
 const vocab = (terms: Record<string, number>, field: number = TEXT_FIELDS.name) =>
@@ -74,7 +73,18 @@ describe('editDistance', () => {
 });
 
 describe('expandToken', () => {
-  const v = vocab({ novalux: 1, novaluxe: 1, nova: 3, semiconductor: 2, semi: 1, corp: 40, core: 2, cor: 1, abc1: 1, abc2: 1 });
+  const v = vocab({
+    novalux: 1,
+    novaluxe: 1,
+    nova: 3,
+    semiconductor: 2,
+    semi: 1,
+    corp: 40,
+    core: 2,
+    cor: 1,
+    abc1: 1,
+    abc2: 1,
+  });
 
   it('takes each term within the budget, and with prefix every term starting with the token', () => {
     expect(expanded(v, 'novlux')).toEqual({ novalux: 1 });
@@ -96,7 +106,9 @@ describe('expandToken', () => {
   });
 
   it(`keeps the ${MAX_EXPANSIONS} cheapest terms, then those in the most securities`, () => {
-    const many = vocab(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`ab${String(i).padStart(3, '0')}`, i + 1])));
+    const many = vocab(
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`ab${String(i).padStart(3, '0')}`, i + 1])),
+    );
     const got = expandToken(many, 'ab', { prefix: true, typos: true, fields: both });
     expect(got).toHaveLength(MAX_EXPANSIONS);
     expect(got[0]!.term).toBe('ab299');
@@ -109,12 +121,17 @@ describe('expandToken', () => {
       { term: 'novalux', field: TEXT_FIELDS.name, docs: 1 },
     ]);
     expect(expandToken(mixed, 'nvlx', { prefix: false, typos: true, fields: names })).toEqual([]);
-    expect(expandToken(mixed, 'nvlx', { prefix: false, typos: true, fields: both })).toEqual([{ term: 'nvlx', field: TEXT_FIELDS.symbol, typos: 0, prefixOnly: false }]);
+    expect(expandToken(mixed, 'nvlx', { prefix: false, typos: true, fields: both })).toEqual([
+      { term: 'nvlx', field: TEXT_FIELDS.symbol, typos: 0, prefixOnly: false },
+    ]);
   });
 });
 
 describe('highlights', () => {
-  const matched = (...terms: string[]) => (t: string) => terms.includes(t);
+  const matched =
+    (...terms: string[]) =>
+    (t: string) =>
+      terms.includes(t);
 
   it('mark each matched word of a name as written, the rest HTML-escaped', () => {
     expect(highlightName('Novalux Semiconductor Corp.', matched('novalux', 'semiconductor'))).toEqual({
@@ -130,7 +147,10 @@ describe('highlights', () => {
   });
 
   it('mark a symbol whole', () => {
-    expect(highlightSymbol('BRK.A', matched('brk.a'))).toEqual({ snippet: '<mark>BRK.A</mark>', matched_tokens: ['BRK.A'] });
+    expect(highlightSymbol('BRK.A', matched('brk.a'))).toEqual({
+      snippet: '<mark>BRK.A</mark>',
+      matched_tokens: ['BRK.A'],
+    });
     expect(highlightSymbol('NVLX', matched('nvl'))).toBeUndefined();
   });
 });

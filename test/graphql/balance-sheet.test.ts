@@ -54,7 +54,11 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
   async function list(variables: Record<string, unknown>) {
     const res = await h.gql(LIST, variables);
     expect(res.errors).toBeUndefined();
-    return res.data.balanceSheets as { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { cursor: string; node: Node }[] };
+    return res.data.balanceSheets as {
+      totalCount: number;
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      edges: { cursor: string; node: Node }[];
+    };
   }
 
   /** Every page of a list, following `endCursor`. */
@@ -71,8 +75,10 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
     }
   }
 
-  const sheetsOf = (symbol: string, orderBy: Prisma.BalanceSheetOrderByWithRelationInput[] = [{ reportingPeriodEnd: 'asc' }, { id: 'asc' }]) =>
-    h.db.prisma.balanceSheet.findMany({ where: { symbols: { some: { symbol } } }, include: withSymbols, orderBy });
+  const sheetsOf = (
+    symbol: string,
+    orderBy: Prisma.BalanceSheetOrderByWithRelationInput[] = [{ reportingPeriodEnd: 'asc' }, { id: 'asc' }],
+  ) => h.db.prisma.balanceSheet.findMany({ where: { symbols: { some: { symbol } } }, include: withSymbols, orderBy });
 
   it("answers a symbol's first balance sheet exactly as stored, with every amount and the total count", async () => {
     const rows = await sheetsOf('NVLX');
@@ -82,8 +88,14 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
     expect(page.pageInfo.hasNextPage).toBe(true);
     expect(page.edges[0]!.node).toEqual({ id: expect.any(String), ...expected(rows[0]!) });
     // optional amounts are null where the filing has none, not 0
-    const bank = (await h.db.prisma.balanceSheet.findFirst({ where: { stockInventory: null }, include: withSymbols, orderBy: { id: 'asc' } }))!;
-    const answer = await list({ filter: { cik: bank.cik, periodEnd: bank.reportingPeriodEnd, timeframe: bank.timeframe.toUpperCase() } });
+    const bank = (await h.db.prisma.balanceSheet.findFirst({
+      where: { stockInventory: null },
+      include: withSymbols,
+      orderBy: { id: 'asc' },
+    }))!;
+    const answer = await list({
+      filter: { cik: bank.cik, periodEnd: bank.reportingPeriodEnd, timeframe: bank.timeframe.toUpperCase() },
+    });
     expect(answer.edges.map((e) => e.node)).toContainEqual({ id: expect.any(String), ...expected(bank) });
     expect(answer.edges.find((e) => e.node.timeframe === bank.timeframe.toUpperCase())!.node.stockInventory).toBeNull();
   });
@@ -99,7 +111,10 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
   });
 
   it('filters by cik with or without leading zeros, and by period, year, quarter and timeframe', async () => {
-    const { cik } = (await h.db.prisma.balanceSheet.findFirstOrThrow({ where: { cik: { startsWith: '000' } }, orderBy: { id: 'asc' } }));
+    const { cik } = await h.db.prisma.balanceSheet.findFirstOrThrow({
+      where: { cik: { startsWith: '000' } },
+      orderBy: { id: 'asc' },
+    });
     const unpadded = cik.replace(/^0+/, '');
     const byCik = await list({ filter: { cik: unpadded } });
     expect(byCik.totalCount).toBe(await h.db.prisma.balanceSheet.count({ where: { cik } }));
@@ -107,25 +122,43 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
     expect(new Set(byCik.edges.map((e) => e.node.cik))).toEqual(new Set([cik]));
     expect((await list({ filter: { cik } })).totalCount).toBe(byCik.totalCount);
 
-    const sample = await h.db.prisma.balanceSheet.findFirstOrThrow({ where: { timeframe: 'quarterly' }, orderBy: { id: 'desc' } });
-    const where = { fiscalYear: sample.fiscalYear, fiscalQuarter: sample.fiscalQuarter, timeframe: 'quarterly' as const };
+    const sample = await h.db.prisma.balanceSheet.findFirstOrThrow({
+      where: { timeframe: 'quarterly' },
+      orderBy: { id: 'desc' },
+    });
+    const where = {
+      fiscalYear: sample.fiscalYear,
+      fiscalQuarter: sample.fiscalQuarter,
+      timeframe: 'quarterly' as const,
+    };
     const filtered = await list({ filter: { ...where, timeframe: 'QUARTERLY' }, first: 1000 });
     expect(filtered.totalCount).toBe(await h.db.prisma.balanceSheet.count({ where }));
     expect(filtered.totalCount).toBeLessThan(await h.db.prisma.balanceSheet.count());
     for (const { node } of filtered.edges) {
-      expect([node.fiscalYear, node.fiscalQuarter, node.timeframe]).toEqual([sample.fiscalYear, sample.fiscalQuarter, 'QUARTERLY']);
+      expect([node.fiscalYear, node.fiscalQuarter, node.timeframe]).toEqual([
+        sample.fiscalYear,
+        sample.fiscalQuarter,
+        'QUARTERLY',
+      ]);
     }
 
     const byPeriod = await list({ filter: { periodEnd: sample.reportingPeriodEnd, timeframe: 'ANNUAL' }, first: 1000 });
-    expect(byPeriod.totalCount).toBe(await h.db.prisma.balanceSheet.count({ where: { reportingPeriodEnd: sample.reportingPeriodEnd, timeframe: 'annual' } }));
-    for (const { node } of byPeriod.edges) expect([node.reportingPeriodEnd, node.timeframe]).toEqual([sample.reportingPeriodEnd, 'ANNUAL']);
+    expect(byPeriod.totalCount).toBe(
+      await h.db.prisma.balanceSheet.count({
+        where: { reportingPeriodEnd: sample.reportingPeriodEnd, timeframe: 'annual' },
+      }),
+    );
+    for (const { node } of byPeriod.edges)
+      expect([node.reportingPeriodEnd, node.timeframe]).toEqual([sample.reportingPeriodEnd, 'ANNUAL']);
   });
 
   it('filters by any of several symbols, a second share class included', async () => {
     const [nvlx, orbt] = [await sheetsOf('NVLX'), await sheetsOf('ORBT')];
     const both = await list({ filter: { symbols: ['NVLX', 'ORBT'] }, first: 1000 });
     expect(both.totalCount).toBe(nvlx.length + orbt.length);
-    expect(both.edges.map((e) => e.node.symbols[0]).sort()).toEqual([...nvlx, ...orbt].map((r) => r.symbols[0]!.symbol).sort());
+    expect(both.edges.map((e) => e.node.symbols[0]).sort()).toEqual(
+      [...nvlx, ...orbt].map((r) => r.symbols[0]!.symbol).sort(),
+    );
 
     const classB = await list({ filter: { symbols: ['DRFT.B'] } });
     expect(classB.totalCount).toBe((await sheetsOf('DRFT')).length);
@@ -134,12 +167,16 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
 
   it('orders by each sort field in either direction; DESC reverses ASC', async () => {
     const asc = (await list({ filter: { symbols: ['ORBT'] } })).edges.map((e) => e.node);
-    const desc = (await list({ filter: { symbols: ['ORBT'] }, orderBy: { direction: 'DESC' } })).edges.map((e) => e.node);
+    const desc = (await list({ filter: { symbols: ['ORBT'] }, orderBy: { direction: 'DESC' } })).edges.map(
+      (e) => e.node,
+    );
     expect(asc.map(({ id: _id, ...rest }) => rest)).toEqual((await sheetsOf('ORBT')).map(expected));
     expect(desc.map((n) => n.id)).toEqual([...asc].reverse().map((n) => n.id));
     expect(asc.map((n) => n.reportingPeriodEnd)).toEqual(asc.map((n) => n.reportingPeriodEnd).sort());
 
-    const byYear = (await list({ orderBy: { field: 'FISCAL_YEAR', direction: 'DESC' }, first: 1000 })).edges.map((e) => e.node);
+    const byYear = (await list({ orderBy: { field: 'FISCAL_YEAR', direction: 'DESC' }, first: 1000 })).edges.map(
+      (e) => e.node,
+    );
     const keys = byYear.map((n) => n.fiscalYear * 10 + n.fiscalQuarter);
     expect(keys).toEqual([...keys].sort((a, b) => b - a));
     expect(new Set(keys).size).toBeGreaterThan(1);
@@ -158,7 +195,9 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
   });
 
   it('rejects a forged cursor, and a cursor of another order, as BAD_USER_INPUT', async () => {
-    const forged = await h.gql(LIST, { after: Buffer.from('["balance-sheet.period_end","asc","x"]').toString('base64url') });
+    const forged = await h.gql(LIST, {
+      after: Buffer.from('["balance-sheet.period_end","asc","x"]').toString('base64url'),
+    });
     expect(forged.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(forged.errors?.[0]?.message).toMatch(/after/);
     const { pageInfo } = await list({ first: 2 });
@@ -173,7 +212,11 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
     ['a cik of 11 digits', { filter: { cik: '12345678901' } }, /"filter\.cik".*"12345678901"/],
     // lower case is a symbol (as everywhere: test/graphql/symbol-rule.test.ts); a blank inside is not
     ['a symbol with a blank inside', { filter: { symbols: ['NV LX'] } }, /"filter\.symbols".*"NV LX"/],
-    ['symbols longer than 200 characters', { filter: { symbols: Array.from({ length: 41 }, (_, i) => `SYM${i}`) } }, /"filter\.symbols".*200 characters/],
+    [
+      'symbols longer than 200 characters',
+      { filter: { symbols: Array.from({ length: 41 }, (_, i) => `SYM${i}`) } },
+      /"filter\.symbols".*200 characters/,
+    ],
     ['fiscal year 1899', { filter: { fiscalYear: 1899 } }, /"filter\.fiscalYear".*1900 to 2100.*1899/],
     ['fiscal quarter 5', { filter: { fiscalQuarter: 5 } }, /"filter\.fiscalQuarter".*5/],
   ])('rejects %s with BAD_USER_INPUT naming the argument and the value', async (_label, variables, message) => {
@@ -184,10 +227,14 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
 
   it('round-trips node(id); an unknown id is null', async () => {
     const [edge] = (await list({ filter: { symbols: ['DRFT'] }, orderBy: { direction: 'DESC' }, first: 1 })).edges;
-    const res = await h.gql(`query($id: ID!) { node(id: $id) { __typename ... on BalanceSheet { ${FIELDS} } } }`, { id: edge!.node.id });
+    const res = await h.gql(`query($id: ID!) { node(id: $id) { __typename ... on BalanceSheet { ${FIELDS} } } }`, {
+      id: edge!.node.id,
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data.node).toEqual({ __typename: 'BalanceSheet', ...edge!.node });
-    const unknown = await h.gql('query($id: ID!) { node(id: $id) { id } }', { id: Buffer.from('BalanceSheet:999999').toString('base64') });
+    const unknown = await h.gql('query($id: ID!) { node(id: $id) { id } }', {
+      id: Buffer.from('BalanceSheet:999999').toString('base64'),
+    });
     expect(unknown).toMatchObject({ data: { node: null } });
     expect(unknown.errors).toBeUndefined();
   });
@@ -207,8 +254,12 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
       expect(res.errors).toBeUndefined();
       const { balanceSheets, latestBalanceSheet } = res.data.security;
       expect(balanceSheets.totalCount).toBeNull();
-      expect(balanceSheets.edges.map((e: { node: Node }) => ({ ...e.node, id: undefined }))).toEqual(rows.map((r) => ({ ...expected(r), id: undefined })));
-      const latest = (await sheetsOf('PLVX', [{ reportingPeriodEnd: 'desc' }, { id: 'desc' }])).find((r) => r.timeframe === 'quarterly')!;
+      expect(balanceSheets.edges.map((e: { node: Node }) => ({ ...e.node, id: undefined }))).toEqual(
+        rows.map((r) => ({ ...expected(r), id: undefined })),
+      );
+      const latest = (await sheetsOf('PLVX', [{ reportingPeriodEnd: 'desc' }, { id: 'desc' }])).find(
+        (r) => r.timeframe === 'quarterly',
+      )!;
       expect(latestBalanceSheet).toEqual({ id: expect.any(String), ...expected(latest) });
     });
 
@@ -218,7 +269,12 @@ describe.each(testDatabases())('GraphQL balance sheets on $name', (tdb) => {
       let after: string | null = null;
       for (let pages = 0; ; pages++) {
         expect(pages).toBeLessThan(rows.length);
-        const res: GraphQLResult = await h.gql(ONE, { symbol: 'HLCN', orderBy: { direction: 'DESC' }, first: 3, after });
+        const res: GraphQLResult = await h.gql(ONE, {
+          symbol: 'HLCN',
+          orderBy: { direction: 'DESC' },
+          first: 3,
+          after,
+        });
         expect(res.errors).toBeUndefined();
         const page = res.data.security.balanceSheets;
         seen.push(...page.edges.map((e: { node: Node }) => `${e.node.reportingPeriodEnd}/${e.node.timeframe}`));

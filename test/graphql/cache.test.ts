@@ -5,7 +5,13 @@ import type { App } from '../../src/app.js';
 import { createApiKey } from '../../src/services/account.js';
 import { loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/domain/env-values.js';
-import { boundedMemoryCache, cacheableDocuments, cacheTtls, MAX_CACHED_ANSWER_BYTES, MEMORY_CACHE_BYTES } from '../../src/graphql/cache.js';
+import {
+  boundedMemoryCache,
+  cacheableDocuments,
+  cacheTtls,
+  MAX_CACHED_ANSWER_BYTES,
+  MEMORY_CACHE_BYTES,
+} from '../../src/graphql/cache.js';
 import { createRedis } from '../../src/runtime/redis.js';
 import { schema } from '../../src/schema/index.js';
 import { freshUser } from '../auth/helpers.js';
@@ -18,33 +24,84 @@ interface Answer {
 }
 
 async function post(app: App, query: string, key: string, variables?: Record<string, unknown>): Promise<Answer> {
-  const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query, variables }) });
+  const res = await app.fetch('http://test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
 
 /** Reference data only: a security with its classification, logo and latest balance sheet. */
-const REFERENCE = '{ security(symbol: "NVLX") { symbol name classification { gics } logo { png { url } } latestBalanceSheet { totalAssets } } }';
+const REFERENCE =
+  '{ security(symbol: "NVLX") { symbol name classification { gics } logo { png { url } } latestBalanceSheet { totalAssets } } }';
 
 describe('what the response cache may keep', () => {
   it('keeps logos, securities, fundamentals and balance sheets for their TTL; trades, quotes, bars and per-user data never', () => {
-    const ttls = cacheTtls(schema, { Logo: 3600, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 0 });
-    expect(ttls).toMatchObject({ Logo: 3_600_000, Security: 60_000, Fundamental: 60_000, EnhancedFundamental: 60_000, BalanceSheet: 0 });
-    for (const never of ['Trade', 'TradeConnection', 'TradeEdge', 'Quote', 'QuoteConnection', 'QuoteEdge', 'Bar', 'Rating', 'NewsItem', 'PressRelease', 'CallSummary', 'Me', 'ApiKey', 'ServiceInfo', 'Query.me', 'Query.apiKeys']) {
+    const ttls = cacheTtls(schema, {
+      Logo: 3600,
+      Security: 60,
+      Fundamental: 60,
+      EnhancedFundamental: 60,
+      BalanceSheet: 0,
+    });
+    expect(ttls).toMatchObject({
+      Logo: 3_600_000,
+      Security: 60_000,
+      Fundamental: 60_000,
+      EnhancedFundamental: 60_000,
+      BalanceSheet: 0,
+    });
+    for (const never of [
+      'Trade',
+      'TradeConnection',
+      'TradeEdge',
+      'Quote',
+      'QuoteConnection',
+      'QuoteEdge',
+      'Bar',
+      'Rating',
+      'NewsItem',
+      'PressRelease',
+      'CallSummary',
+      'Me',
+      'ApiKey',
+      'ServiceInfo',
+      'Query.me',
+      'Query.apiKeys',
+    ]) {
       expect(ttls[never], never).toBe(0);
     }
     // parts of reference records neither allow nor forbid
-    for (const part of ['Query', 'PageInfo', 'SecurityConnection', 'LogoPng', 'SecurityClassification']) expect(ttls[part], part).toBeUndefined();
+    for (const part of ['Query', 'PageInfo', 'SecurityConnection', 'LogoPng', 'SecurityClassification'])
+      expect(ttls[part], part).toBeUndefined();
   });
 
   it('runs a document without the cache when a field of it could only ever give TTL 0 (decided once per text)', () => {
-    const ttls = cacheTtls(schema, { Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 60 });
+    const ttls = cacheTtls(schema, {
+      Logo: 60,
+      Security: 60,
+      Fundamental: 60,
+      EnhancedFundamental: 60,
+      BalanceSheet: 60,
+    });
     const cacheable = cacheableDocuments(schema, ttls);
     expect(cacheable(REFERENCE)).toBe(true);
-    expect(cacheable('{ securities(search: "NV", searchType: SYMBOL, first: 5) { nodes { symbol } pageInfo { hasNextPage } } }')).toBe(true);
+    expect(
+      cacheable(
+        '{ securities(search: "NV", searchType: SYMBOL, first: 5) { nodes { symbol } pageInfo { hasNextPage } } }',
+      ),
+    ).toBe(true);
     // a never-cached type anywhere, through fragments and inline fragments too
     expect(cacheable('{ security(symbol: "NVLX") { symbol latestQuote { bidPrice } } }')).toBe(false);
-    expect(cacheable('query { security(symbol: "NVLX") { ...F } } fragment F on Security { ratings(first: 5) { nodes { firm } } }')).toBe(false);
-    expect(cacheable('{ security(symbol: "NVLX") { ... on Security { news(first: 1) { nodes { headline } } } } }')).toBe(false);
+    expect(
+      cacheable(
+        'query { security(symbol: "NVLX") { ...F } } fragment F on Security { ratings(first: 5) { nodes { firm } } }',
+      ),
+    ).toBe(false);
+    expect(
+      cacheable('{ security(symbol: "NVLX") { ... on Security { news(first: 1) { nodes { headline } } } } }'),
+    ).toBe(false);
     // a field whose coordinate has TTL 0, a mutation
     expect(cacheable('{ me { userId } }')).toBe(false);
     expect(cacheable('mutation { logout }')).toBe(false);
@@ -55,17 +112,37 @@ describe('what the response cache may keep', () => {
     expect(cacheable('{ security( }')).toBe(true);
     expect(cacheable(undefined)).toBe(true);
     // with a type's TTL set to 0 its documents are no longer cacheable
-    expect(cacheableDocuments(schema, cacheTtls(schema, { Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 0 }))(REFERENCE)).toBe(false);
+    expect(
+      cacheableDocuments(
+        schema,
+        cacheTtls(schema, { Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 0 }),
+      )(REFERENCE),
+    ).toBe(false);
   });
 
   it('RESPONSE_CACHE_TTL_SECONDS sets every TTL, RESPONSE_CACHE_TTLS one type’s; other types are refused', () => {
     const env = { NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET };
-    expect(loadConfig(env).graphql.cacheTtlSeconds).toEqual({ Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 60 });
-    expect(loadConfig({ ...env, RESPONSE_CACHE_TTL_SECONDS: '30', RESPONSE_CACHE_TTLS: 'Logo=3600, BalanceSheet=0' }).graphql.cacheTtlSeconds).toEqual({
-      Logo: 3600, Security: 30, Fundamental: 30, EnhancedFundamental: 30, BalanceSheet: 0,
+    expect(loadConfig(env).graphql.cacheTtlSeconds).toEqual({
+      Logo: 60,
+      Security: 60,
+      Fundamental: 60,
+      EnhancedFundamental: 60,
+      BalanceSheet: 60,
+    });
+    expect(
+      loadConfig({ ...env, RESPONSE_CACHE_TTL_SECONDS: '30', RESPONSE_CACHE_TTLS: 'Logo=3600, BalanceSheet=0' }).graphql
+        .cacheTtlSeconds,
+    ).toEqual({
+      Logo: 3600,
+      Security: 30,
+      Fundamental: 30,
+      EnhancedFundamental: 30,
+      BalanceSheet: 0,
     });
     expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(/RESPONSE_CACHE_TTLS .*Logo, Security.*; got "Trade=60"/);
+    expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(
+      /RESPONSE_CACHE_TTLS .*Logo, Security.*; got "Trade=60"/,
+    );
   });
 });
 
@@ -80,7 +157,12 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
   });
 
   /** The answer and the SQL statements it cost. */
-  async function measured(app: App, query: string, key = 'demo-pro', variables?: Record<string, unknown>): Promise<[Answer, number]> {
+  async function measured(
+    app: App,
+    query: string,
+    key = 'demo-pro',
+    variables?: Record<string, unknown>,
+  ): Promise<[Answer, number]> {
     let answer!: Answer;
     const statements = await h.countStatements(async () => (answer = await post(app, query, key, variables)));
     return [answer, statements];
@@ -185,7 +267,11 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
       const enveloped = h.app.socket.yoga.getEnveloped({ ctx, request, params: { query: REFERENCE } });
       const document = enveloped.parse(REFERENCE);
       expect(enveloped.validate(enveloped.schema, document)).toEqual([]);
-      return (await enveloped.execute({ schema: enveloped.schema, document, contextValue: await enveloped.contextFactory() })) as ExecutionResult;
+      return (await enveloped.execute({
+        schema: enveloped.schema,
+        document,
+        contextValue: await enveloped.contextFactory(),
+      })) as ExecutionResult;
     };
     const [first, second] = [await run(), await run()];
     expect(first.errors).toBeUndefined();
@@ -207,7 +293,9 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
     }
   });
 
-  it('with Redis, two instances share the cache: an answer made on one is served by the other', { tags: ['redis'] }, async () => {
+  it('with Redis, two instances share the cache: an answer made on one is served by the other', {
+    tags: ['redis'],
+  }, async () => {
     const [a, b] = [createRedis(process.env.TEST_REDIS_URL!), createRedis(process.env.TEST_REDIS_URL!)];
     try {
       await Promise.all([a, b].map((r) => new Promise((resolve) => r.once('ready', resolve)))); // no offline queue: commands fail until then

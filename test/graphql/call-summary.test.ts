@@ -53,7 +53,11 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
     expect(res.data.callSummaries.totalCount).toBe(await h.db.prisma.callSummary.count());
     expect(res.data.callSummaries.nodes).toEqual(rows.map(expected));
     // the page covers the shapes that vary: no guidance, and guidance; several participants and key points
-    const nodes = res.data.callSummaries.nodes as { guidance: string | null; participants: unknown[]; keyPoints: string[] }[];
+    const nodes = res.data.callSummaries.nodes as {
+      guidance: string | null;
+      participants: unknown[];
+      keyPoints: string[];
+    }[];
     expect(nodes.some((n) => n.guidance === null)).toBe(true);
     expect(nodes.some((n) => typeof n.guidance === 'string')).toBe(true);
     expect(nodes.every((n) => n.participants.length >= 3 && n.keyPoints.length >= 3)).toBe(true);
@@ -67,7 +71,10 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const res: GraphQLResult = await h.gql(`query($after: String) { callSummaries(first: 30, after: $after) { totalCount nodes { callSummaryId } pageInfo { hasNextPage endCursor } } }`, { after });
+      const res: GraphQLResult = await h.gql(
+        `query($after: String) { callSummaries(first: 30, after: $after) { totalCount nodes { callSummaryId } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+      );
       expect(res.errors).toBeUndefined();
       expect(res.data.callSummaries.totalCount).toBe(all.length);
       seen.push(...ids(res.data.callSummaries.nodes));
@@ -83,11 +90,17 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
     const all = await h.db.prisma.callSummary.findMany({ orderBy: NEWEST_FIRST, select: { callDate: true } });
     const range = { from: all[150]!.callDate, to: all[10]!.callDate };
     const vars = { from: range.from.toISOString(), to: range.to.toISOString() };
-    const first = await h.gql('query($from: DateTime, $to: DateTime) { callSummaries(from: $from, to: $to, first: 25) { pageInfo { endCursor } } }', vars);
-    const res = await h.gql('query($from: DateTime, $to: DateTime, $after: String) { callSummaries(from: $from, to: $to, first: 25, after: $after) { totalCount nodes { callSummaryId } } }', {
-      ...vars,
-      after: first.data.callSummaries.pageInfo.endCursor,
-    });
+    const first = await h.gql(
+      'query($from: DateTime, $to: DateTime) { callSummaries(from: $from, to: $to, first: 25) { pageInfo { endCursor } } }',
+      vars,
+    );
+    const res = await h.gql(
+      'query($from: DateTime, $to: DateTime, $after: String) { callSummaries(from: $from, to: $to, first: 25, after: $after) { totalCount nodes { callSummaryId } } }',
+      {
+        ...vars,
+        after: first.data.callSummaries.pageInfo.endCursor,
+      },
+    );
     const page = await callSummaryAtPage(h.db, range, { page: 2, pageSize: 25 });
     expect(page.nodes.map((r) => r.id)).toEqual(ids(res.data.callSummaries.nodes));
     expect(page.nodes).toHaveLength(25);
@@ -98,13 +111,19 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
     const all = await h.db.prisma.callSummary.findMany({ orderBy: NEWEST_FIRST });
     const from = all[59]!.callDate;
     const to = all[20]!.callDate;
-    const inRange = await h.db.prisma.callSummary.findMany({ where: { callDate: { gte: from, lte: to } }, orderBy: NEWEST_FIRST });
+    const inRange = await h.db.prisma.callSummary.findMany({
+      where: { callDate: { gte: from, lte: to } },
+      orderBy: NEWEST_FIRST,
+    });
     expect(inRange.length).toBeGreaterThanOrEqual(40);
     expect(inRange.length).toBeLessThan(all.length);
-    const res = await h.gql(`query($from: DateTime, $to: DateTime) { callSummaries(from: $from, to: $to, first: 100) { totalCount nodes { callSummaryId } } }`, {
-      from: from.toISOString(),
-      to: to.toISOString(),
-    });
+    const res = await h.gql(
+      `query($from: DateTime, $to: DateTime) { callSummaries(from: $from, to: $to, first: 100) { totalCount nodes { callSummaryId } } }`,
+      {
+        from: from.toISOString(),
+        to: to.toISOString(),
+      },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data.callSummaries.totalCount).toBe(inRange.length);
     expect(ids(res.data.callSummaries.nodes)).toEqual(inRange.map((r) => r.id));
@@ -114,12 +133,17 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
     const { symbol } = await h.db.prisma.callSummary.findFirstOrThrow({ orderBy: { id: 'desc' } });
     const rows = await h.db.prisma.callSummary.findMany({ where: { symbol }, orderBy: NEWEST_FIRST });
     const security = await h.db.prisma.security.findFirstOrThrow({ where: { symbol }, orderBy: { id: 'asc' } });
-    const res = await h.gql(`query($s: String) { callSummaries(symbol: $s) { totalCount nodes { ${SUMMARY_FIELDS} security { securityId symbol } } } }`, {
-      s: symbol.toLowerCase(),
-    });
+    const res = await h.gql(
+      `query($s: String) { callSummaries(symbol: $s) { totalCount nodes { ${SUMMARY_FIELDS} security { securityId symbol } } } }`,
+      {
+        s: symbol.toLowerCase(),
+      },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data.callSummaries.totalCount).toBe(rows.length);
-    expect(res.data.callSummaries.nodes).toEqual(rows.map((r) => ({ ...expected(r), security: { securityId: security.id, symbol } })));
+    expect(res.data.callSummaries.nodes).toEqual(
+      rows.map((r) => ({ ...expected(r), security: { securityId: security.id, symbol } })),
+    );
 
     const none = await h.gql('{ callSummaries(symbol: "NOSUCH") { totalCount nodes { callSummaryId } } }');
     expect(none.data.callSummaries).toEqual({ totalCount: 0, nodes: [] });
@@ -155,7 +179,9 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
   it('node(id) returns the same summary', async () => {
     const listed = await h.gql(`{ callSummaries(first: 1) { nodes { ${SUMMARY_FIELDS} } } }`);
     const summary = listed.data.callSummaries.nodes[0];
-    const res = await h.gql(`query($id: ID!) { node(id: $id) { ... on CallSummary { ${SUMMARY_FIELDS} } } }`, { id: summary.id });
+    const res = await h.gql(`query($id: ID!) { node(id: $id) { ... on CallSummary { ${SUMMARY_FIELDS} } } }`, {
+      id: summary.id,
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data.node).toEqual(summary);
   });
@@ -163,9 +189,17 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
   it.each([
     ['first: 0', '{ callSummaries(first: 0) { nodes { title } } }', ['"first"', '0']],
     ['first: 101', '{ callSummaries(first: 101) { nodes { title } } }', ['"first"', '101']],
-    ['from after to', '{ callSummaries(from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z") { nodes { title } } }', ['"from"', '"to"', '2026-02-01T00:00:00.000Z']],
+    [
+      'from after to',
+      '{ callSummaries(from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z") { nodes { title } } }',
+      ['"from"', '"to"', '2026-02-01T00:00:00.000Z'],
+    ],
     ['a malformed symbol', '{ callSummaries(symbol: "AA PL") { nodes { title } } }', ['"symbol"', '"AA PL"']],
-    ['a forged cursor', '{ callSummaries(after: "WyJjYWxsU3VtbWFyeSIsImRlc2MiXQ") { nodes { title } } }', ['after', 'WyJjYWxsU3VtbWFyeSIsImRlc2MiXQ']],
+    [
+      'a forged cursor',
+      '{ callSummaries(after: "WyJjYWxsU3VtbWFyeSIsImRlc2MiXQ") { nodes { title } } }',
+      ['after', 'WyJjYWxsU3VtbWFyeSIsImRlc2MiXQ'],
+    ],
   ])('rejects %s with BAD_USER_INPUT naming the argument and the value', async (_case, query, mentions) => {
     const res = await h.gql(query);
     expect(res.data?.callSummaries ?? null).toBeNull();
@@ -174,7 +208,10 @@ describe.each(testDatabases())('GraphQL call summaries on $name', (tdb) => {
 
   it('rejects a bad page size on the Security edge too', async () => {
     const { symbol } = await h.db.prisma.callSummary.findFirstOrThrow();
-    const res = await h.gql('query($s: String!) { security(symbol: $s) { callSummaries(first: 500) { nodes { title } } } }', { s: symbol });
+    const res = await h.gql(
+      'query($s: String!) { security(symbol: $s) { callSummaries(first: 500) { nodes { title } } } }',
+      { s: symbol },
+    );
     expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(res.errors?.[0]?.message).toContain('got 500');
     expect(res.errors?.[0]?.path).toEqual(['security', 'callSummaries']);

@@ -20,8 +20,16 @@ const PAGES = `query Pages($n: Int!) {
 }`;
 
 /** The answer of `app` (one of h.appWith's) to a query, as h.gql gives it. */
-async function gqlOn(app: ReturnType<GraphQLHarness['appWith']>, query: string, variables?: Record<string, unknown>): Promise<any> {
-  const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' }, body: JSON.stringify({ query, variables }) });
+async function gqlOn(
+  app: ReturnType<GraphQLHarness['appWith']>,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<any> {
+  const res = await app.fetch('http://test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, ...((await res.json()) as object) };
 }
 
@@ -49,7 +57,12 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
       const nodes = result.data.securities.nodes;
       expect(nodes).toHaveLength(n);
       // real data came back for every security, not empty shells
-      expect(nodes.every((s: any) => s.logo && s.latestQuote && s.ratings.nodes.length > 0 && s.news.nodes.length > 0 && s.latestBalanceSheet)).toBe(true);
+      expect(
+        nodes.every(
+          (s: any) =>
+            s.logo && s.latestQuote && s.ratings.nodes.length > 0 && s.news.nodes.length > 0 && s.latestBalanceSheet,
+        ),
+      ).toBe(true);
     }
     expect(counts[1]).toBe(counts[0]);
     expect(resolvedCounts[1]).toBe(resolvedCounts[0]);
@@ -63,7 +76,14 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     const count = await h.countWarmStatements(async () => (result = await h.gql(COMPANY_PAGE_QUERY)));
     expect(result.errors).toBeUndefined();
     const s = result.data.security;
-    expect(s.logo && s.latestQuote && s.latestBalanceSheet && s.ratings.nodes.length && s.news.nodes.length && s.trades.nodes.length).toBeTruthy();
+    expect(
+      s.logo &&
+        s.latestQuote &&
+        s.latestBalanceSheet &&
+        s.ratings.nodes.length &&
+        s.news.nodes.length &&
+        s.trades.nodes.length,
+    ).toBeTruthy();
     expect(count).toBe(1);
     let other: any;
     expect(await h.countWarmStatements(async () => (other = await gqlOn(resolved, COMPANY_PAGE_QUERY)))).toBe(2);
@@ -83,7 +103,12 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(broken.data.security.symbol).toBe('NVLX'); // its own statement, before the children's
     expect(broken.data.security.latestQuote).toBeNull(); // sent with the logo's statement
     const failed = broken.errors.map((e: any) => [e.path.at(-1), e.extensions?.code, e.message]);
-    expect(failed).toEqual(expect.arrayContaining([['logo', 'INTERNAL_SERVER_ERROR', 'Unexpected error.'], ['latestQuote', 'INTERNAL_SERVER_ERROR', 'Unexpected error.']]));
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        ['logo', 'INTERNAL_SERVER_ERROR', 'Unexpected error.'],
+        ['latestQuote', 'INTERNAL_SERVER_ERROR', 'Unexpected error.'],
+      ]),
+    );
     const again = await gqlOn(resolved, COMPANY_PAGE_QUERY);
     expect(again.errors).toBeUndefined();
     expect(again.data.security.logo.png.url).toBeTruthy();
@@ -101,7 +126,10 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
     expect(broken.status).toBe(200);
     expect(broken.data.security.symbol).toBe('NVLX'); // graphql-js's own first statement
     expect(broken.data.security.logo).toBeNull();
-    expect(broken.errors.map((e: any) => [e.path.join('.'), e.extensions?.code])).toContainEqual(['security.logo', 'INTERNAL_SERVER_ERROR']);
+    expect(broken.errors.map((e: any) => [e.path.join('.'), e.extensions?.code])).toContainEqual([
+      'security.logo',
+      'INTERNAL_SERVER_ERROR',
+    ]);
     let again: any;
     expect(await h.countWarmStatements(async () => (again = await h.gql(COMPANY_PAGE_QUERY)))).toBe(1);
     expect(again.errors).toBeUndefined();
@@ -120,15 +148,27 @@ describe.each(testDatabases())('company pages on $name', (tdb) => {
       counts.push(await h.countWarmStatements(async () => (result = await h.gql(WITH_CHILDREN, { n }))));
       expect(result.errors).toBeUndefined();
       for (const s of result.data.securities.nodes) {
-        const logo = await h.db.prisma.logo.findUnique({ where: { symbol: s.symbol }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
-        expect(s.logo?.securityInfo.map((i: any) => i.figi) ?? null, s.symbol).toEqual(logo ? logo.securityInfo.map((i) => i.figi) : null);
+        const logo = await h.db.prisma.logo.findUnique({
+          where: { symbol: s.symbol },
+          include: { securityInfo: { orderBy: { position: 'asc' } } },
+        });
+        expect(s.logo?.securityInfo.map((i: any) => i.figi) ?? null, s.symbol).toEqual(
+          logo ? logo.securityInfo.map((i) => i.figi) : null,
+        );
         if (s.latestBalanceSheet) expect(s.latestBalanceSheet.symbols).toContain(s.symbol);
         for (const item of s.news.nodes) {
-          const stored = await h.db.prisma.newsItem.findFirst({ where: { newsId: item.newsId }, include: { securities: { orderBy: { position: 'asc' } } } });
+          const stored = await h.db.prisma.newsItem.findFirst({
+            where: { newsId: item.newsId },
+            include: { securities: { orderBy: { position: 'asc' } } },
+          });
           expect(item.securities.map((x: any) => x.figi)).toEqual(stored!.securities.map((x) => x.figi));
         }
       }
-      expect(result.data.securities.nodes.some((s: any) => s.logo?.securityInfo.length && s.news.nodes.some((i: any) => i.securities.length))).toBe(true);
+      expect(
+        result.data.securities.nodes.some(
+          (s: any) => s.logo?.securityInfo.length && s.news.nodes.some((i: any) => i.securities.length),
+        ),
+      ).toBe(true);
     }
     // one batched statement per loader (search, logo, balance sheet, news, and the three child
     // lists), whatever the number of securities; on PostgreSQL one per level (Db.forRequest)

@@ -2,12 +2,30 @@
 // runs; and the budget of work in flight (src/runtime/in-flight.ts). The class tests enumerate the schema's
 // list fields, so that a list added without a declared size fails here.
 import {
-  getNamedType, getNullableType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, parse, validate,
-  type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLObjectType,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  parse,
+  validate,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { operationCost, UNDECLARED_LIST_SIZE, type ListSizeExtension, type PageSizeExtension } from '../../src/graphql/cost.js';
+import {
+  operationCost,
+  UNDECLARED_LIST_SIZE,
+  type ListSizeExtension,
+  type PageSizeExtension,
+} from '../../src/graphql/cost.js';
 import { costOptions } from '../../src/graphql/guard.js';
 import { InFlightBudget } from '../../src/runtime/in-flight.js';
 import { schema } from '../../src/schema/index.js';
@@ -18,7 +36,8 @@ type AnyField = GraphQLField<unknown, unknown>;
 
 const isList = (field: AnyField) => isListType(getNullableType(field.type));
 const isConnection = (field: AnyField) => getNamedType(field.type).name.endsWith('Connection');
-const pageSizeOf = (field: AnyField) => field.args.find((a) => a.name === 'first')?.extensions.pageSize as PageSizeExtension | undefined;
+const pageSizeOf = (field: AnyField) =>
+  field.args.find((a) => a.name === 'first')?.extensions.pageSize as PageSizeExtension | undefined;
 /** A list's declared largest size: on the field, or the import's limit for a stored child list. */
 const listSizeOf = (coordinate: string, field: AnyField): ListSizeExtension | undefined => {
   const declared = field.extensions.listSize as ListSizeExtension | undefined;
@@ -45,7 +64,9 @@ function literal(type: GraphQLInputType): string {
 }
 
 const requiredArgs = (args: readonly GraphQLArgument[]) =>
-  args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined && a.name !== 'first').map((a) => `${a.name}: ${literal(a.type)}`);
+  args
+    .filter((a) => isNonNullType(a.type) && a.defaultValue === undefined && a.name !== 'first')
+    .map((a) => `${a.name}: ${literal(a.type)}`);
 
 /** The smallest selection of a field's type: a leaf, or the first scalar of its object (or `__typename`). */
 function leafSelection(field: AnyField): string {
@@ -64,7 +85,11 @@ function listFields(): { coordinate: string; field: AnyField; path: Path }[] {
   const found = new Map<string, { coordinate: string; field: AnyField; path: Path }>();
   const seen = new Set<string>();
   const queue: { type: GraphQLObjectType; path: Path }[] = [];
-  const roots = [['query', schema.getQueryType()], ['mutation', schema.getMutationType()], ['subscription', schema.getSubscriptionType()]] as const;
+  const roots = [
+    ['query', schema.getQueryType()],
+    ['mutation', schema.getMutationType()],
+    ['subscription', schema.getSubscriptionType()],
+  ] as const;
   for (const [operation, type] of roots) if (type) queue.push({ type, path: { operation, wrap: (inner) => inner } });
   while (queue.length) {
     const { type, path } = queue.shift()!;
@@ -74,12 +99,18 @@ function listFields(): { coordinate: string; field: AnyField; path: Path }[] {
       const args = requiredArgs(field.args);
       const call = `${field.name}${args.length ? `(${args.join(', ')})` : ''}`;
       const coordinate = `${type.name}.${field.name}`;
-      if ((isList(field) || isConnection(field)) && !found.has(coordinate)) found.set(coordinate, { coordinate, field, path });
+      if ((isList(field) || isConnection(field)) && !found.has(coordinate))
+        found.set(coordinate, { coordinate, field, path });
       const next = getNamedType(field.type);
       const objects = isObjectType(next) ? [next] : isInterfaceType(next) ? schema.getPossibleTypes(next) : [];
       for (const object of objects) {
-        const spread = isInterfaceType(next) ? (inner: string) => `{ ... on ${object.name} { ${inner} } }` : (inner: string) => `{ ${inner} }`;
-        queue.push({ type: object, path: { operation: path.operation, wrap: (inner) => path.wrap(`${call} ${spread(inner)}`) } });
+        const spread = isInterfaceType(next)
+          ? (inner: string) => `{ ... on ${object.name} { ${inner} } }`
+          : (inner: string) => `{ ${inner} }`;
+        queue.push({
+          type: object,
+          path: { operation: path.operation, wrap: (inner) => path.wrap(`${call} ${spread(inner)}`) },
+        });
       }
     }
   }
@@ -98,12 +129,23 @@ describe('every list of the schema has a size the cost analysis counts', () => {
 
   it('finds the lists (a sanity check of the enumeration)', () => {
     const coordinates = lists.map((l) => l.coordinate);
-    for (const c of ['Query.trades', 'Security.bars', 'Logo.securities', 'Security.balanceSheets', 'TradeConnection.nodes', 'Query.nodes']) expect(coordinates).toContain(c);
+    for (const c of [
+      'Query.trades',
+      'Security.bars',
+      'Logo.securities',
+      'Security.balanceSheets',
+      'TradeConnection.nodes',
+      'Query.nodes',
+    ])
+      expect(coordinates).toContain(c);
   });
 
   it('declares a page size on `first` or a largest size on the field, for every list and connection', () => {
     const undeclared = lists
-      .filter(({ field, coordinate }) => !coordinate.match(/Connection\.(edges|nodes)$/) && !pageSizeOf(field) && !listSizeOf(coordinate, field)?.max)
+      .filter(
+        ({ field, coordinate }) =>
+          !coordinate.match(/Connection\.(edges|nodes)$/) && !pageSizeOf(field) && !listSizeOf(coordinate, field)?.max,
+      )
       .map((l) => l.coordinate);
     expect(undeclared).toEqual([]);
   });
@@ -116,7 +158,9 @@ describe('every list of the schema has a size the cost analysis counts', () => {
       const args = requiredArgs(field.args);
       const with_ = (first: string | null) => {
         const all = [...args, ...(first === null ? [] : [`first: ${first}`])];
-        return path.wrap(`${field.name}${all.length ? `(${all.join(', ')})` : ''} ${isConnection(field) ? '{ nodes { __typename } }' : leafSelection(field)}`);
+        return path.wrap(
+          `${field.name}${all.length ? `(${all.join(', ')})` : ''} ${isConnection(field) ? '{ nodes { __typename } }' : leafSelection(field)}`,
+        );
       };
       const op = (body: string, vars = '') => `${path.operation}${vars} { ${body} }`;
       const omitted = costOf(op(with_(null)));
@@ -131,7 +175,10 @@ describe('every list of the schema has a size the cost analysis counts', () => {
   });
 
   it('counts a child list at its largest declared size', () => {
-    const children = lists.filter((l) => !pageSizeOf(l.field) && listSizeOf(l.coordinate, l.field)?.max && !listSizeOf(l.coordinate, l.field)?.itemsOf);
+    const children = lists.filter(
+      (l) =>
+        !pageSizeOf(l.field) && listSizeOf(l.coordinate, l.field)?.max && !listSizeOf(l.coordinate, l.field)?.itemsOf,
+    );
     expect(children.length).toBeGreaterThan(15);
     for (const { coordinate, field, path } of children) {
       const args = requiredArgs(field.args);
@@ -145,7 +192,9 @@ describe('every list of the schema has a size the cost analysis counts', () => {
 
   it('multiplies nested sizes, and counts `nodes(ids:)` at the ids sent', () => {
     const trades = costOf('{ trades(symbol: "NVLX", first: 100) { nodes { price } } }');
-    const nested = costOf('{ securities(search: "NV", first: 10) { nodes { trades(first: 100) { nodes { price } } } } }');
+    const nested = costOf(
+      '{ securities(search: "NV", first: 10) { nodes { trades(first: 100) { nodes { price } } } } }',
+    );
     expect(nested).toBeGreaterThan(10 * (trades - 1));
     // each item: the object (1) and its __typename (1)
     expect(costOf('query($ids: [ID!]!) { nodes(ids: $ids) { __typename } }', { ids: ['a', 'b', 'c'] })).toBe(3 * 2);
@@ -172,7 +221,10 @@ describe('the budget of work in flight', () => {
   it('answers SERVICE_UNAVAILABLE with Retry-After when the wait passes its limit, and lets the ones behind go', async () => {
     const budget = new InFlightBudget(10, 20);
     const held = (await budget.acquire(10)) as () => void;
-    const waited = await Promise.resolve(budget.acquire(1)).then(() => null, (e: unknown) => e);
+    const waited = await Promise.resolve(budget.acquire(1)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(waited).toBeInstanceOf(AppError);
     expect((waited as AppError).code).toBe('SERVICE_UNAVAILABLE');
     expect((waited as AppError).headers['retry-after']).toBe('1');
@@ -196,12 +248,22 @@ describe.each(testDatabases())('the budget of work in flight through the app on 
     const budget = new InFlightBudget(200_000, 50);
     const app = h.appWith({}, { budget });
     const held = (await budget.acquire(200_000)) as () => void;
-    const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' }, body: JSON.stringify({ query: '{ trades(symbol: "NVLX", first: 5) { nodes { price } } }' }) });
+    const res = await app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' },
+      body: JSON.stringify({ query: '{ trades(symbol: "NVLX", first: 5) { nodes { price } } }' }),
+    });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
     held();
-    const ok = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' }, body: JSON.stringify({ query: '{ trades(symbol: "NVLX", first: 5) { nodes { price } } }' }) });
+    const ok = await app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' },
+      body: JSON.stringify({ query: '{ trades(symbol: "NVLX", first: 5) { nodes { price } } }' }),
+    });
     expect(ok.status).toBe(200);
     expect(budget.used).toBe(0);
   });
@@ -215,7 +277,9 @@ describe.each(testDatabases())('the budget of work in flight through the app on 
     expect(res.headers.get('retry-after')).toBe('1');
     expect(await res.json()).toMatchObject({ status: 'ERROR', code: 'SERVICE_UNAVAILABLE' });
     held();
-    expect((await app.fetch('http://test/stocks/v3/trades/NVLX?limit=5', { headers: { 'x-api-key': 'demo-pro' } })).status).toBe(200);
+    expect(
+      (await app.fetch('http://test/stocks/v3/trades/NVLX?limit=5', { headers: { 'x-api-key': 'demo-pro' } })).status,
+    ).toBe(200);
     expect(budget.used).toBe(0);
   });
 });

@@ -25,29 +25,46 @@ describe('the subgraph SDL', () => {
     const printed = printedSubgraph();
     expect(printed).toContain('@key(fields: "identifiers { figi }")');
     expect(printed).toContain('@key(fields: "symbol exchangeInfo { micCode }")');
-    const sorted = (sdl: string) => printSchema(lexicographicSortSchema(buildASTSchema(parse(sdl), { assumeValidSDL: true })));
+    const sorted = (sdl: string) =>
+      printSchema(lexicographicSortSchema(buildASTSchema(parse(sdl), { assumeValidSDL: true })));
     // @apollo/subgraph's printer leaves out @specifiedBy (on JSON): the one other difference
-    const publicSdl = fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8').replace(/ @specifiedBy\(url: "[^"]*"\)/g, '');
+    const publicSdl = fs
+      .readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8')
+      .replace(/ @specifiedBy\(url: "[^"]*"\)/g, '');
     expect(sorted(printed)).toBe(sorted(publicSdl));
   });
 });
 
 const ENTITIES = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Security { symbol name identifiers { figi } exchangeInfo { micCode } } } }`;
 const byFigi = (figi: unknown) => ({ __typename: 'Security', identifiers: { figi } });
-const byListing = (symbol: unknown, micCode: unknown) => ({ __typename: 'Security', symbol, exchangeInfo: { micCode } });
+const byListing = (symbol: unknown, micCode: unknown) => ({
+  __typename: 'Security',
+  symbol,
+  exchangeInfo: { micCode },
+});
 
 describe.each(testDatabases())('_entities on $name', (tdb) => {
   let h: GraphQLHarness;
   let nvlx: { symbol: string; identifiers: { figi: string }; exchangeInfo: { micCode: string } };
-  const entities = (representations: unknown, headers?: Record<string, string>) => h.gql(ENTITIES, { r: representations }, headers);
+  const entities = (representations: unknown, headers?: Record<string, string>) =>
+    h.gql(ENTITIES, { r: representations }, headers);
 
   beforeAll(async () => {
     // no response cache: statements are counted on repeated requests
     h = await graphqlHarness(tdb, { GRAPHQL_SUBGRAPH: 'true', RESPONSE_CACHE_TTL_SECONDS: '0' });
-    nvlx = (await h.gql('{ security(symbol: "NVLX") { symbol identifiers { figi } exchangeInfo { micCode } } }')).data.security;
+    nvlx = (await h.gql('{ security(symbol: "NVLX") { symbol identifiers { figi } exchangeInfo { micCode } } }')).data
+      .security;
     // a second listing of NVLX, on another exchange under another FIGI: the listing key tells them apart
     const row = await h.db.prisma.security.findFirstOrThrow({ where: { symbol: 'NVLX' } });
-    await h.db.prisma.security.create({ data: { ...row, id: 'BBG0FEDTEST01_XLON', figi: 'BBG0FEDTEST01', micCode: 'XLON', isinHistory: row.isinHistory ?? undefined } as never });
+    await h.db.prisma.security.create({
+      data: {
+        ...row,
+        id: 'BBG0FEDTEST01_XLON',
+        figi: 'BBG0FEDTEST01',
+        micCode: 'XLON',
+        isinHistory: row.isinHistory ?? undefined,
+      } as never,
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -55,9 +72,17 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
   });
 
   it('resolves a Security by its FIGI and by its listing, in the order asked, null for none', async () => {
-    const r = await entities([byListing('NVLX', 'XLON'), byFigi(nvlx.identifiers.figi), byFigi('BBG000NOSUCH0'), byListing('NVLX', nvlx.exchangeInfo.micCode), byFigi(nvlx.identifiers.figi.toLowerCase())]);
+    const r = await entities([
+      byListing('NVLX', 'XLON'),
+      byFigi(nvlx.identifiers.figi),
+      byFigi('BBG000NOSUCH0'),
+      byListing('NVLX', nvlx.exchangeInfo.micCode),
+      byFigi(nvlx.identifiers.figi.toLowerCase()),
+    ]);
     expect(r.errors).toBeUndefined();
-    expect(r.data._entities.map((s: any) => s && `${s.symbol} ${s.identifiers.figi} ${s.exchangeInfo.micCode}`)).toEqual([
+    expect(
+      r.data._entities.map((s: any) => s && `${s.symbol} ${s.identifiers.figi} ${s.exchangeInfo.micCode}`),
+    ).toEqual([
       'NVLX BBG0FEDTEST01 XLON',
       `NVLX ${nvlx.identifiers.figi} ${nvlx.exchangeInfo.micCode}`,
       null,
@@ -67,7 +92,10 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
   });
 
   it('reads the same statements for 2 representations of each key as for 50', async () => {
-    const figis = (n: number) => Array.from({ length: n }, (_, i) => byFigi(i % 2 ? nvlx.identifiers.figi : `BBG0NONE${String(i).padStart(5, '0')}`));
+    const figis = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        byFigi(i % 2 ? nvlx.identifiers.figi : `BBG0NONE${String(i).padStart(5, '0')}`),
+      );
     const listings = (n: number) => Array.from({ length: n }, (_, i) => byListing(i % 2 ? 'NVLX' : `ZZ${i}`, 'XLON'));
     const few = await h.countWarmStatements(() => entities([...figis(2), ...listings(2)]));
     const many = await h.countWarmStatements(() => entities([...figis(50), ...listings(50)]));
@@ -78,8 +106,16 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
 
   it(`refuses more than ${MAX_REPRESENTATIONS} representations before reading anything`, async () => {
     let r: GraphQLResult | undefined;
-    const statements = await h.countStatements(async () => void (r = await entities(Array.from({ length: MAX_REPRESENTATIONS + 1 }, () => byFigi(nvlx.identifiers.figi)))));
-    expect(r!.errors).toEqual([expect.objectContaining({ message: `argument "representations": at most ${MAX_REPRESENTATIONS}; got ${MAX_REPRESENTATIONS + 1}`, extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+    const statements = await h.countStatements(
+      async () =>
+        void (r = await entities(Array.from({ length: MAX_REPRESENTATIONS + 1 }, () => byFigi(nvlx.identifiers.figi)))),
+    );
+    expect(r!.errors).toEqual([
+      expect.objectContaining({
+        message: `argument "representations": at most ${MAX_REPRESENTATIONS}; got ${MAX_REPRESENTATIONS + 1}`,
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
     expect(statements).toBe(0);
   });
 
@@ -87,15 +123,27 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
     const doc = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Security { trades(first: 1000) { nodes { price size conditions exchange sipTimestamp } } } } }`;
     const one = await h.gql(doc, { r: [byFigi(nvlx.identifiers.figi)] });
     expect(one.errors).toBeUndefined();
-    const many = await h.gql(doc, { r: Array.from({ length: MAX_REPRESENTATIONS }, () => byFigi(nvlx.identifiers.figi)) });
+    const many = await h.gql(doc, {
+      r: Array.from({ length: MAX_REPRESENTATIONS }, () => byFigi(nvlx.identifiers.figi)),
+    });
     expect(many.status).toBe(400);
     expect(many.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
 
   it('answers each malformed representation with its own BAD_USER_INPUT naming it; the others still resolve', async () => {
     const bad = [
-      1, 'x', [], {}, { __typename: 'Nope' }, { __typename: 'Trade', id: 1 }, { __typename: 'Security' },
-      byFigi(5), byFigi('B'.repeat(33)), byListing('NOT A SYMBOL', 'XNAS'), byListing('NVLX', 7), { __typename: 'Security', identifiers: null },
+      1,
+      'x',
+      [],
+      {},
+      { __typename: 'Nope' },
+      { __typename: 'Trade', id: 1 },
+      { __typename: 'Security' },
+      byFigi(5),
+      byFigi('B'.repeat(33)),
+      byListing('NOT A SYMBOL', 'XNAS'),
+      byListing('NVLX', 7),
+      { __typename: 'Security', identifiers: null },
     ];
     const r = await entities([byFigi(nvlx.identifiers.figi), ...bad]);
     expect(r.data._entities[0].symbol).toBe('NVLX');
@@ -116,7 +164,11 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
 
   it('leaves the public graph without _entities or _service when GRAPHQL_SUBGRAPH is off', async () => {
     const app = h.appWith({ GRAPHQL_SUBGRAPH: 'false' });
-    const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' }, body: JSON.stringify({ query: '{ _service { sdl } }' }) });
+    const res = await app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' },
+      body: JSON.stringify({ query: '{ _service { sdl } }' }),
+    });
     const body = (await res.json()) as GraphQLResult;
     expect(body.errors?.[0]?.message).toMatch(/Cannot query field "_service"/);
   });
@@ -141,7 +193,10 @@ async function tinySubgraph(sdl: string, root: (args: any) => object[], extra: (
   const rootField = /type Query \{ (\w+)/.exec(sdl)![1]!;
   const schema = buildSubgraphSchema({
     typeDefs: parse(sdl),
-    resolvers: { Query: { [rootField]: (_: unknown, args: unknown) => root(args).map((ref) => ({ ...ref, ...extra(ref) })) }, Security: { __resolveReference: (ref: any) => ({ ...ref, ...extra(ref) }) } } as never,
+    resolvers: {
+      Query: { [rootField]: (_: unknown, args: unknown) => root(args).map((ref) => ({ ...ref, ...extra(ref) })) },
+      Security: { __resolveReference: (ref: any) => ({ ...ref, ...extra(ref) }) },
+    } as never,
   });
   const server = createServer(createYoga({ schema, logging: false }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -159,8 +214,15 @@ describe('a supergraph: this subgraph, a watchlists and a venues subgraph, behin
   /** The representations each subgraph's `_entities` received. */
   const received: { watchlists: unknown[]; venues: unknown[] } = { watchlists: [], venues: [] };
 
-  const ask = async (query: string, headers: Record<string, string> = { 'x-api-key': 'demo-pro' }): Promise<GraphQLResult> => {
-    const res = await gateway.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const ask = async (
+    query: string,
+    headers: Record<string, string> = { 'x-api-key': 'demo-pro' },
+  ): Promise<GraphQLResult> => {
+    const res = await gateway.fetch('http://gateway/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query }),
+    });
     return { status: res.status, ...((await res.json()) as object) };
   };
 
@@ -173,13 +235,21 @@ describe('a supergraph: this subgraph, a watchlists and a venues subgraph, behin
     expect(listings).toHaveLength(40);
     watchlists.two = listings.slice(0, 2).map((l) => l.figi);
     watchlists.forty = listings.map((l) => l.figi);
-    const watch = await tinySubgraph(WATCHLISTS_SDL, ({ name }) => (watchlists[name] ?? []).map((figi) => ({ identifiers: { figi } })), (ref) => {
-      received.watchlists.push(ref);
-      return { watchers: listings.findIndex((l) => l.figi === ref.identifiers.figi) + 1 };
-    });
+    const watch = await tinySubgraph(
+      WATCHLISTS_SDL,
+      ({ name }) => (watchlists[name] ?? []).map((figi) => ({ identifiers: { figi } })),
+      (ref) => {
+        received.watchlists.push(ref);
+        return { watchers: listings.findIndex((l) => l.figi === ref.identifiers.figi) + 1 };
+      },
+    );
     const venues = await tinySubgraph(
       VENUES_SDL,
-      ({ micCode }) => listings.filter((l) => l.micCode === micCode).slice(0, 3).map((l) => ({ symbol: l.symbol, exchangeInfo: { micCode } })),
+      ({ micCode }) =>
+        listings
+          .filter((l) => l.micCode === micCode)
+          .slice(0, 3)
+          .map((l) => ({ symbol: l.symbol, exchangeInfo: { micCode } })),
       (ref) => (received.venues.push(ref), { tradingHours: `${ref.exchangeInfo.micCode} 09:30-16:00` }),
     );
     theirs.push(watch.server, venues.server);
@@ -214,16 +284,28 @@ describe('a supergraph: this subgraph, a watchlists and a venues subgraph, behin
     const r = await ask('{ security(symbol: "NVLX") { symbol name watchers tradingHours } }');
     expect(r.errors).toBeUndefined();
     const nvlx = listings.find((l) => l.symbol === 'NVLX')!;
-    expect(r.data.security).toEqual({ symbol: 'NVLX', name: expect.any(String), watchers: expect.any(Number), tradingHours: `${nvlx.micCode} 09:30-16:00` });
+    expect(r.data.security).toEqual({
+      symbol: 'NVLX',
+      name: expect.any(String),
+      watchers: expect.any(Number),
+      tradingHours: `${nvlx.micCode} 09:30-16:00`,
+    });
     expect(received.watchlists.at(-1)).toEqual({ __typename: 'Security', identifiers: { figi: nvlx.figi } });
-    expect(received.venues.at(-1)).toEqual({ __typename: 'Security', symbol: 'NVLX', exchangeInfo: { micCode: nvlx.micCode } });
+    expect(received.venues.at(-1)).toEqual({
+      __typename: 'Security',
+      symbol: 'NVLX',
+      exchangeInfo: { micCode: nvlx.micCode },
+    });
   });
 
-  it("a root field of theirs, resolved by ours by FIGI: the same statements for 2 securities as for 40", async () => {
-    const q = (list: string) => `{ watchlist(name: "${list}") { symbol name identifiers { figi } financials { marketCap } watchers } }`;
+  it('a root field of theirs, resolved by ours by FIGI: the same statements for 2 securities as for 40', async () => {
+    const q = (list: string) =>
+      `{ watchlist(name: "${list}") { symbol name identifiers { figi } financials { marketCap } watchers } }`;
     const two = await ask(q('two'));
     expect(two.errors).toBeUndefined();
-    expect(two.data.watchlist.map((s: any) => [s.symbol, s.identifiers.figi, s.watchers])).toEqual(listings.slice(0, 2).map((l, i) => [l.symbol, l.figi, i + 1]));
+    expect(two.data.watchlist.map((s: any) => [s.symbol, s.identifiers.figi, s.watchers])).toEqual(
+      listings.slice(0, 2).map((l, i) => [l.symbol, l.figi, i + 1]),
+    );
     expect(two.data.watchlist.every((s: any) => s.name && s.financials)).toBe(true);
     const few = await h.countWarmStatements(() => ask(q('two')));
     const many = await h.countWarmStatements(() => ask(q('forty')));
@@ -233,17 +315,23 @@ describe('a supergraph: this subgraph, a watchlists and a venues subgraph, behin
 
   it('a root field of theirs, resolved by ours by listing', async () => {
     const micCode = listings[0]!.micCode;
-    const r = await ask(`{ venueListings(micCode: "${micCode}") { symbol name exchangeInfo { micCode exchangeName } identifiers { figi } tradingHours } }`);
+    const r = await ask(
+      `{ venueListings(micCode: "${micCode}") { symbol name exchangeInfo { micCode exchangeName } identifiers { figi } tradingHours } }`,
+    );
     expect(r.errors).toBeUndefined();
     const expected = listings.filter((l) => l.micCode === micCode).slice(0, 3);
-    expect(r.data.venueListings.map((s: any) => [s.symbol, s.identifiers.figi, s.exchangeInfo.micCode])).toEqual(expected.map((l) => [l.symbol, l.figi, micCode]));
+    expect(r.data.venueListings.map((s: any) => [s.symbol, s.identifiers.figi, s.exchangeInfo.micCode])).toEqual(
+      expected.map((l) => [l.symbol, l.figi, micCode]),
+    );
     expect(r.data.venueListings.every((s: any) => s.name && s.exchangeInfo.exchangeName)).toBe(true);
   });
 
   it("passes the caller's key on: without one our part is UNAUTHENTICATED; the free tier loses only the fields it may not see", async () => {
     const anonymous = await ask('{ watchlist(name: "two") { symbol name } }', {});
     expect(anonymous.errors?.map((e) => e.extensions?.code)).toContain('UNAUTHENTICATED');
-    const free = await ask('{ security(symbol: "NVLX") { name latestQuote { bidPrice } watchers } }', { 'x-api-key': 'demo-free' });
+    const free = await ask('{ security(symbol: "NVLX") { name latestQuote { bidPrice } watchers } }', {
+      'x-api-key': 'demo-free',
+    });
     expect(free.data.security).toEqual({ name: expect.any(String), latestQuote: null, watchers: expect.any(Number) });
     expect(free.errors?.map((e) => [e.extensions?.code, e.path])).toEqual([['FORBIDDEN', ['security', 'latestQuote']]]);
   });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BALANCE_SHEET, CASH_FLOW, columnOf, INCOME_STATEMENT, type StatementLine } from '../../src/domain/fundamentals.js';
+import {
+  BALANCE_SHEET,
+  CASH_FLOW,
+  columnOf,
+  INCOME_STATEMENT,
+  type StatementLine,
+} from '../../src/domain/fundamentals.js';
 import type { Fundamental, FundamentalMetrics } from '../../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
 import { testDatabases } from '../helpers.js';
@@ -37,7 +43,8 @@ interface Connection {
   edges: { cursor: string; node: Node }[];
 }
 
-const group = (row: Fundamental, list: readonly StatementLine[]) => Object.fromEntries(list.map((l) => [columnOf(l), row[columnOf(l) as keyof Fundamental]]));
+const group = (row: Fundamental, list: readonly StatementLine[]) =>
+  Object.fromEntries(list.map((l) => [columnOf(l), row[columnOf(l) as keyof Fundamental]]));
 
 /** A lite database row in the shape the API answers with (global id aside). */
 function expectedLite(row: Fundamental) {
@@ -60,8 +67,14 @@ function expectedEnhanced(row: Fundamental & { metrics: FundamentalMetrics | nul
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     metrics: {
-      peRatio: m.peRatio, priceToBook: m.priceToBook, debtToEquity: m.debtToEquity, returnOnAssets: m.returnOnAssets,
-      returnOnEquity: m.returnOnEquity, revenuePerEmployee: m.revenuePerEmployee, roic: m.roic, fcfYield: m.fcfYield,
+      peRatio: m.peRatio,
+      priceToBook: m.priceToBook,
+      debtToEquity: m.debtToEquity,
+      returnOnAssets: m.returnOnAssets,
+      returnOnEquity: m.returnOnEquity,
+      revenuePerEmployee: m.revenuePerEmployee,
+      roic: m.roic,
+      fcfYield: m.fcfYield,
     },
     workingCapitalDays: { dso: m.dso, dio: m.dio, dpo: m.dpo },
     riskFactors: {
@@ -70,7 +83,12 @@ function expectedEnhanced(row: Fundamental & { metrics: FundamentalMetrics | nul
       averageSentimentScore: m.riskAverageSentimentScore,
       mostNegativeRisk: { heading: m.riskMostNegativeHeading, sentiment: m.riskMostNegativeSentiment },
     },
-    mdna: { forwardLookingTermCount: m.mdnaForwardLookingTermCount, forwardToHistoricalRatio: m.mdnaForwardToHistoricalRatio, toneScore: m.mdnaToneScore, keyTopics: m.mdnaKeyTopics },
+    mdna: {
+      forwardLookingTermCount: m.mdnaForwardLookingTermCount,
+      forwardToHistoricalRatio: m.mdnaForwardToHistoricalRatio,
+      toneScore: m.mdnaToneScore,
+      keyTopics: m.mdnaKeyTopics,
+    },
     litigationMentions: { count: m.litigationCount, recentHeadings: m.litigationRecentHeadings },
   };
 }
@@ -108,7 +126,11 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
   }
 
   const rowsOf = (symbol: string, where: { year?: number; quarter?: Fundamental['quarter'] } = {}) =>
-    h.db.prisma.fundamental.findMany({ where: { symbol, ...where }, include: { metrics: true }, orderBy: [{ endPeriod: 'desc' }, { id: 'desc' }] });
+    h.db.prisma.fundamental.findMany({
+      where: { symbol, ...where },
+      include: { metrics: true },
+      orderBy: [{ endPeriod: 'desc' }, { id: 'desc' }],
+    });
 
   it("answers a symbol's newest lite record exactly as stored, with the total count", async () => {
     const rows = await rowsOf('NVLX');
@@ -136,7 +158,9 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
     expect(fy.edges.map((e) => withoutId(e.node))).toEqual(fyRows.map(expectedLite));
 
     const q2 = await page(LITE, { symbol: 'HLCN', fiscalYear: year, fiscalPeriod: 'Q2' });
-    expect(q2.edges.map((e) => withoutId(e.node))).toEqual((await rowsOf('HLCN', { year, quarter: 'Q2' })).map(expectedLite));
+    expect(q2.edges.map((e) => withoutId(e.node))).toEqual(
+      (await rowsOf('HLCN', { year, quarter: 'Q2' })).map(expectedLite),
+    );
     expect(q2.totalCount).toBe(1);
 
     const ofYear = await page(LITE, { symbol: 'HLCN', fiscalYear: year });
@@ -154,7 +178,14 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
     const lite = (await page(LITE, { symbol: 'BRKW', first: 100 })).edges.map((e) => e.node);
     const rich = (await page(RICH, { symbol: 'BRKW', first: 100 })).edges.map((e) => e.node);
     expect(lite.length).toBeGreaterThan(0);
-    const pick = ({ endPeriod, quarter, year, incomeStatement, balanceSheet, cashFlow }: Node) => ({ endPeriod, quarter, year, incomeStatement, balanceSheet, cashFlow });
+    const pick = ({ endPeriod, quarter, year, incomeStatement, balanceSheet, cashFlow }: Node) => ({
+      endPeriod,
+      quarter,
+      year,
+      incomeStatement,
+      balanceSheet,
+      cashFlow,
+    });
     expect(rich.map(pick)).toEqual(lite.map(pick));
   });
 
@@ -165,13 +196,17 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
     const rich = await page(RICH, { symbol: 'ZNTR', first: 100 });
     expect(rich.totalCount).toBe(lite.totalCount! - 1);
     expect(rich.edges).toHaveLength(lite.edges.length - 1);
-    expect(rich.edges.map((e) => e.node.endPeriod + e.node.quarter)).toEqual(lite.edges.slice(1).map((e) => e.node.endPeriod + e.node.quarter));
+    expect(rich.edges.map((e) => e.node.endPeriod + e.node.quarter)).toEqual(
+      lite.edges.slice(1).map((e) => e.node.endPeriod + e.node.quarter),
+    );
     // its enhanced node is gone too, the lite one is not
     const id = Buffer.from(`EnhancedFundamental:${newest!.id}`).toString('base64');
     const res = await h.gql('query($id: ID!) { node(id: $id) { id } }', { id });
     expect(res).toMatchObject({ data: { node: null } });
     expect(res.errors).toBeUndefined();
-    const liteNode = await h.gql('query($id: ID!) { node(id: $id) { id } }', { id: Buffer.from(`Fundamental:${newest!.id}`).toString('base64') });
+    const liteNode = await h.gql('query($id: ID!) { node(id: $id) { id } }', {
+      id: Buffer.from(`Fundamental:${newest!.id}`).toString('base64'),
+    });
     expect(liteNode.data.node).toEqual({ id: expect.any(String) });
   });
 
@@ -179,9 +214,12 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
     const lite = (await page(LITE, { symbol: 'TRLN', first: 1 })).edges[0]!.node;
     const rich = (await page(RICH, { symbol: 'TRLN', first: 1 })).edges[0]!.node;
     expect(rich.id).not.toBe(lite.id);
-    const res = await h.gql(`query($a: ID!, $b: ID!) {
+    const res = await h.gql(
+      `query($a: ID!, $b: ID!) {
       a: node(id: $a) { __typename ... on Fundamental { ${RECORD} } }
-      b: node(id: $b) { __typename ... on EnhancedFundamental { ${ENHANCED} } } }`, { a: lite.id, b: rich.id });
+      b: node(id: $b) { __typename ... on EnhancedFundamental { ${ENHANCED} } } }`,
+      { a: lite.id, b: rich.id },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data.a).toEqual({ __typename: 'Fundamental', ...lite });
     expect(res.data.b).toEqual({ __typename: 'EnhancedFundamental', ...rich });
@@ -225,7 +263,9 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
         expect(rows.length).toBeGreaterThan(0);
         expect(node.fundamentals.totalCount).toBeNull();
         expect(node.fundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(rows.map(expectedLite));
-        expect(node.enhancedFundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(rows.map(expectedEnhanced));
+        expect(node.enhancedFundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(
+          rows.map(expectedEnhanced),
+        );
       }
     });
 
@@ -233,11 +273,21 @@ describe.each(testDatabases())('GraphQL fundamentals on $name', (tdb) => {
       const rows = await rowsOf('CDRN');
       const first = await h.gql(MANY, { search: 'CDRN', n: 1, first: 4 });
       const { fundamentals, enhancedFundamentals } = first.data.securities.edges[0].node;
-      const next = await h.gql(MANY, { search: 'CDRN', n: 1, first: 4, after: fundamentals.pageInfo.endCursor, enhancedAfter: enhancedFundamentals.pageInfo.endCursor });
+      const next = await h.gql(MANY, {
+        search: 'CDRN',
+        n: 1,
+        first: 4,
+        after: fundamentals.pageInfo.endCursor,
+        enhancedAfter: enhancedFundamentals.pageInfo.endCursor,
+      });
       expect(next.errors).toBeUndefined();
       const { node } = next.data.securities.edges[0];
-      expect(node.fundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(rows.slice(4, 8).map(expectedLite));
-      expect(node.enhancedFundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(rows.slice(4, 8).map(expectedEnhanced));
+      expect(node.fundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(
+        rows.slice(4, 8).map(expectedLite),
+      );
+      expect(node.enhancedFundamentals.edges.map((e: { node: Node }) => withoutId(e.node))).toEqual(
+        rows.slice(4, 8).map(expectedEnhanced),
+      );
     });
 
     it('costs the same number of SQL statements for 1 security as for 5', async () => {

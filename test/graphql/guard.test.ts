@@ -14,7 +14,12 @@ interface Answer {
   body: { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
 }
 
-async function post(app: App, body: unknown, headers: Record<string, string> = { 'x-api-key': 'demo-pro' }, init: RequestInit = {}): Promise<Answer> {
+async function post(
+  app: App,
+  body: unknown,
+  headers: Record<string, string> = { 'x-api-key': 'demo-pro' },
+  init: RequestInit = {},
+): Promise<Answer> {
   const res = await app.fetch('http://test/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -41,16 +46,34 @@ describe('the guard configuration', () => {
   const env = { JWT_SECRET: TEST_JWT_SECRET };
   it("defaults to graphql-armor's limits but for the cost, with introspection off in production only", () => {
     const dev = loadConfig(env).graphql;
-    expect(dev).toMatchObject({ maxDepth: 6, maxAliases: 15, maxTokens: 1000, maxDirectives: 50, maxCost: 200_000, introspection: true, maxBodyBytes: 1_048_576, persistedOnly: false });
+    expect(dev).toMatchObject({
+      maxDepth: 6,
+      maxAliases: 15,
+      maxTokens: 1000,
+      maxDirectives: 50,
+      maxCost: 200_000,
+      introspection: true,
+      maxBodyBytes: 1_048_576,
+      persistedOnly: false,
+    });
     expect(loadConfig({ ...env, NODE_ENV: 'production' }).graphql.introspection).toBe(false);
-    expect(loadConfig({ ...env, NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' }).graphql.introspection).toBe(true);
-    expect(loadConfig({ ...env, GRAPHQL_MAX_DEPTH: '10', GRAPHQL_PERSISTED_ONLY: '1' }).graphql).toMatchObject({ maxDepth: 10, persistedOnly: true });
+    expect(loadConfig({ ...env, NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' }).graphql.introspection).toBe(
+      true,
+    );
+    expect(loadConfig({ ...env, GRAPHQL_MAX_DEPTH: '10', GRAPHQL_PERSISTED_ONLY: '1' }).graphql).toMatchObject({
+      maxDepth: 10,
+      persistedOnly: true,
+    });
   });
 
   it('refuses a limit that is not a positive integer, naming the variable', () => {
     expect(() => loadConfig({ ...env, GRAPHQL_MAX_DEPTH: '0' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...env, GRAPHQL_MAX_COST: 'lots' })).toThrow('GRAPHQL_MAX_COST must be a positive integer; got "lots"');
-    expect(() => loadConfig({ ...env, GRAPHQL_INTROSPECTION: 'yes' })).toThrow('GRAPHQL_INTROSPECTION must be true or false; got "yes"');
+    expect(() => loadConfig({ ...env, GRAPHQL_MAX_COST: 'lots' })).toThrow(
+      'GRAPHQL_MAX_COST must be a positive integer; got "lots"',
+    );
+    expect(() => loadConfig({ ...env, GRAPHQL_INTROSPECTION: 'yes' })).toThrow(
+      'GRAPHQL_INTROSPECTION must be true or false; got "yes"',
+    );
   });
 });
 
@@ -77,7 +100,10 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
       expect(r.body.errors, query).toBeUndefined();
     }
     // the largest pages the API promises: 5000 trades, 1000 balance sheets
-    const trades = await post(h.app, { query: '{ trades(symbol: "NVLX", first: 5000) { pageInfo { hasNextPage endCursor } nodes { sipTimestamp sequenceNumber price size exchange conditions } } }' });
+    const trades = await post(h.app, {
+      query:
+        '{ trades(symbol: "NVLX", first: 5000) { pageInfo { hasNextPage endCursor } nodes { sipTimestamp sequenceNumber price size exchange conditions } } }',
+    });
     expect(trades.body.errors).toBeUndefined();
     expect(trades.body.data.trades.nodes.length).toBeGreaterThan(100);
   });
@@ -98,7 +124,11 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
 
   it('refuses a 100-alias query with TOO_MANY_ALIASES; 15 aliases pass', async () => {
     const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: me { email }`).join(' ')} }`;
-    expectRefused(await post(h.app, { query: aliases(100) }), 'TOO_MANY_ALIASES', /^Aliases limit of 15 exceeded, found 100/);
+    expectRefused(
+      await post(h.app, { query: aliases(100) }),
+      'TOO_MANY_ALIASES',
+      /^Aliases limit of 15 exceeded, found 100/,
+    );
     const ok = await post(h.app, { query: aliases(15) });
     expect(ok.body.errors).toBeUndefined();
     expect(ok.body.data.a14.email).toBe('pro@example.com');
@@ -111,7 +141,11 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
     expect(await h.countStatements(async () => (r = await post(h.app, { query: nested('250', '5000') })))).toBe(0);
     expectRefused(r, 'QUERY_TOO_COMPLEX', /^Query cost limit of 200000 exceeded, found \d+/);
     // graphql-armor alone counts `first: $a` as 1; the guard counts the page size sent
-    expect(await h.countStatements(async () => (r = await post(h.app, { query: nested('$a', '$b'), variables: { a: 250, b: 5000 } })))).toBe(0);
+    expect(
+      await h.countStatements(
+        async () => (r = await post(h.app, { query: nested('$a', '$b'), variables: { a: 250, b: 5000 } })),
+      ),
+    ).toBe(0);
     expectRefused(r, 'QUERY_TOO_COMPLEX', /^Query cost limit of 200000 exceeded, found \d+/);
     const small = await post(h.app, { query: nested('$a', '$b'), variables: { a: 2, b: 3 } });
     expect(small.body.errors).toBeUndefined();
@@ -122,9 +156,18 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
   });
 
   it('refuses more than 1000 tokens with TOO_MANY_TOKENS, and more than 50 directives with TOO_MANY_DIRECTIVES', async () => {
-    expectRefused(await post(h.app, { query: `{ security(symbol: "NVLX") { ${'symbol '.repeat(1000)} } }` }), 'TOO_MANY_TOKENS', /^Token limit of 1000 exceeded/);
-    const directives = (n: number) => `{ security(symbol: "NVLX") { ${'... @include(if: true) { symbol } '.repeat(n)} } }`;
-    expectRefused(await post(h.app, { query: directives(51) }), 'TOO_MANY_DIRECTIVES', /^Directives limit of 50 exceeded, found 51/);
+    expectRefused(
+      await post(h.app, { query: `{ security(symbol: "NVLX") { ${'symbol '.repeat(1000)} } }` }),
+      'TOO_MANY_TOKENS',
+      /^Token limit of 1000 exceeded/,
+    );
+    const directives = (n: number) =>
+      `{ security(symbol: "NVLX") { ${'... @include(if: true) { symbol } '.repeat(n)} } }`;
+    expectRefused(
+      await post(h.app, { query: directives(51) }),
+      'TOO_MANY_DIRECTIVES',
+      /^Directives limit of 50 exceeded, found 51/,
+    );
     expect((await post(h.app, { query: directives(50) })).body.errors).toBeUndefined();
   });
 
@@ -134,7 +177,10 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
     const inProd = await post(prod, typo);
     expect(inProd.body.errors![0]!.message).toBe('Cannot query field "securty" on type "Query".');
     expect(inProd.body.errors![0]!.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const badEnum = { query: 'query($t: SecuritySearchType!) { securities(search: "NV", searchType: $t) { totalCount } }', variables: { t: 'SYMBL' } };
+    const badEnum = {
+      query: 'query($t: SecuritySearchType!) { securities(search: "NV", searchType: $t) { totalCount } }',
+      variables: { t: 'SYMBL' },
+    };
     expect((await post(h.app, badEnum)).body.errors![0]!.message).toMatch(/Did you mean the enum value "SYMBOL"\?/);
     const enumInProd = await post(prod, badEnum);
     expect(enumInProd.body.errors![0]!.message).toMatch(/Value "SYMBL" does not exist in "SecuritySearchType" enum\.$/);
@@ -144,14 +190,27 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
   it('answers introspection outside production; in production refuses it with INTROSPECTION_DISABLED unless enabled', async () => {
     const schema = { query: '{ __schema { queryType { name } } }' };
     expect((await post(h.app, schema)).body.data.__schema.queryType.name).toBe('Query');
-    expectRefused(await post(prod, schema), 'INTROSPECTION_DISABLED', /introspection is disabled on this server; the document asks for __schema/);
-    expectRefused(await post(prod, { query: '{ __type(name: "Security") { name } }' }), 'INTROSPECTION_DISABLED', /__type/);
+    expectRefused(
+      await post(prod, schema),
+      'INTROSPECTION_DISABLED',
+      /introspection is disabled on this server; the document asks for __schema/,
+    );
+    expectRefused(
+      await post(prod, { query: '{ __type(name: "Security") { name } }' }),
+      'INTROSPECTION_DISABLED',
+      /__type/,
+    );
     expect((await post(prod, { query: '{ __typename }' })).body.data.__typename).toBe('Query');
     const enabled = h.appWith({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' });
     expect((await post(enabled, schema)).body.data.__schema.queryType.name).toBe('Query');
-    expectRefused(await post(h.appWith({ GRAPHQL_INTROSPECTION: 'false' }), schema), 'INTROSPECTION_DISABLED', /__schema/);
+    expectRefused(
+      await post(h.appWith({ GRAPHQL_INTROSPECTION: 'false' }), schema),
+      'INTROSPECTION_DISABLED',
+      /__schema/,
+    );
     // GraphiQL needs introspection: without it /graphql serves no GraphiQL page
-    const page = async (app: App) => (await app.fetch('http://test/graphql', { headers: { accept: 'text/html' } })).headers.get('content-type');
+    const page = async (app: App) =>
+      (await app.fetch('http://test/graphql', { headers: { accept: 'text/html' } })).headers.get('content-type');
     expect(await page(h.app)).toMatch(/^text\/html/);
     expect(String(await page(prod))).not.toMatch(/^text\/html/);
   });
@@ -178,7 +237,13 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
     expect(chunked.body.errors![0]!.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     expect(sent).toBeLessThan(64);
     // configurable, and a caller entitled to OCR may send a frame-sized body (extractText)
-    expect((await post(h.appWith({ GRAPHQL_MAX_BODY_BYTES: '40' }), { query: '{ security(symbol: "NVLX") { symbol name } }' })).status).toBe(413);
+    expect(
+      (
+        await post(h.appWith({ GRAPHQL_MAX_BODY_BYTES: '40' }), {
+          query: '{ security(symbol: "NVLX") { symbol name } }',
+        })
+      ).status,
+    ).toBe(413);
     const enterprise = await post(h.app, big, { 'x-api-key': 'demo-enterprise' });
     expect(enterprise.status).toBe(200);
     expect(enterprise.body.data.__typename).toBe('Query');

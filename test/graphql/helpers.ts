@@ -15,7 +15,11 @@ export interface GraphQLHarness {
   app: App;
   db: Db;
   /** POST /graphql through app.fetch as the enterprise demo key (or with `headers`); returns status, data and errors. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResult<T>>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResult<T>>;
   /** Another app over the same database, with more env knobs (and other deps, e.g. a Redis client). */
   appWith(env: Record<string, string>, deps?: Partial<Omit<AppDeps, 'config' | 'db'>>): App;
   /** SQL statements that ran while `fn` ran. */
@@ -30,21 +34,31 @@ export interface GraphQLHarness {
 }
 
 /** A fresh database of `tdb`'s kind with the default sample data, and the app over it (with `ocr` as its OCR pool, if given). */
-export async function graphqlHarness(tdb: TestDatabase, env: Record<string, string> = {}, ocr?: OcrPool): Promise<GraphQLHarness> {
+export async function graphqlHarness(
+  tdb: TestDatabase,
+  env: Record<string, string> = {},
+  ocr?: OcrPool,
+): Promise<GraphQLHarness> {
   // limits high enough that suites making hundreds of requests with one key never meet them
   // a long caller cache: statement counts then measure the query alone, never the key lookup
   // a copy of the run's seeded template: the rows openDatabase would seed, without seeding again
   const database = await tdb.createSeeded();
   // and the anonymous budget too: with Redis, the address 'unknown' of app.fetch is one budget
   // shared by every test file of the run, whatever another file spent of it
-  const knobs = { RATE_LIMIT_ENTERPRISE: '1000000', RATE_LIMIT_ANONYMOUS: '1000000', AUTH_CACHE_SECONDS: '3600', ...env };
+  const knobs = {
+    RATE_LIMIT_ENTERPRISE: '1000000',
+    RATE_LIMIT_ANONYMOUS: '1000000',
+    AUTH_CACHE_SECONDS: '3600',
+    ...env,
+  };
   const config = testConfig(database, { sampleData: 'auto' }, knobs);
   const db = await openDatabase(config);
   const app = createApp({ config, db, ...(ocr ? { ocr } : {}) });
   const harness: GraphQLHarness = {
     app,
     db,
-    appWith: (more, deps = {}) => createApp({ config: testConfig(database, { sampleData: 'auto' }, { ...knobs, ...more }), db, ...deps }),
+    appWith: (more, deps = {}) =>
+      createApp({ config: testConfig(database, { sampleData: 'auto' }, { ...knobs, ...more }), db, ...deps }),
     async gql(query, variables, headers = { 'x-api-key': 'demo-enterprise' }) {
       const res = await app.fetch('http://test/graphql', {
         method: 'POST',

@@ -24,7 +24,10 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
 
   /** The database's logo of `symbol` in the shape the API answers with. */
   async function expectedLogo(symbol: string) {
-    const logo = await h.db.prisma.logo.findUniqueOrThrow({ where: { symbol }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
+    const logo = await h.db.prisma.logo.findUniqueOrThrow({
+      where: { symbol },
+      include: { securityInfo: { orderBy: { position: 'asc' } } },
+    });
     const figis = [...new Set(logo.securityInfo.map((i) => i.figi))];
     const securities = await h.db.prisma.security.findMany({ where: { figi: { in: figis } }, orderBy: { id: 'asc' } });
     return {
@@ -36,21 +39,32 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
       svg: { url: logo.svgUrl, sizeKb: logo.svgSizeKb },
       thumbnail: { url: logo.thumbnailUrl, sizeKb: logo.thumbnailSizeKb },
       securityInfo: logo.securityInfo.map(({ logoId: _l, position: _p, ...info }) => info),
-      securities: figis.flatMap((f) => securities.filter((s) => s.figi === f).slice(0, 1)).map((s) => ({ securityId: s.id, symbol: s.symbol })),
+      securities: figis
+        .flatMap((f) => securities.filter((s) => s.figi === f).slice(0, 1))
+        .map((s) => ({ securityId: s.id, symbol: s.symbol })),
     };
   }
 
   /** The logo whose info rows repeat a FIGI (the sample's first company has every quirk of the format). */
   async function logoWithRepeatedFigi() {
-    const rows = await h.db.prisma.logoSecurityInfo.groupBy({ by: ['logoId', 'figi'], _count: { _all: true }, orderBy: { logoId: 'asc' } });
+    const rows = await h.db.prisma.logoSecurityInfo.groupBy({
+      by: ['logoId', 'figi'],
+      _count: { _all: true },
+      orderBy: { logoId: 'asc' },
+    });
     const repeated = rows.find((r) => r._count._all > 1);
     expect(repeated).toBeDefined();
-    return h.db.prisma.logo.findUniqueOrThrow({ where: { id: repeated!.logoId }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
+    return h.db.prisma.logo.findUniqueOrThrow({
+      where: { id: repeated!.logoId },
+      include: { securityInfo: { orderBy: { position: 'asc' } } },
+    });
   }
 
   it("answers a logo's urls, sizes and security-info rows as stored, in position order, repeated FIGI included", async () => {
     const logo = await logoWithRepeatedFigi();
-    const res = await h.gql(`query($s: [String!]) { logos(symbols: $s) { totalCount nodes { ${LOGO_FIELDS} } } }`, { s: [logo.symbol.toLowerCase()] });
+    const res = await h.gql(`query($s: [String!]) { logos(symbols: $s) { totalCount nodes { ${LOGO_FIELDS} } } }`, {
+      s: [logo.symbol.toLowerCase()],
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data.logos.totalCount).toBe(1);
     const [node] = res.data.logos.nodes;
@@ -67,12 +81,18 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
   });
 
   it('pages through every logo by symbol: `after` continues without overlap and the last page ends', async () => {
-    const all = await h.db.prisma.logo.findMany({ orderBy: [{ symbol: 'asc' }, { id: 'asc' }], select: { symbol: true } });
+    const all = await h.db.prisma.logo.findMany({
+      orderBy: [{ symbol: 'asc' }, { id: 'asc' }],
+      select: { symbol: true },
+    });
     const seen: string[] = [];
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const res: GraphQLResult = await h.gql(`query($after: String) { logos(first: 7, after: $after) { totalCount nodes { symbol } pageInfo { hasNextPage endCursor } } }`, { after });
+      const res: GraphQLResult = await h.gql(
+        `query($after: String) { logos(first: 7, after: $after) { totalCount nodes { symbol } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+      );
       expect(res.errors).toBeUndefined();
       const { nodes, pageInfo, totalCount } = res.data.logos;
       expect(totalCount).toBe(all.length);
@@ -87,7 +107,10 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
 
   it('the offset-paged service (for REST) answers page N as the N-th keyset page, with the same total', async () => {
     const second = await h.gql('{ logos(first: 7) { pageInfo { endCursor } } }');
-    const res = await h.gql('query($after: String) { logos(first: 7, after: $after) { totalCount nodes { symbol } } }', { after: second.data.logos.pageInfo.endCursor });
+    const res = await h.gql(
+      'query($after: String) { logos(first: 7, after: $after) { totalCount nodes { symbol } } }',
+      { after: second.data.logos.pageInfo.endCursor },
+    );
     const page = await logoAtPage(h.db, {}, { page: 2, pageSize: 7 });
     expect(page.nodes.map((l) => l.symbol)).toEqual(res.data.logos.nodes.map((n: { symbol: string }) => n.symbol));
     expect(page.totalCount).toBe(res.data.logos.totalCount);
@@ -97,18 +120,24 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
   it('filters by any of the given symbols, leaving unknown symbols out', async () => {
     const logos = await h.db.prisma.logo.findMany({ orderBy: { id: 'asc' }, select: { symbol: true } });
     const wanted = [logos[9]!.symbol, logos[0]!.symbol, logos[4]!.symbol];
-    const res = await h.gql(`query($s: [String!]) { logos(symbols: $s) { totalCount nodes { symbol } } }`, { s: [...wanted, 'NOSUCH'] });
+    const res = await h.gql(`query($s: [String!]) { logos(symbols: $s) { totalCount nodes { symbol } } }`, {
+      s: [...wanted, 'NOSUCH'],
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data.logos.totalCount).toBe(3);
     expect(res.data.logos.nodes.map((n: { symbol: string }) => n.symbol)).toEqual([...wanted].sort());
 
-    const none = await h.gql(`{ logos(symbols: ["NOSUCH"]) { totalCount nodes { symbol } pageInfo { hasNextPage endCursor } } }`);
+    const none = await h.gql(
+      `{ logos(symbols: ["NOSUCH"]) { totalCount nodes { symbol } pageInfo { hasNextPage endCursor } } }`,
+    );
     expect(none.data.logos).toEqual({ totalCount: 0, nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
   });
 
   it('node(id) returns the same logo', async () => {
     const symbol = (await logoWithRepeatedFigi()).symbol;
-    const listed = await h.gql(`query($s: [String!]) { logos(symbols: $s) { nodes { ${LOGO_FIELDS} } } }`, { s: [symbol] });
+    const listed = await h.gql(`query($s: [String!]) { logos(symbols: $s) { nodes { ${LOGO_FIELDS} } } }`, {
+      s: [symbol],
+    });
     const logo = listed.data.logos.nodes[0];
     const res = await h.gql(`query($id: ID!) { node(id: $id) { ... on Logo { ${LOGO_FIELDS} } } }`, { id: logo.id });
     expect(res.errors).toBeUndefined();
@@ -117,11 +146,22 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
 
   it("Security.logo is the company's logo, and null for a security without one", async () => {
     const security = await h.db.prisma.security.findFirstOrThrow({ orderBy: { id: 'desc' } });
-    const res = await h.gql(`query($s: String!) { security(symbol: $s) { logo { ${LOGO_FIELDS} } } }`, { s: security.symbol });
+    const res = await h.gql(`query($s: String!) { security(symbol: $s) { logo { ${LOGO_FIELDS} } } }`, {
+      s: security.symbol,
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data.security.logo).toEqual({ id: expect.any(String), ...(await expectedLogo(security.symbol)) });
 
-    await h.db.prisma.security.create({ data: { id: 'BBGNOLOGO001_XNYS', symbol: 'NOLOGO', name: 'No Logo Inc.', status: 'ACTIVE', micCode: 'XNYS', figi: 'BBGNOLOGO001' } });
+    await h.db.prisma.security.create({
+      data: {
+        id: 'BBGNOLOGO001_XNYS',
+        symbol: 'NOLOGO',
+        name: 'No Logo Inc.',
+        status: 'ACTIVE',
+        micCode: 'XNYS',
+        figi: 'BBGNOLOGO001',
+      },
+    });
     try {
       const bare = await h.gql(`{ security(symbol: "NOLOGO") { symbol logo { symbol } } }`);
       expect(bare.errors).toBeUndefined();
@@ -135,7 +175,11 @@ describe.each(testDatabases())('GraphQL logos on $name', (tdb) => {
     ['first: 0', '{ logos(first: 0) { nodes { symbol } } }', ['"first"', '0']],
     ['first: 101', '{ logos(first: 101) { nodes { symbol } } }', ['"first"', '101']],
     ['a malformed symbol', '{ logos(symbols: ["AAPL", "BRK B"]) { nodes { symbol } } }', ['"symbols"', '"BRK B"']],
-    ['an overlong symbol', '{ logos(symbols: ["ABCDEFGHIJKLMNOPQRSTU"]) { nodes { symbol } } }', ['"symbols"', 'ABCDEFGHIJKLMNOPQRSTU']],
+    [
+      'an overlong symbol',
+      '{ logos(symbols: ["ABCDEFGHIJKLMNOPQRSTU"]) { nodes { symbol } } }',
+      ['"symbols"', 'ABCDEFGHIJKLMNOPQRSTU'],
+    ],
     ['an empty symbols list', '{ logos(symbols: []) { nodes { symbol } } }', ['"symbols"', 'got 0']],
     ['a forged cursor', '{ logos(after: "bm90LWEtY3Vyc29y") { nodes { symbol } } }', ['after', 'bm90LWEtY3Vyc29y']],
   ])('rejects %s with BAD_USER_INPUT naming the argument and the value', async (_case, query, mentions) => {

@@ -8,7 +8,10 @@ const FIELDS = `
   logoExists logoThumbnailUrl onAllTickers onEntities shareClassFigi ticker type createdAt updatedAt
   securities { figi name mic exchCode ticker compositeFigi securityType marketSector shareClassFigi security { identifiers { figi } } }
 `;
-const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] as const satisfies Prisma.NewsItemOrderByWithRelationInput[];
+const NEWEST_FIRST = [
+  { createdAt: 'desc' },
+  { id: 'desc' },
+] as const satisfies Prisma.NewsItemOrderByWithRelationInput[];
 const WITH_SECURITIES = { securities: { orderBy: { position: 'asc' } } } as const satisfies Prisma.NewsItemInclude;
 type StoredNews = Prisma.NewsItemGetPayload<{ include: typeof WITH_SECURITIES }>;
 
@@ -66,9 +69,21 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
 
   /** The ticker with the most news items, and its items newest first. */
   async function busiest() {
-    const counts = await h.db.prisma.newsItem.groupBy({ by: ['ticker'], _count: { _all: true }, orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }], take: 1 });
+    const counts = await h.db.prisma.newsItem.groupBy({
+      by: ['ticker'],
+      _count: { _all: true },
+      orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }],
+      take: 1,
+    });
     const symbol = counts[0]!.ticker;
-    return { symbol, items: await h.db.prisma.newsItem.findMany({ where: { ticker: symbol }, orderBy: NEWEST_FIRST, include: WITH_SECURITIES }) };
+    return {
+      symbol,
+      items: await h.db.prisma.newsItem.findMany({
+        where: { ticker: symbol },
+        orderBy: NEWEST_FIRST,
+        include: WITH_SECURITIES,
+      }),
+    };
   }
 
   async function newsQuery(args: { s: string; type?: string; figi?: string; id?: number; n?: number }) {
@@ -109,31 +124,63 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
 
   it("resolves associations to the symbol's own press releases and ratings, in the order of the ids", async () => {
     const items = await h.db.prisma.newsItem.findMany({ orderBy: { id: 'asc' } });
-    const withBoth = items.find((n) => (n.associatedPressReleases as number[]).length > 0 && (n.associatedRatings as number[]).length > 1);
+    const withBoth = items.find(
+      (n) => (n.associatedPressReleases as number[]).length > 0 && (n.associatedRatings as number[]).length > 1,
+    );
     expect(withBoth).toBeDefined();
-    const res = await h.gql(`query($s: String!, $id: Int) { news(symbol: $s, id: $id, first: 1) { nodes {
+    const res = await h.gql(
+      `query($s: String!, $id: Int) { news(symbol: $s, id: $id, first: 1) { nodes {
       ticker associatedPressReleaseIds associatedRatingIds
-      associatedPressReleases { pressReleaseId headline tickers } associatedRatings { ratingId firm ticker } } } }`, { s: withBoth!.ticker, id: withBoth!.id });
+      associatedPressReleases { pressReleaseId headline tickers } associatedRatings { ratingId firm ticker } } } }`,
+      { s: withBoth!.ticker, id: withBoth!.id },
+    );
     expect(res.errors).toBeUndefined();
     const [node] = res.data.news.nodes;
-    const releases = await h.db.prisma.pressRelease.findMany({ where: { id: { in: node.associatedPressReleaseIds } }, include: { tickers: { orderBy: { position: 'asc' } } } });
+    const releases = await h.db.prisma.pressRelease.findMany({
+      where: { id: { in: node.associatedPressReleaseIds } },
+      include: { tickers: { orderBy: { position: 'asc' } } },
+    });
     const ratings = await h.db.prisma.rating.findMany({ where: { id: { in: node.associatedRatingIds } } });
     const releaseById = new Map(releases.map((r) => [r.id, r]));
     const ratingById = new Map(ratings.map((r) => [r.id, r]));
     expect(node.associatedPressReleases).toEqual(
-      node.associatedPressReleaseIds.map((id: number) => ({ pressReleaseId: id, headline: releaseById.get(id)!.headline, tickers: releaseById.get(id)!.tickers.map((t) => t.ticker) })),
+      node.associatedPressReleaseIds.map((id: number) => ({
+        pressReleaseId: id,
+        headline: releaseById.get(id)!.headline,
+        tickers: releaseById.get(id)!.tickers.map((t) => t.ticker),
+      })),
     );
-    expect(node.associatedRatings).toEqual(node.associatedRatingIds.map((id: number) => ({ ratingId: id, firm: ratingById.get(id)!.firm, ticker: withBoth!.ticker })));
+    expect(node.associatedRatings).toEqual(
+      node.associatedRatingIds.map((id: number) => ({
+        ratingId: id,
+        firm: ratingById.get(id)!.firm,
+        ticker: withBoth!.ticker,
+      })),
+    );
     for (const r of node.associatedPressReleases) expect(r.tickers).toContain(withBoth!.ticker);
   });
 
   it('keeps the order of associated ids and skips ids without a record', async () => {
     const item = await h.db.prisma.newsItem.findFirstOrThrow({ orderBy: { id: 'desc' } });
-    const [a, b] = await h.db.prisma.pressRelease.findMany({ where: { tickers: { some: { ticker: item.ticker } } }, orderBy: { id: 'asc' }, take: 2 });
-    const [r1, r2] = await h.db.prisma.rating.findMany({ where: { ticker: item.ticker }, orderBy: { id: 'asc' }, take: 2 });
-    await h.db.prisma.newsItem.update({ where: { id: item.id }, data: { associatedPressReleases: [b!.id, 999_999, a!.id], associatedRatings: [r2!.id, 888_888, r1!.id] } });
-    const res = await h.gql(`query($s: String!, $id: Int) { news(symbol: $s, id: $id) { nodes {
-      associatedPressReleaseIds associatedPressReleases { pressReleaseId } associatedRatingIds associatedRatings { ratingId } } } }`, { s: item.ticker, id: item.id });
+    const [a, b] = await h.db.prisma.pressRelease.findMany({
+      where: { tickers: { some: { ticker: item.ticker } } },
+      orderBy: { id: 'asc' },
+      take: 2,
+    });
+    const [r1, r2] = await h.db.prisma.rating.findMany({
+      where: { ticker: item.ticker },
+      orderBy: { id: 'asc' },
+      take: 2,
+    });
+    await h.db.prisma.newsItem.update({
+      where: { id: item.id },
+      data: { associatedPressReleases: [b!.id, 999_999, a!.id], associatedRatings: [r2!.id, 888_888, r1!.id] },
+    });
+    const res = await h.gql(
+      `query($s: String!, $id: Int) { news(symbol: $s, id: $id) { nodes {
+      associatedPressReleaseIds associatedPressReleases { pressReleaseId } associatedRatingIds associatedRatings { ratingId } } } }`,
+      { s: item.ticker, id: item.id },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data.news.nodes).toEqual([
       {
@@ -151,10 +198,13 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     let after: string | null = null;
     for (let pages = 0; ; pages++) {
       expect(pages).toBeLessThan(items.length);
-      const res: GraphQLResult = await h.gql(`query($s: String!, $after: String) { news(symbol: $s, first: 2, after: $after) { nodes { newsItemId } pageInfo { hasNextPage endCursor } } }`, {
-        s: symbol,
-        after,
-      });
+      const res: GraphQLResult = await h.gql(
+        `query($s: String!, $after: String) { news(symbol: $s, first: 2, after: $after) { nodes { newsItemId } pageInfo { hasNextPage endCursor } } }`,
+        {
+          s: symbol,
+          after,
+        },
+      );
       expect(res.errors).toBeUndefined();
       const page: { nodes: Node[]; pageInfo: { hasNextPage: boolean; endCursor: string } } = res.data.news;
       seen.push(...page.nodes.map((n) => n.newsItemId));
@@ -174,9 +224,14 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
     const second = await h.gql(query, { s: symbol, after: first.data.security.news.pageInfo.endCursor });
     expect(second.data.security.news.nodes).toEqual(items.slice(2, 4).map(answer));
 
-    const typed = await h.gql(`query($s: String) { security(symbol: $s) { news(type: LOSERS, first: 100) { nodes { newsItemId type } } } }`, { s: symbol });
+    const typed = await h.gql(
+      `query($s: String) { security(symbol: $s) { news(type: LOSERS, first: 100) { nodes { newsItemId type } } } }`,
+      { s: symbol },
+    );
     expect(typed.errors).toBeUndefined();
-    expect(typed.data.security.news.nodes).toEqual(items.filter((i) => i.type === 'losers').map((i) => ({ newsItemId: i.id, type: 'LOSERS' })));
+    expect(typed.data.security.news.nodes).toEqual(
+      items.filter((i) => i.type === 'losers').map((i) => ({ newsItemId: i.id, type: 'LOSERS' })),
+    );
   });
 
   it('node(id) answers the same news item', async () => {
@@ -216,7 +271,12 @@ describe.each(testDatabases())('GraphQL news on $name', (tdb) => {
       let res: GraphQLResult | undefined;
       counts.push(await h.countWarmStatements(async () => (res = await h.gql(query, { n }))));
       expect(res!.errors).toBeUndefined();
-      const nodes = res!.data.securities.nodes as { symbol: string; ratings: { nodes: Node[] }; news: { nodes: { ticker: string; associatedPressReleases: unknown[] }[] }; pressReleases: { nodes: { tickers: string[] }[] } }[];
+      const nodes = res!.data.securities.nodes as {
+        symbol: string;
+        ratings: { nodes: Node[] };
+        news: { nodes: { ticker: string; associatedPressReleases: unknown[] }[] };
+        pressReleases: { nodes: { tickers: string[] }[] };
+      }[];
       expect(nodes).toHaveLength(n);
       for (const s of nodes) {
         expect(s.ratings.nodes.length).toBeGreaterThan(0);

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
 import { loadConfig } from '../../src/config.js';
-import { documentHash, loadPersistedOperations, memoryDocumentStore, OPERATIONS_DIR, PERSISTED_OPERATIONS_FILE, persistedOperationsJson } from '../../src/graphql/persisted.js';
+import {
+  documentHash,
+  loadPersistedOperations,
+  memoryDocumentStore,
+  OPERATIONS_DIR,
+  PERSISTED_OPERATIONS_FILE,
+  persistedOperationsJson,
+} from '../../src/graphql/persisted.js';
 import { createRedis } from '../../src/runtime/redis.js';
 import { schema } from '../../src/schema/index.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
@@ -19,12 +26,18 @@ interface Answer {
 const PRO = { 'x-api-key': 'demo-pro' };
 
 async function post(app: App, body: Record<string, unknown>, headers: Record<string, string> = PRO): Promise<Answer> {
-  const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await app.fetch('http://test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
 
 async function get(app: App, params: Record<string, unknown>, headers: Record<string, string> = PRO): Promise<Answer> {
-  const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  const search = new URLSearchParams(
+    Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
   const res = await app.fetch(`http://test/graphql?${search}`, { headers: { accept: 'application/json', ...headers } });
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
@@ -45,7 +58,10 @@ const byName = (name: string) => [...allowList].find(([, text]) => text.startsWi
 describe('the allow-list (persisted-operations.json)', () => {
   it('is what `npm run persist` makes of operations/ now', () => {
     const expected = persistedOperationsJson(schema);
-    expect(fs.readFileSync(PERSISTED_OPERATIONS_FILE, 'utf8'), 'persisted-operations.json is stale: run npm run persist').toBe(expected);
+    expect(
+      fs.readFileSync(PERSISTED_OPERATIONS_FILE, 'utf8'),
+      'persisted-operations.json is stale: run npm run persist',
+    ).toBe(expected);
     expect(fs.readdirSync(OPERATIONS_DIR).filter((f) => f.endsWith('.graphql'))).toHaveLength(allowList.size);
     for (const [hash, text] of allowList) expect(documentHash(text)).toBe(hash);
   });
@@ -75,8 +91,15 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       if (text.startsWith('subscription ')) {
         // a live document starts a stream by hash and by documentId alike
         for (const named of [{ extensions: apq(hash) }, { documentId: `sha256:${hash}` }]) {
-          const res = await persistedOnly.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...PRO }, body: JSON.stringify(named) });
-          expect([res.status, res.headers.get('content-type')], text).toEqual([200, expect.stringMatching(/^text\/event-stream/)]);
+          const res = await persistedOnly.fetch('http://test/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...PRO },
+            body: JSON.stringify(named),
+          });
+          expect([res.status, res.headers.get('content-type')], text).toEqual([
+            200,
+            expect.stringMatching(/^text\/event-stream/),
+          ]);
           await res.body?.cancel();
         }
         continue;
@@ -99,11 +122,26 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     const notAllowed = /^this server runs only the documents of its allow-list \(persisted-operations\.json\)/;
     expectError(await post(persistedOnly, { query: other }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', notAllowed);
     // an allow-listed document with a byte changed is another document
-    expectError(await post(persistedOnly, { query: `${byName('CompanyPage')[1]} ` }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', notAllowed);
-    expectError(await post(persistedOnly, { extensions: apq(hash) }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', new RegExp(hash));
+    expectError(
+      await post(persistedOnly, { query: `${byName('CompanyPage')[1]} ` }),
+      400,
+      'PERSISTED_QUERY_NOT_ALLOWED',
+      notAllowed,
+    );
+    expectError(
+      await post(persistedOnly, { extensions: apq(hash) }),
+      400,
+      'PERSISTED_QUERY_NOT_ALLOWED',
+      new RegExp(hash),
+    );
     expectError(await post(persistedOnly, { documentId: hash }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', new RegExp(hash));
     // APQ registration of an unknown document is refused, and it stays unknown
-    expectError(await post(persistedOnly, { query: other, extensions: apq(hash) }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', notAllowed);
+    expectError(
+      await post(persistedOnly, { query: other, extensions: apq(hash) }),
+      400,
+      'PERSISTED_QUERY_NOT_ALLOWED',
+      notAllowed,
+    );
     expectError(await post(persistedOnly, { extensions: apq(hash) }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', notAllowed);
     expectError(await get(persistedOnly, { query: other }), 400, 'PERSISTED_QUERY_NOT_ALLOWED', notAllowed);
   });
@@ -112,7 +150,12 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     const query = `query Apq${randomUUID().replaceAll('-', '')} { security(symbol: "NVLX") { symbol name } }`;
     const hash = documentHash(query);
     // Apollo's protocol: 200, message PersistedQueryNotFound
-    expectError(await post(h.app, { extensions: apq(hash) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expectError(
+      await post(h.app, { extensions: apq(hash) }),
+      200,
+      'PERSISTED_QUERY_NOT_FOUND',
+      /^PersistedQueryNotFound$/,
+    );
     const first = await post(h.app, { query, extensions: apq(hash) });
     expect(first.body).toEqual({ data: { security: { symbol: 'NVLX', name: expect.any(String) } } });
     expect(await post(h.app, { extensions: apq(hash) })).toEqual(first);
@@ -123,19 +166,41 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
   it('APQ over GET, a hash that is not the query’s, and a document that does not validate (not stored)', async () => {
     const query = `query Get${randomUUID().replaceAll('-', '')}($s: String!) { security(symbol: $s) { symbol } }`;
     const hash = documentHash(query);
-    expectError(await get(h.app, { extensions: apq(hash), variables: { s: 'ORBT' } }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expectError(
+      await get(h.app, { extensions: apq(hash), variables: { s: 'ORBT' } }),
+      200,
+      'PERSISTED_QUERY_NOT_FOUND',
+      /^PersistedQueryNotFound$/,
+    );
     const registered = await get(h.app, { query, extensions: apq(hash), variables: { s: 'ORBT' } });
     expect(registered.body).toEqual({ data: { security: { symbol: 'ORBT' } } });
     expect(await get(h.app, { extensions: apq(hash), variables: { s: 'ORBT' } })).toEqual(registered);
 
     const wrong = documentHash(`${query} `);
-    expectError(await post(h.app, { query, extensions: apq(wrong), variables: { s: 'ORBT' } }), 400, 'PERSISTED_QUERY_HASH_MISMATCH', new RegExp(`^the hash sent \\(${wrong}\\) is not the SHA-256 of the query sent \\(${hash}\\)$`));
-    expectError(await post(h.app, { query, extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }), 400, 'BAD_USER_INPUT', /^extensions\.persistedQuery\.version must be 1; got 2$/);
+    expectError(
+      await post(h.app, { query, extensions: apq(wrong), variables: { s: 'ORBT' } }),
+      400,
+      'PERSISTED_QUERY_HASH_MISMATCH',
+      new RegExp(`^the hash sent \\(${wrong}\\) is not the SHA-256 of the query sent \\(${hash}\\)$`),
+    );
+    expectError(
+      await post(h.app, { query, extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }),
+      400,
+      'BAD_USER_INPUT',
+      /^extensions\.persistedQuery\.version must be 1; got 2$/,
+    );
 
     const invalid = `{ security(symbol: "NVLX") { nosuchfield${randomUUID().replaceAll('-', '')} } }`;
     const invalidHash = documentHash(invalid);
-    expect((await post(h.app, { query: invalid, extensions: apq(invalidHash) })).body.errors![0]!.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expectError(await post(h.app, { extensions: apq(invalidHash) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expect(
+      (await post(h.app, { query: invalid, extensions: apq(invalidHash) })).body.errors![0]!.extensions?.code,
+    ).toBe('GRAPHQL_VALIDATION_FAILED');
+    expectError(
+      await post(h.app, { extensions: apq(invalidHash) }),
+      200,
+      'PERSISTED_QUERY_NOT_FOUND',
+      /^PersistedQueryNotFound$/,
+    );
   });
 
   it('APQ finds allow-listed documents without registration, and the guard still applies to registered ones', async () => {
@@ -145,7 +210,12 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     const deep = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security { news(first: 1) { nodes { securities { security { symbol } } } } } } } } } }`;
     const r = await post(h.app, { query: deep, extensions: apq(documentHash(deep)) });
     expect(r.body.errors![0]!.extensions?.code).toBe('QUERY_TOO_DEEP');
-    expectError(await post(h.app, { extensions: apq(documentHash(deep)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expectError(
+      await post(h.app, { extensions: apq(documentHash(deep)) }),
+      200,
+      'PERSISTED_QUERY_NOT_FOUND',
+      /^PersistedQueryNotFound$/,
+    );
   });
 
   it('APQ with Redis: a document registered on one instance runs by hash on another', { tags: ['redis'] }, async () => {
@@ -156,7 +226,12 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       const two = h.appWith({}, { redis: b });
       const query = `query Shared${randomUUID().replaceAll('-', '')} { security(symbol: "NVLX") { symbol } }`;
       const hash = documentHash(query);
-      expectError(await post(two, { extensions: apq(hash) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+      expectError(
+        await post(two, { extensions: apq(hash) }),
+        200,
+        'PERSISTED_QUERY_NOT_FOUND',
+        /^PersistedQueryNotFound$/,
+      );
       expect((await post(one, { query, extensions: apq(hash) })).body.data.security.symbol).toBe('NVLX');
       await expect.poll(() => b.exists(`mdg:apq:${hash}`), { timeout: 5_000 }).toBe(1); // the write is not awaited by the request
       expect((await post(two, { extensions: apq(hash) })).body.data.security.symbol).toBe('NVLX');
@@ -175,36 +250,87 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
   it('APQ registration needs a credential: 100 large registrations without one are PERSISTED_QUERY_NOT_SUPPORTED and store nothing', async () => {
     const documents = Array.from({ length: 100 }, (_, i) => padded(`Anon${i}x`, 256 * 1024));
     for (const query of documents) {
-      expectError(await post(h.app, { query, extensions: apq(documentHash(query)) }, {}), 400, 'PERSISTED_QUERY_NOT_SUPPORTED', /^automatic persisted queries need a credential/);
+      expectError(
+        await post(h.app, { query, extensions: apq(documentHash(query)) }, {}),
+        400,
+        'PERSISTED_QUERY_NOT_SUPPORTED',
+        /^automatic persisted queries need a credential/,
+      );
     }
     // an authenticated client finds none of them
-    for (const query of documents.slice(0, 10)) expectError(await post(h.app, { extensions: apq(documentHash(query)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    for (const query of documents.slice(0, 10))
+      expectError(
+        await post(h.app, { extensions: apq(documentHash(query)) }),
+        200,
+        'PERSISTED_QUERY_NOT_FOUND',
+        /^PersistedQueryNotFound$/,
+      );
     // without a credential an unknown hash is NOT_SUPPORTED too (Apollo's link then sends queries whole); the query itself runs
-    expectError(await post(h.app, { extensions: apq(documentHash(documents[0]!)) }, {}), 400, 'PERSISTED_QUERY_NOT_SUPPORTED', /credential/);
-    expect(await post(h.app, { query: '{ __typename }' }, {})).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+    expectError(
+      await post(h.app, { extensions: apq(documentHash(documents[0]!)) }, {}),
+      400,
+      'PERSISTED_QUERY_NOT_SUPPORTED',
+      /credential/,
+    );
+    expect(await post(h.app, { query: '{ __typename }' }, {})).toEqual({
+      status: 200,
+      body: { data: { __typename: 'Query' } },
+    });
     // a hash of the allow-list needs no registration, and so no credential
     const [hash] = byName('SecuritySearch');
-    expect((await post(h.app, { extensions: apq(hash), variables: { search: 'NV' } }, {})).body.errors![0]!.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(
+      (await post(h.app, { extensions: apq(hash), variables: { search: 'NV' } }, {})).body.errors![0]!.extensions?.code,
+    ).toBe('UNAUTHENTICATED');
   });
 
-  it('APQ registration: at most APQ_MAX_DOCUMENT_BYTES (413), and paid from the caller\'s budget, one request per KiB', async () => {
+  it("APQ registration: at most APQ_MAX_DOCUMENT_BYTES (413), and paid from the caller's budget, one request per KiB", async () => {
     const limit = loadConfig({}).graphql.apqMaxDocumentBytes;
     expect(limit).toBe(32 * 1024);
     const big = padded('Big', limit + 1);
-    expectError(await post(h.app, { query: big, extensions: apq(documentHash(big)) }), 413, 'PAYLOAD_TOO_LARGE', new RegExp(`^a document registered for automatic persisted queries is at most ${limit} bytes; this one has ${limit + 1}`));
-    expectError(await post(h.app, { extensions: apq(documentHash(big)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expectError(
+      await post(h.app, { query: big, extensions: apq(documentHash(big)) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+      new RegExp(
+        `^a document registered for automatic persisted queries is at most ${limit} bytes; this one has ${limit + 1}`,
+      ),
+    );
+    expectError(
+      await post(h.app, { extensions: apq(documentHash(big)) }),
+      200,
+      'PERSISTED_QUERY_NOT_FOUND',
+      /^PersistedQueryNotFound$/,
+    );
 
     // the free tier's 60 requests a minute, on an app of its own (a fresh budget): 1 + 30 for a 30 KiB document
     const free = h.appWith({});
     const [a, b] = [padded('PaidA', 30 * 1024), padded('PaidB', 30 * 1024)];
     const FREE = { 'x-api-key': 'demo-free' };
-    expect((await post(free, { query: a, extensions: apq(documentHash(a)) }, FREE)).body).toEqual({ data: { __typename: 'Query' } });
-    expect((await post(free, { extensions: apq(documentHash(a)) }, FREE)).body).toEqual({ data: { __typename: 'Query' } });
-    const res = await free.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...FREE }, body: JSON.stringify({ query: b, extensions: apq(documentHash(b)) }) });
+    expect((await post(free, { query: a, extensions: apq(documentHash(a)) }, FREE)).body).toEqual({
+      data: { __typename: 'Query' },
+    });
+    expect((await post(free, { extensions: apq(documentHash(a)) }, FREE)).body).toEqual({
+      data: { __typename: 'Query' },
+    });
+    const res = await free.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...FREE },
+      body: JSON.stringify({ query: b, extensions: apq(documentHash(b)) }),
+    });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await res.json()) as Answer['body']).errors).toEqual([{ message: expect.stringMatching(/^rate limit of 60 requests per minute for the free tier reached/), extensions: { code: 'RATE_LIMITED' } }]);
-    expectError(await post(free, { extensions: apq(documentHash(b)) }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expect(((await res.json()) as Answer['body']).errors).toEqual([
+      {
+        message: expect.stringMatching(/^rate limit of 60 requests per minute for the free tier reached/),
+        extensions: { code: 'RATE_LIMITED' },
+      },
+    ]);
+    expectError(
+      await post(free, { extensions: apq(documentHash(b)) }),
+      200,
+      'PERSISTED_QUERY_NOT_FOUND',
+      /^PersistedQueryNotFound$/,
+    );
   });
 
   it('the memory store keeps at most its size in all, least recently used out first', async () => {
@@ -217,7 +343,9 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     expect(kept.length).toBe(Math.floor(10_000 / 1200));
   });
 
-  it('APQ with Redis: nothing from callers without a credential; the store stays under its size, oldest out, a day at most', { tags: ['redis'] }, async () => {
+  it('APQ with Redis: nothing from callers without a credential; the store stays under its size, oldest out, a day at most', {
+    tags: ['redis'],
+  }, async () => {
     const redis = createRedis(process.env.TEST_REDIS_URL!);
     const ours: string[] = [];
     try {
@@ -225,7 +353,12 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       const shared = h.appWith({}, { redis });
       const anonymous = Array.from({ length: 100 }, (_, i) => padded(`RedisAnon${i}x`, 256 * 1024));
       for (const query of anonymous) {
-        expectError(await post(shared, { query, extensions: apq(documentHash(query)) }, {}), 400, 'PERSISTED_QUERY_NOT_SUPPORTED', /credential/);
+        expectError(
+          await post(shared, { query, extensions: apq(documentHash(query)) }, {}),
+          400,
+          'PERSISTED_QUERY_NOT_SUPPORTED',
+          /credential/,
+        );
       }
       expect(await redis.exists(...anonymous.map((q) => `mdg:apq:${documentHash(q)}`))).toBe(0);
 
@@ -234,7 +367,11 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       const cap = 256 * 1024;
       const documents = Array.from({ length: 300 }, (_, i) => padded(`Bounded${i}x`, 1000));
       ours.push(...documents.map(documentHash));
-      for (const query of documents) expect((await post(small, { query, extensions: apq(documentHash(query)) }, { 'x-api-key': 'demo-enterprise' })).body.errors).toBeUndefined();
+      for (const query of documents)
+        expect(
+          (await post(small, { query, extensions: apq(documentHash(query)) }, { 'x-api-key': 'demo-enterprise' })).body
+            .errors,
+        ).toBeUndefined();
       const last = `mdg:apq:${ours.at(-1)}`;
       await expect.poll(() => redis.exists(last), { timeout: 5_000 }).toBe(1); // the write is not awaited by the request
       expect(Number(await redis.get('mdg:apq-bytes'))).toBeLessThanOrEqual(cap);
@@ -252,7 +389,10 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
         const members = (await redis.zrange('mdg:apq-index', 0, -1)).filter((m) => ours.includes(m.split(':')[0]!));
         if (members.length) {
           await redis.zrem('mdg:apq-index', ...members);
-          await redis.decrby('mdg:apq-bytes', members.reduce((n, m) => n + Number(m.split(':')[1]), 0));
+          await redis.decrby(
+            'mdg:apq-bytes',
+            members.reduce((n, m) => n + Number(m.split(':')[1]), 0),
+          );
         }
       }
       redis.disconnect();

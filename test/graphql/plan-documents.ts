@@ -11,7 +11,12 @@ export interface PlanCase {
 }
 
 /** Stand-ins the test replaces with the `endCursor` of an earlier answer (see `cursorsOf` in plan.test.ts). */
-export const CURSOR = { security: '@cursor-security@', rating: '@cursor-rating@', news: '@cursor-news@', trade: '@cursor-trade@' } as const;
+export const CURSOR = {
+  security: '@cursor-security@',
+  rating: '@cursor-rating@',
+  news: '@cursor-news@',
+  trade: '@cursor-trade@',
+} as const;
 
 /** A cursor no list issues: base64 of JSON that is not a key tuple. */
 const GARBAGE_CURSOR = 'WyJub3QiLCJhIiwiY3Vyc29yIl0=';
@@ -30,34 +35,146 @@ export function prng(seed: number): () => number {
 
 const SECURITY_LEAVES = ['securityId', 'symbol', 'name', 'status', 'isinHistory', 'createdAt', 'updatedAt'];
 const GROUPS: Record<string, { type: string; leaves: string[] }> = {
-  classification: { type: 'SecurityClassification', leaves: ['gics', 'gicsCode', 'marketSector', 'securityDescription', 'securityType', 'securityType2', 'sicCode', 'sicDescription'] },
-  companyInfo: { type: 'CompanyInfo', leaves: ['description', 'homepageUrl', 'listDate', 'phoneNumber', 'totalEmployees', 'address'] },
-  exchangeInfo: { type: 'ExchangeInfo', leaves: ['exchangeCountry', 'exchangeName', 'micCode', 'vendoryExchangeCode', 'vendoryTicker', 'vendorxExchangeCode', 'vendorxExchangeName'] },
-  financials: { type: 'SecurityFinancials', leaves: ['marketCap', 'roundLot', 'shareClassSharesOutstanding', 'weightedSharesOutstanding'] },
-  identifiers: { type: 'SecurityIdentifiers', leaves: ['cik', 'cusip', 'figi', 'figiComposite', 'figiShareClass', 'isin', 'opol', 'permid', 'ric'] },
-  tickerMeta: { type: 'TickerMeta', leaves: ['active', 'currencyName', 'lastUpdatedUtc', 'locale', 'market', 'primaryExchange', 'ticker', 'tickerRoot', 'type'] },
+  classification: {
+    type: 'SecurityClassification',
+    leaves: [
+      'gics',
+      'gicsCode',
+      'marketSector',
+      'securityDescription',
+      'securityType',
+      'securityType2',
+      'sicCode',
+      'sicDescription',
+    ],
+  },
+  companyInfo: {
+    type: 'CompanyInfo',
+    leaves: ['description', 'homepageUrl', 'listDate', 'phoneNumber', 'totalEmployees', 'address'],
+  },
+  exchangeInfo: {
+    type: 'ExchangeInfo',
+    leaves: [
+      'exchangeCountry',
+      'exchangeName',
+      'micCode',
+      'vendoryExchangeCode',
+      'vendoryTicker',
+      'vendorxExchangeCode',
+      'vendorxExchangeName',
+    ],
+  },
+  financials: {
+    type: 'SecurityFinancials',
+    leaves: ['marketCap', 'roundLot', 'shareClassSharesOutstanding', 'weightedSharesOutstanding'],
+  },
+  identifiers: {
+    type: 'SecurityIdentifiers',
+    leaves: ['cik', 'cusip', 'figi', 'figiComposite', 'figiShareClass', 'isin', 'opol', 'permid', 'ric'],
+  },
+  tickerMeta: {
+    type: 'TickerMeta',
+    leaves: [
+      'active',
+      'currencyName',
+      'lastUpdatedUtc',
+      'locale',
+      'market',
+      'primaryExchange',
+      'ticker',
+      'tickerRoot',
+      'type',
+    ],
+  },
 };
 const ADDRESS = ['address1', 'city', 'postalCode', 'state'];
-const RATING_LEAVES = ['ratingId', 'firm', 'ticker', 'exchange', 'company', 'action', 'rating', 'priceTarget', 'story', 'isRating', 'createdAt', 'updatedAt'];
-const NEWS_LEAVES = ['newsItemId', 'newsId', 'headline', 'catalyst', 'catalystCreated', 'logoExists', 'logoThumbnailUrl', 'onAllTickers', 'onEntities', 'shareClassFigi', 'ticker', 'type', 'createdAt', 'updatedAt'];
-const TRADE_LEAVES = ['symbol', 'tradeId', 'price', 'size', 'exchange', 'tape', 'sequenceNumber', 'sipTimestamp', 'time'];
+const RATING_LEAVES = [
+  'ratingId',
+  'firm',
+  'ticker',
+  'exchange',
+  'company',
+  'action',
+  'rating',
+  'priceTarget',
+  'story',
+  'isRating',
+  'createdAt',
+  'updatedAt',
+];
+const NEWS_LEAVES = [
+  'newsItemId',
+  'newsId',
+  'headline',
+  'catalyst',
+  'catalystCreated',
+  'logoExists',
+  'logoThumbnailUrl',
+  'onAllTickers',
+  'onEntities',
+  'shareClassFigi',
+  'ticker',
+  'type',
+  'createdAt',
+  'updatedAt',
+];
+const TRADE_LEAVES = [
+  'symbol',
+  'tradeId',
+  'price',
+  'size',
+  'exchange',
+  'tape',
+  'sequenceNumber',
+  'sipTimestamp',
+  'time',
+];
 const PAGE_INFO = ['hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor'];
 
 /** [searchType (undefined: the default), search]: matches of every size, none, LIKE wildcards, empty (an error). */
 const SEARCHES: [string | undefined, string][] = [
-  [undefined, 'N'], [undefined, 'NV'], [undefined, 'NVLX'], ['SYMBOL', 'nvlx'], [undefined, 'A'], ['SYMBOL', 'B'], [undefined, 'ZZZZ'],
-  [undefined, 'N%'], [undefined, 'A_'], ['SYMBOL', '%'], [undefined, ''], [undefined, '  '], ['EXCHANGE_COUNTRY', 'US'], ['EXCHANGE_COUNTRY', 'XX'],
-  ['MIC_CODE', 'XNYS'], ['GICS_CODE', '45'], ['CIK', '5631331'], ['CIK', '0005631331'], ['FIGI', 'BBG'], ['ISIN', 'US'], ['CUSIP', '5'],
-  ['FIGI_COMPOSITE', 'BBG'], ['FIGI_SHARE_CLASS', 'BBG'], ['OPOL', 'X'],
+  [undefined, 'N'],
+  [undefined, 'NV'],
+  [undefined, 'NVLX'],
+  ['SYMBOL', 'nvlx'],
+  [undefined, 'A'],
+  ['SYMBOL', 'B'],
+  [undefined, 'ZZZZ'],
+  [undefined, 'N%'],
+  [undefined, 'A_'],
+  ['SYMBOL', '%'],
+  [undefined, ''],
+  [undefined, '  '],
+  ['EXCHANGE_COUNTRY', 'US'],
+  ['EXCHANGE_COUNTRY', 'XX'],
+  ['MIC_CODE', 'XNYS'],
+  ['GICS_CODE', '45'],
+  ['CIK', '5631331'],
+  ['CIK', '0005631331'],
+  ['FIGI', 'BBG'],
+  ['ISIN', 'US'],
+  ['CUSIP', '5'],
+  ['FIGI_COMPOSITE', 'BBG'],
+  ['FIGI_SHARE_CLASS', 'BBG'],
+  ['OPOL', 'X'],
 ];
 /** Root `first`: in range and the max; now and then the three kinds of out of range (the same error both ways). */
 const ROOT_FIRSTS = [1, 2, 3, 5, 10, 250];
 const BAD_FIRSTS = [0, -1, 251];
 const RATING_FILTERS = [
-  '{ firm: "Larkspur Research" }', '{ exchange: "NYSE" }', '{ company: "Nobody At All Inc." }', '{ from: "2020-01-01T00:00:00Z" }',
-  '{ from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" }', '{ from: "2100-01-01T00:00:00Z", to: "2020-01-01T00:00:00Z" }',
+  '{ firm: "Larkspur Research" }',
+  '{ exchange: "NYSE" }',
+  '{ company: "Nobody At All Inc." }',
+  '{ from: "2020-01-01T00:00:00Z" }',
+  '{ from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" }',
+  '{ from: "2100-01-01T00:00:00Z", to: "2020-01-01T00:00:00Z" }',
 ];
-const TRADE_RANGES = ['from: "2000-01-01T00:00:00Z"', 'to: "2100-01-01T00:00:00Z"', 'from: "2100-01-01T00:00:00Z"', 'from: "2100-01-01T00:00:00Z", to: "2000-01-01T00:00:00Z"'];
+const TRADE_RANGES = [
+  'from: "2000-01-01T00:00:00Z"',
+  'to: "2100-01-01T00:00:00Z"',
+  'from: "2100-01-01T00:00:00Z"',
+  'from: "2100-01-01T00:00:00Z", to: "2000-01-01T00:00:00Z"',
+];
 
 /** One document being written: its variables, fragments and a counter for unique names. */
 class Doc {
@@ -129,12 +246,21 @@ class Doc {
 function connection(d: Doc, type: string, node: () => string): string {
   const parts = d.some(['nodes', 'edges', 'pageInfo', '__typename'], 1, 3).map((part) => {
     // two `nodes` under one key are merged; under another key they are a second list
-    if (part === 'nodes') return d.chance(0.1) ? `nodes { ${node()} } ${d.chance(0.5) ? 'nodes' : `${d.name('n')}: nodes`} { ${node()} }` : `nodes { ${node()} }`;
+    if (part === 'nodes')
+      return d.chance(0.1)
+        ? `nodes { ${node()} } ${d.chance(0.5) ? 'nodes' : `${d.name('n')}: nodes`} { ${node()} }`
+        : `nodes { ${node()} }`;
     if (part === 'edges') {
-      const inner = d.some(['cursor', 'node', '__typename'], 1, 3).map((f) => (f === 'node' ? `node { ${node()} }` : f));
+      const inner = d
+        .some(['cursor', 'node', '__typename'], 1, 3)
+        .map((f) => (f === 'node' ? `node { ${node()} }` : f));
       return `edges { ${d.wrap(`${type}Edge`, inner)} }`;
     }
-    if (part === 'pageInfo') return `pageInfo { ${d.wrap('PageInfo', d.some(PAGE_INFO, 1, 4).map((f) => d.leaf(f)))} }`;
+    if (part === 'pageInfo')
+      return `pageInfo { ${d.wrap(
+        'PageInfo',
+        d.some(PAGE_INFO, 1, 4).map((f) => d.leaf(f)),
+      )} }`;
     return part;
   });
   return d.wrap(`${type}Connection`, parts);
@@ -154,13 +280,31 @@ function childAfter(d: Doc, cursor: string): string | undefined {
 }
 
 function ratings(d: Doc): string {
-  const args = [childFirst(d, 100), d.chance(0.35) ? `filter: ${d.pick(RATING_FILTERS)}` : undefined, childAfter(d, CURSOR.rating)];
-  return list(d, 'ratings', args, 'Rating', () => d.wrap('Rating', d.some(RATING_LEAVES, 1, 5).map((f) => d.leaf(f))));
+  const args = [
+    childFirst(d, 100),
+    d.chance(0.35) ? `filter: ${d.pick(RATING_FILTERS)}` : undefined,
+    childAfter(d, CURSOR.rating),
+  ];
+  return list(d, 'ratings', args, 'Rating', () =>
+    d.wrap(
+      'Rating',
+      d.some(RATING_LEAVES, 1, 5).map((f) => d.leaf(f)),
+    ),
+  );
 }
 
 function news(d: Doc): string {
-  const args = [childFirst(d, 100), d.chance(0.4) ? `type: ${d.pick(['GAINERS', 'LOSERS'])}` : undefined, childAfter(d, CURSOR.news)];
-  return list(d, 'news', args, 'NewsItem', () => d.wrap('NewsItem', d.some(NEWS_LEAVES, 1, 5).map((f) => d.leaf(f))));
+  const args = [
+    childFirst(d, 100),
+    d.chance(0.4) ? `type: ${d.pick(['GAINERS', 'LOSERS'])}` : undefined,
+    childAfter(d, CURSOR.news),
+  ];
+  return list(d, 'news', args, 'NewsItem', () =>
+    d.wrap(
+      'NewsItem',
+      d.some(NEWS_LEAVES, 1, 5).map((f) => d.leaf(f)),
+    ),
+  );
 }
 
 function trades(d: Doc): string {
@@ -170,7 +314,12 @@ function trades(d: Doc): string {
     d.chance(0.25) ? d.pick(TRADE_RANGES) : undefined,
     childAfter(d, CURSOR.trade),
   ];
-  return list(d, 'trades', args, 'Trade', () => d.wrap('Trade', d.some(TRADE_LEAVES, 1, 5).map((f) => d.leaf(f))));
+  return list(d, 'trades', args, 'Trade', () =>
+    d.wrap(
+      'Trade',
+      d.some(TRADE_LEAVES, 1, 5).map((f) => d.leaf(f)),
+    ),
+  );
 }
 
 function list(d: Doc, field: string, args: (string | undefined)[], type: string, node: () => string): string {
@@ -181,7 +330,14 @@ function list(d: Doc, field: string, args: (string | undefined)[], type: string,
 
 function group(d: Doc, field: string): string {
   const { type, leaves } = GROUPS[field]!;
-  const chosen = d.some(leaves, 1, 4).map((f) => (f === 'address' ? `address { ${d.wrap('Address', d.some(ADDRESS, 1, 3).map((a) => d.leaf(a)))} }` : d.leaf(f)));
+  const chosen = d.some(leaves, 1, 4).map((f) =>
+    f === 'address'
+      ? `address { ${d.wrap(
+          'Address',
+          d.some(ADDRESS, 1, 3).map((a) => d.leaf(a)),
+        )} }`
+      : d.leaf(f),
+  );
   const one = `${field} { ${d.wrap(type, chosen)} }`;
   if (d.chance(0.1)) return `${one} ${field} { ${d.leaf(d.pick(leaves.filter((l) => l !== 'address')))} }`;
   return d.chance(0.12) ? `${d.name('g')}: ${one}` : one;
@@ -201,7 +357,10 @@ function security(d: Doc, children: number): string {
 function securities(d: Doc, key: string): string {
   const [searchType, search] = d.pick(SEARCHES);
   const args = [d.arg('search', 'String!', JSON.stringify(search), search, true)];
-  if (searchType) args.push(d.chance(0.8) ? `searchType: ${searchType}` : d.arg('searchType', 'SecuritySearchType', searchType, searchType));
+  if (searchType)
+    args.push(
+      d.chance(0.8) ? `searchType: ${searchType}` : d.arg('searchType', 'SecuritySearchType', searchType, searchType),
+    );
   const first = d.chance(0.9) ? d.pick(ROOT_FIRSTS) : d.pick(BAD_FIRSTS);
   // children of a large page stay small: the answer is compared, not its size measured
   const children = first > 10 ? 0 : 2;
@@ -221,7 +380,12 @@ export function randomCase(rng: () => number, i: number): PlanCase {
   const named = d.chance(0.3) ? `Doc${i}` : undefined;
   const head = d.defs.length || named ? `query ${named ?? ''}${d.defs.length ? `(${d.defs.join(', ')})` : ''} ` : '';
   const query = [`${head}{ ${roots.join(' ')} }`, ...d.fragments].join('\n');
-  return { name: `random ${i}`, query, ...(d.defs.length ? { variables: d.variables } : {}), ...(named && d.chance(0.5) ? { operationName: named } : {}) };
+  return {
+    name: `random ${i}`,
+    query,
+    ...(d.defs.length ? { variables: d.variables } : {}),
+    ...(named && d.chance(0.5) ? { operationName: named } : {}),
+  };
 }
 
 export function randomCases(seed: number, count: number): PlanCase[] {
@@ -241,45 +405,146 @@ const PAGE = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 export function fixedCases(): PlanCase[] {
   return [
     q('only __typename', '{ __typename }'),
-    q('every group', `{ securities(search: "N") { nodes { ${Object.entries(GROUPS).map(([g, { leaves }]) => `${g} { ${leaves.map((l) => (l === 'address' ? `address { ${ADDRESS.join(' ')} }` : l)).join(' ')} }`).join(' ')} ${SECURITY_LEAVES.join(' ')} } } }`),
-    q('securities at the max', `{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 250) { ${PAGE} edges { cursor node { symbol } } } }`),
-    q('ratings and news at the max', `{ securities(search: "NVLX") { nodes { ratings(first: 100) { ${PAGE} nodes { ${RATING_LEAVES.join(' ')} } } news(first: 100) { ${PAGE} nodes { ${NEWS_LEAVES.join(' ')} } } } } }`),
-    q('trades at the max', `{ securities(search: "NVLX", first: 1) { nodes { trades(first: 5000) { ${PAGE} nodes { ${TRADE_LEAVES.join(' ')} } } } } }`),
-    q('trades past the max', '{ securities(search: "NVLX", first: 1) { nodes { trades(first: 5001) { nodes { price } } } } }'),
-    q('trades oldest first after a cursor', `query ($a: String) { securities(search: "NV") { nodes { trades(order: ASC, first: 3, after: $a) { ${PAGE} edges { cursor node { time sipTimestamp } } } } } }`, { a: CURSOR.trade }),
-    q('securities after a cursor', `query ($a: String) { securities(search: "N", first: 2, after: $a) { ${PAGE} nodes { symbol } } }`, { a: CURSOR.security }),
-    q('ratings after a cursor', `{ securities(search: "NVLX") { nodes { ratings(first: 2, after: "${CURSOR.rating}") { ${PAGE} nodes { ratingId } } } } }`),
-    q('news after a cursor', `{ securities(search: "NVLX") { nodes { news(after: "${CURSOR.news}") { ${PAGE} nodes { newsItemId type } } } } }`),
+    q(
+      'every group',
+      `{ securities(search: "N") { nodes { ${Object.entries(GROUPS)
+        .map(
+          ([g, { leaves }]) =>
+            `${g} { ${leaves.map((l) => (l === 'address' ? `address { ${ADDRESS.join(' ')} }` : l)).join(' ')} }`,
+        )
+        .join(' ')} ${SECURITY_LEAVES.join(' ')} } } }`,
+    ),
+    q(
+      'securities at the max',
+      `{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 250) { ${PAGE} edges { cursor node { symbol } } } }`,
+    ),
+    q(
+      'ratings and news at the max',
+      `{ securities(search: "NVLX") { nodes { ratings(first: 100) { ${PAGE} nodes { ${RATING_LEAVES.join(' ')} } } news(first: 100) { ${PAGE} nodes { ${NEWS_LEAVES.join(' ')} } } } } }`,
+    ),
+    q(
+      'trades at the max',
+      `{ securities(search: "NVLX", first: 1) { nodes { trades(first: 5000) { ${PAGE} nodes { ${TRADE_LEAVES.join(' ')} } } } } }`,
+    ),
+    q(
+      'trades past the max',
+      '{ securities(search: "NVLX", first: 1) { nodes { trades(first: 5001) { nodes { price } } } } }',
+    ),
+    q(
+      'trades oldest first after a cursor',
+      `query ($a: String) { securities(search: "NV") { nodes { trades(order: ASC, first: 3, after: $a) { ${PAGE} edges { cursor node { time sipTimestamp } } } } } }`,
+      { a: CURSOR.trade },
+    ),
+    q(
+      'securities after a cursor',
+      `query ($a: String) { securities(search: "N", first: 2, after: $a) { ${PAGE} nodes { symbol } } }`,
+      { a: CURSOR.security },
+    ),
+    q(
+      'ratings after a cursor',
+      `{ securities(search: "NVLX") { nodes { ratings(first: 2, after: "${CURSOR.rating}") { ${PAGE} nodes { ratingId } } } } }`,
+    ),
+    q(
+      'news after a cursor',
+      `{ securities(search: "NVLX") { nodes { news(after: "${CURSOR.news}") { ${PAGE} nodes { newsItemId type } } } } }`,
+    ),
     q('garbage cursor', `{ securities(search: "N", after: "${GARBAGE_CURSOR}") { nodes { symbol } } }`),
     q('a cursor that is not base64', '{ securities(search: "N", after: "%%%") { nodes { symbol } } }'),
-    q('variables all defaulted', 'query ($s: String! = "NV", $f: Int = 2, $a: String) { securities(search: $s, first: $f, after: $a) { nodes { symbol } } }'),
-    q('variables all null', 'query ($s: String! = "NV", $f: Int, $a: String) { securities(search: $s, first: $f, after: $a) { nodes { symbol } } }', { f: null, a: null }),
-    q('a variable of the wrong type', 'query ($f: Int) { securities(search: "N", first: $f) { nodes { symbol } } }', { f: '3' }),
+    q(
+      'variables all defaulted',
+      'query ($s: String! = "NV", $f: Int = 2, $a: String) { securities(search: $s, first: $f, after: $a) { nodes { symbol } } }',
+    ),
+    q(
+      'variables all null',
+      'query ($s: String! = "NV", $f: Int, $a: String) { securities(search: $s, first: $f, after: $a) { nodes { symbol } } }',
+      { f: null, a: null },
+    ),
+    q('a variable of the wrong type', 'query ($f: Int) { securities(search: "N", first: $f) { nodes { symbol } } }', {
+      f: '3',
+    }),
     q('a required variable missing', 'query ($s: String!) { securities(search: $s) { nodes { symbol } } }', {}),
-    q('first from a variable past the max', 'query ($f: Int) { securities(search: "N", first: $f) { nodes { symbol } } }', { f: 251 }),
-    q('two aliases, different first', '{ a: securities(search: "N", first: 1) { nodes { symbol } } b: securities(search: "N", first: 3) { nodes { symbol } } }'),
-    q('child aliases, different first', '{ securities(search: "NVLX") { nodes { a: news(first: 1) { nodes { headline } } b: news(first: 4) { nodes { headline } } } } }'),
-    q('one key asked three ways', '{ securities(search: "NV") { nodes { symbol ... on Security { symbol name } ...N } nodes { name } } } fragment N on Security { name symbol }'),
-    q('two operations, the second run', 'query A { securities(search: "A") { nodes { symbol } } } query B { securities(search: "B") { nodes { name } } }', undefined, 'B'),
-    q('an operation name the document lacks', 'query A { securities(search: "A") { nodes { symbol } } }', undefined, 'Nope'),
+    q(
+      'first from a variable past the max',
+      'query ($f: Int) { securities(search: "N", first: $f) { nodes { symbol } } }',
+      { f: 251 },
+    ),
+    q(
+      'two aliases, different first',
+      '{ a: securities(search: "N", first: 1) { nodes { symbol } } b: securities(search: "N", first: 3) { nodes { symbol } } }',
+    ),
+    q(
+      'child aliases, different first',
+      '{ securities(search: "NVLX") { nodes { a: news(first: 1) { nodes { headline } } b: news(first: 4) { nodes { headline } } } } }',
+    ),
+    q(
+      'one key asked three ways',
+      '{ securities(search: "NV") { nodes { symbol ... on Security { symbol name } ...N } nodes { name } } } fragment N on Security { name symbol }',
+    ),
+    q(
+      'two operations, the second run',
+      'query A { securities(search: "A") { nodes { symbol } } } query B { securities(search: "B") { nodes { name } } }',
+      undefined,
+      'B',
+    ),
+    q(
+      'an operation name the document lacks',
+      'query A { securities(search: "A") { nodes { symbol } } }',
+      undefined,
+      'Nope',
+    ),
     q('an alias named __proto__ at the root', '{ __proto__: securities(search: "NVLX") { nodes { symbol } } }'),
-    q('an alias named __proto__ inside', '{ securities(search: "NVLX") { __proto__: nodes { __proto__: symbol companyInfo { __proto__: listDate } } } }'),
-    q('an alias named constructor', '{ constructor: __typename securities(search: "NVLX") { nodes { toString: symbol hasOwnProperty: name } } }'),
-    q('a root security', '{ security(symbol: "NVLX") { symbol name logo { png { url width } svg { sizeKb } } latestQuote { bidPrice time } } }'),
-    q('a root security by FIGI, beside a search', '{ a: security(figi: "NOPE") { symbol } security(symbol: "NVLX") { symbol latestBalanceSheet { reportingPeriodEnd totalAssets treasuryStock } } securities(search: "N") { nodes { symbol } } }'),
+    q(
+      'an alias named __proto__ inside',
+      '{ securities(search: "NVLX") { __proto__: nodes { __proto__: symbol companyInfo { __proto__: listDate } } } }',
+    ),
+    q(
+      'an alias named constructor',
+      '{ constructor: __typename securities(search: "NVLX") { nodes { toString: symbol hasOwnProperty: name } } }',
+    ),
+    q(
+      'a root security',
+      '{ security(symbol: "NVLX") { symbol name logo { png { url width } svg { sizeKb } } latestQuote { bidPrice time } } }',
+    ),
+    q(
+      'a root security by FIGI, beside a search',
+      '{ a: security(figi: "NOPE") { symbol } security(symbol: "NVLX") { symbol latestBalanceSheet { reportingPeriodEnd totalAssets treasuryStock } } securities(search: "N") { nodes { symbol } } }',
+    ),
     q('a root security by ISIN (graphql-js answers)', '{ security(isin: "US0000000000") { symbol } }'),
     q('a root security by two identifiers (an error)', '{ security(symbol: "NVLX", figi: "X") { symbol } }'),
     q('a root security by a bad symbol (an error)', '{ security(symbol: "n v") { symbol } }'),
-    q('refused: @include true', 'query ($x: Boolean!) { securities(search: "N") { nodes { symbol name @include(if: $x) } } }', { x: true }),
-    q('refused: @include false', 'query ($x: Boolean!) { securities(search: "N") { nodes { symbol name @include(if: $x) } } }', { x: false }),
+    q(
+      'refused: @include true',
+      'query ($x: Boolean!) { securities(search: "N") { nodes { symbol name @include(if: $x) } } }',
+      { x: true },
+    ),
+    q(
+      'refused: @include false',
+      'query ($x: Boolean!) { securities(search: "N") { nodes { symbol name @include(if: $x) } } }',
+      { x: false },
+    ),
     q('refused: @skip', '{ securities(search: "N") @skip(if: false) { nodes { symbol } } }'),
     q('refused: totalCount', '{ securities(search: "N") { totalCount nodes { symbol } } }'),
     q('refused: a child totalCount', '{ securities(search: "NVLX") { nodes { ratings { totalCount } } } }'),
-    q('refused: the node id and a fragment on Node', '{ securities(search: "NVLX") { nodes { id ... on Node { id } } } }'),
-    q('refused: a list of children', '{ securities(search: "NVLX") { nodes { news { nodes { securities { ticker } } } } } }'),
-    q('the press releases of news items', '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 10) { nodes { news(first: 5) { nodes { headline createdAt associatedPressReleases { __typename headline publishTime } associatedPressReleaseIds } } } } }'),
-    q('the press releases of news items, aliased twice', '{ securities(search: "N") { nodes { news { nodes { a: associatedPressReleases { headline } b: associatedPressReleases { publishTime headline } } } } } }'),
-    q('latest trade, latest balance sheet by timeframe', '{ securities(search: "NV") { nodes { latestTrade { price time } latestBalanceSheet(timeframe: ANNUAL) { fiscalYear } } } }'),
+    q(
+      'refused: the node id and a fragment on Node',
+      '{ securities(search: "NVLX") { nodes { id ... on Node { id } } } }',
+    ),
+    q(
+      'refused: a list of children',
+      '{ securities(search: "NVLX") { nodes { news { nodes { securities { ticker } } } } } }',
+    ),
+    q(
+      'the press releases of news items',
+      '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 10) { nodes { news(first: 5) { nodes { headline createdAt associatedPressReleases { __typename headline publishTime } associatedPressReleaseIds } } } } }',
+    ),
+    q(
+      'the press releases of news items, aliased twice',
+      '{ securities(search: "N") { nodes { news { nodes { a: associatedPressReleases { headline } b: associatedPressReleases { publishTime headline } } } } } }',
+    ),
+    q(
+      'latest trade, latest balance sheet by timeframe',
+      '{ securities(search: "NV") { nodes { latestTrade { price time } latestBalanceSheet(timeframe: ANNUAL) { fiscalYear } } } }',
+    ),
     q('refused: trade conditions', '{ securities(search: "NV") { nodes { latestTrade { conditions } } } }'),
     q('invalid: an unknown field', '{ securities(search: "N") { nodes { nope } } }'),
     q('invalid: conflicting fields under one key', '{ securities(search: "N") { nodes { x: symbol x: name } } }'),

@@ -31,15 +31,25 @@ async function post(app: App, c: PlanCase, key: string): Promise<Answer> {
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify({ query: c.query, variables: c.variables, operationName: c.operationName }),
   });
-  return { status: res.status, contentType: res.headers.get('content-type'), etag: res.headers.get('etag'), body: await res.text() };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    etag: res.headers.get('etag'),
+    body: await res.text(),
+  };
 }
 
 type Cursors = Record<keyof typeof CURSOR, string>;
 
 /** `c` with each cursor stand-in replaced by the cursor an earlier answer gave. */
 function withCursors(c: PlanCase, cursors: Cursors): PlanCase {
-  const swap = (text: string) => Object.entries(CURSOR).reduce((t, [k, token]) => t.split(token).join(cursors[k as keyof Cursors]), text);
-  return { ...c, query: swap(c.query), ...(c.variables ? { variables: JSON.parse(swap(JSON.stringify(c.variables))) as Record<string, unknown> } : {}) };
+  const swap = (text: string) =>
+    Object.entries(CURSOR).reduce((t, [k, token]) => t.split(token).join(cursors[k as keyof Cursors]), text);
+  return {
+    ...c,
+    query: swap(c.query),
+    ...(c.variables ? { variables: JSON.parse(swap(JSON.stringify(c.variables))) as Record<string, unknown> } : {}),
+  };
 }
 
 /** The `endCursor`s of a securities page and of one security's ratings, news and trades, as graphql-js answers them. */
@@ -49,8 +59,14 @@ async function cursorsOf(app: App): Promise<Cursors> {
   const answer = await post(app, { name: 'cursors', query }, CALLERS.enterprise);
   const page = (JSON.parse(answer.body) as { data: { securities: any } }).data.securities;
   const first = page.nodes[0];
-  const cursors = { security: page.pageInfo.endCursor, rating: first.ratings.pageInfo.endCursor, news: first.news.pageInfo.endCursor, trade: first.trades.pageInfo.endCursor };
-  for (const [k, v] of Object.entries(cursors)) if (typeof v !== 'string') throw new Error(`no ${k} cursor in ${answer.body}`);
+  const cursors = {
+    security: page.pageInfo.endCursor,
+    rating: first.ratings.pageInfo.endCursor,
+    news: first.news.pageInfo.endCursor,
+    trade: first.trades.pageInfo.endCursor,
+  };
+  for (const [k, v] of Object.entries(cursors))
+    if (typeof v !== 'string') throw new Error(`no ${k} cursor in ${answer.body}`);
   return cursors as Cursors;
 }
 
@@ -77,7 +93,10 @@ interface Apps {
 
 async function appsOver(tdb: TestDatabase): Promise<Apps> {
   const h = await graphqlHarness(tdb, { RATE_LIMIT_FREE: '1000000' });
-  const pair = (env: Record<string, string>) => ({ planned: h.appWith(env), resolved: h.appWith({ ...env, GRAPHQL_PLANNED: 'false' }) });
+  const pair = (env: Record<string, string>) => ({
+    planned: h.appWith(env),
+    resolved: h.appWith({ ...env, GRAPHQL_PLANNED: 'false' }),
+  });
   const pairs = () => ({ uncached: pair({ RESPONSE_CACHE_TTL_SECONDS: '0' }), cached: pair({}) });
   return {
     h,
@@ -116,15 +135,25 @@ describe('planned execution answers as graphql-js does', () => {
   witnesses(() => apps);
 });
 
-const RATINGS_AND_NEWS = '{ securities(search: "N", first: 3) { nodes { symbol companyInfo { listDate address { city } } ratings(first: 2) { nodes { firm createdAt } } news(first: 2) { edges { cursor node { type newsId } } } } } }';
-const TRADES = '{ securities(search: "NV") { pageInfo { endCursor } nodes { financials { marketCap } trades(first: 3, order: ASC) { pageInfo { hasNextPage } nodes { time price sequenceNumber } } } } }';
-const FILTERED = '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 4) { nodes { ratings(filter: { exchange: "NYSE" }) { nodes { ratingId } } } } }';
+const RATINGS_AND_NEWS =
+  '{ securities(search: "N", first: 3) { nodes { symbol companyInfo { listDate address { city } } ratings(first: 2) { nodes { firm createdAt } } news(first: 2) { edges { cursor node { type newsId } } } } } }';
+const TRADES =
+  '{ securities(search: "NV") { pageInfo { endCursor } nodes { financials { marketCap } trades(first: 3, order: ASC) { pageInfo { hasNextPage } nodes { time price sequenceNumber } } } } }';
+const FILTERED =
+  '{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 4) { nodes { ratings(filter: { exchange: "NYSE" }) { nodes { ratingId } } } } }';
 const SECURITIES_ONLY = '{ securities(search: "NV") { nodes { symbol name tickerMeta { active lastUpdatedUtc } } } }';
 
 /** The statements a request costs once it has run before (`countWarmStatements` in helpers.ts), and its answer then. */
-async function warm(apps: Apps, app: App, query: string, key: string = CALLERS.enterprise): Promise<{ statements: number; body: string }> {
+async function warm(
+  apps: Apps,
+  app: App,
+  query: string,
+  key: string = CALLERS.enterprise,
+): Promise<{ statements: number; body: string }> {
   let body = '';
-  const statements = await apps.h.countWarmStatements(async () => (body = (await post(app, { name: query, query }, key)).body));
+  const statements = await apps.h.countWarmStatements(
+    async () => (body = (await post(app, { name: query, query }, key)).body),
+  );
   return { statements, body };
 }
 
@@ -143,7 +172,8 @@ function witnesses(of: () => Apps): void {
 
   it('reads the press releases a news item lists as graphql-js does: in order, repeats kept, anything but a known id skipped', async () => {
     const apps = of();
-    const ITEM = '{ security(symbol: "NVLX") { news(first: 1) { nodes { newsItemId associatedPressReleaseIds associatedPressReleases { headline } } } } }';
+    const ITEM =
+      '{ security(symbol: "NVLX") { news(first: 1) { nodes { newsItemId associatedPressReleaseIds associatedPressReleases { headline } } } } }';
     const before = JSON.parse((await warm(apps, apps.resolvedUncached, ITEM)).body).data.security.news.nodes[0];
     const [a, b] = await apps.h.db.prisma.pressRelease.findMany({ take: 2, orderBy: { id: 'asc' } });
     const lists = [
@@ -154,15 +184,22 @@ function witnesses(of: () => Apps): void {
     ];
     try {
       for (const list of lists) {
-        await apps.h.db.prisma.$executeRawUnsafe(`UPDATE "NewsItem" SET "associatedPressReleases" = '${list}'::jsonb WHERE "id" = ${Number(before.newsItemId)}`);
+        await apps.h.db.prisma.$executeRawUnsafe(
+          `UPDATE "NewsItem" SET "associatedPressReleases" = '${list}'::jsonb WHERE "id" = ${Number(before.newsItemId)}`,
+        );
         const planned = await warm(apps, apps.plannedUncached, ITEM);
         const resolved = await warm(apps, apps.resolvedUncached, ITEM);
         expect(planned.body, list).toBe(resolved.body);
         if (!list.includes('1e400')) expect(planned.statements, list).toBe(1);
       }
-      expect(JSON.parse((await warm(apps, apps.plannedUncached, ITEM)).body).data.security.news.nodes[0].associatedPressReleases).toHaveLength(1);
+      expect(
+        JSON.parse((await warm(apps, apps.plannedUncached, ITEM)).body).data.security.news.nodes[0]
+          .associatedPressReleases,
+      ).toHaveLength(1);
     } finally {
-      await apps.h.db.prisma.$executeRawUnsafe(`UPDATE "NewsItem" SET "associatedPressReleases" = '${JSON.stringify(before.associatedPressReleaseIds)}'::jsonb WHERE "id" = ${Number(before.newsItemId)}`);
+      await apps.h.db.prisma.$executeRawUnsafe(
+        `UPDATE "NewsItem" SET "associatedPressReleases" = '${JSON.stringify(before.associatedPressReleaseIds)}'::jsonb WHERE "id" = ${Number(before.newsItemId)}`,
+      );
     }
     const first = JSON.parse((await warm(apps, apps.plannedUncached, ITEM)).body);
     expect(first.data.security.news.nodes[0].associatedPressReleases).toEqual(before.associatedPressReleases);
@@ -170,10 +207,13 @@ function witnesses(of: () => Apps): void {
 
   it('a document the planner refuses, or a caller it leaves to graphql-js, costs the same both ways', async () => {
     const apps = of();
-    const refused = '{ security(symbol: "NVLX") { symbol news { nodes { securities { ticker } } } } securities(search: "N") { nodes { symbol } } }';
+    const refused =
+      '{ security(symbol: "NVLX") { symbol news { nodes { securities { ticker } } } } securities(search: "N") { nodes { symbol } } }';
     expect(await warm(apps, apps.plannedUncached, refused)).toEqual(await warm(apps, apps.resolvedUncached, refused));
     // without `trades`, graphql-js answers (and says why)
-    expect(await warm(apps, apps.plannedUncached, TRADES, CALLERS.free)).toEqual(await warm(apps, apps.resolvedUncached, TRADES, CALLERS.free));
+    expect(await warm(apps, apps.plannedUncached, TRADES, CALLERS.free)).toEqual(
+      await warm(apps, apps.resolvedUncached, TRADES, CALLERS.free),
+    );
   });
 
   it('with the response cache, an answer it may keep is kept as graphql-js’s is; one it never keeps is still planned', async () => {
@@ -193,12 +233,17 @@ describe('planDocument', () => {
   it('plans a document made of fields it knows: its roots, in order, and the entitlements it needs', () => {
     const template = plan(`${RATINGS_AND_NEWS.slice(0, -1)} __typename }`);
     if (typeof template === 'string') throw new Error(`refused: ${template}`);
-    expect(template.roots.map((r) => [r.kind, r.key])).toEqual([['connection', 'securities'], ['typename', '__typename']]);
+    expect(template.roots.map((r) => [r.kind, r.key])).toEqual([
+      ['connection', 'securities'],
+      ['typename', '__typename'],
+    ]);
     expect([...template.resources].sort()).toEqual(['news', 'ratings', 'securities']);
     const trades = plan(TRADES);
     expect(typeof trades !== 'string' && [...trades.resources].sort()).toEqual(['securities', 'trades']);
     // a company page: one security, its logo's rendition, latest quote and balance sheet
-    const company = plan('{ security(symbol: "NVLX") { logo { png { url } } latestQuote { time } latestBalanceSheet { totalAssets } } }');
+    const company = plan(
+      '{ security(symbol: "NVLX") { logo { png { url } } latestQuote { time } latestBalanceSheet { totalAssets } } }',
+    );
     if (typeof company === 'string') throw new Error(`refused: ${company}`);
     expect(company.roots.map((r) => r.kind)).toEqual(['one']);
     expect([...company.resources].sort()).toEqual(['balanceSheets', 'logos', 'quotes', 'securities']);

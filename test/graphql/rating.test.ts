@@ -3,7 +3,8 @@ import type { Prisma, Rating } from '../../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './helpers.js';
 import { testDatabases } from '../helpers.js';
 
-const FIELDS = 'id ratingId firm ticker exchange company action rating priceTarget story isRating createdAt updatedAt security { symbol }';
+const FIELDS =
+  'id ratingId firm ticker exchange company action rating priceTarget story isRating createdAt updatedAt security { symbol }';
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] as const satisfies Prisma.RatingOrderByWithRelationInput[];
 
 interface Node {
@@ -16,7 +17,14 @@ interface Node {
 /** A stored rating in the shape the API answers with. */
 function answer(r: Rating) {
   const { id, createdAt, updatedAt, ...rest } = r;
-  return { ...rest, id: expect.any(String), ratingId: id, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString(), security: { symbol: r.ticker } };
+  return {
+    ...rest,
+    id: expect.any(String),
+    ratingId: id,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+    security: { symbol: r.ticker },
+  };
 }
 
 describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
@@ -30,7 +38,10 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
   });
 
   async function ratingsQuery(filter: Record<string, unknown>, first = 100) {
-    const res = await h.gql(`query($f: RatingFilter, $n: Int) { ratings(filter: $f, first: $n) { totalCount nodes { ${FIELDS} } } }`, { f: filter, n: first });
+    const res = await h.gql(
+      `query($f: RatingFilter, $n: Int) { ratings(filter: $f, first: $n) { totalCount nodes { ${FIELDS} } } }`,
+      { f: filter, n: first },
+    );
     expect(res.errors).toBeUndefined();
     return res.data.ratings as { totalCount: number; nodes: Node[] };
   }
@@ -46,7 +57,10 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
 
   it('filters by symbol: one string, a comma list or a list, case-insensitive', async () => {
     const [a, b] = await h.db.prisma.rating.findMany({ distinct: ['ticker'], orderBy: { ticker: 'asc' }, take: 2 });
-    const want = await h.db.prisma.rating.findMany({ where: { ticker: { in: [a!.ticker, b!.ticker] } }, orderBy: NEWEST_FIRST });
+    const want = await h.db.prisma.rating.findMany({
+      where: { ticker: { in: [a!.ticker, b!.ticker] } },
+      orderBy: NEWEST_FIRST,
+    });
     const onlyA = want.filter((r) => r.ticker === a!.ticker);
     expect(onlyA.length).toBeGreaterThan(0);
     expect(onlyA.length).toBeLessThan(want.length);
@@ -94,9 +108,13 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
     let after: string | null = null;
     for (let pages = 0; ; pages++) {
       expect(pages).toBeLessThan(all.length);
-      const res: GraphQLResult = await h.gql(`query($after: String) { ratings(first: 100, after: $after) { totalCount nodes { ratingId } pageInfo { hasNextPage endCursor } } }`, { after });
+      const res: GraphQLResult = await h.gql(
+        `query($after: String) { ratings(first: 100, after: $after) { totalCount nodes { ratingId } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+      );
       expect(res.errors).toBeUndefined();
-      const page: { totalCount: number; nodes: Node[]; pageInfo: { hasNextPage: boolean; endCursor: string } } = res.data.ratings;
+      const page: { totalCount: number; nodes: Node[]; pageInfo: { hasNextPage: boolean; endCursor: string } } =
+        res.data.ratings;
       expect(page.totalCount).toBe(all.length);
       seen.push(...page.nodes.map((n) => n.ratingId));
       if (!page.pageInfo.hasNextPage) break;
@@ -106,7 +124,12 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
   });
 
   it("a security's ratings are its symbol's newest, filtered, and page with `after`", async () => {
-    const busiest = await h.db.prisma.rating.groupBy({ by: ['ticker'], _count: { _all: true }, orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }], take: 1 });
+    const busiest = await h.db.prisma.rating.groupBy({
+      by: ['ticker'],
+      _count: { _all: true },
+      orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }],
+      take: 1,
+    });
     const symbol = busiest[0]!.ticker;
     const mine = await h.db.prisma.rating.findMany({ where: { ticker: symbol }, orderBy: NEWEST_FIRST });
     const query = `query($s: String, $f: SecurityRatingFilter, $after: String) {
@@ -137,10 +160,16 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
   it.each([
     ['first: 0', /"first" must be an integer from 1 to 100; got 0/],
     ['first: 101', /"first" must be an integer from 1 to 100; got 101/],
-    ['filter: { from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z" }', /"filter.from" \(2026-02-01T00:00:00.000Z\) is after "filter.to"/],
+    [
+      'filter: { from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z" }',
+      /"filter.from" \(2026-02-01T00:00:00.000Z\) is after "filter.to"/,
+    ],
     ['filter: { symbol: "AAPL,MS FT" }', /"filter.symbol".*got "MS FT"/],
     ['filter: { symbol: ["TOO-LONG-SYMBOL-XXXXXX"] }', /"filter.symbol".*got "TOO-LONG-SYMBOL-XXXXXX"/],
-    ['after: "WyJyYXRpbmciLCJkZXNjIiwieCIsMV0"', /after: "WyJyYXRpbmciLCJkZXNjIiwieCIsMV0" is not a cursor of this list/],
+    [
+      'after: "WyJyYXRpbmciLCJkZXNjIiwieCIsMV0"',
+      /after: "WyJyYXRpbmciLCJkZXNjIiwieCIsMV0" is not a cursor of this list/,
+    ],
   ])('rejects %s with BAD_USER_INPUT naming the argument', async (args, message) => {
     const res = await h.gql(`{ ratings(${args}) { nodes { firm } } }`);
     expect(res.data?.ratings ?? null).toBeNull();

@@ -14,7 +14,8 @@ describe.each(testDatabases())('GraphQL securities on $name', (tdb) => {
 
   it('security(symbol) returns every field group of the legacy document with the stored values', async () => {
     const row = await h.db.prisma.security.findFirstOrThrow({ orderBy: { id: 'asc' } });
-    const { data, errors } = await h.gql(`query($s: String!) { security(symbol: $s) {
+    const { data, errors } = await h.gql(
+      `query($s: String!) { security(symbol: $s) {
       id securityId symbol name status
       classification { gics gicsCode sicCode }
       companyInfo { address { city postalCode } totalEmployees listDate }
@@ -22,25 +23,38 @@ describe.each(testDatabases())('GraphQL securities on $name', (tdb) => {
       financials { marketCap weightedSharesOutstanding }
       identifiers { figi isin cusip cik figiComposite }
       tickerMeta { active currencyName lastUpdatedUtc }
-    } }`, { s: row.symbol.toLowerCase() });
+    } }`,
+      { s: row.symbol.toLowerCase() },
+    );
     expect(errors).toBeUndefined();
     expect(data.security).toMatchObject({
       securityId: row.id,
       symbol: row.symbol,
       name: row.name,
       classification: { gics: row.gics, gicsCode: row.gicsCode, sicCode: row.sicCode },
-      companyInfo: { address: { city: row.city, postalCode: row.postalCode }, totalEmployees: row.totalEmployees, listDate: row.listDate },
+      companyInfo: {
+        address: { city: row.city, postalCode: row.postalCode },
+        totalEmployees: row.totalEmployees,
+        listDate: row.listDate,
+      },
       exchangeInfo: { micCode: row.micCode },
       financials: { marketCap: row.marketCap!.toString() },
       identifiers: { figi: row.figi, isin: row.isin, cusip: row.cusip, cik: row.cik },
       tickerMeta: { active: row.active, lastUpdatedUtc: row.lastUpdatedUtc?.toISOString() },
     });
     // the same record by every other identifier, and through node(id)
-    for (const [arg, value] of [['figi', row.figi], ['isin', row.isin], ['cusip', row.cusip], ['cik', String(Number(row.cik))]] as const) {
+    for (const [arg, value] of [
+      ['figi', row.figi],
+      ['isin', row.isin],
+      ['cusip', row.cusip],
+      ['cik', String(Number(row.cik))],
+    ] as const) {
       const r = await h.gql(`query($v: String!) { security(${arg}: $v) { securityId } }`, { v: value });
       expect(r.data.security?.securityId, arg).toBe(row.id);
     }
-    const node = await h.gql('query($id: ID!) { node(id: $id) { ... on Security { securityId } } }', { id: data.security.id });
+    const node = await h.gql('query($id: ID!) { node(id: $id) { ... on Security { securityId } } }', {
+      id: data.security.id,
+    });
     expect(node.data.node.securityId).toBe(row.id);
   });
 
@@ -70,12 +84,17 @@ describe.each(testDatabases())('GraphQL securities on $name', (tdb) => {
       ['GICS_CODE', sample.gicsCode!.slice(0, 2), (s) => s.gicsCode],
     ];
     for (const [type, search, field] of cases) {
-      const expected = all.filter((s) => (type === 'CIK' ? field(s) === search : (field(s) ?? '').startsWith(search.toUpperCase()))).length;
+      const expected = all.filter((s) =>
+        type === 'CIK' ? field(s) === search : (field(s) ?? '').startsWith(search.toUpperCase()),
+      ).length;
       const seen: string[] = [];
       let after: string | null = null;
       let total = -1;
       do {
-        const r: any = await h.gql('query($s: String!, $t: SecuritySearchType, $a: String) { securities(search: $s, searchType: $t, first: 7, after: $a) { totalCount pageInfo { hasNextPage endCursor } nodes { securityId } } }', { s: search, t: type, a: after });
+        const r: any = await h.gql(
+          'query($s: String!, $t: SecuritySearchType, $a: String) { securities(search: $s, searchType: $t, first: 7, after: $a) { totalCount pageInfo { hasNextPage endCursor } nodes { securityId } } }',
+          { s: search, t: type, a: after },
+        );
         expect(r.errors, type).toBeUndefined();
         total = r.data.securities.totalCount;
         seen.push(...r.data.securities.nodes.map((n: { securityId: string }) => n.securityId));
@@ -90,7 +109,10 @@ describe.each(testDatabases())('GraphQL securities on $name', (tdb) => {
 
   it('rejects bad search arguments with coded errors naming the argument', async () => {
     const cases: [string, RegExp][] = [
-      ['{ securities(search: "A", first: 0) { totalCount } }', /argument "first" must be an integer from 1 to 250; got 0/],
+      [
+        '{ securities(search: "A", first: 0) { totalCount } }',
+        /argument "first" must be an integer from 1 to 250; got 0/,
+      ],
       ['{ securities(search: "A", first: 251) { totalCount } }', /got 251/],
       ['{ securities(search: "A", after: "bm9wZQ") { totalCount } }', /after: .* is not a cursor of this list/],
       ['{ securities(search: "A", searchType: NOPE) { totalCount } }', /argument "searchType"/],
@@ -103,7 +125,10 @@ describe.each(testDatabases())('GraphQL securities on $name', (tdb) => {
     }
     // a cursor of one search is not valid for a search of another field
     const a = await h.gql('{ securities(search: "A", first: 1) { pageInfo { endCursor } } }');
-    const r = await h.gql('query($c: String) { securities(search: "US", searchType: EXCHANGE_COUNTRY, after: $c) { totalCount } }', { c: a.data.securities.pageInfo.endCursor });
+    const r = await h.gql(
+      'query($c: String) { securities(search: "US", searchType: EXCHANGE_COUNTRY, after: $c) { totalCount } }',
+      { c: a.data.securities.pageInfo.endCursor },
+    );
     expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 });

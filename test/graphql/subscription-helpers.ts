@@ -13,12 +13,24 @@ import { attachWebSocket } from '../../src/graphql/ws.js';
 
 /** NDJSON with bigints written as bare digits, as a vendor's feed carries 19-digit timestamps. */
 export const ndjson = (records: object[]) =>
-  records.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `#${v}#` : v)).replace(/"#(\d+)#"/g, '$1')).join('\n') + '\n';
+  records
+    .map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `#${v}#` : v)).replace(/"#(\d+)#"/g, '$1'))
+    .join('\n') + '\n';
 
 export const SIP = 1_795_208_399_869_397_596n; // 19 digits: no double holds it
 export const SEQ = 9_007_199_254_740_993n; // 2^53 + 1
 
-export const trade = (symbol: string, sequence: bigint, sip = SIP) => ({ symbol, conditions: [12, 37], exchange: 4, id: `t${sequence}`, price: 412.5, sequence_number: sequence, sip_timestamp: sip, size: 100, tape: 3 });
+export const trade = (symbol: string, sequence: bigint, sip = SIP) => ({
+  symbol,
+  conditions: [12, 37],
+  exchange: 4,
+  id: `t${sequence}`,
+  price: 412.5,
+  sequence_number: sequence,
+  sip_timestamp: sip,
+  size: 100,
+  tape: 3,
+});
 
 // ------------------------------------------------------------------ SSE
 
@@ -35,7 +47,10 @@ export interface EventStream {
 
 export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export const fetchOf = (app: App) => async (url: string, init: RequestInit) => app.fetch(url, init);
@@ -44,7 +59,13 @@ export const fetchOf = (app: App) => async (url: string, init: RequestInit) => a
  * A subscription over SSE (POST, Accept: text/event-stream), as graphql-sse and curl -N send it.
  * Nothing is read until asked for: a stream nobody reads is a client that does not read.
  */
-export async function sse(fetchFn: (url: string, init: RequestInit) => Promise<Response>, base: string, query: string, headers: Record<string, string>, variables?: object): Promise<EventStream> {
+export async function sse(
+  fetchFn: (url: string, init: RequestInit) => Promise<Response>,
+  base: string,
+  query: string,
+  headers: Record<string, string>,
+  variables?: object,
+): Promise<EventStream> {
   const response = await fetchFn(`${base}/graphql`, {
     method: 'POST',
     headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...headers },
@@ -63,7 +84,12 @@ export async function sse(fetchFn: (url: string, init: RequestInit) => Promise<R
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (block.startsWith(':')) continue; // keep-alive ping
-        const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
+        const field = (name: string) =>
+          block
+            .split('\n')
+            .find((l) => l.startsWith(`${name}:`))
+            ?.slice(name.length + 1)
+            .trim() ?? '';
         return { event: field('event'), data: field('data') };
       }
       const { value, done } = await (reader ??= response.body!.getReader()).read();
@@ -80,7 +106,8 @@ export async function sse(fetchFn: (url: string, init: RequestInit) => Promise<R
   };
   const rest = async () => {
     const events: { event: string; data: any }[] = [];
-    for (let e = await read(); e; e = await read()) events.push({ event: e.event, data: e.event === 'next' ? JSON.parse(e.data) : e.data });
+    for (let e = await read(); e; e = await read())
+      events.push({ event: e.event, data: e.event === 'next' ? JSON.parse(e.data) : e.data });
     return events;
   };
   return {
@@ -147,18 +174,31 @@ export function wsClients(url: () => string) {
             }
           }
         : WebSocket;
-      const c = createClient({ url: url(), webSocketImpl: Impl, connectionParams, retryAttempts: 0, lazy, onNonLazyError: () => {}, on: { closed: (e) => Object.assign(closed, { code: (e as CloseEvent).code, reason: (e as CloseEvent).reason }) } });
+      const c = createClient({
+        url: url(),
+        webSocketImpl: Impl,
+        connectionParams,
+        retryAttempts: 0,
+        lazy,
+        onNonLazyError: () => {},
+        on: {
+          closed: (e) => Object.assign(closed, { code: (e as CloseEvent).code, reason: (e as CloseEvent).reason }),
+        },
+      });
       clients.push(c);
       return { client: c, closed };
     },
     /** One operation's messages: results, and the error or completion that ended it. */
     run(c: Client, query: string, variables?: Record<string, unknown>): WsOperation {
       const state = { results: [] as any[], error: undefined as unknown, done: false };
-      const dispose = c.subscribe({ query, ...(variables ? { variables } : {}) }, {
-        next: (r) => void state.results.push(r),
-        error: (e) => void ((state.error = e), (state.done = true)),
-        complete: () => void (state.done = true),
-      });
+      const dispose = c.subscribe(
+        { query, ...(variables ? { variables } : {}) },
+        {
+          next: (r) => void state.results.push(r),
+          error: (e) => void ((state.error = e), (state.done = true)),
+          complete: () => void (state.done = true),
+        },
+      );
       return Object.assign(state, { dispose });
     },
     disposeAll: () => Promise.all(clients.map((c) => c.dispose())),

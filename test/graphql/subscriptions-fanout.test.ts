@@ -15,7 +15,17 @@ import { countingBus, fetchOf, listening, SIP, sse, wsClients, type EventStream 
 const FIELDS = 'id symbol tradeId price size exchange tape conditions sequenceNumber sipTimestamp time';
 const TRADES = (symbol: string) => `subscription { tradeAdded(symbol: "${symbol}") { ${FIELDS} } }`;
 /** A trade as the import publishes it (the stored row). */
-const row = (symbol: string, n: number) => ({ symbol, sequenceNumber: BigInt(n), sipTimestamp: SIP + BigInt(n), tradeId: `t${n}`, price: 412.5, size: 100, exchange: 4, tape: 3, conditions: [12, 37] });
+const row = (symbol: string, n: number) => ({
+  symbol,
+  sequenceNumber: BigInt(n),
+  sipTimestamp: SIP + BigInt(n),
+  tradeId: `t${n}`,
+  price: 412.5,
+  size: 100,
+  exchange: 4,
+  tape: 3,
+  conditions: [12, 37],
+});
 
 describe.each(testDatabases())('fan-out on $name', (tdb) => {
   let h: AuthHarness;
@@ -37,18 +47,25 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
 
   /** An app over the suite's database and bus with `env`, listening for WebSocket clients too. */
   async function gateway(env: Record<string, string>) {
-    const app = createApp({ config: testConfig(h.config.database, {}, { ...RELAXED, ...env }), db: h.db, events: counted.bus });
+    const app = createApp({
+      config: testConfig(h.config.database, {}, { ...RELAXED, ...env }),
+      db: h.db,
+      events: counted.bus,
+    });
     const server = await listening(app, h.config.graphql.maxBodyBytes);
     servers.push(server);
     const ws = wsClients(() => server.url);
     clients.push(ws);
-    const subscribe = (key: string, query = TRADES('NVLX')) => sse(fetchOf(app), 'http://test', query, { 'x-api-key': key });
+    const subscribe = (key: string, query = TRADES('NVLX')) =>
+      sse(fetchOf(app), 'http://test', query, { 'x-api-key': key });
     return { app, ws, subscribe };
   }
 
   async function keys(tier: Tier, n = 1): Promise<string[]> {
     const user = await freshUser(h.db, tier);
-    return Promise.all(Array.from({ length: n }, async (_, i) => (await createApiKey(h.db, user.id, `k${i}`, 1_000)).key));
+    return Promise.all(
+      Array.from({ length: n }, async (_, i) => (await createApiKey(h.db, user.id, `k${i}`, 1_000)).key),
+    );
   }
 
   /** Counts the executions of `tradeAdded` (its resolver runs once per event per execution) and the serializations of its results. */
@@ -63,7 +80,9 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
     const stringify = vi.spyOn(JSON, 'stringify');
     return {
       counts,
-      serializations: () => stringify.mock.calls.filter(([v]) => (v as { data?: { tradeAdded?: unknown } } | undefined)?.data?.tradeAdded).length,
+      serializations: () =>
+        stringify.mock.calls.filter(([v]) => (v as { data?: { tradeAdded?: unknown } } | undefined)?.data?.tradeAdded)
+          .length,
       restore() {
         field.resolve = resolve;
         stringify.mockRestore();
@@ -79,7 +98,12 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
     const spy = spies();
     try {
       await counted.bus.publishAll([0, 1, 2].map((n) => [tradeTopic('NVLX'), row('NVLX', n)] as const));
-      for (const s of streams) expect([(await s.next()).data.tradeAdded.sequenceNumber, (await s.next()).data.tradeAdded.sequenceNumber, (await s.next()).data.tradeAdded.sequenceNumber]).toEqual(['0', '1', '2']);
+      for (const s of streams)
+        expect([
+          (await s.next()).data.tradeAdded.sequenceNumber,
+          (await s.next()).data.tradeAdded.sequenceNumber,
+          (await s.next()).data.tradeAdded.sequenceNumber,
+        ]).toEqual(['0', '1', '2']);
       expect(spy.counts.executions).toBe(3);
       expect(spy.serializations()).toBe(3);
     } finally {
@@ -94,7 +118,10 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
     const [a, b] = await keys('pro', 2);
     const before = counted.started();
     const streams = [await subscribe(a!), await subscribe(b!), await subscribe(a!)];
-    const ops = [ws.client({ apiKey: a }), ws.client({ apiKey: b })].flatMap(({ client }) => [ws.run(client, TRADES('NVLX')), ws.run(client, TRADES('NVLX'))]);
+    const ops = [ws.client({ apiKey: a }), ws.client({ apiKey: b })].flatMap(({ client }) => [
+      ws.run(client, TRADES('NVLX')),
+      ws.run(client, TRADES('NVLX')),
+    ]);
     await expect.poll(() => counted.started() - before, { timeout: 5_000 }).toBe(7);
     const spy = spies();
     try {
@@ -102,7 +129,11 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
       const got = await Promise.all(streams.map((s) => s.next()));
       await expect.poll(() => ops.every((o) => o.results.length === 1), { timeout: 5_000 }).toBe(true);
       for (const r of [...got, ...ops.map((o) => o.results[0])]) expect(r).toEqual(got[0]);
-      expect(got[0].data.tradeAdded).toMatchObject({ sequenceNumber: '7', sipTimestamp: String(SIP + 7n), conditions: [12, 37] });
+      expect(got[0].data.tradeAdded).toMatchObject({
+        sequenceNumber: '7',
+        sipTimestamp: String(SIP + 7n),
+        conditions: [12, 37],
+      });
       expect(spy.counts.executions).toBe(1);
       expect(spy.serializations()).toBe(1);
     } finally {
@@ -126,21 +157,40 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
     expect(refusedSse.response.status).toBe(429);
     expect(refusedSse.response.headers.get('retry-after')).toBe('10');
     expect(await refusedSse.rest()).toEqual([
-      { event: 'next', data: { errors: [expect.objectContaining({ message: expect.stringMatching(/^a user may hold 3 live subscriptions at once \(SUBSCRIPTIONS_PER_CALLER.*this one holds 3/), extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })] } },
+      {
+        event: 'next',
+        data: {
+          errors: [
+            expect.objectContaining({
+              message: expect.stringMatching(
+                /^a user may hold 3 live subscriptions at once \(SUBSCRIPTIONS_PER_CALLER.*this one holds 3/,
+              ),
+              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+            }),
+          ],
+        },
+      },
       { event: 'complete', data: '' },
     ]);
     const refusedWs = ws.run(conn, news('E'));
     await expect.poll(() => refusedWs.done, { timeout: 5_000 }).toBe(true);
-    expect(refusedWs.results).toEqual([{ errors: [expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })] }]);
+    expect(refusedWs.results).toEqual([
+      { errors: [expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })] },
+    ]);
     expect(third.done).toBe(false);
 
     // one ends: the user has room again
     await held.shift()!.cancel();
-    await expect.poll(async () => {
-      const s = await subscribe(k1!, news('F'));
-      if (s.response.status === 200) held.push(s);
-      return s.response.status;
-    }, { timeout: 5_000 }).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const s = await subscribe(k1!, news('F'));
+          if (s.response.status === 200) held.push(s);
+          return s.response.status;
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(200);
 
     // 3 held by that user; 2 more by another fill the instance
     const [other] = await keys('free');
@@ -152,7 +202,12 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
     const full = await subscribe(third_user!, news('I'));
     expect(full.response.status).toBe(503);
     expect(full.response.headers.get('retry-after')).toBe('10');
-    expect((await full.next()).errors[0]).toMatchObject({ message: expect.stringMatching(/^this instance serves its maximum of 5 live subscriptions \(SUBSCRIPTIONS_PER_INSTANCE\)/), extensions: { code: 'SUBSCRIPTIONS_FULL' } });
+    expect((await full.next()).errors[0]).toMatchObject({
+      message: expect.stringMatching(
+        /^this instance serves its maximum of 5 live subscriptions \(SUBSCRIPTIONS_PER_INSTANCE\)/,
+      ),
+      extensions: { code: 'SUBSCRIPTIONS_FULL' },
+    });
     const fullWs = ws.run(ws.client({ apiKey: third_user }).client, news('J'));
     await expect.poll(() => fullWs.done, { timeout: 5_000 }).toBe(true);
     expect(fullWs.results[0].errors[0].extensions).toEqual({ code: 'SUBSCRIPTIONS_FULL' });
@@ -174,7 +229,9 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
       while (got.length < 300) got.push((await reader.next(10_000)).data.tradeAdded.sequenceNumber);
     })();
     for (let round = 0; round < 10; round++) {
-      await counted.bus.publishAll(Array.from({ length: 30 }, (_, i) => [tradeTopic('SLOW'), row('SLOW', round * 30 + i)] as const));
+      await counted.bus.publishAll(
+        Array.from({ length: 30 }, (_, i) => [tradeTopic('SLOW'), row('SLOW', round * 30 + i)] as const),
+      );
       await expect.poll(() => got.length, { timeout: 10_000 }).toBe((round + 1) * 30);
     }
     await reading;
@@ -182,7 +239,19 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
 
     const events = await idle.rest();
     expect(events.slice(-2)).toEqual([
-      { event: 'next', data: { errors: [{ message: expect.stringMatching(/^this subscription left more than 4096 bytes of events unread \(SUBSCRIPTION_BUFFER_BYTES\)/), extensions: { code: 'SLOW_CONSUMER' } }] } },
+      {
+        event: 'next',
+        data: {
+          errors: [
+            {
+              message: expect.stringMatching(
+                /^this subscription left more than 4096 bytes of events unread \(SUBSCRIPTION_BUFFER_BYTES\)/,
+              ),
+              extensions: { code: 'SLOW_CONSUMER' },
+            },
+          ],
+        },
+      },
       { event: 'complete', data: '' },
     ]);
     const delivered = events.slice(0, -2).map((e) => e.data.data.tradeAdded.sequenceNumber);
@@ -202,7 +271,9 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
     const reading = (async () => {
       for (; got < total; got++) await stream.next(30_000);
     })();
-    await counted.bus.publishAll(Array.from({ length: total }, (_, i) => [tradeTopic('BURST'), row('BURST', i)] as const));
+    await counted.bus.publishAll(
+      Array.from({ length: total }, (_, i) => [tradeTopic('BURST'), row('BURST', i)] as const),
+    );
     setTimeout(() => (gotWhenTimerFired = got), 0);
     await reading;
     expect(gotWhenTimerFired).toBeDefined();

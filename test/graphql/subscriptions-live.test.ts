@@ -3,7 +3,14 @@
 // this app — ends every subscription field of the schema, over SSE and WebSocket, with a coded
 // error event within AUTH_CACHE_SECONDS (1 here); so does a login session that ended. The rights
 // of all of an instance's subscriptions are read in a constant number of statements per round.
-import { getNamedType, getNullableType, isListType, isNonNullType, type ExecutionResult, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isListType,
+  isNonNullType,
+  type ExecutionResult,
+  type GraphQLField,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { CallerCache } from '../../src/auth/caller.js';
@@ -12,22 +19,41 @@ import { newsTopic } from '../../src/runtime/events.js';
 import { LiveHub, type Sink } from '../../src/graphql/live.js';
 import { createLogger } from '../../src/observability/log.js';
 import { schema } from '../../src/schema/index.js';
-import { createApiKey, currentRights, disableUser, revokeApiKey, setUserTier, type Tier } from '../../src/services/account.js';
+import {
+  createApiKey,
+  currentRights,
+  disableUser,
+  revokeApiKey,
+  setUserTier,
+  type Tier,
+} from '../../src/services/account.js';
 import { authHarness, freshUser, type AuthHarness } from '../auth/helpers.js';
 import { testDatabases } from '../helpers.js';
-import { countingBus, fetchOf, listening, sse, wsClients, type EventStream, type WsOperation } from './subscription-helpers.js';
+import {
+  countingBus,
+  fetchOf,
+  listening,
+  sse,
+  wsClients,
+  type EventStream,
+  type WsOperation,
+} from './subscription-helpers.js';
 
 const FIELDS = Object.values(schema.getSubscriptionType()!.getFields());
 
 /** The resource a subscription field is entitled by (its Pothos authScopes). */
-const resourceOf = (field: GraphQLField<unknown, unknown>): Resource => (field.extensions as { pothosOptions: { authScopes: { entitled: Resource } } }).pothosOptions.authScopes.entitled;
+const resourceOf = (field: GraphQLField<unknown, unknown>): Resource =>
+  (field.extensions as { pothosOptions: { authScopes: { entitled: Resource } } }).pothosOptions.authScopes.entitled;
 
 /** The smallest document of a subscription field: its required arguments with a symbol, and `__typename`. */
 function documentOf(field: GraphQLField<unknown, unknown>): string {
-  const args = field.args.filter((a) => isNonNullType(a.type)).map((a) => {
-    if (getNamedType(a.type).name !== 'String') throw new Error(`no sample value for ${field.name}(${a.name}: ${String(a.type)}): add one here`);
-    return `${a.name}: ${isListType(getNullableType(a.type)) ? '["NVLX"]' : '"NVLX"'}`;
-  });
+  const args = field.args
+    .filter((a) => isNonNullType(a.type))
+    .map((a) => {
+      if (getNamedType(a.type).name !== 'String')
+        throw new Error(`no sample value for ${field.name}(${a.name}: ${String(a.type)}): add one here`);
+      return `${a.name}: ${isListType(getNullableType(a.type)) ? '["NVLX"]' : '"NVLX"'}`;
+    });
   return `subscription { ${field.name}${args.length ? `(${args.join(', ')})` : ''} { __typename } }`;
 }
 
@@ -65,9 +91,13 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
   }
 
   /** Every subscription field of the schema, over SSE and over one WebSocket connection, all listening. */
-  async function subscribeAll(key: string): Promise<{ streams: EventStream[]; ops: WsOperation[]; closed: { code?: number; reason?: string } }> {
+  async function subscribeAll(
+    key: string,
+  ): Promise<{ streams: EventStream[]; ops: WsOperation[]; closed: { code?: number; reason?: string } }> {
     const before = counted.started();
-    const streams = await Promise.all(FIELDS.map((f) => sse(fetchOf(app), 'http://test', documentOf(f), { 'x-api-key': key })));
+    const streams = await Promise.all(
+      FIELDS.map((f) => sse(fetchOf(app), 'http://test', documentOf(f), { 'x-api-key': key })),
+    );
     // not lazy: the connection stays open after its operations end, so its own close code is seen
     const { client, closed } = ws.client({ apiKey: key }, undefined, { lazy: false });
     const ops = FIELDS.map((f) => ws.run(client, documentOf(f)));
@@ -85,11 +115,23 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
     const { key, keyId } = await holder('enterprise');
     const { streams, ops, closed } = await subscribeAll(key);
     await revokeApiKey(h.db, keyId);
-    for (const [i, stream] of streams.entries()) expect(await stream.rest(), FIELDS[i]!.name).toEqual(ended(/^the API key was revoked; this subscription has ended$/, 'UNAUTHENTICATED'));
+    for (const [i, stream] of streams.entries())
+      expect(await stream.rest(), FIELDS[i]!.name).toEqual(
+        ended(/^the API key was revoked; this subscription has ended$/, 'UNAUTHENTICATED'),
+      );
     await expect.poll(() => ops.every((o) => o.done), { timeout: 10_000 }).toBe(true);
     for (const [i, op] of ops.entries()) {
       expect(op.error, FIELDS[i]!.name).toBeUndefined();
-      expect(op.results, FIELDS[i]!.name).toEqual([{ errors: [{ message: 'the API key was revoked; this subscription has ended', extensions: { code: 'UNAUTHENTICATED' } }] }]);
+      expect(op.results, FIELDS[i]!.name).toEqual([
+        {
+          errors: [
+            {
+              message: 'the API key was revoked; this subscription has ended',
+              extensions: { code: 'UNAUTHENTICATED' },
+            },
+          ],
+        },
+      ]);
     }
     await expect.poll(() => closed.code, { timeout: 10_000 }).toBe(4401);
     expect(closed.reason).toMatch(/API key was revoked/);
@@ -102,9 +144,15 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
     const [first, second] = [await subscribeAll(key), await subscribeAll(other)];
     await disableUser(h.db, user.email);
     for (const { streams, ops, closed } of [first, second]) {
-      for (const stream of streams) expect(await stream.rest()).toEqual(ended(/^the user was disabled; this subscription has ended$/, 'UNAUTHENTICATED'));
+      for (const stream of streams)
+        expect(await stream.rest()).toEqual(
+          ended(/^the user was disabled; this subscription has ended$/, 'UNAUTHENTICATED'),
+        );
       await expect.poll(() => ops.every((o) => o.done), { timeout: 10_000 }).toBe(true);
-      for (const op of ops) expect(op.results).toEqual([{ errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })] }]);
+      for (const op of ops)
+        expect(op.results).toEqual([
+          { errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })] },
+        ]);
       await expect.poll(() => closed.code, { timeout: 10_000 }).toBe(4401);
     }
   });
@@ -117,9 +165,23 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
     for (const [i, field] of FIELDS.entries()) {
       if (kept.includes(i)) continue;
       const resource = resourceOf(field);
-      expect(await streams[i]!.rest(), field.name).toEqual(ended(`^${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is free$`, 'FORBIDDEN'));
+      expect(await streams[i]!.rest(), field.name).toEqual(
+        ended(
+          `^${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is free$`,
+          'FORBIDDEN',
+        ),
+      );
       await expect.poll(() => ops[i]!.done, { timeout: 10_000 }).toBe(true);
-      expect(ops[i]!.results).toEqual([{ errors: [{ message: `${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is free`, extensions: { code: 'FORBIDDEN' } }] }]);
+      expect(ops[i]!.results).toEqual([
+        {
+          errors: [
+            {
+              message: `${resource} needs the ${lowestTierWith(resource)} tier or higher; this caller's tier is free`,
+              extensions: { code: 'FORBIDDEN' },
+            },
+          ],
+        },
+      ]);
     }
     // what free still covers (news) is still delivered, on the same connection, which stays open
     expect(kept.map((i) => FIELDS[i]!.name)).toEqual(['newsAdded']);
@@ -136,12 +198,37 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
 
   it('a login session ended (logout, reuse detection) ends the subscriptions of the access tokens it issued', async () => {
     const user = await freshUser(h.db, 'pro');
-    const family = await h.db.prisma.refreshTokenFamily.create({ data: { userId: user.id, currentJti: 'jti', expiresAt: new Date(Date.now() + 3_600_000) } });
-    const hub = new LiveHub({ config: h.config.subscriptions, callerCacheMs: h.config.auth.callerCacheMs, db: h.db, callers: new CallerCache(), logger: createLogger('silent') });
-    const caller = { userId: user.id, email: user.email, username: user.username, tier: user.tier, via: 'bearer' as const, sessionId: family.id };
+    const family = await h.db.prisma.refreshTokenFamily.create({
+      data: { userId: user.id, currentJti: 'jti', expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    const hub = new LiveHub({
+      config: h.config.subscriptions,
+      callerCacheMs: h.config.auth.callerCacheMs,
+      db: h.db,
+      callers: new CallerCache(),
+      logger: createLogger('silent'),
+    });
+    const caller = {
+      userId: user.id,
+      email: user.email,
+      username: user.username,
+      tier: user.tier,
+      via: 'bearer' as const,
+      sessionId: family.id,
+    };
     const ends: (string | undefined)[] = [];
-    const sink: Sink = { deliver: () => true, flush: () => true, fail: (e) => void ends.push(`${e.code}: ${e.message}`), complete: () => void ends.push(undefined) };
-    const idle: AsyncIterable<ExecutionResult> = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}), return: async () => ({ done: true, value: undefined }) }) };
+    const sink: Sink = {
+      deliver: () => true,
+      flush: () => true,
+      fail: (e) => void ends.push(`${e.code}: ${e.message}`),
+      complete: () => void ends.push(undefined),
+    };
+    const idle: AsyncIterable<ExecutionResult> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => new Promise<never>(() => {}),
+        return: async () => ({ done: true, value: undefined }),
+      }),
+    };
     hub.attach(hub.reserve(caller, 'trades', 'k'), idle, sink);
     await hub.checkRights();
     expect(ends).toEqual([]);
@@ -155,9 +242,18 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
     const users = await Promise.all([freshUser(h.db, 'pro'), freshUser(h.db, 'enterprise'), freshUser(h.db, 'free')]);
     const keys = await Promise.all(users.flatMap((u) => [1, 2, 3].map((n) => createApiKey(h.db, u.id, `k${n}`, 10))));
     const session = (userId: string, revoked: boolean) =>
-      h.db.prisma.refreshTokenFamily.create({ data: { userId, currentJti: 'jti', expiresAt: new Date(Date.now() + 3_600_000), revokedAt: revoked ? new Date() : null } });
+      h.db.prisma.refreshTokenFamily.create({
+        data: {
+          userId,
+          currentJti: 'jti',
+          expiresAt: new Date(Date.now() + 3_600_000),
+          revokedAt: revoked ? new Date() : null,
+        },
+      });
     const [open, loggedOut] = [await session(users[0]!.id, false), await session(users[0]!.id, true)];
-    const expired = await h.db.prisma.refreshTokenFamily.create({ data: { userId: users[1]!.id, currentJti: 'jti', expiresAt: new Date(Date.now() - 1_000) } });
+    const expired = await h.db.prisma.refreshTokenFamily.create({
+      data: { userId: users[1]!.id, currentJti: 'jti', expiresAt: new Date(Date.now() - 1_000) },
+    });
     await revokeApiKey(h.db, keys[1]!.record.id);
     await disableUser(h.db, users[2]!.email);
     const credentials = [
@@ -172,10 +268,18 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
     const rights = await currentRights(h.db, credentials);
     expect(h.db.statementCount - before).toBe(3);
     expect(rights.map((r) => (r.valid ? r.tier : r.reason))).toEqual([
-      'pro', 'the API key was revoked', 'pro',
-      'enterprise', 'enterprise', 'enterprise',
-      'the user was disabled', 'the user was disabled', 'the user was disabled',
-      'pro', expect.stringMatching(/^the login session was ended/), expect.stringMatching(/^the login session was ended/),
+      'pro',
+      'the API key was revoked',
+      'pro',
+      'enterprise',
+      'enterprise',
+      'enterprise',
+      'the user was disabled',
+      'the user was disabled',
+      'the user was disabled',
+      'pro',
+      expect.stringMatching(/^the login session was ended/),
+      expect.stringMatching(/^the login session was ended/),
       'the login session has expired',
       'the user no longer exists',
     ]);

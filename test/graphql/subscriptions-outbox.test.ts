@@ -14,7 +14,9 @@ import { databaseUrlOf, testDatabaseUrl, testConfig, testDatabases, TEST_JWT_SEC
 import { ndjson, SEQ, sse, trade, within, wsClients } from './subscription-helpers.js';
 
 const TRADE = 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }';
-const tradeAdded = (sequenceNumber: bigint) => ({ data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: String(sequenceNumber), sipTimestamp: '1795208399869397596' } } });
+const tradeAdded = (sequenceNumber: bigint) => ({
+  data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: String(sequenceNumber), sipTimestamp: '1795208399869397596' } },
+});
 
 describe.each(testDatabases())('live events across processes without Redis, on $name', (tdb) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-outbox-'));
@@ -27,12 +29,20 @@ describe.each(testDatabases())('live events across processes without Redis, on $
 
   /** The process's exit code and output, within 60 s (tsx compiles the CLI on start). */
   async function run(args: string[]): Promise<{ code: number | null; out: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    const code = await within(new Promise<number | null>((resolve) => child.on('exit', resolve)), 60_000, `exit of cli ${args.join(' ')}`);
+    const code = await within(
+      new Promise<number | null>((resolve) => child.on('exit', resolve)),
+      60_000,
+      `exit of cli ${args.join(' ')}`,
+    );
     return { code, out };
   }
 
@@ -58,13 +68,23 @@ describe.each(testDatabases())('live events across processes without Redis, on $
     } as Record<string, string>;
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(server);
     server.stdout!.on('data', (d) => (output += d));
     server.stderr!.on('data', (d) => (output += d));
     const t0 = Date.now();
-    while ((await fetch(`${base}/healthz`).then((r) => r.status, () => 0)) !== 200) {
-      if (server.exitCode !== null || Date.now() - t0 > 60_000) throw new Error(`the server did not come up:\n${output}`);
+    while (
+      (await fetch(`${base}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200
+    ) {
+      if (server.exitCode !== null || Date.now() - t0 > 60_000)
+        throw new Error(`the server did not come up:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   });
@@ -118,7 +138,12 @@ describe.each(testDatabases())('live events across processes without Redis, on $
     const admin = new pg.Client({ connectionString: testDatabaseUrl() });
     await admin.connect();
     try {
-      const listeners = async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [LISTENER_NAME])).rows.map((r) => r.pid);
+      const listeners = async () =>
+        (
+          await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+            LISTENER_NAME,
+          ])
+        ).rows.map((r) => r.pid);
       const [first] = await listeners();
       expect(first).toBeDefined();
       await admin.query('SELECT pg_terminate_backend($1)', [first]);
@@ -134,7 +159,9 @@ describe.each(testDatabases())('live events across processes without Redis, on $
 });
 
 /** Plain SQL on the test database, for what no API shows: the rows of "LiveEvent". */
-async function rawClient(database: DatabaseConfig): Promise<{ exec(sql: string): Promise<void>; count(): Promise<number>; close(): Promise<void> }> {
+async function rawClient(
+  database: DatabaseConfig,
+): Promise<{ exec(sql: string): Promise<void>; count(): Promise<number>; close(): Promise<void> }> {
   const COUNT = 'SELECT count(*) AS n FROM "LiveEvent"';
   const client = new pg.Client({ connectionString: database.url, options: `-c search_path="${database.schema}"` });
   await client.connect();

@@ -29,18 +29,75 @@ import { countingBus, fetchOf, ndjson, SEQ, SIP, sse, trade, within, wsClients }
 
 // ------------------------------------------------------------------ records, as the import reads them
 
-const quote = (symbol: string, sequence: bigint) => ({ symbol, ask_exchange: 1, ask_price: 2.5, ask_size: 3, bid_exchange: 1, bid_price: 2.25, bid_size: 3, conditions: [], sequence_number: sequence, sip_timestamp: SIP, tape: 1 });
+const quote = (symbol: string, sequence: bigint) => ({
+  symbol,
+  ask_exchange: 1,
+  ask_price: 2.5,
+  ask_size: 3,
+  bid_exchange: 1,
+  bid_price: 2.25,
+  bid_size: 3,
+  conditions: [],
+  sequence_number: sequence,
+  sip_timestamp: SIP,
+  tape: 1,
+});
 const release = (wireId: string, tickers: string[]) => ({
-  WireDataID: wireId, Vendor: 'Wire', ReleaseID: `r-${wireId}`, ExternalID: `e-${wireId}`, TransmissionID: `t-${wireId}`, Headline: `Release ${wireId}`,
-  SubHeadline: '', Dateline: 'NEW YORK', Language: 'en', Source: 'Test', SourceURL: 'https://example.com/r', Summary: 'summary', BodyHTML: '<p>body</p>',
-  BodyText: 'body', PublishTime: '2026-11-20T14:30:00Z', Categories: null, Keywords: [], ExternalLinks: [], Tickers: tickers,
-  Exchanges: tickers.map((t) => `NYSE:${t}`), Securities: [], Contacts: [], MediaAssets: null,
+  WireDataID: wireId,
+  Vendor: 'Wire',
+  ReleaseID: `r-${wireId}`,
+  ExternalID: `e-${wireId}`,
+  TransmissionID: `t-${wireId}`,
+  Headline: `Release ${wireId}`,
+  SubHeadline: '',
+  Dateline: 'NEW YORK',
+  Language: 'en',
+  Source: 'Test',
+  SourceURL: 'https://example.com/r',
+  Summary: 'summary',
+  BodyHTML: '<p>body</p>',
+  BodyText: 'body',
+  PublishTime: '2026-11-20T14:30:00Z',
+  Categories: null,
+  Keywords: [],
+  ExternalLinks: [],
+  Tickers: tickers,
+  Exchanges: tickers.map((t) => `NYSE:${t}`),
+  Securities: [],
+  Contacts: [],
+  MediaAssets: null,
 });
 const news = (id: number, ticker: string) => ({
-  id, news_id: randomUUID(), headline: `${ticker} moves`, catalyst: 'Earnings', catalyst_created: false, associated_press_releases: [], associated_ratings: [],
-  associated_transcripts: [], logo_exists: false, logo_thumbnail_url: '', on_all_tickers: false, on_entities: false, share_class_figi: 'BBG001S5N8V8',
-  ticker, type: 'gainers', created_at: '2026-11-20T14:30:00Z', updated_at: '2026-11-20T14:30:00Z',
-  securities: [{ figi: 'BBG000B9XRY4', name: `${ticker} Inc`, MIC: 'XNAS', exchcode: 'UW', ticker, compositefigi: 'BBG000B9XRY4', securitytype: 'Common Stock', marketsector: 'Equity', shareclassfigi: 'BBG001S5N8V8' }],
+  id,
+  news_id: randomUUID(),
+  headline: `${ticker} moves`,
+  catalyst: 'Earnings',
+  catalyst_created: false,
+  associated_press_releases: [],
+  associated_ratings: [],
+  associated_transcripts: [],
+  logo_exists: false,
+  logo_thumbnail_url: '',
+  on_all_tickers: false,
+  on_entities: false,
+  share_class_figi: 'BBG001S5N8V8',
+  ticker,
+  type: 'gainers',
+  created_at: '2026-11-20T14:30:00Z',
+  updated_at: '2026-11-20T14:30:00Z',
+  securities: [
+    {
+      figi: 'BBG000B9XRY4',
+      name: `${ticker} Inc`,
+      MIC: 'XNAS',
+      exchcode: 'UW',
+      ticker,
+      compositefigi: 'BBG000B9XRY4',
+      securitytype: 'Common Stock',
+      marketsector: 'Equity',
+      shareclassfigi: 'BBG001S5N8V8',
+    },
+  ],
 });
 
 async function importRecords(h: { db: AuthHarness['db'] }, bus: EventBus, resource: ImportResource, records: object[]) {
@@ -58,9 +115,14 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
   let h: AuthHarness;
   let counted: ReturnType<typeof countingBus>;
   let app: App;
-  const subscribe = (query: string, key: string | null = 'demo-pro', variables?: object) => sse(fetchOf(app), 'http://test', query, key ? { 'x-api-key': key } : {}, variables);
+  const subscribe = (query: string, key: string | null = 'demo-pro', variables?: object) =>
+    sse(fetchOf(app), 'http://test', query, key ? { 'x-api-key': key } : {}, variables);
   const gql = async (query: string, key = 'demo-pro') => {
-    const res = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query }) });
+    const res = await app.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ query }),
+    });
     return (await res.json()) as { data?: any; errors?: any[] };
   };
 
@@ -83,18 +145,36 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
     expect(stream.response.headers.get('x-request-id')).toBeTruthy();
     expect(counted.open()).toBe(1); // listening before the response started
 
-    expect(await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ), trade('ORBT', 1n), trade('NVLX', SEQ + 1n, SIP + 1n)])).toMatchObject({ inserted: 3 });
+    expect(
+      await importRecords(h, counted.bus, 'trades', [
+        trade('NVLX', SEQ),
+        trade('ORBT', 1n),
+        trade('NVLX', SEQ + 1n, SIP + 1n),
+      ]),
+    ).toMatchObject({ inserted: 3 });
     const first = (await stream.next()).data.tradeAdded;
     const second = (await stream.next()).data.tradeAdded;
-    expect(first).toMatchObject({ symbol: 'NVLX', sipTimestamp: '1795208399869397596', sequenceNumber: '9007199254740993', conditions: [12, 37], price: 412.5 });
+    expect(first).toMatchObject({
+      symbol: 'NVLX',
+      sipTimestamp: '1795208399869397596',
+      sequenceNumber: '9007199254740993',
+      conditions: [12, 37],
+      price: 412.5,
+    });
     expect(second).toMatchObject({ sipTimestamp: '1795208399869397597', sequenceNumber: '9007199254740994' });
     // the very objects the query answers with
     const page = await gql(`{ trades(symbol: "NVLX", order: ASC) { nodes { ${TRADE_FIELDS} } } }`);
     expect([first, second]).toEqual(page.data.trades.nodes);
 
     // a rerun inserts nothing, so it publishes nothing
-    expect(await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ)])).toMatchObject({ inserted: 0, unchanged: 1 });
-    await counted.bus.publish('trade:NVLX', { ...(await h.db.prisma.trade.findFirstOrThrow({ where: { symbol: 'NVLX' }, orderBy: { sequenceNumber: 'asc' } })), tradeId: 'marker' });
+    expect(await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ)])).toMatchObject({
+      inserted: 0,
+      unchanged: 1,
+    });
+    await counted.bus.publish('trade:NVLX', {
+      ...(await h.db.prisma.trade.findFirstOrThrow({ where: { symbol: 'NVLX' }, orderBy: { sequenceNumber: 'asc' } })),
+      tradeId: 'marker',
+    });
     expect((await stream.next()).data.tradeAdded.tradeId).toBe('marker');
 
     await stream.cancel();
@@ -103,14 +183,34 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
 
   it('refused like the queries: free tier FORBIDDEN, no credential UNAUTHENTICATED, a bad symbol BAD_USER_INPUT naming the argument; a wrong key is a 401', async () => {
     const cases: [string, string | null, string, RegExp][] = [
-      ['subscription { tradeAdded(symbol: "NVLX") { price } }', 'demo-free', 'FORBIDDEN', /trades needs the pro tier or higher; this caller's tier is free/],
-      ['subscription { quoteAdded(symbol: "NVLX") { bidPrice } }', 'demo-free', 'FORBIDDEN', /quotes needs the pro tier/],
+      [
+        'subscription { tradeAdded(symbol: "NVLX") { price } }',
+        'demo-free',
+        'FORBIDDEN',
+        /trades needs the pro tier or higher; this caller's tier is free/,
+      ],
+      [
+        'subscription { quoteAdded(symbol: "NVLX") { bidPrice } }',
+        'demo-free',
+        'FORBIDDEN',
+        /quotes needs the pro tier/,
+      ],
       ['subscription { pressReleaseAdded { headline } }', 'demo-free', 'FORBIDDEN', /pressReleases needs the pro tier/],
       ['subscription { tradeAdded(symbol: "NVLX") { price } }', null, 'UNAUTHENTICATED', /authentication required/],
       ['subscription { newsAdded(symbol: "NVLX") { headline } }', null, 'UNAUTHENTICATED', /authentication required/],
-      ['subscription { tradeAdded(symbol: "NV LX") { price } }', 'demo-pro', 'BAD_USER_INPUT', /argument "symbol": a symbol must be 1 to 20 characters .*got "NV LX"/],
+      [
+        'subscription { tradeAdded(symbol: "NV LX") { price } }',
+        'demo-pro',
+        'BAD_USER_INPUT',
+        /argument "symbol": a symbol must be 1 to 20 characters .*got "NV LX"/,
+      ],
       ['subscription { newsAdded(symbol: "") { headline } }', 'demo-free', 'BAD_USER_INPUT', /argument "symbol"/],
-      ['subscription { pressReleaseAdded(tickers: ["NVLX", "bad!"]) { headline } }', 'demo-pro', 'BAD_USER_INPUT', /argument "tickers".*got "bad!"/],
+      [
+        'subscription { pressReleaseAdded(tickers: ["NVLX", "bad!"]) { headline } }',
+        'demo-pro',
+        'BAD_USER_INPUT',
+        /argument "tickers".*got "bad!"/,
+      ],
     ];
     for (const [query, key, code, message] of cases) {
       const stream = await subscribe(query, key);
@@ -133,8 +233,17 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
   });
 
   it('a subscription is a request for the rate limit', async () => {
-    const limited = createApp({ config: testConfig(h.config.database, {}, { ...RELAXED, RATE_LIMIT_FREE: '1' }), db: h.db, events: counted.bus });
-    const first = await sse(fetchOf(limited), 'http://test', 'subscription { newsAdded(symbol: "NVLX") { headline } }', { 'x-api-key': 'demo-free' });
+    const limited = createApp({
+      config: testConfig(h.config.database, {}, { ...RELAXED, RATE_LIMIT_FREE: '1' }),
+      db: h.db,
+      events: counted.bus,
+    });
+    const first = await sse(
+      fetchOf(limited),
+      'http://test',
+      'subscription { newsAdded(symbol: "NVLX") { headline } }',
+      { 'x-api-key': 'demo-free' },
+    );
     expect(first.response.status).toBe(200);
     const second = await limited.fetch('http://test/graphql', {
       method: 'POST',
@@ -148,9 +257,17 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
   });
 
   it('quoteAdded: imported quotes of the symbol', async () => {
-    const stream = await subscribe('subscription { quoteAdded(symbol: "ORBT") { symbol sequenceNumber sipTimestamp bidPrice askPrice } }');
+    const stream = await subscribe(
+      'subscription { quoteAdded(symbol: "ORBT") { symbol sequenceNumber sipTimestamp bidPrice askPrice } }',
+    );
     await importRecords(h, counted.bus, 'quotes', [quote('NVLX', 1n), quote('ORBT', SEQ)]);
-    expect((await stream.next()).data.quoteAdded).toEqual({ symbol: 'ORBT', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596', bidPrice: 2.25, askPrice: 2.5 });
+    expect((await stream.next()).data.quoteAdded).toEqual({
+      symbol: 'ORBT',
+      sequenceNumber: '9007199254740993',
+      sipTimestamp: '1795208399869397596',
+      bidPrice: 2.25,
+      askPrice: 2.5,
+    });
     await stream.cancel();
   });
 
@@ -158,10 +275,21 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
     const fields = 'id pressReleaseId wireDataId headline tickers exchanges publishTime createdAt';
     const some = await subscribe(`subscription { pressReleaseAdded(tickers: ["nvlx", "zzz,ACME"]) { ${fields} } }`);
     const all = await subscribe(`subscription { pressReleaseAdded { ${fields} } }`);
-    await importRecords(h, counted.bus, 'press-releases', [release('9101', ['ORBT']), release('9102', ['ACME', 'NVLX'])]);
+    await importRecords(h, counted.bus, 'press-releases', [
+      release('9101', ['ORBT']),
+      release('9102', ['ACME', 'NVLX']),
+    ]);
     const named = (await some.next()).data.pressReleaseAdded;
-    expect(named).toMatchObject({ wireDataId: '9102', pressReleaseId: 9102, tickers: ['ACME', 'NVLX'], publishTime: '2026-11-20T14:30:00.000Z' });
-    expect([(await all.next()).data.pressReleaseAdded.wireDataId, (await all.next()).data.pressReleaseAdded.wireDataId]).toEqual(['9101', '9102']);
+    expect(named).toMatchObject({
+      wireDataId: '9102',
+      pressReleaseId: 9102,
+      tickers: ['ACME', 'NVLX'],
+      publishTime: '2026-11-20T14:30:00.000Z',
+    });
+    expect([
+      (await all.next()).data.pressReleaseAdded.wireDataId,
+      (await all.next()).data.pressReleaseAdded.wireDataId,
+    ]).toEqual(['9101', '9102']);
     const page = await gql(`{ pressReleases(tickers: ["NVLX"]) { nodes { ${fields} } } }`);
     expect(page.data.pressReleases.nodes).toEqual([named]);
     // the ORBT release reached the filtered subscription too, and was dropped: the next one it shows is this
@@ -178,10 +306,20 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
     const bus = memoryEventBus();
     const releases = bus.subscribe<{ wireDataId: string; tickers: { ticker: string }[] }>(PRESS_RELEASE_TOPIC);
     try {
-      await sync(db, { from: 'http://test', apikey: 'demo-pro', resources: ['press-releases'], fetch: fetchOf(app) as typeof fetch, events: bus });
+      await sync(db, {
+        from: 'http://test',
+        apikey: 'demo-pro',
+        resources: ['press-releases'],
+        fetch: fetchOf(app) as typeof fetch,
+        events: bus,
+      });
       const got: { wireDataId: string; tickers: { ticker: string }[] }[] = [];
       for (let i = 0; i < 3; i++) got.push((await releases.next()).value!);
-      expect(got.map((r) => [r.wireDataId, r.tickers.map((t) => t.ticker)]).sort()).toEqual([['9101', ['ORBT']], ['9102', ['ACME', 'NVLX']], ['9103', ['NVLX']]]);
+      expect(got.map((r) => [r.wireDataId, r.tickers.map((t) => t.ticker)]).sort()).toEqual([
+        ['9101', ['ORBT']],
+        ['9102', ['ACME', 'NVLX']],
+        ['9103', ['NVLX']],
+      ]);
     } finally {
       await bus.close();
       await db.close();
@@ -189,12 +327,27 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
   });
 
   it('newsAdded: the new items about the symbol (free tier), with their securities; also over GET, as EventSource asks', async () => {
-    const query = 'subscription { newsAdded(symbol: "NVLX") { newsItemId ticker headline type securities { ticker mic } } }';
+    const query =
+      'subscription { newsAdded(symbol: "NVLX") { newsItemId ticker headline type securities { ticker mic } } }';
     const stream = await subscribe(query, 'demo-free');
-    const overGet = await sse(async (url, init) => app.fetch(`${url}?${new URLSearchParams({ query, apikey: 'demo-free' })}`, { headers: { accept: 'text/event-stream' } }), 'http://test', query, {});
+    const overGet = await sse(
+      async (url, init) =>
+        app.fetch(`${url}?${new URLSearchParams({ query, apikey: 'demo-free' })}`, {
+          headers: { accept: 'text/event-stream' },
+        }),
+      'http://test',
+      query,
+      {},
+    );
     expect(overGet.response.status).toBe(200);
     await importRecords(h, counted.bus, 'news', [news(71, 'ORBT'), news(72, 'NVLX')]);
-    const expected = { newsItemId: 72, ticker: 'NVLX', headline: 'NVLX moves', type: 'GAINERS', securities: [{ ticker: 'NVLX', mic: 'XNAS' }] };
+    const expected = {
+      newsItemId: 72,
+      ticker: 'NVLX',
+      headline: 'NVLX moves',
+      type: 'GAINERS',
+      securities: [{ ticker: 'NVLX', mic: 'XNAS' }],
+    };
     expect((await stream.next()).data.newsAdded).toEqual(expected);
     expect((await overGet.next()).data.newsAdded).toEqual(expected);
     await Promise.all([stream.cancel(), overGet.cancel()]);
@@ -203,7 +356,12 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
   it('closing the bus (the shutdown hook) completes the open streams', async () => {
     const own = countingBus();
     const closing = createApp({ config: h.config, db: h.db, events: own.bus });
-    const stream = await sse(fetchOf(closing), 'http://test', 'subscription { newsAdded(symbol: "NVLX") { headline } }', { 'x-api-key': 'demo-free' });
+    const stream = await sse(
+      fetchOf(closing),
+      'http://test',
+      'subscription { newsAdded(symbol: "NVLX") { headline } }',
+      { 'x-api-key': 'demo-free' },
+    );
     await own.bus.close();
     await stream.completed();
   });
@@ -230,7 +388,11 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
     socket = attachWebSocket(server, app, { isProd: false, maxMessageBytes: h.config.graphql.maxBodyBytes });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-    const login = await app.fetch('http://test/kms/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'pro@example.com', password: 'demo-password' }) });
+    const login = await app.fetch('http://test/kms/api/v1/auth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'pro@example.com', password: 'demo-password' }),
+    });
     expect(login.status).toBe(200);
     accessToken = /DT_AUTH_TOKEN=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))![1]!;
   });
@@ -249,7 +411,9 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(1);
     await importRecords(h, counted.bus, 'trades', [trade('NVLX', SEQ), trade('ORBT', SEQ)]);
     await expect.poll(() => op.results.length, { timeout: 5_000 }).toBe(1);
-    expect(op.results[0]).toEqual({ data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } } });
+    expect(op.results[0]).toEqual({
+      data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } },
+    });
     await c.dispose();
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(0);
   });
@@ -257,7 +421,11 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
   it('{ authorization: "Bearer …" } and the session cookie of the upgrade authenticate; the cookie from another site does not (4403)', async () => {
     const query = '{ me { email tier } }';
     const bearer = run(client({ authorization: `Bearer ${accessToken}` }).client, query);
-    const cookie = run(client(undefined, { cookie: `DT_AUTH_TOKEN=${accessToken}`, origin: new URL(url).origin.replace('ws:', 'http:') }).client, query);
+    const cookie = run(
+      client(undefined, { cookie: `DT_AUTH_TOKEN=${accessToken}`, origin: new URL(url).origin.replace('ws:', 'http:') })
+        .client,
+      query,
+    );
     const foreign = client(undefined, { cookie: `DT_AUTH_TOKEN=${accessToken}`, origin: 'https://evil.example' });
     const hijack = run(foreign.client, query);
     await expect.poll(() => bearer.done && cookie.done && hijack.done, { timeout: 5_000 }).toBe(true);
@@ -271,17 +439,30 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
     const none = client({});
     const wrong = client({ apiKey: 'nope' });
     const badType = client({ apiKey: 42 });
-    const ops = [run(none.client, '{ me { email } }'), run(wrong.client, '{ me { email } }'), run(badType.client, '{ me { email } }')];
+    const ops = [
+      run(none.client, '{ me { email } }'),
+      run(wrong.client, '{ me { email } }'),
+      run(badType.client, '{ me { email } }'),
+    ];
     await expect.poll(() => ops.every((o) => o.done), { timeout: 5_000 }).toBe(true);
     expect(none.closed).toMatchObject({ code: 4401, reason: expect.stringContaining('authentication required') });
     expect(wrong.closed).toMatchObject({ code: 4401, reason: 'the API key is not valid' });
-    expect(badType.closed).toMatchObject({ code: 4400, reason: expect.stringContaining('connectionParams.apiKey must be a string') });
+    expect(badType.closed).toMatchObject({
+      code: 4400,
+      reason: expect.stringContaining('connectionParams.apiKey must be a string'),
+    });
 
     const free = run(client({ apiKey: 'demo-free' }).client, 'subscription { tradeAdded(symbol: "NVLX") { price } }');
     const bad = run(client({ apiKey: 'demo-pro' }).client, 'subscription { tradeAdded(symbol: "no way") { price } }');
     await expect.poll(() => free.done && bad.done, { timeout: 5_000 }).toBe(true);
-    expect(free.results[0].errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringContaining('trades needs the pro tier') });
-    expect(bad.results[0].errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('argument "symbol"') });
+    expect(free.results[0].errors[0]).toMatchObject({
+      extensions: { code: 'FORBIDDEN' },
+      message: expect.stringContaining('trades needs the pro tier'),
+    });
+    expect(bad.results[0].errors[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('argument "symbol"'),
+    });
   });
 
   it(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations at once on one connection`, async () => {
@@ -292,7 +473,12 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION);
     const over = run(c, news(MAX_SUBSCRIPTIONS_PER_CONNECTION));
     await expect.poll(() => over.done, { timeout: 5_000 }).toBe(true);
-    expect(over.error).toEqual([expect.objectContaining({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringContaining(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations`) })]);
+    expect(over.error).toEqual([
+      expect.objectContaining({
+        extensions: { code: 'RATE_LIMITED' },
+        message: expect.stringContaining(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} operations`),
+      }),
+    ]);
     expect(ops.some((o) => o.done)).toBe(false);
     ops[0]!.dispose();
     await expect.poll(() => counted.open(), { timeout: 5_000 }).toBe(MAX_SUBSCRIPTIONS_PER_CONNECTION - 1);
@@ -316,7 +502,6 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
 
 // ------------------------------------------------------------------ two server processes, one Redis
 
-
 describe('across processes through Redis', { tags: ['redis'] }, () => {
   const tdb = testDatabases()[0]!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-subs-'));
@@ -327,7 +512,11 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
 
   async function start(): Promise<(typeof servers)[number]> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -341,7 +530,13 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
     // tsx compiles the whole server on start: seconds, more on a busy machine
     while (Date.now() - t0 < 60_000) {
       if (s.child.exitCode !== null) throw new Error(`server exited early:\n${s.output()}`);
-      if ((await fetch(`http://127.0.0.1:${s.port}/healthz`).then((r) => r.status, () => 0)) === 200) return;
+      if (
+        (await fetch(`http://127.0.0.1:${s.port}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 200
+      )
+        return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`no 200 from /healthz:\n${s.output()}`);
@@ -375,7 +570,11 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
 
   /** `npm run cli -- <args>` against the shared database and Redis; resolves with its exit code and output. */
   async function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(cli);
     let out = '';
     cli.stdout!.on('data', (d) => (out += d));
@@ -385,15 +584,29 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
 
   it('a key revoked with the CLI ends its subscriptions on both instances, each checking the database itself, with UNAUTHENTICATED', async () => {
     const db = await createDb(database);
-    const key = await freshUser(db, 'pro').then((u) => createApiKey(db, u.id, 'live', 10)).finally(() => db.close());
+    const key = await freshUser(db, 'pro')
+      .then((u) => createApiKey(db, u.id, 'live', 10))
+      .finally(() => db.close());
     const query = 'subscription { tradeAdded(symbol: "NVLX") { symbol } }';
-    const streams = await Promise.all(servers.map((s) => sse(fetch, `http://127.0.0.1:${s.port}`, query, { 'x-api-key': key.key })));
+    const streams = await Promise.all(
+      servers.map((s) => sse(fetch, `http://127.0.0.1:${s.port}`, query, { 'x-api-key': key.key })),
+    );
     for (const s of streams) expect(s.response.status).toBe(200);
     const revoked = await runCli(['apikeys', 'revoke', '--id', key.record.id]);
     expect(revoked.code, revoked.out).toBe(0);
     for (const s of streams) {
       expect(await s.rest(15_000)).toEqual([
-        { event: 'next', data: { errors: [{ message: 'the API key was revoked; this subscription has ended', extensions: { code: 'UNAUTHENTICATED' } }] } },
+        {
+          event: 'next',
+          data: {
+            errors: [
+              {
+                message: 'the API key was revoked; this subscription has ended',
+                extensions: { code: 'UNAUTHENTICATED' },
+              },
+            ],
+          },
+        },
         { event: 'complete', data: '' },
       ]);
     }
@@ -402,7 +615,9 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
   it('a trade the CLI imports reaches the subscribers of both instances; SIGTERM completes the open streams and the instance exits', async () => {
     const [a, b] = servers as [(typeof servers)[number], (typeof servers)[number]];
     const query = 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }';
-    const [onA, onB] = await Promise.all([a, b].map((s) => sse(fetch, `http://127.0.0.1:${s.port}`, query, { 'x-api-key': 'demo-pro' })));
+    const [onA, onB] = await Promise.all(
+      [a, b].map((s) => sse(fetch, `http://127.0.0.1:${s.port}`, query, { 'x-api-key': 'demo-pro' })),
+    );
     expect(onB!.response.status).toBe(200);
 
     const file = path.join(dataDir, 'trades.ndjson');
@@ -410,7 +625,9 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
     const imported = await runCli(['import', 'trades', file]);
     expect(imported.code, imported.out).toBe(0);
 
-    const expected = { data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } } };
+    const expected = {
+      data: { tradeAdded: { symbol: 'NVLX', sequenceNumber: '9007199254740993', sipTimestamp: '1795208399869397596' } },
+    };
     expect(await onB!.next(10_000)).toEqual(expected);
     expect(await onA!.next(10_000)).toEqual(expected);
 
@@ -426,15 +643,41 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
     const app = createApp({ config: testConfig(database), db, events: bus });
     try {
       const fields = 'id pressReleaseId wireDataId tickers publishTime createdAt categories raw';
-      const releases = await sse(fetchOf(app), 'http://test', `subscription { pressReleaseAdded(tickers: ["NVLX"]) { ${fields} } }`, { 'x-api-key': 'demo-pro' });
-      const items = await sse(fetchOf(app), 'http://test', 'subscription { newsAdded(symbol: "NVLX") { id newsItemId newsId createdAt securities { ticker } } }', { 'x-api-key': 'demo-pro' });
-      await importRecords({ db }, bus, 'press-releases', [{ ...release('9201', ['NVLX']), Categories: [{ name: 'Earnings' }], Raw: { n: 1 } }]);
+      const releases = await sse(
+        fetchOf(app),
+        'http://test',
+        `subscription { pressReleaseAdded(tickers: ["NVLX"]) { ${fields} } }`,
+        { 'x-api-key': 'demo-pro' },
+      );
+      const items = await sse(
+        fetchOf(app),
+        'http://test',
+        'subscription { newsAdded(symbol: "NVLX") { id newsItemId newsId createdAt securities { ticker } } }',
+        { 'x-api-key': 'demo-pro' },
+      );
+      await importRecords({ db }, bus, 'press-releases', [
+        { ...release('9201', ['NVLX']), Categories: [{ name: 'Earnings' }], Raw: { n: 1 } },
+      ]);
       await importRecords({ db }, bus, 'news', [news(81, 'NVLX')]);
       const got = (await releases.next()).data.pressReleaseAdded;
-      expect(got).toMatchObject({ pressReleaseId: 9201, tickers: ['NVLX'], publishTime: '2026-11-20T14:30:00.000Z', categories: [{ name: 'Earnings' }], raw: { n: 1 } });
-      const query = await app.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' }, body: JSON.stringify({ query: `{ pressReleases(tickers: ["NVLX"]) { nodes { ${fields} } } }` }) });
+      expect(got).toMatchObject({
+        pressReleaseId: 9201,
+        tickers: ['NVLX'],
+        publishTime: '2026-11-20T14:30:00.000Z',
+        categories: [{ name: 'Earnings' }],
+        raw: { n: 1 },
+      });
+      const query = await app.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'demo-pro' },
+        body: JSON.stringify({ query: `{ pressReleases(tickers: ["NVLX"]) { nodes { ${fields} } } }` }),
+      });
       expect(((await query.json()) as any).data.pressReleases.nodes).toEqual([got]);
-      expect((await items.next()).data.newsAdded).toMatchObject({ newsItemId: 81, createdAt: '2026-11-20T14:30:00.000Z', securities: [{ ticker: 'NVLX' }] });
+      expect((await items.next()).data.newsAdded).toMatchObject({
+        newsItemId: 81,
+        createdAt: '2026-11-20T14:30:00.000Z',
+        securities: [{ ticker: 'NVLX' }],
+      });
       await Promise.all([releases.cancel(), items.cancel()]);
     } finally {
       await bus.close();

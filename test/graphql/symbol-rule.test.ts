@@ -27,7 +27,8 @@ function symbolArguments(): string[] {
         const at = `${type.name}.${field.name}.${arg.name}`;
         if (NAMES_SYMBOLS.test(arg.name)) found.push(at);
         const input = getNamedType(arg.type);
-        if (isInputObjectType(input)) for (const name of Object.keys(input.getFields())) if (NAMES_SYMBOLS.test(name)) found.push(`${at}.${name}`);
+        if (isInputObjectType(input))
+          for (const name of Object.keys(input.getFields())) if (NAMES_SYMBOLS.test(name)) found.push(`${at}.${name}`);
       }
     }
   }
@@ -46,19 +47,38 @@ const QUERIES: Record<string, [document: string, field: string, argument: string
   ],
   'Query.news.symbol': [`{ news(symbol: "${BAD}") { nodes { headline } } }`, 'news', 'symbol'],
   'Query.fundamentals.symbol': [`{ fundamentals(symbol: "${BAD}") { nodes { symbol } } }`, 'fundamentals', 'symbol'],
-  'Query.enhancedFundamentals.symbol': [`{ enhancedFundamentals(symbol: "${BAD}") { nodes { symbol } } }`, 'enhancedFundamentals', 'symbol'],
+  'Query.enhancedFundamentals.symbol': [
+    `{ enhancedFundamentals(symbol: "${BAD}") { nodes { symbol } } }`,
+    'enhancedFundamentals',
+    'symbol',
+  ],
   'Query.callSummaries.symbol': [`{ callSummaries(symbol: "${BAD}") { nodes { title } } }`, 'callSummaries', 'symbol'],
   'Query.logos.symbols': [`{ logos(symbols: ["NVLX", "${BAD}"]) { nodes { symbol } } }`, 'logos', 'symbols'],
-  'Query.pressReleases.tickers': [`{ pressReleases(tickers: ["${BAD}"]) { nodes { headline } } }`, 'pressReleases', 'tickers'],
-  'Query.ratings.filter.symbol': [`{ ratings(filter: { symbol: ["${BAD}"] }) { nodes { firm } } }`, 'ratings', 'filter.symbol'],
-  'Query.balanceSheets.filter.symbols': [`{ balanceSheets(filter: { symbols: ["${BAD}"] }) { nodes { cik } } }`, 'balanceSheets', 'filter.symbols'],
+  'Query.pressReleases.tickers': [
+    `{ pressReleases(tickers: ["${BAD}"]) { nodes { headline } } }`,
+    'pressReleases',
+    'tickers',
+  ],
+  'Query.ratings.filter.symbol': [
+    `{ ratings(filter: { symbol: ["${BAD}"] }) { nodes { firm } } }`,
+    'ratings',
+    'filter.symbol',
+  ],
+  'Query.balanceSheets.filter.symbols': [
+    `{ balanceSheets(filter: { symbols: ["${BAD}"] }) { nodes { cik } } }`,
+    'balanceSheets',
+    'filter.symbols',
+  ],
 };
 
 const SUBSCRIPTIONS: Record<string, [document: string, argument: string]> = {
   'Subscription.tradeAdded.symbol': [`subscription { tradeAdded(symbol: "${BAD}") { price } }`, 'symbol'],
   'Subscription.quoteAdded.symbol': [`subscription { quoteAdded(symbol: "${BAD}") { bidPrice } }`, 'symbol'],
   'Subscription.newsAdded.symbol': [`subscription { newsAdded(symbol: "${BAD}") { headline } }`, 'symbol'],
-  'Subscription.pressReleaseAdded.tickers': [`subscription { pressReleaseAdded(tickers: ["NVLX", "${BAD}"]) { headline } }`, 'tickers'],
+  'Subscription.pressReleaseAdded.tickers': [
+    `subscription { pressReleaseAdded(tickers: ["NVLX", "${BAD}"]) { headline } }`,
+    'tickers',
+  ],
 };
 
 describe.each(testDatabases())('the symbol rule on $name', (tdb) => {
@@ -75,29 +95,40 @@ describe.each(testDatabases())('the symbol rule on $name', (tdb) => {
     expect(symbolArguments()).toEqual([...Object.keys(QUERIES), ...Object.keys(SUBSCRIPTIONS)].sort());
   });
 
-  it.each(Object.entries(QUERIES))('%s: a bad symbol is one BAD_USER_INPUT naming the argument and the value', async (_at, [document, field, argument]) => {
-    const result = await h.gql(document);
-    expectBadUserInput(result, `"${argument}"`, JSON.stringify(BAD));
-    expect(result.errors![0]!.path).toEqual([field]);
-    expect(result.data?.[field]).toBeNull();
-  });
+  it.each(Object.entries(QUERIES))(
+    '%s: a bad symbol is one BAD_USER_INPUT naming the argument and the value',
+    async (_at, [document, field, argument]) => {
+      const result = await h.gql(document);
+      expectBadUserInput(result, `"${argument}"`, JSON.stringify(BAD));
+      expect(result.errors![0]!.path).toEqual([field]);
+      expect(result.data?.[field]).toBeNull();
+    },
+  );
 
-  it.each(Object.entries(SUBSCRIPTIONS))('%s: a bad symbol is one BAD_USER_INPUT naming the argument and the value', async (_at, [document, argument]) => {
-    const stream = await sse(fetchOf(h.app), 'http://test', document, { 'x-api-key': 'demo-enterprise' });
-    const { data, errors } = await stream.next();
-    expect(data).toBeUndefined();
-    expectBadUserInput({ status: 200, errors }, `"${argument}"`, JSON.stringify(BAD));
-    await stream.completed();
-  });
+  it.each(Object.entries(SUBSCRIPTIONS))(
+    '%s: a bad symbol is one BAD_USER_INPUT naming the argument and the value',
+    async (_at, [document, argument]) => {
+      const stream = await sse(fetchOf(h.app), 'http://test', document, { 'x-api-key': 'demo-enterprise' });
+      const { data, errors } = await stream.next();
+      expect(data).toBeUndefined();
+      expectBadUserInput({ status: 200, errors }, `"${argument}"`, JSON.stringify(BAD));
+      await stream.completed();
+    },
+  );
 
   it('a valid symbol is one whatever its case or surrounding blanks, at the root fields as at the others', async () => {
     const symbol = (await h.db.prisma.trade.findFirst({ orderBy: { symbol: 'asc' } }))!.symbol;
-    const as = (s: string) => h.gql(`query($s: String!) { trades(symbol: $s, first: 3) { nodes { id } } quotes(symbol: $s, first: 3) { nodes { id } } security(symbol: $s) { id } }`, { s });
+    const as = (s: string) =>
+      h.gql(
+        `query($s: String!) { trades(symbol: $s, first: 3) { nodes { id } } quotes(symbol: $s, first: 3) { nodes { id } } security(symbol: $s) { id } }`,
+        { s },
+      );
     const exact = await as(symbol);
     expect(exact.errors).toBeUndefined();
     expect(exact.data.trades.nodes).toHaveLength(3);
     expect(await as(` ${symbol.toLowerCase()} `)).toEqual(exact);
-    const sheets = (s: string) => h.gql(`query($s: [String!]) { balanceSheets(filter: { symbols: $s }, first: 3) { nodes { id } } }`, { s: [s] });
+    const sheets = (s: string) =>
+      h.gql(`query($s: [String!]) { balanceSheets(filter: { symbols: $s }, first: 3) { nodes { id } } }`, { s: [s] });
     const listed = (await h.db.prisma.balanceSheetSymbol.findFirst({ orderBy: { symbol: 'asc' } }))!.symbol;
     const upper = await sheets(listed);
     expect(upper.data.balanceSheets.nodes.length).toBeGreaterThan(0);
@@ -107,14 +138,31 @@ describe.each(testDatabases())('the symbol rule on $name', (tdb) => {
   it('the import rejects a record whose symbol the rule refuses, and stores the others as filters ask for them', async () => {
     const importer = await importerFor('ratings');
     const rating = (id: number, ticker: string) => ({
-      id, firm: 'Test Research', ticker, exchange: 'NASDAQ', company: 'Test Co', action: 'Maintains', rating: 'Buy', price_target: '$10.00',
-      story: 'A story.', is_rating: true, created_at: '2026-11-20T14:30:00Z', updated_at: '2026-11-20T14:30:00Z',
+      id,
+      firm: 'Test Research',
+      ticker,
+      exchange: 'NASDAQ',
+      company: 'Test Co',
+      action: 'Maintains',
+      rating: 'Buy',
+      price_target: '$10.00',
+      story: 'A story.',
+      is_rating: true,
+      created_at: '2026-11-20T14:30:00Z',
+      updated_at: '2026-11-20T14:30:00Z',
     });
     const [bad, lower] = [2_000_000_001, 2_000_000_002];
     const ticker = `Z${randomUUID().slice(0, 6)}`.toUpperCase();
-    const result = await importStream(h.db, importer, { stream: Readable.from([ndjson([rating(bad, BAD), rating(lower, ` ${ticker.toLowerCase()} `)])]) });
-    expect(result.rejects.map((r) => r.reason)).toEqual([`ticker: must be 1 to 20 characters from A-Z 0-9 . -, got ${JSON.stringify(BAD)}`]);
-    const served = await h.gql(`query($s: [String!]) { ratings(filter: { symbol: $s }) { nodes { ratingId ticker } } }`, { s: [ticker.toLowerCase()] });
+    const result = await importStream(h.db, importer, {
+      stream: Readable.from([ndjson([rating(bad, BAD), rating(lower, ` ${ticker.toLowerCase()} `)])]),
+    });
+    expect(result.rejects.map((r) => r.reason)).toEqual([
+      `ticker: must be 1 to 20 characters from A-Z 0-9 . -, got ${JSON.stringify(BAD)}`,
+    ]);
+    const served = await h.gql(
+      `query($s: [String!]) { ratings(filter: { symbol: $s }) { nodes { ratingId ticker } } }`,
+      { s: [ticker.toLowerCase()] },
+    );
     expect(served.data.ratings.nodes).toEqual([{ ratingId: lower, ticker }]);
   });
 });

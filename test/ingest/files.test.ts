@@ -43,17 +43,20 @@ describe.each(testDatabases())('import of every resource from a file on $name', 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(Object.keys(PAGES) as ImportResource[])('%s: a saved REST body imports, and importing it again changes nothing', async (resource) => {
-    const page = await rest(a, PAGES[resource]);
-    expect(page.status).toBe(200);
-    const file = path.join(dir, `${resource}.ndjson`);
-    fs.writeFileSync(file, `${page.text.replace(/\n/g, ' ')}\n`); // the exact text, big integers and all
-    const importer = await importerFor(resource);
-    const options = resource === 'trades' || resource === 'quotes' ? { defaults: { symbol: 'NVLX' } } : {};
-    const first = await importStream(b, importer, file, options);
-    expect(first.counts.rejected, resource).toBe(0);
-    expect(first.counts.inserted, resource).toBeGreaterThan(0);
-    const again = await importStream(b, importer, file, options);
-    expect(again.counts).toMatchObject({ inserted: 0, updated: 0, rejected: 0, unchanged: first.counts.inserted });
-  });
+  it.each(Object.keys(PAGES) as ImportResource[])(
+    '%s: a saved REST body imports, and importing it again changes nothing',
+    async (resource) => {
+      const page = await rest(a, PAGES[resource]);
+      expect(page.status).toBe(200);
+      const file = path.join(dir, `${resource}.ndjson`);
+      fs.writeFileSync(file, `${page.text.replace(/\n/g, ' ')}\n`); // the exact text, big integers and all
+      const importer = await importerFor(resource);
+      const options = resource === 'trades' || resource === 'quotes' ? { defaults: { symbol: 'NVLX' } } : {};
+      const first = await importStream(b, importer, file, options);
+      expect(first.counts.rejected, resource).toBe(0);
+      expect(first.counts.inserted, resource).toBeGreaterThan(0);
+      const again = await importStream(b, importer, file, options);
+      expect(again.counts).toMatchObject({ inserted: 0, updated: 0, rejected: 0, unchanged: first.counts.inserted });
+    },
+  );
 });

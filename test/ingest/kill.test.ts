@@ -36,7 +36,12 @@ const file = path.join(dir, 'trades.ndjson');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const cliArgs = ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', file, '--batch', String(BATCH)];
-const cliEnv = (d: DatabaseConfig) => ({ ...process.env, DATABASE_URL: databaseUrlOf(d), NODE_ENV: 'test', REDIS_URL: '' });
+const cliEnv = (d: DatabaseConfig) => ({
+  ...process.env,
+  DATABASE_URL: databaseUrlOf(d),
+  NODE_ENV: 'test',
+  REDIS_URL: '',
+});
 
 /** The whole table, in key order, as one hash (every column, bigints as their digits). */
 async function tableHash(db: Db): Promise<{ rows: number; hash: string }> {
@@ -45,7 +50,14 @@ async function tableHash(db: Db): Promise<{ rows: number; hash: string }> {
   let after: { symbol: string; sequenceNumber: bigint } | undefined;
   for (;;) {
     const page = await db.prisma.trade.findMany({
-      where: after ? { OR: [{ symbol: { gt: after.symbol } }, { symbol: after.symbol, sequenceNumber: { gt: after.sequenceNumber } }] } : {},
+      where: after
+        ? {
+            OR: [
+              { symbol: { gt: after.symbol } },
+              { symbol: after.symbol, sequenceNumber: { gt: after.sequenceNumber } },
+            ],
+          }
+        : {},
       orderBy: [{ symbol: 'asc' }, { sequenceNumber: 'asc' }],
       take: 20_000,
     });
@@ -67,12 +79,20 @@ describe.each(testDatabases())('kill -9 during an import on $name', (tdb) => {
     const db = await createDb(killed);
     const cleanDb = await createDb(clean);
     try {
-      const child = spawn(process.execPath, cliArgs, { cwd: ROOT, env: cliEnv(killed), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, cliArgs, {
+        cwd: ROOT,
+        env: cliEnv(killed),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+      const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+        child.on('exit', (code, signal) => resolve(signal ?? code)),
+      );
       // some batches committed, not all: then the process dies without any chance to clean up
-      await expect.poll(() => db.prisma.trade.count(), { timeout: 20_000, interval: 25 }).toBeGreaterThanOrEqual(BATCH * 2);
+      await expect
+        .poll(() => db.prisma.trade.count(), { timeout: 20_000, interval: 25 })
+        .toBeGreaterThanOrEqual(BATCH * 2);
       child.kill('SIGKILL');
       expect(await exited, stderr).toBe('SIGKILL');
       const atKill = await db.prisma.trade.count();
@@ -80,10 +100,17 @@ describe.each(testDatabases())('kill -9 during an import on $name', (tdb) => {
       expect(atKill).toBeLessThan(ROWS);
       expect(atKill % BATCH).toBe(0); // whole batches only: the one in flight was rolled back
 
-      const rerun = spawnSync(process.execPath, cliArgs, { cwd: ROOT, env: cliEnv(killed), encoding: 'utf8', timeout: 60_000 });
+      const rerun = spawnSync(process.execPath, cliArgs, {
+        cwd: ROOT,
+        env: cliEnv(killed),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(rerun.status, rerun.stderr).toBe(0);
       const n = (x: number) => x.toLocaleString('en-US');
-      expect(rerun.stdout).toContain(`${n(ROWS)} read, ${n(ROWS - atKill)} inserted, 0 updated, ${n(atKill)} unchanged, 0 rejected`);
+      expect(rerun.stdout).toContain(
+        `${n(ROWS)} read, ${n(ROWS - atKill)} inserted, 0 updated, ${n(atKill)} unchanged, 0 rejected`,
+      );
 
       const once = await importStream(cleanDb, importer, file, { batchSize: BATCH });
       expect(once.counts).toMatchObject({ inserted: ROWS, rejected: 0 });

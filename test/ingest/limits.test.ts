@@ -41,7 +41,11 @@ const PAGES: Record<ImportResource, string> = {
  * text no GraphQL field serves as it is stored. Every other text field must be short.
  */
 const NOT_SHORT: Record<ImportResource, Record<string, string>> = {
-  securities: { 'company_info.description': 'CompanyInfo.description', 'company_info.homepage_url': 'CompanyInfo.homepageUrl', isin_history: 'Security.isinHistory' },
+  securities: {
+    'company_info.description': 'CompanyInfo.description',
+    'company_info.homepage_url': 'CompanyInfo.homepageUrl',
+    isin_history: 'Security.isinHistory',
+  },
   logos: { 'logos.png.url': 'LogoPng.url', 'logos.svg.url': 'LogoImage.url', 'logos.thumbnail.url': 'LogoImage.url' },
   'balance-sheets': {},
   // read for the insights, never stored
@@ -59,9 +63,17 @@ const NOT_SHORT: Record<ImportResource, Record<string, string>> = {
     Raw: 'PressRelease.raw',
   },
   ratings: { story: 'Rating.story' },
-  'call-summaries': { summary: 'CallSummary.summary', guidance: 'CallSummary.guidance', 'key_points[]': 'CallSummary.keyPoints' },
+  'call-summaries': {
+    summary: 'CallSummary.summary',
+    guidance: 'CallSummary.guidance',
+    'key_points[]': 'CallSummary.keyPoints',
+  },
   // REST serves associated_ratings whole; GraphQL only its integer ids
-  news: { logo_thumbnail_url: 'NewsItem.logoThumbnailUrl', associated_transcripts: 'NewsItem.associatedTranscripts', associated_ratings: 'json' },
+  news: {
+    logo_thumbnail_url: 'NewsItem.logoThumbnailUrl',
+    associated_transcripts: 'NewsItem.associatedTranscripts',
+    associated_ratings: 'json',
+  },
   trades: {},
   quotes: {},
 };
@@ -76,7 +88,17 @@ const kindOf = (resource: ImportResource, pattern: string): TextKind => {
 
 /** Text fields whose format bounds them (dates, codes, enums, symbols, an id made of two fields): a long value is refused, for its format. */
 const FORMATTED: Record<ImportResource, string[]> = {
-  securities: ['id', 'symbol', 'identifiers.figi', 'exchange_info.mic_code', 'identifiers.cik', 'company_info.list_date', 'ticker_meta.last_updated_utc', 'created_at', 'updated_at'],
+  securities: [
+    'id',
+    'symbol',
+    'identifiers.figi',
+    'exchange_info.mic_code',
+    'identifiers.cik',
+    'company_info.list_date',
+    'ticker_meta.last_updated_utc',
+    'created_at',
+    'updated_at',
+  ],
   logos: ['symbol', 'created_at', 'updated_at'],
   'balance-sheets': ['cik', 'symbols[]', 'reporting_period_end', 'timeframe'],
   fundamentals: ['symbol', 'cik', 'EndPeriod', 'Quarter', 'created_at', 'updated_at'],
@@ -90,7 +112,8 @@ const FORMATTED: Record<ImportResource, string[]> = {
 
 /** Lists held as opaque JSON too (their items any JSON, or strings served as JSON). */
 const JSON_LISTS = new Set(['isin_history', 'associated_ratings', 'associated_transcripts']);
-const listKindOf = (pattern: string): ListKind => (pattern === 'conditions' ? 'conditions' : pattern === 'symbols' ? 'shareClasses' : 'children');
+const listKindOf = (pattern: string): ListKind =>
+  pattern === 'conditions' ? 'conditions' : pattern === 'symbols' ? 'shareClasses' : 'children';
 
 type Key = string | number;
 interface Leaf {
@@ -103,16 +126,34 @@ interface Leaf {
 }
 
 /** Every scalar (text, null ...) and every list of a record, not looking inside JSON fields. */
-function leavesOf(resource: ImportResource, value: unknown, at: Leaf = { name: '', pattern: '', path: [], value }): Leaf[] {
+function leavesOf(
+  resource: ImportResource,
+  value: unknown,
+  at: Leaf = { name: '', pattern: '', path: [], value },
+): Leaf[] {
   const jsonField = at.path.length > 0 && kindOf(resource, at.pattern) === 'json';
   if (Array.isArray(value)) {
-    const items = jsonField ? [] : value.flatMap((v, i) => leavesOf(resource, v, { name: `${at.name}[${i}]`, pattern: `${at.pattern}[]`, path: [...at.path, i], value: v }));
+    const items = jsonField
+      ? []
+      : value.flatMap((v, i) =>
+          leavesOf(resource, v, {
+            name: `${at.name}[${i}]`,
+            pattern: `${at.pattern}[]`,
+            path: [...at.path, i],
+            value: v,
+          }),
+        );
     return [at, ...items];
   }
   if (typeof value === 'object' && value !== null && !jsonField) {
     return Object.entries(value).flatMap(([k, v]) => {
       const dot = at.name ? '.' : '';
-      return leavesOf(resource, v, { name: `${at.name}${dot}${k}`, pattern: `${at.pattern}${dot}${k}`, path: [...at.path, k], value: v });
+      return leavesOf(resource, v, {
+        name: `${at.name}${dot}${k}`,
+        pattern: `${at.pattern}${dot}${k}`,
+        path: [...at.path, k],
+        value: v,
+      });
     });
   }
   return [at];
@@ -133,7 +174,9 @@ function reasonOf(importer: Importer<unknown>, record: unknown): string {
     if (!(e instanceof RejectError)) throw e;
     return e.reason;
   }
-  throw new Error(`accepted: ${JSON.stringify(record, (_k, v) => (typeof v === 'bigint' ? String(v) : v)).slice(0, 200)}`);
+  throw new Error(
+    `accepted: ${JSON.stringify(record, (_k, v) => (typeof v === 'bigint' ? String(v) : v)).slice(0, 200)}`,
+  );
 }
 
 const accepts = (importer: Importer<unknown>, record: unknown) => {
@@ -147,14 +190,13 @@ const accepts = (importer: Importer<unknown>, record: unknown) => {
 };
 
 /** JSON text with bigints written as exact integers, as the REST routes write them. */
-const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `#${x}#` : x)).replace(/"#(-?\d+)#"/g, '$1');
-
+const json = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `#${x}#` : x)).replace(/"#(-?\d+)#"/g, '$1');
 
 it('every coordinate of FIELD_TEXT_KINDS is filled by an import field of its kind', () => {
   const filled = new Set(Object.values(NOT_SHORT).flatMap((m) => Object.values(m)));
   expect(Object.keys(FIELD_TEXT_KINDS).filter((c) => !filled.has(c))).toEqual([]);
 });
-
 
 describe.each(testDatabases())('import limits on $name', (tdb) => {
   let source: GraphQLHarness;
@@ -172,7 +214,10 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       expect(page.status, page.text).toBe(200);
       const found = importers[resource].recordsOf(parseJsonExact(page.text))!;
       // tick bodies name their symbol in the path only
-      records[resource] = resource === 'trades' || resource === 'quotes' ? found.map((r) => ({ ...(r as object), symbol: 'NVLX' })) : found;
+      records[resource] =
+        resource === 'trades' || resource === 'quotes'
+          ? found.map((r) => ({ ...(r as object), symbol: 'NVLX' }))
+          : found;
       expect(records[resource], resource).toHaveLength(3);
     }
   });
@@ -183,60 +228,95 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(IMPORT_RESOURCES)('%s: every text field is refused one character past its limit and taken at it; control characters are refused', (resource) => {
-    const importer = importers[resource];
-    const good = records[resource][0];
-    expect(accepts(importer, good)).toBe(true);
-    const leaves = leavesOf(resource, good).filter((l) => !Array.isArray(l.value) && (kindOf(resource, l.pattern) !== 'json' || !l.path.length));
-    // text: a string, or a null a string may take; fields the record lacks that are text of a kind
-    const text = leaves.filter((l) => typeof l.value === 'string' || (l.value === null && accepts(importer, withValue(good, l.path, 'x'))));
-    for (const pattern of Object.keys(NOT_SHORT[resource])) {
-      if (!pattern.includes('[]') && kindOf(resource, pattern) !== 'json' && !text.some((l) => l.pattern === pattern)) text.push({ name: pattern, pattern, path: [pattern], value: undefined });
-    }
-    const formatted = new Set(FORMATTED[resource]);
-    expect(text.length, 'text fields found').toBeGreaterThan(0);
-    for (const { name, pattern, path: at } of text) {
-      const limit = TEXT_LIMITS[kindOf(resource, pattern)];
-      const past = pad(limit + 1);
-      if (formatted.has(pattern)) {
-        expect(reasonOf(importer, withValue(good, at, past)).startsWith(`${name}: `), name).toBe(true);
-        continue;
+  it.each(IMPORT_RESOURCES)(
+    '%s: every text field is refused one character past its limit and taken at it; control characters are refused',
+    (resource) => {
+      const importer = importers[resource];
+      const good = records[resource][0];
+      expect(accepts(importer, good)).toBe(true);
+      const leaves = leavesOf(resource, good).filter(
+        (l) => !Array.isArray(l.value) && (kindOf(resource, l.pattern) !== 'json' || !l.path.length),
+      );
+      // text: a string, or a null a string may take; fields the record lacks that are text of a kind
+      const text = leaves.filter(
+        (l) => typeof l.value === 'string' || (l.value === null && accepts(importer, withValue(good, l.path, 'x'))),
+      );
+      for (const pattern of Object.keys(NOT_SHORT[resource])) {
+        if (!pattern.includes('[]') && kindOf(resource, pattern) !== 'json' && !text.some((l) => l.pattern === pattern))
+          text.push({ name: pattern, pattern, path: [pattern], value: undefined });
       }
-      expect(accepts(importer, withValue(good, at, pad(limit))), `${name} at ${limit} characters`).toBe(true);
-      expect(reasonOf(importer, withValue(good, at, past))).toBe(tooLong(name, limit, past));
-      expect(reasonOf(importer, withValue(good, at, 'a\u0007b'))).toContain(`${name}: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got the control character U+0007`);
-    }
-    // every formatted field was met
-    expect(FORMATTED[resource].filter((p) => !text.some((l) => l.pattern === p))).toEqual([]);
-  });
+      const formatted = new Set(FORMATTED[resource]);
+      expect(text.length, 'text fields found').toBeGreaterThan(0);
+      for (const { name, pattern, path: at } of text) {
+        const limit = TEXT_LIMITS[kindOf(resource, pattern)];
+        const past = pad(limit + 1);
+        if (formatted.has(pattern)) {
+          expect(reasonOf(importer, withValue(good, at, past)).startsWith(`${name}: `), name).toBe(true);
+          continue;
+        }
+        expect(accepts(importer, withValue(good, at, pad(limit))), `${name} at ${limit} characters`).toBe(true);
+        expect(reasonOf(importer, withValue(good, at, past))).toBe(tooLong(name, limit, past));
+        expect(reasonOf(importer, withValue(good, at, 'a\u0007b'))).toContain(
+          `${name}: must be text without control characters (but tab, newline and carriage return) or lone surrogates, got the control character U+0007`,
+        );
+      }
+      // every formatted field was met
+      expect(FORMATTED[resource].filter((p) => !text.some((l) => l.pattern === p))).toEqual([]);
+    },
+  );
 
-  it.each(IMPORT_RESOURCES)('%s: every list is refused one item past its limit and taken at it; JSON fields are refused past TEXT_LIMITS.json', (resource) => {
-    const importer = importers[resource];
-    const good = records[resource][0];
-    const lists = leavesOf(resource, good).filter((l) => Array.isArray(l.value) && l.path.length && (kindOf(resource, l.pattern) !== 'json' || JSON_LISTS.has(l.pattern)));
-    // a JSON list the record leaves out (a security without isin_history)
-    for (const pattern of Object.keys(NOT_SHORT[resource])) {
-      if (JSON_LISTS.has(pattern) && !lists.some((l) => l.pattern === pattern)) lists.push({ name: pattern, pattern, path: [pattern], value: [] });
-    }
-    if (resource !== 'ratings') expect(lists.length, 'lists found').toBeGreaterThan(0);
-    for (const { name, pattern, path: at, value } of lists) {
-      const max = LIST_LIMITS[listKindOf(pattern)];
-      // one of its own items, or (an empty list) a short text or a small integer, whichever the field takes
-      const item = (value as unknown[]).length ? (value as unknown[])[0] : ['x', 1].find((v) => accepts(importer, withValue(good, at, [v])));
-      expect(item, `an item ${name} takes`).toBeDefined();
-      expect(accepts(importer, withValue(good, at, Array(max).fill(item))), `${name} with ${max} items`).toBe(true);
-      expect(reasonOf(importer, withValue(good, at, Array(max + 1).fill(item)))).toBe(tooMany(name, max));
-    }
-    const jsonFields = Object.keys(NOT_SHORT[resource]).filter((p) => kindOf(resource, p) === 'json');
-    for (const name of jsonFields) {
-      const shape = name === 'Raw' ? 'object' : 'list';
-      expect(accepts(importer, withValue(good, [name], jsonOfLength(TEXT_LIMITS.json, shape))), `${name} at the limit`).toBe(true);
-      expect(reasonOf(importer, withValue(good, [name], jsonOfLength(TEXT_LIMITS.json + 1, shape)))).toMatch(new RegExp(`^${name}: must be at most 16384 characters as JSON text, got 16385 characters`));
-    }
-  });
+  it.each(IMPORT_RESOURCES)(
+    '%s: every list is refused one item past its limit and taken at it; JSON fields are refused past TEXT_LIMITS.json',
+    (resource) => {
+      const importer = importers[resource];
+      const good = records[resource][0];
+      const lists = leavesOf(resource, good).filter(
+        (l) =>
+          Array.isArray(l.value) &&
+          l.path.length &&
+          (kindOf(resource, l.pattern) !== 'json' || JSON_LISTS.has(l.pattern)),
+      );
+      // a JSON list the record leaves out (a security without isin_history)
+      for (const pattern of Object.keys(NOT_SHORT[resource])) {
+        if (JSON_LISTS.has(pattern) && !lists.some((l) => l.pattern === pattern))
+          lists.push({ name: pattern, pattern, path: [pattern], value: [] });
+      }
+      if (resource !== 'ratings') expect(lists.length, 'lists found').toBeGreaterThan(0);
+      for (const { name, pattern, path: at, value } of lists) {
+        const max = LIST_LIMITS[listKindOf(pattern)];
+        // one of its own items, or (an empty list) a short text or a small integer, whichever the field takes
+        const item = (value as unknown[]).length
+          ? (value as unknown[])[0]
+          : ['x', 1].find((v) => accepts(importer, withValue(good, at, [v])));
+        expect(item, `an item ${name} takes`).toBeDefined();
+        expect(accepts(importer, withValue(good, at, Array(max).fill(item))), `${name} with ${max} items`).toBe(true);
+        expect(reasonOf(importer, withValue(good, at, Array(max + 1).fill(item)))).toBe(tooMany(name, max));
+      }
+      const jsonFields = Object.keys(NOT_SHORT[resource]).filter((p) => kindOf(resource, p) === 'json');
+      for (const name of jsonFields) {
+        const shape = name === 'Raw' ? 'object' : 'list';
+        expect(
+          accepts(importer, withValue(good, [name], jsonOfLength(TEXT_LIMITS.json, shape))),
+          `${name} at the limit`,
+        ).toBe(true);
+        expect(reasonOf(importer, withValue(good, [name], jsonOfLength(TEXT_LIMITS.json + 1, shape)))).toMatch(
+          new RegExp(`^${name}: must be at most 16384 characters as JSON text, got 16385 characters`),
+        );
+      }
+    },
+  );
 
   /** The field each resource's batch puts past its limit in one record and at it in another, and how to read the stored one back. */
-  const BATCH: Record<ImportResource, { path: Key[]; value: (size: number) => unknown; limit: number; reason: string; stored: (db: Db) => Promise<number[]> }> = {
+  const BATCH: Record<
+    ImportResource,
+    {
+      path: Key[];
+      value: (size: number) => unknown;
+      limit: number;
+      reason: string;
+      stored: (db: Db) => Promise<number[]>;
+    }
+  > = {
     securities: {
       path: ['company_info.description'],
       value: (n) => pad(n),
@@ -256,7 +336,8 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       value: (n) => Array.from({ length: n }, (_, i) => `S${i}`),
       limit: LIST_LIMITS.shareClasses,
       reason: 'symbols: must have at most 20 items',
-      stored: async (db) => (await db.prisma.balanceSheet.findMany({ include: { symbols: true } })).map((r) => r.symbols.length),
+      stored: async (db) =>
+        (await db.prisma.balanceSheet.findMany({ include: { symbols: true } })).map((r) => r.symbols.length),
     },
     fundamentals: {
       // not stored: what is, is the insight computed from it
@@ -264,7 +345,8 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       value: (n) => 'We expect revenue to grow. '.repeat(Math.ceil(n / 27)).slice(0, n),
       limit: TEXT_LIMITS.filing,
       reason: 'mdna_text: must be at most 1048576 characters',
-      stored: async (db) => (await db.prisma.fundamentalMetrics.findMany()).map((r) => r.mdnaForwardLookingTermCount ?? 0),
+      stored: async (db) =>
+        (await db.prisma.fundamentalMetrics.findMany()).map((r) => r.mdnaForwardLookingTermCount ?? 0),
     },
     'press-releases': {
       path: ['BodyHTML'],
@@ -292,7 +374,8 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       value: (n) => jsonOfLength(n, 'list'),
       limit: TEXT_LIMITS.json,
       reason: 'associated_transcripts: must be at most 16384 characters as JSON text',
-      stored: async (db) => (await db.prisma.newsItem.findMany()).map((r) => JSON.stringify(r.associatedTranscripts).length),
+      stored: async (db) =>
+        (await db.prisma.newsItem.findMany()).map((r) => JSON.stringify(r.associatedTranscripts).length),
     },
     trades: {
       path: ['conditions'],
@@ -310,18 +393,27 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
     },
   };
 
-  it.each(IMPORT_RESOURCES)('%s: in a batch the record past a limit is a reject naming it, and the others land, one of them at the limit', async (resource) => {
-    const { path: at, value, limit, reason, stored } = BATCH[resource];
-    const [first, second, third] = records[resource];
-    const lines = [first, withValue(second, at, value(limit + 1)), withValue(third, at, value(limit))].map(json);
-    const file = path.join(dir, `${resource}.ndjson`);
-    fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    const rejects: string[] = [];
-    const result = await importStream(target, importers[resource], file, { onReject: (r) => rejects.push(describeReject(r)) });
-    expect(rejects).toEqual([expect.stringMatching(new RegExp(`^line 2: ${reason.replace(/[[\]().]/g, '\\$&')}, got `))]);
-    expect(result.counts).toMatchObject({ read: 3, inserted: 2, rejected: 1 });
-    const sizes = await stored(target);
-    expect(sizes).toHaveLength(2);
-    expect(sizes).toContain(resource === 'fundamentals' ? mdnaInsight(value(limit) as string).forwardLookingTermCount : limit);
-  });
+  it.each(IMPORT_RESOURCES)(
+    '%s: in a batch the record past a limit is a reject naming it, and the others land, one of them at the limit',
+    async (resource) => {
+      const { path: at, value, limit, reason, stored } = BATCH[resource];
+      const [first, second, third] = records[resource];
+      const lines = [first, withValue(second, at, value(limit + 1)), withValue(third, at, value(limit))].map(json);
+      const file = path.join(dir, `${resource}.ndjson`);
+      fs.writeFileSync(file, `${lines.join('\n')}\n`);
+      const rejects: string[] = [];
+      const result = await importStream(target, importers[resource], file, {
+        onReject: (r) => rejects.push(describeReject(r)),
+      });
+      expect(rejects).toEqual([
+        expect.stringMatching(new RegExp(`^line 2: ${reason.replace(/[[\]().]/g, '\\$&')}, got `)),
+      ]);
+      expect(result.counts).toMatchObject({ read: 3, inserted: 2, rejected: 1 });
+      const sizes = await stored(target);
+      expect(sizes).toHaveLength(2);
+      expect(sizes).toContain(
+        resource === 'fundamentals' ? mdnaInsight(value(limit) as string).forwardLookingTermCount : limit,
+      );
+    },
+  );
 });

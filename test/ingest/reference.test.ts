@@ -13,12 +13,25 @@ import { rest } from '../rest/helpers.js';
 // every page of each route, each page body goes through recordsOf + parse + write into an empty
 // instance B, and B then serves the very same pages.
 
-const RESOURCES = ['securities', 'logos', 'balance-sheets', 'press-releases', 'ratings', 'call-summaries', 'news'] as const satisfies readonly ImportResource[];
+const RESOURCES = [
+  'securities',
+  'logos',
+  'balance-sheets',
+  'press-releases',
+  'ratings',
+  'call-summaries',
+  'news',
+] as const satisfies readonly ImportResource[];
 type Resource = (typeof RESOURCES)[number];
 type App = Pick<GraphQLHarness, 'app'>;
 
 /** A page-numbered route: pages until a short one. `items` finds the records in a body. */
-async function numberedPages(h: App, path: (page: number) => string, size: number, items: (body: any) => unknown[]): Promise<unknown[]> {
+async function numberedPages(
+  h: App,
+  path: (page: number) => string,
+  size: number,
+  items: (body: any) => unknown[],
+): Promise<unknown[]> {
   const bodies: unknown[] = [];
   for (let page = 1; page < 1000; page++) {
     const r = await rest(h, path(page));
@@ -34,9 +47,19 @@ async function bodiesOf(h: App, resource: Resource, newsTickers: readonly string
   switch (resource) {
     case 'securities':
       // every sample security is listed in the US: one query that matches them all
-      return numberedPages(h, (p) => `/search/api/v1/securities?search_type=exchange_info.exchange_country&search=US&per_page=20&page=${p}`, 20, (b) => b.data.hits);
+      return numberedPages(
+        h,
+        (p) => `/search/api/v1/securities?search_type=exchange_info.exchange_country&search=US&per_page=20&page=${p}`,
+        20,
+        (b) => b.data.hits,
+      );
     case 'logos':
-      return numberedPages(h, (p) => `/api/v1/logos?page_size=20&page=${p}`, 20, (b) => b.Logos);
+      return numberedPages(
+        h,
+        (p) => `/api/v1/logos?page_size=20&page=${p}`,
+        20,
+        (b) => b.Logos,
+      );
     case 'balance-sheets': {
       const bodies: unknown[] = [];
       let next: string | undefined = '/stocks/v1/fundamentals/balance-sheet?limit=250';
@@ -49,14 +72,37 @@ async function bodiesOf(h: App, resource: Resource, newsTickers: readonly string
       return bodies;
     }
     case 'press-releases':
-      return numberedPages(h, (p) => `/streamhive/api/v1/data?page_size=50&page=${p}`, 50, (b) => b);
+      return numberedPages(
+        h,
+        (p) => `/streamhive/api/v1/data?page_size=50&page=${p}`,
+        50,
+        (b) => b,
+      );
     case 'ratings':
-      return numberedPages(h, (p) => `/rating/api/v1/ratings?page_size=100&page=${p}`, 100, (b) => b.data);
+      return numberedPages(
+        h,
+        (p) => `/rating/api/v1/ratings?page_size=100&page=${p}`,
+        100,
+        (b) => b.data,
+      );
     case 'call-summaries':
-      return numberedPages(h, (p) => `/delivery/api/v1/summaries?page_size=50&page=${p}`, 50, (b) => b.data);
+      return numberedPages(
+        h,
+        (p) => `/delivery/api/v1/summaries?page_size=50&page=${p}`,
+        50,
+        (b) => b.data,
+      );
     case 'news': {
       const bodies: unknown[] = [];
-      for (const t of newsTickers) bodies.push(...(await numberedPages(h, (p) => `/news/api/v1/news?symbol=${t}&page_size=5&page=${p}`, 5, (b) => b.data)));
+      for (const t of newsTickers)
+        bodies.push(
+          ...(await numberedPages(
+            h,
+            (p) => `/news/api/v1/news?symbol=${t}&page_size=5&page=${p}`,
+            5,
+            (b) => b.data,
+          )),
+        );
       return bodies;
     }
   }
@@ -73,7 +119,13 @@ function openNextUrl(nextUrl: string) {
   const state = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
   const after = JSON.parse(Buffer.from(state.after, 'base64url').toString('utf8')) as unknown[];
   expect(typeof after.at(-1)).toBe('number');
-  return { origin: url.origin, path: url.pathname, route: state.route, params: state.params, after: after.slice(0, -1) };
+  return {
+    origin: url.origin,
+    path: url.pathname,
+    route: state.route,
+    params: state.params,
+    after: after.slice(0, -1),
+  };
 }
 
 /** What differs between two answers of the same request by nature: the request id, the measured time, a next_url's row id. */
@@ -89,7 +141,14 @@ function comparable(body: unknown): unknown {
 }
 
 const sum = (counts: WriteCounts[]): WriteCounts =>
-  counts.reduce((a, c) => ({ inserted: a.inserted + c.inserted, updated: a.updated + c.updated, unchanged: a.unchanged + c.unchanged }), { inserted: 0, updated: 0, unchanged: 0 });
+  counts.reduce(
+    (a, c) => ({
+      inserted: a.inserted + c.inserted,
+      updated: a.updated + c.updated,
+      unchanged: a.unchanged + c.unchanged,
+    }),
+    { inserted: 0, updated: 0, unchanged: 0 },
+  );
 
 /** The rows of one body, parsed (every one must parse). */
 function parseBody(importer: Importer<unknown>, body: unknown): unknown[] {
@@ -114,9 +173,13 @@ async function snapshot(db: Db) {
     logos: await p.logo.findMany(stamp),
     logoInfo: await p.logoSecurityInfo.findMany({ orderBy: [{ logoId: 'asc' }, { position: 'asc' }] }),
     balanceSheets: await p.balanceSheet.findMany(stamp),
-    balanceSheetSymbols: await p.balanceSheetSymbol.findMany({ orderBy: [{ balanceSheetId: 'asc' }, { position: 'asc' }] }),
+    balanceSheetSymbols: await p.balanceSheetSymbol.findMany({
+      orderBy: [{ balanceSheetId: 'asc' }, { position: 'asc' }],
+    }),
     pressReleases: await p.pressRelease.findMany(stamp),
-    pressReleaseTickers: await p.pressReleaseTicker.findMany({ orderBy: [{ pressReleaseId: 'asc' }, { position: 'asc' }] }),
+    pressReleaseTickers: await p.pressReleaseTicker.findMany({
+      orderBy: [{ pressReleaseId: 'asc' }, { position: 'asc' }],
+    }),
     ratings: await p.rating.findMany(stamp),
     callSummaries: await p.callSummary.findMany(stamp),
     news: await p.newsItem.findMany(stamp),
@@ -196,10 +259,20 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
   beforeAll(async () => {
     source = await graphqlHarness(tdb);
     // what openDatabase makes of an empty database (migrations, demo accounts), copied from the run's template
-    const config = testConfig(await tdb.createSeeded('none'), {}, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600' });
+    const config = testConfig(
+      await tdb.createSeeded('none'),
+      {},
+      { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600' },
+    );
     const db = await openDatabase(config);
     target = { app: createApp({ config, db }), db };
-    newsTickers = (await source.db.prisma.newsItem.findMany({ distinct: ['ticker'], select: { ticker: true }, orderBy: { ticker: 'asc' } })).map((n) => n.ticker);
+    newsTickers = (
+      await source.db.prisma.newsItem.findMany({
+        distinct: ['ticker'],
+        select: { ticker: true },
+        orderBy: { ticker: 'asc' },
+      })
+    ).map((n) => n.ticker);
     for (const resource of RESOURCES) {
       importers[resource] = await importerFor(resource);
       sourceBodies[resource] = await bodiesOf(source, resource, newsTickers);
@@ -241,7 +314,8 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
   });
 
   it('press releases keep their ids (numbered by WireDataID), so news links point at the same releases', async () => {
-    const ids = (db: Db) => db.prisma.pressRelease.findMany({ select: { id: true, wireDataId: true }, orderBy: { id: 'asc' } });
+    const ids = (db: Db) =>
+      db.prisma.pressRelease.findMany({ select: { id: true, wireDataId: true }, orderBy: { id: 'asc' } });
     expect(await ids(target.db)).toEqual(await ids(source.db));
   });
 
@@ -284,19 +358,22 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
     expect(await selects(rows.slice(0, 3))).toHaveLength(many.length);
   });
 
-  it.each(RESOURCES)('%s: bad records are rejected with a reason naming the field and the value received', (resource) => {
-    const importer = importers[resource];
-    const good = importer.recordsOf(sourceBodies[resource][0])![0];
-    expect(() => importer.parse(clone(good))).not.toThrow();
-    for (const [change, field, shown] of BREAKAGES[resource]) {
-      const bad = clone(good) as any;
-      change(bad);
-      const reason = rejection(importer, bad);
-      expect(reason.startsWith(`${field}: `), `${reason} names ${field}`).toBe(true);
-      expect(reason).toContain(shown);
-    }
-    expect(rejection(importer, 'not a record')).toContain('"not a record"');
-  });
+  it.each(RESOURCES)(
+    '%s: bad records are rejected with a reason naming the field and the value received',
+    (resource) => {
+      const importer = importers[resource];
+      const good = importer.recordsOf(sourceBodies[resource][0])![0];
+      expect(() => importer.parse(clone(good))).not.toThrow();
+      for (const [change, field, shown] of BREAKAGES[resource]) {
+        const bad = clone(good) as any;
+        change(bad);
+        const reason = rejection(importer, bad);
+        expect(reason.startsWith(`${field}: `), `${reason} names ${field}`).toBe(true);
+        expect(reason).toContain(shown);
+      }
+      expect(rejection(importer, 'not a record')).toContain('"not a record"');
+    },
+  );
 
   it('recordsOf: a single record is not an envelope; a bare array is a list of records', async () => {
     for (const resource of RESOURCES) {
@@ -311,11 +388,14 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
   });
 
   it('highWater: the timestamp or date a feed advances by, as sortable ISO text', () => {
-    const first = (resource: Resource) => importers[resource].parse(importers[resource].recordsOf(sourceBodies[resource][0])![0]);
+    const first = (resource: Resource) =>
+      importers[resource].parse(importers[resource].recordsOf(sourceBodies[resource][0])![0]);
     const rec = (resource: Resource) => importers[resource].recordsOf(sourceBodies[resource][0])![0] as any;
     expect(importers.securities.highWater!(first('securities'))).toBe(rec('securities').updated_at);
     expect(importers.logos.highWater!(first('logos'))).toBe(rec('logos').updated_at);
-    expect(importers['balance-sheets'].highWater!(first('balance-sheets'))).toBe(rec('balance-sheets').reporting_period_end);
+    expect(importers['balance-sheets'].highWater!(first('balance-sheets'))).toBe(
+      rec('balance-sheets').reporting_period_end,
+    );
     expect(importers['press-releases'].highWater!(first('press-releases'))).toBe(rec('press-releases').PublishTime);
     expect(importers.ratings.highWater!(first('ratings'))).toBe(rec('ratings').created_at);
     expect(importers['call-summaries'].highWater!(first('call-summaries'))).toBe(rec('call-summaries').call_date);
@@ -328,24 +408,49 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
     it('logo: security_info rows replaced, the record served as sent, a rerun unchanged', async () => {
       const body = (await restOf('/api/v1/logos?page_size=100')).body;
       const logo = clone(body.Logos.find((l: any) => l.security_info.length >= 2));
-      const changed = { ...logo, company_name: `${logo.company_name} (renamed)`, updated_at: '2030-01-02T03:04:05.000Z', security_info: [{ ...logo.security_info[1], name: 'NEW NAME' }] };
+      const changed = {
+        ...logo,
+        company_name: `${logo.company_name} (renamed)`,
+        updated_at: '2030-01-02T03:04:05.000Z',
+        security_info: [{ ...logo.security_info[1], name: 'NEW NAME' }],
+      };
       const importer = importers.logos;
-      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({
+        inserted: 0,
+        updated: 1,
+        unchanged: 0,
+      });
       const served = (await restOf(`/api/v1/logos?symbols=${logo.symbol}`)).body.Logos;
       expect(served).toEqual([changed]);
-      const stored = await target.db.prisma.logo.findUniqueOrThrow({ where: { symbol: logo.symbol }, include: { securityInfo: true } });
+      const stored = await target.db.prisma.logo.findUniqueOrThrow({
+        where: { symbol: logo.symbol },
+        include: { securityInfo: true },
+      });
       expect(stored.securityInfo).toHaveLength(1);
-      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({
+        inserted: 0,
+        updated: 0,
+        unchanged: 1,
+      });
     });
 
     it('balance sheet: symbols replaced; the store stamps updatedAt (the record has none)', async () => {
       const sheet = clone((sourceBodies['balance-sheets'][0] as any).results[0]);
       const key = { cik: sheet.cik, reportingPeriodEnd: sheet.reporting_period_end, timeframe: sheet.timeframe };
-      const before = await target.db.prisma.balanceSheet.findUniqueOrThrow({ where: { cik_reportingPeriodEnd_timeframe: key } });
+      const before = await target.db.prisma.balanceSheet.findUniqueOrThrow({
+        where: { cik_reportingPeriodEnd_timeframe: key },
+      });
       const changed = { ...sheet, symbols: ['NEWSYM', ...sheet.symbols], total_assets: sheet.total_assets + 1 };
       const importer = importers['balance-sheets'];
-      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
-      const after = await target.db.prisma.balanceSheet.findUniqueOrThrow({ where: { cik_reportingPeriodEnd_timeframe: key }, include: { symbols: { orderBy: { position: 'asc' } } } });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toEqual({
+        inserted: 0,
+        updated: 1,
+        unchanged: 0,
+      });
+      const after = await target.db.prisma.balanceSheet.findUniqueOrThrow({
+        where: { cik_reportingPeriodEnd_timeframe: key },
+        include: { symbols: { orderBy: { position: 'asc' } } },
+      });
       expect(after.id).toBe(before.id);
       expect(after.symbols.map((s) => s.symbol)).toEqual(changed.symbols);
       expect(after.totalAssets).toBe(changed.total_assets);
@@ -356,14 +461,29 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
 
     it('press release: tickers and securities replaced, id kept', async () => {
       const release = clone((sourceBodies['press-releases'][0] as any)[0]);
-      const before = await target.db.prisma.pressRelease.findUniqueOrThrow({ where: { wireDataId: release.WireDataID } });
+      const before = await target.db.prisma.pressRelease.findUniqueOrThrow({
+        where: { wireDataId: release.WireDataID },
+      });
       const security = { ...release.Securities[0], symbol: 'ZZZZ', figi: 'BBG00ZZZZZZ1' };
-      const changed = { ...release, Tickers: ['ZZZZ'], Securities: [security], UpdatedAt: '2030-01-01T00:00:00.000Z', Raw: { replaced: true } };
+      const changed = {
+        ...release,
+        Tickers: ['ZZZZ'],
+        Securities: [security],
+        UpdatedAt: '2030-01-01T00:00:00.000Z',
+        Raw: { replaced: true },
+      };
       const importer = importers['press-releases'];
-      expect(await importer.write(target.db, [importer.parse(changed)])).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toMatchObject({
+        inserted: 0,
+        updated: 1,
+        unchanged: 0,
+      });
       const served = (await restOf('/streamhive/api/v1/data?tickers=ZZZZ')).body;
       expect(served).toEqual([changed]);
-      const stored = await target.db.prisma.pressRelease.findUniqueOrThrow({ where: { wireDataId: release.WireDataID }, include: { tickers: true, securities: true } });
+      const stored = await target.db.prisma.pressRelease.findUniqueOrThrow({
+        where: { wireDataId: release.WireDataID },
+        include: { tickers: true, securities: true },
+      });
       expect(stored.id).toBe(before.id);
       expect(stored.tickers.map((t) => t.ticker)).toEqual(['ZZZZ']);
       expect(stored.securities).toHaveLength(1);
@@ -379,13 +499,21 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
         securities: [...item.securities, { ...item.securities[0], MIC: 'XNYS', ticker: `${item.ticker}.X` }],
       };
       const importer = importers.news;
-      expect(await importer.write(target.db, [importer.parse(changed)])).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(changed)])).toMatchObject({
+        inserted: 0,
+        updated: 1,
+        unchanged: 0,
+      });
       const served = (await restOf(`/news/api/v1/news?symbol=${item.ticker}&id=${item.id}`)).body.data;
       expect(served).toEqual([changed]);
       expect(await target.db.prisma.newsSecurity.count({ where: { newsItemId: item.id } })).toBe(2);
       // without `securities` (as securities=false serves it) the stored ones stay
       const { securities: _, ...bare } = changed;
-      expect(await importer.write(target.db, [importer.parse(bare)])).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
+      expect(await importer.write(target.db, [importer.parse(bare)])).toMatchObject({
+        inserted: 0,
+        updated: 0,
+        unchanged: 1,
+      });
       expect(await target.db.prisma.newsSecurity.count({ where: { newsItemId: item.id } })).toBe(2);
     });
 
@@ -393,7 +521,11 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
       const item = clone((sourceBodies.news[0] as any).data[0]);
       const fresh = { ...item, news_id: '00000000-0000-4000-8000-000000000001', headline: 'Another story' };
       const importer = importers.news;
-      expect(await importer.write(target.db, [importer.parse(fresh)])).toMatchObject({ inserted: 1, updated: 0, unchanged: 0 });
+      expect(await importer.write(target.db, [importer.parse(fresh)])).toMatchObject({
+        inserted: 1,
+        updated: 0,
+        unchanged: 0,
+      });
       const top = await target.db.prisma.newsItem.aggregate({ _max: { id: true } });
       const stored = await target.db.prisma.newsItem.findUniqueOrThrow({ where: { newsId: fresh.news_id } });
       expect(stored.id).toBe(top._max.id);
@@ -407,7 +539,11 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
     const importer = importers['press-releases'];
     const rows = ['wire-a', 'wire-b'].map((w) => importer.parse({ ...release, WireDataID: w }));
     expect(await importer.write(target.db, rows)).toMatchObject({ inserted: 2, updated: 0, unchanged: 0 });
-    const ids = await target.db.prisma.pressRelease.findMany({ where: { wireDataId: { in: ['wire-a', 'wire-b'] } }, select: { id: true }, orderBy: { id: 'asc' } });
+    const ids = await target.db.prisma.pressRelease.findMany({
+      where: { wireDataId: { in: ['wire-a', 'wire-b'] } },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
     expect(ids.map((r) => r.id)).toEqual([top + 1, top + 2]);
   });
 
@@ -416,7 +552,9 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
     const importer = importers['call-summaries'];
     const moved = { ...summary, call_date: '2031-05-06T21:30:00.000Z' };
     expect(await importer.write(target.db, [importer.parse(moved)])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
-    const stored = await target.db.prisma.callSummary.findFirstOrThrow({ where: { symbol: summary.symbol, callDate: new Date(moved.call_date) } });
+    const stored = await target.db.prisma.callSummary.findFirstOrThrow({
+      where: { symbol: summary.symbol, callDate: new Date(moved.call_date) },
+    });
     expect(stored.id).not.toBe(summary.id);
     expect(await importer.write(target.db, [importer.parse(moved)])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
   });

@@ -52,7 +52,10 @@ async function everything(app: App): Promise<Record<string, unknown>> {
   const securities: any[] = [];
   for (const prefix of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') {
     for (let page = 1; ; page++) {
-      const body = await get(app, `/search/api/v1/securities?search=${prefix}&search_type=symbol&per_page=250&page=${page}`);
+      const body = await get(
+        app,
+        `/search/api/v1/securities?search=${prefix}&search_type=symbol&per_page=250&page=${page}`,
+      );
       securities.push(...body.data.hits.map((h: any) => h.document));
       if (body.data.hits.length < 250) break;
     }
@@ -73,7 +76,8 @@ async function everything(app: App): Promise<Record<string, unknown>> {
   return out;
 }
 
-const byResource = (reports: ResourceReport[]) => Object.fromEntries(reports.map((r) => [r.resource, r])) as Record<ImportResource, ResourceReport>;
+const byResource = (reports: ResourceReport[]) =>
+  Object.fromEntries(reports.map((r) => [r.resource, r])) as Record<ImportResource, ResourceReport>;
 
 describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
   let a: GraphQLHarness;
@@ -89,7 +93,11 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // what openDatabase makes of an empty database (migrations, demo accounts), copied from the run's template
-    const config = testConfig(await tdb.createSeeded('none'), { sampleData: 'none' }, { RATE_LIMIT_ENTERPRISE: '1000000' });
+    const config = testConfig(
+      await tdb.createSeeded('none'),
+      { sampleData: 'none' },
+      { RATE_LIMIT_ENTERPRISE: '1000000' },
+    );
     const db = await openDatabase(config);
     b = { db, app: createApp({ config, db }) };
   });
@@ -112,7 +120,9 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
     expect(lines.join('\n')).not.toContain(KEY); // the key never reaches a log line
 
     const marks = await listHighWater(b.db);
-    expect(marks.map((m) => m.resource)).toEqual(expect.arrayContaining(['press-releases', 'ratings', 'call-summaries', 'trades:NVLX', 'quotes:NVLX']));
+    expect(marks.map((m) => m.resource)).toEqual(
+      expect.arrayContaining(['press-releases', 'ratings', 'call-summaries', 'trades:NVLX', 'quotes:NVLX']),
+    );
 
     // A changes: new trades for one symbol (imported through A's own import path), one rating edited
     const trades = await importerFor('trades');
@@ -123,22 +133,41 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
       sip_timestamp: BigInt(newest.sip_timestamp) + i,
       id: `sync-test-${i}`,
     }));
-    await trades.write(a.db, added.map((r) => trades.parse({ ...r, symbol: 'NVLX' })));
+    await trades.write(
+      a.db,
+      added.map((r) => trades.parse({ ...r, symbol: 'NVLX' })),
+    );
     const ratings = await importerFor('ratings');
     const latestRating: any = (await get(a.app, '/rating/api/v1/ratings?page_size=1')).data[0];
-    await ratings.write(a.db, [ratings.parse({ ...latestRating, rating: `${latestRating.rating} (revised)`, updated_at: new Date().toISOString() })]);
+    await ratings.write(a.db, [
+      ratings.parse({
+        ...latestRating,
+        rating: `${latestRating.rating} (revised)`,
+        updated_at: new Date().toISOString(),
+      }),
+    ]);
 
     const second = byResource(await sync(b.db, { from: base, apikey: KEY }));
     expect(second.trades).toMatchObject({ inserted: 3, updated: 0 });
     // incremental: per symbol only the records at or after its mark come back
-    const symbolCount = new Set((await listHighWater(b.db)).filter((m) => m.resource.startsWith('trades:')).map((m) => m.resource)).size;
+    const symbolCount = new Set(
+      (await listHighWater(b.db)).filter((m) => m.resource.startsWith('trades:')).map((m) => m.resource),
+    ).size;
     expect(second.trades.fetched).toBeLessThan(symbolCount * 3 + 3);
     expect(second.quotes.inserted).toBe(0);
     expect(second.quotes.fetched).toBeLessThan(symbolCount * 3);
     expect(second.ratings.updated).toBe(1);
     expect(second.ratings.fetched).toBeLessThan(first.ratings.fetched);
     // whole-pulled resources come back unchanged and are not rewritten
-    for (const r of ['securities', 'logos', 'balance-sheets', 'fundamentals', 'news', 'press-releases', 'call-summaries'] as const) {
+    for (const r of [
+      'securities',
+      'logos',
+      'balance-sheets',
+      'fundamentals',
+      'news',
+      'press-releases',
+      'call-summaries',
+    ] as const) {
       expect(second[r], r).toMatchObject({ inserted: 0, updated: 0 });
     }
     expect(await everything(b.app)).toEqual(await everything(a.app));
@@ -154,14 +183,30 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
       return fetch(input, init);
     };
     const lines: string[] = [];
-    const [logos] = await sync(b.db, { from: base, apikey: KEY, resources: ['logos'], fetch: flaky, backoffMs: 1, log: (l) => lines.push(l) });
+    const [logos] = await sync(b.db, {
+      from: base,
+      apikey: KEY,
+      resources: ['logos'],
+      fetch: flaky,
+      backoffMs: 1,
+      log: (l) => lines.push(l),
+    });
     expect(logos).toMatchObject({ resource: 'logos', inserted: 0, updated: 0 });
     expect(logos!.skipped).toBeUndefined();
     expect(lines.filter((l) => l.includes('retrying'))).toHaveLength(3);
 
     const down: typeof fetch = async () => new Response('{"message":"down"}', { status: 502 });
-    const [failed] = await sync(b.db, { from: base, apikey: KEY, resources: ['ratings'], fetch: down, attempts: 3, backoffMs: 1 });
-    expect(failed!.skipped).toMatch(/^502 from GET \/rating\/api\/v1\/ratings\?.*apikey=….*\(gave up after 3 attempts\)$/);
+    const [failed] = await sync(b.db, {
+      from: base,
+      apikey: KEY,
+      resources: ['ratings'],
+      fetch: down,
+      attempts: 3,
+      backoffMs: 1,
+    });
+    expect(failed!.skipped).toMatch(
+      /^502 from GET \/rating\/api\/v1\/ratings\?.*apikey=….*\(gave up after 3 attempts\)$/,
+    );
   });
 
   it('reports a resource the key may not read and carries on with the rest', async () => {
@@ -175,8 +220,11 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
     const cli = (database: DatabaseConfig, args: string[]) =>
       new Promise<{ code: number; out: string; err: string }>((resolve) => {
         const url = databaseUrlOf(database);
-        execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test' }, timeout: 120_000 }, (e, out, err) =>
-          resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli.ts', ...args],
+          { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test' }, timeout: 120_000 },
+          (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
         );
       });
     const database = await tdb.create();
@@ -231,38 +279,69 @@ describe('sync sends the key only to the origin of --from', () => {
     const upstream = await listen((req, res) => {
       seen.push(req.url ?? '');
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (path === '/stocks/v1/fundamentals/balance-sheet') send({ results: [], status: 'OK', next_url: `${other}/stocks/v1/fundamentals/balance-sheet?cursor=abc` });
+      const send = (body: unknown) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (path === '/stocks/v1/fundamentals/balance-sheet')
+        send({ results: [], status: 'OK', next_url: `${other}/stocks/v1/fundamentals/balance-sheet?cursor=abc` });
       else if (path === '/api/v1/logos') res.writeHead(302, { location: `${other}/api/v1/logos` }).end();
       // a redirect on the same origin is followed, with the key
       else if (path === '/streamhive/api/v1/data') res.writeHead(307, { location: '/streamhive/api/v1/moved' }).end();
       else if (path === '/streamhive/api/v1/moved') send([]);
       // nested past any record: refused as it is parsed, before anything walks it recursively
-      else if (path === '/rating/api/v1/ratings') res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":${'['.repeat(5000)}1${']'.repeat(5000)}}`);
+      else if (path === '/rating/api/v1/ratings')
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`{"data":${'['.repeat(5000)}1${']'.repeat(5000)}}`);
       else res.writeHead(404).end();
     });
-    const reports = byResource(await sync(db, { from: upstream, apikey: 'the-secret-key', resources: ['balance-sheets', 'logos', 'press-releases', 'ratings'], attempts: 1 }));
+    const reports = byResource(
+      await sync(db, {
+        from: upstream,
+        apikey: 'the-secret-key',
+        resources: ['balance-sheets', 'logos', 'press-releases', 'ratings'],
+        attempts: 1,
+      }),
+    );
     expect(elsewhere).toEqual([]);
     for (const resource of ['balance-sheets', 'logos'] as const) {
-      expect(reports[resource].skipped, resource).toBe(`the upstream links to ${other}, another origin than --from (${upstream}); stopped there, and nothing (the key least of all) was sent to it`);
+      expect(reports[resource].skipped, resource).toBe(
+        `the upstream links to ${other}, another origin than --from (${upstream}); stopped there, and nothing (the key least of all) was sent to it`,
+      );
     }
     expect(reports['press-releases'].skipped).toBeUndefined();
-    expect(reports.ratings.skipped).toMatch(/^GET \/rating\/api\/v1\/ratings\?.*apikey=… failed: arrays and objects nest more than 64 levels deep; no record needs more \(gave up after 1 attempts\)$/);
-    expect(seen.filter((u) => u.startsWith('/streamhive/api/v1/moved'))).toEqual([expect.stringContaining('apikey=the-secret-key')]);
+    expect(reports.ratings.skipped).toMatch(
+      /^GET \/rating\/api\/v1\/ratings\?.*apikey=… failed: arrays and objects nest more than 64 levels deep; no record needs more \(gave up after 1 attempts\)$/,
+    );
+    expect(seen.filter((u) => u.startsWith('/streamhive/api/v1/moved'))).toEqual([
+      expect.stringContaining('apikey=the-secret-key'),
+    ]);
   });
 
   it('an upstream that cannot be reached is named with the cause in one line, and the resources after it are not tried', async () => {
     const port = await freePort(); // closed again: nothing listens there
     const lines: string[] = [];
-    const reports = byResource(await sync(db, { from: `http://127.0.0.1:${port}`, apikey: 'k', resources: ['logos', 'ratings', 'news'], attempts: 3, backoffMs: 1, log: (l) => lines.push(l) }));
+    const reports = byResource(
+      await sync(db, {
+        from: `http://127.0.0.1:${port}`,
+        apikey: 'k',
+        resources: ['logos', 'ratings', 'news'],
+        attempts: 3,
+        backoffMs: 1,
+        log: (l) => lines.push(l),
+      }),
+    );
     const refused = `cannot reach 127.0.0.1:${port}: connection refused: nothing listens there (ECONNREFUSED)`;
-    expect(reports.logos.skipped).toBe(`GET /api/v1/logos?page=1&page_size=100&apikey=… failed: ${refused} (gave up after 3 attempts)`);
+    expect(reports.logos.skipped).toBe(
+      `GET /api/v1/logos?page=1&page_size=100&apikey=… failed: ${refused} (gave up after 3 attempts)`,
+    );
     expect(reports.ratings).toMatchObject({ requests: 0, skipped: `not tried: ${refused}` });
     expect(reports.news).toMatchObject({ requests: 0, skipped: `not tried: ${refused}` });
     // the cause once; the retries after it only say when
     expect(lines.filter((l) => l.includes('ECONNREFUSED'))).toHaveLength(3);
     expect(lines.filter((l) => l.startsWith('  retrying'))).toEqual([
-      expect.stringMatching(/^  retrying in \d+ ms \(attempt 2 of 3\): GET \/api\/v1\/logos\?.* failed: cannot reach .*\(ECONNREFUSED\)$/),
+      expect.stringMatching(
+        /^  retrying in \d+ ms \(attempt 2 of 3\): GET \/api\/v1\/logos\?.* failed: cannot reach .*\(ECONNREFUSED\)$/,
+      ),
       expect.stringMatching(/^  retrying in \d+ ms \(attempt 3 of 3\)$/),
     ]);
     expect(lines.at(-1)).toBe(`stopped: ${refused}; not tried: ratings, news`);
@@ -273,34 +352,59 @@ describe('sync sends the key only to the origin of --from', () => {
     const plain = net.createServer((c) => c.end('HTTP/1.1 200 OK\r\n\r\n'));
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     try {
-      const [tls] = await sync(db, { from: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`, apikey: 'k', resources: ['logos'], attempts: 1 });
-      expect(tls!.skipped).toMatch(/failed: cannot reach 127\.0\.0\.1:\d+: TLS failed: wrong version number \(ERR_SSL_WRONG_VERSION_NUMBER\)/);
+      const [tls] = await sync(db, {
+        from: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`,
+        apikey: 'k',
+        resources: ['logos'],
+        attempts: 1,
+      });
+      expect(tls!.skipped).toMatch(
+        /failed: cannot reach 127\.0\.0\.1:\d+: TLS failed: wrong version number \(ERR_SSL_WRONG_VERSION_NUMBER\)/,
+      );
     } finally {
       plain.close();
     }
     // no DNS or remote host is asked: fetch fails as undici does
-    const failing = (code: string, message: string): typeof fetch => async () => {
-      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(message), { code }) });
-    };
+    const failing =
+      (code: string, message: string): typeof fetch =>
+      async () => {
+        throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(message), { code }) });
+      };
     const reports = async (code: string, message: string) =>
-      sync(db, { from: 'https://vendor.example.com', apikey: 'k', resources: ['logos', 'ratings'], attempts: 1, fetch: failing(code, message) });
+      sync(db, {
+        from: 'https://vendor.example.com',
+        apikey: 'k',
+        resources: ['logos', 'ratings'],
+        attempts: 1,
+        fetch: failing(code, message),
+      });
     const [dns, dnsNext] = await reports('ENOTFOUND', 'getaddrinfo ENOTFOUND vendor.example.com');
     expect(dns!.skipped).toContain('failed: cannot reach vendor.example.com:443: no such host (DNS) (ENOTFOUND)');
     expect(dnsNext!.skipped).toMatch(/^not tried: /);
     // a timeout may pass: the next resource is tried
     const [slow, slowNext] = await reports('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error');
-    expect(slow!.skipped).toContain('failed: cannot reach vendor.example.com:443: timed out waiting for the answer (UND_ERR_HEADERS_TIMEOUT)');
+    expect(slow!.skipped).toContain(
+      'failed: cannot reach vendor.example.com:443: timed out waiting for the answer (UND_ERR_HEADERS_TIMEOUT)',
+    );
     expect(slowNext!.skipped).toContain('(UND_ERR_HEADERS_TIMEOUT)');
   });
 
   it('records that break the same rule are one line with their count, the first of each rule in full', async () => {
     // a page of 5 logos: 3 without any image, 2 with a PNG and no SVG
     const bad = [{}, {}, {}, { logos: { png: {} } }, { logos: { png: {} } }];
-    const upstream: typeof fetch = async () => new Response(JSON.stringify({ Logos: bad }), { headers: { 'content-type': 'application/json' } });
+    const upstream: typeof fetch = async () =>
+      new Response(JSON.stringify({ Logos: bad }), { headers: { 'content-type': 'application/json' } });
     const lines: string[] = [];
-    const [logos] = await sync(db, { from: 'https://vendor.example.com', apikey: 'k', resources: ['logos'], attempts: 1, fetch: upstream, log: (l) => lines.push(l) });
+    const [logos] = await sync(db, {
+      from: 'https://vendor.example.com',
+      apikey: 'k',
+      resources: ['logos'],
+      attempts: 1,
+      fetch: upstream,
+      log: (l) => lines.push(l),
+    });
     expect(logos).toMatchObject({ fetched: 5, rejected: 5 });
-    const rejected = lines.filter((l) => l.includes("rejected"));
+    const rejected = lines.filter((l) => l.includes('rejected'));
     // per rule: its first record in full, then the count; 4 lines for 5 records, not 5
     expect(rejected.filter((l) => l.startsWith('  logos: rejected a record: '))).toHaveLength(2);
     expect(rejected.filter((l) => / of 5 records rejected: /.test(l))).toEqual([
@@ -320,8 +424,17 @@ describe('sync sends the key only to the origin of --from', () => {
     try {
       // without the bound, fetch waits for the rest of the body until the test's own timeout
       const port = (hung.address() as AddressInfo).port;
-      const [logos, ratings] = await sync(db, { from: `http://127.0.0.1:${port}`, apikey: 'k', resources: ['logos', 'ratings'], attempts: 2, backoffMs: 1, requestTimeoutMs: 300 });
-      expect(logos!.skipped).toBe(`GET /api/v1/logos?page=1&page_size=100&apikey=… got no whole answer from 127.0.0.1:${port} within 0.3 s (gave up after 2 attempts)`);
+      const [logos, ratings] = await sync(db, {
+        from: `http://127.0.0.1:${port}`,
+        apikey: 'k',
+        resources: ['logos', 'ratings'],
+        attempts: 2,
+        backoffMs: 1,
+        requestTimeoutMs: 300,
+      });
+      expect(logos!.skipped).toBe(
+        `GET /api/v1/logos?page=1&page_size=100&apikey=… got no whole answer from 127.0.0.1:${port} within 0.3 s (gave up after 2 attempts)`,
+      );
       // a slow upstream may answer the next resource: it is tried
       expect(ratings!.requests).toBe(2);
     } finally {

@@ -21,7 +21,8 @@ async function fallbacks(app: App): Promise<Record<string, number>> {
   const res = await app.fetch(`${BASE}/metrics`);
   expect(res.status).toBe(200);
   const out: Record<string, number> = {};
-  for (const m of (await res.text()).matchAll(/^mdg_fallback_total\{path="(\w+)",reason="(\w+)"\} (\S+)$/gm)) out[`${m[1]}/${m[2]}`] = Number(m[3]);
+  for (const m of (await res.text()).matchAll(/^mdg_fallback_total\{path="(\w+)",reason="(\w+)"\} (\S+)$/gm))
+    out[`${m[1]}/${m[2]}`] = Number(m[3]);
   return out;
 }
 
@@ -30,19 +31,27 @@ async function moved(app: App, fn: () => Promise<unknown>): Promise<Record<strin
   const before = await fallbacks(app);
   await fn();
   const after = await fallbacks(app);
-  return Object.fromEntries(Object.entries(after).flatMap(([k, v]) => (v !== before[k] ? [[k, v - (before[k] ?? 0)]] : [])));
+  return Object.fromEntries(
+    Object.entries(after).flatMap(([k, v]) => (v !== before[k] ? [[k, v - (before[k] ?? 0)]] : [])),
+  );
 }
 
 describe.each(testDatabases())('fallbacks on $name', (tdb) => {
   let db: Db;
   let config: ReturnType<typeof testConfig>;
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger('info', { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+  const logger = createLogger('info', {
+    write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>),
+  });
   const errorLines = () => lines.filter((l) => l.level === 'error');
 
   beforeAll(async () => {
     const database = await tdb.createSeeded();
-    config = testConfig(database, { sampleData: 'auto' }, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', RESPONSE_CACHE_TTL_SECONDS: '0' });
+    config = testConfig(
+      database,
+      { sampleData: 'auto' },
+      { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', RESPONSE_CACHE_TTL_SECONDS: '0' },
+    );
     db = await openDatabase(config);
   });
   afterAll(async () => {
@@ -67,31 +76,58 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
   it('every path and reason is on /metrics from the first scrape, at 0', async () => {
     const app = createApp({ config, db, logger });
     const all = await fallbacks(app);
-    expect(Object.keys(all).sort()).toEqual(Object.entries(FALLBACK_REASONS).flatMap(([path, reasons]) => reasons.map((r) => `${path}/${r}`)).sort());
+    expect(Object.keys(all).sort()).toEqual(
+      Object.entries(FALLBACK_REASONS)
+        .flatMap(([path, reasons]) => reasons.map((r) => `${path}/${r}`))
+        .sort(),
+    );
     expect(Object.values(all).every((n) => n === 0)).toBe(true);
   });
 
   it('a search the master in memory cannot answer, or not yet, goes to SQL and is counted by why', async () => {
     // an app of its own, whose database's index was never read: the first broad search starts the read
     const app = createApp({ config, db, logger });
-    expect(await moved(app, () => ok(app, '{ securities(query: "novlux", first: 2) { nodes { symbol } } }'))).toMatchObject({ 'search/stale': 1 });
-    expect(await moved(app, () => ok(app, '{ securities(filter: { peRatio: { lt: 1000 } }, first: 2) { nodes { symbol } } }'))).toMatchObject({ 'search/metrics': 1 });
+    expect(
+      await moved(app, () => ok(app, '{ securities(query: "novlux", first: 2) { nodes { symbol } } }')),
+    ).toMatchObject({ 'search/stale': 1 });
+    expect(
+      await moved(app, () =>
+        ok(app, '{ securities(filter: { peRatio: { lt: 1000 } }, first: 2) { nodes { symbol } } }'),
+      ),
+    ).toMatchObject({ 'search/metrics': 1 });
     expect(errorLines()).toEqual([]);
   });
 
   it('a POST /graphql the direct way does not take goes through the fetch adapter, counted by why', async () => {
     const app = createApp({ config, db, logger });
     // as server.ts listens
-    const server = http.createServer(directListener({ fallback: app, handle: app.direct, RequestClass: app.socket.yoga.fetchAPI.Request, fellBack: (r) => app.fallbacks.record('direct', r) }));
+    const server = http.createServer(
+      directListener({
+        fallback: app,
+        handle: app.direct,
+        RequestClass: app.socket.yoga.fetchAPI.Request,
+        fellBack: (r) => app.fallbacks.record('direct', r),
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
       const headers = { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' };
       const body = JSON.stringify({ query: '{ __typename }' });
-      expect(await moved(app, async () => expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(200))).toEqual({});
+      expect(
+        await moved(app, async () => expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(200)),
+      ).toEqual({});
       const conditional = { ...headers, 'if-none-match': '"x"' };
-      expect(await moved(app, async () => expect((await fetch(url, { method: 'POST', headers: conditional, body })).status).toBe(200))).toEqual({ 'direct/conditional': 1 });
-      expect(await moved(app, async () => expect((await fetch(`${url}?x=1`, { method: 'POST', headers, body })).status).toBe(200))).toEqual({ 'direct/query_string': 1 });
+      expect(
+        await moved(app, async () =>
+          expect((await fetch(url, { method: 'POST', headers: conditional, body })).status).toBe(200),
+        ),
+      ).toEqual({ 'direct/conditional': 1 });
+      expect(
+        await moved(app, async () =>
+          expect((await fetch(`${url}?x=1`, { method: 'POST', headers, body })).status).toBe(200),
+        ),
+      ).toEqual({ 'direct/query_string': 1 });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -103,8 +139,12 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
     await ok(app, planned);
     expect(await moved(app, () => ok(app, planned))).toEqual({});
     // the resolvers' reads may count as combined/unlearned on their first run: only the planner's series is asked
-    expect(await moved(app, () => ok(app, '{ securities(search: "N", first: 2) { totalCount nodes { symbol } } }'))).toMatchObject({ 'planner/not_plannable': 1 });
-    expect(await moved(app, () => ok(app, '{ securities(search: "N", first: 2) { nodes { id symbol } } }'))).toMatchObject({ 'planner/not_plannable': 1 });
+    expect(
+      await moved(app, () => ok(app, '{ securities(search: "N", first: 2) { totalCount nodes { symbol } } }')),
+    ).toMatchObject({ 'planner/not_plannable': 1 });
+    expect(
+      await moved(app, () => ok(app, '{ securities(search: "N", first: 2) { nodes { id symbol } } }')),
+    ).toMatchObject({ 'planner/not_plannable': 1 });
     expect(errorLines()).toEqual([]);
   });
 
@@ -114,7 +154,8 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
       forRequest: {
         value: (fellBack: Parameters<Db['forRequest']>[0]) => {
           const own = db.forRequest(fellBack);
-          const read: Db['read'] = (sql, params) => (sql.endsWith('AS "tree"') ? Promise.reject(new Error('injected read failure')) : own.read(sql, params));
+          const read: Db['read'] = (sql, params) =>
+            sql.endsWith('AS "tree"') ? Promise.reject(new Error('injected read failure')) : own.read(sql, params);
           return Object.create(own, { read: { value: read } }) as Db;
         },
       },
@@ -129,7 +170,11 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
     expect(data).toEqual(expected);
     const logged = errorLines();
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ requestId: 'req-injected-1', fallback: { path: 'planner', reason: 'error' }, err: { message: 'injected read failure' } });
+    expect(logged[0]).toMatchObject({
+      requestId: 'req-injected-1',
+      fallback: { path: 'planner', reason: 'error' },
+      err: { message: 'injected read failure' },
+    });
     lines.length = 0;
   });
 
@@ -137,8 +182,22 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
     // a fresh Db: no read of it has been taught yet; the planner off, so the resolvers' reads go out
     const fresh = await openDatabase(config);
     try {
-      const app = createApp({ config: testConfig(config.database, { sampleData: 'auto' }, { RATE_LIMIT_ENTERPRISE: '1000000', AUTH_CACHE_SECONDS: '3600', RESPONSE_CACHE_TTL_SECONDS: '0', GRAPHQL_PLANNED: 'false' }), db: fresh, logger });
-      const query = '{ securities(search: "N", first: 3) { nodes { symbol ratings(first: 1) { nodes { firm } } news(first: 1) { nodes { headline } } } } }';
+      const app = createApp({
+        config: testConfig(
+          config.database,
+          { sampleData: 'auto' },
+          {
+            RATE_LIMIT_ENTERPRISE: '1000000',
+            AUTH_CACHE_SECONDS: '3600',
+            RESPONSE_CACHE_TTL_SECONDS: '0',
+            GRAPHQL_PLANNED: 'false',
+          },
+        ),
+        db: fresh,
+        logger,
+      });
+      const query =
+        '{ securities(search: "N", first: 3) { nodes { symbol ratings(first: 1) { nodes { firm } } news(first: 1) { nodes { headline } } } } }';
       await ok(app, '{ me { userId } }'); // the key's lookup
       const first = await moved(app, () => ok(app, query));
       expect(first['combined/unlearned']).toBeGreaterThan(0);

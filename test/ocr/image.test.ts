@@ -36,7 +36,21 @@ function bmp(headerSize: number, width: number, height: number): Buffer {
 function progressiveJpeg(width: number, height: number): Buffer {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);
   const dqt = Buffer.from([0xff, 0xdb, 0x00, 0x04, 0x00, 0x00]);
-  const sof2 = Buffer.from([0xff, 0xc2, 0x00, 0x0b, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0]);
+  const sof2 = Buffer.from([
+    0xff,
+    0xc2,
+    0x00,
+    0x0b,
+    8,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    1,
+    1,
+    0x11,
+    0,
+  ]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, dqt, sof2]);
 }
 
@@ -66,7 +80,10 @@ describe('image headers', () => {
   });
 
   it('accepts image/jpg for JPEG and a base64 text broken over lines', () => {
-    const data = fs.readFileSync(path.join(FIXTURES, 'line.jpeg')).toString('base64').replace(/(.{76})/g, '$1\n');
+    const data = fs
+      .readFileSync(path.join(FIXTURES, 'line.jpeg'))
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
     expect(parseFrame(`data:image/jpg;base64,${data}`)).toMatchObject({ type: 'jpeg', width: 420, height: 60 });
   });
 });

@@ -15,7 +15,8 @@ import { rest } from '../rest/helpers.js';
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'ocr');
 const LINE_WORDS = ['AAPL', '189.84', '+1.23'];
 
-const dataUrl = (file: string, type = file.split('.').pop()!) => `data:image/${type};base64,${fs.readFileSync(path.join(FIXTURES, file)).toString('base64')}`;
+const dataUrl = (file: string, type = file.split('.').pop()!) =>
+  `data:image/${type};base64,${fs.readFileSync(path.join(FIXTURES, file)).toString('base64')}`;
 const post = (h: GraphQLHarness, body: unknown, options: { key?: string | null; type?: string } = {}) =>
   rest(h, '/ocr/v1/extract', {
     method: 'POST',
@@ -39,7 +40,13 @@ function pngHeader(width: number, height: number): Buffer {
 
 describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
   const [tdb] = testDatabases();
-  const pool = new OcrPool({ workers: 2, queueLimit: 64, queueTimeoutMs: 30_000, timeoutMs: 30_000, maxPixelsInFlight: 160_000_000 });
+  const pool = new OcrPool({
+    workers: 2,
+    queueLimit: 64,
+    queueTimeoutMs: 30_000,
+    timeoutMs: 30_000,
+    maxPixelsInFlight: 160_000_000,
+  });
   let h: GraphQLHarness;
   const cwdFiles = fs.readdirSync(process.cwd());
   // the main thread must fetch nothing either (the worker threads have their own fetch: see below)
@@ -55,7 +62,9 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
     h = await graphqlHarness(tdb!, {}, pool);
     globalThis.fetch = fetchSpy as unknown as typeof fetch;
     process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
-      leptonica.test(String(chunk)) ? true : stderrWrite.call(process.stderr, chunk, ...rest)) as typeof process.stderr.write;
+      leptonica.test(String(chunk))
+        ? true
+        : stderrWrite.call(process.stderr, chunk, ...rest)) as typeof process.stderr.write;
   });
   afterAll(async () => {
     globalThis.fetch = realFetch;
@@ -95,13 +104,19 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
   });
 
   it('the GraphQL twin answers what REST does', async () => {
-    const query = 'mutation($frame: String!, $mode: OcrMode) { extractText(frame: $frame, mode: $mode) { timestamp results { text x y confidence } } }';
+    const query =
+      'mutation($frame: String!, $mode: OcrMode) { extractText(frame: $frame, mode: $mode) { timestamp results { text x y confidence } } }';
     const doc = await h.gql(query, { frame: dataUrl('line.png') });
     expect(doc.errors).toBeUndefined();
     const restAnswer = await post(h, { frame: dataUrl('line.png') });
     expect(doc.data.extractText.results).toEqual(restAnswer.body.results);
     const video = await h.gql(query, { frame: dataUrl('video.png'), mode: 'VIDEO' });
-    expect(video.data.extractText.results[0]).toEqual({ text: 'NVLX 412.50 -0.82%', x: null, y: null, confidence: null });
+    expect(video.data.extractText.results[0]).toEqual({
+      text: 'NVLX 412.50 -0.82%',
+      x: null,
+      y: null,
+      confidence: null,
+    });
   });
 
   it('ran offline: no fetch in this thread, and no eng.traineddata written to the working directory', () => {
@@ -110,21 +125,27 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
     expect(fs.existsSync(path.join(process.cwd(), 'eng.traineddata'))).toBe(false);
   });
 
-  it.each(OCR_MODELS)('a worker starts from the local %s model without fetching anything in its thread', async (model) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocr-fetch-'));
-    const log = path.join(dir, 'fetches.log');
-    process.env.OCR_TEST_FETCH_LOG = log; // the worker thread gets a copy of the environment
-    try {
-      const engine = await createTesseractEngine({ model, workerPath: path.join(FIXTURES, 'record-fetch-worker.cjs') });
-      const page = await engine.recognize(fs.readFileSync(path.join(FIXTURES, 'line.png')), PSM.SINGLE_BLOCK);
-      await engine.terminate();
-      expect(page.words.map((w) => w.text)).toEqual(LINE_WORDS);
-      expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').toBe('');
-    } finally {
-      delete process.env.OCR_TEST_FETCH_LOG;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.each(OCR_MODELS)(
+    'a worker starts from the local %s model without fetching anything in its thread',
+    async (model) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocr-fetch-'));
+      const log = path.join(dir, 'fetches.log');
+      process.env.OCR_TEST_FETCH_LOG = log; // the worker thread gets a copy of the environment
+      try {
+        const engine = await createTesseractEngine({
+          model,
+          workerPath: path.join(FIXTURES, 'record-fetch-worker.cjs'),
+        });
+        const page = await engine.recognize(fs.readFileSync(path.join(FIXTURES, 'line.png')), PSM.SINGLE_BLOCK);
+        await engine.terminate();
+        expect(page.words.map((w) => w.text)).toEqual(LINE_WORDS);
+        expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').toBe('');
+      } finally {
+        delete process.env.OCR_TEST_FETCH_LOG;
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('needs credentials and the enterprise tier', async () => {
     const frame = { frame: dataUrl('line.png') };
@@ -132,7 +153,11 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
     const pro = await post(h, frame, { key: 'demo-pro' });
     expect(pro.status).toBe(403);
     expect(pro.body.message).toBe("ocr needs the enterprise tier or higher; this caller's tier is pro");
-    const doc = await h.gql('mutation($f: String!) { extractText(frame: $f) { timestamp } }', { f: frame.frame }, { 'x-api-key': 'demo-pro' });
+    const doc = await h.gql(
+      'mutation($f: String!) { extractText(frame: $f) { timestamp } }',
+      { f: frame.frame },
+      { 'x-api-key': 'demo-pro' },
+    );
     expect(doc.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -141,20 +166,80 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
   it.each<[string, unknown, number, string | RegExp, string?]>([
     ['a body that is not JSON', '{"frame": ', 400, 'the body is not valid JSON'],
     ['a JSON array', [], 400, /^the body must be a JSON object \{"frame"/],
-    ['no frame', {}, 400, 'frame must be a string, a data URL data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA>; got nothing'],
-    ['a frame that is a URL', { frame: 'https://example.com/chart.png' }, 400, 'frame: must be a data URL data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA> (URLs are not fetched); got "https://example.com/chart.png"'],
+    [
+      'no frame',
+      {},
+      400,
+      'frame must be a string, a data URL data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA>; got nothing',
+    ],
+    [
+      'a frame that is a URL',
+      { frame: 'https://example.com/chart.png' },
+      400,
+      'frame: must be a data URL data:image/<png|jpeg|webp|bmp|gif>;base64,<DATA> (URLs are not fetched); got "https://example.com/chart.png"',
+    ],
     ['a data URL without a comma', { frame: 'data:image/png;base64' }, 400, /^frame: a data URL needs a comma/],
-    ['data that is not base64-encoded', { frame: `data:image/png,${png.toString('latin1', 0, 20)}` }, 400, /^frame: the data must be base64-encoded/],
-    ['data that is not valid base64', { frame: 'data:image/png;base64,iVBOR*w0KGgo=' }, 400, 'frame: the data after "base64," is not valid base64'],
-    ['an unsupported image type', { frame: `data:image/tiff;base64,${b64(png)}` }, 415, 'frame: the image type must be one of image/png, image/jpeg, image/webp, image/bmp, image/gif; got "image/tiff"'],
-    ['a type that is not an image', { frame: `data:text/plain;base64,${b64(Buffer.from('AAPL 189.84'))}` }, 415, /got "text\/plain"/],
+    [
+      'data that is not base64-encoded',
+      { frame: `data:image/png,${png.toString('latin1', 0, 20)}` },
+      400,
+      /^frame: the data must be base64-encoded/,
+    ],
+    [
+      'data that is not valid base64',
+      { frame: 'data:image/png;base64,iVBOR*w0KGgo=' },
+      400,
+      'frame: the data after "base64," is not valid base64',
+    ],
+    [
+      'an unsupported image type',
+      { frame: `data:image/tiff;base64,${b64(png)}` },
+      415,
+      'frame: the image type must be one of image/png, image/jpeg, image/webp, image/bmp, image/gif; got "image/tiff"',
+    ],
+    [
+      'a type that is not an image',
+      { frame: `data:text/plain;base64,${b64(Buffer.from('AAPL 189.84'))}` },
+      415,
+      /got "text\/plain"/,
+    ],
     ['an empty image', { frame: 'data:image/png;base64,' }, 400, 'frame: the image is empty: no data after "base64,"'],
-    ['bytes that are no image', { frame: `data:image/png;base64,${b64(Buffer.from('AAPL 189.84 +1.23'))}` }, 400, /^frame: the data is not a PNG, JPEG, WebP, BMP or GIF image \(first bytes: 4141504c/],
-    ['a JPEG declared as PNG', { frame: `data:image/png;base64,${b64(fs.readFileSync(path.join(FIXTURES, 'line.jpeg')))}` }, 400, 'frame: declared image/png but the data is a JPEG image'],
-    ['a PNG cut inside its header', { frame: `data:image/png;base64,${b64(png.subarray(0, 14))}` }, 400, 'frame: the PNG header is truncated or invalid'],
-    ['a 0x0 image', { frame: `data:image/png;base64,${b64(pngHeader(0, 0))}` }, 400, 'frame: the image has no pixels (0x0)'],
-    ['an image over 40 megapixels', { frame: `data:image/png;base64,${b64(pngHeader(8000, 8000))}` }, 413, 'frame: the image is 8000x8000 = 64.0 megapixels; at most 40 megapixels'],
-    ['an unknown mode', { frame: dataUrl('line.png'), mode: 'fast' }, 400, 'mode must be one of document, video; got "fast"'],
+    [
+      'bytes that are no image',
+      { frame: `data:image/png;base64,${b64(Buffer.from('AAPL 189.84 +1.23'))}` },
+      400,
+      /^frame: the data is not a PNG, JPEG, WebP, BMP or GIF image \(first bytes: 4141504c/,
+    ],
+    [
+      'a JPEG declared as PNG',
+      { frame: `data:image/png;base64,${b64(fs.readFileSync(path.join(FIXTURES, 'line.jpeg')))}` },
+      400,
+      'frame: declared image/png but the data is a JPEG image',
+    ],
+    [
+      'a PNG cut inside its header',
+      { frame: `data:image/png;base64,${b64(png.subarray(0, 14))}` },
+      400,
+      'frame: the PNG header is truncated or invalid',
+    ],
+    [
+      'a 0x0 image',
+      { frame: `data:image/png;base64,${b64(pngHeader(0, 0))}` },
+      400,
+      'frame: the image has no pixels (0x0)',
+    ],
+    [
+      'an image over 40 megapixels',
+      { frame: `data:image/png;base64,${b64(pngHeader(8000, 8000))}` },
+      413,
+      'frame: the image is 8000x8000 = 64.0 megapixels; at most 40 megapixels',
+    ],
+    [
+      'an unknown mode',
+      { frame: dataUrl('line.png'), mode: 'fast' },
+      400,
+      'mode must be one of document, video; got "fast"',
+    ],
   ])('answers %s with a clear 4xx, before any OCR', async (_name, body, status, message) => {
     const before = pool.stats();
     const r = await post(h, body);
@@ -177,7 +262,9 @@ describe('OCR: POST /ocr/v1/extract and the extractText mutation', () => {
   });
 
   it('refuses a GraphQL frame over 10 MiB before reading it', async () => {
-    const doc = await h.gql('mutation($f: String!) { extractText(frame: $f) { timestamp } }', { f: `data:image/png;base64,${'A'.repeat(10 * 1024 * 1024)}` });
+    const doc = await h.gql('mutation($f: String!) { extractText(frame: $f) { timestamp } }', {
+      f: `data:image/png;base64,${'A'.repeat(10 * 1024 * 1024)}`,
+    });
     expect(doc.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     expect(doc.errors?.[0]?.message).toMatch(/^frame is too large: at most 10485760 bytes; got 10485782$/);
   });
@@ -213,7 +300,11 @@ describe('OCR when busy', () => {
   const blocked = new Promise<void>((r) => (release = r));
   // one worker that holds its first job until released, and room for one waiting request
   const pool = new OcrPool({
-    workers: 1, queueLimit: 1, queueTimeoutMs: 30_000, timeoutMs: 30_000, maxPixelsInFlight: 160_000_000,
+    workers: 1,
+    queueLimit: 1,
+    queueTimeoutMs: 30_000,
+    timeoutMs: 30_000,
+    maxPixelsInFlight: 160_000_000,
     createEngine: async () => ({
       recognize: async () => {
         await blocked;
@@ -240,17 +331,24 @@ describe('OCR when busy', () => {
     const refused = await post(h, frame);
     expect(refused.status).toBe(503);
     expect(refused.body.code).toBe('SERVICE_UNAVAILABLE');
-    expect(refused.body.message).toMatch(/^OCR is busy: 1 request is already waiting \(OCR_QUEUE_LIMIT\); retry in \d+ s$/);
+    expect(refused.body.message).toMatch(
+      /^OCR is busy: 1 request is already waiting \(OCR_QUEUE_LIMIT\); retry in \d+ s$/,
+    );
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // the GraphQL twin answers the same status and Retry-After, with the coded error
     const mutation = await h.app.fetch('http://test/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
-      body: JSON.stringify({ query: 'mutation($f: String!) { extractText(frame: $f) { timestamp } }', variables: { f: frame.frame } }),
+      body: JSON.stringify({
+        query: 'mutation($f: String!) { extractText(frame: $f) { timestamp } }',
+        variables: { f: frame.frame },
+      }),
     });
     expect(mutation.status).toBe(503);
     expect(Number(mutation.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(((await mutation.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(((await mutation.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
     release();
     expect((await running).status).toBe(200);
     expect((await waiting).status).toBe(200);
@@ -262,7 +360,10 @@ describe('the OCR engine (a tesseract.js worker) once stopped or dead', () => {
   /** A promise's outcome once settled: a call into a stopped tesseract.js worker may never settle. */
   const track = (p: Promise<unknown>) => {
     const t: { settled: boolean; error?: unknown } = { settled: false };
-    p.then(() => (t.settled = true), (error: unknown) => Object.assign(t, { settled: true, error }));
+    p.then(
+      () => (t.settled = true),
+      (error: unknown) => Object.assign(t, { settled: true, error }),
+    );
     return t;
   };
   const unhandled: unknown[] = [];
@@ -281,19 +382,24 @@ describe('the OCR engine (a tesseract.js worker) once stopped or dead', () => {
     expect(unhandled).toEqual([]);
   });
 
-  it.each(['throw', 'exit'])('rejects a read whose worker thread dies (%s), and the process stays up', async (crash) => {
-    process.env.OCR_TEST_CRASH = crash; // the worker thread gets a copy of the environment
-    try {
-      const engine = await createTesseractEngine({ workerPath: path.join(FIXTURES, 'crash-worker.cjs') });
-      const read = track(engine.recognize(png, PSM.SINGLE_BLOCK));
-      await vi.waitFor(() => expect(read.settled).toBe(true), { timeout: 5000 });
-      expect(read.error).toBeInstanceOf(EngineStoppedError);
-      expect((read.error as Error).message).toMatch(crash === 'exit' ? /exited \(code 3\)/ : /failed: the OCR test worker crashed/);
-      await expect(engine.recognize(png, PSM.SINGLE_BLOCK)).rejects.toThrow(EngineStoppedError);
-      await engine.terminate();
-      expect(unhandled).toEqual([]);
-    } finally {
-      delete process.env.OCR_TEST_CRASH;
-    }
-  });
+  it.each(['throw', 'exit'])(
+    'rejects a read whose worker thread dies (%s), and the process stays up',
+    async (crash) => {
+      process.env.OCR_TEST_CRASH = crash; // the worker thread gets a copy of the environment
+      try {
+        const engine = await createTesseractEngine({ workerPath: path.join(FIXTURES, 'crash-worker.cjs') });
+        const read = track(engine.recognize(png, PSM.SINGLE_BLOCK));
+        await vi.waitFor(() => expect(read.settled).toBe(true), { timeout: 5000 });
+        expect(read.error).toBeInstanceOf(EngineStoppedError);
+        expect((read.error as Error).message).toMatch(
+          crash === 'exit' ? /exited \(code 3\)/ : /failed: the OCR test worker crashed/,
+        );
+        await expect(engine.recognize(png, PSM.SINGLE_BLOCK)).rejects.toThrow(EngineStoppedError);
+        await engine.terminate();
+        expect(unhandled).toEqual([]);
+      } finally {
+        delete process.env.OCR_TEST_CRASH;
+      }
+    },
+  );
 });

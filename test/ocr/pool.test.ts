@@ -44,13 +44,23 @@ function fakes(behave: (call: number) => Promise<OcrPage> = () => Promise.resolv
 }
 
 /** Pool options with generous limits, but for those the test names. */
-const options = (o: Partial<OcrPoolOptions>): OcrPoolOptions => ({ workers: 1, queueLimit: 4, queueTimeoutMs: 60_000, timeoutMs: 60_000, maxPixelsInFlight: 1e9, ...o });
+const options = (o: Partial<OcrPoolOptions>): OcrPoolOptions => ({
+  workers: 1,
+  queueLimit: 4,
+  queueTimeoutMs: 60_000,
+  timeoutMs: 60_000,
+  maxPixelsInFlight: 1e9,
+  ...o,
+});
 
 const never = () => new Promise<OcrPage>(() => {});
 const after = (ms: number) => new Promise<OcrPage>((r) => setTimeout(() => r(PAGE), ms));
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(AppError);
   return e as AppError;
 }
@@ -78,7 +88,11 @@ describe('the OCR pool', () => {
   it('answers 503 with Retry-After past the queue limit, and still serves the queued jobs', async () => {
     const f = fakes(() => after(30));
     const pool = new OcrPool(options({ workers: 1, queueLimit: 2, timeoutMs: 5000, createEngine: f.createEngine }));
-    const accepted = [pool.recognize(IMAGE, [PSM.AUTO], 100), pool.recognize(IMAGE, [PSM.AUTO], 100), pool.recognize(IMAGE, [PSM.AUTO], 100)];
+    const accepted = [
+      pool.recognize(IMAGE, [PSM.AUTO], 100),
+      pool.recognize(IMAGE, [PSM.AUTO], 100),
+      pool.recognize(IMAGE, [PSM.AUTO], 100),
+    ];
     const e = await rejection(pool.recognize(IMAGE, [PSM.AUTO], 100));
     expect(e.code).toBe('SERVICE_UNAVAILABLE');
     expect(e.message).toMatch(/^OCR is busy: 2 requests are already waiting \(OCR_QUEUE_LIMIT\); retry in \d+ s$/);
@@ -92,7 +106,9 @@ describe('the OCR pool', () => {
     const pool = new OcrPool(options({ workers: 1, queueLimit: 4, timeoutMs: 50, createEngine: f.createEngine }));
     const e = await rejection(pool.recognize(IMAGE, [PSM.AUTO], 100));
     expect(e.code).toBe('SERVICE_UNAVAILABLE');
-    expect(e.message).toMatch(/^OCR took longer than 50 ms \(OCR_TIMEOUT_MS\) on this image; send a smaller image, or retry in \d+ s$/);
+    expect(e.message).toMatch(
+      /^OCR took longer than 50 ms \(OCR_TIMEOUT_MS\) on this image; send a smaller image, or retry in \d+ s$/,
+    );
     expect(Number(e.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setImmediate(r));
     expect(f.engines[0]!.terminated).toBe(true);
@@ -102,7 +118,9 @@ describe('the OCR pool', () => {
   });
 
   it('answers 400 for an image the engine cannot decode and keeps the worker', async () => {
-    const f = fakes((call) => (call === 0 ? Promise.reject(new Error('Error: Error attempting to read image.')) : Promise.resolve(PAGE)));
+    const f = fakes((call) =>
+      call === 0 ? Promise.reject(new Error('Error: Error attempting to read image.')) : Promise.resolve(PAGE),
+    );
     const pool = new OcrPool(options({ workers: 1, queueLimit: 4, timeoutMs: 1000, createEngine: f.createEngine }));
     const e = await rejection(pool.recognize(IMAGE, [PSM.AUTO], 100));
     expect(e.code).toBe('BAD_REQUEST');
@@ -113,7 +131,9 @@ describe('the OCR pool', () => {
   });
 
   it('replaces a worker after any other failure (a crash in the engine)', async () => {
-    const f = fakes((call) => (call === 0 ? Promise.reject(new Error('RuntimeError: abort(OOM)')) : Promise.resolve(PAGE)));
+    const f = fakes((call) =>
+      call === 0 ? Promise.reject(new Error('RuntimeError: abort(OOM)')) : Promise.resolve(PAGE),
+    );
     const pool = new OcrPool(options({ workers: 1, queueLimit: 4, timeoutMs: 1000, createEngine: f.createEngine }));
     expect((await rejection(pool.recognize(IMAGE, [PSM.AUTO], 100))).code).toBe('BAD_REQUEST');
     await new Promise((r) => setImmediate(r));
@@ -137,13 +157,19 @@ describe('the OCR pool', () => {
   it('answers 503 when a worker cannot start, and tries again on the next job', async () => {
     let attempts = 0;
     const f = fakes();
-    const pool = new OcrPool(options({
-      workers: 1, queueLimit: 4, timeoutMs: 1000,
-      createEngine: () => (++attempts === 1 ? Promise.reject(new Error('no language data')) : f.createEngine()),
-    }));
+    const pool = new OcrPool(
+      options({
+        workers: 1,
+        queueLimit: 4,
+        timeoutMs: 1000,
+        createEngine: () => (++attempts === 1 ? Promise.reject(new Error('no language data')) : f.createEngine()),
+      }),
+    );
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const e = await rejection(pool.recognize(IMAGE, [PSM.AUTO], 100));
-    expect(errors).toHaveBeenCalledWith(JSON.stringify({ level: 'error', msg: 'OCR worker did not start: no language data' }));
+    expect(errors).toHaveBeenCalledWith(
+      JSON.stringify({ level: 'error', msg: 'OCR worker did not start: no language data' }),
+    );
     errors.mockRestore();
     expect(e.code).toBe('SERVICE_UNAVAILABLE');
     expect(e.message).toMatch(/^the OCR engine could not start; retry in \d+ s$/);
@@ -172,7 +198,10 @@ describe('the OCR pool', () => {
  * worker that post throws inside an async `send` nobody awaits (an unhandled rejection, which ends
  * a process) while the job's promise never settles; a job running at `terminate` never settles.
  */
-function tesseractLike(o: { start?: (n: number) => Promise<void>; read?: (image: string, psm: PageSegmentation) => Promise<OcrPage> }) {
+function tesseractLike(o: {
+  start?: (n: number) => Promise<void>;
+  read?: (image: string, psm: PageSegmentation) => Promise<OcrPage>;
+}) {
   const log = { starts: 0, calls: [] as string[], sentAfterTerminate: 0, terminated: 0 };
   const createEngine = async (): Promise<OcrEngine> => {
     const n = log.starts++;
@@ -215,7 +244,10 @@ function unhandledRejections() {
 /** A promise's outcome once settled, for polling without awaiting a promise that may never settle. */
 function track<T>(p: Promise<T>) {
   const t: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  p.then((value) => Object.assign(t, { settled: true, value }), (error: unknown) => Object.assign(t, { settled: true, error }));
+  p.then(
+    (value) => Object.assign(t, { settled: true, value }),
+    (error: unknown) => Object.assign(t, { settled: true, error }),
+  );
   return t;
 }
 
@@ -254,7 +286,9 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
     const unhandled = unhandledRejections();
     const pool = new OcrPool(options({ workers: 1, timeoutMs: 50, createEngine: f.createEngine }));
     try {
-      expect((await rejection(readText(pool, Buffer.from('slow'), 100, 'document'))).message).toMatch(/\(OCR_TIMEOUT_MS\)/);
+      expect((await rejection(readText(pool, Buffer.from('slow'), 100, 'document'))).message).toMatch(
+        /\(OCR_TIMEOUT_MS\)/,
+      );
       expect(await readText(pool, Buffer.from('fast'), 100, 'document')).toEqual(PAGE.words);
       await flush();
       expect(f.log).toMatchObject({ starts: 2, terminated: 1, sentAfterTerminate: 0 });
@@ -267,15 +301,21 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
 
   it('limits the wait for a worker (OCR_QUEUE_TIMEOUT_MS) apart from the work, which may take longer', async () => {
     const reading = gate();
-    const f = tesseractLike({ read: (image) => (image === 'first' ? reading.opened.then(() => PAGE) : Promise.resolve(PAGE)) });
-    const pool = new OcrPool(options({ workers: 1, queueTimeoutMs: 50, timeoutMs: 60_000, createEngine: f.createEngine }));
+    const f = tesseractLike({
+      read: (image) => (image === 'first' ? reading.opened.then(() => PAGE) : Promise.resolve(PAGE)),
+    });
+    const pool = new OcrPool(
+      options({ workers: 1, queueTimeoutMs: 50, timeoutMs: 60_000, createEngine: f.createEngine }),
+    );
     try {
       const first = track(readText(pool, Buffer.from('first'), 100, 'video'));
       const second = track(readText(pool, Buffer.from('second'), 100, 'video'));
       await vi.waitFor(() => expect(second.settled).toBe(true), { timeout: 2000 });
       const e = second.error as AppError;
       expect(e).toBeInstanceOf(AppError);
-      expect(e.message).toMatch(/^OCR is busy: no worker was free within 50 ms \(OCR_QUEUE_TIMEOUT_MS\); retry in \d+ s$/);
+      expect(e.message).toMatch(
+        /^OCR is busy: no worker was free within 50 ms \(OCR_QUEUE_TIMEOUT_MS\); retry in \d+ s$/,
+      );
       expect(Number(e.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(first.settled).toBe(false); // still being read, past the wait limit: its work limit is its own
       reading.open();
@@ -301,7 +341,9 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
   it('answers 503 with Retry-After at once past OCR_MAX_PIXELS_IN_FLIGHT, and still reads one image over the budget alone', async () => {
     const reading = gate();
     const f = tesseractLike({ read: () => reading.opened.then(() => PAGE) });
-    const pool = new OcrPool(options({ workers: 1, queueLimit: 10, maxPixelsInFlight: 100, createEngine: f.createEngine }));
+    const pool = new OcrPool(
+      options({ workers: 1, queueLimit: 10, maxPixelsInFlight: 100, createEngine: f.createEngine }),
+    );
     try {
       const running = readText(pool, IMAGE, 60, 'video');
       const waiting = readText(pool, IMAGE, 30, 'video');
@@ -311,7 +353,9 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
       const e = refused.error as AppError;
       expect(e).toBeInstanceOf(AppError);
       expect(e.code).toBe('SERVICE_UNAVAILABLE');
-      expect(e.message).toMatch(/^OCR is busy: 0\.0 MP already queued or being read, and this image has 0\.0 MP \(OCR_MAX_PIXELS_IN_FLIGHT is 0\.0 MP\); retry in \d+ s$/);
+      expect(e.message).toMatch(
+        /^OCR is busy: 0\.0 MP already queued or being read, and this image has 0\.0 MP \(OCR_MAX_PIXELS_IN_FLIGHT is 0\.0 MP\); retry in \d+ s$/,
+      );
       expect(Number(e.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(pool.stats()).toMatchObject({ running: 1, queued: 1, pixels: 90 });
       reading.open();
@@ -325,10 +369,15 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
 
   it('runs the second pass of a document right after its first, before any job queued after it', async () => {
     // the first pass (PSM 3) of "doc" finds nothing, the second (PSM 6) finds a word
-    const f = tesseractLike({ read: (image, psm) => Promise.resolve(image === 'doc' && psm === PSM.AUTO ? { words: [], lines: [] } : PAGE) });
+    const f = tesseractLike({
+      read: (image, psm) => Promise.resolve(image === 'doc' && psm === PSM.AUTO ? { words: [], lines: [] } : PAGE),
+    });
     const pool = new OcrPool(options({ workers: 1, createEngine: f.createEngine }));
     try {
-      const answers = await Promise.all([readText(pool, Buffer.from('doc'), 100, 'document'), readText(pool, Buffer.from('next'), 100, 'video')]);
+      const answers = await Promise.all([
+        readText(pool, Buffer.from('doc'), 100, 'document'),
+        readText(pool, Buffer.from('next'), 100, 'video'),
+      ]);
       expect(answers).toEqual([PAGE.words, [{ text: 'ok' }]]);
       expect(f.log.calls).toEqual([`doc:${PSM.AUTO}`, `doc:${PSM.SINGLE_BLOCK}`, `next:${PSM.SINGLE_BLOCK}`]);
     } finally {
@@ -341,7 +390,10 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
     // (each replaces its worker) and document jobs that need both passes, all at once
     let burst = true;
     const f = tesseractLike({
-      start: (n) => (burst && n % 5 === 1 ? Promise.reject(new Error('no language data')) : new Promise((r) => setTimeout(r, burst && n % 3 === 0 ? 120 : 5))),
+      start: (n) =>
+        burst && n % 5 === 1
+          ? Promise.reject(new Error('no language data'))
+          : new Promise((r) => setTimeout(r, burst && n % 3 === 0 ? 120 : 5)),
       read: (image, psm) => {
         if (image.startsWith('stuck')) return never();
         if (image.startsWith('blank') && psm === PSM.AUTO) return after(5).then(() => ({ words: [], lines: [] }));
@@ -350,7 +402,16 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
     });
     const unhandled = unhandledRejections();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const pool = new OcrPool(options({ workers: 2, queueLimit: 8, queueTimeoutMs: 300, timeoutMs: 80, maxPixelsInFlight: 6 * (RECYCLE_PIXELS + 1), createEngine: f.createEngine }));
+    const pool = new OcrPool(
+      options({
+        workers: 2,
+        queueLimit: 8,
+        queueTimeoutMs: 300,
+        timeoutMs: 80,
+        maxPixelsInFlight: 6 * (RECYCLE_PIXELS + 1),
+        createEngine: f.createEngine,
+      }),
+    );
     try {
       const kinds = ['stuck', 'blank', 'plain', 'blank', 'plain', 'plain'];
       const jobs: Promise<PromiseSettledResult<unknown>>[] = [];
@@ -360,7 +421,12 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
         const sent = Array.from({ length: 10 }, (_, j) => {
           const i = wave * 10 + j;
           const kind = kinds[i % kinds.length]!;
-          return readText(pool, Buffer.from(`${kind}${i}`), i % 2 ? RECYCLE_PIXELS + 1 : 1000, kind === 'plain' ? 'video' : 'document');
+          return readText(
+            pool,
+            Buffer.from(`${kind}${i}`),
+            i % 2 ? RECYCLE_PIXELS + 1 : 1000,
+            kind === 'plain' ? 'video' : 'document',
+          );
         });
         jobs.push(...sent.map((p) => Promise.allSettled([p]).then(([o]) => o!)));
       }
@@ -381,7 +447,8 @@ describe('the OCR pool under load (issue 16, finding 2)', () => {
       expect(pool.stats().replaced).toBeGreaterThan(0);
       expect(errors).toHaveBeenCalledWith(expect.stringMatching(/OCR worker did not start: no language data/));
       // afterwards every slot still serves, on fresh workers or kept ones
-      for (let i = 0; i < 6; i++) expect(await readText(pool, Buffer.from(`later${i}`), RECYCLE_PIXELS + 1, 'video')).toEqual([{ text: 'ok' }]);
+      for (let i = 0; i < 6; i++)
+        expect(await readText(pool, Buffer.from(`later${i}`), RECYCLE_PIXELS + 1, 'video')).toEqual([{ text: 'ok' }]);
       await flush();
       expect(f.log.sentAfterTerminate).toBe(0);
       expect(unhandled.seen).toEqual([]);

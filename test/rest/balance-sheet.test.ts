@@ -6,14 +6,38 @@ import { expectBadParam, followPages, rest } from './helpers.js';
 
 // The balance-sheet record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails.
 const ALWAYS = [
-  'accumulated_retained_earnings', 'acquired_goodwill', 'advance_customer_payments', 'cash_and_short_term_equivalents',
-  'current_accrued_liabilities', 'customer_receivables', 'long_term_debt_obligations', 'long_term_miscellaneous_liabilities',
-  'miscellaneous_assets', 'miscellaneous_current_assets', 'net_fixed_assets', 'net_intangible_assets', 'ordinary_share_capital',
-  'other_comprehensive_income_accumulated', 'other_stockholder_equity', 'parent_company_equity', 'payable_to_suppliers',
-  'short_term_debt_obligations', 'sum_of_current_assets', 'sum_of_current_liabilities', 'total_assets', 'total_equity',
-  'total_liabilities', 'total_liabilities_plus_equity',
+  'accumulated_retained_earnings',
+  'acquired_goodwill',
+  'advance_customer_payments',
+  'cash_and_short_term_equivalents',
+  'current_accrued_liabilities',
+  'customer_receivables',
+  'long_term_debt_obligations',
+  'long_term_miscellaneous_liabilities',
+  'miscellaneous_assets',
+  'miscellaneous_current_assets',
+  'net_fixed_assets',
+  'net_intangible_assets',
+  'ordinary_share_capital',
+  'other_comprehensive_income_accumulated',
+  'other_stockholder_equity',
+  'parent_company_equity',
+  'payable_to_suppliers',
+  'short_term_debt_obligations',
+  'sum_of_current_assets',
+  'sum_of_current_liabilities',
+  'total_assets',
+  'total_equity',
+  'total_liabilities',
+  'total_liabilities_plus_equity',
 ];
-const OPTIONAL = ['capital_paid_in_excess', 'marketable_securities_short_term', 'minority_shareholder_interest', 'stock_inventory', 'treasury_stock'];
+const OPTIONAL = [
+  'capital_paid_in_excess',
+  'marketable_securities_short_term',
+  'minority_shareholder_interest',
+  'stock_inventory',
+  'treasury_stock',
+];
 const IDENTITY = ['cik', 'symbols', 'fiscal_year', 'fiscal_quarter', 'reporting_period_end', 'timeframe'];
 const PATH = '/stocks/v1/fundamentals/balance-sheet';
 
@@ -24,8 +48,12 @@ const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpp
 /** A stored balance sheet in the REST shape, from the key lists above. */
 function expected(r: Row): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    cik: r.cik, symbols: r.symbols.map((s) => s.symbol), fiscal_year: r.fiscalYear, fiscal_quarter: r.fiscalQuarter,
-    reporting_period_end: r.reportingPeriodEnd, timeframe: r.timeframe,
+    cik: r.cik,
+    symbols: r.symbols.map((s) => s.symbol),
+    fiscal_year: r.fiscalYear,
+    fiscal_quarter: r.fiscalQuarter,
+    reporting_period_end: r.reportingPeriodEnd,
+    timeframe: r.timeframe,
   };
   for (const f of ALWAYS) out[f] = (r as any)[camel(f)];
   for (const f of OPTIONAL) if ((r as any)[camel(f)] !== null) out[f] = (r as any)[camel(f)];
@@ -42,10 +70,12 @@ describe.each(testDatabases())('REST balance sheets on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  const stored = (where: Prisma.BalanceSheetWhereInput = {}, orderBy: Prisma.BalanceSheetOrderByWithRelationInput[] = [{ reportingPeriodEnd: 'asc' }, { id: 'asc' }]) =>
-    h.db.prisma.balanceSheet.findMany({ where, include: withSymbols, orderBy });
+  const stored = (
+    where: Prisma.BalanceSheetWhereInput = {},
+    orderBy: Prisma.BalanceSheetOrderByWithRelationInput[] = [{ reportingPeriodEnd: 'asc' }, { id: 'asc' }],
+  ) => h.db.prisma.balanceSheet.findMany({ where, include: withSymbols, orderBy });
 
-  it("the default page: 100 by period end ascending, exactly the legacy keys, optional amounts only when reported", async () => {
+  it('the default page: 100 by period end ascending, exactly the legacy keys, optional amounts only when reported', async () => {
     const r = await rest(h, PATH);
     expect(r.status).toBe(200);
     const total = await h.db.prisma.balanceSheet.count();
@@ -63,8 +93,15 @@ describe.each(testDatabases())('REST balance sheets on $name', (tdb) => {
       expect(rec.cik).toMatch(/^\d{10}$/);
     }
     // a record without an optional amount leaves the key out (not null, not 0)
-    const bank = (await h.db.prisma.balanceSheet.findFirstOrThrow({ where: { stockInventory: null }, include: withSymbols, orderBy: { id: 'asc' } }));
-    const answer = await rest(h, `${PATH}?cik=${bank.cik}&period_end=${bank.reportingPeriodEnd}&timeframe=${bank.timeframe}`);
+    const bank = await h.db.prisma.balanceSheet.findFirstOrThrow({
+      where: { stockInventory: null },
+      include: withSymbols,
+      orderBy: { id: 'asc' },
+    });
+    const answer = await rest(
+      h,
+      `${PATH}?cik=${bank.cik}&period_end=${bank.reportingPeriodEnd}&timeframe=${bank.timeframe}`,
+    );
     expect(answer.body.results).toEqual([expected(bank)]);
     expect(answer.body.results[0]).not.toHaveProperty('stock_inventory');
     expect(answer.body).not.toHaveProperty('next_url');
@@ -87,14 +124,24 @@ describe.each(testDatabases())('REST balance sheets on $name', (tdb) => {
       for (const p of pages.slice(0, -1)) expect(p).toHaveLength(97);
     }
     // the filters ride in the cursor: every page of a filtered list stays filtered
-    const filtered = await followPages(h, `${PATH}?symbols=nvlx,ORBT&timeframe=quarterly&limit=5&sort=fiscal_year.desc`);
-    const want = await stored({ symbols: { some: { symbol: { in: ['NVLX', 'ORBT'] } } }, timeframe: 'quarterly' }, [{ fiscalYear: 'desc' }, { fiscalQuarter: 'desc' }, { id: 'desc' }]);
+    const filtered = await followPages(
+      h,
+      `${PATH}?symbols=nvlx,ORBT&timeframe=quarterly&limit=5&sort=fiscal_year.desc`,
+    );
+    const want = await stored({ symbols: { some: { symbol: { in: ['NVLX', 'ORBT'] } } }, timeframe: 'quarterly' }, [
+      { fiscalYear: 'desc' },
+      { fiscalQuarter: 'desc' },
+      { id: 'desc' },
+    ]);
     expect(want.length).toBeGreaterThan(10);
     expect(filtered.flat()).toEqual(want.map(expected));
   });
 
   it('every filter filters (checked against the database)', async () => {
-    const sample = await h.db.prisma.balanceSheet.findFirstOrThrow({ where: { timeframe: 'quarterly' }, orderBy: { id: 'desc' } });
+    const sample = await h.db.prisma.balanceSheet.findFirstOrThrow({
+      where: { timeframe: 'quarterly' },
+      orderBy: { id: 'desc' },
+    });
     const all = async (q: string) => (await followPages(h, `${PATH}?limit=1000&${q}`)).flat();
     const cases: [string, Prisma.BalanceSheetWhereInput][] = [
       [`cik=${sample.cik}`, { cik: sample.cik }],
@@ -106,7 +153,10 @@ describe.each(testDatabases())('REST balance sheets on $name', (tdb) => {
       [`fiscal_quarter=${sample.fiscalQuarter}`, { fiscalQuarter: sample.fiscalQuarter }],
       ['timeframe=annual', { timeframe: 'annual' }],
       ['timeframe=trailing_twelve_months', { timeframe: 'trailing_twelve_months' }],
-      [`fiscal_year=${sample.fiscalYear}&fiscal_quarter=${sample.fiscalQuarter}&timeframe=quarterly`, { fiscalYear: sample.fiscalYear, fiscalQuarter: sample.fiscalQuarter, timeframe: 'quarterly' }],
+      [
+        `fiscal_year=${sample.fiscalYear}&fiscal_quarter=${sample.fiscalQuarter}&timeframe=quarterly`,
+        { fiscalYear: sample.fiscalYear, fiscalQuarter: sample.fiscalQuarter, timeframe: 'quarterly' },
+      ],
     ];
     const total = await h.db.prisma.balanceSheet.count();
     for (const [q, where] of cases) {
@@ -121,16 +171,27 @@ describe.each(testDatabases())('REST balance sheets on $name', (tdb) => {
   });
 
   it('agrees with GraphQL balanceSheets (same filter and order)', async () => {
-    const g = await h.gql(`{ balanceSheets(filter: { symbols: ["NVLX", "HLCN"], timeframe: ANNUAL }, orderBy: { field: FISCAL_YEAR, direction: DESC }, first: 20) {
+    const g =
+      await h.gql(`{ balanceSheets(filter: { symbols: ["NVLX", "HLCN"], timeframe: ANNUAL }, orderBy: { field: FISCAL_YEAR, direction: DESC }, first: 20) {
       nodes { cik symbols fiscalYear fiscalQuarter reportingPeriodEnd timeframe totalAssets totalLiabilities totalEquity stockInventory treasuryStock } } }`);
     expect(g.errors).toBeUndefined();
     const r = await rest(h, `${PATH}?symbols=NVLX,HLCN&timeframe=annual&sort=fiscal_year.desc&limit=20`);
     expect(r.body.results.length).toBeGreaterThan(1);
-    expect(r.body.results.map((b: any) => ({
-      cik: b.cik, symbols: b.symbols, fiscalYear: b.fiscal_year, fiscalQuarter: b.fiscal_quarter, reportingPeriodEnd: b.reporting_period_end,
-      timeframe: b.timeframe.toUpperCase(), totalAssets: b.total_assets, totalLiabilities: b.total_liabilities, totalEquity: b.total_equity,
-      stockInventory: b.stock_inventory ?? null, treasuryStock: b.treasury_stock ?? null,
-    }))).toEqual(g.data.balanceSheets.nodes);
+    expect(
+      r.body.results.map((b: any) => ({
+        cik: b.cik,
+        symbols: b.symbols,
+        fiscalYear: b.fiscal_year,
+        fiscalQuarter: b.fiscal_quarter,
+        reportingPeriodEnd: b.reporting_period_end,
+        timeframe: b.timeframe.toUpperCase(),
+        totalAssets: b.total_assets,
+        totalLiabilities: b.total_liabilities,
+        totalEquity: b.total_equity,
+        stockInventory: b.stock_inventory ?? null,
+        treasuryStock: b.treasury_stock ?? null,
+      })),
+    ).toEqual(g.data.balanceSheets.nodes);
   });
 
   it('rejects bad parameters with a 400 naming them, never a 500', async () => {

@@ -5,7 +5,21 @@ import { testDatabases } from '../helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
 // The summary record as docs/rest.md#the-conference-call-summary-record writes it: `guidance` is the one optional key.
-const REQUIRED_KEYS = ['id', 'symbol', 'company_name', 'call_date', 'fiscal_year', 'fiscal_period', 'title', 'summary', 'key_points', 'sentiment_score', 'participants', 'created_at', 'updated_at'];
+const REQUIRED_KEYS = [
+  'id',
+  'symbol',
+  'company_name',
+  'call_date',
+  'fiscal_year',
+  'fiscal_period',
+  'title',
+  'summary',
+  'key_points',
+  'sentiment_score',
+  'participants',
+  'created_at',
+  'updated_at',
+];
 const OPTIONAL_KEYS = ['guidance'];
 const PARTICIPANT_KEYS = ['name', 'organization', 'role'];
 const sorted = (keys: readonly string[]) => [...keys].sort();
@@ -54,7 +68,12 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
     expect(r.status).toBe(200);
     expect(sorted(Object.keys(r.body))).toEqual(['data', 'message', 'pagination']);
     expect(r.body.message).toBe('OK');
-    expect(r.body.pagination).toEqual({ hits: all.length, page: 1, page_count: Math.ceil(all.length / 10), page_size: 10 });
+    expect(r.body.pagination).toEqual({
+      hits: all.length,
+      page: 1,
+      page_count: Math.ceil(all.length / 10),
+      page_size: 10,
+    });
     expect(r.body.data).toEqual(all.slice(0, 10).map(wire));
   });
 
@@ -64,7 +83,10 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
     let without = 0;
     for (const [i, rec] of r.body.data.entries()) {
       const keys = Object.keys(rec);
-      expect(keys.every((k) => REQUIRED_KEYS.includes(k) || OPTIONAL_KEYS.includes(k)), keys.join()).toBe(true);
+      expect(
+        keys.every((k) => REQUIRED_KEYS.includes(k) || OPTIONAL_KEYS.includes(k)),
+        keys.join(),
+      ).toBe(true);
       expect(REQUIRED_KEYS.every((k) => keys.includes(k))).toBe(true);
       if ('guidance' in rec) {
         expect(typeof rec.guidance).toBe('string');
@@ -97,21 +119,33 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
       [`from=${isoSeconds(to)}&to=${isoSeconds(to)}`, { callDate: to }],
       // a zone may be given; without one the time is UTC
       [`from=${encodeURIComponent(from.toISOString())}`, { callDate: { gte: from } }],
-      [`to=${encodeURIComponent(`${isoSeconds(new Date(to.getTime() + 2 * 3_600_000))}+02:00`)}`, { callDate: { lte: to } }],
+      [
+        `to=${encodeURIComponent(`${isoSeconds(new Date(to.getTime() + 2 * 3_600_000))}+02:00`)}`,
+        { callDate: { lte: to } },
+      ],
       [`symbol=${symbol}&from=${isoSeconds(from)}`, { symbol, callDate: { gte: from } }],
       ['symbol=NOSUCH', { symbol: 'NOSUCH' }],
     ];
     for (const [q, where] of cases) {
-      const want = (await h.db.prisma.callSummary.findMany({ where, orderBy: NEWEST_FIRST, select: { id: true } })).map((r) => r.id);
+      const want = (await h.db.prisma.callSummary.findMany({ where, orderBy: NEWEST_FIRST, select: { id: true } })).map(
+        (r) => r.id,
+      );
       if (q !== 'symbol=NOSUCH') expect(want.length, q).toBeGreaterThan(0);
       expect(want.length, q).toBeLessThan(all.length);
       const r = await rest(h, `${PATH}?${q}&page_size=100`);
       expect(r.status, q).toBe(200);
       expect(r.body.pagination.hits, q).toBe(want.length);
-      expect(r.body.data.map((d: any) => d.id), q).toEqual(want.slice(0, 100));
+      expect(
+        r.body.data.map((d: any) => d.id),
+        q,
+      ).toEqual(want.slice(0, 100));
     }
     const none = await rest(h, `${PATH}?symbol=NOSUCH`);
-    expect(none.body).toEqual({ data: [], message: 'OK', pagination: { hits: 0, page: 1, page_count: 0, page_size: 10 } });
+    expect(none.body).toEqual({
+      data: [],
+      message: 'OK',
+      pagination: { hits: 0, page: 1, page_count: 0, page_size: 10 },
+    });
   });
 
   it('page numbers walk to the end without gaps or repeats (ties on call_date included); a page past the end is empty', async () => {
@@ -130,22 +164,33 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
       const past = await rest(h, `${PATH}?page=${pageCount + 1}&page_size=${size}`);
       expect(past.status).toBe(200);
       expect(past.body.data).toEqual([]);
-      expect(past.body.pagination).toEqual({ hits: all.length, page: pageCount + 1, page_count: pageCount, page_size: size });
+      expect(past.body.pagination).toEqual({
+        hits: all.length,
+        page: pageCount + 1,
+        page_count: pageCount,
+        page_size: size,
+      });
     }
     // a filtered list pages the same way
     const symbol = all[0]!.symbol;
     const mine = all.filter((r) => r.symbol === symbol).map((r) => r.id);
     const seen: number[] = [];
-    for (let page = 1; page <= mine.length; page++) seen.push(...(await rest(h, `${PATH}?symbol=${symbol}&page=${page}&page_size=1`)).body.data.map((d: any) => d.id));
+    for (let page = 1; page <= mine.length; page++)
+      seen.push(
+        ...(await rest(h, `${PATH}?symbol=${symbol}&page=${page}&page_size=1`)).body.data.map((d: any) => d.id),
+      );
     expect(seen).toEqual(mine);
   });
 
   it('agrees with the GraphQL field callSummaries', async () => {
     const from = all[150]!.callDate;
     const to = all[10]!.callDate;
-    const g = await h.gql(`query($from: DateTime, $to: DateTime) {
+    const g = await h.gql(
+      `query($from: DateTime, $to: DateTime) {
       callSummaries(from: $from, to: $to, first: 40) { totalCount nodes { callSummaryId symbol companyName callDate fiscalYear fiscalPeriod title summary keyPoints guidance sentimentScore participants { name role organization } createdAt updatedAt } }
-    }`, { from: from.toISOString(), to: to.toISOString() });
+    }`,
+      { from: from.toISOString(), to: to.toISOString() },
+    );
     expect(g.errors).toBeUndefined();
     const r = await rest(h, `${PATH}?from=${isoSeconds(from)}&to=${isoSeconds(to)}&page_size=40`);
     expect(r.body.pagination.hits).toBe(g.data.callSummaries.totalCount);
@@ -169,7 +214,9 @@ describe.each(testDatabases())('REST conference-call summaries on $name', (tdb) 
     );
     // and for one company
     const symbol = all[3]!.symbol;
-    const gs = await h.gql('query($s: String) { callSummaries(symbol: $s, first: 100) { nodes { callSummaryId } } }', { s: symbol });
+    const gs = await h.gql('query($s: String) { callSummaries(symbol: $s, first: 100) { nodes { callSummaryId } } }', {
+      s: symbol,
+    });
     const rs = await rest(h, `${PATH}?symbol=${symbol}&page_size=100`);
     expect(rs.body.data.map((d: any) => d.id)).toEqual(gs.data.callSummaries.nodes.map((n: any) => n.callSummaryId));
   });

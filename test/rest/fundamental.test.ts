@@ -13,9 +13,26 @@ const split = (s: string) => s.split(', ');
 const LINES = [...split(INCOME), ...split(BALANCE), ...split(CASH)] as StatementLine[];
 const LITE_KEYS = ['ticker', 'EndPeriod', 'Quarter', 'Year', ...LINES];
 const ENHANCED_KEYS = [
-  'symbol', 'cik', 'EndPeriod', 'Quarter', 'Year', ...LINES,
-  'pe_ratio', 'price_to_book', 'debt_to_equity', 'return_on_assets', 'return_on_equity', 'revenue_per_employee', 'roic', 'fcf_yield',
-  'working_capital_days', 'risk_factors', 'mdna', 'litigation_mentions', 'created_at', 'updated_at',
+  'symbol',
+  'cik',
+  'EndPeriod',
+  'Quarter',
+  'Year',
+  ...LINES,
+  'pe_ratio',
+  'price_to_book',
+  'debt_to_equity',
+  'return_on_assets',
+  'return_on_equity',
+  'revenue_per_employee',
+  'roic',
+  'fcf_yield',
+  'working_capital_days',
+  'risk_factors',
+  'mdna',
+  'litigation_mentions',
+  'created_at',
+  'updated_at',
 ];
 const sorted = (keys: readonly string[]) => [...keys].sort();
 
@@ -36,7 +53,11 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
     symbol = (await h.db.prisma.fundamental.findFirst({ orderBy: { symbol: 'asc' } }))!.symbol;
-    rows = await h.db.prisma.fundamental.findMany({ where: { symbol }, orderBy: NEWEST_FIRST, include: { metrics: true } });
+    rows = await h.db.prisma.fundamental.findMany({
+      where: { symbol },
+      orderBy: NEWEST_FIRST,
+      include: { metrics: true },
+    });
     expect(rows.length).toBeGreaterThan(3);
   });
   afterAll(async () => {
@@ -44,19 +65,34 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  it("enhanced: the default page is the newest 10 with exactly the legacy keys and the stored values", async () => {
+  it('enhanced: the default page is the newest 10 with exactly the legacy keys and the stored values', async () => {
     const r = await rest(h, `${ENHANCED}?symbol=${symbol}`);
     expect(r.status).toBe(200);
     expect(sorted(Object.keys(r.body))).toEqual(['data', 'message', 'pagination']);
     expect(r.body.message).toBe('OK');
-    expect(r.body.pagination).toEqual({ hits: rows.length, page: 1, page_count: Math.ceil(rows.length / 10), page_size: 10 });
+    expect(r.body.pagination).toEqual({
+      hits: rows.length,
+      page: 1,
+      page_count: Math.ceil(rows.length / 10),
+      page_size: 10,
+    });
     expect(r.body.data).toHaveLength(Math.min(10, rows.length));
     for (const [i, rec] of r.body.data.entries()) {
       expect(sorted(Object.keys(rec))).toEqual(sorted(ENHANCED_KEYS));
       expect(sorted(Object.keys(rec.working_capital_days))).toEqual(['dio', 'dpo', 'dso']);
-      expect(sorted(Object.keys(rec.risk_factors))).toEqual(['average_sentiment_score', 'count', 'most_negative_risk', 'top_themes']);
+      expect(sorted(Object.keys(rec.risk_factors))).toEqual([
+        'average_sentiment_score',
+        'count',
+        'most_negative_risk',
+        'top_themes',
+      ]);
       expect(sorted(Object.keys(rec.risk_factors.most_negative_risk))).toEqual(['heading', 'sentiment']);
-      expect(sorted(Object.keys(rec.mdna))).toEqual(['forward_looking_term_count', 'forward_to_historical_ratio', 'key_topics', 'tone_score']);
+      expect(sorted(Object.keys(rec.mdna))).toEqual([
+        'forward_looking_term_count',
+        'forward_to_historical_ratio',
+        'key_topics',
+        'tone_score',
+      ]);
       expect(sorted(Object.keys(rec.litigation_mentions))).toEqual(['count', 'recent_headings']);
       const row = rows[i]!;
       const m = row.metrics!;
@@ -82,7 +118,12 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
           average_sentiment_score: m.riskAverageSentimentScore,
           most_negative_risk: { heading: m.riskMostNegativeHeading, sentiment: m.riskMostNegativeSentiment },
         },
-        mdna: { forward_looking_term_count: m.mdnaForwardLookingTermCount, forward_to_historical_ratio: m.mdnaForwardToHistoricalRatio, tone_score: m.mdnaToneScore, key_topics: m.mdnaKeyTopics },
+        mdna: {
+          forward_looking_term_count: m.mdnaForwardLookingTermCount,
+          forward_to_historical_ratio: m.mdnaForwardToHistoricalRatio,
+          tone_score: m.mdnaToneScore,
+          key_topics: m.mdnaKeyTopics,
+        },
         litigation_mentions: { count: m.litigationCount, recent_headings: m.litigationRecentHeadings },
         created_at: row.createdAt.toISOString(),
         updated_at: row.updatedAt.toISOString(),
@@ -92,7 +133,7 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
     }
   });
 
-  it("lite: a bare array, newest first, with exactly the legacy keys and the stored values", async () => {
+  it('lite: a bare array, newest first, with exactly the legacy keys and the stored values', async () => {
     const r = await rest(h, `${LITE}?symbol=${symbol}`);
     expect(r.status).toBe(200);
     expect(Array.isArray(r.body)).toBe(true);
@@ -100,14 +141,28 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
     for (const [i, rec] of r.body.entries()) {
       expect(sorted(Object.keys(rec))).toEqual(sorted(LITE_KEYS));
       const row = rows[i]!;
-      expect(rec).toEqual({ ticker: symbol, EndPeriod: row.endPeriod, Quarter: row.quarter, Year: row.year, ...statement(row) });
+      expect(rec).toEqual({
+        ticker: symbol,
+        EndPeriod: row.endPeriod,
+        Quarter: row.quarter,
+        Year: row.year,
+        ...statement(row),
+      });
     }
     // CommitmentsContingencies is the only line that may be null; every other line is a number
-    for (const rec of r.body) for (const l of LINES) if (l !== 'CommitmentsContingencies') expect(typeof rec[l], l).toBe('number');
+    for (const rec of r.body)
+      for (const l of LINES) if (l !== 'CommitmentsContingencies') expect(typeof rec[l], l).toBe('number');
   });
 
   it('lite and enhanced carry identical statement numbers for every period of every symbol', async () => {
-    const symbols = (await h.db.prisma.fundamental.findMany({ distinct: ['symbol'], select: { symbol: true }, orderBy: { symbol: 'asc' }, take: 5 })).map((s) => s.symbol);
+    const symbols = (
+      await h.db.prisma.fundamental.findMany({
+        distinct: ['symbol'],
+        select: { symbol: true },
+        orderBy: { symbol: 'asc' },
+        take: 5,
+      })
+    ).map((s) => s.symbol);
     // one whose CommitmentsContingencies is not reported (null on both), one where it is
     const withNull = await h.db.prisma.fundamental.findFirst({ where: { commitmentsContingencies: null } });
     const withNumber = await h.db.prisma.fundamental.findFirst({ where: { commitmentsContingencies: { not: null } } });
@@ -138,7 +193,9 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
       ['fiscal_year=1901', { year: 1901 }],
     ];
     for (const [q, where] of cases) {
-      const want = (await h.db.prisma.fundamental.findMany({ where: { symbol, ...where }, orderBy: NEWEST_FIRST })).map((f) => `${f.year} ${f.quarter} ${f.endPeriod}`);
+      const want = (await h.db.prisma.fundamental.findMany({ where: { symbol, ...where }, orderBy: NEWEST_FIRST })).map(
+        (f) => `${f.year} ${f.quarter} ${f.endPeriod}`,
+      );
       if (q !== 'fiscal_year=1901') expect(want.length, q).toBeGreaterThan(0);
       expect(want.length, q).toBeLessThan(rows.length);
       const e = await rest(h, `${ENHANCED}?symbol=${symbol.toLowerCase()}&${q}&page_size=100`);
@@ -182,21 +239,61 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
       const past = await rest(h, `${ENHANCED}?symbol=${symbol}&page=${pageCount + 1}&page_size=${size}`);
       expect(past.status).toBe(200);
       expect(past.body.data).toEqual([]);
-      expect(past.body.pagination).toEqual({ hits: all.length, page: pageCount + 1, page_count: pageCount, page_size: size });
+      expect(past.body.pagination).toEqual({
+        hits: all.length,
+        page: pageCount + 1,
+        page_count: pageCount,
+        page_size: size,
+      });
       expect((await rest(h, `${LITE}?symbol=${symbol}&page=${pageCount + 1}&page_size=${size}`)).body).toEqual([]);
     }
   });
 
   it('agrees with the GraphQL fields fundamentals and enhancedFundamentals', async () => {
-    const g = await h.gql(`query($s: String!) {
+    const g = await h.gql(
+      `query($s: String!) {
       enhancedFundamentals(symbol: $s, first: 100) { totalCount nodes { symbol cik endPeriod quarter year incomeStatement { revenue ebitda } balanceSheet { totalAssets commitmentsContingencies } cashFlow { changeCashEquivalents } metrics { peRatio roic } riskFactors { topThemes } createdAt } }
       fundamentals(symbol: $s, fiscalPeriod: FY, first: 100) { totalCount nodes { symbol endPeriod quarter year incomeStatement { revenue } } }
-    }`, { s: symbol.toLowerCase() });
+    }`,
+      { s: symbol.toLowerCase() },
+    );
     expect(g.errors).toBeUndefined();
     const e = await rest(h, `${ENHANCED}?symbol=${symbol.toLowerCase()}&page_size=100`);
     expect(e.body.pagination.hits).toBe(g.data.enhancedFundamentals.totalCount);
-    expect(e.body.data.map((d: any) => [d.symbol, d.cik, d.EndPeriod, d.Quarter, d.Year, d.Revenue, d.EBITDA, d.TotalAssets, d.CommitmentsContingencies, d.ChangeCashEquivalents, d.pe_ratio, d.roic, d.risk_factors.top_themes, d.created_at])).toEqual(
-      g.data.enhancedFundamentals.nodes.map((n: any) => [n.symbol, n.cik, n.endPeriod, n.quarter, n.year, n.incomeStatement.revenue, n.incomeStatement.ebitda, n.balanceSheet.totalAssets, n.balanceSheet.commitmentsContingencies, n.cashFlow.changeCashEquivalents, n.metrics.peRatio, n.metrics.roic, n.riskFactors.topThemes, n.createdAt]),
+    expect(
+      e.body.data.map((d: any) => [
+        d.symbol,
+        d.cik,
+        d.EndPeriod,
+        d.Quarter,
+        d.Year,
+        d.Revenue,
+        d.EBITDA,
+        d.TotalAssets,
+        d.CommitmentsContingencies,
+        d.ChangeCashEquivalents,
+        d.pe_ratio,
+        d.roic,
+        d.risk_factors.top_themes,
+        d.created_at,
+      ]),
+    ).toEqual(
+      g.data.enhancedFundamentals.nodes.map((n: any) => [
+        n.symbol,
+        n.cik,
+        n.endPeriod,
+        n.quarter,
+        n.year,
+        n.incomeStatement.revenue,
+        n.incomeStatement.ebitda,
+        n.balanceSheet.totalAssets,
+        n.balanceSheet.commitmentsContingencies,
+        n.cashFlow.changeCashEquivalents,
+        n.metrics.peRatio,
+        n.metrics.roic,
+        n.riskFactors.topThemes,
+        n.createdAt,
+      ]),
     );
     const l = await rest(h, `${LITE}?symbol=${symbol}&fiscal_period=FY&page_size=100`);
     expect(l.body.map((d: any) => [d.ticker, d.EndPeriod, d.Quarter, d.Year, d.Revenue])).toEqual(
@@ -252,7 +349,10 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
 
   it('a record without metrics is lite only: enhanced leaves it out and does not count it', async () => {
     // last test: it changes the data (of a symbol the other tests do not use)
-    const other = (await h.db.prisma.fundamental.findFirst({ where: { symbol: { not: symbol } }, orderBy: { symbol: 'desc' } }))!.symbol;
+    const other = (await h.db.prisma.fundamental.findFirst({
+      where: { symbol: { not: symbol } },
+      orderBy: { symbol: 'desc' },
+    }))!.symbol;
     const list = await h.db.prisma.fundamental.findMany({ where: { symbol: other }, orderBy: NEWEST_FIRST });
     await h.db.prisma.fundamentalMetrics.delete({ where: { fundamentalId: list[1]!.id } });
     const lite = (await rest(h, `${LITE}?symbol=${other}&page_size=100`)).body;

@@ -27,7 +27,11 @@ export interface RestResult {
  * for none), and validate the answer against the route's OpenAPI schema: the 200 schema, or the
  * documented error body. Every REST test goes through this, so every response is checked.
  */
-export async function rest(h: Pick<GraphQLHarness, 'app'>, pathAndQuery: string, options: { key?: string | null; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<RestResult> {
+export async function rest(
+  h: Pick<GraphQLHarness, 'app'>,
+  pathAndQuery: string,
+  options: { key?: string | null; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+): Promise<RestResult> {
   const key = options.key === undefined ? 'demo-enterprise' : options.key;
   const url = pathAndQuery.startsWith('http') ? pathAndQuery : `http://test${pathAndQuery}`;
   const res = await h.app.fetch(url, {
@@ -41,10 +45,15 @@ export async function rest(h: Pick<GraphQLHarness, 'app'>, pathAndQuery: string,
   const route = routes.find((r) => r.method === (options.method ?? 'GET') && matchPath(r.path, pathname));
   if (res.status === 200 && route?.doc) {
     const validate = validator(route.doc.response);
-    expect(validate(body), `${pathname} 200 body against its OpenAPI schema: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    expect(validate(body), `${pathname} 200 body against its OpenAPI schema: ${ajv.errorsText(validate.errors)}`).toBe(
+      true,
+    );
   } else if (res.status >= 400) {
     const validate = validator(res.status === 400 && route?.doc.badRequestBody ? route.doc.badRequestBody : ERROR_BODY);
-    expect(validate(body), `${pathname} ${res.status} body against the error schema: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    expect(
+      validate(body),
+      `${pathname} ${res.status} body against the error schema: ${ajv.errorsText(validate.errors)}`,
+    ).toBe(true);
     expect(body.request_id).toBe(res.headers.get('x-request-id'));
   }
   return { status: res.status, headers: res.headers, text, body };
@@ -59,7 +68,12 @@ export function expectBadParam(r: RestResult, name: string, value?: string): voi
 }
 
 /** Follows next_url to the end (with the key as a header only), returning every page's results. */
-export async function followPages(h: Pick<GraphQLHarness, 'app'>, first: string, key = 'demo-enterprise', maxPages = 1000): Promise<any[][]> {
+export async function followPages(
+  h: Pick<GraphQLHarness, 'app'>,
+  first: string,
+  key = 'demo-enterprise',
+  maxPages = 1000,
+): Promise<any[][]> {
   const pages: any[][] = [];
   let next: string | undefined = first;
   while (next && pages.length < maxPages) {

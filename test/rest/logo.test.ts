@@ -7,7 +7,16 @@ import { expectBadParam, rest } from './helpers.js';
 const LOGO_KEYS = ['symbol', 'company_name', 'created_at', 'updated_at', 'logos', 'security_info'];
 const PNG_KEYS = ['url', 'height', 'width', 'size_kb'];
 const IMAGE_KEYS = ['url', 'size_kb'];
-const SECURITY_INFO_KEYS = ['symbol', 'name', 'MIC', 'figi', 'exch_code', 'composite_figi', 'share_class_figi', 'market_sector'];
+const SECURITY_INFO_KEYS = [
+  'symbol',
+  'name',
+  'MIC',
+  'figi',
+  'exch_code',
+  'composite_figi',
+  'share_class_figi',
+  'market_sector',
+];
 const PATH = '/api/v1/logos';
 const sorted = (keys: string[]) => [...keys].sort();
 
@@ -23,7 +32,10 @@ describe.each(testDatabases())('REST logos on $name', (tdb) => {
 
   /** A stored logo in the REST shape, built from the database alone. */
   async function expectedLogo(symbol: string) {
-    const l = await h.db.prisma.logo.findUniqueOrThrow({ where: { symbol }, include: { securityInfo: { orderBy: { position: 'asc' } } } });
+    const l = await h.db.prisma.logo.findUniqueOrThrow({
+      where: { symbol },
+      include: { securityInfo: { orderBy: { position: 'asc' } } },
+    });
     return {
       symbol: l.symbol,
       company_name: l.companyName,
@@ -35,13 +47,19 @@ describe.each(testDatabases())('REST logos on $name', (tdb) => {
         thumbnail: { url: l.thumbnailUrl, size_kb: l.thumbnailSizeKb },
       },
       security_info: l.securityInfo.map((i) => ({
-        symbol: i.symbol, name: i.name, MIC: i.mic, figi: i.figi, exch_code: i.exchCode,
-        composite_figi: i.compositeFigi, share_class_figi: i.shareClassFigi, market_sector: i.marketSector,
+        symbol: i.symbol,
+        name: i.name,
+        MIC: i.mic,
+        figi: i.figi,
+        exch_code: i.exchCode,
+        composite_figi: i.compositeFigi,
+        share_class_figi: i.shareClassFigi,
+        market_sector: i.marketSector,
       })),
     };
   }
 
-  it("the default page: 10 logos by symbol with exactly the legacy keys", async () => {
+  it('the default page: 10 logos by symbol with exactly the legacy keys', async () => {
     const r = await rest(h, PATH);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['Logos', 'message']);
@@ -64,7 +82,11 @@ describe.each(testDatabases())('REST logos on $name', (tdb) => {
   });
 
   it('keeps security_info in stored order with repeated FIGIs, a `*` marker and an empty MIC', async () => {
-    const rows = await h.db.prisma.logoSecurityInfo.groupBy({ by: ['logoId', 'figi'], _count: { _all: true }, orderBy: { logoId: 'asc' } });
+    const rows = await h.db.prisma.logoSecurityInfo.groupBy({
+      by: ['logoId', 'figi'],
+      _count: { _all: true },
+      orderBy: { logoId: 'asc' },
+    });
     const repeated = rows.find((x) => x._count._all > 1)!;
     const logo = await h.db.prisma.logo.findUniqueOrThrow({ where: { id: repeated.logoId } });
     const r = await rest(h, `${PATH}?symbols=${logo.symbol.toLowerCase()}`);
@@ -81,7 +103,10 @@ describe.each(testDatabases())('REST logos on $name', (tdb) => {
   it('symbols filters (comma list, any case, spaces after commas), and unknown symbols give an empty list', async () => {
     const all = await h.db.prisma.logo.findMany({ orderBy: { symbol: 'asc' } });
     const pick = [all[7]!.symbol, all[2]!.symbol, all[30]!.symbol];
-    const r = await rest(h, `${PATH}?symbols=${encodeURIComponent(`${pick[0]!.toLowerCase()}, ${pick[1]},${pick[2]}`)}`);
+    const r = await rest(
+      h,
+      `${PATH}?symbols=${encodeURIComponent(`${pick[0]!.toLowerCase()}, ${pick[1]},${pick[2]}`)}`,
+    );
     expect(r.status).toBe(200);
     expect(r.body.Logos.map((l: any) => l.symbol)).toEqual([...pick].sort());
     expect(r.headers.get('x-total-count')).toBe('3');
@@ -112,20 +137,36 @@ describe.each(testDatabases())('REST logos on $name', (tdb) => {
   });
 
   it('agrees with GraphQL logos: same symbols, images and security info in the same order', async () => {
-    const g = await h.gql(`{ logos(first: 25) { nodes { symbol companyName createdAt png { url height width sizeKb } svg { url sizeKb } thumbnail { url sizeKb }
+    const g =
+      await h.gql(`{ logos(first: 25) { nodes { symbol companyName createdAt png { url height width sizeKb } svg { url sizeKb } thumbnail { url sizeKb }
       securityInfo { symbol name mic figi exchCode compositeFigi shareClassFigi marketSector } } } }`);
     expect(g.errors).toBeUndefined();
     const r = await rest(h, `${PATH}?page_size=25`);
-    expect(r.body.Logos.map((l: any) => ({
-      symbol: l.symbol, companyName: l.company_name, createdAt: l.created_at,
-      png: { url: l.logos.png.url, height: l.logos.png.height, width: l.logos.png.width, sizeKb: l.logos.png.size_kb },
-      svg: { url: l.logos.svg.url, sizeKb: l.logos.svg.size_kb },
-      thumbnail: { url: l.logos.thumbnail.url, sizeKb: l.logos.thumbnail.size_kb },
-      securityInfo: l.security_info.map((i: any) => ({
-        symbol: i.symbol, name: i.name, mic: i.MIC, figi: i.figi, exchCode: i.exch_code,
-        compositeFigi: i.composite_figi, shareClassFigi: i.share_class_figi, marketSector: i.market_sector,
+    expect(
+      r.body.Logos.map((l: any) => ({
+        symbol: l.symbol,
+        companyName: l.company_name,
+        createdAt: l.created_at,
+        png: {
+          url: l.logos.png.url,
+          height: l.logos.png.height,
+          width: l.logos.png.width,
+          sizeKb: l.logos.png.size_kb,
+        },
+        svg: { url: l.logos.svg.url, sizeKb: l.logos.svg.size_kb },
+        thumbnail: { url: l.logos.thumbnail.url, sizeKb: l.logos.thumbnail.size_kb },
+        securityInfo: l.security_info.map((i: any) => ({
+          symbol: i.symbol,
+          name: i.name,
+          mic: i.MIC,
+          figi: i.figi,
+          exchCode: i.exch_code,
+          compositeFigi: i.composite_figi,
+          shareClassFigi: i.share_class_figi,
+          marketSector: i.market_sector,
+        })),
       })),
-    }))).toEqual(g.data.logos.nodes);
+    ).toEqual(g.data.logos.nodes);
   });
 
   it('rejects bad parameters with a 400 naming them, never a 500', async () => {

@@ -6,12 +6,41 @@ import { expectBadParam, rest } from './helpers.js';
 
 // The news record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails
 const NEWS_KEYS = [
-  'id', 'news_id', 'headline', 'catalyst', 'catalyst_created', 'associated_press_releases', 'associated_ratings', 'associated_transcripts',
-  'logo_exists', 'logo_thumbnail_url', 'on_all_tickers', 'on_entities', 'share_class_figi', 'ticker', 'type', 'created_at', 'updated_at', 'securities',
+  'id',
+  'news_id',
+  'headline',
+  'catalyst',
+  'catalyst_created',
+  'associated_press_releases',
+  'associated_ratings',
+  'associated_transcripts',
+  'logo_exists',
+  'logo_thumbnail_url',
+  'on_all_tickers',
+  'on_entities',
+  'share_class_figi',
+  'ticker',
+  'type',
+  'created_at',
+  'updated_at',
+  'securities',
 ];
-const SECURITY_KEYS = ['figi', 'name', 'MIC', 'exchcode', 'ticker', 'compositefigi', 'securitytype', 'marketsector', 'shareclassfigi'];
+const SECURITY_KEYS = [
+  'figi',
+  'name',
+  'MIC',
+  'exchcode',
+  'ticker',
+  'compositefigi',
+  'securitytype',
+  'marketsector',
+  'shareclassfigi',
+];
 const PATH = '/news/api/v1/news';
-const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] as const satisfies Prisma.NewsItemOrderByWithRelationInput[];
+const NEWEST_FIRST = [
+  { createdAt: 'desc' },
+  { id: 'desc' },
+] as const satisfies Prisma.NewsItemOrderByWithRelationInput[];
 const WITH_SECURITIES = { securities: { orderBy: { position: 'asc' } } } as const;
 
 describe.each(testDatabases())('REST news on $name', (tdb) => {
@@ -19,7 +48,12 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
   let symbol: string;
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    const counts = await h.db.prisma.newsItem.groupBy({ by: ['ticker'], _count: { _all: true }, orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }], take: 1 });
+    const counts = await h.db.prisma.newsItem.groupBy({
+      by: ['ticker'],
+      _count: { _all: true },
+      orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }],
+      take: 1,
+    });
     symbol = counts[0]!.ticker;
   });
   afterAll(async () => {
@@ -28,7 +62,11 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
   });
 
   const stored = (where: Prisma.NewsItemWhereInput = {}) =>
-    h.db.prisma.newsItem.findMany({ where: { ticker: symbol, ...where }, orderBy: NEWEST_FIRST, include: WITH_SECURITIES });
+    h.db.prisma.newsItem.findMany({
+      where: { ticker: symbol, ...where },
+      orderBy: NEWEST_FIRST,
+      include: WITH_SECURITIES,
+    });
 
   /** Every page of `query` at `pageSize`, until a short one: the ids, page by page. */
   async function allPages(query: string, pageSize: number): Promise<number[][]> {
@@ -58,13 +96,33 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
     }
     expect(r.body.data).toEqual(
       items.slice(0, 10).map((n) => ({
-        id: n.id, news_id: n.newsId, headline: n.headline, catalyst: n.catalyst, catalyst_created: n.catalystCreated,
-        associated_press_releases: n.associatedPressReleases, associated_ratings: n.associatedRatings, associated_transcripts: n.associatedTranscripts,
-        logo_exists: n.logoExists, logo_thumbnail_url: n.logoThumbnailUrl, on_all_tickers: n.onAllTickers, on_entities: n.onEntities,
-        share_class_figi: n.shareClassFigi, ticker: n.ticker, type: n.type, created_at: n.createdAt.toISOString(), updated_at: n.updatedAt.toISOString(),
+        id: n.id,
+        news_id: n.newsId,
+        headline: n.headline,
+        catalyst: n.catalyst,
+        catalyst_created: n.catalystCreated,
+        associated_press_releases: n.associatedPressReleases,
+        associated_ratings: n.associatedRatings,
+        associated_transcripts: n.associatedTranscripts,
+        logo_exists: n.logoExists,
+        logo_thumbnail_url: n.logoThumbnailUrl,
+        on_all_tickers: n.onAllTickers,
+        on_entities: n.onEntities,
+        share_class_figi: n.shareClassFigi,
+        ticker: n.ticker,
+        type: n.type,
+        created_at: n.createdAt.toISOString(),
+        updated_at: n.updatedAt.toISOString(),
         securities: n.securities.map((s) => ({
-          figi: s.figi, name: s.name, MIC: s.mic, exchcode: s.exchcode, ticker: s.ticker, compositefigi: s.compositefigi,
-          securitytype: s.securitytype, marketsector: s.marketsector, shareclassfigi: s.shareclassfigi,
+          figi: s.figi,
+          name: s.name,
+          MIC: s.mic,
+          exchcode: s.exchcode,
+          ticker: s.ticker,
+          compositefigi: s.compositefigi,
+          securitytype: s.securitytype,
+          marketsector: s.marketsector,
+          shareclassfigi: s.shareclassfigi,
         })),
       })),
     );
@@ -73,7 +131,8 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
   it('securities=false leaves the securities key out; securities=true is the default', async () => {
     const without = await rest(h, `${PATH}?symbol=${symbol}&securities=false`);
     expect(without.status).toBe(200);
-    for (const rec of without.body.data) expect(Object.keys(rec).sort()).toEqual(NEWS_KEYS.filter((k) => k !== 'securities').sort());
+    for (const rec of without.body.data)
+      expect(Object.keys(rec).sort()).toEqual(NEWS_KEYS.filter((k) => k !== 'securities').sort());
     const withIt = await rest(h, `${PATH}?symbol=${symbol}&securities=true`);
     const byDefault = await rest(h, `${PATH}?symbol=${symbol}`);
     expect(withIt.body.data).toEqual(byDefault.body.data);
@@ -100,17 +159,23 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
     for (const type of ['gainers', 'losers'] as const) {
       const want = await stored({ type });
       expect((await allPages(`symbol=${symbol}&type=${type}`, 100)).flat(), type).toEqual(want.map((i) => i.id));
-      expect((await rest(h, `${PATH}?symbol=${symbol}&type=${type}&page_size=1`)).headers.get('x-total-count'), type).toBe(String(want.length));
+      expect(
+        (await rest(h, `${PATH}?symbol=${symbol}&type=${type}&page_size=1`)).headers.get('x-total-count'),
+        type,
+      ).toBe(String(want.length));
     }
     const figi = items[0]!.shareClassFigi;
-    expect((await allPages(`symbol=${symbol}&share_class_figi=${figi.toLowerCase()}`, 100)).flat()).toEqual((await stored({ shareClassFigi: figi })).map((i) => i.id));
+    expect((await allPages(`symbol=${symbol}&share_class_figi=${figi.toLowerCase()}`, 100)).flat()).toEqual(
+      (await stored({ shareClassFigi: figi })).map((i) => i.id),
+    );
     expect((await rest(h, `${PATH}?symbol=${symbol}&share_class_figi=BBG000000000`)).body.data).toEqual([]);
     expect((await allPages(`symbol=${symbol}&id=${items[1]!.id}`, 10)).flat()).toEqual([items[1]!.id]);
     // an id of another symbol's item does not match
     const other = await h.db.prisma.newsItem.findFirstOrThrow({ where: { ticker: { not: symbol } } });
     expect((await rest(h, `${PATH}?symbol=${symbol}&id=${other.id}`)).body.data).toEqual([]);
     // every record is about the symbol asked for
-    for (const rec of (await rest(h, `${PATH}?symbol=${symbol}&page_size=100`)).body.data) expect(rec.ticker).toBe(symbol);
+    for (const rec of (await rest(h, `${PATH}?symbol=${symbol}&page_size=100`)).body.data)
+      expect(rec.ticker).toBe(symbol);
   });
 
   it('agrees with GraphQL news: the same items in the same order', async () => {
@@ -118,13 +183,21 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
       [`symbol: "${symbol}", first: 100`, `symbol=${symbol}&page_size=100`],
       [`symbol: "${symbol}", first: 100, type: LOSERS`, `symbol=${symbol}&page_size=100&type=losers`],
     ]) {
-      const g = await h.gql(`{ news(${args}) { nodes { newsItemId newsId type associatedPressReleaseIds createdAt securities { figi mic } } } }`);
+      const g = await h.gql(
+        `{ news(${args}) { nodes { newsItemId newsId type associatedPressReleaseIds createdAt securities { figi mic } } } }`,
+      );
       expect(g.errors).toBeUndefined();
       const r = await rest(h, `${PATH}?${query}`);
-      expect(r.body.data.map((x: any) => ({
-        newsItemId: x.id, newsId: x.news_id, type: x.type.toUpperCase(), associatedPressReleaseIds: x.associated_press_releases, createdAt: x.created_at,
-        securities: x.securities.map((s: any) => ({ figi: s.figi, mic: s.MIC })),
-      }))).toEqual(g.data.news.nodes);
+      expect(
+        r.body.data.map((x: any) => ({
+          newsItemId: x.id,
+          newsId: x.news_id,
+          type: x.type.toUpperCase(),
+          associatedPressReleaseIds: x.associated_press_releases,
+          createdAt: x.created_at,
+          securities: x.securities.map((s: any) => ({ figi: s.figi, mic: s.MIC })),
+        })),
+      ).toEqual(g.data.news.nodes);
     }
   });
 

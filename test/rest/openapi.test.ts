@@ -40,7 +40,9 @@ describe('the OpenAPI document', () => {
     expect(res.status).toBe(200);
     const doc: any = await res.json();
     expect(doc.openapi).toBe('3.1.0');
-    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops as object).map((m) => `${m} ${p}`),
+    );
     expect(documented.sort()).toEqual([...SPEC_PATHS].sort());
     for (const route of routes) expect(route.doc, `${route.method} ${route.path} has no doc`).toBeDefined();
   });
@@ -58,7 +60,10 @@ describe('the OpenAPI document', () => {
           expect(() => ajv.compile(param.schema), `${where} ${param.name}`).not.toThrow();
         }
         for (const name of p.match(/\{(\w+)\}/g) ?? []) {
-          expect(op.parameters.some((x: any) => x.in === 'path' && `{${x.name}}` === name), `${where} path ${name}`).toBe(true);
+          expect(
+            op.parameters.some((x: any) => x.in === 'path' && `{${x.name}}` === name),
+            `${where} path ${name}`,
+          ).toBe(true);
         }
         expect(() => ajv.compile(op.responses['200'].content['application/json'].schema), where).not.toThrow();
       }

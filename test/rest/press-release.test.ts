@@ -6,13 +6,48 @@ import { expectBadParam, rest } from './helpers.js';
 
 // The press-release record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails
 const RELEASE_KEYS = [
-  'WireDataID', 'Vendor', 'ReleaseID', 'ExternalID', 'TransmissionID', 'Headline', 'SubHeadline', 'Dateline', 'Language', 'PublishTime',
-  'Source', 'SourceURL', 'Summary', 'BodyHTML', 'BodyText', 'Categories', 'Keywords', 'ExternalLinks', 'Tickers', 'Exchanges',
-  'Securities', 'Contacts', 'MediaAssets', 'Raw', 'CreatedAt', 'UpdatedAt',
+  'WireDataID',
+  'Vendor',
+  'ReleaseID',
+  'ExternalID',
+  'TransmissionID',
+  'Headline',
+  'SubHeadline',
+  'Dateline',
+  'Language',
+  'PublishTime',
+  'Source',
+  'SourceURL',
+  'Summary',
+  'BodyHTML',
+  'BodyText',
+  'Categories',
+  'Keywords',
+  'ExternalLinks',
+  'Tickers',
+  'Exchanges',
+  'Securities',
+  'Contacts',
+  'MediaAssets',
+  'Raw',
+  'CreatedAt',
+  'UpdatedAt',
 ];
-const SECURITY_KEYS = ['figi', 'isin', 'name', 'symbol', 'mic_code', 'figi_composite', 'figi_share_class', 'vendorx_exch_code'];
+const SECURITY_KEYS = [
+  'figi',
+  'isin',
+  'name',
+  'symbol',
+  'mic_code',
+  'figi_composite',
+  'figi_share_class',
+  'vendorx_exch_code',
+];
 const PATH = '/streamhive/api/v1/data';
-const NEWEST_FIRST = [{ publishTime: 'desc' }, { id: 'desc' }] as const satisfies Prisma.PressReleaseOrderByWithRelationInput[];
+const NEWEST_FIRST = [
+  { publishTime: 'desc' },
+  { id: 'desc' },
+] as const satisfies Prisma.PressReleaseOrderByWithRelationInput[];
 const INCLUDE = { tickers: { orderBy: { position: 'asc' } }, securities: { orderBy: { position: 'asc' } } } as const;
 
 describe.each(testDatabases())('REST press releases on $name', (tdb) => {
@@ -71,8 +106,14 @@ describe.each(testDatabases())('REST press releases on $name', (tdb) => {
         Tickers: s.tickers.map((t) => t.ticker),
         Exchanges: s.exchanges,
         Securities: s.securities.map((x) => ({
-          figi: x.figi, isin: x.isin, name: x.name, symbol: x.symbol, mic_code: x.micCode,
-          figi_composite: x.figiComposite, figi_share_class: x.figiShareClass, vendorx_exch_code: x.vendorxExchCode,
+          figi: x.figi,
+          isin: x.isin,
+          name: x.name,
+          symbol: x.symbol,
+          mic_code: x.micCode,
+          figi_composite: x.figiComposite,
+          figi_share_class: x.figiShareClass,
+          vendorx_exch_code: x.vendorxExchCode,
         })),
         Contacts: s.contacts,
         MediaAssets: s.mediaAssets,
@@ -87,7 +128,10 @@ describe.each(testDatabases())('REST press releases on $name', (tdb) => {
   });
 
   it('keeps a stringified-map ReleaseID as the exact string, and a missing Categories as null', async () => {
-    const all = await h.db.prisma.pressRelease.findMany({ orderBy: NEWEST_FIRST, select: { wireDataId: true, releaseId: true, categories: true } });
+    const all = await h.db.prisma.pressRelease.findMany({
+      orderBy: NEWEST_FIRST,
+      select: { wireDataId: true, releaseId: true, categories: true },
+    });
     const mapped = all.find((x) => x.releaseId.startsWith('{'));
     const noCategories = all.find((x) => x.categories === null);
     expect(mapped && noCategories).toBeTruthy();
@@ -123,52 +167,98 @@ describe.each(testDatabases())('REST press releases on $name', (tdb) => {
   });
 
   it('filters by tickers (comma list, any case) and by publish time, alone and together', async () => {
-    const counts = await h.db.prisma.pressReleaseTicker.groupBy({ by: ['ticker'], _count: { _all: true }, orderBy: { ticker: 'asc' } });
+    const counts = await h.db.prisma.pressReleaseTicker.groupBy({
+      by: ['ticker'],
+      _count: { _all: true },
+      orderBy: { ticker: 'asc' },
+    });
     const [a, b] = counts.filter((c) => c._count._all >= 3);
     const want = await h.db.prisma.pressRelease.findMany({
       where: { tickers: { some: { ticker: { in: [a!.ticker, b!.ticker] } } } },
       orderBy: NEWEST_FIRST,
       select: { wireDataId: true, publishTime: true },
     });
-    const onlyA = await h.db.prisma.pressRelease.findMany({ where: { tickers: { some: { ticker: a!.ticker } } }, orderBy: NEWEST_FIRST, select: { wireDataId: true } });
+    const onlyA = await h.db.prisma.pressRelease.findMany({
+      where: { tickers: { some: { ticker: a!.ticker } } },
+      orderBy: NEWEST_FIRST,
+      select: { wireDataId: true },
+    });
     expect(onlyA.length).toBeLessThan(want.length);
     expect((await allPages(`tickers=${a!.ticker.toLowerCase()}`, 100)).flat()).toEqual(onlyA.map((x) => x.wireDataId));
-    expect((await allPages(`tickers=${a!.ticker},${b!.ticker.toLowerCase()}`, 2)).flat()).toEqual(want.map((x) => x.wireDataId));
-    expect((await rest(h, `${PATH}?tickers=${a!.ticker},${b!.ticker}`)).headers.get('x-total-count')).toBe(String(want.length));
+    expect((await allPages(`tickers=${a!.ticker},${b!.ticker.toLowerCase()}`, 2)).flat()).toEqual(
+      want.map((x) => x.wireDataId),
+    );
+    expect((await rest(h, `${PATH}?tickers=${a!.ticker},${b!.ticker}`)).headers.get('x-total-count')).toBe(
+      String(want.length),
+    );
     for (const rec of (await rest(h, `${PATH}?tickers=${a!.ticker}`)).body) expect(rec.Tickers).toContain(a!.ticker);
     expect((await rest(h, `${PATH}?tickers=NOSUCH`)).body).toEqual([]);
 
     // time bounds are inclusive; without a zone a time is UTC
-    const all = await h.db.prisma.pressRelease.findMany({ orderBy: NEWEST_FIRST, select: { wireDataId: true, publishTime: true } });
+    const all = await h.db.prisma.pressRelease.findMany({
+      orderBy: NEWEST_FIRST,
+      select: { wireDataId: true, publishTime: true },
+    });
     const mid = all[Math.floor(all.length / 2)]!.publishTime;
     const iso = mid.toISOString();
     const from = (await allPages(`from=${iso}`, 100)).flat();
     expect(from).toEqual(all.filter((x) => x.publishTime >= mid).map((x) => x.wireDataId));
     const to = (await allPages(`to=${iso.slice(0, 19)}`, 100)).flat();
-    expect(to).toEqual(all.filter((x) => x.publishTime.getTime() <= Math.floor(mid.getTime() / 1000) * 1000).map((x) => x.wireDataId));
+    expect(to).toEqual(
+      all.filter((x) => x.publishTime.getTime() <= Math.floor(mid.getTime() / 1000) * 1000).map((x) => x.wireDataId),
+    );
     // a bare date as `to` includes that whole day
     const day = iso.slice(0, 10);
     const toDay = (await allPages(`to=${day}`, 100)).flat();
     expect(toDay).toEqual(all.filter((x) => x.publishTime.toISOString().slice(0, 10) <= day).map((x) => x.wireDataId));
-    const both = (await allPages(`tickers=${a!.ticker},${b!.ticker}&from=${want.at(-1)!.publishTime.toISOString()}&to=${want[1]!.publishTime.toISOString()}`, 100)).flat();
+    const both = (
+      await allPages(
+        `tickers=${a!.ticker},${b!.ticker}&from=${want.at(-1)!.publishTime.toISOString()}&to=${want[1]!.publishTime.toISOString()}`,
+        100,
+      )
+    ).flat();
     expect(both).toEqual(want.slice(1).map((x) => x.wireDataId));
-    const offset = (await allPages(`from=${encodeURIComponent(mid.toISOString().slice(0, 19) + '+02:00')}`, 100)).flat();
-    expect(offset).toEqual(all.filter((x) => x.publishTime.getTime() >= Math.floor(mid.getTime() / 1000) * 1000 - 7_200_000).map((x) => x.wireDataId));
+    const offset = (
+      await allPages(`from=${encodeURIComponent(mid.toISOString().slice(0, 19) + '+02:00')}`, 100)
+    ).flat();
+    expect(offset).toEqual(
+      all
+        .filter((x) => x.publishTime.getTime() >= Math.floor(mid.getTime() / 1000) * 1000 - 7_200_000)
+        .map((x) => x.wireDataId),
+    );
   });
 
   it('agrees with GraphQL pressReleases: the same releases in the same order', async () => {
-    const [t] = await h.db.prisma.pressReleaseTicker.groupBy({ by: ['ticker'], _count: { _all: true }, orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }], take: 1 });
+    const [t] = await h.db.prisma.pressReleaseTicker.groupBy({
+      by: ['ticker'],
+      _count: { _all: true },
+      orderBy: [{ _count: { ticker: 'desc' } }, { ticker: 'asc' }],
+      take: 1,
+    });
     for (const [args, query] of [
       ['first: 25', 'page_size=25'],
       [`first: 100, tickers: ["${t!.ticker}"]`, `page_size=100&tickers=${t!.ticker}`],
     ]) {
-      const g = await h.gql(`{ pressReleases(${args}) { nodes { wireDataId releaseId headline publishTime tickers categories securities { figi micCode figiShareClass } } } }`);
+      const g = await h.gql(
+        `{ pressReleases(${args}) { nodes { wireDataId releaseId headline publishTime tickers categories securities { figi micCode figiShareClass } } } }`,
+      );
       expect(g.errors).toBeUndefined();
       const r = await rest(h, `${PATH}?${query}`);
-      expect(r.body.map((x: any) => ({
-        wireDataId: x.WireDataID, releaseId: x.ReleaseID, headline: x.Headline, publishTime: x.PublishTime, tickers: x.Tickers, categories: x.Categories,
-        securities: x.Securities.map((s: any) => ({ figi: s.figi, micCode: s.mic_code, figiShareClass: s.figi_share_class })),
-      }))).toEqual(g.data.pressReleases.nodes);
+      expect(
+        r.body.map((x: any) => ({
+          wireDataId: x.WireDataID,
+          releaseId: x.ReleaseID,
+          headline: x.Headline,
+          publishTime: x.PublishTime,
+          tickers: x.Tickers,
+          categories: x.Categories,
+          securities: x.Securities.map((s: any) => ({
+            figi: s.figi,
+            micCode: s.mic_code,
+            figiShareClass: s.figi_share_class,
+          })),
+        })),
+      ).toEqual(g.data.pressReleases.nodes);
     }
   });
 

@@ -5,7 +5,18 @@ import { quoteFixture, TIES } from '../quote-fixture.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { BAD_TICK_PARAMS, expectBadParam, followPages, rest, type RestResult } from './helpers.js';
 
-const KEYS = ['ask_exchange', 'ask_price', 'ask_size', 'bid_exchange', 'bid_price', 'bid_size', 'conditions', 'sequence_number', 'sip_timestamp', 'tape'];
+const KEYS = [
+  'ask_exchange',
+  'ask_price',
+  'ask_size',
+  'bid_exchange',
+  'bid_price',
+  'bid_size',
+  'conditions',
+  'sequence_number',
+  'sip_timestamp',
+  'tape',
+];
 
 /** The exact sip_timestamp digits of every result, in order (JSON.parse would round 19 digits). */
 const sipTimestamps = (r: RestResult) => [...r.text.matchAll(/"sip_timestamp":(\d+)/g)].map((m) => m[1]);
@@ -36,8 +47,15 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
     expect(r.body.results.map((q: Record<string, unknown>) => Object.keys(q).sort())).toEqual(newest.map(() => KEYS));
     expect(r.body.results.map(({ sip_timestamp, ...q }: Record<string, unknown>) => q)).toEqual(
       newest.map((q) => ({
-        ask_exchange: q.askExchange, ask_price: q.askPrice, ask_size: q.askSize, bid_exchange: q.bidExchange, bid_price: q.bidPrice, bid_size: q.bidSize,
-        conditions: q.conditions, sequence_number: Number(q.sequenceNumber), tape: q.tape,
+        ask_exchange: q.askExchange,
+        ask_price: q.askPrice,
+        ask_size: q.askSize,
+        bid_exchange: q.bidExchange,
+        bid_price: q.bidPrice,
+        bid_size: q.bidSize,
+        conditions: q.conditions,
+        sequence_number: Number(q.sequenceNumber),
+        tape: q.tape,
       })),
     );
     // the text holds the exact digits as JSON numbers, not strings and not rounded doubles
@@ -55,26 +73,39 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
   });
 
   it('breaks ties on sip_timestamp by sequence_number, and a next_url inside a tie loses and repeats nothing', async () => {
-    const rows = await h.db.prisma.quote.findMany({ where: { symbol: TIES }, orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }] });
+    const rows = await h.db.prisma.quote.findMany({
+      where: { symbol: TIES },
+      orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }],
+    });
     for (const limit of [1, 2, 3]) {
       for (const order of ['asc', 'desc'] as const) {
-        const got = sequenceNumbers((await followPages(h, `/stocks/v3/quotes/${TIES}?order=${order}&limit=${limit}`)).flat());
+        const got = sequenceNumbers(
+          (await followPages(h, `/stocks/v3/quotes/${TIES}?order=${order}&limit=${limit}`)).flat(),
+        );
         expect(got, `limit=${limit} order=${order}`).toEqual(order === 'asc' ? seqs(rows) : seqs(rows).reverse());
       }
     }
     // the symbol in the path is case-insensitive
-    expect(sequenceNumbers((await rest(h, `/stocks/v3/quotes/${TIES.toLowerCase()}?order=asc&limit=2`)).body.results)).toEqual(seqs(rows).slice(0, 2));
+    expect(
+      sequenceNumbers((await rest(h, `/stocks/v3/quotes/${TIES.toLowerCase()}?order=asc&limit=2`)).body.results),
+    ).toEqual(seqs(rows).slice(0, 2));
   });
 
   it('timestamp filters: a day, a nanosecond, gte/gt/lte/lt bounds, and a next_url keeps them', async () => {
     const day = new Date(Number(stored[0]!.sipTimestamp / 1_000_000n)).toISOString().slice(0, 10);
     const dayStart = BigInt(Date.parse(`${day}T00:00:00Z`)) * 1_000_000n;
     const inDay = stored.filter((q) => q.sipTimestamp >= dayStart && q.sipTimestamp < dayStart + 86_400_000_000_000n);
-    expect(sequenceNumbers((await followPages(h, `/stocks/v3/quotes/${symbol}?timestamp=${day}&order=asc&limit=5000`)).flat())).toEqual(seqs(inDay));
+    expect(
+      sequenceNumbers(
+        (await followPages(h, `/stocks/v3/quotes/${symbol}?timestamp=${day}&order=asc&limit=5000`)).flat(),
+      ),
+    ).toEqual(seqs(inDay));
 
     const mid = stored[Math.floor(stored.length / 2)]!;
     const exact = await rest(h, `/stocks/v3/quotes/${symbol}?timestamp=${mid.sipTimestamp}`);
-    expect(sequenceNumbers(exact.body.results)).toEqual(seqs(stored.filter((q) => q.sipTimestamp === mid.sipTimestamp)).reverse());
+    expect(sequenceNumbers(exact.body.results)).toEqual(
+      seqs(stored.filter((q) => q.sipTimestamp === mid.sipTimestamp)).reverse(),
+    );
     expect(sipTimestamps(exact).every((t) => t === mid.sipTimestamp.toString())).toBe(true);
 
     const late = stored[Math.floor((stored.length * 3) / 4)]!;
@@ -83,7 +114,10 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
       [`timestamp.gt=${mid.sipTimestamp}`, (q) => q.sipTimestamp > mid.sipTimestamp],
       [`timestamp.lte=${mid.sipTimestamp}`, (q) => q.sipTimestamp <= mid.sipTimestamp],
       [`timestamp.lt=${mid.sipTimestamp}`, (q) => q.sipTimestamp < mid.sipTimestamp],
-      [`timestamp.gte=${mid.sipTimestamp}&timestamp.lt=${late.sipTimestamp}`, (q) => q.sipTimestamp >= mid.sipTimestamp && q.sipTimestamp < late.sipTimestamp],
+      [
+        `timestamp.gte=${mid.sipTimestamp}&timestamp.lt=${late.sipTimestamp}`,
+        (q) => q.sipTimestamp >= mid.sipTimestamp && q.sipTimestamp < late.sipTimestamp,
+      ],
     ];
     for (const [filter, keep] of cases) {
       // small pages: every next_url must carry the bounds on
@@ -107,12 +141,22 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
         { s: symbol, o: order.toUpperCase(), f: from.toISOString() },
       );
       expect(g.errors).toBeUndefined();
-      const r = await rest(h, `/stocks/v3/quotes/${symbol}?order=${order}&timestamp.gte=${BigInt(from.getTime()) * 1_000_000n}&limit=50`);
+      const r = await rest(
+        h,
+        `/stocks/v3/quotes/${symbol}?order=${order}&timestamp.gte=${BigInt(from.getTime()) * 1_000_000n}&limit=50`,
+      );
       expect(r.body.results).toHaveLength(50);
       expect(r.body.results.map(({ sip_timestamp, ...q }: Record<string, unknown>) => q)).toEqual(
         g.data.quotes.nodes.map((n: any) => ({
-          ask_exchange: n.askExchange, ask_price: n.askPrice, ask_size: n.askSize, bid_exchange: n.bidExchange, bid_price: n.bidPrice, bid_size: n.bidSize,
-          conditions: n.conditions, sequence_number: Number(n.sequenceNumber), tape: n.tape,
+          ask_exchange: n.askExchange,
+          ask_price: n.askPrice,
+          ask_size: n.askSize,
+          bid_exchange: n.bidExchange,
+          bid_price: n.bidPrice,
+          bid_size: n.bidSize,
+          conditions: n.conditions,
+          sequence_number: Number(n.sequenceNumber),
+          tape: n.tape,
         })),
       );
       expect(sipTimestamps(r)).toEqual(g.data.quotes.nodes.map((n: { sipTimestamp: string }) => n.sipTimestamp));
@@ -130,8 +174,13 @@ describe.each(testDatabases())('REST quotes on $name', (tdb) => {
     const cursor = new URL(first.body.next_url).searchParams.get('cursor')!;
     expectBadParam(await rest(h, `/stocks/v3/trades/${symbol}?cursor=${cursor}`), 'cursor');
     expectBadParam(await rest(h, `/stocks/v3/quotes/${TIES}?cursor=${cursor}`), 'cursor');
-    expectBadParam(await rest(h, `/stocks/v3/quotes/${symbol}?cursor=${(cursor[0] === 'e' ? 'f' : 'e') + cursor.slice(1)}`), 'cursor');
-    expect(sequenceNumbers((await rest(h, first.body.next_url)).body.results)).toEqual([stored.at(-2)!.sequenceNumber.toString()]);
+    expectBadParam(
+      await rest(h, `/stocks/v3/quotes/${symbol}?cursor=${(cursor[0] === 'e' ? 'f' : 'e') + cursor.slice(1)}`),
+      'cursor',
+    );
+    expect(sequenceNumbers((await rest(h, first.body.next_url)).body.results)).toEqual([
+      stored.at(-2)!.sequenceNumber.toString(),
+    ]);
   });
 
   it('404 for an unknown symbol; 401 without or with a wrong key; 403 for the free tier naming pro; pro and an apikey parameter pass', async () => {

@@ -5,7 +5,20 @@ import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
 
 // The rating record: the legacy API's documented keys, written down here and not taken from the code, so a key a route drops, adds or misspells fails
-const RATING_KEYS = ['id', 'firm', 'ticker', 'exchange', 'company', 'action', 'rating', 'price_target', 'story', 'is_rating', 'created_at', 'updated_at'];
+const RATING_KEYS = [
+  'id',
+  'firm',
+  'ticker',
+  'exchange',
+  'company',
+  'action',
+  'rating',
+  'price_target',
+  'story',
+  'is_rating',
+  'created_at',
+  'updated_at',
+];
 const PATH = '/rating/api/v1/ratings';
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] as const satisfies Prisma.RatingOrderByWithRelationInput[];
 
@@ -48,8 +61,18 @@ describe.each(testDatabases())('REST ratings on $name', (tdb) => {
     for (const rec of r.body.data) expect(Object.keys(rec).sort()).toEqual([...RATING_KEYS].sort());
     expect(r.body.data).toEqual(
       all.slice(0, 10).map((s) => ({
-        id: s.id, firm: s.firm, ticker: s.ticker, exchange: s.exchange, company: s.company, action: s.action, rating: s.rating,
-        price_target: s.priceTarget, story: s.story, is_rating: s.isRating, created_at: s.createdAt.toISOString(), updated_at: s.updatedAt.toISOString(),
+        id: s.id,
+        firm: s.firm,
+        ticker: s.ticker,
+        exchange: s.exchange,
+        company: s.company,
+        action: s.action,
+        rating: s.rating,
+        price_target: s.priceTarget,
+        story: s.story,
+        is_rating: s.isRating,
+        created_at: s.createdAt.toISOString(),
+        updated_at: s.updatedAt.toISOString(),
       })),
     );
     expect(typeof r.body.data[0].price_target).toBe('string');
@@ -78,8 +101,10 @@ describe.each(testDatabases())('REST ratings on $name', (tdb) => {
       [`symbol=${a},${b!.toLowerCase()}`, (r) => r.ticker === a || r.ticker === b],
       [`from=${encodeURIComponent(spaced(sample.createdAt))}`, (r) => r.createdAt >= sample.createdAt],
       [`to=${encodeURIComponent(spaced(sample.createdAt))}`, (r) => r.createdAt <= sample.createdAt],
-      [`firm=${encodeURIComponent(sample.firm)}&exchange=${encodeURIComponent(sample.exchange)}&to=${encodeURIComponent(spaced(sample.createdAt))}`,
-        (r) => r.firm === sample.firm && r.exchange === sample.exchange && r.createdAt <= sample.createdAt],
+      [
+        `firm=${encodeURIComponent(sample.firm)}&exchange=${encodeURIComponent(sample.exchange)}&to=${encodeURIComponent(spaced(sample.createdAt))}`,
+        (r) => r.firm === sample.firm && r.exchange === sample.exchange && r.createdAt <= sample.createdAt,
+      ],
       [`id=${sample.id}&firm=${encodeURIComponent(sample.firm === 'nobody' ? 'x' : 'nobody')}`, () => false],
     ];
     for (const [q, keep] of cases) {
@@ -89,10 +114,19 @@ describe.each(testDatabases())('REST ratings on $name', (tdb) => {
       expect((await rest(h, `${PATH}?${q}`)).headers.get('x-total-count'), q).toBe(String(want.length));
     }
     // the cross-check with the database itself, not only with the in-memory list
-    const fromDb = await h.db.prisma.rating.findMany({ where: { ticker: { in: [a!, b!] }, createdAt: { gte: sample.createdAt } }, orderBy: NEWEST_FIRST });
-    expect((await allPages(`symbol=${a},${b}&from=${encodeURIComponent(spaced(sample.createdAt))}`)).flat()).toEqual(ids(fromDb));
+    const fromDb = await h.db.prisma.rating.findMany({
+      where: { ticker: { in: [a!, b!] }, createdAt: { gte: sample.createdAt } },
+      orderBy: NEWEST_FIRST,
+    });
+    expect((await allPages(`symbol=${a},${b}&from=${encodeURIComponent(spaced(sample.createdAt))}`)).flat()).toEqual(
+      ids(fromDb),
+    );
     // free text is compared, never interpreted
-    for (const q of [`firm=${encodeURIComponent("' OR 1=1 --")}`, `company=${encodeURIComponent('<script>alert(1)</script>')}`, `exchange=${encodeURIComponent('%')}`]) {
+    for (const q of [
+      `firm=${encodeURIComponent("' OR 1=1 --")}`,
+      `company=${encodeURIComponent('<script>alert(1)</script>')}`,
+      `exchange=${encodeURIComponent('%')}`,
+    ]) {
       const r = await rest(h, `${PATH}?${q}`);
       expect(r.status, q).toBe(200);
       expect(r.body.data, q).toEqual([]);
@@ -103,13 +137,27 @@ describe.each(testDatabases())('REST ratings on $name', (tdb) => {
     const firm = all[0]!.firm;
     for (const [filter, query] of [
       ['', 'page_size=50'],
-      [`filter: { firm: "${firm}", symbol: ["${all[0]!.ticker}", "${all[5]!.ticker}"] }`, `page_size=50&firm=${encodeURIComponent(firm)}&symbol=${all[0]!.ticker},${all[5]!.ticker}`],
+      [
+        `filter: { firm: "${firm}", symbol: ["${all[0]!.ticker}", "${all[5]!.ticker}"] }`,
+        `page_size=50&firm=${encodeURIComponent(firm)}&symbol=${all[0]!.ticker},${all[5]!.ticker}`,
+      ],
     ]) {
-      const g = await h.gql(`{ ratings(first: 50 ${filter ? `, ${filter}` : ''}) { nodes { ratingId ticker firm priceTarget isRating createdAt } } }`);
+      const g = await h.gql(
+        `{ ratings(first: 50 ${filter ? `, ${filter}` : ''}) { nodes { ratingId ticker firm priceTarget isRating createdAt } } }`,
+      );
       expect(g.errors).toBeUndefined();
       const r = await rest(h, `${PATH}?${query}`);
       expect(g.data.ratings.nodes.length).toBeGreaterThan(0);
-      expect(r.body.data.map((x: any) => ({ ratingId: x.id, ticker: x.ticker, firm: x.firm, priceTarget: x.price_target, isRating: x.is_rating, createdAt: x.created_at }))).toEqual(g.data.ratings.nodes);
+      expect(
+        r.body.data.map((x: any) => ({
+          ratingId: x.id,
+          ticker: x.ticker,
+          firm: x.firm,
+          priceTarget: x.price_target,
+          isRating: x.is_rating,
+          createdAt: x.created_at,
+        })),
+      ).toEqual(g.data.ratings.nodes);
     }
   });
 

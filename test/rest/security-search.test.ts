@@ -9,7 +9,8 @@ import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { rest } from './helpers.js';
 
 const PATH = '/search/api/v1/securities';
-const q = (params: Record<string, string | number>) => `${PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+const q = (params: Record<string, string | number>) =>
+  `${PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Latest metrics of a symbol, as the screener defines them: latest period end, the annual record on a tie, then the highest id. */
@@ -24,9 +25,20 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     h = await graphqlHarness(tdb, { RESPONSE_CACHE_TTL_SECONDS: '0' });
     all = await h.db.prisma.security.findMany();
     const funds = await h.db.prisma.fundamental.findMany({ include: { metrics: true } });
-    funds.sort((a, b) => (a.endPeriod !== b.endPeriod ? (a.endPeriod < b.endPeriod ? 1 : -1) : (a.quarter === 'FY') !== (b.quarter === 'FY') ? (a.quarter === 'FY' ? -1 : 1) : b.id - a.id));
+    funds.sort((a, b) =>
+      a.endPeriod !== b.endPeriod
+        ? a.endPeriod < b.endPeriod
+          ? 1
+          : -1
+        : (a.quarter === 'FY') !== (b.quarter === 'FY')
+          ? a.quarter === 'FY'
+            ? -1
+            : 1
+          : b.id - a.id,
+    );
     metrics = new Map();
-    for (const f of funds) if (!metrics.has(f.symbol)) metrics.set(f.symbol, (f.metrics as unknown as Metrics | null) ?? {});
+    for (const f of funds)
+      if (!metrics.has(f.symbol)) metrics.set(f.symbol, (f.metrics as unknown as Metrics | null) ?? {});
   });
   afterAll(async () => {
     await h?.close();
@@ -46,32 +58,63 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
   };
 
   it('facet_by counts every match, not the page: top 10 values by count, exact counts, distinct values, numeric stats', async () => {
-    const r = await rest(h, q({ q: '*', search_type: 'symbol', per_page: 1, facet_by: 'exchange_info.mic_code,classification.gics,ticker_meta.active,financials.market_cap' }));
+    const r = await rest(
+      h,
+      q({
+        q: '*',
+        search_type: 'symbol',
+        per_page: 1,
+        facet_by: 'exchange_info.mic_code,classification.gics,ticker_meta.active,financials.market_cap',
+      }),
+    );
     expect(r.status).toBe(200);
     const facets = r.body.data.facet_counts as any[];
-    expect(facets.map((f) => f.field_name)).toEqual(['exchange_info.mic_code', 'classification.gics', 'ticker_meta.active', 'financials.market_cap']);
+    expect(facets.map((f) => f.field_name)).toEqual([
+      'exchange_info.mic_code',
+      'classification.gics',
+      'ticker_meta.active',
+      'financials.market_cap',
+    ]);
     const columns: (keyof Security)[] = ['micCode', 'gics', 'active', 'marketCap'];
     facets.forEach((facet, i) => {
       const oracle = new Map<string, number>();
-      for (const s of all) if (s[columns[i]!] !== null) oracle.set(String(s[columns[i]!]), (oracle.get(String(s[columns[i]!])) ?? 0) + 1);
+      for (const s of all)
+        if (s[columns[i]!] !== null) oracle.set(String(s[columns[i]!]), (oracle.get(String(s[columns[i]!])) ?? 0) + 1);
       expect(facet.stats.total_values, facet.field_name).toBe(oracle.size);
       expect(facet.counts.length).toBe(Math.min(10, oracle.size));
       for (const c of facet.counts) expect(c.count, `${facet.field_name} ${c.value}`).toBe(oracle.get(c.value));
       const listed = new Set(facet.counts.map((c: any) => c.value));
       const least = Math.min(...facet.counts.map((c: any) => c.count));
-      for (const [value, count] of oracle) if (!listed.has(value)) expect(count, `${value} left out`).toBeLessThanOrEqual(least);
-      expect(facet.counts.map((c: any) => c.count)).toEqual([...facet.counts.map((c: any) => c.count)].sort((a, b) => b - a));
+      for (const [value, count] of oracle)
+        if (!listed.has(value)) expect(count, `${value} left out`).toBeLessThanOrEqual(least);
+      expect(facet.counts.map((c: any) => c.count)).toEqual(
+        [...facet.counts.map((c: any) => c.count)].sort((a, b) => b - a),
+      );
     });
     const caps = all.map((s) => Number(s.marketCap)).filter((n) => !Number.isNaN(n));
     expect(facets[3].stats.min).toBe(Math.min(...caps));
     expect(facets[3].stats.max).toBe(Math.max(...caps));
-    expect(facets[3].stats.sum).toBeCloseTo(caps.reduce((a, b) => a + b, 0), -3);
+    expect(facets[3].stats.sum).toBeCloseTo(
+      caps.reduce((a, b) => a + b, 0),
+      -3,
+    );
     // over a filtered set: the counts add up to found, not to the page's one hit
     const mic = facets[0].counts[0].value as string;
-    const filtered = await rest(h, q({ q: '*', search_type: 'symbol', per_page: 1, filter_by: `exchange_info.mic_code:=${mic}`, facet_by: 'classification.gics' }));
+    const filtered = await rest(
+      h,
+      q({
+        q: '*',
+        search_type: 'symbol',
+        per_page: 1,
+        filter_by: `exchange_info.mic_code:=${mic}`,
+        facet_by: 'classification.gics',
+      }),
+    );
     const expected = all.filter((s) => s.micCode === mic && s.gics !== null).length;
     expect(filtered.body.data.found).toBe(all.filter((s) => s.micCode === mic).length);
-    expect(filtered.body.data.facet_counts[0].counts.reduce((n: number, c: any) => n + c.count, 0)).toBeLessThanOrEqual(expected);
+    expect(filtered.body.data.facet_counts[0].counts.reduce((n: number, c: any) => n + c.count, 0)).toBeLessThanOrEqual(
+      expected,
+    );
     expect(filtered.body.data.hits).toHaveLength(1);
   });
 
@@ -82,20 +125,39 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     const median = caps[Math.floor(caps.length / 2)]!;
     const cases: [string, (s: Security) => boolean][] = [
       [`exchange_info.mic_code:=${mics[0]}`, (s) => s.micCode === mics[0]],
-      [`exchange_info.mic_code:!=${mics[0]} && financials.market_cap:>${median}`, (s) => s.micCode !== mics[0] && Number(s.marketCap) > median],
-      [`classification.gics:=[\`${sectors[0]}\`, \`${sectors[1]}\`]`, (s) => s.gics === sectors[0] || s.gics === sectors[1]],
-      [`ticker_meta.active:false || company_info.total_employees:<1000`, (s) => !s.active || (s.totalEmployees !== null && s.totalEmployees < 1000)],
-      [`financials.market_cap:[${caps[10]}..${median}]`, (s) => Number(s.marketCap) >= caps[10]! && Number(s.marketCap) <= median],
-      [`(exchange_info.mic_code:=${mics[0]} || exchange_info.mic_code:=${mics[1] ?? mics[0]}) && ticker_meta.active:true`, (s) => (s.micCode === mics[0] || s.micCode === mics[1]) && s.active],
+      [
+        `exchange_info.mic_code:!=${mics[0]} && financials.market_cap:>${median}`,
+        (s) => s.micCode !== mics[0] && Number(s.marketCap) > median,
+      ],
+      [
+        `classification.gics:=[\`${sectors[0]}\`, \`${sectors[1]}\`]`,
+        (s) => s.gics === sectors[0] || s.gics === sectors[1],
+      ],
+      [
+        `ticker_meta.active:false || company_info.total_employees:<1000`,
+        (s) => !s.active || (s.totalEmployees !== null && s.totalEmployees < 1000),
+      ],
+      [
+        `financials.market_cap:[${caps[10]}..${median}]`,
+        (s) => Number(s.marketCap) >= caps[10]! && Number(s.marketCap) <= median,
+      ],
+      [
+        `(exchange_info.mic_code:=${mics[0]} || exchange_info.mic_code:=${mics[1] ?? mics[0]}) && ticker_meta.active:true`,
+        (s) => (s.micCode === mics[0] || s.micCode === mics[1]) && s.active,
+      ],
     ];
     for (const [filter_by, keep] of cases) {
-      const expected = all.filter(keep).sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : byId(a, b)));
+      const expected = all
+        .filter(keep)
+        .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : byId(a, b)));
       const got = await allHits({ q: '*', search_type: 'symbol', filter_by });
       expect(got.found, filter_by).toBe(expected.length);
       expect(got.ids, filter_by).toEqual(expected.map((s) => s.id));
     }
     const sorted = await allHits({ q: '*', search_type: 'symbol', sort_by: 'financials.market_cap:desc' });
-    const bySize = [...all].sort((a, b) => (a.marketCap === null ? 1 : b.marketCap === null ? -1 : Number(b.marketCap) - Number(a.marketCap) || byId(a, b)));
+    const bySize = [...all].sort((a, b) =>
+      a.marketCap === null ? 1 : b.marketCap === null ? -1 : Number(b.marketCap) - Number(a.marketCap) || byId(a, b),
+    );
     expect(sorted.ids).toEqual(bySize.map((s) => s.id));
   });
 
@@ -130,7 +192,9 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     const hit = r.body.data.hits[0];
     expect(hit.highlight.name.snippet).toBe(nvlx.name.replace(/^Novalux/, '<mark>Novalux</mark>'));
     expect(hit.highlight.name.matched_tokens).toEqual(['Novalux']);
-    expect(hit.highlights).toEqual([{ field: 'name', snippet: hit.highlight.name.snippet, matched_tokens: ['Novalux'] }]);
+    expect(hit.highlights).toEqual([
+      { field: 'name', snippet: hit.highlight.name.snippet, matched_tokens: ['Novalux'] },
+    ]);
     const every = await rest(h, q({ q: '*', search_type: 'name', per_page: 1 }));
     expect(every.body.data.found).toBe(all.length);
   });
@@ -158,11 +222,17 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     const oracle = all.filter((s) => pe(s) !== null && pe(s)! < 15 && m(s, 'roic') !== null && m(s, 'roic')! > 0.1);
     const byPe = [...oracle].sort((a, b) => pe(a)! - pe(b)! || byId(a, b)).map((s) => s.symbol);
     expect(oracle.length, 'the sample has cheap profitable companies').toBeGreaterThan(0);
-    expect(await screen({ peRatio: { lt: 15 }, roic: { gt: 0.1 } }, [{ field: 'PE_RATIO', direction: 'ASC' }])).toEqual(byPe);
+    expect(await screen({ peRatio: { lt: 15 }, roic: { gt: 0.1 } }, [{ field: 'PE_RATIO', direction: 'ASC' }])).toEqual(
+      byPe,
+    );
     const sector = all[0]!.gics!;
     const tech = all.filter((s) => s.gics === sector && m(s, 'debtToEquity') !== null && m(s, 'debtToEquity')! <= 1);
-    const byCap = [...tech].sort((a, b) => Number(b.marketCap) - Number(a.marketCap) || byId(a, b)).map((s) => s.symbol);
-    expect(await screen({ sector: { eq: sector }, debtToEquity: { lte: 1 } }, [{ field: 'MARKET_CAP', direction: 'DESC' }])).toEqual(byCap);
+    const byCap = [...tech]
+      .sort((a, b) => Number(b.marketCap) - Number(a.marketCap) || byId(a, b))
+      .map((s) => s.symbol);
+    expect(
+      await screen({ sector: { eq: sector }, debtToEquity: { lte: 1 } }, [{ field: 'MARKET_CAP', direction: 'DESC' }]),
+    ).toEqual(byCap);
   });
 
   it('GraphQL: query ranks names with typos, facets count the match set, highlights mark the words', async () => {
@@ -172,11 +242,16 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     expect(r.errors).toBeUndefined();
     const first = r.data.securities.edges[0];
     expect(first.node.symbol).toBe('NVLX');
-    expect(first.highlights.find((x: any) => x.field === 'NAME').snippet).toMatch(/^<mark>Novalux<\/mark> <mark>Semiconductor<\/mark>/);
+    expect(first.highlights.find((x: any) => x.field === 'NAME').snippet).toMatch(
+      /^<mark>Novalux<\/mark> <mark>Semiconductor<\/mark>/,
+    );
     const total = r.data.securities.facets[0].counts.reduce((n: number, c: any) => n + c.count, 0);
     expect(total).toBe(r.data.securities.totalCount);
     const bad = await h.gql('{ securities(orderBy: [{ field: RELEVANCE }]) { nodes { symbol } } }');
-    expect(bad.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('text query') });
+    expect(bad.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('text query'),
+    });
     // the typed filter keeps filter_by's bounds: no empty list, no more than 100 values, no more than 50 comparisons
     const cases: [unknown, string][] = [
       [{ securityType: { notIn: [] } }, 'needs at least one'],
@@ -185,12 +260,20 @@ describe.each(testDatabases())('security search and screener on $name', (tdb) =>
     ];
     // a query is bounded whichever API and argument sends it, as REST's parameter is
     for (const argument of ['search', 'query']) {
-      const long = await h.gql(`query ($q: String) { securities(${argument}: $q) { totalCount } }`, { q: 'a'.repeat(201) });
-      expect(long.errors?.[0], argument).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('at most 200 characters; got 201') });
+      const long = await h.gql(`query ($q: String) { securities(${argument}: $q) { totalCount } }`, {
+        q: 'a'.repeat(201),
+      });
+      expect(long.errors?.[0], argument).toMatchObject({
+        extensions: { code: 'BAD_USER_INPUT' },
+        message: expect.stringContaining('at most 200 characters; got 201'),
+      });
     }
     for (const [filter, message] of cases) {
       const r = await h.gql('query ($f: SecurityFilter) { securities(filter: $f) { totalCount } }', { f: filter });
-      expect(r.errors?.[0], message).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(message) });
+      expect(r.errors?.[0], message).toMatchObject({
+        extensions: { code: 'BAD_USER_INPUT' },
+        message: expect.stringContaining(message),
+      });
     }
   });
 });

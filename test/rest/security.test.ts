@@ -6,29 +6,87 @@ import { expectBadParam, rest } from './helpers.js';
 
 // The security document, from the legacy API's documented keys (not from the code): flat keys with dots in their names.
 const DOCUMENT_KEYS = [
-  'classification.gics', 'classification.gics_code', 'classification.market_sector', 'classification.security_description',
-  'classification.security_type', 'classification.security_type2', 'classification.sic_code', 'classification.sic_description',
-  'company_info.address.address1', 'company_info.address.city', 'company_info.address.postal_code', 'company_info.address.state',
-  'company_info.description', 'company_info.homepage_url', 'company_info.list_date', 'company_info.phone_number', 'company_info.total_employees',
-  'exchange_info.exchange_country', 'exchange_info.exchange_name', 'exchange_info.mic_code', 'exchange_info.vendory_exchange_code',
-  'exchange_info.vendory_ticker', 'exchange_info.vendorx_exchange_code', 'exchange_info.vendorx_exchange_name',
-  'financials.market_cap', 'financials.round_lot', 'financials.share_class_shares_outstanding', 'financials.weighted_shares_outstanding',
-  'identifiers.cik', 'identifiers.cusip', 'identifiers.figi', 'identifiers.figi_composite', 'identifiers.figi_share_class',
-  'identifiers.isin', 'identifiers.opol', 'identifiers.permid', 'identifiers.ric',
-  'ticker_meta.active', 'ticker_meta.currency_name', 'ticker_meta.last_updated_utc', 'ticker_meta.locale', 'ticker_meta.market',
-  'ticker_meta.primary_exchange', 'ticker_meta.ticker', 'ticker_meta.ticker_root', 'ticker_meta.type',
-  'id', 'isin_history', 'name', 'status', 'symbol', 'created_at', 'updated_at',
+  'classification.gics',
+  'classification.gics_code',
+  'classification.market_sector',
+  'classification.security_description',
+  'classification.security_type',
+  'classification.security_type2',
+  'classification.sic_code',
+  'classification.sic_description',
+  'company_info.address.address1',
+  'company_info.address.city',
+  'company_info.address.postal_code',
+  'company_info.address.state',
+  'company_info.description',
+  'company_info.homepage_url',
+  'company_info.list_date',
+  'company_info.phone_number',
+  'company_info.total_employees',
+  'exchange_info.exchange_country',
+  'exchange_info.exchange_name',
+  'exchange_info.mic_code',
+  'exchange_info.vendory_exchange_code',
+  'exchange_info.vendory_ticker',
+  'exchange_info.vendorx_exchange_code',
+  'exchange_info.vendorx_exchange_name',
+  'financials.market_cap',
+  'financials.round_lot',
+  'financials.share_class_shares_outstanding',
+  'financials.weighted_shares_outstanding',
+  'identifiers.cik',
+  'identifiers.cusip',
+  'identifiers.figi',
+  'identifiers.figi_composite',
+  'identifiers.figi_share_class',
+  'identifiers.isin',
+  'identifiers.opol',
+  'identifiers.permid',
+  'identifiers.ric',
+  'ticker_meta.active',
+  'ticker_meta.currency_name',
+  'ticker_meta.last_updated_utc',
+  'ticker_meta.locale',
+  'ticker_meta.market',
+  'ticker_meta.primary_exchange',
+  'ticker_meta.ticker',
+  'ticker_meta.ticker_root',
+  'ticker_meta.type',
+  'id',
+  'isin_history',
+  'name',
+  'status',
+  'symbol',
+  'created_at',
+  'updated_at',
 ];
-const DATA_KEYS = ['facet_counts', 'found', 'hits', 'out_of', 'page', 'request_params', 'search_cutoff', 'search_time_ms'];
+const DATA_KEYS = [
+  'facet_counts',
+  'found',
+  'hits',
+  'out_of',
+  'page',
+  'request_params',
+  'search_cutoff',
+  'search_time_ms',
+];
 // The legacy API's 11 search types and the column each matches.
 const SEARCH_TYPES: [string, keyof Security][] = [
-  ['symbol', 'symbol'], ['identifiers.figi', 'figi'], ['identifiers.figi_composite', 'figiComposite'],
-  ['identifiers.figi_share_class', 'figiShareClass'], ['identifiers.isin', 'isin'], ['identifiers.opol', 'opol'],
-  ['identifiers.cusip', 'cusip'], ['identifiers.cik', 'cik'], ['exchange_info.mic_code', 'micCode'],
-  ['exchange_info.exchange_country', 'exchangeCountry'], ['classification.gics_code', 'gicsCode'],
+  ['symbol', 'symbol'],
+  ['identifiers.figi', 'figi'],
+  ['identifiers.figi_composite', 'figiComposite'],
+  ['identifiers.figi_share_class', 'figiShareClass'],
+  ['identifiers.isin', 'isin'],
+  ['identifiers.opol', 'opol'],
+  ['identifiers.cusip', 'cusip'],
+  ['identifiers.cik', 'cik'],
+  ['exchange_info.mic_code', 'micCode'],
+  ['exchange_info.exchange_country', 'exchangeCountry'],
+  ['classification.gics_code', 'gicsCode'],
 ];
 const PATH = '/search/api/v1/securities';
-const q = (params: Record<string, string | number>) => `${PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+const q = (params: Record<string, string | number>) =>
+  `${PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 
 describe.each(testDatabases())('REST security search on $name', (tdb) => {
   let h: GraphQLHarness;
@@ -44,13 +102,19 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
 
   /** The rows a prefix search must return, in its order (the field, then id). */
   const matches = (column: keyof Security, prefix: string) =>
-    all.filter((s) => String(s[column] ?? '').startsWith(prefix)).sort((a, b) => {
-      const x = String(a[column]), y = String(b[column]);
-      return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-    });
+    all
+      .filter((s) => String(s[column] ?? '').startsWith(prefix))
+      .sort((a, b) => {
+        const x = String(a[column]),
+          y = String(b[column]);
+        return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+      });
 
   /** Every security as the wildcard lists it: by symbol, then id (code-point order). */
-  const bySymbol = () => [...all].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const bySymbol = () =>
+    [...all].sort((a, b) =>
+      a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+    );
 
   it('q=* matches every security, whatever the search type: found = out_of, pages by symbol then id, no highlight', async () => {
     const expected = bySymbol().map((s) => s.id);
@@ -80,7 +144,10 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       const seen: string[] = [];
       let after: string | null = null;
       for (let i = 0; i < 100; i++) {
-        const r: any = await h.gql('query($s: String, $after: String) { securities(search: $s, first: 9, after: $after) { nodes { symbol } pageInfo { hasNextPage endCursor } } }', { s: search, after });
+        const r: any = await h.gql(
+          'query($s: String, $after: String) { securities(search: $s, first: 9, after: $after) { nodes { symbol } pageInfo { hasNextPage endCursor } } }',
+          { s: search, after },
+        );
         expect(r.errors).toBeUndefined();
         seen.push(...r.data.securities.nodes.map((n: any) => n.symbol));
         if (!r.data.securities.pageInfo.hasNextPage) break;
@@ -91,7 +158,10 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     const total = await h.gql('{ securities(first: 1) { totalCount } }');
     expect(total.data.securities.totalCount).toBe(all.length);
     const empty = await h.gql('{ securities(search: "") { nodes { symbol } } }');
-    expect(empty.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('"*"') });
+    expect(empty.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('"*"'),
+    });
   });
 
   it('queries ending in non-ASCII or astral characters match nothing, without an error', async () => {
@@ -113,7 +183,15 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     expect((await rest(h, path)).body.data).toMatchObject({ found: us, out_of: all.length });
     const { writeSecurities } = await import('../../src/services/security.js');
     const { createdAt: _c, updatedAt: _u, ...template } = all[0]!;
-    const extra = { ...template, id: 'BBG00OUTOF01_XTST', figi: 'BBG00OUTOF01', micCode: 'XTST', symbol: 'OUTOF', exchangeCountry: 'US', isinHistory: null };
+    const extra = {
+      ...template,
+      id: 'BBG00OUTOF01_XTST',
+      figi: 'BBG00OUTOF01',
+      micCode: 'XTST',
+      symbol: 'OUTOF',
+      exchangeCountry: 'US',
+      isinHistory: null,
+    };
     await writeSecurities(h.db, [extra as never]);
     try {
       expect((await rest(h, path)).body.data).toMatchObject({ found: us + 1, out_of: all.length + 1 });
@@ -123,7 +201,7 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     expect((await rest(h, path)).body.data).toMatchObject({ found: us, out_of: all.length });
   });
 
-  it("an exact symbol: the envelope, exactly the legacy document keys with the stored values, and the highlight", async () => {
+  it('an exact symbol: the envelope, exactly the legacy document keys with the stored values, and the highlight', async () => {
     const s = all.find((x) => x.isinHistory !== null) ?? all[0]!;
     const r = await rest(h, q({ search: s.symbol.toLowerCase(), search_type: 'symbol' }));
     expect(r.status).toBe(200);
@@ -133,7 +211,11 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     expect(Object.keys(r.body.data).sort()).toEqual([...DATA_KEYS].sort());
     const want = matches('symbol', s.symbol);
     expect(r.body.data).toMatchObject({
-      facet_counts: [], found: want.length, out_of: all.length, page: 1, search_cutoff: false,
+      facet_counts: [],
+      found: want.length,
+      out_of: all.length,
+      page: 1,
+      search_cutoff: false,
       request_params: { collection_name: 'securities', per_page: 10, q: s.symbol.toLowerCase() },
     });
     expect(Number.isInteger(r.body.data.search_time_ms)).toBe(true);
@@ -143,33 +225,54 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     // every documented key (the sample fills every field), and no other
     expect(Object.keys(doc).sort()).toEqual([...DOCUMENT_KEYS].sort());
     expect(doc).toMatchObject({
-      id: `${s.figi}_${s.micCode}`, symbol: s.symbol, name: s.name, status: s.status, isin_history: s.isinHistory ?? null,
-      'classification.gics': s.gics, 'classification.gics_code': s.gicsCode, 'company_info.address.city': s.city,
-      'company_info.list_date': s.listDate, 'company_info.total_employees': s.totalEmployees,
-      'exchange_info.mic_code': s.micCode, 'identifiers.figi': s.figi, 'identifiers.cik': s.cik, 'identifiers.isin': s.isin,
-      'ticker_meta.active': s.active, 'ticker_meta.last_updated_utc': s.lastUpdatedUtc!.toISOString(),
-      created_at: s.createdAt.toISOString(), updated_at: s.updatedAt.toISOString(),
+      id: `${s.figi}_${s.micCode}`,
+      symbol: s.symbol,
+      name: s.name,
+      status: s.status,
+      isin_history: s.isinHistory ?? null,
+      'classification.gics': s.gics,
+      'classification.gics_code': s.gicsCode,
+      'company_info.address.city': s.city,
+      'company_info.list_date': s.listDate,
+      'company_info.total_employees': s.totalEmployees,
+      'exchange_info.mic_code': s.micCode,
+      'identifiers.figi': s.figi,
+      'identifiers.cik': s.cik,
+      'identifiers.isin': s.isin,
+      'ticker_meta.active': s.active,
+      'ticker_meta.last_updated_utc': s.lastUpdatedUtc!.toISOString(),
+      created_at: s.createdAt.toISOString(),
+      updated_at: s.updatedAt.toISOString(),
     });
     // 64-bit integers as exact JSON numbers
     expect(r.text).toContain(`"financials.market_cap":${s.marketCap}`);
     expect(r.text).toContain(`"financials.share_class_shares_outstanding":${s.shareClassSharesOutstanding}`);
     expect(typeof doc['financials.market_cap']).toBe('number');
     expect(hit.highlight).toEqual({ symbol: { snippet: `<mark>${s.symbol}</mark>`, matched_tokens: [s.symbol] } });
-    expect(hit.highlights).toEqual([{ field: 'symbol', snippet: `<mark>${s.symbol}</mark>`, matched_tokens: [s.symbol] }]);
+    expect(hit.highlights).toEqual([
+      { field: 'symbol', snippet: `<mark>${s.symbol}</mark>`, matched_tokens: [s.symbol] },
+    ]);
   });
 
   it('leaves out null optional fields, and answers isin_history null when there is none', async () => {
     const s = all.find((x) => x.isinHistory === null)!;
-    await h.db.prisma.security.update({ where: { id: s.id }, data: { gics: null, marketCap: null, lastUpdatedUtc: null } });
+    await h.db.prisma.security.update({
+      where: { id: s.id },
+      data: { gics: null, marketCap: null, lastUpdatedUtc: null },
+    });
     try {
       const r = await rest(h, q({ search: s.figi, search_type: 'identifiers.figi' }));
       const doc = r.body.data.hits[0].document;
       expect(doc.id).toBe(s.id);
       expect(doc.isin_history).toBeNull();
-      for (const k of ['classification.gics', 'financials.market_cap', 'ticker_meta.last_updated_utc']) expect(doc).not.toHaveProperty(k);
+      for (const k of ['classification.gics', 'financials.market_cap', 'ticker_meta.last_updated_utc'])
+        expect(doc).not.toHaveProperty(k);
       expect(Object.keys(doc).length).toBe(DOCUMENT_KEYS.length - 3);
     } finally {
-      await h.db.prisma.security.update({ where: { id: s.id }, data: { gics: s.gics, marketCap: s.marketCap, lastUpdatedUtc: s.lastUpdatedUtc } });
+      await h.db.prisma.security.update({
+        where: { id: s.id },
+        data: { gics: s.gics, marketCap: s.marketCap, lastUpdatedUtc: s.lastUpdatedUtc },
+      });
     }
   });
 
@@ -177,16 +280,25 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     const s = all[3]!;
     for (const [type, column] of SEARCH_TYPES) {
       const value = String(s[column]);
-      const prefix = type === 'identifiers.cik' ? value.replace(/^0+/, '') : value.slice(0, Math.max(1, Math.ceil(value.length / 2)));
+      const prefix =
+        type === 'identifiers.cik'
+          ? value.replace(/^0+/, '')
+          : value.slice(0, Math.max(1, Math.ceil(value.length / 2)));
       const want = type === 'identifiers.cik' ? matches(column, value) : matches(column, prefix);
       const r = await rest(h, q({ search: prefix.toLowerCase(), search_type: type, per_page: 250 }));
       expect(r.status, type).toBe(200);
       expect(r.body.data.found, type).toBe(want.length);
-      expect(r.body.data.hits.map((x: any) => x.document.id), type).toEqual(want.map((w) => w.id));
+      expect(
+        r.body.data.hits.map((x: any) => x.document.id),
+        type,
+      ).toEqual(want.map((w) => w.id));
       const matched = type === 'identifiers.cik' ? value : prefix.toUpperCase();
       for (const hit of r.body.data.hits) {
         const full = String(all.find((a) => a.id === hit.document.id)![column]);
-        expect(hit.highlight[type], type).toEqual({ snippet: `<mark>${matched}</mark>${full.slice(matched.length)}`, matched_tokens: [matched] });
+        expect(hit.highlight[type], type).toEqual({
+          snippet: `<mark>${matched}</mark>${full.slice(matched.length)}`,
+          matched_tokens: [matched],
+        });
         expect(hit.highlights, type).toEqual([{ field: type, ...hit.highlight[type] }]);
       }
     }
@@ -213,7 +325,10 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       for (const text of ['X_', 'X%', '%', '_', 'X\\']) {
         const r = await rest(h, q({ search: text, search_type: 'identifiers.opol' }));
         expect(r.body.data.found, text).toBe(0);
-        const g = await h.gql('query($s: String!) { securities(search: $s, searchType: OPOL) { totalCount nodes { symbol } } }', { s: text });
+        const g = await h.gql(
+          'query($s: String!) { securities(search: $s, searchType: OPOL) { totalCount nodes { symbol } } }',
+          { s: text },
+        );
         expect(g.data.securities, text).toEqual({ totalCount: 0, nodes: [] });
       }
       expect((await rest(h, q({ search: 'XAY', search_type: 'identifiers.opol' }))).body.data.found).toBe(1);
@@ -229,7 +344,10 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       const seen: string[] = [];
       const pages = Math.ceil(want.length / perPage);
       for (let page = 1; page <= pages + 1; page++) {
-        const r = await rest(h, q({ search: 'US', search_type: 'exchange_info.exchange_country', page, per_page: perPage }));
+        const r = await rest(
+          h,
+          q({ search: 'US', search_type: 'exchange_info.exchange_country', page, per_page: perPage }),
+        );
         expect(r.body.data).toMatchObject({ found: want.length, page, request_params: { per_page: perPage } });
         if (page > pages) expect(r.body.data.hits).toEqual([]);
         seen.push(...r.body.data.hits.map((x: any) => x.document.id));
@@ -239,15 +357,20 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
   });
 
   it('agrees with GraphQL securities (same ids in the same order)', async () => {
-    const g = await h.gql('{ securities(search: "x", searchType: MIC_CODE, first: 250) { totalCount nodes { securityId symbol identifiers { figi } } } }');
+    const g = await h.gql(
+      '{ securities(search: "x", searchType: MIC_CODE, first: 250) { totalCount nodes { securityId symbol identifiers { figi } } } }',
+    );
     const r = await rest(h, q({ search: 'x', search_type: 'exchange_info.mic_code', per_page: 250 }));
     expect(g.errors).toBeUndefined();
     expect(r.body.data.found).toBe(g.data.securities.totalCount);
-    expect(r.body.data.hits.map((x: any) => [x.document.id, x.document.symbol, x.document['identifiers.figi']]))
-      .toEqual(g.data.securities.nodes.map((n: any) => [n.securityId, n.symbol, n.identifiers.figi]));
+    expect(
+      r.body.data.hits.map((x: any) => [x.document.id, x.document.symbol, x.document['identifiers.figi']]),
+    ).toEqual(g.data.securities.nodes.map((n: any) => [n.securityId, n.symbol, n.identifiers.figi]));
     const g2 = await h.gql('{ securities(search: "N", first: 3, searchType: SYMBOL) { nodes { securityId } } }');
     const r2 = await rest(h, q({ search: 'n', search_type: 'symbol', per_page: 3 }));
-    expect(r2.body.data.hits.map((x: any) => x.document.id)).toEqual(g2.data.securities.nodes.map((n: any) => n.securityId));
+    expect(r2.body.data.hits.map((x: any) => x.document.id)).toEqual(
+      g2.data.securities.nodes.map((n: any) => n.securityId),
+    );
   });
 
   it('rejects bad parameters with a 400 carrying data: null and error (the message), never a 500', async () => {

@@ -4,14 +4,29 @@ import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { BAD_TICK_PARAMS, expectBadParam, followPages, rest } from './helpers.js';
 
 const TRADE_KEYS = ['conditions', 'exchange', 'id', 'price', 'sequence_number', 'sip_timestamp', 'size', 'tape'];
-const QUOTE_KEYS = ['ask_exchange', 'ask_price', 'ask_size', 'bid_exchange', 'bid_price', 'bid_size', 'conditions', 'sequence_number', 'sip_timestamp', 'tape'];
+const QUOTE_KEYS = [
+  'ask_exchange',
+  'ask_price',
+  'ask_size',
+  'bid_exchange',
+  'bid_price',
+  'bid_size',
+  'conditions',
+  'sequence_number',
+  'sip_timestamp',
+  'tape',
+];
 
 describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
   let h: GraphQLHarness;
   let symbol: string;
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    const counts = await h.db.prisma.trade.groupBy({ by: ['symbol'], _count: { _all: true }, orderBy: { symbol: 'asc' } });
+    const counts = await h.db.prisma.trade.groupBy({
+      by: ['symbol'],
+      _count: { _all: true },
+      orderBy: { symbol: 'asc' },
+    });
     symbol = counts.find((c) => c._count._all > 150 && c._count._all < 400)!.symbol;
   });
   afterAll(async () => {
@@ -19,7 +34,10 @@ describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
     await tdb.cleanup();
   });
 
-  for (const [kind, keys, model] of [['trades', TRADE_KEYS, 'trade'], ['quotes', QUOTE_KEYS, 'quote']] as const) {
+  for (const [kind, keys, model] of [
+    ['trades', TRADE_KEYS, 'trade'],
+    ['quotes', QUOTE_KEYS, 'quote'],
+  ] as const) {
     it(`${kind}: the default page is the 10 newest with exactly the legacy keys and exact 19-digit timestamps`, async () => {
       const r = await rest(h, `/stocks/v3/${kind}/${symbol}`);
       expect(r.status).toBe(200);
@@ -28,14 +46,20 @@ describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
       expect(r.body.request_id).toBe(r.headers.get('x-request-id'));
       expect(r.body.results).toHaveLength(10);
       for (const row of r.body.results) expect(Object.keys(row).sort()).toEqual([...keys].sort());
-      const newest = await (h.db.prisma[model] as any).findFirst({ where: { symbol }, orderBy: [{ sipTimestamp: 'desc' }, { sequenceNumber: 'desc' }] });
+      const newest = await (h.db.prisma[model] as any).findFirst({
+        where: { symbol },
+        orderBy: [{ sipTimestamp: 'desc' }, { sequenceNumber: 'desc' }],
+      });
       // the text holds the exact digits as a JSON number, not a string and not a rounded double
       expect(r.text).toContain(`"sip_timestamp":${newest.sipTimestamp.toString()}`);
       expect(r.text).toContain(`"sequence_number":${newest.sequenceNumber.toString()}`);
     });
 
     it(`${kind}: next_url pages to the end in both orders without gaps or repeats, and agrees with GraphQL`, async () => {
-      const stored = await (h.db.prisma[model] as any).findMany({ where: { symbol }, orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }] });
+      const stored = await (h.db.prisma[model] as any).findMany({
+        where: { symbol },
+        orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }],
+      });
       for (const order of ['asc', 'desc'] as const) {
         const pages = await followPages(h, `/stocks/v3/${kind}/${symbol}?order=${order}&limit=37`);
         const seqs = pages.flat().map((t) => String(t.sequence_number));
@@ -46,12 +70,17 @@ describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
       // the same first page through GraphQL
       const g = await h.gql(`{ ${kind}(symbol: "${symbol}", first: 5) { nodes { sequenceNumber sipTimestamp } } }`);
       const r = await rest(h, `/stocks/v3/${kind}/${symbol}?limit=5`);
-      expect(r.body.results.map((t: any) => String(t.sequence_number))).toEqual(g.data[kind].nodes.map((n: any) => n.sequenceNumber));
+      expect(r.body.results.map((t: any) => String(t.sequence_number))).toEqual(
+        g.data[kind].nodes.map((n: any) => n.sequenceNumber),
+      );
     });
   }
 
   it('timestamp filters: a day, a nanosecond, and gte/gt/lte/lt bounds', async () => {
-    const all = await h.db.prisma.trade.findMany({ where: { symbol }, orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }] });
+    const all = await h.db.prisma.trade.findMany({
+      where: { symbol },
+      orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }],
+    });
     const day = new Date(Number(all[0]!.sipTimestamp / 1_000_000n)).toISOString().slice(0, 10);
     const dayStart = BigInt(Date.parse(`${day}T00:00:00Z`)) * 1_000_000n;
     const inDay = all.filter((t) => t.sipTimestamp >= dayStart && t.sipTimestamp < dayStart + 86_400_000_000_000n);
@@ -61,7 +90,12 @@ describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
     const mid = all[Math.floor(all.length / 2)]!;
     const exact = await rest(h, `/stocks/v3/trades/${symbol}?timestamp=${mid.sipTimestamp}`);
     // (JSON.parse rounds 19-digit numbers: compare sequence numbers, and the timestamp in the text)
-    expect(exact.body.results.map((t: any) => String(t.sequence_number))).toEqual(all.filter((t) => t.sipTimestamp === mid.sipTimestamp).map((t) => t.sequenceNumber.toString()).reverse());
+    expect(exact.body.results.map((t: any) => String(t.sequence_number))).toEqual(
+      all
+        .filter((t) => t.sipTimestamp === mid.sipTimestamp)
+        .map((t) => t.sequenceNumber.toString())
+        .reverse(),
+    );
     expect(exact.text).toContain(`"sip_timestamp":${mid.sipTimestamp}`);
 
     const cases: [string, (t: (typeof all)[number]) => boolean][] = [

@@ -11,7 +11,8 @@ import { CASH_FLOW, INCOME_STATEMENT } from '../../src/domain/fundamentals.js';
 import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS } from '../../src/domain/limits.js';
 import * as f from '../../src/ingest/record-fields.js';
 
-const json = (value: unknown): string => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+const json = (value: unknown): string =>
+  JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
 function firstBatches<T>(batches: Generator<T[]>, count: number): T[][] {
   const out: T[][] = [];
@@ -57,13 +58,18 @@ const doubleAddDouble = (body: string): string => {
   return String((10 - (sum % 10)) % 10);
 };
 const cusipValid = (c: string): boolean => /^[0-9A-Z]{8}[0-9]$/.test(c) && doubleAddDouble(c.slice(0, 8)) === c[8];
-const figiValid = (f: string): boolean => /^BBG[0-9BCDFGHJKLMNPQRSTVWXYZ]{8}[0-9]$/.test(f) && doubleAddDouble(f.slice(0, 11)) === f[11];
+const figiValid = (f: string): boolean =>
+  /^BBG[0-9BCDFGHJKLMNPQRSTVWXYZ]{8}[0-9]$/.test(f) && doubleAddDouble(f.slice(0, 11)) === f[11];
 
 describe('sample data: determinism', () => {
   it('gives identical output for the same options', () => {
     expect(json(generateReference(DEFAULT_SAMPLE))).toBe(json(ref));
-    expect(json(firstBatches(tradeBatches(DEFAULT_SAMPLE), 3))).toBe(json(firstBatches(tradeBatches(DEFAULT_SAMPLE), 3)));
-    expect(json(firstBatches(quoteBatches(DEFAULT_SAMPLE), 3))).toBe(json(firstBatches(quoteBatches(DEFAULT_SAMPLE), 3)));
+    expect(json(firstBatches(tradeBatches(DEFAULT_SAMPLE), 3))).toBe(
+      json(firstBatches(tradeBatches(DEFAULT_SAMPLE), 3)),
+    );
+    expect(json(firstBatches(quoteBatches(DEFAULT_SAMPLE), 3))).toBe(
+      json(firstBatches(quoteBatches(DEFAULT_SAMPLE), 3)),
+    );
   });
 
   it('gives different output for a different seed', () => {
@@ -79,8 +85,14 @@ describe('sample data: determinism', () => {
     expect(json(more.securities.slice(0, 50))).toBe(json(ref.securities));
     // financials and other per-company data stay limited to the first 50 companies
     expect(more.balanceSheets).toHaveLength(ref.balanceSheets.length);
-    expectUnique(more.securities.map((s) => s.symbol), 'ticker');
-    expectUnique(more.securities.map((s) => s.id), 'security id');
+    expectUnique(
+      more.securities.map((s) => s.symbol),
+      'ticker',
+    );
+    expectUnique(
+      more.securities.map((s) => s.id),
+      'security id',
+    );
   });
 
   it('rejects invalid options', () => {
@@ -135,15 +147,29 @@ describe('sample data: balance sheets and fundamentals', () => {
   it('balances every balance sheet exactly', () => {
     expect(ref.balanceSheets).toHaveLength(50 * 11);
     for (const b of ref.balanceSheets) {
-      const currentAssets = b.cashAndShortTermEquivalents + b.customerReceivables + num(b.stockInventory)
-        + num(b.marketableSecuritiesShortTerm) + b.miscellaneousCurrentAssets;
-      const currentLiabilities = b.payableToSuppliers + b.advanceCustomerPayments + b.shortTermDebtObligations + b.currentAccruedLiabilities;
-      const parent = b.ordinaryShareCapital + num(b.capitalPaidInExcess) + b.accumulatedRetainedEarnings
-        + b.otherComprehensiveIncomeAccumulated + b.otherStockholderEquity - num(b.treasuryStock);
+      const currentAssets =
+        b.cashAndShortTermEquivalents +
+        b.customerReceivables +
+        num(b.stockInventory) +
+        num(b.marketableSecuritiesShortTerm) +
+        b.miscellaneousCurrentAssets;
+      const currentLiabilities =
+        b.payableToSuppliers + b.advanceCustomerPayments + b.shortTermDebtObligations + b.currentAccruedLiabilities;
+      const parent =
+        b.ordinaryShareCapital +
+        num(b.capitalPaidInExcess) +
+        b.accumulatedRetainedEarnings +
+        b.otherComprehensiveIncomeAccumulated +
+        b.otherStockholderEquity -
+        num(b.treasuryStock);
       expect(b.sumOfCurrentAssets).toBe(currentAssets);
       expect(b.sumOfCurrentLiabilities).toBe(currentLiabilities);
-      expect(b.totalAssets).toBe(b.sumOfCurrentAssets + b.netFixedAssets + b.acquiredGoodwill + b.netIntangibleAssets + b.miscellaneousAssets);
-      expect(b.totalLiabilities).toBe(b.sumOfCurrentLiabilities + b.longTermDebtObligations + b.longTermMiscellaneousLiabilities);
+      expect(b.totalAssets).toBe(
+        b.sumOfCurrentAssets + b.netFixedAssets + b.acquiredGoodwill + b.netIntangibleAssets + b.miscellaneousAssets,
+      );
+      expect(b.totalLiabilities).toBe(
+        b.sumOfCurrentLiabilities + b.longTermDebtObligations + b.longTermMiscellaneousLiabilities,
+      );
       expect(b.parentCompanyEquity).toBe(parent);
       expect(b.totalEquity).toBe(b.parentCompanyEquity + num(b.minorityShareholderInterest));
       expect(b.totalAssets).toBe(b.totalLiabilities + b.totalEquity);
@@ -155,7 +181,9 @@ describe('sample data: balance sheets and fundamentals', () => {
     expect(ref.balanceSheets.some((b) => b.treasuryStock === null)).toBe(true);
     expect(ref.balanceSheets.some((b) => b.stockInventory === null)).toBe(true);
     expect(ref.balanceSheets.some((b) => b.otherComprehensiveIncomeAccumulated < 0)).toBe(true);
-    expect(new Set(ref.balanceSheets.map((b) => b.timeframe))).toEqual(new Set(['quarterly', 'annual', 'trailing_twelve_months']));
+    expect(new Set(ref.balanceSheets.map((b) => b.timeframe))).toEqual(
+      new Set(['quarterly', 'annual', 'trailing_twelve_months']),
+    );
   });
 
   it('lists symbols for every balance sheet, sometimes a second share class', () => {
@@ -168,7 +196,9 @@ describe('sample data: balance sheets and fundamentals', () => {
     const byKey = new Map(ref.fundamentals.map((f) => [`${f.cik}|${f.endPeriod}|${f.quarter}`, f]));
     for (const b of ref.balanceSheets) {
       if (b.timeframe === 'trailing_twelve_months') continue;
-      const f = byKey.get(`${b.cik}|${b.reportingPeriodEnd}|${b.timeframe === 'annual' ? 'FY' : `Q${b.fiscalQuarter}`}`);
+      const f = byKey.get(
+        `${b.cik}|${b.reportingPeriodEnd}|${b.timeframe === 'annual' ? 'FY' : `Q${b.fiscalQuarter}`}`,
+      );
       expect(f, `${b.cik} ${b.reportingPeriodEnd} ${b.timeframe}`).toBeDefined();
       expect(f!.year).toBe(b.fiscalYear);
       expect(f!.totalAssets).toBe(b.totalAssets);
@@ -186,17 +216,36 @@ describe('sample data: balance sheets and fundamentals', () => {
   it('keeps statements internally consistent and fiscal years equal to their quarters', () => {
     for (const f of ref.fundamentals) {
       expect(f.grossProfit).toBe(f.revenue - f.costOfRevenue);
-      expect(f.totalOperatingExpenses).toBe(f.sellingGeneralAdministrative + f.researchDevelopment
-        + f.depreciationDepletionAmortizationExpense + f.otherOperatingExpenses);
+      expect(f.totalOperatingExpenses).toBe(
+        f.sellingGeneralAdministrative +
+          f.researchDevelopment +
+          f.depreciationDepletionAmortizationExpense +
+          f.otherOperatingExpenses,
+      );
       expect(f.operatingIncome).toBe(f.grossProfit - f.totalOperatingExpenses);
       expect(f.incomeBeforeIncomeTaxes).toBe(f.operatingIncome + f.totalOtherIncomeExpense);
-      expect(f.netIncomeLossAttributableCommonShareholders).toBe(f.consolidatedNetIncomeLoss - f.noncontrollingInterestIncome - f.preferredStockDividendsDeclared);
-      expect(f.basicEarningsPerShare).toBe(Math.round((f.netIncomeLossAttributableCommonShareholders / f.basicSharesOutstanding) * 100) / 100);
-      expect(f.netCashOperatingActivities).toBe(f.cashOperatingActivitiesContinuingOperations + f.netCashOperatingActivitiesDiscontinuedOperations);
-      expect(f.netCashInvestingActivities).toBe(f.netCashInvestingActivitiesContinuingOperations + f.netCashInvestingActivitiesDiscontinuedOperations);
-      expect(f.netCashFinancingActivities).toBe(f.netCashFinancingActivitiesContinuingOperations + f.netCashFinancingActivitiesDiscontinuedOperations);
-      expect(f.changeCashEquivalents).toBe(f.netCashOperatingActivities + f.netCashInvestingActivities + f.netCashFinancingActivities
-        + f.effectCurrencyExchangeRate + f.otherCashAdjustments);
+      expect(f.netIncomeLossAttributableCommonShareholders).toBe(
+        f.consolidatedNetIncomeLoss - f.noncontrollingInterestIncome - f.preferredStockDividendsDeclared,
+      );
+      expect(f.basicEarningsPerShare).toBe(
+        Math.round((f.netIncomeLossAttributableCommonShareholders / f.basicSharesOutstanding) * 100) / 100,
+      );
+      expect(f.netCashOperatingActivities).toBe(
+        f.cashOperatingActivitiesContinuingOperations + f.netCashOperatingActivitiesDiscontinuedOperations,
+      );
+      expect(f.netCashInvestingActivities).toBe(
+        f.netCashInvestingActivitiesContinuingOperations + f.netCashInvestingActivitiesDiscontinuedOperations,
+      );
+      expect(f.netCashFinancingActivities).toBe(
+        f.netCashFinancingActivitiesContinuingOperations + f.netCashFinancingActivitiesDiscontinuedOperations,
+      );
+      expect(f.changeCashEquivalents).toBe(
+        f.netCashOperatingActivities +
+          f.netCashInvestingActivities +
+          f.netCashFinancingActivities +
+          f.effectCurrencyExchangeRate +
+          f.otherCashAdjustments,
+      );
     }
     const rows = ref.fundamentals as unknown as Record<string, number | string>[];
     const flowColumns = [...INCOME_STATEMENT, ...CASH_FLOW]
@@ -206,14 +255,18 @@ describe('sample data: balance sheets and fundamentals', () => {
       const quarters = rows.filter((f) => f.symbol === fy.symbol && f.year === fy.year && f.quarter !== 'FY');
       expect(quarters).toHaveLength(4);
       for (const column of flowColumns) {
-        expect(fy[column], `${String(fy.symbol)} ${String(fy.year)} ${column}`).toBe(quarters.reduce((s, q) => s + (q[column] as number), 0));
+        expect(fy[column], `${String(fy.symbol)} ${String(fy.year)} ${column}`).toBe(
+          quarters.reduce((s, q) => s + (q[column] as number), 0),
+        );
       }
     }
     expect(ref.fundamentals.some((f) => f.commitmentsContingencies === null)).toBe(true);
   });
 
   it('gives every fundamental one metrics row with sane derived values', () => {
-    expect(ref.fundamentalMetrics.map((m) => m.fundamentalId).sort((a, b) => a - b)).toEqual(ref.fundamentals.map((f) => f.id));
+    expect(ref.fundamentalMetrics.map((m) => m.fundamentalId).sort((a, b) => a - b)).toEqual(
+      ref.fundamentals.map((f) => f.id),
+    );
     const byId = new Map(ref.fundamentals.map((f) => [f.id, f]));
     for (const m of ref.fundamentalMetrics) {
       const f = byId.get(m.fundamentalId)!;
@@ -222,7 +275,9 @@ describe('sample data: balance sheets and fundamentals', () => {
         expect(score).toBeGreaterThanOrEqual(-1);
         expect(score).toBeLessThanOrEqual(1);
       }
-      expect(Array.isArray(m.riskTopThemes) && Array.isArray(m.mdnaKeyTopics) && Array.isArray(m.litigationRecentHeadings)).toBe(true);
+      expect(
+        Array.isArray(m.riskTopThemes) && Array.isArray(m.mdnaKeyTopics) && Array.isArray(m.litigationRecentHeadings),
+      ).toBe(true);
       expect(Number.isInteger(m.riskFactorCount) && Number.isInteger(m.litigationCount)).toBe(true);
     }
   });
@@ -256,7 +311,12 @@ describe('sample data: press releases, ratings, calls and news', () => {
     for (const row of ref.newsSecurities) {
       const item = ref.newsItems[row.newsItemId - 1]!;
       const security = securities.get(item.ticker)!;
-      expect([row.ticker, row.figi, row.compositefigi, row.shareclassfigi]).toEqual([security.symbol, security.figi, security.figiComposite, security.figiShareClass]);
+      expect([row.ticker, row.figi, row.compositefigi, row.shareclassfigi]).toEqual([
+        security.symbol,
+        security.figi,
+        security.figiComposite,
+        security.figiShareClass,
+      ]);
     }
   });
 
@@ -283,7 +343,9 @@ describe('sample data: press releases, ratings, calls and news', () => {
       expect(c.sentimentScore).toBeGreaterThanOrEqual(-1);
       expect(c.sentimentScore).toBeLessThanOrEqual(1);
       for (const p of c.participants as { name: string; role: string; organization: string }[]) {
-        expect(typeof p.name === 'string' && typeof p.role === 'string' && typeof p.organization === 'string').toBe(true);
+        expect(typeof p.name === 'string' && typeof p.role === 'string' && typeof p.organization === 'string').toBe(
+          true,
+        );
       }
       expect(new Date(c.callDate).getTime()).toBeLessThan(Date.UTC(2026, 10, 20, 21));
     }
@@ -311,16 +373,50 @@ describe('sample data: dates', () => {
 
 describe('sample data: unique keys', () => {
   it('holds every unique key of the reference data', () => {
-    expectUnique(ref.securities.map((s) => s.id), 'security id');
-    expectUnique(ref.securities.map((s) => `${s.figi}|${s.micCode}`), 'figi + mic');
-    expectUnique(ref.logos.map((l) => l.symbol), 'logo symbol');
-    expectUnique(ref.balanceSheets.map((b) => `${b.cik}|${b.reportingPeriodEnd}|${b.timeframe}`), 'balance sheet');
-    expectUnique(ref.fundamentals.map((f) => `${f.symbol}|${f.year}|${f.quarter}`), 'fundamental');
-    expectUnique(ref.callSummaries.map((c) => `${c.symbol}|${new Date(c.callDate).toISOString()}`), 'call summary');
-    expectUnique(ref.newsItems.map((n) => n.newsId), 'news id');
-    expectUnique(ref.pressReleases.map((p) => p.wireDataId), 'wire data id');
-    for (const [name, rows] of Object.entries({ logos: ref.logos, balanceSheets: ref.balanceSheets, fundamentals: ref.fundamentals, ratings: ref.ratings, newsItems: ref.newsItems, callSummaries: ref.callSummaries })) {
-      expect((rows as { id?: number }[]).map((r) => r.id), name).toEqual(rows.map((_, i) => i + 1));
+    expectUnique(
+      ref.securities.map((s) => s.id),
+      'security id',
+    );
+    expectUnique(
+      ref.securities.map((s) => `${s.figi}|${s.micCode}`),
+      'figi + mic',
+    );
+    expectUnique(
+      ref.logos.map((l) => l.symbol),
+      'logo symbol',
+    );
+    expectUnique(
+      ref.balanceSheets.map((b) => `${b.cik}|${b.reportingPeriodEnd}|${b.timeframe}`),
+      'balance sheet',
+    );
+    expectUnique(
+      ref.fundamentals.map((f) => `${f.symbol}|${f.year}|${f.quarter}`),
+      'fundamental',
+    );
+    expectUnique(
+      ref.callSummaries.map((c) => `${c.symbol}|${new Date(c.callDate).toISOString()}`),
+      'call summary',
+    );
+    expectUnique(
+      ref.newsItems.map((n) => n.newsId),
+      'news id',
+    );
+    expectUnique(
+      ref.pressReleases.map((p) => p.wireDataId),
+      'wire data id',
+    );
+    for (const [name, rows] of Object.entries({
+      logos: ref.logos,
+      balanceSheets: ref.balanceSheets,
+      fundamentals: ref.fundamentals,
+      ratings: ref.ratings,
+      newsItems: ref.newsItems,
+      callSummaries: ref.callSummaries,
+    })) {
+      expect(
+        (rows as { id?: number }[]).map((r) => r.id),
+        name,
+      ).toEqual(rows.map((_, i) => i + 1));
     }
   });
 });
@@ -344,7 +440,8 @@ describe('sample data: trades and quotes', () => {
       for (const batch of tradeBatches(options, 1000)) {
         expect(batch.length).toBeLessThanOrEqual(1000);
         for (const t of batch) {
-          const seq = t.sequenceNumber as bigint, ts = t.sipTimestamp as bigint;
+          const seq = t.sequenceNumber as bigint,
+            ts = t.sipTimestamp as bigint;
           const prev = last.get(t.symbol);
           if (prev) {
             expect(seq > prev.seq).toBe(true);
@@ -358,7 +455,9 @@ describe('sample data: trades and quotes', () => {
         }
       }
       expect(keys.size).toBe(planned.trades);
-      expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(planned.perSymbol.filter((p) => p.trades > 0).map((p) => [p.symbol, p.trades])));
+      expect(Object.fromEntries(counts)).toEqual(
+        Object.fromEntries(planned.perSymbol.filter((p) => p.trades > 0).map((p) => [p.symbol, p.trades])),
+      );
       expect(ties).toBeGreaterThan(0);
       let quotes = 0;
       for (const batch of quoteBatches(options)) quotes += batch.length;
@@ -436,7 +535,8 @@ describe('sample data: within the import limits (src/domain/limits.ts)', () => {
       else if (Array.isArray(value)) {
         f.array(value, name, FIELD_LIST_KINDS[coordinate] ?? 'children').forEach((item, i) => {
           if (typeof item === 'string') f.string(item, `${name}[${i}]`, kind);
-          else if (typeof item === 'object' && item !== null) for (const [k, v] of Object.entries(item)) if (typeof v === 'string') f.string(v, `${name}[${i}].${k}`);
+          else if (typeof item === 'object' && item !== null)
+            for (const [k, v] of Object.entries(item)) if (typeof v === 'string') f.string(v, `${name}[${i}].${k}`);
         });
       } else if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
         throw new Error(`${name}: an object that is neither a list nor JSON`);
@@ -448,20 +548,23 @@ describe('sample data: within the import limits (src/domain/limits.ts)', () => {
     ['the default sample', DEFAULT_SAMPLE],
     ['--securities 1000', { ...DEFAULT_SAMPLE, securities: 1000 }],
     ['--scale 3, another seed', { ...DEFAULT_SAMPLE, scale: 3, seed: 7 }],
-  ] as [string, SampleOptions][])('%s: every text, list and JSON value is within the limits the import enforces', (_name, options) => {
-    const reference = generateReference(options) as unknown as Record<string, Record<string, unknown>[]>;
-    let rows = 0;
-    for (const [model, list] of Object.entries(reference)) {
-      for (const row of list) checkRow(model, row);
-      rows += list.length;
-      const parent = CHILDREN[model];
-      if (parent) {
-        const most = Math.max(...[...groupBy(list, (r) => r[parent]).values()].map((c) => c.length));
-        expect(most, `${model} per ${parent}`).toBeLessThanOrEqual(LIST_LIMITS.children);
+  ] as [string, SampleOptions][])(
+    '%s: every text, list and JSON value is within the limits the import enforces',
+    (_name, options) => {
+      const reference = generateReference(options) as unknown as Record<string, Record<string, unknown>[]>;
+      let rows = 0;
+      for (const [model, list] of Object.entries(reference)) {
+        for (const row of list) checkRow(model, row);
+        rows += list.length;
+        const parent = CHILDREN[model];
+        if (parent) {
+          const most = Math.max(...[...groupBy(list, (r) => r[parent]).values()].map((c) => c.length));
+          expect(most, `${model} per ${parent}`).toBeLessThanOrEqual(LIST_LIMITS.children);
+        }
       }
-    }
-    for (const batch of tradeBatches(options)) for (const t of batch) checkRow('trades', t);
-    for (const batch of quoteBatches(options)) for (const q of batch) checkRow('quotes', q);
-    expect(rows).toBeGreaterThan(1000);
-  });
+      for (const batch of tradeBatches(options)) for (const t of batch) checkRow('trades', t);
+      for (const batch of quoteBatches(options)) for (const q of batch) checkRow('quotes', q);
+      expect(rows).toBeGreaterThan(1000);
+    },
+  );
 });

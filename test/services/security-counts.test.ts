@@ -8,12 +8,15 @@ import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { rest } from '../rest/helpers.js';
 
 const PATH = '/search/api/v1/securities';
-const q = (params: Record<string, string | number>) => `${PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+const q = (params: Record<string, string | number>) =>
+  `${PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 const prefixOf = (value: string, length: number) => [...value].slice(0, length).join('');
 
 describe('prefixCounts', () => {
   it('gives exactly the prefixes (by code point) that at least the threshold of values start with, with their counts', () => {
-    const value = fc.array(fc.constantFrom('A', 'B', 'Z', 'é', '😀', '\u{1F600}\u{1F601}'), { maxLength: 6 }).map((parts) => parts.join(''));
+    const value = fc
+      .array(fc.constantFrom('A', 'B', 'Z', 'é', '😀', '\u{1F600}\u{1F601}'), { maxLength: 6 })
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.array(value, { maxLength: 60 }), fc.integer({ min: 1, max: 8 }), (values, threshold) => {
         const want = new Map<string, number>();
@@ -41,14 +44,25 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
   });
 
   const version = async () =>
-    BigInt((await h.db.prisma.$queryRawUnsafe<{ version: bigint | number }[]>('SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1'))[0]!.version);
+    BigInt(
+      (
+        await h.db.prisma.$queryRawUnsafe<{ version: bigint | number }[]>(
+          'SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1',
+        )
+      )[0]!.version,
+    );
   /** Counted in SQL directly, without the search's range: how many values of `column` start with `prefix`. */
   const countStartingWith = async (column: string, prefix: string) => {
     const where = Prisma.sql`substr(${Prisma.raw(`"${column}"`)}, 1, ${Prisma.raw(String([...prefix].length))}) = ${prefix}`;
-    const [row] = await h.db.prisma.$queryRaw<{ n: bigint | number }[]>(Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security" WHERE ${where}`);
+    const [row] = await h.db.prisma.$queryRaw<{ n: bigint | number }[]>(
+      Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security" WHERE ${where}`,
+    );
     return Number(row!.n);
   };
-  const countAll = async () => Number((await h.db.prisma.$queryRawUnsafe<{ n: bigint | number }[]>('SELECT COUNT(*) AS "n" FROM "Security"'))[0]!.n);
+  const countAll = async () =>
+    Number(
+      (await h.db.prisma.$queryRawUnsafe<{ n: bigint | number }[]>('SELECT COUNT(*) AS "n" FROM "Security"'))[0]!.n,
+    );
   /** A search through REST, and whether it counted in SQL (rather than answering from the summary). */
   const search = async (type: SearchType, query: string) => {
     const statements: string[] = [];
@@ -56,13 +70,18 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
     try {
       const r = await rest(h, q({ search: query, search_type: type, per_page: 1 }));
       expect(r.status, `${type} ${query}: ${r.text}`).toBe(200);
-      return { found: r.body.data.found as number, outOf: r.body.data.out_of as number, counted: statements.some((s) => /COUNT\(/i.test(s)) };
+      return {
+        found: r.body.data.found as number,
+        outOf: r.body.data.out_of as number,
+        counted: statements.some((s) => /COUNT\(/i.test(s)),
+      };
     } finally {
       stop();
     }
   };
   /** The query as the search matches it (services/security.ts normalizeQuery). */
-  const normalized = (type: SearchType, query: string) => (type === 'identifiers.cik' && /^\d{1,10}$/.test(query) ? query.padStart(10, '0') : query.toUpperCase());
+  const normalized = (type: SearchType, query: string) =>
+    type === 'identifiers.cik' && /^\d{1,10}$/.test(query) ? query.padStart(10, '0') : query.toUpperCase();
 
   it('the database bumps the version on every insert, update and delete of a security, by whatever writer', async () => {
     const v0 = await version();
@@ -93,7 +112,13 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
     await expect(
       h.db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe('TRUNCATE "Security" CASCADE'); // its search terms ("SecurityTerm") reference it
-        inside = BigInt((await tx.$queryRawUnsafe<{ version: bigint }[]>('SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1'))[0]!.version);
+        inside = BigInt(
+          (
+            await tx.$queryRawUnsafe<{ version: bigint }[]>(
+              'SELECT "version" FROM "SecurityMasterVersion" WHERE "id" = 1',
+            )
+          )[0]!.version,
+        );
         throw rollback;
       }),
     ).rejects.toBe(rollback);
@@ -108,7 +133,15 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
     let compared = 0;
     for (const [type, column] of Object.entries(SEARCH_TYPES) as [SearchType, (typeof SEARCH_TYPES)[SearchType]][]) {
       const values = securities.map((s) => s[column]).filter((v): v is string => typeof v === 'string' && v !== '');
-      const prefixes = new Set([...values.flatMap((v) => [prefixOf(v, 1), prefixOf(v, 2)]), ...values.slice(0, 3), 'Q', 'ZZ', '9Q', 'é', '😀']);
+      const prefixes = new Set([
+        ...values.flatMap((v) => [prefixOf(v, 1), prefixOf(v, 2)]),
+        ...values.slice(0, 3),
+        'Q',
+        'ZZ',
+        '9Q',
+        'é',
+        '😀',
+      ]);
       for (const prefix of prefixes) {
         const query = prefix.toLowerCase();
         const want = await countStartingWith(column, normalized(type, query));
@@ -127,7 +160,11 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
 
   it('after a write by raw SQL (as another process would), the next search counts exactly, and a later one is answered from a rebuilt summary', async () => {
     const type = 'exchange_info.exchange_country';
-    const [us, u, total] = [await countStartingWith('exchangeCountry', 'US'), await countStartingWith('exchangeCountry', 'U'), await countAll()];
+    const [us, u, total] = [
+      await countStartingWith('exchangeCountry', 'US'),
+      await countStartingWith('exchangeCountry', 'U'),
+      await countAll(),
+    ];
     expect(us).toBeGreaterThanOrEqual(THRESHOLD);
     expect(await search(type, 'US')).toEqual({ found: us, outOf: total, counted: false });
     const moved = (await h.db.prisma.security.findFirst({ where: { exchangeCountry: 'US' }, orderBy: { id: 'asc' } }))!;
@@ -142,13 +179,19 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
       expect(await search(type, 'US')).toEqual({ found: us - 1, outOf: total + 1, counted: true });
       expect((await search(type, 'U')).found).toBe(u); // one US fewer, one UK more
       // and one soon after is answered by the summary rebuilt meanwhile, as exact
-      await vi.waitFor(async () => expect(await search(type, 'US')).toEqual({ found: us - 1, outOf: total + 1, counted: false }), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(
+        async () => expect(await search(type, 'US')).toEqual({ found: us - 1, outOf: total + 1, counted: false }),
+        { timeout: 10_000, interval: 20 },
+      );
     } finally {
       await h.db.prisma.$executeRawUnsafe(`UPDATE "Security" SET "exchangeCountry" = 'US' WHERE "id" = '${moved.id}'`);
       await h.db.prisma.$executeRawUnsafe(`DELETE FROM "Security" WHERE "id" = 'BBG00COUNT01_XTST'`);
     }
     expect(await search(type, 'US')).toMatchObject({ found: us, outOf: total });
-    await vi.waitFor(async () => expect(await search(type, 'US')).toEqual({ found: us, outOf: total, counted: false }), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      async () => expect(await search(type, 'US')).toEqual({ found: us, outOf: total, counted: false }),
+      { timeout: 10_000, interval: 20 },
+    );
   });
 
   it('stays exact when a value holds the character a column’s values are joined with (that column is counted in SQL)', async () => {
@@ -157,7 +200,10 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
     await h.db.prisma.security.update({ where: { id: s.id }, data: { opol: `${opol}\x1fX` } });
     try {
       // once the summary is rebuilt at the new version (exchange_country answered from it)
-      await vi.waitFor(async () => expect((await search('exchange_info.exchange_country', 'US')).counted).toBe(false), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(async () => expect((await search('exchange_info.exchange_country', 'US')).counted).toBe(false), {
+        timeout: 10_000,
+        interval: 20,
+      });
       for (const prefix of [prefixOf(opol, 1), prefixOf(opol, 2), opol, `${opol}\x1f`]) {
         expect((await search('identifiers.opol', prefix)).found, prefix).toBe(await countStartingWith('opol', prefix));
       }

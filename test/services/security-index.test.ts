@@ -38,8 +38,28 @@ describe.each(testDatabases())('the master in memory on $name', (tdb) => {
     // rows with missing values, so nulls meet every filter and sort
     const { createdAt: _c, updatedAt: _u, ...template } = all[0]!;
     await writeSecurities(h.db, [
-      { ...template, id: 'BBG0IDX00001_XTST', figi: 'BBG0IDX00001', micCode: 'XTST', symbol: 'IDXA', name: 'Indexa Holdings Inc.', marketCap: null, gics: null, totalEmployees: null, isinHistory: null } as never,
-      { ...template, id: 'BBG0IDX00002_XTST', figi: 'BBG0IDX00002', micCode: 'XTST', symbol: 'IDXB', name: 'Indexa Bancorp', active: false, isinHistory: null } as never,
+      {
+        ...template,
+        id: 'BBG0IDX00001_XTST',
+        figi: 'BBG0IDX00001',
+        micCode: 'XTST',
+        symbol: 'IDXA',
+        name: 'Indexa Holdings Inc.',
+        marketCap: null,
+        gics: null,
+        totalEmployees: null,
+        isinHistory: null,
+      } as never,
+      {
+        ...template,
+        id: 'BBG0IDX00002_XTST',
+        figi: 'BBG0IDX00002',
+        micCode: 'XTST',
+        symbol: 'IDXB',
+        name: 'Indexa Bancorp',
+        active: false,
+        isinHistory: null,
+      } as never,
     ]);
   });
   afterAll(async () => {
@@ -55,12 +75,29 @@ describe.each(testDatabases())('the master in memory on $name', (tdb) => {
       () => `exchange_info.mic_code:=${pick(mics)}`,
       () => `financials.market_cap:>${pick(caps)}`,
       () => `financials.market_cap:[${caps[5]}..${pick(caps)}] || ticker_meta.active:false`,
-      () => `classification.gics:!=\`Information Technology\` && company_info.total_employees:<${Math.floor(rand() * 50_000)}`,
+      () =>
+        `classification.gics:!=\`Information Technology\` && company_info.total_employees:<${Math.floor(rand() * 50_000)}`,
       () => `ticker_meta.active:true && exchange_info.mic_code:!=[${mics.join(',')}]`,
     ];
-    const sorts = ['financials.market_cap:desc', 'name:asc', 'company_info.total_employees:asc,symbol:desc', '_text_match:desc,financials.market_cap:asc', '_text_match:asc'];
+    const sorts = [
+      'financials.market_cap:desc',
+      'name:asc',
+      'company_info.total_employees:asc,symbol:desc',
+      '_text_match:desc,financials.market_cap:asc',
+      '_text_match:asc',
+    ];
     return Array.from({ length: count }, () => {
-      const text = rand() < 0.6 ? { q: Array.from({ length: 1 + Math.floor(rand() * 2) }, () => (rand() < 0.3 ? typo(pick(words)) : pick(words))).join(' ').toLowerCase(), fields: rand() < 0.8 ? (['symbol', 'name'] as const) : (['name'] as const) } : undefined;
+      const text =
+        rand() < 0.6
+          ? {
+              q: Array.from({ length: 1 + Math.floor(rand() * 2) }, () =>
+                rand() < 0.3 ? typo(pick(words)) : pick(words),
+              )
+                .join(' ')
+                .toLowerCase(),
+              fields: rand() < 0.8 ? (['symbol', 'name'] as const) : (['name'] as const),
+            }
+          : undefined;
       const sort = rand() < 0.5 ? pick(sorts.filter((s) => text || !s.includes(TEXT))) : undefined;
       return {
         ...(text ? { text } : { search: { query: '*', type: 'symbol' as const } }),
@@ -77,13 +114,23 @@ describe.each(testDatabases())('the master in memory on $name', (tdb) => {
     let withHits = 0;
     for (const [n, query] of generated(120).entries()) {
       const page = { offset: n % 3 === 0 ? 3 : 0, limit: 1 + (n % 7) };
-      const [memory, sql] = [await securityQueryPage(h.db, query, page), await securityQueryPage(h.db, query, page, { index: false })];
+      const [memory, sql] = [
+        await securityQueryPage(h.db, query, page),
+        await securityQueryPage(h.db, query, page, { index: false }),
+      ];
       const what = JSON.stringify(query);
-      expect(memory.nodes.map((s) => s.id), what).toEqual(sql.nodes.map((s) => s.id));
+      expect(
+        memory.nodes.map((s) => s.id),
+        what,
+      ).toEqual(sql.nodes.map((s) => s.id));
       expect([memory.found, memory.more, memory.outOf], what).toEqual([sql.found, sql.more, sql.outOf]);
-      expect(memory.facets.map((f) => [f.field_name, f.counts, f.stats.total_values]), what).toEqual(sql.facets.map((f) => [f.field_name, f.counts, f.stats.total_values]));
+      expect(
+        memory.facets.map((f) => [f.field_name, f.counts, f.stats.total_values]),
+        what,
+      ).toEqual(sql.facets.map((f) => [f.field_name, f.counts, f.stats.total_values]));
       for (const [i, f] of memory.facets.entries()) {
-        for (const k of ['min', 'max', 'avg'] as const) expect(f.stats[k] ?? null, `${what} ${k}`).toBeCloseTo(sql.facets[i]!.stats[k] ?? 0, 3);
+        for (const k of ['min', 'max', 'avg'] as const)
+          expect(f.stats[k] ?? null, `${what} ${k}`).toBeCloseTo(sql.facets[i]!.stats[k] ?? 0, 3);
       }
       if (sql.found > 0) withHits++;
     }
@@ -100,6 +147,8 @@ describe.each(testDatabases())('the master in memory on $name', (tdb) => {
     const after = await securityQueryPage(h.db, query, { offset: 0, limit: 5 });
     expect(after.nodes.map((s) => s.symbol)).toEqual(['IDXA']);
     expect((await readyIndex(h.db))?.ids.length).toBe(after.outOf);
-    expect((await securityQueryPage(h.db, query, { offset: 0, limit: 5 })).nodes.map((s) => s.symbol)).toEqual(['IDXA']);
+    expect((await securityQueryPage(h.db, query, { offset: 0, limit: 5 })).nodes.map((s) => s.symbol)).toEqual([
+      'IDXA',
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import { createDb, type Db } from '../../src/db/client.js';
 import { nameTerms, queryTokens, symbolTerm, typoBudget, type TextField } from '../../src/domain/search-text.js';
 import { writeSecurities, type SecurityInput } from '../../src/services/security.js';
 import { securityQueryPage } from '../../src/services/security-query.js';
-import { ensureSecurityTerms, rebuildSecurityTerms, textHighlights, textMatch } from '../../src/services/security-text.js';
+import {
+  ensureSecurityTerms,
+  rebuildSecurityTerms,
+  textHighlights,
+  textMatch,
+} from '../../src/services/security-text.js';
 import { testDatabases } from '../helpers.js';
 import { osa } from '../domain/edit-distance.js';
 
@@ -16,13 +21,17 @@ import { osa } from '../domain/edit-distance.js';
  * words: these tests hold the term table and its SQL; test/services/security-index.test.ts holds the
  * master in memory to the same answers.
  */
-async function textSearchPage(db: Db, q: string, fields: readonly TextField[], page: { offset: number; limit: number }) {
+async function textSearchPage(
+  db: Db,
+  q: string,
+  fields: readonly TextField[],
+  page: { offset: number; limit: number },
+) {
   const r = await securityQueryPage(db, { text: { q, fields } }, page, { index: false });
   return { rows: r.nodes, found: r.found, match: r.text };
 }
 
 const BOTH: TextField[] = ['symbol', 'name'];
-
 
 type Row = { id: string; symbol: string; name: string };
 
@@ -36,11 +45,15 @@ function oracle(rows: readonly Row[], q: string, fields: readonly TextField[]): 
   const whole = symbolTerm(q);
   const out = new Set<string>();
   for (const r of rows) {
-    const terms = [...(fields.includes('symbol') ? [symbolTerm(r.symbol)] : []), ...(fields.includes('name') ? nameTerms(r.name) : [])];
+    const terms = [
+      ...(fields.includes('symbol') ? [symbolTerm(r.symbol)] : []),
+      ...(fields.includes('name') ? nameTerms(r.name) : []),
+    ];
     const tokenMatches = (token: string, last: boolean) =>
       terms.some((t) => osa(token, t) <= typoBudget(token) || (last && [...token].length >= 2 && t.startsWith(token)));
     const sym = symbolTerm(r.symbol);
-    const wholeMatches = fields.includes('symbol') && whole !== '' && (sym === whole || ([...whole].length >= 2 && sym.startsWith(whole)));
+    const wholeMatches =
+      fields.includes('symbol') && whole !== '' && (sym === whole || ([...whole].length >= 2 && sym.startsWith(whole)));
     if (wholeMatches || tokens.every((t, i) => tokenMatches(t, i === tokens.length - 1))) out.add(r.id);
   }
   return out;
@@ -61,14 +74,22 @@ describe.each(testDatabases())('search by name with typos on $name', (tdb) => {
   });
 
   // a request's Db, as the REST and GraphQL searches use (on PostgreSQL it combines the reads of one turn)
-  const search = (q: string, fields: TextField[] = BOTH, limit = 10) => textSearchPage(db.forRequest(), q, fields, { offset: 0, limit });
+  const search = (q: string, fields: TextField[] = BOTH, limit = 10) =>
+    textSearchPage(db.forRequest(), q, fields, { offset: 0, limit });
   const symbols = async (q: string, fields: TextField[] = BOTH) => (await search(q, fields)).rows.map((r) => r.symbol);
   const allRows = () => db.prisma.security.findMany({ select: { id: true, symbol: true, name: true } });
 
   it('finds Novalux Semiconductor Corp. first by its name, a prefix of it, and with one or two typos', async () => {
     expect(osa('novaluks', 'novalux')).toBe(2);
     expect(osa('novlux', 'novalux') + osa('semicondutor', 'semiconductor')).toBe(2);
-    for (const q of ['novalux', 'Novalux Semi', 'novlux semi', 'novaluks', 'novlux semicondutor', 'NOVALUX semiconductor corp']) {
+    for (const q of [
+      'novalux',
+      'Novalux Semi',
+      'novlux semi',
+      'novaluks',
+      'novlux semicondutor',
+      'NOVALUX semiconductor corp',
+    ]) {
       expect((await symbols(q))[0], q).toBe('NVLX');
     }
   });
@@ -106,22 +127,49 @@ describe.each(testDatabases())('search by name with typos on $name', (tdb) => {
     const rows = await allRows();
     const typo = fc.tuple(fc.nat(), fc.constantFrom('a', 'e', 'o', 'x', 'l', ''), fc.boolean());
     const edited = (word: fc.Arbitrary<string>) =>
-      fc.tuple(word, fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, fc.array(typo, { minLength: 1, maxLength: 2 }))).map(([w, edits]) => {
-        let s = w;
-        for (const [at, ch, swap] of edits) {
-          const i = at % Math.max(s.length, 1);
-          s = swap && i + 1 < s.length ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2) : s.slice(0, i) + ch + s.slice(i + 1);
-        }
-        return s;
-      });
-    const anyWord = fc.constantFrom(...rows.flatMap((r) => [symbolTerm(r.symbol), ...nameTerms(r.name)]), 'inc', 'corp', 'zq', 'x');
+      fc
+        .tuple(
+          word,
+          fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, fc.array(typo, { minLength: 1, maxLength: 2 })),
+        )
+        .map(([w, edits]) => {
+          let s = w;
+          for (const [at, ch, swap] of edits) {
+            const i = at % Math.max(s.length, 1);
+            s =
+              swap && i + 1 < s.length
+                ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2)
+                : s.slice(0, i) + ch + s.slice(i + 1);
+          }
+          return s;
+        });
+    const anyWord = fc.constantFrom(
+      ...rows.flatMap((r) => [symbolTerm(r.symbol), ...nameTerms(r.name)]),
+      'inc',
+      'corp',
+      'zq',
+      'x',
+    );
     // mostly words of one security (so that many queries find something), sometimes of any
     const words = fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...rows).chain((r) => fc.array(edited(fc.constantFrom(symbolTerm(r.symbol), ...nameTerms(r.name))), { minLength: 1, maxLength: 3 })) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .constantFrom(...rows)
+          .chain((r) =>
+            fc.array(edited(fc.constantFrom(symbolTerm(r.symbol), ...nameTerms(r.name))), {
+              minLength: 1,
+              maxLength: 3,
+            }),
+          ),
+      },
       { weight: 1, arbitrary: fc.array(edited(anyWord), { minLength: 1, maxLength: 3 }) },
     );
     const cut = fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, fc.integer({ min: 1, max: 4 }));
-    const fields = fc.oneof({ weight: 3, arbitrary: fc.constant(BOTH) }, fc.constantFrom<TextField[]>(['name'], ['symbol']));
+    const fields = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(BOTH) },
+      fc.constantFrom<TextField[]>(['name'], ['symbol']),
+    );
     const query = fc.tuple(words, cut, fields).map(([ws, cut, fields]) => {
       const last = ws.length - 1;
       ws[last] = ws[last]!.slice(0, Math.max(1, ws[last]!.length - cut)); // a prefix, often
@@ -156,10 +204,16 @@ describe.each(testDatabases())('search by name with typos on $name', (tdb) => {
   it('highlights the matched words of a hit as written', async () => {
     const { rows, match } = await search('novlux semi');
     expect(textHighlights(rows[0]!, match!, BOTH)).toEqual([
-      { field: 'name', snippet: '<mark>Novalux</mark> <mark>Semiconductor</mark> Corp.', matched_tokens: ['Novalux', 'Semiconductor'] },
+      {
+        field: 'name',
+        snippet: '<mark>Novalux</mark> <mark>Semiconductor</mark> Corp.',
+        matched_tokens: ['Novalux', 'Semiconductor'],
+      },
     ]);
     const bySymbol = await search('nvlx');
-    expect(textHighlights(bySymbol.rows[0]!, bySymbol.match!, BOTH)).toEqual([{ field: 'symbol', snippet: '<mark>NVLX</mark>', matched_tokens: ['NVLX'] }]);
+    expect(textHighlights(bySymbol.rows[0]!, bySymbol.match!, BOTH)).toEqual([
+      { field: 'symbol', snippet: '<mark>NVLX</mark>', matched_tokens: ['NVLX'] },
+    ]);
     expect(await textMatch(db, ' -- ', BOTH)).toBeUndefined();
   });
 
@@ -167,7 +221,9 @@ describe.each(testDatabases())('search by name with typos on $name', (tdb) => {
     const [nvlx] = (await search('nvlx')).rows;
     expect(nvlx!.symbol).toBe('NVLX'); // the vocabulary is built, before the rename
     const { isinHistory, createdAt: _, updatedAt: __, ...rest } = nvlx!;
-    await writeSecurities(db, [{ ...rest, isinHistory: isinHistory as string[] | null, name: 'Lumorant Devices Corp.' }]);
+    await writeSecurities(db, [
+      { ...rest, isinHistory: isinHistory as string[] | null, name: 'Lumorant Devices Corp.' },
+    ]);
     expect(await symbols('novalux')).toEqual([]);
     expect(await symbols('lumorant devices')).toEqual(['NVLX']);
     await db.prisma.security.delete({ where: { id: nvlx!.id } });

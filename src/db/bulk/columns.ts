@@ -27,19 +27,30 @@ export interface UpsertResult {
   wasInserted: boolean[];
 }
 
-const models = getDatamodel().datamodel.models as unknown as Record<string, { fields: (Column & { kind: string; hasDefaultValue: boolean })[] }>;
+const models = getDatamodel().datamodel.models as unknown as Record<
+  string,
+  { fields: (Column & { kind: string; hasDefaultValue: boolean })[] }
+>;
 
 function columnsOf(model: string): Column[] {
   const m = models[model];
   if (!m) throw new Error(`bulkInsert: unknown model ${model}`);
   return m.fields
     .filter((f) => f.kind === 'scalar' || f.kind === 'enum')
-    .map((f) => ({ name: f.name, type: f.type, kind: f.kind as Column['kind'], isUpdatedAt: f.isUpdatedAt, hasDefault: f.hasDefaultValue }));
+    .map((f) => ({
+      name: f.name,
+      type: f.type,
+      kind: f.kind as Column['kind'],
+      isUpdatedAt: f.isUpdatedAt,
+      hasDefault: f.hasDefaultValue,
+    }));
 }
 
 /** The columns to write: those the first row sets, plus timestamps Prisma would fill in. */
 export function chooseColumns(model: string, first: Row): Column[] {
-  return columnsOf(model).filter((c) => first[c.name] !== undefined || (c.type === 'DateTime' && (c.isUpdatedAt || c.hasDefault)));
+  return columnsOf(model).filter(
+    (c) => first[c.name] !== undefined || (c.type === 'DateTime' && (c.isUpdatedAt || c.hasDefault)),
+  );
 }
 
 /** The value to write before driver encoding: a left-out timestamp gets `now`, as Prisma would. */
@@ -49,7 +60,8 @@ export function withDefault(c: Column, v: unknown, now: Date): unknown {
 }
 
 /** Columns an update writes: not the key, not a creation timestamp. */
-export const updatable = (c: Column, keyColumns: readonly string[]) => !keyColumns.includes(c.name) && !(c.type === 'DateTime' && c.hasDefault && !c.isUpdatedAt);
+export const updatable = (c: Column, keyColumns: readonly string[]) =>
+  !keyColumns.includes(c.name) && !(c.type === 'DateTime' && c.hasDefault && !c.isUpdatedAt);
 /** Columns whose difference makes an update: an @updatedAt column changes because of one, not by itself. */
 export const compared = (c: Column, keyColumns: readonly string[]) => updatable(c, keyColumns) && !c.isUpdatedAt;
 

@@ -1,5 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
-import { compared, quoteName as q, updatable, withDefault, type BulkOptions, type Column, type Row, type UpsertResult } from './columns.js';
+import {
+  compared,
+  quoteName as q,
+  updatable,
+  withDefault,
+  type BulkOptions,
+  type Column,
+  type Row,
+  type UpsertResult,
+} from './columns.js';
 
 /**
  * The PostgreSQL dialect of db/bulk.ts, on the pool under Prisma. Columns are typed, so values go
@@ -34,7 +43,14 @@ function pgValue(c: Column, value: unknown, now: Date): unknown {
 const PG_CHUNK = 5_000;
 
 /** One `INSERT ... SELECT FROM unnest($1::type[], ...)` per 5,000 rows, inside one transaction. */
-export async function insertPostgres(pool: Pool, model: string, columns: Column[], rows: Row[], now: Date, options: BulkOptions): Promise<number> {
+export async function insertPostgres(
+  pool: Pool,
+  model: string,
+  columns: Column[],
+  rows: Row[],
+  now: Date,
+  options: BulkOptions,
+): Promise<number> {
   const names = columns.map((c) => `"${c.name}"`).join(', ');
   const arrays = columns.map((c, i) => `$${i + 1}::${c.kind === 'enum' ? 'text' : PG_TYPES[c.type]}[]`).join(', ');
   const selects = columns.map((c, i) => (c.kind === 'enum' ? `u.c${i}::"${c.type}"` : `u.c${i}`)).join(', ');
@@ -54,7 +70,9 @@ export async function insertPostgres(pool: Pool, model: string, columns: Column[
     // explicit ids leave a serial sequence behind; move it past them so later inserts do not collide
     const serial = columns.find((c) => c.name === 'id' && c.type === 'Int' && c.hasDefault);
     if (serial) {
-      await client.query(`SELECT setval(pg_get_serial_sequence('"${model}"', 'id'), GREATEST((SELECT MAX(id) FROM "${model}"), 1))`);
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('"${model}"', 'id'), GREATEST((SELECT MAX(id) FROM "${model}"), 1))`,
+      );
     }
     await client.query('COMMIT');
   } catch (e) {
@@ -88,7 +106,9 @@ function pgArray(c: Column, rows: Row[], now: Date): string {
 /** COPY's text format escapes backslash, tab, newline and carriage return; `\N` is NULL. */
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const copyEscape = (s: string) =>
-  COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (m) => (m === '\\' ? '\\\\' : m === '\t' ? '\\t' : m === '\n' ? '\\n' : '\\r')) : s;
+  COPY_SPECIAL.test(s)
+    ? s.replace(/[\\\t\n\r]/g, (m) => (m === '\\' ? '\\\\' : m === '\t' ? '\\t' : m === '\n' ? '\\n' : '\\r'))
+    : s;
 
 /** Per column, the function from a row's value to its COPY text field, chosen once per batch. */
 function copyEncoder(c: Column, now: Date): (v: unknown) => string {
@@ -121,7 +141,14 @@ const pgSelect = (c: Column, expr: string) => (c.kind === 'enum' ? `${expr}::"${
  * inserts one of the keys in between makes COPY fail on the unique key: the batch then runs again,
  * all of it through ON CONFLICT.
  */
-export async function upsertPostgres(pool: Pool, model: string, columns: Column[], keyColumns: readonly string[], rows: Row[], now: Date): Promise<UpsertResult> {
+export async function upsertPostgres(
+  pool: Pool,
+  model: string,
+  columns: Column[],
+  keyColumns: readonly string[],
+  rows: Row[],
+  now: Date,
+): Promise<UpsertResult> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -153,7 +180,13 @@ const keyText = (values: readonly unknown[]) => values.map(String).join('\u0000'
  * the key are looked up as one range when their numbers are dense: a batch of a feed then costs one
  * probe per symbol instead of one per row.
  */
-async function storedKeys(client: PoolClient, model: string, keys: Column[], rows: Row[], now: Date): Promise<Set<string>> {
+async function storedKeys(
+  client: PoolClient,
+  model: string,
+  keys: Column[],
+  rows: Row[],
+  now: Date,
+): Promise<Set<string>> {
   const last = keys.at(-1)!;
   const prefix = keys.slice(0, -1);
   let probeColumns: Column[] = keys;
@@ -180,7 +213,10 @@ async function storedKeys(client: PoolClient, model: string, keys: Column[], row
     }
     const bound = { ...last, isUpdatedAt: false, hasDefault: false };
     probeColumns = [...prefix, { ...bound, name: 'lo' }, { ...bound, name: 'hi' }];
-    match = [...prefix.map((c, i) => `t.${q(c.name)} = ${pgSelect(c, `r.p${i}`)}`), `t.${q(last.name)} BETWEEN r.p${prefix.length} AND r.p${prefix.length + 1}`].join(' AND ');
+    match = [
+      ...prefix.map((c, i) => `t.${q(c.name)} = ${pgSelect(c, `r.p${i}`)}`),
+      `t.${q(last.name)} BETWEEN r.p${prefix.length} AND r.p${prefix.length + 1}`,
+    ].join(' AND ');
   }
   const result = await client.query<Record<string, string>>({
     text:
@@ -192,7 +228,14 @@ async function storedKeys(client: PoolClient, model: string, keys: Column[], row
   return new Set(result.rows.map((r) => keyText(keys.map((_, i) => r[`k${i}`]))));
 }
 
-async function upsertByCopy(client: PoolClient, model: string, columns: Column[], keyColumns: readonly string[], rows: Row[], now: Date): Promise<UpsertResult> {
+async function upsertByCopy(
+  client: PoolClient,
+  model: string,
+  columns: Column[],
+  keyColumns: readonly string[],
+  rows: Row[],
+  now: Date,
+): Promise<UpsertResult> {
   const keys = keyColumns.map((k) => columns.find((c) => c.name === k)!);
   const existing = await storedKeys(client, model, keys, rows, now);
   const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0, wasInserted: new Array(rows.length) };
@@ -212,7 +255,14 @@ async function upsertByCopy(client: PoolClient, model: string, columns: Column[]
 
   if (stored.length) {
     // existing keys: the conflict path of INSERT finds each through the unique index
-    const again = await upsertOnConflict(client, model, columns, keyColumns, stored.map((i) => rows[i]!), now);
+    const again = await upsertOnConflict(
+      client,
+      model,
+      columns,
+      keyColumns,
+      stored.map((i) => rows[i]!),
+      now,
+    );
     result.inserted += again.inserted;
     result.updated = again.updated;
     result.unchanged = again.unchanged;
@@ -251,7 +301,14 @@ async function copyRows(client: PoolClient, model: string, columns: Column[], ro
   await done;
 }
 
-async function upsertOnConflict(client: PoolClient, model: string, columns: Column[], keyColumns: readonly string[], rows: Row[], now: Date): Promise<UpsertResult> {
+async function upsertOnConflict(
+  client: PoolClient,
+  model: string,
+  columns: Column[],
+  keyColumns: readonly string[],
+  rows: Row[],
+  now: Date,
+): Promise<UpsertResult> {
   const sets = columns.filter((c) => updatable(c, keyColumns));
   const diffs = columns.filter((c) => compared(c, keyColumns));
   const onConflict = sets.length
@@ -263,10 +320,18 @@ async function upsertOnConflict(client: PoolClient, model: string, columns: Colu
     `SELECT ${columns.map((c, i) => pgSelect(c, `u.c${i}`)).join(', ')} FROM unnest(${columns.map((c, i) => `$${i + 1}::${pgType(c)}[]`).join(', ')}) AS u(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
     `ON CONFLICT (${keyColumns.map(q).join(', ')}) ${onConflict} ` +
     `RETURNING (xmax = 0) AS "inserted", ${keyColumns.map((k, i) => `${q(k)}::text AS k${i}`).join(', ')}`;
-  const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0, wasInserted: new Array(rows.length).fill(false) };
+  const result: UpsertResult = {
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    wasInserted: new Array(rows.length).fill(false),
+  };
   for (let start = 0; start < rows.length; start += PG_CHUNK) {
     const chunk = rows.slice(start, start + PG_CHUNK);
-    const res = await client.query<Record<string, unknown>>({ text: sql, values: columns.map((c) => pgArray(c, chunk, now)) });
+    const res = await client.query<Record<string, unknown>>({
+      text: sql,
+      values: columns.map((c) => pgArray(c, chunk, now)),
+    });
     const insertedKeys = new Set<string>();
     for (const r of res.rows) {
       if (r.inserted) insertedKeys.add(keyText(keyColumns.map((_, i) => r[`k${i}`])));
@@ -275,7 +340,8 @@ async function upsertOnConflict(client: PoolClient, model: string, columns: Colu
     result.inserted += insertedKeys.size;
     result.unchanged += chunk.length - res.rows.length;
     if (insertedKeys.size) {
-      for (let i = 0; i < chunk.length; i++) if (insertedKeys.has(keyText(keyColumns.map((k) => chunk[i]![k])))) result.wasInserted[start + i] = true;
+      for (let i = 0; i < chunk.length; i++)
+        if (insertedKeys.has(keyText(keyColumns.map((k) => chunk[i]![k])))) result.wasInserted[start + i] = true;
     }
   }
   return result;

@@ -96,8 +96,16 @@ export interface ObjectTemplate {
 export type ConnectionPart =
   | Typename
   | { kind: 'nodes'; key: string; object: ObjectTemplate }
-  | { kind: 'edges'; key: string; fields: ({ kind: 'cursor'; key: string } | { kind: 'node'; key: string; object: ObjectTemplate } | Typename)[] }
-  | { kind: 'pageInfo'; key: string; fields: (Typename | { kind: 'info'; key: string; name: string; type: GraphQLLeafType })[] };
+  | {
+      kind: 'edges';
+      key: string;
+      fields: ({ kind: 'cursor'; key: string } | { kind: 'node'; key: string; object: ObjectTemplate } | Typename)[];
+    }
+  | {
+      kind: 'pageInfo';
+      key: string;
+      fields: (Typename | { kind: 'info'; key: string; name: string; type: GraphQLLeafType })[];
+    };
 
 /** The rows of one connection: the columns its objects read, and its child connections. */
 export interface LevelTemplate {
@@ -119,18 +127,27 @@ const refuse = (why: string): never => {
 };
 
 const MODEL_COLUMNS = new Map(
-  Object.entries(getDatamodel().datamodel.models).map(([model, { fields }]) => [model, new Set(fields.filter((f) => f.kind !== 'object').map((f) => f.name))]),
+  Object.entries(getDatamodel().datamodel.models).map(([model, { fields }]) => [
+    model,
+    new Set(fields.filter((f) => f.kind !== 'object').map((f) => f.name)),
+  ]),
 );
 
 /** The plan of `document`'s operation, or the reason it has none. */
-export function planDocument(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PlanTemplate | string {
+export function planDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): PlanTemplate | string {
   try {
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation !== 'query') return 'not a query';
     if (operation.directives?.length) return 'directives';
     const compiler = new Compiler(document);
     const query = schema.getQueryType()!;
-    const roots = [...compiler.collect(query, operation.selectionSet)].map(([key, nodes]) => compiler.root(query, key, nodes));
+    const roots = [...compiler.collect(query, operation.selectionSet)].map(([key, nodes]) =>
+      compiler.root(query, key, nodes),
+    );
     return { operation, roots, resources: compiler.resources };
   } catch (e) {
     if (e instanceof Unplannable) return e.message;
@@ -144,12 +161,20 @@ class Compiler {
 
   constructor(document: DocumentNode) {
     this.#fragments = new Map(
-      document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, { ...d.selectionSet, typeCondition: d.typeCondition.name.value }]] : [])),
+      document.definitions.flatMap((d) =>
+        d.kind === Kind.FRAGMENT_DEFINITION
+          ? [[d.name.value, { ...d.selectionSet, typeCondition: d.typeCondition.name.value }]]
+          : [],
+      ),
     );
   }
 
   /** The fields of `selectionSet` on `type` by response key, fragments spread, as graphql-js collects them. */
-  collect(type: GraphQLObjectType, selectionSet: SelectionSetNode, out = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
+  collect(
+    type: GraphQLObjectType,
+    selectionSet: SelectionSetNode,
+    out = new Map<string, FieldNode[]>(),
+  ): Map<string, FieldNode[]> {
     for (const s of selectionSet.selections) {
       if (s.directives?.length) refuse('directives');
       if (s.kind === Kind.FIELD) {
@@ -196,9 +221,20 @@ class Compiler {
 
   #one(def: GraphQLField<unknown, unknown>, key: string, nodes: FieldNode[], index: number, list = false): OneField {
     const type = list ? getNamedType(def.type) : getNullableType(def.type);
-    if (!isObjectType(type) || list !== isListLike(def)) return refuse(`${def.name}: not ${list ? 'a list of objects' : 'an object'}`);
+    if (!isObjectType(type) || list !== isListLike(def))
+      return refuse(`${def.name}: not ${list ? 'a list of objects' : 'an object'}`);
     const level: LevelTemplate = { columns: new Set(), children: [] };
-    return { kind: 'one', list, key, def, node: nodes[0]!, index, level, object: this.#object(type, nodes, level), nonNull: isNonNullType(def.type) };
+    return {
+      kind: 'one',
+      list,
+      key,
+      def,
+      node: nodes[0]!,
+      index,
+      level,
+      object: this.#object(type, nodes, level),
+      nonNull: isNonNullType(def.type),
+    };
   }
 
   /** An object computed from a row: only its type name and its exposed properties. */
@@ -211,7 +247,13 @@ class Compiler {
       this.#scopes(def);
       const named = getNamedType(def.type);
       const exposed = def.extensions.pothosExposedField;
-      if (typeof exposed !== 'string' || planOf(def.extensions) || isListLike(def) || !(isScalarType(named) || isEnumType(named))) return refuse(`${type.name}.${name}`);
+      if (
+        typeof exposed !== 'string' ||
+        planOf(def.extensions) ||
+        isListLike(def) ||
+        !(isScalarType(named) || isEnumType(named))
+      )
+        return refuse(`${type.name}.${name}`);
       return { kind: 'leaf', key, read: (row) => row[exposed], type: named, nonNull: isNonNullType(def.type) };
     });
     return { fields };
@@ -264,7 +306,13 @@ class Compiler {
     return { fields };
   }
 
-  #objectPart(type: GraphQLObjectType, key: string, nodes: FieldNode[], level: LevelTemplate, model: string): ObjectPart {
+  #objectPart(
+    type: GraphQLObjectType,
+    key: string,
+    nodes: FieldNode[],
+    level: LevelTemplate,
+    model: string,
+  ): ObjectPart {
     const name = nodes[0]!.name.value;
     if (name === '__typename') return { kind: 'typename', key, name: type.name };
     const def = type.getFields()[name] ?? refuse(`no field ${name}`);
@@ -273,8 +321,10 @@ class Compiler {
     const columns = MODEL_COLUMNS.get(model)!;
     const column = (c: string) => (columns.has(c) ? level.columns.add(c) : refuse(`${model} has no column ${c}`));
     const named = getNamedType(def.type);
-    const leaf = isScalarType(named) || isEnumType(named) ? { type: named, nonNull: isNonNullType(def.type) } : undefined;
-    if (plan?.kind === 'sameRow' && isObjectType(named)) return { kind: 'sameRow', key, object: this.#object(named, nodes, level, model) };
+    const leaf =
+      isScalarType(named) || isEnumType(named) ? { type: named, nonNull: isNonNullType(def.type) } : undefined;
+    if (plan?.kind === 'sameRow' && isObjectType(named))
+      return { kind: 'sameRow', key, object: this.#object(named, nodes, level, model) };
     if (plan?.kind === 'computed' && leaf) {
       plan.columns.forEach(column);
       const nullable = getNullableType(def.type);
@@ -285,7 +335,13 @@ class Compiler {
     }
     if (plan?.kind === 'computed' && isObjectType(named) && !isListLike(def)) {
       plan.columns.forEach(column);
-      return { kind: 'derived', key, read: plan.value as (row: Row) => unknown, object: this.#derived(named, nodes), nonNull: isNonNullType(def.type) };
+      return {
+        kind: 'derived',
+        key,
+        read: plan.value as (row: Row) => unknown,
+        object: this.#derived(named, nodes),
+        nonNull: isNonNullType(def.type),
+      };
     }
     if (plan?.kind === 'one' || plan?.kind === 'many') {
       plan.parentColumns.forEach(column);

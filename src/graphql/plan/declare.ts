@@ -42,7 +42,12 @@ export interface ChildrenPlan {
 export interface RootPlan {
   kind: 'root';
   /** Its level for the field's arguments, with `columns` and `children`; undefined when the page is empty without reading. */
-  level(db: Db, args: Args, columns: readonly string[], children: readonly TreeLevel[]): Promise<{ level: TreeLevel; ordering: Ordering<any>; direction: Direction; first: number } | undefined>;
+  level(
+    db: Db,
+    args: Args,
+    columns: readonly string[],
+    children: readonly TreeLevel[],
+  ): Promise<{ level: TreeLevel; ordering: Ordering<any>; direction: Direction; first: number } | undefined>;
 }
 
 /**
@@ -67,11 +72,17 @@ export interface RootOnePlan {
 export type FieldPlan = SameRowPlan | ComputedPlan | ChildrenPlan | RootPlan | OnePlan | RootOnePlan;
 
 /** The field options of an object field over its parent's own row. */
-export const sameRow = <Parent>() => ({ resolve: (parent: Parent) => parent, extensions: { plan: { kind: 'sameRow' } satisfies SameRowPlan } });
+export const sameRow = <Parent>() => ({
+  resolve: (parent: Parent) => parent,
+  extensions: { plan: { kind: 'sameRow' } satisfies SameRowPlan },
+});
 
 /** The field options of a leaf computed from `columns` of the parent's row by `value`. */
 export function computed<Parent, Value>(columns: readonly (keyof Parent & string)[], value: (row: Parent) => Value) {
-  return { resolve: value, extensions: { plan: { kind: 'computed', columns, value: value as (row: never) => unknown } satisfies ComputedPlan } };
+  return {
+    resolve: value,
+    extensions: { plan: { kind: 'computed', columns, value: value as (row: never) => unknown } satisfies ComputedPlan },
+  };
 }
 
 /**
@@ -79,7 +90,10 @@ export function computed<Parent, Value>(columns: readonly (keyof Parent & string
  * (see ChildrenPlan): the planner reads `list(args)` as a level of the page's tree, the resolver
  * reads the same list and page for a batch of parents through one loader (graphql/loaders.ts).
  */
-export function children<Parent, A>(parentColumn: keyof Parent & string, list: (args: A) => { list: KeyedList<any>; args: KeysetArgs }) {
+export function children<Parent, A>(
+  parentColumn: keyof Parent & string,
+  list: (args: A) => { list: KeyedList<any>; args: KeysetArgs },
+) {
   return {
     resolve: async (parent: Parent, args: A, ctx: Context) => {
       const chosen = list(args);
@@ -97,8 +111,15 @@ export function children<Parent, A>(parentColumn: keyof Parent & string, list: (
 export function firstOf<Parent, A, Row>(parentColumn: keyof Parent & string, list: (args: A) => KeyedList<Row>) {
   const page: KeysetArgs = { first: 1 };
   return {
-    resolve: async (parent: Parent, args: A, ctx: Context): Promise<Row | null> => (await keyedPage(ctx, list(args), page, parent[parentColumn] as string)).nodes[0] ?? null,
-    extensions: { plan: { kind: 'one', parentColumns: [parentColumn], level: (args, columns, children) => keyedLevel(list(args as A), page, parentColumn, columns, children) } satisfies OnePlan },
+    resolve: async (parent: Parent, args: A, ctx: Context): Promise<Row | null> =>
+      (await keyedPage(ctx, list(args), page, parent[parentColumn] as string)).nodes[0] ?? null,
+    extensions: {
+      plan: {
+        kind: 'one',
+        parentColumns: [parentColumn],
+        level: (args, columns, children) => keyedLevel(list(args as A), page, parentColumn, columns, children),
+      } satisfies OnePlan,
+    },
   };
 }
 
@@ -108,22 +129,45 @@ type Resolver<Parent, A, Value> = (parent: Parent, args: A, ctx: Context) => Val
  * The field options of an object field over one row of a correlated level (see OnePlan) that no
  * keyed list describes: its level, and the resolver that answers the same row.
  */
-export function one<Parent, A, Value>(parentColumns: readonly string[], level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel, resolve: Resolver<Parent, A, Value>) {
-  return { resolve, extensions: { plan: { kind: 'one', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan } };
+export function one<Parent, A, Value>(
+  parentColumns: readonly string[],
+  level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel,
+  resolve: Resolver<Parent, A, Value>,
+) {
+  return {
+    resolve,
+    extensions: { plan: { kind: 'one', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan },
+  };
 }
 
 /** The field options of a list field over every row of a correlated level (see OnePlan), and its resolver. */
-export function many<Parent, A, Value>(parentColumns: readonly string[], level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel, resolve: Resolver<Parent, A, Value>) {
-  return { resolve, extensions: { plan: { kind: 'many', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan } };
+export function many<Parent, A, Value>(
+  parentColumns: readonly string[],
+  level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel,
+  resolve: Resolver<Parent, A, Value>,
+) {
+  return {
+    resolve,
+    extensions: { plan: { kind: 'many', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan },
+  };
 }
 
 /** The field options of a root field answering one row or null (see RootOnePlan), and its resolver. */
-export function rootOne<A, Value>(level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel | undefined, resolve: Resolver<unknown, A, Value>) {
-  return { resolve, extensions: { plan: { kind: 'rootOne', level: level as RootOnePlan['level'] } satisfies RootOnePlan } };
+export function rootOne<A, Value>(
+  level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel | undefined,
+  resolve: Resolver<unknown, A, Value>,
+) {
+  return {
+    resolve,
+    extensions: { plan: { kind: 'rootOne', level: level as RootOnePlan['level'] } satisfies RootOnePlan },
+  };
 }
 
 /** The field options of a root connection (see RootPlan), and its resolver. */
-export function root<A, Value>(level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => ReturnType<RootPlan['level']>, resolve: Resolver<unknown, A, Value>) {
+export function root<A, Value>(
+  level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => ReturnType<RootPlan['level']>,
+  resolve: Resolver<unknown, A, Value>,
+) {
   return { resolve, extensions: { plan: { kind: 'root', level: level as RootPlan['level'] } satisfies RootPlan } };
 }
 

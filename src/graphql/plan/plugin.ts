@@ -18,12 +18,18 @@ export function usePlannedExecution(fallbacks: Fallbacks): Plugin {
   // response cache its rewrite of it), so an operation object is met again; plans are kept by it,
   // never by a name a client sends (a name the document lacks is no operation: nothing is kept)
   const plans = new WeakMap<OperationDefinitionNode, PlanTemplate | string>();
-  const planOf = (operation: OperationDefinitionNode, { schema, document, operationName }: ExecutionArgs): PlanTemplate | string => {
+  const planOf = (
+    operation: OperationDefinitionNode,
+    { schema, document, operationName }: ExecutionArgs,
+  ): PlanTemplate | string => {
     let plan = plans.get(operation);
     if (plan === undefined) plans.set(operation, (plan = planDocument(schema, document, operationName)));
     return plan;
   };
-  const answer = async (operation: OperationDefinitionNode, args: ExecutionArgs): Promise<ExecutionResult | NotAnswered> => {
+  const answer = async (
+    operation: OperationDefinitionNode,
+    args: ExecutionArgs,
+  ): Promise<ExecutionResult | NotAnswered> => {
     try {
       const plan = planOf(operation, args);
       return typeof plan === 'string' ? { fallback: 'not_plannable' } : await runPlan(plan, args);
@@ -43,7 +49,11 @@ export function usePlannedExecution(fallbacks: Fallbacks): Plugin {
         const out = await answer(operation, execArgs);
         if (!('fallback' in out)) return out;
         const ctx = execArgs.contextValue as Context;
-        fallbacks.record('planner', out.fallback, 'err' in out ? { err: out.err, requestId: ctx.requestId } : undefined);
+        fallbacks.record(
+          'planner',
+          out.fallback,
+          'err' in out ? { err: out.err, requestId: ctx.requestId } : undefined,
+        );
         return executeFn(execArgs);
       });
     },

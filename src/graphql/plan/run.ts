@@ -12,7 +12,14 @@ import { readTree, type TreeLevel, type TreeRow } from '../../db/tree.js';
 import { AppError } from '../../errors.js';
 import type { FallbackReason } from '../../observability/fallbacks.js';
 import { connection } from '../connection.js';
-import type { ConnectionField, ConnectionPart, LevelTemplate, ObjectTemplate, OneField, PlanTemplate } from './compile.js';
+import type {
+  ConnectionField,
+  ConnectionPart,
+  LevelTemplate,
+  ObjectTemplate,
+  OneField,
+  PlanTemplate,
+} from './compile.js';
 import type { Row } from './declare.js';
 
 /** Why graphql-js answers instead of the plan (observability/fallbacks.ts); `err`: what was thrown, when nothing expected it. */
@@ -61,12 +68,22 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
   } catch (e) {
     return e instanceof AppError ? { fallback: 'entitlement' } : { fallback: 'error', err: e };
   }
-  const coerced = getVariableValues(args.schema, template.operation.variableDefinitions ?? [], args.variableValues ?? {});
+  const coerced = getVariableValues(
+    args.schema,
+    template.operation.variableDefinitions ?? [],
+    args.variableValues ?? {},
+  );
   if (coerced.errors) return { fallback: 'arguments' };
   try {
     const data = record();
     const answers = await Promise.all(
-      template.roots.map((root) => (root.kind === 'typename' ? root.name : root.kind === 'one' ? rootOneAnswer(root, ctx, coerced.coerced) : rootAnswer(root, ctx, coerced.coerced))),
+      template.roots.map((root) =>
+        root.kind === 'typename'
+          ? root.name
+          : root.kind === 'one'
+            ? rootOneAnswer(root, ctx, coerced.coerced)
+            : rootAnswer(root, ctx, coerced.coerced),
+      ),
     );
     template.roots.forEach((root, i) => (data[root.key] = answers[i]));
     return { data };
@@ -78,23 +95,44 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
   }
 }
 
-async function rootAnswer(root: Extract<PlanTemplate['roots'][number], { kind: 'connection' }>, ctx: Context, variables: Variables): Promise<unknown> {
+async function rootAnswer(
+  root: Extract<PlanTemplate['roots'][number], { kind: 'connection' }>,
+  ctx: Context,
+  variables: Variables,
+): Promise<unknown> {
   const children = childLevels(root.level, variables);
   const args = argumentsOf(root, variables);
-  const found = await root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
+  const found = await root.plan.level(
+    ctx.db,
+    args,
+    [...root.level.columns],
+    children.map((c) => c.level),
+  );
   // arguments the root's plan leaves to its resolver (a ranked search)
   if (!found) throw new NotPlanned('not_plannable');
   const rows = await readTree(ctx.db, found.level);
-  const paging: Paging = { page: { first: found.first, ordering: found.ordering, direction: found.direction }, children: children.map((c) => c.paging) };
+  const paging: Paging = {
+    page: { first: found.first, ordering: found.ordering, direction: found.direction },
+    children: children.map((c) => c.paging),
+  };
   return connectionAnswer(root, rows, paging);
 }
 
-async function rootOneAnswer(root: Extract<PlanTemplate['roots'][number], { kind: 'one' }>, ctx: Context, variables: Variables): Promise<unknown> {
+async function rootOneAnswer(
+  root: Extract<PlanTemplate['roots'][number], { kind: 'one' }>,
+  ctx: Context,
+  variables: Variables,
+): Promise<unknown> {
   const children = childLevels(root.level, variables);
   const args = argumentsOf(root, variables);
   let level;
   try {
-    level = root.plan.level(ctx.db, args, [...root.level.columns], children.map((c) => c.level));
+    level = root.plan.level(
+      ctx.db,
+      args,
+      [...root.level.columns],
+      children.map((c) => c.level),
+    );
   } catch (e) {
     throw refused(e);
   }
@@ -103,7 +141,10 @@ async function rootOneAnswer(root: Extract<PlanTemplate['roots'][number], { kind
   return oneAnswer(root, await readTree(ctx.db, level), { children: children.map((c) => c.paging) });
 }
 
-function argumentsOf(field: { def: ConnectionField['def']; node: ConnectionField['node'] }, variables: Variables): Record<string, unknown> {
+function argumentsOf(
+  field: { def: ConnectionField['def']; node: ConnectionField['node'] },
+  variables: Variables,
+): Record<string, unknown> {
   try {
     return getArgumentValues(field.def, field.node, variables);
   } catch (e) {
@@ -124,7 +165,10 @@ function childLevels(level: LevelTemplate, variables: Variables): { level: TreeL
       const chosen = child.plan.list(args);
       return {
         level: keyedLevel(chosen.list, chosen.args, child.plan.parentColumn, columns, levels),
-        paging: { page: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction }, children },
+        paging: {
+          page: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction },
+          children,
+        },
       };
     } catch (e) {
       throw refused(e);
@@ -156,7 +200,12 @@ function connectionAnswer(field: ConnectionField, rows: TreeRow[], paging: Pagin
   return out;
 }
 
-function partAnswer(part: ConnectionPart, con: ReturnType<typeof connection<never>>, rows: TreeRow[], paging: Paging): unknown {
+function partAnswer(
+  part: ConnectionPart,
+  con: ReturnType<typeof connection<never>>,
+  rows: TreeRow[],
+  paging: Paging,
+): unknown {
   switch (part.kind) {
     case 'typename':
       return part.name;
@@ -165,7 +214,13 @@ function partAnswer(part: ConnectionPart, con: ReturnType<typeof connection<neve
     case 'edges':
       return con.edges.map((edge, i) => {
         const out = record();
-        for (const f of part.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'cursor' ? edge.cursor : objectAnswer(f.object, rows[i]!, paging);
+        for (const f of part.fields)
+          out[f.key] =
+            f.kind === 'typename'
+              ? f.name
+              : f.kind === 'cursor'
+                ? edge.cursor
+                : objectAnswer(f.object, rows[i]!, paging);
         return out;
       });
     case 'pageInfo': {
@@ -182,7 +237,10 @@ function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Re
   const out = record();
   for (const f of object.fields) {
     if (f.kind === 'typename') out[f.key] = f.name;
-    else if (f.kind === 'leaf') out[f.key] = f.list ? leafList(f.read(row), f.type, f.nonNull, f.list.itemNonNull) : leaf(f.read(row), f.type, f.nonNull);
+    else if (f.kind === 'leaf')
+      out[f.key] = f.list
+        ? leafList(f.read(row), f.type, f.nonNull, f.list.itemNonNull)
+        : leaf(f.read(row), f.type, f.nonNull);
     else if (f.kind === 'sameRow') out[f.key] = objectAnswer(f.object, tree, paging);
     else if (f.kind === 'derived') out[f.key] = derivedAnswer(f.object, f.read(row), f.nonNull);
     else if (f.kind === 'one') out[f.key] = oneAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
@@ -198,12 +256,19 @@ function derivedAnswer(object: ObjectTemplate, value: unknown, nonNull: boolean)
     return null;
   }
   const out = record();
-  for (const f of object.fields) out[f.key] = f.kind === 'typename' ? f.name : f.kind === 'leaf' ? leaf(f.read(value as Row), f.type, f.nonNull) : undefined;
+  for (const f of object.fields)
+    out[f.key] =
+      f.kind === 'typename' ? f.name : f.kind === 'leaf' ? leaf(f.read(value as Row), f.type, f.nonNull) : undefined;
   return out;
 }
 
 /** A list of leaves as graphql-js completes it, item by item (anything but an array goes to graphql-js). */
-function leafList(value: unknown, type: { serialize(v: unknown): unknown }, nonNull: boolean, itemNonNull: boolean): unknown {
+function leafList(
+  value: unknown,
+  type: { serialize(v: unknown): unknown },
+  nonNull: boolean,
+  itemNonNull: boolean,
+): unknown {
   if (value === null || value === undefined) {
     if (nonNull) throw new NotPlanned('answer');
     return null;

@@ -3,7 +3,12 @@
 import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../../domain/fundamentals.js';
 import type { Importer } from '../importer.js';
 import { FISCAL_YEARS } from '../../domain/fiscal.js';
-import { balanceSheetKey, writeBalanceSheets, type BalanceSheetInput, type Timeframe } from '../../services/balance-sheet.js';
+import {
+  balanceSheetKey,
+  writeBalanceSheets,
+  type BalanceSheetInput,
+  type Timeframe,
+} from '../../services/balance-sheet.js';
 import * as f from '../record-fields.js';
 
 const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];

@@ -6,8 +6,20 @@
 // objects, else what is stored. Fields the legacy records do not name are ignored.
 import { FISCAL_PERIODS, FISCAL_YEARS } from '../../domain/fiscal.js';
 import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
-import { fundamentalKey, writeFundamentals, type FiscalPeriod, type FundamentalInput } from '../../services/fundamental.js';
-import { litigationInsight, mdnaInsight, riskFactorsInsight, type LitigationInsight, type MdnaInsight, type RiskFactorsInsight } from '../../domain/insights.js';
+import {
+  fundamentalKey,
+  writeFundamentals,
+  type FiscalPeriod,
+  type FundamentalInput,
+} from '../../services/fundamental.js';
+import {
+  litigationInsight,
+  mdnaInsight,
+  riskFactorsInsight,
+  type LitigationInsight,
+  type MdnaInsight,
+  type RiskFactorsInsight,
+} from '../../domain/insights.js';
 import type { Importer } from '../importer.js';
 import * as f from '../record-fields.js';
 
@@ -24,7 +36,12 @@ function symbolOf(rec: f.Rec): string {
   if (symbol !== undefined && ticker !== undefined && symbol !== ticker) {
     throw f.reject('symbol', `the same as ticker (${JSON.stringify(ticker)}) when a record has both`, symbol);
   }
-  const [field, value] = symbol !== undefined ? ['symbol', symbol] : ticker !== undefined ? ['ticker', ticker] : ['symbol (or ticker)', undefined];
+  const [field, value] =
+    symbol !== undefined
+      ? ['symbol', symbol]
+      : ticker !== undefined
+        ? ['ticker', ticker]
+        : ['symbol (or ticker)', undefined];
   return f.symbol(value, field);
 }
 
@@ -40,11 +57,17 @@ const count = (value: unknown, field: string) => f.integer(value, field, 0);
 function riskFactors(value: unknown): RiskFactorsInsight | null {
   if (value === null) return null;
   const r = f.object(value, 'risk_factors');
-  const worst = r.most_negative_risk === null || r.most_negative_risk === undefined ? null : f.object(r.most_negative_risk, 'risk_factors.most_negative_risk');
+  const worst =
+    r.most_negative_risk === null || r.most_negative_risk === undefined
+      ? null
+      : f.object(r.most_negative_risk, 'risk_factors.most_negative_risk');
   return {
     count: count(r.count, 'risk_factors.count'),
     topThemes: f.strings(r.top_themes, 'risk_factors.top_themes'),
-    averageSentimentScore: r.average_sentiment_score === null ? null : score(r.average_sentiment_score, 'risk_factors.average_sentiment_score'),
+    averageSentimentScore:
+      r.average_sentiment_score === null
+        ? null
+        : score(r.average_sentiment_score, 'risk_factors.average_sentiment_score'),
     mostNegativeRisk: worst && {
       heading: f.string(worst.heading, 'risk_factors.most_negative_risk.heading'),
       sentiment: score(worst.sentiment, 'risk_factors.most_negative_risk.sentiment'),
@@ -68,14 +91,23 @@ function mdna(value: unknown): MdnaInsight | null {
 function litigation(value: unknown): LitigationInsight | null {
   if (value === null) return null;
   const l = f.object(value, 'litigation_mentions');
-  return { count: count(l.count, 'litigation_mentions.count'), recentHeadings: f.strings(l.recent_headings, 'litigation_mentions.recent_headings') };
+  return {
+    count: count(l.count, 'litigation_mentions.count'),
+    recentHeadings: f.strings(l.recent_headings, 'litigation_mentions.recent_headings'),
+  };
 }
 
 /**
  * An insight group: computed from its text section when the record has one (not blank), else read
  * from the record's own object (null included), else undefined (the store keeps its own).
  */
-function insight<T>(rec: f.Rec, textField: string, objectField: string, fromText: (text: string) => T, fromObject: (value: unknown) => T | null): T | null | undefined {
+function insight<T>(
+  rec: f.Rec,
+  textField: string,
+  objectField: string,
+  fromText: (text: string) => T,
+  fromObject: (value: unknown) => T | null,
+): T | null | undefined {
   const text = f.optString(rec[textField], textField, 'filing');
   if (text !== null && text.trim() !== '') return fromText(text);
   return rec[objectField] === undefined ? undefined : fromObject(rec[objectField]);
@@ -94,7 +126,8 @@ export function parseFundamental(record: unknown): FundamentalInput {
   };
   for (const line of STATEMENT_LINES) {
     const value = rec[line];
-    row[columnOf(line)] = NULLABLE_LINES.has(line) && (value === null || value === undefined) ? null : amount(value, line);
+    row[columnOf(line)] =
+      NULLABLE_LINES.has(line) && (value === null || value === undefined) ? null : amount(value, line);
   }
   row.createdAt = f.optTimestamp(rec.created_at, 'created_at');
   row.updatedAt = f.optTimestamp(rec.updated_at, 'updated_at');

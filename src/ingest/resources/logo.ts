@@ -6,7 +6,10 @@ import * as f from '../record-fields.js';
 /** `logos.png` is read as a path (a `logos` object holding `png`); a flat `"logos.png"` key is taken too. */
 function image(rec: f.Rec, name: 'png' | 'svg' | 'thumbnail'): f.Rec {
   const nested = rec.logos;
-  const value = typeof nested === 'object' && nested !== null && !Array.isArray(nested) ? (nested as f.Rec)[name] : rec[`logos.${name}`];
+  const value =
+    typeof nested === 'object' && nested !== null && !Array.isArray(nested)
+      ? (nested as f.Rec)[name]
+      : rec[`logos.${name}`];
   return f.object(value, `logos.${name}`);
 }
 

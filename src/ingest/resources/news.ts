@@ -19,12 +19,18 @@ export function parseNews(record: unknown): NewsInput {
     catalyst: f.string(rec.catalyst, 'catalyst'),
     catalystCreated: f.boolean(rec.catalyst_created, 'catalyst_created'),
     // ids of press releases: kept as given, whether or not this database holds those releases
-    associatedPressReleases: f.array(rec.associated_press_releases, 'associated_press_releases').map((v, i) =>
-      f.integer(v, `associated_press_releases[${i}]`, 1),
-    ),
+    associatedPressReleases: f
+      .array(rec.associated_press_releases, 'associated_press_releases')
+      .map((v, i) => f.integer(v, `associated_press_releases[${i}]`, 1)),
     // kept as given (REST serves them whole): lists, and opaque JSON
-    associatedRatings: f.anyJson(f.array(rec.associated_ratings, 'associated_ratings'), 'associated_ratings') as Prisma.InputJsonValue[],
-    associatedTranscripts: f.anyJson(f.array(rec.associated_transcripts, 'associated_transcripts'), 'associated_transcripts') as Prisma.InputJsonValue[],
+    associatedRatings: f.anyJson(
+      f.array(rec.associated_ratings, 'associated_ratings'),
+      'associated_ratings',
+    ) as Prisma.InputJsonValue[],
+    associatedTranscripts: f.anyJson(
+      f.array(rec.associated_transcripts, 'associated_transcripts'),
+      'associated_transcripts',
+    ) as Prisma.InputJsonValue[],
     logoExists: f.boolean(rec.logo_exists, 'logo_exists'),
     logoThumbnailUrl: f.string(rec.logo_thumbnail_url, 'logo_thumbnail_url', 'url'),
     onAllTickers: f.boolean(rec.on_all_tickers, 'on_all_tickers'),
@@ -61,5 +67,11 @@ export const importer: PublishingImporter<NewsInput> = {
   // created_at is when the item was published: the route's newest-first order
   highWater: (row) => row.createdAt.toISOString(),
   // on its ticker, the one `news(symbol:)` lists it under
-  eventsOf: async (db, rows) => (await newsByNewsIds(db, rows.map((r) => r.newsId))).map((n) => [newsTopic(n.ticker), n] as const),
+  eventsOf: async (db, rows) =>
+    (
+      await newsByNewsIds(
+        db,
+        rows.map((r) => r.newsId),
+      )
+    ).map((n) => [newsTopic(n.ticker), n] as const),
 };

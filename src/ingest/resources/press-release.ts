@@ -26,7 +26,9 @@ const TEXT = {
 
 export function parsePressRelease(record: unknown): PressReleaseInput {
   const rec = f.record(record);
-  const text = Object.fromEntries(Object.entries(TEXT).map(([column, [key, kind]]) => [column, f.string(rec[key], key, kind)])) as Record<keyof typeof TEXT, string>;
+  const text = Object.fromEntries(
+    Object.entries(TEXT).map(([column, [key, kind]]) => [column, f.string(rec[key], key, kind)]),
+  ) as Record<keyof typeof TEXT, string>;
   return {
     wireDataId: f.nonEmpty(rec.WireDataID, 'WireDataID'),
     ...text,
@@ -47,9 +49,13 @@ export function parsePressRelease(record: unknown): PressReleaseInput {
       vendorxExchCode: f.string(s.vendorx_exch_code, `${at}.vendorx_exch_code`),
     })),
     // the route serves `{ organization }` of each contact, so that is what is kept
-    contacts: f.objects(rec.Contacts, 'Contacts', (c, at) => ({ organization: f.string(c.organization, `${at}.organization`) })),
+    contacts: f.objects(rec.Contacts, 'Contacts', (c, at) => ({
+      organization: f.string(c.organization, `${at}.organization`),
+    })),
     mediaAssets: f.anyJson(rec.MediaAssets, 'MediaAssets') as Prisma.JsonValue,
-    raw: (rec.Raw === undefined || rec.Raw === null ? {} : f.anyJson(f.object(rec.Raw, 'Raw'), 'Raw')) as Prisma.JsonObject,
+    raw: (rec.Raw === undefined || rec.Raw === null
+      ? {}
+      : f.anyJson(f.object(rec.Raw, 'Raw'), 'Raw')) as Prisma.JsonObject,
     createdAt: f.optTimestamp(rec.CreatedAt, 'CreatedAt'),
     updatedAt: f.optTimestamp(rec.UpdatedAt, 'UpdatedAt'),
   };
@@ -64,5 +70,11 @@ export const importer: PublishingImporter<PressReleaseInput> = {
   write: writePressReleases,
   highWater: (row) => row.publishTime.toISOString(),
   // one topic for all: a subscriber asks for any of several tickers, or for every release
-  eventsOf: async (db, rows) => (await pressReleasesByWireIds(db, rows.map((r) => r.wireDataId))).map((r) => [PRESS_RELEASE_TOPIC, r] as const),
+  eventsOf: async (db, rows) =>
+    (
+      await pressReleasesByWireIds(
+        db,
+        rows.map((r) => r.wireDataId),
+      )
+    ).map((r) => [PRESS_RELEASE_TOPIC, r] as const),
 };

@@ -2,7 +2,16 @@
 import { quoteTopic } from '../../runtime/events.js';
 import { writeQuotes, type Quote } from '../../services/quote.js';
 import type { PublishingImporter } from '../importer.js';
-import { conditionsField, intField, numberField, objectRecord, symbolField, tickRecordsOf, timestampHighWater, uint64Field } from './tick.js';
+import {
+  conditionsField,
+  intField,
+  numberField,
+  objectRecord,
+  symbolField,
+  tickRecordsOf,
+  timestampHighWater,
+  uint64Field,
+} from './tick.js';
 
 export const importer: PublishingImporter<Quote> = {
   resource: 'quotes',

@@ -10,28 +10,64 @@ type Kind = 'string' | 'date' | 'timestamp' | 'integer' | 'bigint' | 'cik';
 /** The optional document keys by kind; each column is the camelCase of the key's last segment. */
 const OPTIONAL: Record<Kind, readonly string[]> = {
   string: [
-    'classification.gics', 'classification.gics_code', 'classification.market_sector', 'classification.security_description',
-    'classification.security_type', 'classification.security_type2', 'classification.sic_code', 'classification.sic_description',
-    'company_info.address.address1', 'company_info.address.city', 'company_info.address.postal_code', 'company_info.address.state',
-    'company_info.description', 'company_info.homepage_url', 'company_info.phone_number',
-    'exchange_info.exchange_country', 'exchange_info.exchange_name', 'exchange_info.vendory_exchange_code', 'exchange_info.vendory_ticker',
-    'exchange_info.vendorx_exchange_code', 'exchange_info.vendorx_exchange_name',
-    'identifiers.cusip', 'identifiers.figi_composite', 'identifiers.figi_share_class', 'identifiers.isin', 'identifiers.opol',
-    'identifiers.permid', 'identifiers.ric',
-    'ticker_meta.currency_name', 'ticker_meta.locale', 'ticker_meta.market', 'ticker_meta.primary_exchange', 'ticker_meta.ticker',
-    'ticker_meta.ticker_root', 'ticker_meta.type',
+    'classification.gics',
+    'classification.gics_code',
+    'classification.market_sector',
+    'classification.security_description',
+    'classification.security_type',
+    'classification.security_type2',
+    'classification.sic_code',
+    'classification.sic_description',
+    'company_info.address.address1',
+    'company_info.address.city',
+    'company_info.address.postal_code',
+    'company_info.address.state',
+    'company_info.description',
+    'company_info.homepage_url',
+    'company_info.phone_number',
+    'exchange_info.exchange_country',
+    'exchange_info.exchange_name',
+    'exchange_info.vendory_exchange_code',
+    'exchange_info.vendory_ticker',
+    'exchange_info.vendorx_exchange_code',
+    'exchange_info.vendorx_exchange_name',
+    'identifiers.cusip',
+    'identifiers.figi_composite',
+    'identifiers.figi_share_class',
+    'identifiers.isin',
+    'identifiers.opol',
+    'identifiers.permid',
+    'identifiers.ric',
+    'ticker_meta.currency_name',
+    'ticker_meta.locale',
+    'ticker_meta.market',
+    'ticker_meta.primary_exchange',
+    'ticker_meta.ticker',
+    'ticker_meta.ticker_root',
+    'ticker_meta.type',
   ],
   date: ['company_info.list_date'],
   timestamp: ['ticker_meta.last_updated_utc'],
   integer: ['company_info.total_employees', 'financials.round_lot'],
-  bigint: ['financials.market_cap', 'financials.share_class_shares_outstanding', 'financials.weighted_shares_outstanding'],
+  bigint: [
+    'financials.market_cap',
+    'financials.share_class_shares_outstanding',
+    'financials.weighted_shares_outstanding',
+  ],
   cik: ['identifiers.cik'],
 };
 
 /** The optional text keys that are not short. */
-const TEXT_KINDS: Readonly<Record<string, TextKind>> = { 'company_info.description': 'long', 'company_info.homepage_url': 'url' };
+const TEXT_KINDS: Readonly<Record<string, TextKind>> = {
+  'company_info.description': 'long',
+  'company_info.homepage_url': 'url',
+};
 
-const columnOf = (key: string) => key.split('.').at(-1)!.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const columnOf = (key: string) =>
+  key
+    .split('.')
+    .at(-1)!
+    .replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function optional(kind: Kind, value: unknown, key: string): unknown {
   switch (kind) {
@@ -57,8 +93,12 @@ export function parseSecurity(record: unknown): SecurityInput {
   const figi = f.nonEmpty(doc['identifiers.figi'], 'identifiers.figi');
   const mic = f.string(doc['exchange_info.mic_code'], 'exchange_info.mic_code');
   const id = f.string(doc.id, 'id');
-  if (id !== `${figi}_${mic}`) throw f.reject('id', `<identifiers.figi>_<exchange_info.mic_code> (${JSON.stringify(`${figi}_${mic}`)})`, id);
-  const isinHistory = doc.isin_history === undefined || doc.isin_history === null ? null : f.anyJson(f.strings(doc.isin_history, 'isin_history'), 'isin_history');
+  if (id !== `${figi}_${mic}`)
+    throw f.reject('id', `<identifiers.figi>_<exchange_info.mic_code> (${JSON.stringify(`${figi}_${mic}`)})`, id);
+  const isinHistory =
+    doc.isin_history === undefined || doc.isin_history === null
+      ? null
+      : f.anyJson(f.strings(doc.isin_history, 'isin_history'), 'isin_history');
   const row: Record<string, unknown> = {
     id,
     figi,
@@ -82,9 +122,12 @@ function recordsOf(body: unknown): unknown[] | null {
   if (Array.isArray(body)) return body;
   if (typeof body !== 'object' || body === null) return null;
   const data = (body as { data?: unknown }).data;
-  const hits = typeof data === 'object' && data !== null ? (data as { hits?: unknown }).hits : (body as { hits?: unknown }).hits;
+  const hits =
+    typeof data === 'object' && data !== null ? (data as { hits?: unknown }).hits : (body as { hits?: unknown }).hits;
   if (!Array.isArray(hits)) return null;
-  return hits.map((h: unknown) => (typeof h === 'object' && h !== null && 'document' in h ? (h as { document: unknown }).document : h));
+  return hits.map((h: unknown) =>
+    typeof h === 'object' && h !== null && 'document' in h ? (h as { document: unknown }).document : h,
+  );
 }
 
 export const importer: Importer<SecurityInput> = {

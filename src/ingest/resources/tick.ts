@@ -8,7 +8,8 @@ const MAX_INT64 = 9_223_372_036_854_775_807n;
 
 export type Fields = Record<string, unknown>;
 
-const shown = (v: unknown) => (typeof v === 'bigint' ? v.toString() : v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 60) ?? String(v));
+const shown = (v: unknown) =>
+  typeof v === 'bigint' ? v.toString() : v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 60) ?? String(v));
 
 export function objectRecord(record: unknown, noun: string): Fields {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
@@ -36,7 +37,11 @@ export function tickRecordsOf(body: unknown, path: 'trades' | 'quotes'): unknown
   }
   const symbol = envelopeSymbol(envelope, path);
   if (symbol === undefined) return envelope.results;
-  return envelope.results.map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) && (r as Fields).symbol === undefined ? { ...(r as Fields), symbol } : r));
+  return envelope.results.map((r) =>
+    r !== null && typeof r === 'object' && !Array.isArray(r) && (r as Fields).symbol === undefined
+      ? { ...(r as Fields), symbol }
+      : r,
+  );
 }
 
 function envelopeSymbol(envelope: Fields, path: string): string | undefined {
@@ -54,8 +59,12 @@ function envelopeSymbol(envelope: Fields, path: string): string | undefined {
 export function symbolField(r: Fields, noun: string): string {
   const v = r.symbol;
   // the remedy is in the reason: every record of a saved last page (no next_url) is rejected for it
-  if (v === undefined) throw new RejectError(`symbol: missing; one symbol's listing (GET /stocks/v3/${noun}s/{symbol}) leaves it out of its records: pass --symbol SYMBOL`);
-  if (typeof v !== 'string') throw new RejectError(`symbol: must be a string of 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
+  if (v === undefined)
+    throw new RejectError(
+      `symbol: missing; one symbol's listing (GET /stocks/v3/${noun}s/{symbol}) leaves it out of its records: pass --symbol SYMBOL`,
+    );
+  if (typeof v !== 'string')
+    throw new RejectError(`symbol: must be a string of 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
   const s = normalizeSymbol(v);
   if (s === undefined) throw new RejectError(`symbol: must be 1 to 20 characters from A-Z 0-9 . -, got ${shown(v)}`);
   return s;
@@ -69,13 +78,15 @@ export function uint64Field(r: Fields, name: string): bigint {
     return v;
   }
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) {
-    if (!Number.isSafeInteger(v)) throw new RejectError(`${name}: ${v} was rounded beyond 2^53 before it got here; parse JSON with parseJsonExact`);
+    if (!Number.isSafeInteger(v))
+      throw new RejectError(`${name}: ${v} was rounded beyond 2^53 before it got here; parse JSON with parseJsonExact`);
     return BigInt(v);
   }
   throw new RejectError(`${name}: must be a non-negative integer, got ${shown(v)}`);
 }
 
-const isInt32 = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647;
+const isInt32 = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647;
 
 export function intField(r: Fields, name: string): number {
   const v = r[name];
@@ -102,7 +113,8 @@ export function stringField(r: Fields, name: string): string {
 export function conditionsField(r: Fields): number[] {
   const v = r.conditions;
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || !v.every(isInt32)) throw new RejectError(`conditions: must be an array of 32-bit integers, got ${shown(v)}`);
+  if (!Array.isArray(v) || !v.every(isInt32))
+    throw new RejectError(`conditions: must be an array of 32-bit integers, got ${shown(v)}`);
   return f.array(v, 'conditions', 'conditions') as number[];
 }
 

@@ -3,7 +3,17 @@ import { tradeTopic } from '../../runtime/events.js';
 import { recomputeDerivedMetrics } from '../../services/fundamental.js';
 import { writeTrades, type Trade } from '../../services/trade.js';
 import type { PublishingImporter } from '../importer.js';
-import { conditionsField, intField, numberField, objectRecord, stringField, symbolField, tickRecordsOf, timestampHighWater, uint64Field } from './tick.js';
+import {
+  conditionsField,
+  intField,
+  numberField,
+  objectRecord,
+  stringField,
+  symbolField,
+  tickRecordsOf,
+  timestampHighWater,
+  uint64Field,
+} from './tick.js';
 
 export const importer: PublishingImporter<Trade> = {
   resource: 'trades',
@@ -26,7 +36,8 @@ export const importer: PublishingImporter<Trade> = {
   async write(db, rows) {
     const written = await writeTrades(db, rows);
     // derived metrics (pe_ratio, fcf_yield ...) follow the latest price
-    if (written.inserted + written.updated > 0) await recomputeDerivedMetrics(db, [...new Set(rows.map((t) => t.symbol))]);
+    if (written.inserted + written.updated > 0)
+      await recomputeDerivedMetrics(db, [...new Set(rows.map((t) => t.symbol))]);
     return written;
   },
   highWater: (t) => timestampHighWater(t.sipTimestamp),
