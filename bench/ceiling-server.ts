@@ -7,7 +7,6 @@
 //
 // Not run by `npm run bench -- ceiling-server` on purpose: without DATABASE_URL and PORT it exits.
 import { createServer } from 'node:http';
-import os from 'node:os';
 import pg from 'pg';
 import { parsePostgresUrl } from '../src/config.js';
 

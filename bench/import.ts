@@ -84,11 +84,11 @@ const file = path.join(dir, 'trades.ndjson');
   for (const t of trades(ROWS)) {
     buf.push(recordOf(t));
     if (buf.length === 10_000) {
-      fs.writeSync(out, buf.join('\n') + '\n');
+      fs.writeSync(out, `${buf.join('\n')}\n`);
       buf = [];
     }
   }
-  if (buf.length) fs.writeSync(out, buf.join('\n') + '\n');
+  if (buf.length) fs.writeSync(out, `${buf.join('\n')}\n`);
   fs.closeSync(out);
 }
 const fileMb = fs.statSync(file).size / 1e6;

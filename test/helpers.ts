@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { inject, it } from 'vitest';
+import { inject } from 'vitest';
 import { loadConfig, parsePostgresUrl, type Config, type DatabaseConfig } from '../src/config.js';
 import { templateSchema } from './global-setup.js';
 

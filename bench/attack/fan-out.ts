@@ -124,7 +124,7 @@ function importTrades(
       `{"symbol":"${SYMBOL}","conditions":[12],"exchange":4,"id":"f${i}","price":${100 + (i % 100) / 100},"sequence_number":${first + BigInt(i)},"sip_timestamp":${sip + BigInt(i) * 1000n},"size":${1 + (i % 500)},"tape":3}`,
     );
   }
-  child.stdin!.end(lines.join('\n') + '\n');
+  child.stdin!.end(`${lines.join('\n')}\n`);
   return new Promise((resolve) =>
     child.on('exit', (code) => resolve({ code, ms: Math.round(performance.now() - t0), output })),
   );

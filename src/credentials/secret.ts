@@ -19,7 +19,7 @@ export function withSigningSecret(config: Readonly<Config>): Readonly<Config> {
     secret = randomBytes(48).toString('base64url');
     // wx: if another process created it first, use theirs
     try {
-      fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+      fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     } catch {
       secret = fs.readFileSync(file, 'utf8').trim();
     }

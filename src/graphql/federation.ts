@@ -2,7 +2,7 @@
 // representations of any shape, and throws a plain Error (answered as INTERNAL) for one it cannot
 // place, failing all of them. Here the count is decided before anything runs, and each
 // representation is checked, and fails, alone (docs/federation.md).
-import { type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { AppError } from '../errors.js';
 
 /** Representations one `_entities` may carry: each is a lookup, batched by the loaders. */

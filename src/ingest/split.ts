@@ -193,8 +193,7 @@ class ArraySplitter {
         text: rest,
         line: this.startLine || this.line,
         index: this.index,
-        error:
-          'the input ended inside the JSON array' + (rest ? ` (element ${JSON.stringify(rest.slice(0, 40))})` : ''),
+        error: `the input ended inside the JSON array${rest ? ` (element ${JSON.stringify(rest.slice(0, 40))})` : ''}`,
       });
     }
     return out;

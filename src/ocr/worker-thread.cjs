@@ -7,6 +7,6 @@ globalThis.fetch = async (url) => {
 // An exception escaping in this thread would reach the main thread as an 'error' event that
 // tesseract.js does not listen for, and end the process; logged here, its job times out instead.
 process.on('uncaughtException', (e) => {
-  console.error(JSON.stringify({ level: 'error', msg: `OCR worker thread: ${String((e && e.stack) || e)}` }));
+  console.error(JSON.stringify({ level: 'error', msg: `OCR worker thread: ${String(e?.stack || e)}` }));
 });
 require('tesseract.js/src/worker-script/node/index.js');

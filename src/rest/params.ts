@@ -48,7 +48,7 @@ export type ParamValues<S extends ParamSpecs> = {
 export function badParam(name: string, rule: string, value: string): AppError {
   return new AppError(
     'BAD_REQUEST',
-    `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`,
+    `parameter ${name} must be ${rule}; got ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)}`,
   );
 }
 

@@ -1,10 +1,10 @@
 import { ratingAtPage, type Rating } from '../services/rating.js';
 import { holdRows } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
-import { arr, bool, int, object, str, timestamp, type JsonSchema } from './json-schema.js';
+import { bool, int, object, str, timestamp } from './json-schema.js';
 import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, MAX_PAGE } from './page-number.js';
-import { json, type Route } from './route.js';
+import type { Route } from './route.js';
 
 const FREE_TEXT_MAX = 200;
 

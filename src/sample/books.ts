@@ -2,7 +2,7 @@
  * A company's books at a period end and the two shapes they are published in: the fundamentals'
  * balance-sheet lines and the balance-sheet resource's amounts (src/domain/fundamentals.ts).
  */
-import { BALANCE_SHEET, type BalanceSheetAmount } from '../domain/fundamentals.js';
+import type { BALANCE_SHEET, BalanceSheetAmount } from '../domain/fundamentals.js';
 import { neg } from './amounts.js';
 
 /**

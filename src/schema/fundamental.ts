@@ -10,7 +10,6 @@ import {
   NULLABLE_LINES,
   type StatementLine,
 } from '../domain/fundamentals.js';
-import { AppError } from '../errors.js';
 import { keyedPage, pageByKey } from '../graphql/loaders.js';
 import { children } from '../graphql/plan/declare.js';
 import {

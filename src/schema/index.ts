@@ -41,10 +41,10 @@ export function subgraphSchema(): GraphQLSchema {
 
 /** The SDL committed as schema.graphql: sorted, so diffs show real changes only. */
 export function printedSchema(): string {
-  return printSchema(lexicographicSortSchema(schema)) + '\n';
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
 }
 
 /** The subgraph's SDL, sorted as schema.graphql is (`_service { sdl }` answers the same types in build order): `npm run --silent schema -- --subgraph`. */
 export function printedSubgraph(): string {
-  return printSubgraphSchema(lexicographicSortSchema(subgraphSchema())) + '\n';
+  return `${printSubgraphSchema(lexicographicSortSchema(subgraphSchema()))}\n`;
 }

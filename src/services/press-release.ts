@@ -277,7 +277,7 @@ function children(pressReleaseId: number, row: PressReleaseInput) {
   };
 }
 
-async function insertChildren(tx: Tx, db: Db, rows: { id: number; row: PressReleaseInput }[]): Promise<void> {
+async function insertChildren(tx: Tx, rows: { id: number; row: PressReleaseInput }[]): Promise<void> {
   const all = rows.map(({ id, row }) => children(id, row));
   await insertRows(
     tx,
@@ -343,7 +343,7 @@ export function writePressReleases(
       }
       const created = await insertRows(tx, 'PressRelease', without.map(releaseRow), ['id', 'wireDataId']);
       const byWire = new Map(without.map((row) => [row.wireDataId, row]));
-      await insertChildren(tx, db, [
+      await insertChildren(tx, [
         ...withId,
         ...created.map((c) => ({ id: c.id as number, row: byWire.get(c.wireDataId as string)! })),
       ]);
@@ -360,7 +360,6 @@ export function writePressReleases(
       await tx.pressReleaseSecurity.deleteMany({ where: { pressReleaseId: { in: ids } } });
       await insertChildren(
         tx,
-        db,
         changes.map((c) => ({ id: c.stored.id, row: c.row })),
       );
     },

@@ -52,7 +52,7 @@ function conditionsSql(c: RatingConditions): Prisma.Sql[] {
   return out;
 }
 
-function ratingList(db: Db, filter: RatingFilter): SortedList<Rating> {
+function ratingList(filter: RatingFilter): SortedList<Rating> {
   const filters = conditionsSql(filter);
   if (filter.id !== undefined) filters.push(Prisma.sql`"id" = ${filter.id}`);
   if (filter.symbols) filters.push(anyOf('"ticker"', filter.symbols));
@@ -61,12 +61,12 @@ function ratingList(db: Db, filter: RatingFilter): SortedList<Rating> {
 
 /** One keyset page of the ratings matching `filter`, newest first, with a lazy total count. */
 export function ratingPage(db: Db, filter: RatingFilter, args: KeysetArgs): Promise<Page<Rating>> {
-  return keysetPage(db, ratingList(db, filter), args);
+  return keysetPage(db, ratingList(filter), args);
 }
 
 /** Page `page` of the ratings matching `filter`, in the order of `ratingPage`, and their number. */
 export function ratingAtPage(db: Db, filter: RatingFilter, args: PageNumberArgs): Promise<NumberedPage<Rating>> {
-  return numberedPage(db, ratingList(db, filter), args);
+  return numberedPage(db, ratingList(filter), args);
 }
 
 /** Each ticker's ratings that meet `conditions`, newest first: a keyed list (services/paging.ts), and a row tree's level (graphql/plan/). */

@@ -53,7 +53,7 @@ function termRows(rows: readonly SecurityText[]): Record<string, unknown>[] {
   return out;
 }
 
-async function replaceTerms(tx: Tx, db: Db, rows: readonly SecurityText[]): Promise<void> {
+async function replaceTerms(tx: Tx, rows: readonly SecurityText[]): Promise<void> {
   // The version first: a term written outside a write of "Security" (a seed, a rebuild) must make
   // the vocabularies built before it stale too; and every writer of terms takes the version row's
   // lock first (an import holds it from its write of "Security"), so two never deadlock.
@@ -73,10 +73,10 @@ async function replaceTerms(tx: Tx, db: Db, rows: readonly SecurityText[]): Prom
  */
 export async function writeSecurityTerms(db: Db, rows: readonly SecurityText[], tx?: Tx): Promise<void> {
   if (rows.length === 0) return;
-  if (tx) return replaceTerms(tx, db, rows);
+  if (tx) return replaceTerms(tx, rows);
   for (let start = 0; start < rows.length; start += WRITE_CHUNK) {
     const chunk = rows.slice(start, start + WRITE_CHUNK);
-    await db.prisma.$transaction((t) => replaceTerms(t, db, chunk), TRANSACTION);
+    await db.prisma.$transaction((t) => replaceTerms(t, chunk), TRANSACTION);
   }
 }
 

@@ -218,7 +218,7 @@ function corpus(database: string): Ask[] {
       path: '/graphql?query=%7B__typename%7D',
       headers: { 'x-api-key': 'demo-enterprise' },
     },
-    { name: 'a query string', path: '/graphql?documentId=' + PERSISTED[0]![0], ...json({}) },
+    { name: 'a query string', path: `/graphql?documentId=${PERSISTED[0]![0]}`, ...json({}) },
     { name: 'preflight', method: 'OPTIONS', headers: { origin: LISTED, 'access-control-request-method': 'POST' } },
   ];
 }

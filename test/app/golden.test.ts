@@ -277,7 +277,7 @@ describe.each(testDatabases())('the golden answers on $name', (tdb) => {
         }
       }
       fs.mkdirSync(DIR, { recursive: true });
-      fs.writeFileSync(file, JSON.stringify({ requests: asked, answers }, null, 1) + '\n');
+      fs.writeFileSync(file, `${JSON.stringify({ requests: asked, answers }, null, 1)}\n`);
     }
     const golden = JSON.parse(fs.readFileSync(file, 'utf8')) as { requests: GoldenRequest[]; answers: GoldenAnswer[] };
     expect(golden.requests.length).toBeGreaterThan(50);

@@ -26,7 +26,7 @@ const WAIT_MS = 15_000;
 
 /** The text of one of GraphiQL's Monaco editors as it shows it (Monaco draws spaces as U+00A0). */
 const editorText = (page: Page, selector: string) =>
-  page.$eval(selector, (e) => (e as HTMLElement).innerText.replace(/\u00a0/g, ' '));
+  page.$eval(selector, (e) => (e as HTMLElement).textContent.replace(/\u00a0/g, ' '));
 
 /** GET `rawPath` as sent, over a socket: no client normalizes its `..` first. */
 function rawGet(

@@ -33,7 +33,7 @@ const perDb = (runs: number) => Math.max(100, Math.round(runs / dbs.length));
 const key = fc.oneof(
   { weight: 12, arbitrary: fc.constant('demo-enterprise') },
   { weight: 3, arbitrary: fc.constantFrom('demo-pro', 'demo-free') },
-  { weight: 2, arbitrary: fc.constantFrom(null, 'not-a-key', 'mdg_' + 'x'.repeat(40)) },
+  { weight: 2, arbitrary: fc.constantFrom(null, 'not-a-key', `mdg_${'x'.repeat(40)}`) },
 );
 const SYMBOLS = ['NVLX', 'ORBT', 'nvlx', 'ZZZZ', 'BRK.B', 'A-B'];
 

@@ -3,7 +3,7 @@
 // PUBLIC_URL, and serves only with one; elsewhere the request's own origin stands in.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App } from '../../src/app.js';
+import type { App } from '../../src/app.js';
 import { apiKeyPrefix, hashApiKey } from '../../src/credentials/apikeys.js';
 import { checkServingConfig, loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/domain/env-values.js';

@@ -102,7 +102,7 @@ describe.each(testDatabases())('no secrets in logs on $name', (tdb) => {
     });
     const tokens = expectSessionCookies(first);
     secrets.add(tokens.access).add(tokens.refresh);
-    const tampered = tokens.access.slice(0, -4) + 'AAAA';
+    const tampered = `${tokens.access.slice(0, -4)}AAAA`;
     secrets.add(tampered);
 
     for (const [, app] of apps) {

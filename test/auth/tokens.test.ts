@@ -262,7 +262,7 @@ describe.each(testDatabases())('JWT rules on $name', (tdb) => {
       'eyJhbGciOiJIUzI1NiJ9..',
       '...',
       'eyJ.eyJ.eyJ',
-      b64url('{') + '.' + b64url('{') + '.x',
+      `${b64url('{')}.${b64url('{')}.x`,
     ]) {
       await expectRefused(token);
     }

@@ -94,7 +94,7 @@ describe('record-fields: text, lists and JSON within their limits', () => {
 describe('insights computed from filing text', () => {
   it('keep their headings short: a longer one is cut at a word and ends with an ellipsis', () => {
     const sentence = (word: string) =>
-      `${`${word} `.repeat(Math.ceil(280 / (word.length + 1)))}`.slice(0, 279).trimEnd() + '.';
+      `${`${`${word} `.repeat(Math.ceil(280 / (word.length + 1)))}`.slice(0, 279).trimEnd()}.`;
     // two headings (one-sentence paragraphs over a body) of 280 characters, and a bullet whose first sentence is longer
     const text = [
       sentence('Supplier'),

@@ -85,7 +85,7 @@ describe.each(testDatabases())('GraphQL ratings on $name', (tdb) => {
       expect(got.nodes.map((n) => n.ratingId)).toEqual(want.slice(0, 100).map((r) => r.id));
     }
     expect(await ratingsQuery({ id: sample.id })).toEqual({ totalCount: 1, nodes: [answer(sample)] });
-    expect(await ratingsQuery({ firm: sample.firm.toUpperCase() + ' X' })).toEqual({ totalCount: 0, nodes: [] });
+    expect(await ratingsQuery({ firm: `${sample.firm.toUpperCase()} X` })).toEqual({ totalCount: 0, nodes: [] });
   });
 
   it('filters by creation time with inclusive bounds, combined with other conditions', async () => {

@@ -13,9 +13,9 @@ import { attachWebSocket } from '../../src/graphql/ws.js';
 
 /** NDJSON with bigints written as bare digits, as a vendor's feed carries 19-digit timestamps. */
 export const ndjson = (records: object[]) =>
-  records
+  `${records
     .map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `#${v}#` : v)).replace(/"#(\d+)#"/g, '$1'))
-    .join('\n') + '\n';
+    .join('\n')}\n`;
 
 export const SIP = 1_795_208_399_869_397_596n; // 19 digits: no double holds it
 export const SEQ = 9_007_199_254_740_993n; // 2^53 + 1

@@ -331,7 +331,7 @@ describe.each(testDatabases())('subscriptions on $name', (tdb) => {
       'subscription { newsAdded(symbol: "NVLX") { newsItemId ticker headline type securities { ticker mic } } }';
     const stream = await subscribe(query, 'demo-free');
     const overGet = await sse(
-      async (url, init) =>
+      async (url, _init) =>
         app.fetch(`${url}?${new URLSearchParams({ query, apikey: 'demo-free' })}`, {
           headers: { accept: 'text/event-stream' },
         }),

@@ -27,7 +27,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 let fileNo = 0;
 function file(lines: string[] | string): string {
   const f = path.join(tmp, `input-${++fileNo}.json`);
-  fs.writeFileSync(f, typeof lines === 'string' ? lines : lines.join('\n') + '\n');
+  fs.writeFileSync(f, typeof lines === 'string' ? lines : `${lines.join('\n')}\n`);
   return f;
 }
 

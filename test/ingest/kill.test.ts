@@ -31,7 +31,7 @@ const file = path.join(dir, 'trades.ndjson');
         `"sequence_number":${9_007_199_254_740_000n + BigInt(Math.floor(i / 20))},"sip_timestamp":${1_795_208_399_000_000_000n + BigInt(i) * 7_919n},"size":${1 + (i % 500)},"tape":${1 + (s % 3)}}`,
     );
   }
-  fs.writeFileSync(file, lines.join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

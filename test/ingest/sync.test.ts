@@ -340,9 +340,9 @@ describe('sync sends the key only to the origin of --from', () => {
     expect(lines.filter((l) => l.includes('ECONNREFUSED'))).toHaveLength(3);
     expect(lines.filter((l) => l.startsWith('  retrying'))).toEqual([
       expect.stringMatching(
-        /^  retrying in \d+ ms \(attempt 2 of 3\): GET \/api\/v1\/logos\?.* failed: cannot reach .*\(ECONNREFUSED\)$/,
+        /^ {2}retrying in \d+ ms \(attempt 2 of 3\): GET \/api\/v1\/logos\?.* failed: cannot reach .*\(ECONNREFUSED\)$/,
       ),
-      expect.stringMatching(/^  retrying in \d+ ms \(attempt 3 of 3\)$/),
+      expect.stringMatching(/^ {2}retrying in \d+ ms \(attempt 3 of 3\)$/),
     ]);
     expect(lines.at(-1)).toBe(`stopped: ${refused}; not tried: ratings, news`);
   });
@@ -408,8 +408,8 @@ describe('sync sends the key only to the origin of --from', () => {
     // per rule: its first record in full, then the count; 4 lines for 5 records, not 5
     expect(rejected.filter((l) => l.startsWith('  logos: rejected a record: '))).toHaveLength(2);
     expect(rejected.filter((l) => / of 5 records rejected: /.test(l))).toEqual([
-      expect.stringMatching(/^  logos: 3 of 5 records rejected: .* \(the first at record 1 fetched\)$/),
-      expect.stringMatching(/^  logos: 2 of 5 records rejected: .* \(the first at record 4 fetched\)$/),
+      expect.stringMatching(/^ {2}logos: 3 of 5 records rejected: .* \(the first at record 1 fetched\)$/),
+      expect.stringMatching(/^ {2}logos: 2 of 5 records rejected: .* \(the first at record 4 fetched\)$/),
     ]);
   });
 

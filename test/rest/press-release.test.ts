@@ -219,7 +219,7 @@ describe.each(testDatabases())('REST press releases on $name', (tdb) => {
     ).flat();
     expect(both).toEqual(want.slice(1).map((x) => x.wireDataId));
     const offset = (
-      await allPages(`from=${encodeURIComponent(mid.toISOString().slice(0, 19) + '+02:00')}`, 100)
+      await allPages(`from=${encodeURIComponent(`${mid.toISOString().slice(0, 19)}+02:00`)}`, 100)
     ).flat();
     expect(offset).toEqual(
       all

@@ -154,14 +154,12 @@ describe.each(testDatabases())('search by name with typos on $name', (tdb) => {
     const words = fc.oneof(
       {
         weight: 3,
-        arbitrary: fc
-          .constantFrom(...rows)
-          .chain((r) =>
-            fc.array(edited(fc.constantFrom(symbolTerm(r.symbol), ...nameTerms(r.name))), {
-              minLength: 1,
-              maxLength: 3,
-            }),
-          ),
+        arbitrary: fc.constantFrom(...rows).chain((r) =>
+          fc.array(edited(fc.constantFrom(symbolTerm(r.symbol), ...nameTerms(r.name))), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+        ),
       },
       { weight: 1, arbitrary: fc.array(edited(anyWord), { minLength: 1, maxLength: 3 }) },
     );

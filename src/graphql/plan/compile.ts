@@ -141,7 +141,7 @@ export function planDocument(
 ): PlanTemplate | string {
   try {
     const operation = getOperationAST(document, operationName);
-    if (!operation || operation.operation !== 'query') return 'not a query';
+    if (operation?.operation !== 'query') return 'not a query';
     if (operation.directives?.length) return 'directives';
     const compiler = new Compiler(document);
     const query = schema.getQueryType()!;

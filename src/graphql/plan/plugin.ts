@@ -38,7 +38,7 @@ export function usePlannedExecution(fallbacks: Fallbacks): Plugin {
     }
   };
   return {
-    onExecute({ args, executeFn, setExecuteFn }) {
+    onExecute({ executeFn, setExecuteFn }) {
       // the plan of the document executed, which a plugin after this one may have rewritten: the
       // response cache (graphql/cache.ts) adds the fields it finds each record's type and id in,
       // and keeps nothing of an answer without them (test/graphql/plan.test.ts)
