@@ -3,13 +3,14 @@
 // its parent's row (Pothos `expose*`, found without a declaration) or declares one of these. Each
 // helper below gives a field's options whole, `{ resolve, extensions }`, so a field is one
 // expression: the resolver is made from the same declaration as the plan (sameRow, computed,
-// children, firstOf, one, many: the same level read for the resolver's batch), or given beside
-// it in the same call (rootOne, root; test/graphql/plan.test.ts compares the answers byte for byte).
+// children, firstOf, one, many, rootOne: the same level read for the resolver's batch), or, for a
+// root connection whose answer carries more than its level (`root`), given beside it in the same
+// call (test/graphql/plan.test.ts compares the two answers byte for byte).
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { keyedLevel, type Direction, type KeyedList, type KeysetArgs, type Ordering } from '../../db/keyset.js';
 import type { KeyType, TreeLevel } from '../../db/tree.js';
-import { levelRowsUnder } from '../../services/levels.js';
+import { levelRows, levelRowsUnder } from '../../services/levels.js';
 import { connection } from '../connection.js';
 import { keyedPage, loaderName } from '../loaders.js';
 
@@ -181,13 +182,20 @@ export function many<Parent, A, Value>(keys: Readonly<Record<string, KeyType>>, 
   };
 }
 
-/** The field options of a root field answering one row or null (see RootOnePlan), and its resolver. */
+/**
+ * The field options of a root field answering one row or null (see RootOnePlan): the first row of
+ * its level, read by the resolver as by the planner; where the level is undefined (arguments it
+ * does not describe), `fallback` answers.
+ */
 export function rootOne<A, Value>(
   level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel | undefined,
-  resolve: Resolver<unknown, A, Value>,
+  fallback: Resolver<unknown, A, Promise<Value | null>>,
 ) {
   return {
-    resolve,
+    resolve: async (root: unknown, args: A, ctx: Context): Promise<Value | null> => {
+      const rows = await levelRows(ctx.db, (columns) => level(ctx.db, args, columns, []));
+      return rows ? ((rows[0] as Value | undefined) ?? null) : fallback(root, args, ctx);
+    },
     extensions: { plan: { kind: 'rootOne', level: level as RootOnePlan['level'] } satisfies RootOnePlan },
   };
 }
