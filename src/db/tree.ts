@@ -105,11 +105,51 @@ export function selectColumns(table: string, columns: readonly string[], alias?:
 }
 
 /** The rows of `root` with their children's, in one statement through Db.read. */
-export async function readTree(db: Db, root: TreeLevel): Promise<TreeRow[]> {
+export function readTree(db: Db, root: TreeLevel): Promise<TreeRow[]> {
+  return readLevel(db, root, decoderOf(db, root));
+}
+
+async function readLevel(db: Db, root: TreeLevel, decoder: Promise<Decoder>): Promise<TreeRow[]> {
   const statement = Prisma.sql`SELECT ${levelSql(root, 0, undefined)} AS "tree"`;
-  const [decoder, rows] = await Promise.all([
-    decoderOf(db, root),
+  const [d, rows] = await Promise.all([
+    decoder,
     db.read<{ tree: unknown[][] | null }>(statement.text, statement.values),
   ]);
-  return decode(rows[0]?.tree ?? null, decoder);
+  return decode(rows[0]?.tree ?? null, d);
+}
+
+/** `table`'s columns in the order `SELECT *` answers them: a level carrying them all reads the rows `SELECT *` reads. */
+export async function columnsOf(db: Db, table: string): Promise<string[]> {
+  return [...(await parsersOf(db, table)).keys()];
+}
+
+/** The SQL types a parent key column may have in `readUnder` (a jsonb value is sent as its JSON text). */
+export type KeyType = 'text' | 'jsonb';
+
+/**
+ * The rows of `level` under each of `parents` (rows holding at least the columns of `keys`), in one
+ * statement whatever their number, its text the same for any number: the parents are a root level
+ * of `unnest` (one array parameter per key column) WITH ORDINALITY, and `level` is correlated to
+ * each of them as to a parent row of a tree, so it is the very level a planned page reads under
+ * its parents' rows. A null key value is SQL NULL.
+ */
+export async function readUnder(
+  db: Db,
+  keys: Readonly<Record<string, KeyType>>,
+  parents: readonly Record<string, unknown>[],
+  level: TreeLevel,
+): Promise<TreeRow[][]> {
+  const names = Object.keys(keys);
+  const arrays = names.map((name) => {
+    const values = parents.map((p) => p[name] ?? null);
+    const type = Prisma.raw(`${keys[name]}[]`);
+    return Prisma.sql`${keys[name] === 'jsonb' ? values.map((v) => (v === null ? null : JSON.stringify(v))) : values}::${type}`;
+  });
+  const unnest = Prisma.sql`SELECT * FROM unnest(${Prisma.join(arrays)}) WITH ORDINALITY AS k(${Prisma.raw(
+    [...names, 'ord'].map(quote).join(', '),
+  )}) ORDER BY "ord"`;
+  // the parents' level carries no column of its own: only the rows of `level` under each
+  const root: TreeLevel = { table: level.table, columns: [], select: () => unnest, children: [level] };
+  const decoder = decoderOf(db, level).then((d): Decoder => ({ columns: [], parsers: [], children: [d] }));
+  return (await readLevel(db, root, decoder)).map((parent) => parent.children[0]!);
 }

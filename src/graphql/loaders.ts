@@ -48,15 +48,12 @@ export function keyedPage<Row>(ctx: Context, list: KeyedList<Row>, args: KeysetA
 
 /**
  * A row whose child list `key` is loaded only if a field reads it. The per-security loaders of
- * the company page return parents without their children (logo security info, balance-sheet
- * symbols, news securities: three statements no field of the page asks for); their GraphQL
+ * the company page, and the declared levels (graphql/plan/declare.ts `one`, `many`), return parents
+ * without their children (logo security info, balance-sheet symbols, news securities, a news item's
+ * press releases' tickers and securities: statements no field of the page asks for); their GraphQL
  * object types are typed with the children, as Prisma's `include` returns them elsewhere, so the
  * child fields resolve `childrenOf(row, key, load)`: the list the row came with, or one batched load.
  */
-export function withoutChildren<Full, K extends keyof Full>(row: Omit<Full, K>): Full {
-  return row as Full;
-}
-
 export function childrenOf<Row, K extends keyof Row>(
   row: Row,
   key: K,

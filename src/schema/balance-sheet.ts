@@ -8,7 +8,7 @@ import {
   camelOf,
   type BalanceSheetAmount,
 } from '../domain/fundamentals.js';
-import { childrenOf, fromMap, loaderName, pageByKey, withoutChildren } from '../graphql/loaders.js';
+import { childrenOf, fromMap, pageByKey } from '../graphql/loaders.js';
 import { computed, one } from '../graphql/plan/declare.js';
 import {
   balanceSheetPage,
@@ -16,7 +16,6 @@ import {
   balanceSheetSymbols,
   DEFAULT_SORT,
   latestBalanceSheetLevel,
-  latestBalanceSheets,
   parseBalanceSheetFilter,
   SYMBOLS_INCLUDE,
   type BalanceSheetFilter,
@@ -243,7 +242,7 @@ builder.prismaObjectFields(Security, (t) => ({
     resolve: async (security, args, ctx) => {
       const { periodEnd, fiscalYear, fiscalQuarter, timeframe } = filterOf(args.filter);
       const [filter, page] = [{ periodEnd, fiscalYear, fiscalQuarter, timeframe }, pageArgs(args)];
-      // without their symbols rows (see `withoutChildren`): `symbolsOf` loads them
+      // without their symbols rows (see `childrenOf`): `symbolsOf` loads them
       const sheets = await pageByKey(ctx, 'balanceSheetsBySymbol', { filter, ...page }, security.symbol, (symbols) =>
         balanceSheetPages(ctx.db, symbols, filter, page),
       );
@@ -257,20 +256,10 @@ builder.prismaObjectFields(Security, (t) => ({
     description:
       'The balance sheet with the latest reporting period end (of one timeframe if given); null when there is none.',
     args: { timeframe: t.arg({ type: TimeframeEnum, description: 'Only this kind of period.' }) },
-    ...one(
-      ['symbol'],
-      (args: { timeframe?: Timeframe | null }, columns, children) =>
-        latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children),
-      async (security: SecurityRow, args, ctx) => {
-        const timeframe: Timeframe | undefined = args.timeframe ?? undefined;
-        const latest = await ctx.loaders
-          .get(
-            loaderName('latestBalanceSheet', { timeframe }),
-            fromMap((symbols: readonly string[]) => latestBalanceSheets(ctx.db, symbols, timeframe), null),
-          )
-          .load(security.symbol);
-        return latest && withoutChildren<BalanceSheetWithSymbols, 'symbols'>(latest);
-      },
+    // without its symbols rows (see `childrenOf`): `symbolsOf` loads them
+    ...one<SecurityRow, { timeframe?: Timeframe | null }, BalanceSheetWithSymbols>(
+      { symbol: 'text' },
+      (args, columns, children) => latestBalanceSheetLevel(args.timeframe ?? undefined, columns, children),
     ),
   }),
 }));

@@ -167,7 +167,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: Logo,
     nullable: true,
     description: "The company's logo, if there is one.",
-    // the logo comes without its security info rows (see `withoutChildren`): `securityInfoOf` loads them
+    // the logo comes without its security info rows (see `childrenOf`): `securityInfoOf` loads them
     ...firstOf<SecurityRow, unknown, LogoWithInfo>('symbol', () => LOGOS_BY_SYMBOL),
   }),
 }));

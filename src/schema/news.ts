@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { newsTopic } from '../runtime/events.js';
 import { childrenOf, fromMap } from '../graphql/loaders.js';
 import { children, computed, many } from '../graphql/plan/declare.js';
-import { pressReleasesOfIdsLevel } from '../services/press-release.js';
+import { pressReleasesOfIdsLevel, type PressRelease as PressReleaseRow } from '../services/press-release.js';
 import {
   associatedIds,
   NEWS_INCLUDE,
@@ -29,7 +29,7 @@ import {
   SYMBOL_DESCRIPTION,
   type PageSize,
 } from './common.js';
-import { PressRelease, pressReleaseById } from './press-release.js';
+import { PressRelease } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
 
@@ -117,11 +117,9 @@ export const NewsItem = builder.prismaNode('NewsItem', {
       nullable: true,
       type: [PressRelease],
       description: 'The press releases of `associatedPressReleaseIds` in that order; ids without a record are skipped.',
-      ...many(
-        ['associatedPressReleases'],
-        (_args, columns, children) => pressReleasesOfIdsLevel('associatedPressReleases', columns, children),
-        (n: NewsItemRow, _args, ctx) =>
-          existing(associatedIds(n.associatedPressReleases), (id) => pressReleaseById(ctx, id)),
+      // without their tickers and securities (see `childrenOf`): the PressRelease fields load them
+      ...many<NewsItemRow, unknown, PressReleaseRow>({ associatedPressReleases: 'jsonb' }, (_args, columns, children) =>
+        pressReleasesOfIdsLevel('associatedPressReleases', columns, children),
       ),
     }),
     associatedRatingIds: t.field({
@@ -219,7 +217,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: NewsItemConnection,
     description: "Curated news about this security's symbol, newest first.",
     args: { type: t.arg({ type: NewsTypeEnum, description: 'Only gainers or only losers.' }), ...pageArgs },
-    // the items come without their securities (see `withoutChildren`): `securitiesOf` loads them
+    // the items come without their securities (see `childrenOf`): `securitiesOf` loads them
     ...children<SecurityRow, SecurityNewsArgs>('symbol', (args) => ({
       list: newsByTicker(securityNewsFilter(args)),
       args: securityNewsPage(args),

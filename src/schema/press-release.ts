@@ -3,13 +3,14 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbols } from '../domain/symbols.js';
 import type { Context } from '../context.js';
 import { PRESS_RELEASE_TOPIC } from '../runtime/events.js';
-import { fromMap, pageByKey } from '../graphql/loaders.js';
+import { childrenOf, fromMap, pageByKey } from '../graphql/loaders.js';
 import type { KeysetArgs } from '../services/paging.js';
 import {
   PRESS_RELEASE_INCLUDE,
   pressReleasePage,
   pressReleasePages,
-  pressReleasesByIds,
+  pressReleaseSecurities,
+  pressReleaseTickers,
   type PressRelease as PressReleaseRow,
   type PressReleaseSecurity as PressReleaseSecurityRow,
   type PublishTimeRange,
@@ -29,14 +30,29 @@ import { Security, securityByFigi } from './security.js';
 
 export const PRESS_RELEASE_PAGE: PageSize = PAGE_SIZES.records;
 
-/** For links from other resources (news): one release by id, null when it does not exist. */
-export function pressReleaseById(ctx: Context, id: number): Promise<PressReleaseRow | null> {
-  return ctx.loaders
-    .get(
-      'pressReleaseById',
-      fromMap((ids: readonly number[]) => pressReleasesByIds(ctx.db, ids), null as PressReleaseRow | null),
-    )
-    .load(id);
+function tickersOf(ctx: Context, r: PressReleaseRow): PressReleaseRow['tickers'] | Promise<PressReleaseRow['tickers']> {
+  return childrenOf(r, 'tickers', () =>
+    ctx.loaders
+      .get(
+        'pressReleaseTickers',
+        fromMap((ids: readonly number[]) => pressReleaseTickers(ctx.db, ids), [] as PressReleaseRow['tickers']),
+      )
+      .load(r.id),
+  );
+}
+
+function securitiesOf(
+  ctx: Context,
+  r: PressReleaseRow,
+): PressReleaseSecurityRow[] | Promise<PressReleaseSecurityRow[]> {
+  return childrenOf(r, 'securities', () =>
+    ctx.loaders
+      .get(
+        'pressReleaseSecurities',
+        fromMap((ids: readonly number[]) => pressReleaseSecurities(ctx.db, ids), [] as PressReleaseSecurityRow[]),
+      )
+      .load(r.id),
+  );
 }
 
 /** The strings of a JSON array column; anything else in it is skipped. */
@@ -133,7 +149,7 @@ export const PressRelease = builder.prismaNode('PressRelease', {
     }),
     tickers: t.stringList({
       description: 'Ticker symbols the release names, in feed order.',
-      resolve: (r) => r.tickers.map((x) => x.ticker),
+      resolve: async (r, _args, ctx) => (await tickersOf(ctx, r)).map((x) => x.ticker),
     }),
     exchanges: t.stringList({
       description: 'Exchange-qualified tickers, e.g. NYSE:ABC.',
@@ -142,7 +158,7 @@ export const PressRelease = builder.prismaNode('PressRelease', {
     securities: t.field({
       type: [PressReleaseSecurity],
       description: 'The securities the release is about, in feed order.',
-      resolve: (r) => r.securities,
+      resolve: (r, _args, ctx) => securitiesOf(ctx, r),
     }),
     contacts: t.field({
       type: [Contact],

@@ -339,13 +339,8 @@ builder.queryFields((t) => ({
         if ('figi' in by) return firstListingLevel('figi', by.figi, columns, children);
         return undefined;
       },
-      (_root, args, ctx) => {
-        const by = securityLookup(args);
-        // through the loaders, so aliased lookups in one query share a statement
-        if ('symbol' in by) return securityBySymbol(ctx, by.symbol);
-        if ('figi' in by) return securityByFigi(ctx, by.figi);
-        return findSecurity(ctx.db, by);
-      },
+      // the fallback: by ISIN, CUSIP or CIK (the level tells only symbol and FIGI)
+      (_root, args, ctx) => findSecurity(ctx.db, securityLookup(args)),
     ),
   }),
   securities: t.field({

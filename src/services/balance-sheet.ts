@@ -214,8 +214,9 @@ export async function balanceSheetPages(
 }
 
 /**
- * `latestBalanceSheets`' row for the symbol of a row tree's parent (db/tree.ts; the parent's
- * `symbol` column): the statement balanceSheetPages sends for one symbol, correlated to the parent.
+ * The latest balance sheet (by period end; of `timeframe` if given) listing the symbol of a row
+ * tree's parent (db/tree.ts; the parent's `symbol` column), as a level of its own: what
+ * balanceSheetPages reads for one symbol and a page of one, correlated to the parent.
  */
 export function latestBalanceSheetLevel(
   timeframe: Timeframe | undefined,
@@ -241,20 +242,6 @@ export function latestBalanceSheetLevel(
 /** For loaders: the `symbols` rows of each balance sheet, main listing first (one statement). */
 export function balanceSheetSymbols(db: Db, ids: readonly number[]): Promise<Map<number, BalanceSheetSymbol[]>> {
   return childRows<BalanceSheetSymbol>(db, 'BalanceSheetSymbol', 'balanceSheetId', ids);
-}
-
-export async function latestBalanceSheets(
-  db: Db,
-  symbols: readonly string[],
-  timeframe?: Timeframe,
-): Promise<Map<string, BalanceSheet | null>> {
-  const pages = await balanceSheetPages(
-    db,
-    symbols,
-    { timeframe },
-    { sort: { field: 'period_end', direction: 'desc' }, first: 1 },
-  );
-  return new Map([...pages].map(([symbol, page]) => [symbol, page.nodes[0] ?? null]));
 }
 
 // ------------------------------------------------------------------ import (idempotent batch write)

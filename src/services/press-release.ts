@@ -174,10 +174,20 @@ async function withChildren(
 ): Promise<PressRelease[]> {
   const [releases, tickers, securities] = await Promise.all([
     rows,
-    childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids),
-    childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids),
+    pressReleaseTickers(db, ids),
+    pressReleaseSecurities(db, ids),
   ]);
   return releases.map((r) => ({ ...r, tickers: tickers.get(r.id) ?? [], securities: securities.get(r.id) ?? [] }));
+}
+
+/** For loaders: the `tickers` rows of each release, in feed order (one statement). */
+export function pressReleaseTickers(db: Db, ids: readonly number[]): Promise<Map<number, PressReleaseTicker[]>> {
+  return childRows<PressReleaseTicker>(db, 'PressReleaseTicker', 'pressReleaseId', ids);
+}
+
+/** For loaders: the `securities` rows of each release, in feed order (one statement). */
+export function pressReleaseSecurities(db: Db, ids: readonly number[]): Promise<Map<number, PressReleaseSecurity[]>> {
+  return childRows<PressReleaseSecurity>(db, 'PressReleaseSecurity', 'pressReleaseId', ids);
 }
 
 /**

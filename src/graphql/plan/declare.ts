@@ -3,14 +3,16 @@
 // its parent's row (Pothos `expose*`, found without a declaration) or declares one of these. Each
 // helper below gives a field's options whole, `{ resolve, extensions }`, so a field is one
 // expression: the resolver is made from the same declaration as the plan (sameRow, computed,
-// children, firstOf), or, where no keyed list describes the level, given beside it in the same call
-// (test/graphql/plan.test.ts compares the two answers byte for byte).
+// children, firstOf, one, many, rootOne: the same level read for the resolver's batch), or, for a
+// root connection whose answer carries more than its level (`root`), given beside it in the same
+// call (test/graphql/plan.test.ts compares the two answers byte for byte).
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { keyedLevel, type Direction, type KeyedList, type KeysetArgs, type Ordering } from '../../db/keyset.js';
-import type { TreeLevel } from '../../db/tree.js';
+import type { KeyType, TreeLevel } from '../../db/tree.js';
+import { levelRows, levelRowsUnder } from '../../services/levels.js';
 import { connection } from '../connection.js';
-import { keyedPage } from '../loaders.js';
+import { keyedPage, loaderName } from '../loaders.js';
 
 type Row = Record<string, unknown>;
 type Args = Record<string, unknown>;
@@ -125,45 +127,84 @@ export function firstOf<Parent, A, Row>(parentColumn: keyof Parent & string, lis
 
 type Resolver<Parent, A, Value> = (parent: Parent, args: A, ctx: Context) => Value;
 
+type LevelOf<A> = (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel;
+
+/** Tells the loaders of two declared levels apart (their names are per declaration). */
+let declaredLevels = 0;
+
 /**
- * The field options of an object field over one row of a correlated level (see OnePlan) that no
- * keyed list describes: its level, and the resolver that answers the same row.
+ * The rows of `level` under a parent, read for every parent of the request asked with the same
+ * arguments in one statement (services/levels.ts), through one per-request loader per declaration
+ * and arguments. The level is made first in the resolver itself, so bad arguments fail the field
+ * as they would fail the planner's level.
  */
-export function one<Parent, A, Value>(
-  parentColumns: readonly string[],
-  level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel,
-  resolve: Resolver<Parent, A, Value>,
-) {
-  return {
-    resolve,
-    extensions: { plan: { kind: 'one', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan },
+function rowsUnder<Parent, A>(keys: Readonly<Record<string, KeyType>>, level: LevelOf<A>) {
+  const name = `level${++declaredLevels}`;
+  const names = Object.keys(keys);
+  return (parent: Parent, args: A, ctx: Context): Promise<Row[]> => {
+    level(args, [], []);
+    return ctx.loaders
+      .get(
+        loaderName(name, args),
+        (parents: readonly Row[]) => levelRowsUnder(ctx.db, keys, parents, (columns) => level(args, columns, [])),
+        { cacheKeyFn: (p: Row) => JSON.stringify(names.map((n) => p[n] ?? null)) },
+      )
+      .load(parent as Row);
   };
 }
 
-/** The field options of a list field over every row of a correlated level (see OnePlan), and its resolver. */
-export function many<Parent, A, Value>(
-  parentColumns: readonly string[],
-  level: (args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel,
-  resolve: Resolver<Parent, A, Value>,
-) {
+/**
+ * The field options of an object field over the first row (or null) of a correlated level that no
+ * keyed list describes (see OnePlan), keyed by the parent's columns `keys` (with their SQL types):
+ * the planner reads the level under the page's rows, the resolver under a batch of parents
+ * (`rowsUnder`). `Value` is the type of the level's rows (every column of its table).
+ */
+export function one<Parent, A, Value>(keys: Readonly<Record<string, KeyType>>, level: LevelOf<A>) {
+  const rows = rowsUnder<Parent, A>(keys, level);
   return {
-    resolve,
-    extensions: { plan: { kind: 'many', parentColumns, level: level as OnePlan['level'] } satisfies OnePlan },
+    resolve: async (parent: Parent, args: A, ctx: Context): Promise<Value | null> =>
+      ((await rows(parent, args, ctx))[0] as Value | undefined) ?? null,
+    extensions: {
+      plan: { kind: 'one', parentColumns: Object.keys(keys), level: level as OnePlan['level'] } satisfies OnePlan,
+    },
   };
 }
 
-/** The field options of a root field answering one row or null (see RootOnePlan), and its resolver. */
+/** The field options of a list field over every row of a correlated level (see OnePlan), as `one`. */
+export function many<Parent, A, Value>(keys: Readonly<Record<string, KeyType>>, level: LevelOf<A>) {
+  const rows = rowsUnder<Parent, A>(keys, level);
+  return {
+    resolve: async (parent: Parent, args: A, ctx: Context): Promise<Value[]> =>
+      (await rows(parent, args, ctx)) as Value[],
+    extensions: {
+      plan: { kind: 'many', parentColumns: Object.keys(keys), level: level as OnePlan['level'] } satisfies OnePlan,
+    },
+  };
+}
+
+/**
+ * The field options of a root field answering one row or null (see RootOnePlan): the first row of
+ * its level, read by the resolver as by the planner; where the level is undefined (arguments it
+ * does not describe), `fallback` answers.
+ */
 export function rootOne<A, Value>(
   level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => TreeLevel | undefined,
-  resolve: Resolver<unknown, A, Value>,
+  fallback: Resolver<unknown, A, Promise<Value | null>>,
 ) {
   return {
-    resolve,
+    resolve: async (root: unknown, args: A, ctx: Context): Promise<Value | null> => {
+      const rows = await levelRows(ctx.db, (columns) => level(ctx.db, args, columns, []));
+      return rows ? ((rows[0] as Value | undefined) ?? null) : fallback(root, args, ctx);
+    },
     extensions: { plan: { kind: 'rootOne', level: level as RootOnePlan['level'] } satisfies RootOnePlan },
   };
 }
 
-/** The field options of a root connection (see RootPlan), and its resolver. */
+/**
+ * The field options of a root connection (see RootPlan), and its resolver. Not derived from the
+ * level: the resolver's connection also answers what no level describes (`securities`: its lazy
+ * `totalCount` and facets), and a ranked search has no level at all.
+ */
 export function root<A, Value>(
   level: (db: Db, args: A, columns: readonly string[], children: readonly TreeLevel[]) => ReturnType<RootPlan['level']>,
   resolve: Resolver<unknown, A, Value>,
