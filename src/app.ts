@@ -106,27 +106,7 @@ export function createApp({
     budget,
     rowUnits: (type) => rowUnits.get(type) ?? rowUnits.set(type, recordUnits(schema, type, costOptions)).get(type)!,
   };
-  const contextOf = (
-    request: Request,
-    serverContext: NodeServerContext,
-    requestId: string,
-    cutConnection?: () => void,
-  ) =>
-    createContext({
-      config,
-      db,
-      requestId,
-      request,
-      ip: clientIp(request, serverContext, config.auth.trustProxy),
-      sessions,
-      callers,
-      ocr,
-      events,
-      work,
-      live,
-      fallbacks,
-      cutConnection,
-    });
+  const contextOf = contextFactory({ config, db, sessions, callers, ocr, events, work, live, fallbacks });
 
   const yoga = createGraphQLServer({
     schema,
@@ -175,7 +155,48 @@ export function createApp({
     ...parts,
     graphql: graphqlOverHttp({ ...graphqlDeps, answer: withoutAdapter(yoga) }),
   });
-  const socket: SocketGateway = {
+  return serverAdapter({ handle, handleDirect, socket: socketGateway(yoga, contextOf, identify), fallbacks });
+}
+
+export type App = ReturnType<typeof createApp>;
+
+type ContextOf = HandlerParts['contextOf'];
+
+/** What every request's context shares: the app's parts, one set per app. */
+type SharedContext = Omit<Parameters<typeof createContext>[0], 'requestId' | 'request' | 'ip' | 'cutConnection'>;
+
+function contextFactory({
+  config,
+  db,
+  sessions,
+  callers,
+  ocr,
+  events,
+  work,
+  live,
+  fallbacks,
+}: SharedContext): ContextOf {
+  return (request, serverContext, requestId, cutConnection) =>
+    createContext({
+      config,
+      db,
+      requestId,
+      request,
+      ip: clientIp(request, serverContext, config.auth.trustProxy),
+      sessions,
+      callers,
+      ocr,
+      events,
+      work,
+      live,
+      fallbacks,
+      cutConnection,
+    });
+}
+
+/** What graphql/ws.ts serves subscriptions over WebSocket with: Yoga, and a context made and identified as for HTTP. */
+function socketGateway(yoga: SocketGateway['yoga'], contextOf: ContextOf, identify: Identify): SocketGateway {
+  return {
     yoga,
     async context(request, serverContext) {
       const ctx = contextOf(request, serverContext, randomUUID());
@@ -185,12 +206,27 @@ export function createApp({
       return ctx;
     },
   };
+}
 
+type FetchHandler = ReturnType<typeof fetchHandler>;
+
+/** The fetch handler as a server adapter, each request in its own log scope. */
+function serverAdapter({
+  handle,
+  handleDirect,
+  socket,
+  fallbacks,
+}: {
+  handle: FetchHandler;
+  handleDirect: FetchHandler;
+  socket: SocketGateway;
+  fallbacks: Fallbacks;
+}) {
   // `socket` rides along on the handler, for graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts
   const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
   return createServerAdapter<
     NodeServerContext,
-    { handle: typeof handle; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }
+    { handle: FetchHandler; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }
   >({
     handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
     socket,
@@ -199,7 +235,7 @@ export function createApp({
   });
 }
 
-export type App = ReturnType<typeof createApp>;
+type Identify = ReturnType<typeof identifier>;
 
 /**
  * Authenticates, refuses the cookie of a page of another site, and counts the request: against

@@ -1,7 +1,7 @@
 /**
  * Derived metrics of an enhanced fundamentals record (docs/data.md, the formulas): pure arithmetic over the
  * lite record's statement lines, the symbol's latest trade price and two facts of the security
- * master (shares outstanding, total employees). No database; services/fundamental.ts gathers the
+ * master (shares outstanding, total employees). No database; services/fundamental-write.ts gathers the
  * inputs, and the sample generator calls the same function, so there is one formula.
  *
  * Period conventions: a quarterly record (Q1..Q4) annualises flows ×4 and counts a period as 91

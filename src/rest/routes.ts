@@ -9,7 +9,7 @@ import { pressReleaseRoutes } from './press-release.js';
 import { quoteRoutes } from './quote.js';
 import { ratingRoutes } from './rating.js';
 import type { Route } from './route.js';
-import { securityRoutes } from './security.js';
+import { securitySearchRoutes } from './security-search.js';
 import { sessionRoutes } from './session.js';
 import { tradeRoutes } from './trade.js';
 
@@ -18,7 +18,7 @@ export const routes: readonly Route[] = [
   ...logoRoutes,
   ...balanceSheetRoutes,
   ...fundamentalRoutes,
-  ...securityRoutes,
+  ...securitySearchRoutes,
   ...pressReleaseRoutes,
   ...ratingRoutes,
   ...callSummaryRoutes,

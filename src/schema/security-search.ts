@@ -8,7 +8,7 @@ import type { Page } from '../services/paging.js';
 import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
 import { AppError } from '../errors.js';
 import { PageConnection } from '../graphql/connection.js';
-import type { Security as SecurityRow } from '../services/security.js';
+import { WILDCARD, type SearchType, type Security as SecurityRow } from '../services/security.js';
 import { MAX_FACET_VALUES, type FacetCount } from '../services/security-facets.js';
 import { securityQueryCursorPage, type SecurityQuery } from '../services/security-query.js';
 import { MAX_NAME_TERMS, type TextField } from '../domain/search-text.js';
@@ -195,6 +195,31 @@ export function sortOf(
     throw new AppError('BAD_REQUEST', `argument "orderBy" takes at most 3 keys; got ${orderBy.length}`);
   return orderBy.map((o) => ({ field: o.field, order: o.direction ?? 'asc' }));
 }
+
+/** The arguments of `securities` (schema/security.ts), and the query they ask for. */
+export interface SearchArgs {
+  search?: string | null;
+  searchType?: SearchType | null;
+  query?: string | null;
+  queryBy?: TextField[] | null;
+  filter?: SecurityFilterInput | null;
+  orderBy?: { field: string; direction?: 'asc' | 'desc' | null }[] | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+/** Whether a search goes beyond one identifier prefix: then it is ranked or sorted, and paged by offset. */
+export const isRanked = (args: SearchArgs) => (args.query ?? null) !== null || !!args.filter || !!args.orderBy?.length;
+export const queryOf = (args: SearchArgs): SecurityQuery => ({
+  ...(args.search !== null && args.search !== undefined ? { search: searchOf(args) } : {}),
+  ...(args.query !== null && args.query !== undefined
+    ? { text: { q: args.query, fields: [...new Set<TextField>(args.queryBy ?? ['symbol', 'name'])] } }
+    : {}),
+  filter: filterOf(args.filter),
+  sort: sortOf(args.orderBy),
+});
+// no search lists the whole master, as Typesense's `*` does
+export const searchOf = (args: SearchArgs) => ({ query: args.search ?? WILDCARD, type: args.searchType ?? 'symbol' });
 
 const FacetValue = builder.objectRef<FacetCount['counts'][number]>('FacetValueCount').implement({
   description: 'One value of a facet and how many matches have it.',

@@ -15,26 +15,25 @@ import {
   securitiesByFigi,
   securitiesBySymbol,
   SEARCH_TYPES,
-  WILDCARD,
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
 import { checkFirst, firstArg, listOf, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
-import { securityQueryFacets, type SecurityQuery } from '../services/security-query.js';
-import type { TextField } from '../domain/search-text.js';
+import { securityQueryFacets } from '../services/security-query.js';
 import {
   FACET_FIELDS,
   FacetFieldEnum,
-  filterOf,
+  isRanked,
+  queryOf,
   rankedConnection,
   SearchHighlight,
+  searchOf,
   SecurityFacet,
   SecurityFilter,
   SecurityOrder,
   SecuritySearchConnection,
-  sortOf,
   TextFieldEnum,
-  type SecurityFilterInput,
+  type SearchArgs,
 } from './security-search.js';
 
 export const SECURITY_PAGE: PageSize = PAGE_SIZES.securities;
@@ -294,28 +293,6 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   ) as Record<string, { value: SearchType; description: string }>,
 });
 
-interface SearchArgs {
-  search?: string | null;
-  searchType?: SearchType | null;
-  query?: string | null;
-  queryBy?: TextField[] | null;
-  filter?: SecurityFilterInput | null;
-  orderBy?: { field: string; direction?: 'asc' | 'desc' | null }[] | null;
-  first?: number | null;
-  after?: string | null;
-}
-/** Whether a search goes beyond one identifier prefix: then it is ranked or sorted, and paged by offset. */
-const isRanked = (args: SearchArgs) => (args.query ?? null) !== null || !!args.filter || !!args.orderBy?.length;
-const queryOf = (args: SearchArgs): SecurityQuery => ({
-  ...(args.search !== null && args.search !== undefined ? { search: searchOf(args) } : {}),
-  ...(args.query !== null && args.query !== undefined
-    ? { text: { q: args.query, fields: [...new Set<TextField>(args.queryBy ?? ['symbol', 'name'])] } }
-    : {}),
-  filter: filterOf(args.filter),
-  sort: sortOf(args.orderBy),
-});
-// no search lists the whole master, as Typesense's `*` does
-const searchOf = (args: SearchArgs) => ({ query: args.search ?? WILDCARD, type: args.searchType ?? 'symbol' });
 const pageOf = (args: SearchArgs) => ({ first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined });
 
 builder.queryFields((t) => ({

@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
 import { RejectError, type Importer } from '../../src/ingest/importer.js';
 import { importerFor } from '../../src/ingest/registry.js';
-import { recomputeDerivedMetrics, type FundamentalInput } from '../../src/services/fundamental.js';
+import { recomputeDerivedMetrics, type FundamentalInput } from '../../src/services/fundamental-write.js';
 import { litigationInsight, mdnaInsight, riskFactorsInsight } from '../../src/domain/insights.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testConfig, testDatabases } from '../helpers.js';

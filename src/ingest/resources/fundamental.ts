@@ -6,12 +6,8 @@
 // objects, else what is stored. Fields the legacy records do not name are ignored.
 import { FISCAL_PERIODS, FISCAL_YEARS } from '../../domain/fiscal.js';
 import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
-import {
-  fundamentalKey,
-  writeFundamentals,
-  type FiscalPeriod,
-  type FundamentalInput,
-} from '../../services/fundamental.js';
+import type { FiscalPeriod } from '../../services/fundamental.js';
+import { fundamentalKey, writeFundamentals, type FundamentalInput } from '../../services/fundamental-write.js';
 import {
   litigationInsight,
   mdnaInsight,

@@ -1,6 +1,6 @@
 // Trades in the shape of GET /stocks/v3/trades/{symbol} , keyed by symbol + sequence_number.
 import { tradeTopic } from '../../runtime/events.js';
-import { recomputeDerivedMetrics } from '../../services/fundamental.js';
+import { recomputeDerivedMetrics } from '../../services/fundamental-write.js';
 import { writeTrades, type Trade } from '../../services/trade.js';
 import type { PublishingImporter } from '../importer.js';
 import {
