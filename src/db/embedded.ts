@@ -267,7 +267,6 @@ class EmbeddedCluster {
     try {
       await exec(file, args, {
         ...this.#user,
-        env: { ...process.env, LC_ALL: 'C' },
         timeout: (START_TIMEOUT_S + 5) * 1000,
       });
     } catch (e) {

@@ -7,11 +7,8 @@ import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
 import type { NumberedPage, PageNumberArgs } from '../db/page-number.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
-import { writeSecurityTerms } from './security-text.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
-import { changedFields, insertRows, jsonInput, sameFields, writeBatch } from '../db/upsert.js';
-import type { WriteCounts } from '../db/upsert.js';
 
 export type { Security };
 
@@ -386,47 +383,4 @@ export function listingsBySymbol(db: Db, symbols: readonly string[]): Promise<Ma
 /** For loaders: the first listing (by id) of each FIGI. */
 export function securitiesByFigi(db: Db, figis: readonly string[]): Promise<Map<string, Security>> {
   return firstListings(db, 'figi', figis);
-}
-
-// ------------------------------------------------------------------ import (idempotent batch write)
-
-/** One security as an import writes it; timestamps left undefined keep (or get) the store's own. */
-export type SecurityInput = Omit<Prisma.SecurityCreateManyInput, 'isinHistory' | 'createdAt' | 'updatedAt'> & {
-  isinHistory: string[] | null;
-  createdAt?: Date | undefined;
-  updatedAt?: Date | undefined;
-};
-
-const SECURITY_FIELDS = Object.values(Prisma.SecurityScalarFieldEnum);
-
-function securityUpdate({ isinHistory, ...fields }: Partial<SecurityInput>) {
-  return { ...fields, isinHistory: jsonInput(isinHistory) };
-}
-
-/** Upserts securities by id (`<figi>_<mic>`, so by figi + MIC) in one transaction. */
-export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): Promise<WriteCounts> {
-  return writeBatch(db, rows, {
-    key: (r) => r.id,
-    load: (tx, batch) => tx.security.findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
-    storedKey: (s) => s.id,
-    same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
-    async insert(tx, batch) {
-      await insertRows(tx, 'Security', batch);
-      await writeSecurityTerms(db, batch, tx);
-    },
-    async update(tx, changes) {
-      for (const { row, stored } of changes) {
-        await tx.security.updateMany({
-          where: { id: row.id },
-          data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)),
-        });
-      }
-      const renamed = changes.filter(({ row, stored }) => row.symbol !== stored.symbol || row.name !== stored.name);
-      await writeSecurityTerms(
-        db,
-        renamed.map(({ row }) => row),
-        tx,
-      );
-    },
-  });
 }

@@ -181,7 +181,7 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
     const path = q({ search: 'US', search_type: 'exchange_info.exchange_country' });
     const us = matches('exchangeCountry', 'US').length;
     expect((await rest(h, path)).body.data).toMatchObject({ found: us, out_of: all.length });
-    const { writeSecurities } = await import('../../src/services/security.js');
+    const { writeSecurities } = await import('../../src/services/security-write.js');
     const { createdAt: _c, updatedAt: _u, ...template } = all[0]!;
     const extra = {
       ...template,

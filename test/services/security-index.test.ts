@@ -4,7 +4,7 @@
 // only at the master's version, so a write is seen at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFilterBy, parseSortBy } from '../../src/domain/search-syntax.js';
-import { writeSecurities } from '../../src/services/security.js';
+import { writeSecurities } from '../../src/services/security-write.js';
 import { SECURITY_SEARCH_FIELDS } from '../../src/services/security-fields.js';
 import { readyIndex } from '../../src/services/security-index.js';
 import { securityQueryPage, type SecurityQuery } from '../../src/services/security-query.js';

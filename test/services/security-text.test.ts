@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client.js';
 import { nameTerms, queryTokens, symbolTerm, typoBudget, type TextField } from '../../src/domain/search-text.js';
-import { writeSecurities, type SecurityInput } from '../../src/services/security.js';
+import { writeSecurities, type SecurityInput } from '../../src/services/security-write.js';
 import { securityQueryPage } from '../../src/services/security-query.js';
 import {
   ensureSecurityTerms,

@@ -2,7 +2,7 @@
 // GET /search/api/v1/securities returns them (src/rest/security.ts); keys it leaves out are null.
 import type { TextKind } from '../../domain/limits.js';
 import type { Importer } from '../importer.js';
-import { writeSecurities, type SecurityInput } from '../../services/security.js';
+import { writeSecurities, type SecurityInput } from '../../services/security-write.js';
 import * as f from '../record-fields.js';
 
 type Kind = 'string' | 'date' | 'timestamp' | 'integer' | 'bigint' | 'cik';
