@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openCluster } from '../src/db/embedded.js';
+import { type ClusterOptions, openCluster } from '../src/db/embedded.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,6 +22,15 @@ declare module 'vitest' {
  * drops them. In watch mode they are dropped before every rerun too, so that a change to the
  * migrations or the sample data reaches the next run.
  */
+/**
+ * A test cluster is thrown away: no fsync at initdb or after, no waiting for the WAL at commit, no
+ * full pages in it. Durability is what these settings give up, and no test asks for it.
+ */
+export const TEST_CLUSTER: ClusterOptions = {
+  initFlags: ['-N'],
+  settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+};
+
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-templates-'));
   let cluster: Awaited<ReturnType<typeof openCluster>> | undefined;
@@ -31,7 +40,7 @@ export default async function setup(project: TestProject) {
     clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-test-pg-'));
     fs.chmodSync(clusterDir, 0o755); // as root, the cluster's user (postgres) must reach it
     // -N: no fsync at initdb; a test cluster is thrown away
-    cluster = await openCluster({ embedded: clusterDir }, () => {}, { initFlags: ['-N'] });
+    cluster = await openCluster({ embedded: clusterDir }, () => {}, TEST_CLUSTER);
     const url = new URL(cluster.database.url);
     url.pathname = '/test';
     databaseUrl = url.toString();

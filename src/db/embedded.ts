@@ -44,11 +44,20 @@ export class EmbeddedClusterError extends Error {
   override name = 'EmbeddedClusterError';
 }
 
+/**
+ * For a throwaway cluster (the tests'): `initFlags` for initdb (`-N`: no fsync of the new files),
+ * `settings` for the server (`fsync: 'off'`); applied when this process starts the cluster.
+ */
+export interface ClusterOptions {
+  initFlags?: string[];
+  settings?: Record<string, string>;
+}
+
 /** The database a setting names: DATABASE_URL's as it is, or the embedded cluster's, started when needed. */
 export async function openCluster(
   setting: DatabaseSetting,
   log: (msg: string) => void = () => {},
-  options: { initFlags?: string[] } = {},
+  options: ClusterOptions = {},
 ): Promise<Cluster> {
   if (!('embedded' in setting)) return { database: setting, release: async () => {} };
   const dataDir = setting.embedded;
@@ -59,9 +68,7 @@ export async function openCluster(
     );
   }
   const cluster = new EmbeddedCluster(dataDir);
-  const { port, started } = await withLock(path.join(dataDir, 'pg.lock'), () =>
-    cluster.ensureRunning(log, options.initFlags ?? []),
-  );
+  const { port, started } = await withLock(path.join(dataDir, 'pg.lock'), () => cluster.ensureRunning(log, options));
   const url = `postgresql://postgres:${encodeURIComponent(cluster.password())}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (started) log(`embedded PostgreSQL started on 127.0.0.1:${port} (${cluster.dir})`);
   return {
@@ -174,14 +181,26 @@ class EmbeddedCluster {
   }
 
   /** The port of the running cluster: found, or started (made first when the directory is new). */
-  async ensureRunning(log: (msg: string) => void, initFlags: string[]): Promise<{ port: number; started: boolean }> {
+  async ensureRunning(
+    log: (msg: string) => void,
+    options: ClusterOptions,
+  ): Promise<{ port: number; started: boolean }> {
     this.#user = runAs(this.dir);
     const running = await this.#settled();
     if (running) return { port: running, started: false };
     const bin = await binaries();
-    if (!fs.existsSync(path.join(this.dir, 'PG_VERSION'))) await this.#init(bin, log, initFlags);
+    if (!fs.existsSync(path.join(this.dir, 'PG_VERSION'))) await this.#init(bin, log, options.initFlags ?? []);
     const port = await clusterPort(this.#portFile);
-    const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''"];
+    const given = Object.entries(options.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+    const settings = [
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      "unix_socket_directories=''",
+      ...given,
+    ];
     await this.#run(bin.pg_ctl, [
       'start',
       '-w',

@@ -7,6 +7,7 @@ import { openCluster, type Cluster } from '../../src/db/embedded.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { createLogger } from '../../src/observability/log.js';
 import { authHarness, BASE, type AuthHarness } from '../auth/helpers.js';
+import { TEST_CLUSTER } from '../global-setup.js';
 
 /**
  * A database outage and its recovery, on an embedded PostgreSQL cluster of this test's own
@@ -70,7 +71,7 @@ describe('database outage and recovery without a restart, on a throwaway Postgre
   let h: AuthHarness;
   let app: App;
   const logLines: string[] = [];
-  const start = () => openCluster({ embedded: dir }, () => {}, { initFlags: ['-N'] });
+  const start = () => openCluster({ embedded: dir }, () => {}, TEST_CLUSTER);
 
   beforeAll(async () => {
     cluster = await start();
