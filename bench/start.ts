@@ -15,6 +15,7 @@
 // bench/RESULTS.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +37,17 @@ const CHECKOUTS = [
 interface Started {
   child: ChildProcess;
   ms: number;
+}
+
+/** A port nothing listens on now: a server a run left behind must not answer for the next. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }
 
 async function start(root: string, dataDir: string, port: number): Promise<Started> {
@@ -77,11 +89,11 @@ function memory(started: Started, dataDir: string): { server: number; database: 
   );
   const descends = (pid: number, from: number): boolean =>
     pid === from || (pid > 1 && descends(parentOf.get(pid) ?? 0, from));
-  const isNode = (pid: number) =>
-    fs
-      .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      .split('\0')
-      .some((a) => a.endsWith('src/server.ts'));
+  // node itself, not the shell npm runs it under (whose one argument ends with the same words)
+  const isNode = (pid: number) => {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return path.basename(argv[0] ?? '') === 'node' && argv.some((a) => a.endsWith('src/server.ts'));
+  };
   const server = pids.find((p) => p !== started.child.pid && descends(p, started.child.pid!) && isNode(p));
   const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
   const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : NaN;
@@ -102,7 +114,7 @@ for (let run = 0; run < RUNS; run++) {
   for (const checkout of CHECKOUTS) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-start-'));
     fs.chmodSync(dataDir, 0o755); // as root, the embedded cluster runs as the user postgres
-    const port = 4600 + run;
+    const port = await freePort();
     try {
       const first = await start(checkout.root, dataDir, port);
       await new Promise((r) => setTimeout(r, 1000)); // the index read at listen, then a quiet process
