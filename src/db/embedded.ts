@@ -64,7 +64,7 @@ export async function openCluster(
   const legacy = path.join(dataDir, 'market.db');
   if (fs.existsSync(legacy)) {
     log(
-      `${legacy} (SQLite) is no longer read: the data now lives in PostgreSQL (${path.join(dataDir, 'pg')}), seeded again with the sample data; to bring your rows across, serve the old file with the previous release and run \`npm run cli -- sync --from <its URL>\`, or import the source files again (docs/operations.md "The embedded database")`,
+      `${legacy} (SQLite) is no longer read: the data now lives in PostgreSQL (${path.join(dataDir, 'pg')}), seeded again with the sample data; to bring your rows across, serve the old file with the previous release and run \`npm run cli -- sync --from <its URL> --apikey <its key>\`, or import the source files again (docs/operations.md "The embedded database")`,
     );
   }
   const cluster = new EmbeddedCluster(dataDir);
