@@ -3,8 +3,8 @@ import { AppError } from '../errors.js';
 /**
  * Typesense's search parameters `filter_by`, `sort_by` and `facet_by`, parsed
  * against a catalogue of the fields a collection offers (services/security-fields.ts for the
- * security master). db/search-filter.ts turns what they parse into SQL; `matchesFilter` is the same
- * filter evaluated in JS, which test/db/search-filter.test.ts holds the SQL to.
+ * security master). db/search-filter.ts turns what they parse into SQL; `matchesFilter`
+ * (domain/filter-match.ts) is the same filter evaluated in JS, which test/db/search-filter.test.ts holds the SQL to.
  *
  * Where this differs from Typesense, on purpose:
  * - `field:value` on a string field is an exact match, as `field:=value` is (Typesense's `:` matches
@@ -373,45 +373,4 @@ export function checkFilterBounds(filter: Filter, argument: string): void {
       fail(`${big} is out of range for ${f.field}: a number must lie within ±${Number.MAX_SAFE_INTEGER}`);
   };
   walk(filter, 0);
-}
-
-/**
- * Whether a row whose fields `valueOf` gives passes `filter`, as the SQL of db/search-filter.ts
- * decides it: a null field fails every comparison, `!=` included.
- */
-export function matchesFilter(filter: Filter, valueOf: (field: string) => string | number | boolean | null): boolean {
-  switch (filter.op) {
-    case 'and':
-      return filter.of.every((f) => matchesFilter(f, valueOf));
-    case 'or':
-      return filter.of.some((f) => matchesFilter(f, valueOf));
-    default:
-      return comparisonTest(filter)(valueOf(filter.field));
-  }
-}
-
-/** One comparison of a filter as a test of its field's value: the rule matchesFilter applies, for a caller that tests many values. */
-export function comparisonTest(
-  filter: Exclude<Filter, { op: 'and' | 'or' }>,
-): (v: string | number | boolean | null) => boolean {
-  switch (filter.op) {
-    case '=':
-    case '!=': {
-      const { values, ranges } = filter;
-      const equal = filter.op === '=';
-      return (v) => {
-        if (v === null) return false;
-        const hit = values.includes(v) || (typeof v === 'number' && ranges.some((r) => v >= r.from && v <= r.to));
-        return equal ? hit : !hit;
-      };
-    }
-    case '<':
-      return (v) => typeof v === 'number' && v < filter.value;
-    case '<=':
-      return (v) => typeof v === 'number' && v <= filter.value;
-    case '>':
-      return (v) => typeof v === 'number' && v > filter.value;
-    case '>=':
-      return (v) => typeof v === 'number' && v >= filter.value;
-  }
 }

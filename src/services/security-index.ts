@@ -1,7 +1,8 @@
 import type { Db } from '../db/client.js';
 import { anyOf, readSql } from '../db/sql.js';
 import { TEXT_FIELDS } from '../domain/search-text.js';
-import { comparisonTest, TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
+import { comparisonTest } from '../domain/filter-match.js';
+import { TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { masterVersion } from './security-counts.js';
 import { MAX_FACET_VALUES, type FacetCount } from './security-facets.js';
@@ -283,7 +284,7 @@ export function searchIndex(index: SearchIndex, query: IndexQuery, wanted: numbe
 
 /**
  * `filter` as a test of a security's position: the tree walked once, each comparison bound to its
- * column and decided by the rule matchesFilter applies (domain/search-syntax.ts), so SQL's rules stay in one place.
+ * column and decided by the rule matchesFilter applies (domain/filter-match.ts), so SQL's rules stay in one place.
  */
 function compileFilter(filter: Filter, columnOf: (field: string) => readonly Value[]): (i: number) => boolean {
   if ('of' in filter) {

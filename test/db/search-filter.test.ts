@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { filterSql, orderSql } from '../../src/db/search-filter.js';
 import { readSql } from '../../src/db/sql.js';
-import { matchesFilter, parseFilterBy, parseSortBy, type SortTerm } from '../../src/domain/search-syntax.js';
+import { matchesFilter } from '../../src/domain/filter-match.js';
+import { parseFilterBy, parseSortBy, type SortTerm } from '../../src/domain/search-syntax.js';
 import { Rng } from '../../src/sample/random.js';
 import { SECURITY_SEARCH_FIELDS, securityColumnOf } from '../../src/services/security-fields.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 
-// The SQL of db/search-filter.ts, held to the JS of domain/search-syntax.ts (matchesFilter, and a
+// The SQL of db/search-filter.ts, held to the JS of domain/filter-match.ts (matchesFilter, and a
 // JS sort) over the sample securities plus rows whose fields are null, on each database: every
 // filter goes through parseFilterBy from its text, as a client sends it.
 

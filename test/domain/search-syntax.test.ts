@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { matchesFilter } from '../../src/domain/filter-match.js';
 import {
-  matchesFilter,
   parseFacetBy,
   parseFilterBy,
   parseSortBy,
