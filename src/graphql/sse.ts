@@ -3,7 +3,8 @@
 // the subscription's group (graphql/live.ts) with events serialized once for all its members.
 import { Readable } from 'node:stream';
 import type { AppError } from '../errors.js';
-import { errorPayload, type LiveEvent, type LiveStreamServer, type Sink } from './live.js';
+import { errorPayload, type LiveEvent, type Sink } from './live-group.js';
+import type { LiveStreamServer } from './live.js';
 
 const PING = Buffer.from(':\n\n');
 const COMPLETE = Buffer.from('event: complete\ndata:\n\n');

@@ -10,7 +10,8 @@ import type { Context } from '../context.js';
 import { AppError, toGraphQLError } from '../errors.js';
 import type { NodeServerContext } from '../http/node.js';
 import { inputDepthError } from './input.js';
-import { errorPayload, liveSlotOf, type LiveSlot, type Sink } from './live.js';
+import { errorPayload, type LiveSlot, type Sink } from './live-group.js';
+import { liveSlotOf } from './live.js';
 import type { GraphQLServer } from './yoga.js';
 
 /** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */

@@ -16,7 +16,8 @@ import { createApp, type App } from '../../src/app.js';
 import { CallerCache } from '../../src/auth/caller.js';
 import { isEntitled, lowestTierWith, type Resource } from '../../src/domain/entitlements.js';
 import { newsTopic } from '../../src/runtime/events.js';
-import { LiveHub, type Sink } from '../../src/graphql/live.js';
+import type { Sink } from '../../src/graphql/live-group.js';
+import { LiveHub } from '../../src/graphql/live.js';
 import { createLogger } from '../../src/observability/log.js';
 import { schema } from '../../src/schema/index.js';
 import {
