@@ -297,6 +297,9 @@ class EmbeddedCluster {
   }
 }
 
+/** How many times (100 ms apart) the last-one-out check looks before it decides others are connected. */
+const OTHERS_SETTLE_CHECKS = 10;
+
 /** Whether a client other than this check's connection is on the cluster (a server, another command). */
 async function othersConnected(port: number, password: string): Promise<boolean> {
   const { default: pg } = await import('pg');
@@ -308,12 +311,20 @@ async function othersConnected(port: number, password: string): Promise<boolean>
     database: 'postgres',
     connectionTimeoutMillis: 5_000,
   });
+  const others = async () =>
+    (
+      await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      )
+    ).rows[0]!.n;
   try {
     await client.connect();
-    const { rows } = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
-    );
-    return rows[0]!.n > 0;
+    // the backends of connections this process has just closed may take a moment to leave the list
+    for (let i = 0; i < OTHERS_SETTLE_CHECKS; i++) {
+      if ((await others()) === 0) return false;
+      await sleep(100);
+    }
+    return true;
   } catch {
     return true; // cannot tell: leave it running, the next start finds it
   } finally {
