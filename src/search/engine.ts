@@ -95,8 +95,10 @@ export class SearchEngine implements TermIndex {
 
   private constructor(
     readonly prefixColumns: readonly string[],
-    /** The SecurityMasterVersion whose rows the engine holds. */
+    /** The SecurityMasterVersion whose "Security" rows the engine holds. */
     public version: bigint,
+    /** The SecurityMasterVersion.metricsVersion whose "SecurityMetrics" rows it holds. */
+    public metricsVersion: bigint,
     /** The SecurityMasterVersion epoch it was read in: a delete moves it, and the engine is read again whole. */
     readonly epoch: bigint,
   ) {
@@ -108,9 +110,9 @@ export class SearchEngine implements TermIndex {
     prefixColumns: readonly string[],
     rows: readonly MasterRow[],
     metrics: readonly MetricsRow[],
-    { version, epoch }: { version: bigint; epoch: bigint },
+    { version, metricsVersion, epoch }: { version: bigint; metricsVersion: bigint; epoch: bigint },
   ): SearchEngine {
-    const engine = new SearchEngine(prefixColumns, version, epoch);
+    const engine = new SearchEngine(prefixColumns, version, metricsVersion, epoch);
     for (const m of metrics)
       engine.metricsBySymbol.set(
         m.symbol,
@@ -157,14 +159,14 @@ export class SearchEngine implements TermIndex {
     this.version = version;
   }
 
-  /** Writes the metrics of `rows`' symbols into the engine, now at `version`. */
+  /** Writes the metrics of `rows`' symbols into the engine, now at metrics version `version`. */
   setMetrics(rows: readonly MetricsRow[], version: bigint): void {
     for (const m of rows) {
       const values = METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column]));
       this.metricsBySymbol.set(m.symbol, values);
       for (const i of this.holders.get(m.symbol) ?? []) this.placeMetrics(i, values);
     }
-    this.version = version;
+    this.metricsVersion = version;
   }
 
   /** The text match of `q` over `fields` in the engine's vocabulary; undefined for a query without words. */

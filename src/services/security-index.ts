@@ -16,7 +16,7 @@ import { SEARCH_TYPES } from './security.js';
  * epoch) or a change of more than a fiftieth of the master reads it whole. One refresh at a time per
  * database, shared by the searches that wait for it.
  *
- * Bounded by design: the engine takes about 1 KB of heap per security (bench/RESULTS.md), so a
+ * Bounded by design: the engine takes about 2 KB of heap per security (bench/RESULTS.md), so a
  * master past MAX_INDEXED_SECURITIES is not held, and only identifier prefixes are searched (in SQL,
  * services/security.ts); text, filters, sorts and facets are then refused with a 503 naming the cap.
  */
@@ -27,10 +27,11 @@ const PREFIX_COLUMNS: readonly string[] = [...new Set(Object.values(SEARCH_TYPES
 const COLUMNS = [...new Set(['id', 'symbol', 'name', ...MASTER_FIELDS.map((f) => f.column), ...PREFIX_COLUMNS])];
 const SELECT = Prisma.raw(COLUMNS.map((c) => `"${c}"`).join(', '));
 const METRICS = Prisma.raw(['symbol', ...METRIC_FIELDS.map((f) => f.column)].map((c) => `"${c}"`).join(', '));
-const STATE = Prisma.sql`SELECT "version", "epoch" FROM "SecurityMasterVersion" WHERE "id" = 1`;
+const STATE = Prisma.sql`SELECT "version", "metricsVersion", "epoch" FROM "SecurityMasterVersion" WHERE "id" = 1`;
 
 interface MasterState {
   version: bigint;
+  metricsVersion: bigint;
   epoch: bigint;
 }
 
@@ -48,11 +49,15 @@ interface EngineState {
 const states = new WeakMap<object, EngineState>();
 
 async function masterState(db: Db): Promise<MasterState | undefined> {
-  const [row] = await readSql<{ version: unknown; epoch: unknown }>(db, STATE);
-  return row && { version: BigInt(row.version as bigint), epoch: BigInt(row.epoch as bigint) };
+  const [row] = await readSql<Record<keyof MasterState, bigint>>(db, STATE);
+  return row && { version: BigInt(row.version), metricsVersion: BigInt(row.metricsVersion), epoch: BigInt(row.epoch) };
 }
 
+const current = (engine: SearchEngine, at: MasterState) =>
+  engine.epoch === at.epoch && engine.version >= at.version && engine.metricsVersion >= at.metricsVersion;
+
 async function readWhole(db: Db, state: EngineState, at: MasterState): Promise<void> {
+  state.engine = undefined; // not two masters in memory at once: the searches wait for this read anyway
   const [count] = await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security"`);
   if (Number(count?.n) > state.capacity) {
     state.engine = undefined;
@@ -79,16 +84,25 @@ async function refresh(db: Db, state: EngineState): Promise<void> {
     throw new AppError('SERVICE_UNAVAILABLE', 'search: the security master has no version row; run the migrations');
   const engine = state.engine;
   if (!engine || engine.epoch !== at.epoch) return readWhole(db, state, at);
-  if (engine.version >= at.version) return;
-  const since = engine.version;
+  if (current(engine, at)) return;
   const [rows, metrics] = await Promise.all([
-    readSql<Record<string, unknown>>(db, Prisma.sql`SELECT ${SELECT} FROM "Security" WHERE "rev" > ${since}`),
-    readSql<Record<string, unknown>>(db, Prisma.sql`SELECT ${METRICS} FROM "SecurityMetrics" WHERE "rev" > ${since}`),
+    engine.version < at.version
+      ? readSql<Record<string, unknown>>(
+          db,
+          Prisma.sql`SELECT ${SELECT} FROM "Security" WHERE "rev" > ${engine.version}`,
+        )
+      : [],
+    engine.metricsVersion < at.metricsVersion
+      ? readSql<Record<string, unknown>>(
+          db,
+          Prisma.sql`SELECT ${METRICS} FROM "SecurityMetrics" WHERE "rev" > ${engine.metricsVersion}`,
+        )
+      : [],
   ]);
   if (rows.length > Math.max(200, engine.size / 50)) return readWhole(db, state, at);
-  if (state.engine !== engine || engine.version !== since) return; // another refresh won the race
+  // metrics first: a security the rows bring in finds its symbol's metrics already there
+  engine.setMetrics(metrics as never, at.metricsVersion);
   engine.upsert(rows as never, at.version);
-  engine.setMetrics(metrics as never, at.version);
 }
 
 function stateOf(db: Db): EngineState {
@@ -112,9 +126,10 @@ export async function currentEngine(db: Db): Promise<SearchEngine | undefined> {
     const now = await masterState(db);
     if (!now)
       throw new AppError('SERVICE_UNAVAILABLE', 'search: the security master has no version row; run the migrations');
-    const engine = state.engine;
-    if (engine && engine.epoch === now.epoch && engine.version >= now.version) return engine;
-    if (state.tooLarge?.epoch === now.epoch && state.tooLarge.version === now.version) return undefined;
+    if (state.engine && current(state.engine, now)) return state.engine;
+    const large = state.tooLarge;
+    if (large?.epoch === now.epoch && large.version === now.version && large.metricsVersion === now.metricsVersion)
+      return undefined;
     // a refresh started before `now` was read may end short of it: the second one cannot
     if (attempt >= 2) return state.engine;
     if (!state.refreshing) {

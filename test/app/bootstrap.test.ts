@@ -14,7 +14,8 @@ import { testConfig, testDatabases } from '../helpers.js';
 /** A stable fingerprint of the market data: what "the same rows" means. */
 async function fingerprint(db: Db) {
   const p = db.prisma;
-  const strip = <T extends Record<string, unknown>>(rows: T[]) => rows.map(({ createdAt, updatedAt, ...rest }) => rest);
+  const strip = <T extends Record<string, unknown>>(rows: T[]) =>
+    rows.map(({ createdAt, updatedAt, rev, ...rest }) => rest);
   return JSON.stringify(
     {
       securities: strip(await p.security.findMany({ orderBy: { id: 'asc' } })),

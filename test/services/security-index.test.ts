@@ -324,7 +324,12 @@ describe.each(testDatabases())('the search engine on $name', (tdb) => {
       search: { query: '*', type: 'symbol' as const },
       sort: parseSortBy('metrics.pe_ratio:asc', SECURITY_SEARCH_FIELDS),
     };
+    const before = await h.db.prisma.securityMasterVersion.findUniqueOrThrow({ where: { id: 1 } });
     await h.db.prisma.fundamentalMetrics.update({ where: { fundamentalId: latest!.id }, data: { peRatio: -123_456 } });
+    const after = await h.db.prisma.securityMasterVersion.findUniqueOrThrow({ where: { id: 1 } });
+    // metrics follow every trade import: they move a version of their own, so the master's prefix
+    // counts (services/security-counts.ts, keyed by the master's version) stay current
+    expect([after.version, after.metricsVersion > before.metricsVersion]).toEqual([before.version, true]);
     const first = await securityQueryPage(h.db, lowest, { offset: 0, limit: 1 });
     expect(first.nodes.map((s) => s.symbol)).toEqual([f!.symbol]);
     const filtered = await securityQueryPage(

@@ -9,7 +9,9 @@ ALTER TABLE "Security" ADD COLUMN     "rev" BIGINT NOT NULL DEFAULT 0;
 
 -- AlterTable
 ALTER TABLE "SecurityMasterVersion" ADD COLUMN     "bumpedBy" BIGINT NOT NULL DEFAULT 0,
-ADD COLUMN     "epoch" BIGINT NOT NULL DEFAULT 0;
+ADD COLUMN     "epoch" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "metricsVersion" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "metricsBumpedBy" BIGINT NOT NULL DEFAULT 0;
 
 -- DropTable
 DROP TABLE "SecurityTerm";
@@ -36,8 +38,9 @@ CREATE INDEX "SecurityMetrics_rev_idx" ON "SecurityMetrics"("rev");
 CREATE INDEX "Security_rev_idx" ON "Security"("rev");
 
 -- Versions in commit order (hand-written: Prisma's schema language has no triggers). A writing
--- transaction bumps SecurityMasterVersion once, at its first row of "Security" or "SecurityMetrics",
--- stamps every row it writes with that version ("rev"; 0 while the version row is missing, as in a
+-- transaction bumps SecurityMasterVersion's "version" once, at its first row of "Security" (its
+-- "metricsVersion" at its first of "SecurityMetrics": metrics follow every trade import, and must not
+-- make the master's prefix counts stale), stamps every row it writes with that version ("rev"; 0 while the version row is missing, as in a
 -- copy of tables), and holds the version row's lock to its
 -- commit: so a reader that sees version v sees every row stamped v or lower, and none above. A delete
 -- or truncate moves "epoch" too (readers then read the master whole). Bodies are E'' strings with
@@ -49,6 +52,8 @@ DROP FUNCTION "bump_security_master_version"();
 
 CREATE FUNCTION "security_master_rev"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS
     E'DECLARE v BIGINT\073 BEGIN UPDATE "SecurityMasterVersion" SET "version" = "version" + 1, "bumpedBy" = txid_current() WHERE "id" = 1 AND "bumpedBy" <> txid_current() RETURNING "version" INTO v\073 IF v IS NULL THEN SELECT "version" INTO v FROM "SecurityMasterVersion" WHERE "id" = 1\073 END IF\073 NEW."rev" := COALESCE(v, 0)\073 RETURN NEW\073 END';
+CREATE FUNCTION "security_metrics_rev"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS
+    E'DECLARE v BIGINT\073 BEGIN UPDATE "SecurityMasterVersion" SET "metricsVersion" = "metricsVersion" + 1, "metricsBumpedBy" = txid_current() WHERE "id" = 1 AND "metricsBumpedBy" <> txid_current() RETURNING "metricsVersion" INTO v\073 IF v IS NULL THEN SELECT "metricsVersion" INTO v FROM "SecurityMasterVersion" WHERE "id" = 1\073 END IF\073 NEW."rev" := COALESCE(v, 0)\073 RETURN NEW\073 END';
 CREATE FUNCTION "security_master_gone"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS
     E'BEGIN IF EXISTS (SELECT 1 FROM gone) THEN UPDATE "SecurityMasterVersion" SET "version" = "version" + 1, "epoch" = "epoch" + 1, "bumpedBy" = txid_current() WHERE "id" = 1\073 END IF\073 RETURN NULL\073 END';
 CREATE FUNCTION "security_master_truncated"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS
@@ -62,7 +67,7 @@ CREATE TRIGGER "Security_truncated" AFTER TRUNCATE ON "Security"
     FOR EACH STATEMENT EXECUTE FUNCTION "security_master_truncated"();
 
 CREATE TRIGGER "SecurityMetrics_rev" BEFORE INSERT OR UPDATE ON "SecurityMetrics"
-    FOR EACH ROW EXECUTE FUNCTION "security_master_rev"();
+    FOR EACH ROW EXECUTE FUNCTION "security_metrics_rev"();
 CREATE TRIGGER "SecurityMetrics_gone" AFTER DELETE ON "SecurityMetrics" REFERENCING OLD TABLE AS gone
     FOR EACH STATEMENT EXECUTE FUNCTION "security_master_gone"();
 CREATE TRIGGER "SecurityMetrics_truncated" AFTER TRUNCATE ON "SecurityMetrics"
