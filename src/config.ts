@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { corsOrigins, parsePort, parsePublicUrl } from './domain/env-addresses.js';
 import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, type Env } from './domain/env-values.js';
 import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
+import { RESOURCES, type CacheableType } from './resources/index.js';
 
 /** The project root (where package.json, prisma/ and data/ live). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,9 +73,13 @@ export interface LifecycleConfig {
   drainDelayMs: number;
 }
 
-/** The record types whose answers the response cache may keep (public reference data). */
-export const CACHEABLE_TYPES = ['Logo', 'Security', 'Fundamental', 'EnhancedFundamental', 'BalanceSheet'] as const;
-export type CacheableType = (typeof CACHEABLE_TYPES)[number];
+/**
+ * The record types whose answers the response cache may keep (public reference data): those of
+ * the resources whose manifest says `cacheable`, in the order the price list names them.
+ */
+export const CACHEABLE_TYPES: readonly CacheableType[] = RESOURCES.filter((r) => 'cacheable' in r)
+  .sort((a, b) => a.entitlements[0]!.listed - b.entitlements[0]!.listed)
+  .flatMap((r) => r.entitlements.flatMap((e) => e.types as readonly CacheableType[]));
 
 export interface GraphQLConfig {
   /** graphql-armor limits: a document past one is refused (400) before anything runs. */

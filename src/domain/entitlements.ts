@@ -1,61 +1,40 @@
 import { AppError } from '../errors.js';
 import type { Tier } from '../../generated/prisma/enums.js';
-
-/**
- * What each licensing tier may use (docs/security.md#authentication). The one place to change entitlements: GraphQL
- * fields and REST routes both ask `checkEntitled`.
- */
-export const RESOURCES = [
-  'logos',
-  'securities',
-  'fundamentals',
-  'balanceSheets',
-  'ratings',
-  'news',
-  'enhancedFundamentals',
-  'pressReleases',
-  'callSummaries',
-  'trades',
-  'quotes',
-  'ocr',
-] as const;
-export type Resource = (typeof RESOURCES)[number];
-
-const FREE: readonly Resource[] = ['logos', 'securities', 'fundamentals', 'balanceSheets', 'ratings', 'news'];
-const PRO: readonly Resource[] = [
-  ...FREE,
-  'enhancedFundamentals',
-  'pressReleases',
-  'callSummaries',
-  'trades',
-  'quotes',
-];
-const ENTERPRISE: readonly Resource[] = [...PRO, 'ocr'];
-
-export const ENTITLEMENTS: Readonly<Record<Tier, ReadonlySet<Resource>>> = {
-  free: new Set(FREE),
-  pro: new Set(PRO),
-  enterprise: new Set(ENTERPRISE),
-};
+import { RESOURCES as RESOURCE_MANIFESTS, type AccessResource } from '../resources/index.js';
 
 /** Every licensing tier, from the least to the most entitled. */
 export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
 
+/**
+ * What a tier may be entitled to, each declared by its resource's manifest (resources/<noun>.ts),
+ * in the order the price list names them (docs/security.md#authentication).
+ */
+const LISTED = RESOURCE_MANIFESTS.flatMap((r) => r.entitlements).sort((a, b) => a.listed - b.listed);
+export type Resource = AccessResource;
+export const RESOURCES = LISTED.map((e) => e.name as Resource);
+
+/**
+ * What each licensing tier may use (docs/security.md#authentication): each resource's own tier and
+ * every tier above it. The one place to change entitlements is a resource's manifest: GraphQL
+ * fields and REST routes both ask `checkEntitled`.
+ */
+export const ENTITLEMENTS: Readonly<Record<Tier, ReadonlySet<Resource>>> = Object.fromEntries(
+  TIERS.map((tier, i) => [
+    tier,
+    new Set(LISTED.filter((e) => TIERS.indexOf(e.tier) <= i).map((e) => e.name as Resource)),
+  ]),
+) as unknown as Record<Tier, ReadonlySet<Resource>>;
+
 /** How the docs and the schema name each resource. */
-const RESOURCE_NAMES: Readonly<Record<Resource, string>> = {
-  logos: 'logos',
-  securities: 'security master',
-  fundamentals: 'lite fundamentals',
-  balanceSheets: 'balance sheets',
-  ratings: 'ratings',
-  news: 'curated news',
-  enhancedFundamentals: 'enhanced fundamentals',
-  pressReleases: 'press releases',
-  callSummaries: 'call summaries',
-  trades: 'trades',
-  quotes: 'quotes',
-  ocr: 'OCR',
-};
+const RESOURCE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(LISTED.map((e) => [e.name, e.words]));
+
+/**
+ * Record types whose resource not every tier has, by GraphQL type name: node(id) checks them by
+ * the id's type name.
+ */
+export const GUARDED_TYPES: ReadonlyMap<string, Resource> = new Map(
+  LISTED.filter((e) => e.tier !== TIERS[0]).flatMap((e) => e.types.map((t) => [t, e.name as Resource] as const)),
+);
 
 /** What a tier adds to the one below it, in words ("Pro, plus OCR."): read from ENTITLEMENTS, never written twice. */
 export function tierSummary(tier: Tier): string {

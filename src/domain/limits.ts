@@ -4,6 +4,7 @@
  * (src/graphql/cost.ts), so the largest answer an admissible request can produce is known before
  * it runs: docs/security.md#limits-per-request-decided-before-it-runs.
  */
+import { MANIFESTS, type Manifest } from '../resources/index.js';
 
 /**
  * Longest text of each kind, in characters (UTF-16 code units, as JavaScript counts `length`).
@@ -57,60 +58,34 @@ export type TextKind = keyof typeof TEXT_LIMITS;
 export type ListKind = keyof typeof LIST_LIMITS;
 
 /**
- * The stored text the GraphQL schema serves that is not `short`, by schema coordinate. For a list
- * of strings the kind is each item's; a JSON field's is its JSON text. Every other String (or URL)
- * field holding imported text is `short`. Text kept but never served (filing sections) is absent.
- * test/ingest/limits.test.ts proves the import enforces exactly this table.
+ * The stored text the GraphQL schema serves that is not `short`, by schema coordinate, from the
+ * resources' manifests (`textKinds`). For a list of strings the kind is each item's; a JSON field's
+ * is its JSON text. Every other String (or URL) field holding imported text is `short`. Text kept
+ * but never served (filing sections) is absent. test/ingest/limits.test.ts proves the import
+ * enforces exactly this table.
  */
-export const FIELD_TEXT_KINDS: Readonly<Record<string, TextKind>> = Object.freeze({
-  'CallSummary.guidance': 'long',
-  'CallSummary.keyPoints': 'sentence',
-  'CallSummary.summary': 'long',
-  'CompanyInfo.description': 'long',
-  'CompanyInfo.homepageUrl': 'url',
-  'LogoImage.url': 'url',
-  'LogoPng.url': 'url',
-  'NewsItem.associatedTranscripts': 'json',
-  'NewsItem.logoThumbnailUrl': 'url',
-  'PressRelease.bodyHtml': 'long',
-  'PressRelease.bodyText': 'long',
-  'PressRelease.categories': 'json',
-  'PressRelease.externalLinks': 'url',
-  'PressRelease.mediaAssets': 'json',
-  'PressRelease.raw': 'json',
-  'PressRelease.releaseId': 'url',
-  'PressRelease.sourceUrl': 'url',
-  'PressRelease.subHeadline': 'long',
-  'PressRelease.summary': 'long',
-  'Rating.story': 'long',
-  'Security.isinHistory': 'json',
-});
+export const FIELD_TEXT_KINDS: Readonly<Record<string, TextKind>> = kindsOf(TEXT_LIMITS, (r) => r.textKinds);
 
 /**
  * The GraphQL list fields whose items come from a child list of one imported record, by schema
- * coordinate, with the limit on their length. `Logo.securities` and the `associated*` record
- * lists hold at most one item per item of the list they resolve (`securityInfo`, the id lists).
+ * coordinate, with the limit on their length, from the manifests (`listKinds`). `Logo.securities`
+ * and the `associated*` record lists hold at most one item per item of the list they resolve
+ * (`securityInfo`, the id lists).
  */
-export const FIELD_LIST_KINDS: Readonly<Record<string, ListKind>> = Object.freeze({
-  'BalanceSheet.symbols': 'shareClasses',
-  'CallSummary.keyPoints': 'children',
-  'CallSummary.participants': 'children',
-  'LitigationMentions.recentHeadings': 'children',
-  'Logo.securities': 'children',
-  'Logo.securityInfo': 'children',
-  'Mdna.keyTopics': 'children',
-  'NewsItem.associatedPressReleaseIds': 'children',
-  'NewsItem.associatedPressReleases': 'children',
-  'NewsItem.associatedRatingIds': 'children',
-  'NewsItem.associatedRatings': 'children',
-  'NewsItem.securities': 'children',
-  'PressRelease.contacts': 'children',
-  'PressRelease.exchanges': 'children',
-  'PressRelease.externalLinks': 'children',
-  'PressRelease.keywords': 'children',
-  'PressRelease.securities': 'children',
-  'PressRelease.tickers': 'children',
-  'Quote.conditions': 'conditions',
-  'RiskFactors.topThemes': 'children',
-  'Trade.conditions': 'conditions',
-});
+export const FIELD_LIST_KINDS: Readonly<Record<string, ListKind>> = kindsOf(LIST_LIMITS, (r) => r.listKinds);
+
+/** The kinds the manifests declare, sorted by coordinate; a kind that is not one of `limits` fails the start. */
+function kindsOf<K extends string>(
+  limits: Readonly<Record<K, number>>,
+  declared: (r: Manifest) => Readonly<Record<string, string>> | undefined,
+): Readonly<Record<string, K>> {
+  const entries = MANIFESTS.flatMap((r) => Object.entries(declared(r) ?? {}).map(([c, k]) => [r.noun, c, k] as const));
+  for (const [noun, coordinate, kind] of entries) {
+    if (!Object.hasOwn(limits, kind))
+      throw new Error(
+        `resources/${noun}.ts: ${coordinate} is of kind ${JSON.stringify(kind)}; the kinds are ${Object.keys(limits).join(', ')}`,
+      );
+  }
+  const sorted = entries.map(([, c, k]) => [c, k as K] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.freeze(Object.fromEntries(sorted));
+}

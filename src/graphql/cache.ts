@@ -16,39 +16,23 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Caller } from '../auth/caller.js';
-import { CACHEABLE_TYPES, type CacheableType, type GraphQLConfig } from '../config.js';
+import { CACHEABLE_TYPES, type GraphQLConfig } from '../config.js';
+import { RESOURCES, type CacheableType } from '../resources/index.js';
 import type { Context } from '../context.js';
 import { stableJson } from './input.js';
 
 /**
  * Types that hold no data of their own beside a cacheable record: its connections, edges and
- * parts. They neither allow nor forbid caching an answer. Every other type (trades, quotes,
- * bars, ratings, news, the caller's own records ...) has TTL 0: an answer holding one is never
- * cached, and a type added later is not cached until it is listed here or in CACHEABLE_TYPES.
+ * parts (each resource's manifest names its parts: `cacheable`). They neither allow nor forbid
+ * caching an answer. Every other type (trades, quotes, bars, ratings, news, the caller's own
+ * records ...) has TTL 0: an answer holding one is never cached, and a type added later is not
+ * cached until its manifest lists it.
  */
 const PARTS_OF_CACHEABLE = new Set([
   'Query',
   'PageInfo',
   ...CACHEABLE_TYPES.flatMap((t) => [`${t}Connection`, `${t}Edge`]),
-  'LogoImage',
-  'LogoPng',
-  'LogoSecurityInfo',
-  'SecurityClassification',
-  'SecurityIdentifiers',
-  'SecurityFinancials',
-  'ExchangeInfo',
-  'CompanyInfo',
-  'Address',
-  'TickerMeta',
-  'FundamentalBalanceSheet',
-  'FundamentalCashFlow',
-  'FundamentalIncomeStatement',
-  'DerivedMetrics',
-  'WorkingCapitalDays',
-  'RiskFactors',
-  'MostNegativeRisk',
-  'Mdna',
-  'LitigationMentions',
+  ...RESOURCES.flatMap((r) => ('cacheable' in r ? r.cacheable : [])),
 ]);
 
 /** TTL in milliseconds per type (and per field, for the caller's own) as the response cache takes them. */

@@ -7,21 +7,14 @@
 import type { WriteCounts } from '../db/upsert.js';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../runtime/events.js';
+import { IMPORTED, type ImportName } from '../resources/index.js';
 
-/** CLI names of the importable resources, in the order a full sync runs them (parents first). */
-export const IMPORT_RESOURCES = [
-  'securities',
-  'logos',
-  'balance-sheets',
-  'fundamentals',
-  'press-releases',
-  'ratings',
-  'call-summaries',
-  'news',
-  'trades',
-  'quotes',
-] as const;
-export type ImportResource = (typeof IMPORT_RESOURCES)[number];
+/**
+ * CLI names of the importable resources (those whose manifest says how to sync them), in the
+ * order a full sync runs them (parents first).
+ */
+export const IMPORT_RESOURCES: readonly ImportName[] = IMPORTED.map((r) => r.name);
+export type ImportResource = ImportName;
 
 /**
  * A record that cannot be imported. `reason` names the field and the value received, e.g.

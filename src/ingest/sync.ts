@@ -1,19 +1,20 @@
 // `cli sync`: pulls every resource from a service that speaks the legacy REST paths (another
 // instance of this gateway, or the legacy vendor) and writes it through the resources' importers.
 //
-// How each resource is pulled (the legacy paths give no "changed since" for every resource):
-// - incremental, by a high-water mark kept per source in SyncState: trades and quotes (per symbol,
-//   `timestamp.gte` = the newest sip_timestamp seen, ascending, following next_url), press releases
-//   (`from` = newest PublishTime), ratings (`from` = newest created_at), call summaries (`from` =
-//   newest call_date). The mark's own records are asked for again (gte), so equal timestamps are
-//   never skipped; they come back unchanged.
-// - whole, compared record by record (only changed records are written): securities (the search
-//   path, one prefix per leading character), logos, balance sheets (following next_url),
-//   fundamentals and news (per symbol).
+// How each resource is pulled is its manifest's `sync` (resources/<noun>.ts; the kinds are
+// SyncSpec's, resources/manifest.ts), since the legacy paths give no "changed since" for every resource:
+// - incremental, by a high-water mark kept per source in SyncState: `ticks` (per symbol,
+//   `timestamp.gte` = the newest sip_timestamp seen, ascending, following next_url) and `marked`
+//   (`from` = the newest value of the record's mark field). The mark's own records are asked for
+//   again (gte), so equal timestamps are never skipped; they come back unchanged.
+// - whole, compared record by record (only changed records are written): `search` (one prefix per
+//   leading character), `numbered` (per symbol or not), `cursor` (following next_url).
 // Transient failures (network errors, 5xx) are retried with exponential backoff and jitter; a 429
 // waits for its Retry-After. A resource the key may not read (401/403) is reported and skipped.
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../runtime/events.js';
+import { IMPORTED } from '../resources/index.js';
+import type { SyncSpec } from '../resources/manifest.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
 import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -96,7 +97,7 @@ function newer(a: string | undefined, b: string | undefined): string | undefined
   return Date.parse(a) >= Date.parse(b) ? a : b;
 }
 
-/** "2026-01-02T03:04:05.000Z" → "2026-01-02 03:04:05", the ratings route's `from` format (seconds: a tie is asked again). */
+/** "2026-01-02T03:04:05.000Z" → "2026-01-02 03:04:05", the `from` of a route to the second (ratings: a tie is asked again). */
 const ratingTime = (iso: string) => new Date(iso).toISOString().slice(0, 19).replace('T', ' ');
 
 interface Plan {
@@ -123,12 +124,13 @@ interface PlanContext {
 
 const sinceNanos = (since: string) => (BigInt(Date.parse(since)) * 1_000_000n).toString();
 
-const tickPlan = (kind: 'trades' | 'quotes'): Plan => ({
+/** Trades and quotes: per symbol, from the newest sip_timestamp seen (or `since`), ascending. */
+const tickPlan = (key: string, path: string): Plan => ({
   async *runs({ up, importer, symbols, markOf, since }) {
     for (const symbol of await symbols()) {
-      const markKey = `${kind}:${symbol}`;
+      const markKey = `${key}:${symbol}`;
       const mark = (await markOf(markKey)) ?? (since ? sinceNanos(since) : undefined);
-      const first = up.url(`/stocks/v3/${kind}/${encodeURIComponent(symbol)}`, {
+      const first = up.url(`${path}/${encodeURIComponent(symbol)}`, {
         order: 'asc',
         limit: 5000,
         'timestamp.gte': mark,
@@ -147,7 +149,7 @@ const tickPlan = (kind: 'trades' | 'quotes'): Plan => ({
  * A resource paged by number whose route filters by time (`from`): one run from the resource's
  * high-water mark (or `since`), advanced by each record's `markField`.
  */
-const markedPlan = (key: ImportResource, path: string, markField: string, from: (mark: string) => string): Plan => ({
+const markedPlan = (key: string, path: string, markField: string, from: (mark: string) => string): Plan => ({
   async *runs({ up, importer, markOf, since }) {
     const mark = (await markOf(key)) ?? since;
     yield {
@@ -160,61 +162,42 @@ const markedPlan = (key: ImportResource, path: string, markField: string, from: 
 
 const isoTime = (mark: string) => new Date(mark).toISOString();
 
-const PLANS: Record<ImportResource, Plan> = {
-  securities: {
-    async *runs({ up, importer }) {
-      for (const prefix of SEARCH_PREFIXES) {
-        yield {
-          pager: numberedPages(
-            up,
-            importer,
-            '/search/api/v1/securities',
-            { search: prefix, search_type: 'symbol' },
-            'per_page',
-            250,
-          ),
-        };
-      }
-    },
-  },
-  logos: {
-    async *runs({ up, importer }) {
-      yield { pager: numberedPages(up, importer, '/api/v1/logos', {}, 'page_size', 100) };
-    },
-  },
-  'balance-sheets': {
-    async *runs({ up, importer }) {
-      yield {
-        pager: cursorPages(
-          up,
-          importer,
-          up.url('/stocks/v1/fundamentals/balance-sheet', { limit: 1000, sort: 'period_end.asc' }),
-        ),
+/** How `cli sync` pulls a resource, as its manifest's `sync` says (resources/manifest.ts, SyncSpec). */
+function planOf(resource: ImportResource): Plan {
+  const spec = IMPORTED.find((r) => r.name === resource)!.sync as SyncSpec;
+  switch (spec.pages) {
+    case 'search':
+      return {
+        async *runs({ up, importer }) {
+          for (const prefix of SEARCH_PREFIXES) {
+            const search = { search: prefix, search_type: 'symbol' };
+            yield { pager: numberedPages(up, importer, spec.path, search, 'per_page', spec.size) };
+          }
+        },
       };
-    },
-  },
-  fundamentals: {
-    async *runs({ up, importer, symbols }) {
-      for (const symbol of await symbols()) {
-        yield {
-          pager: numberedPages(up, importer, '/delivery/api/v1/fundamentals/enhanced', { symbol }, 'page_size', 100),
-        };
-      }
-    },
-  },
-  'press-releases': markedPlan('press-releases', '/streamhive/api/v1/data', 'PublishTime', isoTime),
-  ratings: markedPlan('ratings', '/rating/api/v1/ratings', 'created_at', ratingTime),
-  'call-summaries': markedPlan('call-summaries', '/delivery/api/v1/summaries', 'call_date', isoTime),
-  news: {
-    async *runs({ up, importer, symbols }) {
-      for (const symbol of await symbols()) {
-        yield { pager: numberedPages(up, importer, '/news/api/v1/news', { symbol }, 'page_size', 100) };
-      }
-    },
-  },
-  trades: tickPlan('trades'),
-  quotes: tickPlan('quotes'),
-};
+    case 'numbered':
+      return {
+        async *runs({ up, importer, symbols }) {
+          if (!spec.perSymbol) {
+            yield { pager: numberedPages(up, importer, spec.path, {}, 'page_size', 100) };
+            return;
+          }
+          for (const symbol of await symbols())
+            yield { pager: numberedPages(up, importer, spec.path, { symbol }, 'page_size', 100) };
+        },
+      };
+    case 'cursor':
+      return {
+        async *runs({ up, importer }) {
+          yield { pager: cursorPages(up, importer, up.url(spec.path, spec.query)) };
+        },
+      };
+    case 'marked':
+      return markedPlan(resource, spec.path, spec.markField, spec.from === 'iso' ? isoTime : ratingTime);
+    case 'ticks':
+      return tickPlan(resource, spec.path);
+  }
+}
 
 /** The source's identity in SyncState: its origin and path, never the key. */
 export const sourceOf = (from: string) => {
@@ -234,7 +217,7 @@ function upstreamSymbols(up: Upstream): { symbols: () => Promise<string[]>; coll
     (symbolList ??= (async () => {
       if (seenSymbols.size === 0) {
         const importer = await importerFor('securities');
-        for await (const { pager } of PLANS.securities.runs({
+        for await (const { pager } of planOf('securities').runs({
           up,
           importer,
           symbols: async () => [],
@@ -269,7 +252,7 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
     const rejects = new RejectTally();
     const markOf = async (key: string) => (options.since ? undefined : readHighWater(db, source, key));
     try {
-      for await (const run of PLANS[resource].runs({ up, importer, symbols, markOf, since: options.since })) {
+      for await (const run of planOf(resource).runs({ up, importer, symbols, markOf, since: options.since })) {
         let mark: string | undefined;
         let rows = 0;
         for await (const page of run.pager) {

@@ -1,5 +1,7 @@
 import type { Db } from '../db/client.js';
 import { bulkInsert, refreshStatistics } from '../db/bulk.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { PARENTS_FIRST, type AnyResource } from '../resources/index.js';
 import { generateReference, plannedMarketRows, quoteBatches, tradeBatches, type SampleOptions } from './generate.js';
 
 const META_KEY = 'sample_data';
@@ -23,30 +25,35 @@ export async function sampleDataState(db: Db): Promise<SampleState> {
   return securities || trades ? { state: 'foreign' } : { state: 'empty' };
 }
 
+/**
+ * The tables of the resources' manifests, parents first: the reference data, written in one go,
+ * and the bulk tables (trades, quotes), streamed in batches and deleted in statements of their own.
+ */
+const TABLES = PARENTS_FIRST.flatMap((r) => (r.tables ?? []).map((t) => ({ ...t, resource: r })));
+const REFERENCE_TABLES = TABLES.filter((t) => !t.resource.bulk);
+const BULK_TABLES = TABLES.filter((t) => t.resource.bulk);
+
+/** The keys of the sample's rows the manifests name (`tables[].sample`): each must be one of generateReference's. */
+type SampleKey<R> = R extends { tables: readonly (infer T)[] }
+  ? T extends { sample: infer K extends string }
+    ? K
+    : never
+  : never;
+
+type Deletable = { deleteMany(args?: object): Prisma.PrismaPromise<unknown> };
+const table = (db: Db, model: string) =>
+  (db.prisma as unknown as Record<string, Deletable>)[`${model[0]!.toLowerCase()}${model.slice(1)}`]!;
+
 /** Deletes every market-data row (accounts, keys and sessions stay). */
 export async function clearResourceData(db: Db): Promise<void> {
   const p = db.prisma;
   // Children first, so it does not depend on the database cascading.
   await p.$transaction([
-    p.logoSecurityInfo.deleteMany(),
-    p.logo.deleteMany(),
-    p.security.deleteMany(),
-    p.balanceSheetSymbol.deleteMany(),
-    p.balanceSheet.deleteMany(),
-    p.fundamentalMetrics.deleteMany(),
-    p.fundamental.deleteMany(),
-    p.pressReleaseTicker.deleteMany(),
-    p.pressReleaseSecurity.deleteMany(),
-    p.pressRelease.deleteMany(),
-    p.rating.deleteMany(),
-    p.callSummary.deleteMany(),
-    p.newsSecurity.deleteMany(),
-    p.newsItem.deleteMany(),
+    ...[...REFERENCE_TABLES].reverse().map((t) => table(db, t.model).deleteMany()),
     p.appMeta.deleteMany({ where: { key: META_KEY } }),
   ]);
-  // The two big tables in their own statements: one huge transaction would hold the write lock long.
-  await p.trade.deleteMany();
-  await p.quote.deleteMany();
+  // The big tables in their own statements: one huge transaction would hold the write lock long.
+  for (const t of BULK_TABLES) await table(db, t.model).deleteMany();
 }
 
 export interface SeedProgress {
@@ -84,24 +91,10 @@ export async function seedSampleData(
 
   const ref = generateReference(options);
   onProgress?.({ phase: 'reference', done: 0, total: 1 });
+  const rows: Readonly<Record<SampleKey<AnyResource>, Record<string, unknown>[]>> = ref;
   // parents before children (foreign keys)
-  const reference: [string, Record<string, unknown>[]][] = [
-    ['Security', ref.securities],
-    ['Logo', ref.logos],
-    ['LogoSecurityInfo', ref.logoSecurityInfo],
-    ['BalanceSheet', ref.balanceSheets],
-    ['BalanceSheetSymbol', ref.balanceSheetSymbols],
-    ['Fundamental', ref.fundamentals],
-    ['FundamentalMetrics', ref.fundamentalMetrics],
-    ['PressRelease', ref.pressReleases],
-    ['PressReleaseTicker', ref.pressReleaseTickers],
-    ['PressReleaseSecurity', ref.pressReleaseSecurities],
-    ['Rating', ref.ratings],
-    ['CallSummary', ref.callSummaries],
-    ['NewsItem', ref.newsItems],
-    ['NewsSecurity', ref.newsSecurities],
-  ];
-  for (const [model, rows] of reference) await bulkInsert(db, model, rows);
+  const reference = REFERENCE_TABLES.map((t) => [t.model, rows[t.sample as SampleKey<AnyResource>]] as const);
+  for (const [model, modelRows] of reference) await bulkInsert(db, model, modelRows);
   onProgress?.({ phase: 'reference', done: 1, total: 1 });
 
   const planned = plannedMarketRows(options);
@@ -128,23 +121,24 @@ export async function seedSampleData(
   };
   const trades = await insertAll('trades', 'Trade', tradeBatches(options), planned.trades);
   const quotes = await insertAll('quotes', 'Quote', quoteBatches(options), planned.quotes);
-  await refreshStatistics(db, [...reference.map(([model]) => model), 'SecurityMetrics', 'Trade', 'Quote']);
+  const streamed: Readonly<Record<string, number>> = { trades, quotes };
+  await refreshStatistics(db, [
+    ...reference.map(([model]) => model),
+    'SecurityMetrics',
+    ...BULK_TABLES.map((t) => t.model),
+  ]);
   await marker('complete');
 
   return {
     options,
-    counts: {
-      securities: ref.securities.length,
-      logos: ref.logos.length,
-      balanceSheets: ref.balanceSheets.length,
-      fundamentals: ref.fundamentals.length,
-      pressReleases: ref.pressReleases.length,
-      ratings: ref.ratings.length,
-      callSummaries: ref.callSummaries.length,
-      news: ref.newsItems.length,
-      trades,
-      quotes,
-    },
+    // each resource's records (the rows of its first table), parents first
+    counts: Object.fromEntries(
+      PARENTS_FIRST.flatMap((r) => {
+        const first = r.tables?.[0];
+        if (!first) return [];
+        return [[r.camel, first.sample ? rows[first.sample as SampleKey<AnyResource>].length : streamed[r.camel]!]];
+      }),
+    ),
     ms: Date.now() - started,
   };
 }

@@ -1,23 +1,17 @@
-// Imports each resource module for its side effects (registering types), then builds the schema.
+// Imports each module for its side effects (registering types), then builds the schema: each
+// resource's module is found by its noun (schema/<noun>.ts), in the order of the manifests, parents first.
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.js';
 import { boundEntities } from '../graphql/federation.js';
+import { PARENTS_FIRST } from '../resources/index.js';
 import './service.js';
 import './session.js';
 import './account.js';
-import './security.js';
-import './logo.js';
-import './balance-sheet.js';
-import './fundamental.js';
-import './press-release.js';
-import './rating.js';
-import './call-summary.js';
-import './news.js';
-import './trade.js';
-import './quote.js';
-import './ocr.js';
-import './node.js';
+
+// by name, so no tool resolves it ahead of time (Vite would warn of it in the tests)
+for (const resource of PARENTS_FIRST) await import(/* @vite-ignore */ `./${resource.noun}.js`);
+await import('./node.js');
 
 builder.queryType({ description: 'The root of every read.' });
 builder.subscriptionType({

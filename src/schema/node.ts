@@ -3,20 +3,11 @@
 // so a malformed one is the client's BAD_USER_INPUT naming the argument, never an internal error.
 import { resolveNodes } from '@pothos/plugin-relay';
 import { isInterfaceType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import { checkEntitled, type Resource } from '../domain/entitlements.js';
+import { checkEntitled, GUARDED_TYPES } from '../domain/entitlements.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { listOf, NodeIdError } from './common.js';
-
-/** Record types whose resource not every tier has: node(id) checks them by the id's type name. */
-const NODE_RESOURCES: ReadonlyMap<string, Resource> = new Map([
-  ['EnhancedFundamental', 'enhancedFundamentals'],
-  ['PressRelease', 'pressReleases'],
-  ['CallSummary', 'callSummaries'],
-  ['Trade', 'trades'],
-  ['Quote', 'quotes'],
-]);
 
 /** Ids one nodes(ids:) may ask for: each is a lookup of its own. */
 export const MAX_NODE_IDS = 100;
@@ -72,7 +63,7 @@ async function loadNode(
   argument: string,
 ): Promise<unknown> {
   const id = decodeNodeId(info.schema, raw, argument);
-  const resource = NODE_RESOURCES.get(id.typename);
+  const resource = GUARDED_TYPES.get(id.typename);
   // checked before the lookup, so not even `__typename` tells a caller which records exist
   if (resource) checkEntitled(ctx.caller, resource);
   try {

@@ -1,5 +1,5 @@
 /**
- * Search by name with typos, the pure parts (services/security-text.ts stores and queries): how a
+ * Search by name with typos, the terms and the typo rule (search/rank.ts matches with them): how a
  * symbol, a name and a query split into terms, how many typos a query token may take, and which
  * terms of the vocabulary each token matches. The rules are Typesense's defaults: no typo in a
  * token shorter than 4 characters, one up to 6, two from 7 (`min_len_1typo`, `min_len_2typo`),

@@ -22,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['db', 'credentials', 'http', 'ocr', 'runtime'],
   ['observability'],
   ['config.ts', 'domain', 'search'],
+  ['resources'],
   ['errors.ts'],
 ];
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isObjectType } from 'graphql';
 import { ROOT } from '../../src/config.js';
 import { ENTITLEMENTS, lowestTierWith, tierSummary, TIERS, type Resource } from '../../src/domain/entitlements.js';
+import { MANIFESTS } from '../../src/resources/index.js';
 import { schema } from '../../src/schema/index.js';
 import { expectSessionCookies, gqlRequest } from './helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
@@ -45,29 +46,18 @@ describe('entitlements table (docs/security.md)', () => {
     }
   });
 
-  it('free < pro < enterprise, with the resources docs/security.md lists', () => {
-    expect([...ENTITLEMENTS.free].sort()).toEqual([
-      'balanceSheets',
-      'fundamentals',
-      'logos',
-      'news',
-      'ratings',
-      'securities',
-    ]);
-    expect([...ENTITLEMENTS.pro].sort()).toEqual([
-      'balanceSheets',
-      'callSummaries',
-      'enhancedFundamentals',
-      'fundamentals',
-      'logos',
-      'news',
-      'pressReleases',
-      'quotes',
-      'ratings',
-      'securities',
-      'trades',
-    ]);
-    expect([...ENTITLEMENTS.enterprise].sort()).toEqual([...ENTITLEMENTS.pro, 'ocr'].sort());
+  it('free < pro < enterprise: each tier has what the manifests give it and every tier below', () => {
+    for (const resource of MANIFESTS) {
+      for (const entitlement of resource.entitlements) {
+        for (const tier of TIERS) {
+          const included = TIERS.indexOf(tier) >= TIERS.indexOf(entitlement.tier);
+          expect(ENTITLEMENTS[tier].has(entitlement.name as Resource), `${tier} has ${entitlement.name}`).toBe(
+            included,
+          );
+        }
+      }
+    }
+    expect(ENTITLEMENTS.enterprise.size).toBe(MANIFESTS.flatMap((r) => r.entitlements).length);
     expect(lowestTierWith('trades')).toBe('pro');
     expect(lowestTierWith('ocr')).toBe('enterprise');
     expect(lowestTierWith('ratings')).toBe('free');

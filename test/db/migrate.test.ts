@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
+import { MANIFESTS } from '../../src/resources/index.js';
 import { testDatabases } from '../helpers.js';
 
 describe.each(testDatabases())('migrations on $name', (tdb) => {
@@ -28,22 +29,13 @@ describe.each(testDatabases())('migrations on $name', (tdb) => {
       }
       // every model's table exists and is empty
       for (const model of [
-        'security',
-        'logo',
-        'balanceSheet',
-        'fundamental',
-        'fundamentalMetrics',
-        'pressRelease',
-        'rating',
-        'callSummary',
-        'newsItem',
-        'trade',
-        'quote',
+        ...MANIFESTS.flatMap((r) => (r.tables ?? []).map((t) => `${t.model[0]!.toLowerCase()}${t.model.slice(1)}`)),
         'user',
         'apiKey',
         'refreshTokenFamily',
-      ] as const) {
-        expect(await (db.prisma[model] as unknown as { count(): Promise<number> }).count(), model).toBe(0);
+      ]) {
+        const table = (db.prisma as unknown as Record<string, { count(): Promise<number> }>)[model]!;
+        expect(await table.count(), model).toBe(0);
       }
     } finally {
       await db.close();

@@ -13,6 +13,7 @@ import {
   MEMORY_CACHE_BYTES,
 } from '../../src/graphql/cache.js';
 import { createRedis } from '../../src/runtime/redis.js';
+import { MANIFESTS } from '../../src/resources/index.js';
 import { schema } from '../../src/schema/index.js';
 import { freshUser } from '../auth/helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
@@ -60,10 +61,8 @@ describe('what the response cache may keep', () => {
       'QuoteConnection',
       'QuoteEdge',
       'Bar',
-      'Rating',
-      'NewsItem',
-      'PressRelease',
-      'CallSummary',
+      // the record types of every resource whose manifest does not say `cacheable`
+      ...MANIFESTS.filter((r) => !r.cacheable).flatMap((r) => r.entitlements.flatMap((e) => e.types)),
       'Me',
       'ApiKey',
       'ServiceInfo',

@@ -13,6 +13,7 @@ import type { Db } from '../../src/db/client.js';
 import { FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../../src/domain/limits.js';
 import { describeReject, importStream } from '../../src/ingest/import-stream.js';
 import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from '../../src/ingest/importer.js';
+import { bodiesLackSymbol } from './helpers.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
 import { importerFor } from '../../src/ingest/registry.js';
 import { mdnaInsight } from '../../src/domain/insights.js';
@@ -214,10 +215,7 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       expect(page.status, page.text).toBe(200);
       const found = importers[resource].recordsOf(parseJsonExact(page.text))!;
       // tick bodies name their symbol in the path only
-      records[resource] =
-        resource === 'trades' || resource === 'quotes'
-          ? found.map((r) => ({ ...(r as object), symbol: 'NVLX' }))
-          : found;
+      records[resource] = bodiesLackSymbol(resource) ? found.map((r) => ({ ...(r as object), symbol: 'NVLX' })) : found;
       expect(records[resource], resource).toHaveLength(3);
     }
   });

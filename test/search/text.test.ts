@@ -1,4 +1,4 @@
-// The pure rules of search by name (src/domain/search-text.ts): terms, typo budgets, the edit
+// The pure rules of search by name (src/search/text.ts): terms, typo budgets, the edit
 // distance, a token's expansion over a vocabulary, and highlights.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,0 +1,21 @@
+// The security master: what every other resource names by symbol, so it is imported first.
+// Its REST route is the search (rest/security-search.ts); rest/security.ts is the document it returns.
+import { defineResource } from './manifest.js';
+
+export const security = defineResource({
+  singular: 'security',
+  plural: 'securities',
+  access: [{ tier: 'free', listed: 1, words: 'security master' }],
+  cacheable: [
+    'SecurityClassification',
+    'SecurityIdentifiers',
+    'SecurityFinancials',
+    'ExchangeInfo',
+    'CompanyInfo',
+    'Address',
+    'TickerMeta',
+  ],
+  textKinds: { 'CompanyInfo.description': 'long', 'CompanyInfo.homepageUrl': 'url', 'Security.isinHistory': 'json' },
+  tables: [{ model: 'Security', sample: 'securities' }],
+  sync: { pages: 'search', path: '/search/api/v1/securities', size: 250 },
+});
