@@ -25,7 +25,7 @@ import { openDatabase } from '../src/bootstrap.js';
 import { loadConfig, parsePostgresUrl, ROOT, type Config, type DatabaseConfig } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { createApiKey, createUser } from '../src/services/account.js';
-import { editDistance } from '../src/domain/search-text.js';
+import { editDistance } from '../src/search/text.js';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 /** Production refuses to start without one, and config.ts wants about 128 bits in it (this has ~158). */

@@ -6,7 +6,6 @@ import { migrate } from './db/migrate.js';
 import { outboxEventBus } from './db/outbox.js';
 import { redisEventBus, type EventBus } from './runtime/events.js';
 import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
-import { ensureSecurityTerms } from './services/security-text.js';
 import { sampleDataState, seedSampleData, type SeedProgress } from './sample/seed.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
 
@@ -23,8 +22,6 @@ export type Log = (msg: string) => void;
 export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
   const db = await openMigrated(config, log);
   try {
-    const rebuilt = await ensureSecurityTerms(db);
-    if (rebuilt) log(`search by name: wrote the terms of ${rebuilt} securities that had none`);
     if (config.nodeEnv !== 'production') {
       if (config.sampleData === 'auto') {
         const state = await sampleDataState(db);

@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import { withSigningSecret } from './credentials/secret.js';
 import { createRedis } from './runtime/redis.js';
 import { createEventBus, openDatabase } from './bootstrap.js';
-import { readyIndex } from './services/security-index.js';
+import { currentEngine } from './services/security-index.js';
 import { checkServingConfig, loadConfig, type Config } from './config.js';
 import { ConfigError } from './domain/env-values.js';
 import { AppError } from './errors.js';
@@ -103,14 +103,11 @@ server.on('error', (e: NodeJS.ErrnoException) => {
 });
 server.listen(config.port, config.host, () => {
   serving = true;
-  // the master in memory (services/security-index.ts) is read now, not by the first broad search,
-  // which would meanwhile be answered in SQL; a failure leaves it to the next search
-  const indexFailed = (err: unknown) =>
-    logger.error(
-      { err },
-      `reading the security master into memory failed (searches go to SQL until one reads it): ${(err as Error)?.message}`,
-    );
-  readyIndex(db, indexFailed).catch(indexFailed);
+  // the search engine (services/security-index.ts) reads the master now, not when the first search
+  // waits for it; a failure leaves it to the next search
+  currentEngine(db).catch((err: unknown) =>
+    logger.error({ err }, `reading the security master into the search engine failed: ${(err as Error)?.message}`),
+  );
   const base = `http://localhost:${config.port}`;
   log(
     `serving ${'embedded' in config.database ? 'the embedded PostgreSQL' : 'PostgreSQL'} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`,

@@ -1,10 +1,10 @@
 // What bench/search-engines.ts asks of each engine it compares: the same securities in, the same
 // Typesense-shaped request (q, filter_by, sort_by, facet_by) and answer out. Glue, not an engine.
-import type { FacetCount } from '../../src/services/security-facets.js';
+import type { FacetCount } from '../../src/search/facets.js';
 
 export type Value = string | number | boolean | null;
 
-/** One security as every engine is given it: its id and its search fields by their API names (services/security-fields.ts). */
+/** One security as every engine is given it: its id and its search fields by their API names (search/fields.ts). */
 export interface Listing {
   id: string;
   values: Record<string, Value>;

@@ -1,12 +1,12 @@
 // MiniSearch as the security search engine, for bench/search-engines.ts: MiniSearch ranks the text
 // (AND of the words, typos by length, the last word as a prefix); the rows are kept here, and the
-// filter (domain/search-syntax.ts parses, domain/filter-match.ts decides), the sort and the facets
+// filter (search/syntax.ts parses, search/filter.ts decides), the sort and the facets
 // are done by hand over every match.
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { parseFilterBy, parseSortBy, TEXT_MATCH } from '../../src/domain/search-syntax.js';
-import { matchesFilter } from '../../src/domain/filter-match.js';
-import { MAX_FACET_VALUES, type FacetCount } from '../../src/services/security-facets.js';
-import { SECURITY_SEARCH_FIELDS } from '../../src/services/security-fields.js';
+import { parseFilterBy, parseSortBy, TEXT_MATCH } from '../../src/search/syntax.js';
+import { compileFilter } from '../../src/search/filter.js';
+import { MAX_FACET_VALUES, type FacetCount } from '../../src/search/facets.js';
+import { SECURITY_SEARCH_FIELDS } from '../../src/search/fields.js';
 import type { Engine, Value } from './engine.js';
 
 /** Compatibility decomposition, accents dropped, lower case, split on anything not a letter or digit. */
@@ -72,7 +72,20 @@ export function miniSearchEngine(): Engine {
     async search({ q, filterBy, sortBy, facetBy = [] }) {
       const filter = filterBy ? parseFilterBy(filterBy, SECURITY_SEARCH_FIELDS) : undefined;
       const sort = sortBy ? parseSortBy(sortBy, SECURITY_SEARCH_FIELDS) : [];
-      const keep = (r: SearchResult) => !filter || matchesFilter(filter, (f) => rows.get(r.id)![f] ?? null);
+      // the engine's filter rule, compiled once over a column that reads the row being kept or not
+      let row: Record<string, unknown> = {};
+      const columnOf = (f: string) =>
+        ({
+          get 0() {
+            return row[f] ?? null;
+          },
+        }) as unknown as readonly Value[];
+      const test = filter && compileFilter(filter, columnOf);
+      const keep = (r: SearchResult) => {
+        if (!test) return true;
+        row = rows.get(r.id)!;
+        return test(0);
+      };
       const hits =
         q === '*'
           ? index.search(MiniSearch.wildcard, { filter: keep })

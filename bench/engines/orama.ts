@@ -1,10 +1,10 @@
 // Orama (@orama/orama) as the security search engine, for bench/search-engines.ts: a schema of the
-// search fields, filter_by (parsed by domain/search-syntax.ts) translated to Orama's `where`, one
+// search fields, filter_by (parsed by search/syntax.ts) translated to Orama's `where`, one
 // sort key, enum facets ranked and cut to Typesense's 10 here (Orama returns every enum value unranked).
 import { create, insertMultiple, search, update, type AnyOrama } from '@orama/orama';
-import { type Filter, parseFilterBy, parseSortBy, TEXT_MATCH } from '../../src/domain/search-syntax.js';
-import { MAX_FACET_VALUES, type FacetCount } from '../../src/services/security-facets.js';
-import { SECURITY_SEARCH_FIELDS } from '../../src/services/security-fields.js';
+import { type Filter, parseFilterBy, parseSortBy, TEXT_MATCH } from '../../src/search/syntax.js';
+import { MAX_FACET_VALUES, type FacetCount } from '../../src/search/facets.js';
+import { SECURITY_SEARCH_FIELDS } from '../../src/search/fields.js';
 import type { Engine, Listing } from './engine.js';
 
 const SCHEMA = {

@@ -28,21 +28,6 @@ export const FALLBACK_REASONS = {
     /** A combined statement failed: its reads fail with it, and are taught again alone. */
     'error',
   ],
-  /** A search goes to SQL instead of the master in memory (services/security-index.ts). */
-  search: [
-    /** An identifier prefix: SQL's index on the column answers it. */
-    'prefix',
-    /** A filter or sort names a metric, which the index does not hold. */
-    'metrics',
-    /** The index is not at the master's version (being read, or read again after a write). */
-    'stale',
-    /** The master is past MAX_INDEXED_SECURITIES: it is never held in memory. */
-    'too_large',
-    /** The master has no version row, so no index can be known current. */
-    'unversioned',
-    /** Reading the index failed: logged at error level; the next search tries again. */
-    'error',
-  ],
   /** A POST to /graphql goes through the fetch adapter instead of the direct way (http/direct.ts). */
   direct: [
     /** A query string on /graphql. */

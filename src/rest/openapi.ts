@@ -58,8 +58,14 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     const errors = { ...ERRORS, ...(route.doc.body ? BODY_ERRORS : {}), ...route.doc.errors };
     for (const [code, description] of Object.entries(errors).sort(([a], [b]) => a.localeCompare(b))) {
       if (route.access === 'public' && (code === '401' || code === '403') && !route.doc.errors?.[code]) continue;
-      const schema =
-        code === '400' && route.doc.badRequestBody ? route.doc.badRequestBody : { $ref: '#/components/schemas/Error' };
+      const schema = route.doc.badRequestBody
+        ? code === '400'
+          ? route.doc.badRequestBody
+          : // the handler's own 503 (the database, the search engine's capacity) has the route's body, the server's the usual one
+            code === '503'
+            ? { anyOf: [{ $ref: '#/components/schemas/Error' }, route.doc.badRequestBody] }
+            : { $ref: '#/components/schemas/Error' }
+        : { $ref: '#/components/schemas/Error' };
       responses[code] = { description, content: { 'application/json': { schema } } };
     }
     (paths[p] ??= {})[route.method.toLowerCase()] = {

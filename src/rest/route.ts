@@ -14,7 +14,7 @@ export interface RouteDoc {
   response: JsonSchema;
   /** Request body, for POST routes. */
   body?: JsonSchema;
-  /** The 400 body, where the route's own differs from the usual one (security search, docs/rest.md). */
+  /** The 400 body, where the route's own differs from the usual one (security search, docs/rest.md); its handler's 503 may have it too. */
   badRequestBody?: JsonSchema;
   /** Error descriptions by status, where the route's differ from the usual ones or add to them. */
   errors?: Record<string, string>;

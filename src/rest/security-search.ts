@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { holdRows, type Context } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { AppError } from '../errors.js';
-import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../domain/search-syntax.js';
+import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../search/syntax.js';
 import {
   isWildcard,
   normalizeQuery,
@@ -11,16 +11,16 @@ import {
   type SearchType,
   type Security,
 } from '../services/security.js';
-import { SECURITY_SEARCH_FIELDS } from '../services/security-fields.js';
+import { SECURITY_SEARCH_FIELDS } from '../search/fields.js';
 import { securityQueryPage, type SecurityQuery } from '../services/security-query.js';
-import { MAX_QUERY_CHARACTERS, type TextField } from '../domain/search-text.js';
-import { textHighlights } from '../services/security-text.js';
+import { MAX_QUERY_CHARACTERS, type TextField } from '../search/text.js';
+import { textHighlights } from '../search/rank.js';
 import { arr, bool, int, num, object, str } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 import { SECURITY_DOCUMENT_SCHEMA, securityDocument } from './security.js';
 
-/** `name`: free text over symbols and names with typos (services/security-text.ts); the others match one identifier by prefix. */
+/** `name`: free text over symbols and names with typos (search/rank.ts); the others match one identifier by prefix. */
 const SEARCH_TYPE_NAMES = [...(Object.keys(SEARCH_TYPES) as SearchType[]), 'name'] as const;
 const TEXT_FIELDS: readonly TextField[] = ['symbol', 'name'];
 
@@ -216,12 +216,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
         facets: facetFields,
       }
     : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
-  const r = await securityQueryPage(
-    ctx.db,
-    query,
-    { offset: (p.page - 1) * p.per_page, limit: p.per_page },
-    { fallbacks: ctx.fallbacks },
-  );
+  const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
   const hits = r.nodes.map((s) => {
     if (!r.text)
       return {
@@ -302,6 +297,10 @@ export const securitySearchRoutes: Route[] = [
       query: SECURITY_SEARCH_PARAMS,
       response: SECURITY_SEARCH_RESPONSE,
       badRequestBody: SEARCH_ERROR_BODY,
+      errors: {
+        '503':
+          'The database is unavailable; or a search by text, filter, sort or facets over a master larger than the search engine holds (docs/operations.md#search-engine).',
+      },
     },
   },
 ];

@@ -1,6 +1,5 @@
 import type { Db } from '../db/client.js';
 import { bulkInsert, refreshStatistics } from '../db/bulk.js';
-import { writeSecurityTerms } from '../services/security-text.js';
 import { generateReference, plannedMarketRows, quoteBatches, tradeBatches, type SampleOptions } from './generate.js';
 
 const META_KEY = 'sample_data';
@@ -103,7 +102,6 @@ export async function seedSampleData(
     ['NewsSecurity', ref.newsSecurities],
   ];
   for (const [model, rows] of reference) await bulkInsert(db, model, rows);
-  await writeSecurityTerms(db, ref.securities);
   onProgress?.({ phase: 'reference', done: 1, total: 1 });
 
   const planned = plannedMarketRows(options);
@@ -130,7 +128,7 @@ export async function seedSampleData(
   };
   const trades = await insertAll('trades', 'Trade', tradeBatches(options), planned.trades);
   const quotes = await insertAll('quotes', 'Quote', quoteBatches(options), planned.quotes);
-  await refreshStatistics(db, [...reference.map(([model]) => model), 'SecurityTerm', 'Trade', 'Quote']);
+  await refreshStatistics(db, [...reference.map(([model]) => model), 'SecurityMetrics', 'Trade', 'Quote']);
   await marker('complete');
 
   return {

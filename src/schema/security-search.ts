@@ -1,19 +1,19 @@
 // The search and screener arguments of `securities` (schema/security.ts): free text with typos, a
 // typed filter over the master and the latest metrics, an order, facets and highlights. Each input
-// becomes the filter syntax's own tree (domain/search-syntax.ts), so GraphQL and REST's filter_by
+// becomes the filter syntax's own tree (search/syntax.ts), so GraphQL and REST's filter_by
 // are checked by one set of rules and run as one SQL (services/security-query.ts).
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import type { Page } from '../services/paging.js';
-import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../domain/search-syntax.js';
+import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../search/syntax.js';
 import { AppError } from '../errors.js';
 import { PageConnection } from '../graphql/connection.js';
 import { WILDCARD, type SearchType, type Security as SecurityRow } from '../services/security.js';
-import { MAX_FACET_VALUES, type FacetCount } from '../services/security-facets.js';
+import { MAX_FACET_VALUES, type FacetCount } from '../search/facets.js';
 import { securityQueryCursorPage, type SecurityQuery } from '../services/security-query.js';
-import { MAX_NAME_TERMS, type TextField } from '../domain/search-text.js';
+import { MAX_NAME_TERMS, type TextField } from '../search/text.js';
 import { listOf } from './common.js';
-import { textHighlights, type TextMatch } from '../services/security-text.js';
+import { textHighlights, type TextMatch } from '../search/rank.js';
 
 export const TextFieldEnum = builder.enumType('SecurityTextField', {
   description: 'A field free-text search (`query`) matches words of.',
@@ -154,7 +154,7 @@ export const SecurityFilter = builder.inputRef<SecurityFilterInput>('SecurityFil
 
 const RANGE_OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
-/** The input as the filter syntax's tree, checked by its rules (domain/search-syntax.ts); undefined for no condition. */
+/** The input as the filter syntax's tree, checked by its rules (search/syntax.ts); undefined for no condition. */
 export function filterOf(input: SecurityFilterInput | null | undefined): Filter | undefined {
   const tree = treeOf(input);
   if (tree) checkFilterBounds(tree, 'argument "filter"');
@@ -303,7 +303,7 @@ export async function rankedConnection(
   ctx: Context,
   { query, first, after }: RankedArgs,
 ): Promise<SecuritySearchConnection> {
-  const { page, result: r } = await securityQueryCursorPage(ctx.db, query, { first, after }, ctx.fallbacks);
+  const { page, result: r } = await securityQueryCursorPage(ctx.db, query, { first, after });
   return new SecuritySearchConnection(
     page,
     r.facetsOf,

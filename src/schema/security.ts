@@ -369,7 +369,7 @@ builder.queryFields((t) => ({
         const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
         return new SecuritySearchConnection(
           page,
-          (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields, ctx.fallbacks),
+          (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields),
           undefined,
         );
       },

@@ -1,10 +1,9 @@
-// The security master's import: the idempotent batch write of `cli import securities` and sync,
-// with the search terms of each written security (services/security-text.ts). The reads are
-// services/security.ts.
+// The security master's import: the idempotent batch write of `cli import securities` and sync.
+// The reads are services/security.ts; the search engine follows the rows by their "rev", which the
+// database stamps (services/security-index.ts).
 import type { Db } from '../db/client.js';
 import { changedFields, insertRows, jsonInput, sameFields, writeBatch, type WriteCounts } from '../db/upsert.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { writeSecurityTerms } from './security-text.js';
 
 /** One security as an import writes it; timestamps left undefined keep (or get) the store's own. */
 export type SecurityInput = Omit<Prisma.SecurityCreateManyInput, 'isinHistory' | 'createdAt' | 'updatedAt'> & {
@@ -13,7 +12,8 @@ export type SecurityInput = Omit<Prisma.SecurityCreateManyInput, 'isinHistory' |
   updatedAt?: Date | undefined;
 };
 
-const SECURITY_FIELDS = Object.values(Prisma.SecurityScalarFieldEnum);
+/** The fields an import writes: all but "rev", which the database's trigger stamps. */
+const SECURITY_FIELDS = Object.values(Prisma.SecurityScalarFieldEnum).filter((f) => f !== 'rev');
 
 function securityUpdate({ isinHistory, ...fields }: Partial<SecurityInput>) {
   return { ...fields, isinHistory: jsonInput(isinHistory) };
@@ -28,7 +28,6 @@ export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): P
     same: (r, s) => sameFields(r, s, SECURITY_FIELDS),
     async insert(tx, batch) {
       await insertRows(tx, 'Security', batch);
-      await writeSecurityTerms(db, batch, tx);
     },
     async update(tx, changes) {
       for (const { row, stored } of changes) {
@@ -37,12 +36,6 @@ export async function writeSecurities(db: Db, rows: readonly SecurityInput[]): P
           data: securityUpdate(changedFields(row, stored, SECURITY_FIELDS)),
         });
       }
-      const renamed = changes.filter(({ row, stored }) => row.symbol !== stored.symbol || row.name !== stored.name);
-      await writeSecurityTerms(
-        db,
-        renamed.map(({ row }) => row),
-        tx,
-      );
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import { CIK_PATTERN, padCik } from '../domain/cik.js';
-import { checkQueryLength } from '../domain/search-text.js';
+import { checkQueryLength } from '../search/text.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';

@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['services'],
   ['db', 'credentials', 'http', 'ocr', 'runtime'],
   ['observability'],
-  ['config.ts', 'domain'],
+  ['config.ts', 'domain', 'search'],
   ['errors.ts'],
 ];
 

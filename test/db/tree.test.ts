@@ -11,7 +11,7 @@ import { canonical } from './rows.js';
 // the resolvers' (test/graphql/plan.test.ts compares whole answers).
 
 /** Leading columns that order a table's rows totally: its first two, or its whole key where that is longer. */
-const ORDER_COLUMNS: Readonly<Record<string, number>> = { SecurityTerm: 4 };
+const ORDER_COLUMNS: Readonly<Record<string, number>> = {};
 const orderColumns = (table: string) => ORDER_COLUMNS[table] ?? 2;
 
 /** `table`'s first rows by its leading columns, every column carried. */

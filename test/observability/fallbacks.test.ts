@@ -1,6 +1,6 @@
 // Every fallback the gateway keeps is on /metrics as mdg_fallback_total{path,reason}
 // (src/observability/fallbacks.ts): the planner leaving a query to graphql-js, a request's reads
-// sent alone instead of combined, a search answered in SQL instead of from memory. An expected
+// sent alone instead of combined, a POST the direct way does not take. An expected
 // fallback is counted and logs nothing; one that fell back on something thrown is counted as
 // `error` and logged at error level with the request's id.
 import http from 'node:http';
@@ -82,20 +82,6 @@ describe.each(testDatabases())('fallbacks on $name', (tdb) => {
         .sort(),
     );
     expect(Object.values(all).every((n) => n === 0)).toBe(true);
-  });
-
-  it('a search the master in memory cannot answer, or not yet, goes to SQL and is counted by why', async () => {
-    // an app of its own, whose database's index was never read: the first broad search starts the read
-    const app = createApp({ config, db, logger });
-    expect(
-      await moved(app, () => ok(app, '{ securities(query: "novlux", first: 2) { nodes { symbol } } }')),
-    ).toMatchObject({ 'search/stale': 1 });
-    expect(
-      await moved(app, () =>
-        ok(app, '{ securities(filter: { peRatio: { lt: 1000 } }, first: 2) { nodes { symbol } } }'),
-      ),
-    ).toMatchObject({ 'search/metrics': 1 });
-    expect(errorLines()).toEqual([]);
   });
 
   it('a POST /graphql the direct way does not take goes through the fetch adapter, counted by why', async () => {

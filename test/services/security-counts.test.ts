@@ -111,7 +111,7 @@ describe.each(testDatabases())('exact search counts on $name', (tdb) => {
     let inside: bigint | undefined;
     await expect(
       h.db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe('TRUNCATE "Security" CASCADE'); // its search terms ("SecurityTerm") reference it
+        await tx.$executeRawUnsafe('TRUNCATE "Security" CASCADE'); // rows of other tables reference it
         inside = BigInt(
           (
             await tx.$queryRawUnsafe<{ version: bigint }[]>(

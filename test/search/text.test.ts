@@ -15,7 +15,7 @@ import {
   queryTokens,
   symbolTerm,
   typoBudget,
-} from '../../src/domain/search-text.js';
+} from '../../src/search/text.js';
 import { osa } from './edit-distance.js';
 
 const both = new Set<number>([TEXT_FIELDS.symbol, TEXT_FIELDS.name]);

@@ -36,7 +36,7 @@ export const MAX_EXPANSIONS = 200;
 /** The shortest last token that also matches as a prefix: one letter would name a 26th of the vocabulary. */
 export const MIN_PREFIX_LENGTH = 2;
 
-/** Field numbers as stored in "SecurityTerm"."field". */
+/** Field numbers, in the postings keys of the engine (search/engine.ts). */
 export const TEXT_FIELDS = { symbol: 0, name: 1 } as const;
 export type TextField = keyof typeof TEXT_FIELDS;
 
@@ -161,13 +161,13 @@ export interface VocabularyTerm {
   /** which characters it holds (a bit per code point mod 32): a cheap lower bound of the distance */
   mask: number;
   /** field number -> how many securities hold the term in that field */
-  docs: ReadonlyMap<number, number>;
+  docs: Map<number, number>;
 }
 
-/** The distinct stored terms, sorted (for prefixes) and by length in code points (for typos). */
+/** The distinct terms of the master, sorted (for prefixes) and by length in code points (for typos). */
 export interface Vocabulary {
-  sorted: readonly VocabularyTerm[];
-  byLength: ReadonlyMap<number, readonly VocabularyTerm[]>;
+  sorted: VocabularyTerm[];
+  byLength: Map<number, VocabularyTerm[]>;
 }
 
 export function buildVocabulary(rows: Iterable<{ term: string; field: number; docs: number }>): Vocabulary {
@@ -188,6 +188,23 @@ export function buildVocabulary(rows: Iterable<{ term: string; field: number; do
     (byLength.get(n) ?? byLength.set(n, []).get(n)!).push(t);
   }
   return { sorted, byLength };
+}
+
+/**
+ * Counts `delta` more securities holding `term` in `field`: a new term takes its place in the
+ * sorted list. A term no security holds any more stays, with a count of 0 (expandToken passes it by).
+ */
+export function countTerm(vocabulary: Vocabulary, term: string, field: number, delta: number): void {
+  const at = lowerBound(vocabulary.sorted, term);
+  let t = vocabulary.sorted[at];
+  if (t?.term !== term) {
+    const codes = codesOf(term);
+    t = { term, codes, mask: maskOf(codes), docs: new Map() };
+    vocabulary.sorted.splice(at, 0, t);
+    const n = codes.length;
+    (vocabulary.byLength.get(n) ?? vocabulary.byLength.set(n, []).get(n)!).push(t);
+  }
+  t.docs.set(field, (t.docs.get(field) ?? 0) + delta);
 }
 
 /** The index of the first term of `sorted` not below `s`. */

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchesFilter } from '../../src/domain/filter-match.js';
-import {
-  parseFacetBy,
-  parseFilterBy,
-  parseSortBy,
-  type Filter,
-  type SearchField,
-} from '../../src/domain/search-syntax.js';
+import { compileFilter } from '../../src/search/filter.js';
+import { parseFacetBy, parseFilterBy, parseSortBy, type Filter, type SearchField } from '../../src/search/syntax.js';
 import { AppError } from '../../src/errors.js';
 
 const FIELDS: ReadonlyMap<string, SearchField> = new Map(
@@ -356,7 +350,7 @@ describe('parseSortBy and parseFacetBy', () => {
   });
 });
 
-describe('matchesFilter', () => {
+describe('compileFilter', () => {
   const row = (values: Record<string, string | number | boolean | null>) => (field: string) => values[field] ?? null;
   const listed = row({
     'exchange_info.mic_code': 'XNAS',
@@ -365,7 +359,7 @@ describe('matchesFilter', () => {
     name: 'Acme',
   });
   const bare = row({ 'exchange_info.mic_code': 'XNYS' });
-  const matches = (text: string, valueOf = listed) => matchesFilter(filter(text), valueOf);
+  const matches = (text: string, valueOf = listed) => compileFilter(filter(text), (field) => [valueOf(field)])(0);
 
   it('compares, lists and ranges (inclusive at both ends)', () => {
     expect(matches('exchange_info.mic_code:[XNYS, XNAS]')).toBe(true);
@@ -381,7 +375,7 @@ describe('matchesFilter', () => {
     expect(matches('(ticker_meta.active:false || name:Acme) && financials.market_cap:<5')).toBe(false);
   });
 
-  it('a null field matches no comparison, != included (as SQL decides it)', () => {
+  it('a null field matches no comparison, != included (as SQL would decide it)', () => {
     for (const text of [
       'financials.market_cap:!=1',
       'financials.market_cap:!=[1..9]',

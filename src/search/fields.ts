@@ -1,8 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import type { SearchField } from '../domain/search-syntax.js';
+import type { SearchField } from './syntax.js';
 
-/** A field and its column: of "Security", or with `metrics` of the symbol's latest FundamentalMetrics. */
-type SecurityField = SearchField & { column: string; metrics?: true };
+/** A field and its column: of "Security", or with `metrics` of "SecurityMetrics" (the symbol's latest enhanced fundamentals). */
+export type SecurityField = SearchField & { column: string; metrics?: true };
 
 const FIELDS: readonly SecurityField[] = [
   { name: 'symbol', column: 'symbol', kind: 'string', sort: true },
@@ -18,7 +17,7 @@ const FIELDS: readonly SecurityField[] = [
   { name: 'financials.market_cap', column: 'marketCap', kind: 'number', facet: true, sort: true },
   { name: 'company_info.total_employees', column: 'totalEmployees', kind: 'number', sort: true },
   { name: 'company_info.state', column: 'state', kind: 'string' },
-  // the latest enhanced fundamentals of the symbol (services/security-query.ts joins them when named)
+  // the latest enhanced fundamentals of the symbol, kept beside the master (services/security-index.ts)
   ...(
     [
       ['metrics.pe_ratio', 'peRatio'],
@@ -33,14 +32,7 @@ const FIELDS: readonly SecurityField[] = [
 ];
 
 /**
- * The security master's fields that filter_by, sort_by and facet_by may name (domain/search-syntax.ts),
+ * The security master's fields that filter_by, sort_by and facet_by may name (search/syntax.ts),
  * by their REST names (rest/security.ts), each with its Security column.
  */
 export const SECURITY_SEARCH_FIELDS: ReadonlyMap<string, SecurityField> = new Map(FIELDS.map((f) => [f.name, f]));
-
-/** The quoted column of a field of SECURITY_SEARCH_FIELDS, for db/search-filter.ts (the parsers let no other name through). */
-export function securityColumnOf(field: string): Prisma.Sql {
-  const f = SECURITY_SEARCH_FIELDS.get(field);
-  if (!f) throw new Error(`not a security search field: ${field}`);
-  return Prisma.raw(`"${f.column}"`);
-}

@@ -2,9 +2,8 @@ import { AppError } from '../errors.js';
 
 /**
  * Typesense's search parameters `filter_by`, `sort_by` and `facet_by`, parsed
- * against a catalogue of the fields a collection offers (services/security-fields.ts for the
- * security master). db/search-filter.ts turns what they parse into SQL; `matchesFilter`
- * (domain/filter-match.ts) is the same filter evaluated in JS, which test/db/search-filter.test.ts holds the SQL to.
+ * against a catalogue of the fields a collection offers (search/fields.ts for the
+ * security master). The engine (search/engine.ts) applies what they parse (search/filter.ts).
  *
  * Where this differs from Typesense, on purpose:
  * - `field:value` on a string field is an exact match, as `field:=value` is (Typesense's `:` matches

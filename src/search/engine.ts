@@ -1,0 +1,269 @@
+import { type CodedColumn, codeOf, type FacetCount, numberFacet, textFacet } from './facets.js';
+import { SECURITY_SEARCH_FIELDS, type SecurityField } from './fields.js';
+import { compileFilter } from './filter.js';
+import { compareText, compareValues, topOf, type Value } from './order.js';
+import { type TermIndex, type TextMatch, textMatch, textScores } from './rank.js';
+import { TEXT_MATCH, type Filter, type SortTerm } from './syntax.js';
+import {
+  buildVocabulary,
+  countTerm,
+  nameTerms,
+  symbolTerm,
+  TEXT_FIELDS,
+  type TextField,
+  type Vocabulary,
+} from './text.js';
+
+/**
+ * The search engine of the security master: free text with typos over symbols and names, Typesense's
+ * filters and sort, facets over the whole match set and identifier prefixes, over the master and the
+ * latest metrics alike, in memory. It is the only implementation of those rules: the database stores
+ * the rows, the engine answers the search (docs/architecture.md#search). Its order of values is its
+ * own (search/order.ts), so no database collation can change an answer.
+ *
+ * It is kept current by rows: `upsert` takes securities written since the version it holds and
+ * `setMetrics` the metrics (services/security-index.ts reads them by "rev"), so one changed security
+ * costs a few postings, not a rebuild.
+ */
+
+export const MASTER_FIELDS: readonly SecurityField[] = [...SECURITY_SEARCH_FIELDS.values()].filter((f) => !f.metrics);
+export const METRIC_FIELDS: readonly SecurityField[] = [...SECURITY_SEARCH_FIELDS.values()].filter((f) => f.metrics);
+const CODED_FIELDS = MASTER_FIELDS.filter((f) => f.facet && f.kind !== 'number');
+
+/** A security as the engine reads it: its id and the columns of the search fields and prefix columns. */
+export type MasterRow = { id: string; symbol: string; name: string } & Record<string, unknown>;
+/** A symbol's metrics, by their columns (METRIC_FIELDS). */
+export type MetricsRow = { symbol: string } & Record<string, unknown>;
+
+export interface EngineQuery {
+  /** A prefix column's value must start with `q` (exactly, case and all). */
+  prefix?: { column: string; q: string } | undefined;
+  text?: TextMatch | undefined;
+  filter?: Filter | undefined;
+  /** At most three terms; `_text_match` is the text's rank. Default: the rank, else the prefix column, else symbol; then id. */
+  sort?: readonly SortTerm[] | undefined;
+}
+
+export interface EngineHits {
+  /** The matches in order, up to the number asked for. */
+  ids: string[];
+  found: number;
+  facetsOf(fields: readonly string[]): FacetCount[];
+}
+
+function valueOf(kind: SecurityField['kind'], v: unknown): Value {
+  if (v === null || v === undefined) return null;
+  if (kind === 'number') return Number(v);
+  if (kind === 'boolean') return v === true || v === 't' || v === 'true';
+  return String(v);
+}
+
+/** A security's text terms, as postings keys `${field}:${term}`, and its name's word count. */
+function termsOf(row: MasterRow): { keys: string[]; nameWords: number } {
+  const symbol = symbolTerm(row.symbol);
+  const names = nameTerms(row.name);
+  const keys = [
+    ...(symbol ? [`${TEXT_FIELDS.symbol}:${symbol}`] : []),
+    ...names.map((t) => `${TEXT_FIELDS.name}:${t}`),
+  ];
+  return { keys: [...new Set(keys)], nameWords: Math.min(names.length, 0xffff) };
+}
+
+const splitKey = (key: string): [number, string] => {
+  const at = key.indexOf(':');
+  return [Number(key.slice(0, at)), key.slice(at + 1)];
+};
+
+export class SearchEngine implements TermIndex {
+  readonly ids: string[] = [];
+  readonly postings = new Map<string, number[]>();
+  readonly terms: string[][] = [];
+  readonly nameWords: number[] = [];
+  private readonly at = new Map<string, number>();
+  private readonly values = new Map<string, Value[]>(
+    [...SECURITY_SEARCH_FIELDS.keys()].map((name) => [name, [] as Value[]]),
+  );
+  private readonly prefixes: Map<string, (string | null)[]>;
+  private readonly metricsBySymbol = new Map<string, Value[]>();
+  private readonly holders = new Map<string, number[]>();
+  private readonly codes = new Map<string, CodedColumn>(
+    CODED_FIELDS.map((f) => [f.name, { codes: [], labels: [], known: new Map() }]),
+  );
+  private vocabulary: Vocabulary = { sorted: [], byLength: new Map() };
+  /** Every position by symbol then id (the wildcard's order); undefined after a change, sorted again when asked. */
+  private bySymbol: number[] | undefined;
+
+  private constructor(
+    readonly prefixColumns: readonly string[],
+    /** The SecurityMasterVersion whose rows the engine holds. */
+    public version: bigint,
+    /** The SecurityMasterVersion epoch it was read in: a delete moves it, and the engine is read again whole. */
+    readonly epoch: bigint,
+  ) {
+    this.prefixes = new Map(prefixColumns.map((c) => [c, []]));
+  }
+
+  /** An engine over `rows` and `metrics`, read at `version` of `epoch`. */
+  static build(
+    prefixColumns: readonly string[],
+    rows: readonly MasterRow[],
+    metrics: readonly MetricsRow[],
+    { version, epoch }: { version: bigint; epoch: bigint },
+  ): SearchEngine {
+    const engine = new SearchEngine(prefixColumns, version, epoch);
+    for (const m of metrics)
+      engine.metricsBySymbol.set(
+        m.symbol,
+        METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column])),
+      );
+    for (const row of rows) engine.place(engine.ids.length, row);
+    const counts = new Map<string, number>();
+    for (const keys of engine.terms) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    engine.vocabulary = buildVocabulary(
+      [...counts].map(([key, docs]) => {
+        const [field, term] = splitKey(key);
+        return { term, field, docs };
+      }),
+    );
+    return engine;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Writes `rows` (new or changed securities) into the engine, now at `version`. */
+  upsert(rows: readonly MasterRow[], version: bigint): void {
+    for (const row of rows) {
+      const i = this.at.get(row.id);
+      if (i === undefined) {
+        this.place(this.ids.length, row);
+        for (const key of this.terms[this.ids.length - 1]!) this.countKey(key, 1);
+        continue;
+      }
+      for (const key of this.terms[i]!) {
+        this.postings.set(
+          key,
+          this.postings.get(key)!.filter((p) => p !== i),
+        );
+        this.countKey(key, -1);
+      }
+      const holders = this.holders.get(this.values.get('symbol')![i] as string)!;
+      holders.splice(holders.indexOf(i), 1);
+      this.place(i, row);
+      for (const key of this.terms[i]!) this.countKey(key, 1);
+    }
+    if (rows.length) this.bySymbol = undefined;
+    this.version = version;
+  }
+
+  /** Writes the metrics of `rows`' symbols into the engine, now at `version`. */
+  setMetrics(rows: readonly MetricsRow[], version: bigint): void {
+    for (const m of rows) {
+      const values = METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column]));
+      this.metricsBySymbol.set(m.symbol, values);
+      for (const i of this.holders.get(m.symbol) ?? []) this.placeMetrics(i, values);
+    }
+    this.version = version;
+  }
+
+  /** The text match of `q` over `fields` in the engine's vocabulary; undefined for a query without words. */
+  match(q: string, fields: readonly TextField[]): TextMatch | undefined {
+    return textMatch(this.vocabulary, q, fields);
+  }
+
+  /** The first `wanted` matches of `query` in its order, how many there are, and their facets on demand. */
+  search(query: EngineQuery, wanted: number): EngineHits {
+    const scores = query.text ? textScores(this, query.text) : undefined;
+    const keys = query.sort?.length ? query.sort : undefined;
+    const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, q: query.prefix.q };
+    // without text, sort or prefix the order is the symbol's: the matches come in it
+    const inOrder = !scores && !keys && !prefix;
+    let matches: number[] = scores ? [...scores.keys()] : inOrder ? [...this.symbolOrder()] : this.ids.map((_, i) => i);
+    if (prefix) matches = matches.filter((i) => prefix.column[i]?.startsWith(prefix.q) === true);
+    if (query.filter) matches = matches.filter(compileFilter(query.filter, (field) => this.values.get(field)!));
+    const page = inOrder
+      ? matches.slice(0, Math.max(wanted, 0))
+      : topOf(matches, wanted, this.comparator(query, scores));
+    return {
+      ids: page.map((i) => this.ids[i]!),
+      found: matches.length,
+      facetsOf: (fields) => this.facetsOf(matches, fields),
+    };
+  }
+
+  private comparator(query: EngineQuery, scores: Map<number, number> | undefined): (a: number, b: number) => number {
+    const byId = (a: number, b: number) => compareText(this.ids[a]!, this.ids[b]!);
+    if (query.sort?.length) {
+      const keys = query.sort.map(({ field, order }) => ({
+        text: field === TEXT_MATCH,
+        column: this.values.get(field),
+        desc: order === 'desc',
+      }));
+      return (a, b) => {
+        for (const { text, column, desc } of keys) {
+          const c = text
+            ? (desc ? 1 : -1) * (scores!.get(a)! - scores!.get(b)!)
+            : compareValues(column![a]!, column![b]!, desc);
+          if (c !== 0) return c;
+        }
+        return byId(a, b);
+      };
+    }
+    if (scores) {
+      const cap = this.values.get('financials.market_cap')!;
+      return (a, b) => scores.get(a)! - scores.get(b)! || compareValues(cap[a]!, cap[b]!, true) || byId(a, b);
+    }
+    const column = query.prefix ? this.prefixes.get(query.prefix.column)! : this.values.get('symbol')!;
+    return (a, b) => compareValues(column[a] ?? null, column[b] ?? null, false) || byId(a, b);
+  }
+
+  private symbolOrder(): number[] {
+    if (!this.bySymbol) {
+      const symbols = this.values.get('symbol')!;
+      this.bySymbol = this.ids
+        .map((_, i) => i)
+        .sort((a, b) => compareValues(symbols[a]!, symbols[b]!, false) || compareText(this.ids[a]!, this.ids[b]!));
+    }
+    return this.bySymbol;
+  }
+
+  private facetsOf(matches: readonly number[], fields: readonly string[]): FacetCount[] {
+    return fields.map((field) =>
+      SECURITY_SEARCH_FIELDS.get(field)!.kind === 'number'
+        ? numberFacet(field, this.values.get(field)!, matches)
+        : textFacet(field, this.codes.get(field)!, matches),
+    );
+  }
+
+  /** Puts `row` at position `i` (a new one: the next), its terms in the postings; the vocabulary is the caller's. */
+  private place(i: number, row: MasterRow): void {
+    this.ids[i] = row.id;
+    this.at.set(row.id, i);
+    for (const f of MASTER_FIELDS) {
+      const v = valueOf(f.kind, row[f.column]);
+      this.values.get(f.name)![i] = v;
+      const coded = this.codes.get(f.name);
+      if (coded) coded.codes[i] = codeOf(coded, v);
+    }
+    for (const [column, values] of this.prefixes) values[i] = row[column] == null ? null : String(row[column]);
+    const holders = this.holders.get(row.symbol) ?? this.holders.set(row.symbol, []).get(row.symbol)!;
+    holders.push(i);
+    this.placeMetrics(i, this.metricsBySymbol.get(row.symbol));
+    const { keys, nameWords } = termsOf(row);
+    this.terms[i] = keys;
+    this.nameWords[i] = nameWords;
+    for (const key of keys) (this.postings.get(key) ?? this.postings.set(key, []).get(key)!).push(i);
+  }
+
+  private placeMetrics(i: number, values: readonly Value[] | undefined): void {
+    METRIC_FIELDS.forEach((f, k) => {
+      this.values.get(f.name)![i] = values?.[k] ?? null;
+    });
+  }
+
+  private countKey(key: string, delta: number): void {
+    const [field, term] = splitKey(key);
+    countTerm(this.vocabulary, term, field, delta);
+  }
+}
