@@ -25,6 +25,7 @@ import { openDatabase } from '../src/bootstrap.js';
 import { loadConfig, parsePostgresUrl, ROOT, type Config, type DatabaseConfig } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { createApiKey, createUser } from '../src/services/account.js';
+import { editDistance } from '../src/search/text.js';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 /** Production refuses to start without one, and config.ts wants about 128 bits in it (this has ~158). */
@@ -483,4 +484,39 @@ export function executeOnly(config: Readonly<Config>, db: Db): (body: string) =>
       await execute({ schema, document, variableValues: variables, operationName, contextValue: contextOf(request) }),
     );
   };
+}
+
+/** A deterministic PRNG (mulberry32), so every run asks the same queries. */
+export function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `word` in lower case with `n` typos (substitutions, swaps of two different neighbours, deletions),
+ * exactly `n` by the search's own distance, and long enough to be allowed them (4 characters for
+ * one, 7 for two: domain/search-text.ts typoBudget).
+ */
+export function withTypos(word: string, n: 1 | 2, random: () => number): string {
+  const w = word.toLowerCase();
+  for (;;) {
+    let t = w;
+    for (let k = 0; k < n; k++) {
+      const op = Math.floor(random() * 3);
+      const at = Math.floor(random() * t.length);
+      if (op === 0) {
+        const letters = 'abcdefghijklmnopqrstuvwxyz'.replace(t[at]!, '');
+        t = t.slice(0, at) + letters[Math.floor(random() * letters.length)] + t.slice(at + 1);
+      } else if (op === 1) {
+        if (at + 1 < t.length && t[at] !== t[at + 1]) t = t.slice(0, at) + t[at + 1] + t[at] + t.slice(at + 2);
+      } else {
+        t = t.slice(0, at) + t.slice(at + 1);
+      }
+    }
+    if (t.length >= (n === 1 ? 4 : 7) && editDistance(w, t, n) === n) return t;
+  }
 }

@@ -11,7 +11,7 @@
 //
 //   npm run bench -- search [--securities 50000] [--queries 200] [--dry-run]
 import { parseArgs } from 'node:util';
-import { editDistance, words } from '../src/search/text.js';
+import { words } from '../src/search/text.js';
 import { SEARCH_TYPES, type SearchType } from '../src/services/security.js';
 import { currentEngine } from '../src/services/security-index.js';
 import {
@@ -24,7 +24,9 @@ import {
   quantile,
   record,
   scratchDatabase,
+  prng,
   utcNow,
+  withTypos,
   type InProcess,
 } from './harness.js';
 
@@ -55,16 +57,6 @@ const GRAPHQL_TYPE: Record<SearchType, string> = {
   'classification.gics_code': 'GICS_CODE',
 };
 const GQL = `query Search($q: String!, $t: SecuritySearchType!) { securities(search: $q, searchType: $t, first: 10) { nodes { symbol name } } }`;
-
-/** A deterministic PRNG (mulberry32), so every run asks the same queries. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Line {
   kind: string;
@@ -116,31 +108,6 @@ const GQL_ALL_FACETS = `query AllFacets { securities(first: 10) { totalCount nod
 const GQL_FILTER = `query Filter($mic: String!, $cap: Float!) { securities(filter: { micCode: { eq: $mic }, marketCap: { gt: $cap } }, first: 10) { totalCount nodes { symbol name financials { marketCap } } } }`;
 const GQL_FILTER_SORT = `query FilterSort($mic: String!, $cap: Float!) { securities(filter: { micCode: { eq: $mic }, marketCap: { gt: $cap } }, orderBy: [{ field: MARKET_CAP, direction: DESC }], first: 10) { totalCount nodes { symbol name financials { marketCap } } } }`;
 const GQL_SCREENER = `query Screener { securities(filter: { peRatio: { lt: 15 }, roic: { gt: 0.1 } }, orderBy: [{ field: MARKET_CAP, direction: DESC }], first: 10) { totalCount nodes { symbol name financials { marketCap } } } }`;
-
-/**
- * `word` in lower case with `n` typos (substitutions, swaps of two different neighbours, deletions),
- * exactly `n` by the search's own distance, and long enough to be allowed them (4 characters for
- * one, 7 for two: domain/search-text.ts typoBudget).
- */
-function withTypos(word: string, n: 1 | 2, random: () => number): string {
-  const w = word.toLowerCase();
-  for (;;) {
-    let t = w;
-    for (let k = 0; k < n; k++) {
-      const op = Math.floor(random() * 3);
-      const at = Math.floor(random() * t.length);
-      if (op === 0) {
-        const letters = 'abcdefghijklmnopqrstuvwxyz'.replace(t[at]!, '');
-        t = t.slice(0, at) + letters[Math.floor(random() * letters.length)] + t.slice(at + 1);
-      } else if (op === 1) {
-        if (at + 1 < t.length && t[at] !== t[at + 1]) t = t.slice(0, at) + t[at + 1] + t[at] + t.slice(at + 2);
-      } else {
-        t = t.slice(0, at) + t.slice(at + 1);
-      }
-    }
-    if (t.length >= (n === 1 ? 4 : 7) && editDistance(w, t, n) === n) return t;
-  }
-}
 
 /**
  * The queries of every probe, drawn deterministically from the master: whole first words of names
