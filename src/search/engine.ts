@@ -181,7 +181,8 @@ export class SearchEngine implements TermIndex {
     const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, q: query.prefix.q };
     // without text, sort or prefix the order is the symbol's: the matches come in it
     const inOrder = !scores && !keys && !prefix;
-    let matches: number[] = scores ? [...scores.keys()] : inOrder ? [...this.symbolOrder()] : this.ids.map((_, i) => i);
+    // the symbol order is the engine's own array: only read below (filters make new arrays, topOf runs only when not in order)
+    let matches: number[] = scores ? [...scores.keys()] : inOrder ? this.symbolOrder() : this.ids.map((_, i) => i);
     if (prefix) matches = matches.filter((i) => prefix.column[i]?.startsWith(prefix.q) === true);
     if (query.filter) matches = matches.filter(compileFilter(query.filter, (field) => this.values.get(field)!));
     const page = inOrder
