@@ -7,6 +7,7 @@
  */
 import { balanceSheet } from './balance-sheet.js';
 import { callSummary } from './call-summary.js';
+import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
 import { logo } from './logo.js';
 import type { AccessName, RecordTypeName, Resource, ResourceInput } from './manifest.js';
@@ -30,6 +31,7 @@ export const RESOURCES = [
   trade,
   quote,
   ocr,
+  exchange,
 ] as const;
 
 export type AnyResource = (typeof RESOURCES)[number];

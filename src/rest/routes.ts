@@ -3,6 +3,7 @@
 import { RESOURCES, type ResourceNoun } from '../resources/index.js';
 import { balanceSheetRoutes } from './balance-sheet.js';
 import { callSummaryRoutes } from './call-summary.js';
+import { exchangeRoutes } from './exchange.js';
 import { fundamentalRoutes } from './fundamental.js';
 import { logoRoutes } from './logo.js';
 import { newsRoutes } from './news.js';
@@ -31,6 +32,7 @@ const RESOURCE_ROUTES: Readonly<Record<ResourceNoun, readonly Route[]>> = {
   trade: tradeRoutes,
   quote: quoteRoutes,
   ocr: ocrRoutes,
+  exchange: exchangeRoutes,
 };
 
 export const routes: readonly Route[] = [...sessionRoutes, ...RESOURCES.flatMap((r) => RESOURCE_ROUTES[r.noun])];
