@@ -5,10 +5,9 @@ import {
   LOCALES,
   MAX_EXCHANGES,
   type AssetClass,
-  type Exchange as ExchangeRow,
   type Locale,
 } from '../services/exchange.js';
-import { listOf } from './common.js';
+import { intNodeId, listOf } from './common.js';
 
 /** Massive's values as GraphQL enum values: `stocks` is STOCKS. */
 const enumValues = <V extends string>(values: readonly V[]) =>
@@ -24,12 +23,17 @@ export const LocaleEnum = builder.enumType('Locale', {
   values: enumValues<Locale>(LOCALES),
 });
 
-export const Exchange = builder.objectRef<ExchangeRow>('Exchange').implement({
+export const Exchange = builder.prismaNode('Exchange', {
   description:
     "A venue that reports trades and quotes: an exchange, a trade reporting facility or a SIP, as Massive's GET /v3/reference/exchanges lists it. Optional fields are null where Massive's record leaves the key out.",
+  // node(id) of a deleted or unknown record is null, not an error
+  nullable: true,
+  id: { field: 'id' },
+  findUnique: (id) => ({ id: intNodeId(id, 'Exchange') }),
   fields: (t) => ({
-    id: t.exposeInt('id', {
-      description: "Massive's id of the exchange: `Trade.exchange`, `Quote.askExchange` and `Quote.bidExchange`.",
+    exchangeId: t.exposeInt('id', {
+      description:
+        "Massive's id of the exchange (REST field `id`): `Trade.exchange`, `Quote.askExchange` and `Quote.bidExchange`.",
     }),
     type: t.exposeString('type', {
       description: 'What kind of venue it is: exchange, TRF (trade reporting facility), SIP, or ORF.',
@@ -50,7 +54,8 @@ export const Exchange = builder.objectRef<ExchangeRow>('Exchange').implement({
       nullable: true,
       description: 'The id the SIPs give it (REST `participant_id`).',
     }),
-    url: t.expose('url', { type: 'URL', nullable: true, description: 'Its web site.' }),
+    // as Massive gives it: the URL scalar would add a slash to a bare host
+    url: t.exposeString('url', { nullable: true, description: 'Its web site.' }),
   }),
 });
 
