@@ -28,10 +28,11 @@ export const RESOURCES = [
   rating,
   callSummary,
   news,
+  // before the ticks, whose exchange ids it names
+  exchange,
   trade,
   quote,
   ocr,
-  exchange,
 ] as const;
 
 export type AnyResource = (typeof RESOURCES)[number];

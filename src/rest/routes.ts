@@ -29,10 +29,10 @@ const RESOURCE_ROUTES: Readonly<Record<ResourceNoun, readonly Route[]>> = {
   rating: ratingRoutes,
   'call-summary': callSummaryRoutes,
   news: newsRoutes,
+  exchange: exchangeRoutes,
   trade: tradeRoutes,
   quote: quoteRoutes,
   ocr: ocrRoutes,
-  exchange: exchangeRoutes,
 };
 
 export const routes: readonly Route[] = [...sessionRoutes, ...RESOURCES.flatMap((r) => RESOURCE_ROUTES[r.noun])];

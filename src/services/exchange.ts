@@ -17,7 +17,7 @@ export const LOCALES = ['us', 'global'] as const satisfies readonly Locale[];
  * whole, without pages, and Massive's has a few dozen venues per asset class. The cost analysis
  * and the REST work budget count a list at this size.
  */
-export const MAX_EXCHANGES = 500;
+export const MAX_EXCHANGES = 250;
 
 export interface ExchangeFilter {
   assetClass?: AssetClass | undefined;
