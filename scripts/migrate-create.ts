@@ -81,6 +81,20 @@ function scriptAwareShadow(factory: any) {
   };
 }
 
+// Workaround: adapter-pg's executeScript splits a script at every ";", comments and quoted text
+// included (prisma/migrations/20261127154456_search_engine has both); the simple query protocol
+// runs a whole script of many statements as it is.
+function wholeScripts(adapter: any) {
+  adapter.executeScript = async (script: string) => {
+    try {
+      await adapter.client.query(script);
+    } catch (error) {
+      adapter.onError(error);
+    }
+  };
+  return adapter;
+}
+
 // Workaround: adapter-pg cannot read pg_catalog "char" columns (OID 18); report them as text.
 function patchPgCharColumns(adapter: any) {
   let proto = Object.getPrototypeOf(adapter);
@@ -167,12 +181,12 @@ try {
   await createFor('postgresql', path.join(root, 'prisma/schema.prisma'), path.join(root, 'prisma/migrations'), {
     provider: main.provider,
     adapterName: main.adapterName,
-    connect: async () => patchPgCharColumns(await main.connect()),
+    connect: async () => wholeScripts(patchPgCharColumns(await main.connect())),
     // our own shadow database: adapter-pg drops its own while its pool is still connected
     connectToShadowDb: async () => {
       await adminClient.query(`DROP DATABASE IF EXISTS "${shadowDb}"`);
       await adminClient.query(`CREATE DATABASE "${shadowDb}"`);
-      const a: any = patchPgCharColumns(await new PrismaPg({ ...cfg, database: shadowDb }).connect());
+      const a: any = wholeScripts(patchPgCharColumns(await new PrismaPg({ ...cfg, database: shadowDb }).connect()));
       const dispose = a.dispose.bind(a);
       a.dispose = async () => {
         await dispose();

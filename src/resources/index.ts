@@ -7,6 +7,7 @@
  */
 import { balanceSheet } from './balance-sheet.js';
 import { callSummary } from './call-summary.js';
+import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
 import { logo } from './logo.js';
 import type { AccessName, RecordTypeName, Resource, ResourceInput } from './manifest.js';
@@ -27,6 +28,8 @@ export const RESOURCES = [
   rating,
   callSummary,
   news,
+  // before the ticks, whose exchange ids it names
+  exchange,
   trade,
   quote,
   ocr,

@@ -3,6 +3,7 @@
 import { RESOURCES, type ResourceNoun } from '../resources/index.js';
 import { balanceSheetRoutes } from './balance-sheet.js';
 import { callSummaryRoutes } from './call-summary.js';
+import { exchangeRoutes } from './exchange.js';
 import { fundamentalRoutes } from './fundamental.js';
 import { logoRoutes } from './logo.js';
 import { newsRoutes } from './news.js';
@@ -28,6 +29,7 @@ const RESOURCE_ROUTES: Readonly<Record<ResourceNoun, readonly Route[]>> = {
   rating: ratingRoutes,
   'call-summary': callSummaryRoutes,
   news: newsRoutes,
+  exchange: exchangeRoutes,
   trade: tradeRoutes,
   quote: quoteRoutes,
   ocr: ocrRoutes,

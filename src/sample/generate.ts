@@ -13,6 +13,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { buildCallSummaries } from './call-summaries.js';
 import { COVERED_COMPANIES, buildCompanies, type CompanyIds } from './catalog.js';
+import { buildExchanges } from './exchanges.js';
 import { buildFinancials } from './financials.js';
 import { MAX_SECURITIES } from './identifiers.js';
 import { buildNews } from './news.js';
@@ -55,6 +56,7 @@ export function generateReference(opts: SampleOptions): {
   callSummaries: Prisma.CallSummaryCreateManyInput[];
   newsItems: Prisma.NewsItemCreateManyInput[];
   newsSecurities: Prisma.NewsSecurityCreateManyInput[];
+  exchanges: (Prisma.ExchangeCreateManyInput & { id: number })[];
 } {
   checkOptions(opts);
   const companies = buildCompanies(opts.seed, opts.securities);
@@ -83,6 +85,7 @@ export function generateReference(opts: SampleOptions): {
     callSummaries,
     newsItems: news.items,
     newsSecurities: news.rows,
+    exchanges: buildExchanges(),
   };
 }
 

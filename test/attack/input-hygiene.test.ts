@@ -4,7 +4,15 @@
 // nested thousands of levels deep in variables and extensions (HTTP and WebSocket).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getNamedType, isInterfaceType, isNonNullType, isObjectType, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+} from 'graphql';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_DEPTH } from '../../src/graphql/input.js';
@@ -83,6 +91,15 @@ const pagedLists = Object.values(schema.getTypeMap())
 
 const nodeInterface = schema.getType('Node');
 const nodeTypes = isInterfaceType(nodeInterface) ? schema.getPossibleTypes(nodeInterface).map((t) => t.name) : [];
+
+/** The root lists of Node records answered whole, without `after` (`{ exchanges { __typename id } }`). */
+const wholeLists = Object.values(schema.getQueryType()!.getFields())
+  .filter((f) => isListType(getNullableType(f.type)) && !f.args.some((a) => isNonNullType(a.type)))
+  .filter((f) => {
+    const type = getNamedType(f.type);
+    return isObjectType(type) && type.getInterfaces().some((i) => i === nodeInterface);
+  })
+  .map((f) => `{ ${f.name} { __typename id } }`);
 
 const at = (data: any, path: string[]) => path.reduce((v, k) => v?.[k], data);
 
@@ -168,13 +185,19 @@ describe.each(testDatabases())('hostile input on $name', (tdb) => {
   });
 
   describe('global ids', () => {
-    /** One real id of every Node type, from the paged lists (Security and Logo included). */
+    /** One real id of every Node type, from the paged lists (Security and Logo included) and the whole ones (Exchange). */
     const realIds = new Map<string, string>();
     beforeAll(async () => {
       for (const list of pagedLists) {
         const r = await h.gql(list.query.replace(' nodes { id }', ' nodes { __typename id }'));
         expect(r.errors, list.name).toBeUndefined();
         for (const node of at(r.data, list.path).nodes) realIds.set(node.__typename, node.id);
+      }
+      for (const query of wholeLists) {
+        const r = await h.gql(query);
+        expect(r.errors, query).toBeUndefined();
+        for (const node of Object.values<{ __typename: string; id: string }[]>(r.data)[0]!)
+          realIds.set(node.__typename, node.id);
       }
     });
 

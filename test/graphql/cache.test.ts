@@ -38,13 +38,14 @@ const REFERENCE =
   '{ security(symbol: "NVLX") { symbol name classification { gics } logo { png { url } } latestBalanceSheet { totalAssets } } }';
 
 describe('what the response cache may keep', () => {
-  it('keeps logos, securities, fundamentals and balance sheets for their TTL; trades, quotes, bars and per-user data never', () => {
+  it('keeps logos, securities, fundamentals, balance sheets and exchanges for their TTL; trades, quotes, bars and per-user data never', () => {
     const ttls = cacheTtls(schema, {
       Logo: 3600,
       Security: 60,
       Fundamental: 60,
       EnhancedFundamental: 60,
       BalanceSheet: 0,
+      Exchange: 86_400,
     });
     expect(ttls).toMatchObject({
       Logo: 3_600_000,
@@ -52,6 +53,7 @@ describe('what the response cache may keep', () => {
       Fundamental: 60_000,
       EnhancedFundamental: 60_000,
       BalanceSheet: 0,
+      Exchange: 86_400_000,
     });
     for (const never of [
       'Trade',
@@ -83,6 +85,7 @@ describe('what the response cache may keep', () => {
       Fundamental: 60,
       EnhancedFundamental: 60,
       BalanceSheet: 60,
+      Exchange: 60,
     });
     const cacheable = cacheableDocuments(schema, ttls);
     expect(cacheable(REFERENCE)).toBe(true);
@@ -114,7 +117,14 @@ describe('what the response cache may keep', () => {
     expect(
       cacheableDocuments(
         schema,
-        cacheTtls(schema, { Logo: 60, Security: 60, Fundamental: 60, EnhancedFundamental: 60, BalanceSheet: 0 }),
+        cacheTtls(schema, {
+          Logo: 60,
+          Security: 60,
+          Fundamental: 60,
+          EnhancedFundamental: 60,
+          BalanceSheet: 0,
+          Exchange: 60,
+        }),
       )(REFERENCE),
     ).toBe(false);
   });
@@ -127,6 +137,7 @@ describe('what the response cache may keep', () => {
       Fundamental: 60,
       EnhancedFundamental: 60,
       BalanceSheet: 60,
+      Exchange: 60,
     });
     expect(
       loadConfig({ ...env, RESPONSE_CACHE_TTL_SECONDS: '30', RESPONSE_CACHE_TTLS: 'Logo=3600, BalanceSheet=0' }).graphql
@@ -137,6 +148,7 @@ describe('what the response cache may keep', () => {
       Fundamental: 30,
       EnhancedFundamental: 30,
       BalanceSheet: 0,
+      Exchange: 30,
     });
     expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(

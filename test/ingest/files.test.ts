@@ -26,6 +26,7 @@ const PAGES: Record<ImportResource, string> = {
   news: '/news/api/v1/news?symbol=NVLX&page_size=100',
   trades: '/stocks/v3/trades/NVLX?limit=500',
   quotes: '/stocks/v3/quotes/NVLX?limit=500',
+  exchanges: '/stocks/v3/reference/exchanges',
 };
 
 describe.each(testDatabases())('import of every resource from a file on $name', (tdb) => {

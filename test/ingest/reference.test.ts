@@ -21,6 +21,7 @@ const RESOURCES = [
   'ratings',
   'call-summaries',
   'news',
+  'exchanges',
 ] as const satisfies readonly ImportResource[];
 type Resource = (typeof RESOURCES)[number];
 type App = Pick<GraphQLHarness, 'app'>;
@@ -92,6 +93,12 @@ async function bodiesOf(h: App, resource: Resource, newsTickers: readonly string
         50,
         (b) => b.data,
       );
+    case 'exchanges': {
+      // the whole list on one page
+      const r = await rest(h, '/stocks/v3/reference/exchanges');
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return [r.body];
+    }
     case 'news': {
       const bodies: unknown[] = [];
       for (const t of newsTickers)
@@ -240,6 +247,13 @@ const BREAKAGES: Record<Resource, Breakage[]> = {
     [(r) => delete r.call_date, 'call_date', 'missing'],
     [(r) => (r.participants[1].role = 3), 'participants[1].role', '3'],
   ],
+  exchanges: [
+    [(r) => (r.asset_class = 'bonds'), 'asset_class', '"bonds"'],
+    [(r) => (r.locale = 'US'), 'locale', '"US"'],
+    [(r) => (r.id = '1'), 'id', '"1"'],
+    [(r) => (r.mic = 'xase'), 'mic', '"xase"'],
+    [(r) => delete r.name, 'name', 'missing'],
+  ],
   news: [
     [(r) => (r.type = 'flat'), 'type', '"flat"'],
     [(r) => (r.news_id = 'nope'), 'news_id', '"nope"'],
@@ -309,6 +323,7 @@ describe.each(testDatabases())('import of REST response bodies on $name', (tdb) 
       callSummaries: await db.prisma.callSummary.count(),
       news: await db.prisma.newsItem.count(),
       newsSecurities: await db.prisma.newsSecurity.count(),
+      exchanges: await db.prisma.exchange.count(),
     });
     expect(await counts(target.db)).toEqual(await counts(source.db));
   });

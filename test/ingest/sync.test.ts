@@ -67,6 +67,7 @@ async function everything(app: App): Promise<Record<string, unknown>> {
   out.pressReleases = await pages('/streamhive/api/v1/data', 'page_size', 100);
   out.ratings = await pages('/rating/api/v1/ratings', 'page_size', 100);
   out.summaries = await pages('/delivery/api/v1/summaries', 'page_size', 100);
+  out.exchanges = (await get(app, '/stocks/v3/reference/exchanges')).results;
   for (const s of symbols) {
     out[`fundamentals:${s}`] = await pages(`/delivery/api/v1/fundamentals/enhanced?symbol=${s}`, 'page_size', 100);
     out[`news:${s}`] = await pages(`/news/api/v1/news?symbol=${s}`, 'page_size', 100);
@@ -167,6 +168,7 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
       'news',
       'press-releases',
       'call-summaries',
+      'exchanges',
     ] as const) {
       expect(second[r], r).toMatchObject({ inserted: 0, updated: 0 });
     }

@@ -15,6 +15,7 @@ const SPEC_PATHS = [
   'get /rating/api/v1/ratings',
   'get /delivery/api/v1/summaries',
   'get /news/api/v1/news',
+  'get /stocks/v3/reference/exchanges',
   'get /stocks/v3/trades/{symbol}',
   'get /stocks/v3/quotes/{symbol}',
   'post /kms/api/v1/auth/token',

@@ -513,6 +513,7 @@ describe('sample data: within the import limits (src/domain/limits.ts)', () => {
     newsSecurities: ['NewsSecurity'],
     trades: ['Trade'],
     quotes: ['Quote'],
+    exchanges: ['Exchange'],
   };
   /** Child rows, by the column naming their parent: at most LIST_LIMITS.children per parent. */
   const CHILDREN: Record<string, string> = {
