@@ -87,7 +87,9 @@ export function parseField(k: Field, rec: f.Rec, prefix = ''): Record<string, un
   const v = rec[k.key];
   const name = `${prefix}${k.key}`;
   if (k.kind === 'object') return value(k, v, name, rec) as Record<string, unknown>;
-  const missing = (k.missing !== undefined || k.kind === 'json') && (v === undefined || v === null);
+  if (k.missing === 'keep' && v === undefined) return { [k.column!]: undefined };
+  const missing =
+    ((k.missing !== undefined && k.missing !== 'keep') || k.kind === 'json') && (v === undefined || v === null);
   return { [k.column!]: missing ? whenMissing(k) : value(k, v, name, rec) };
 }
 

@@ -59,7 +59,7 @@ function fieldSchema(f: Field): JsonSchema {
 function properties(table: RecordTable): [Record<string, JsonSchema>, string[]] {
   return [
     Object.fromEntries(table.map((f) => [f.key, fieldSchema(f)])),
-    table.filter((f) => f.missing !== 'omit').map((f) => f.key),
+    table.filter((f) => f.missing !== 'omit' && f.missing !== 'keep').map((f) => f.key),
   ];
 }
 
@@ -102,7 +102,7 @@ function shapeWith<Row>(table: RecordTable, hooks: RecordHooks<Row>, row: Row): 
     const hook = hooks[f.key];
     const v = hook ? hook(row) : written(f, row);
     if (v === null || v === undefined) {
-      if (f.missing !== 'omit') out[f.key] = null;
+      if (f.missing !== 'omit' && f.missing !== 'keep') out[f.key] = null;
     } else out[f.key] = v;
   }
   return out;

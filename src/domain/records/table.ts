@@ -64,9 +64,11 @@ export type Kind =
  * - `null`: always in the record, null when the row has none; imported as null when absent or null;
  * - `omit`: left out of the record when the row has none; imported as null when absent or null;
  * - `stamp`: always in the record; imported as undefined when absent or null (the store keeps or
- *   assigns its own, as for created_at / updated_at and generated ids).
+ *   assigns its own, as for created_at / updated_at and generated ids);
+ * - `keep`: left out of the record when the row has none (or a request asks so: news
+ *   `securities=false`); imported as undefined when absent, so the stored value stays.
  */
-export type Missing = 'null' | 'omit' | 'stamp';
+export type Missing = 'null' | 'omit' | 'stamp' | 'keep';
 
 export type Field = Kind & {
   /** The JSON key as the legacy record spells it. */
