@@ -82,15 +82,22 @@ function whenMissing(k: Field): unknown {
   return k.missing === 'stamp' ? undefined : null;
 }
 
-/** The columns one field gives: its column's value, or a nested object's columns. */
-export function parseField(k: Field, rec: f.Rec, prefix = ''): Record<string, unknown> {
+/** Sets the columns one field gives: its column's value, or a nested object's columns. */
+function parseInto(row: Record<string, unknown>, k: Field, rec: f.Rec, prefix: string): void {
   const v = rec[k.key];
-  const name = `${prefix}${k.key}`;
-  if (k.kind === 'object') return value(k, v, name, rec) as Record<string, unknown>;
-  if (k.missing === 'keep' && v === undefined) return { [k.column!]: undefined };
-  const missing =
-    ((k.missing !== undefined && k.missing !== 'keep') || k.kind === 'json') && (v === undefined || v === null);
-  return { [k.column!]: missing ? whenMissing(k) : value(k, v, name, rec) };
+  const name = prefix === '' ? k.key : `${prefix}${k.key}`;
+  if (k.kind === 'object') Object.assign(row, value(k, v, name, rec));
+  else if (k.missing === 'keep' && v === undefined) row[k.column!] = undefined;
+  else if ((k.missing !== undefined || k.kind === 'json') && (v === undefined || v === null))
+    row[k.column!] = whenMissing(k);
+  else row[k.column!] = value(k, v, name, rec);
+}
+
+/** The columns one field gives, for a hook that reads its key from a record of its own making. */
+export function parseField(k: Field, rec: f.Rec, prefix = ''): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  parseInto(row, k, rec, prefix);
+  return row;
 }
 
 function parseWith(table: RecordTable, rec: f.Rec, hooks: ParseHooks, prefix: string): Record<string, unknown> {
@@ -98,7 +105,8 @@ function parseWith(table: RecordTable, rec: f.Rec, hooks: ParseHooks, prefix: st
   for (const k of table) {
     if (k.derived) continue;
     const hook = hooks[k.key];
-    Object.assign(row, hook ? hook(rec) : parseField(k, rec, prefix));
+    if (hook) Object.assign(row, hook(rec));
+    else parseInto(row, k, rec, prefix);
   }
   return row;
 }

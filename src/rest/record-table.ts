@@ -70,42 +70,56 @@ export function recordSchema(table: RecordTable): JsonSchema {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const columnOf = (row: unknown, column: string): unknown =>
-  column.split('.').reduce<unknown>((at, name) => (isObject(at) ? at[name] : undefined), row);
-
-function written(f: Field, row: unknown): unknown {
-  if (f.kind === 'object') return shapeWith(f.fields, {}, row);
-  const v = columnOf(row, f.column!);
-  switch (f.kind) {
-    case 'timestamp':
-      return v instanceof Date ? v.toISOString() : v;
-    case 'strings':
-      return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
-    case 'integers':
-      return Array.isArray(v) ? v.filter((n): n is number => typeof n === 'number' && Number.isSafeInteger(n)) : [];
-    case 'values':
-      return Array.isArray(v) ? v : [];
-    case 'json':
-      return f.object ? (isObject(v) ? v : {}) : (v ?? null);
-    case 'uint64':
-      return exactInt(v as bigint);
-    case 'objects':
-      return (v as unknown[]).map((item) => shapeWith(f.fields, {}, item));
-    default:
-      return v;
-  }
+/** A column's reader, made once per table: a dotted path reads a related row. */
+function reader(column: string): (row: unknown) => unknown {
+  const path = column.split('.');
+  if (path.length === 1) return (row) => (row as Record<string, unknown>)[column];
+  return (row) => path.reduce<unknown>((at, name) => (isObject(at) ? at[name] : undefined), row);
 }
 
-function shapeWith<Row>(table: RecordTable, hooks: RecordHooks<Row>, row: Row): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of table) {
-    const hook = hooks[f.key];
-    const v = hook ? hook(row) : written(f, row);
-    if (v === null || v === undefined) {
-      if (f.missing !== 'omit' && f.missing !== 'keep') out[f.key] = null;
-    } else out[f.key] = v;
-  }
-  return out;
+/** How a field's value is written from its column. */
+function writer(f: Field): (row: unknown) => unknown {
+  if (f.kind === 'object') return shaper(f.fields, {});
+  const read = reader(f.column!);
+  const each = f.kind === 'objects' ? shaper(f.fields, {}) : undefined;
+  return (row) => {
+    const v = read(row);
+    if ((v === null || v === undefined) && f.missing !== undefined) return v;
+    if (v instanceof Date) return v.toISOString();
+    switch (f.kind) {
+      case 'strings':
+        return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+      case 'integers':
+        return Array.isArray(v) ? v.filter((n): n is number => typeof n === 'number' && Number.isSafeInteger(n)) : [];
+      case 'values':
+        return Array.isArray(v) ? v : [];
+      case 'json':
+        return f.object ? (isObject(v) ? v : {}) : (v ?? null);
+      case 'uint64':
+        return exactInt(v as bigint);
+      case 'objects':
+        return (v as unknown[]).map(each!);
+      default:
+        return v;
+    }
+  };
+}
+
+function shaper<Row>(table: RecordTable, hooks: RecordHooks<Row>): (row: Row) => Record<string, unknown> {
+  const fields = table.map((f) => ({
+    key: f.key,
+    value: (hooks[f.key] ?? writer(f)) as (row: Row) => unknown,
+    omitted: f.missing === 'omit' || f.missing === 'keep',
+  }));
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const { key, value, omitted } of fields) {
+      const v = value(row);
+      if (v !== null && v !== undefined) out[key] = v;
+      else if (!omitted) out[key] = null;
+    }
+    return out;
+  };
 }
 
 /** The row -> record function of a table: keys in the table's order, `hooks` for the computed ones. */
@@ -113,5 +127,5 @@ export function recordShaper<Row>(
   table: RecordTable,
   hooks: RecordHooks<Row> = {},
 ): (row: Row) => Record<string, unknown> {
-  return (row) => shapeWith(table, hooks, row);
+  return shaper(table, hooks);
 }
