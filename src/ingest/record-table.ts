@@ -86,7 +86,7 @@ function whenMissing(k: Field): unknown {
 function parseInto(row: Record<string, unknown>, k: Field, rec: f.Rec, prefix: string): void {
   const v = rec[k.key];
   const name = prefix === '' ? k.key : `${prefix}${k.key}`;
-  if (k.kind === 'object') Object.assign(row, value(k, v, name, rec));
+  if (k.kind === 'object' && k.column === undefined) Object.assign(row, value(k, v, name, rec));
   else if (k.missing === 'keep' && v === undefined) row[k.column!] = undefined;
   else if ((k.missing !== undefined || k.kind === 'json') && (v === undefined || v === null))
     row[k.column!] = whenMissing(k);

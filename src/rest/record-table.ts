@@ -79,8 +79,9 @@ function reader(column: string): (row: unknown) => unknown {
 
 /** How a field's value is written from its column. */
 function writer(f: Field): (row: unknown) => unknown {
-  if (f.kind === 'object') return shaper(f.fields, {});
+  if (f.kind === 'object' && f.column === undefined) return shaper(f.fields, {});
   const read = reader(f.column!);
+  const sub = f.kind === 'object' ? shaper(f.fields, {}) : undefined;
   const each = f.kind === 'objects' ? shaper(f.fields, {}) : undefined;
   return (row) => {
     const v = read(row);
@@ -99,6 +100,8 @@ function writer(f: Field): (row: unknown) => unknown {
         return exactInt(v as bigint);
       case 'objects':
         return (v as unknown[]).map(each!);
+      case 'object':
+        return sub!(v);
       default:
         return v;
     }

@@ -49,7 +49,7 @@ export type Kind =
   | { readonly kind: 'values' }
   /** A child list: each item a record of `fields`, the column a list of rows. */
   | { readonly kind: 'objects'; readonly fields: RecordTable }
-  /** A nested object whose fields are columns of this row (`logos.png.url`: pngUrl). */
+  /** A nested object: its fields are columns of this row (`logos.png.url`: pngUrl), or of the object its column holds. */
   | { readonly kind: 'object'; readonly fields: RecordTable }
   /** Tick fields, with the tick importer's own checks: exact 64-bit, 32-bit, non-negative amounts, a non-empty id, condition codes. */
   | { readonly kind: 'uint64' }
@@ -73,7 +73,7 @@ export type Missing = 'null' | 'omit' | 'stamp' | 'keep';
 export type Field = Kind & {
   /** The JSON key as the legacy record spells it. */
   readonly key: string;
-  /** The row's column (a dotted path reads a related row: `metrics.peRatio`); none for a nested object. */
+  /** The row's column (a dotted path reads a related row: `metrics.peRatio`); none for a nested object of this row's columns. */
   readonly column?: string;
   readonly missing?: Missing;
   /** Computed by the service from other data: written, never imported. */
