@@ -1,4 +1,4 @@
-import { BALANCE_SHEET_OPTIONAL, BALANCE_SHEET_REQUIRED, camelOf } from '../domain/fundamentals.js';
+import { BALANCE_SHEET_FIELDS, TIMEFRAMES } from '../domain/records/balance-sheet.js';
 import { holdRows } from '../context.js';
 import { CIK_PATTERN } from '../domain/cik.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
@@ -13,13 +13,13 @@ import {
   type BalanceSheetWithSymbols,
   type Timeframe,
 } from '../services/balance-sheet.js';
-import { arr, date, num, object, str, type JsonSchema } from './json-schema.js';
+import type { JsonSchema } from './json-schema.js';
+import { recordSchema, recordShaper } from './record-table.js';
 import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
 import { badParam, type ParamSpecs } from './params.js';
 import type { Route } from './route.js';
 
 const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/;
-const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as const satisfies readonly Timeframe[];
 
 /** The parameters of the legacy balance-sheet route, with the names docs/rest.md#parameters-per-route gives them. */
 export const BALANCE_SHEET_PARAMS = {
@@ -61,46 +61,12 @@ export const BALANCE_SHEET_PARAMS = {
 /** The query as OpenAPI shows it: the filters, or the cursor of a next_url. */
 export const BALANCE_SHEET_QUERY_DOC = withCursorParam(BALANCE_SHEET_PARAMS);
 
-const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
-
 /** The legacy balance-sheet record: the optional amounts are left out of `required`, so a record without them validates. */
-export const BALANCE_SHEET_SCHEMA: JsonSchema = object(
-  {
-    cik: str('SEC Central Index Key, zero-padded to 10 digits.'),
-    symbols: arr(str(), 'Ticker symbols of the company, main listing first.'),
-    fiscal_year: { type: 'integer', description: 'Fiscal year.' },
-    fiscal_quarter: { type: 'integer', minimum: 1, maximum: 4, description: 'Fiscal quarter, 1 to 4.' },
-    reporting_period_end: date('Last day of the reporting period.'),
-    timeframe: { type: 'string', enum: [...TIMEFRAMES], description: 'The period the balance sheet covers.' },
-    ...Object.fromEntries(BALANCE_SHEET_REQUIRED.map((f) => [f, num(`${humanize(f)}; may be negative.`)])),
-    ...Object.fromEntries(
-      BALANCE_SHEET_OPTIONAL.map((f) => [
-        f,
-        num(`${humanize(f)}; may be negative; left out when the filing does not report it.`),
-      ]),
-    ),
-  },
-  ['cik', 'symbols', 'fiscal_year', 'fiscal_quarter', 'reporting_period_end', 'timeframe', ...BALANCE_SHEET_REQUIRED],
-);
+export const BALANCE_SHEET_SCHEMA: JsonSchema = recordSchema(BALANCE_SHEET_FIELDS);
 
 /** The legacy balance-sheet record, keys as the legacy API spells them; optional amounts only when reported. */
-export function balanceSheetRecord(b: BalanceSheetWithSymbols): Record<string, unknown> {
-  const amount = (f: string) => b[camelOf(f) as keyof BalanceSheetWithSymbols] as number | null;
-  const out: Record<string, unknown> = {
-    cik: b.cik,
-    symbols: b.symbols.map((s) => s.symbol),
-    fiscal_year: b.fiscalYear,
-    fiscal_quarter: b.fiscalQuarter,
-    reporting_period_end: b.reportingPeriodEnd,
-    timeframe: b.timeframe,
-  };
-  for (const f of BALANCE_SHEET_REQUIRED) out[f] = amount(f);
-  for (const f of BALANCE_SHEET_OPTIONAL) {
-    const v = amount(f);
-    if (v !== null && v !== undefined) out[f] = v;
-  }
-  return out;
-}
+export const balanceSheetRecord: (b: BalanceSheetWithSymbols) => Record<string, unknown> =
+  recordShaper<BalanceSheetWithSymbols>(BALANCE_SHEET_FIELDS, { symbols: (b) => b.symbols.map((s) => s.symbol) });
 
 function parseSort(value: string): BalanceSheetSort {
   const [field, direction = 'asc'] = value.split('.') as [string, ('asc' | 'desc')?];

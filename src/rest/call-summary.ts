@@ -1,8 +1,8 @@
 import { holdRows, type Context } from '../context.js';
-import { FISCAL_PERIODS } from '../domain/fiscal.js';
+import { CALL_SUMMARY_FIELDS } from '../domain/records/call-summary.js';
 import { callSummaryAtPage, type CallParticipant, type CallSummary } from '../services/call-summary.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
-import { arr, int, num, object, str, timestamp } from './json-schema.js';
+import { recordSchema, recordShaper } from './record-table.js';
 import { checkOrder, parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
 import { json, type Route } from './route.js';
 
@@ -26,49 +26,7 @@ const SUMMARY_PARAMS = {
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
-const SUMMARY_SCHEMA = object(
-  {
-    id: int('Record id.'),
-    symbol: str('Ticker symbol of the company.'),
-    company_name: str('Company name.'),
-    call_date: timestamp('When the call took place.'),
-    fiscal_year: int('Fiscal year the call reports on.'),
-    fiscal_period: { type: 'string', enum: [...FISCAL_PERIODS], description: 'Fiscal period the call reports on.' },
-    title: str('Title of the call.'),
-    summary: str('Summary of what was said.'),
-    key_points: arr(str(), 'The main points, in order.'),
-    guidance: str('Forward guidance given on the call; absent when none was given.'),
-    sentiment_score: num('Tone of the call, -1 (negative) to 1 (positive).'),
-    participants: arr(
-      object({
-        name: str('Full name.'),
-        role: str('Role on the call.'),
-        organization: str('The company or firm they represent.'),
-      }),
-      'Who spoke on the call.',
-    ),
-    created_at: timestamp('When the record was created.'),
-    updated_at: timestamp('When the record last changed.'),
-  },
-  [
-    'id',
-    'symbol',
-    'company_name',
-    'call_date',
-    'fiscal_year',
-    'fiscal_period',
-    'title',
-    'summary',
-    'key_points',
-    'sentiment_score',
-    'participants',
-    'created_at',
-    'updated_at',
-  ],
-);
-
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+const SUMMARY_SCHEMA = recordSchema(CALL_SUMMARY_FIELDS);
 
 function participants(value: unknown): CallParticipant[] {
   if (!Array.isArray(value)) return [];
@@ -82,24 +40,10 @@ function participants(value: unknown): CallParticipant[] {
 }
 
 /** The summary record of docs/rest.md#the-conference-call-summary-record; `guidance` is left out when the call gave none. */
-export function summaryRecord(c: CallSummary): Record<string, unknown> {
-  return {
-    id: c.id,
-    symbol: c.symbol,
-    company_name: c.companyName,
-    call_date: c.callDate.toISOString(),
-    fiscal_year: c.fiscalYear,
-    fiscal_period: c.fiscalPeriod,
-    title: c.title,
-    summary: c.summary,
-    key_points: strings(c.keyPoints),
-    ...(c.guidance !== null ? { guidance: c.guidance } : {}),
-    sentiment_score: c.sentimentScore,
-    participants: participants(c.participants),
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
-  };
-}
+export const summaryRecord: (c: CallSummary) => Record<string, unknown> = recordShaper<CallSummary>(
+  CALL_SUMMARY_FIELDS,
+  { participants: (c) => participants(c.participants) },
+);
 
 async function summaries(ctx: Context, url: URL): Promise<Response> {
   const p = parseQuery(SUMMARY_PARAMS, url.searchParams);

@@ -1,6 +1,8 @@
 import { pressReleaseAtPage, type PressRelease } from '../services/press-release.js';
 import { holdRows } from '../context.js';
-import { arr, object, str, timestamp, type JsonSchema } from './json-schema.js';
+import { PRESS_RELEASE_FIELDS } from '../domain/records/press-release.js';
+import { arr } from './json-schema.js';
+import { recordSchema, recordShaper } from './record-table.js';
 import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './page-number.js';
 import { json, type Route } from './route.js';
@@ -34,11 +36,6 @@ function endOf(to: Date | undefined, raw: string | null): Date | undefined {
   return to && raw && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(to.getTime() + 86_400_000 - 1) : to;
 }
 
-/** The strings of a JSON array column; anything else in it is skipped (as in GraphQL). */
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function contacts(value: unknown): { organization: string }[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((c: unknown) => {
@@ -47,91 +44,13 @@ function contacts(value: unknown): { organization: string }[] {
   });
 }
 
-const anyJson = (description: string): JsonSchema => ({ description });
-
-export const PRESS_RELEASE_SECURITY_SCHEMA = object({
-  figi: str('FIGI of the listing.'),
-  isin: str('ISIN.'),
-  name: str('Security name.'),
-  symbol: str('Ticker symbol.'),
-  mic_code: str('ISO 10383 market identifier code of the exchange.'),
-  figi_composite: str('Composite FIGI.'),
-  figi_share_class: str('Share-class FIGI; may be the empty string.'),
-  vendorx_exch_code: str("The exchange's code at data vendor X."),
-});
-
-/** The legacy press-release record, keys as the legacy API spells them (PascalCase); every key always present. */
-export const PRESS_RELEASE_SCHEMA = object({
-  WireDataID: str('Id of the release in the wire feed.'),
-  Vendor: str('The wire vendor.'),
-  ReleaseID: str('Release id, kept exactly as given: a URL, or a stringified map.'),
-  ExternalID: str("The vendor's external id."),
-  TransmissionID: str('Transmission id.'),
-  Headline: str('Headline.'),
-  SubHeadline: str('Sub-headline; may be the empty string.'),
-  Dateline: str('Dateline: place, date and wire.'),
-  Language: str('Language code, e.g. en.'),
-  PublishTime: timestamp('When the release was published (ISO 8601 UTC).'),
-  Source: str('Who issued the release.'),
-  SourceURL: str('Address of the release at its source.'),
-  Summary: str('Short summary.'),
-  BodyHTML: str('Full text as HTML.'),
-  BodyText: str('Full text as plain text.'),
-  Categories: anyJson(
-    'Categories as the feed sent them (an array of strings in practice); null when the feed sent none.',
-  ),
-  Keywords: arr(str(), 'Keywords.'),
-  ExternalLinks: arr(str(), 'Links the release points to.'),
-  Tickers: arr(str(), 'Ticker symbols the release names, in feed order.'),
-  Exchanges: arr(str(), 'Exchange-qualified tickers, e.g. NYSE:ABC.'),
-  Securities: arr(PRESS_RELEASE_SECURITY_SCHEMA, 'The securities the release is about, in feed order.'),
-  Contacts: arr(object({ organization: str('The organization to contact.') }), 'Contacts named by the release.'),
-  MediaAssets: anyJson('Media assets (images, video) as the feed sent them; null when none.'),
-  Raw: { type: 'object', description: 'The vendor record as received (its contents are not specified).' },
-  CreatedAt: timestamp('When the record was created (ISO 8601 UTC).'),
-  UpdatedAt: timestamp('When the record last changed (ISO 8601 UTC).'),
-});
+export const PRESS_RELEASE_SCHEMA = recordSchema(PRESS_RELEASE_FIELDS);
 
 /** One legacy press-release record. */
-export function pressReleaseRecord(r: PressRelease): Record<string, unknown> {
-  return {
-    WireDataID: r.wireDataId,
-    Vendor: r.vendor,
-    ReleaseID: r.releaseId,
-    ExternalID: r.externalId,
-    TransmissionID: r.transmissionId,
-    Headline: r.headline,
-    SubHeadline: r.subHeadline,
-    Dateline: r.dateline,
-    Language: r.language,
-    PublishTime: r.publishTime.toISOString(),
-    Source: r.source,
-    SourceURL: r.sourceUrl,
-    Summary: r.summary,
-    BodyHTML: r.bodyHtml,
-    BodyText: r.bodyText,
-    Categories: r.categories ?? null,
-    Keywords: strings(r.keywords),
-    ExternalLinks: strings(r.externalLinks),
-    Tickers: r.tickers.map((t) => t.ticker),
-    Exchanges: strings(r.exchanges),
-    Securities: r.securities.map((s) => ({
-      figi: s.figi,
-      isin: s.isin,
-      name: s.name,
-      symbol: s.symbol,
-      mic_code: s.micCode,
-      figi_composite: s.figiComposite,
-      figi_share_class: s.figiShareClass,
-      vendorx_exch_code: s.vendorxExchCode,
-    })),
-    Contacts: contacts(r.contacts),
-    MediaAssets: r.mediaAssets ?? null,
-    Raw: r.raw !== null && typeof r.raw === 'object' && !Array.isArray(r.raw) ? r.raw : {},
-    CreatedAt: r.createdAt.toISOString(),
-    UpdatedAt: r.updatedAt.toISOString(),
-  };
-}
+export const pressReleaseRecord: (r: PressRelease) => Record<string, unknown> = recordShaper<PressRelease>(
+  PRESS_RELEASE_FIELDS,
+  { Tickers: (r) => r.tickers.map((t) => t.ticker), Contacts: (r) => contacts(r.contacts) },
+);
 
 export const pressReleaseRoutes: Route[] = [
   {

@@ -1,7 +1,8 @@
 import { ratingAtPage, type Rating } from '../services/rating.js';
 import { holdRows } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
-import { bool, int, object, str, timestamp } from './json-schema.js';
+import { RATING_FIELDS } from '../domain/records/rating.js';
+import { recordSchema, recordShaper } from './record-table.js';
 import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, MAX_PAGE } from './page-number.js';
 import type { Route } from './route.js';
@@ -60,37 +61,9 @@ export const RATING_PARAMS = {
 } as const satisfies ParamSpecs;
 
 /** The legacy rating record, keys as the legacy API spells them. */
-export const RATING_SCHEMA = object({
-  id: int('The rating id.'),
-  firm: str('The research firm.'),
-  ticker: str('Ticker symbol of the rated stock.'),
-  exchange: str('Exchange the stock is listed on.'),
-  company: str('Name of the rated company.'),
-  action: str('What the analyst did, e.g. Upgrades, Downgrades, Maintains.'),
-  rating: str('The rating given, e.g. Buy, Hold.'),
-  price_target: str('Price target as given, possibly with a currency prefix (e.g. "$120.00", "C$95.00").'),
-  story: str('The rating story in one paragraph.'),
-  is_rating: bool('Whether the action changes or states a rating (false for price-target-only actions).'),
-  created_at: timestamp('When the rating was published (ISO 8601 UTC).'),
-  updated_at: timestamp('When the record last changed (ISO 8601 UTC).'),
-});
+export const RATING_SCHEMA = recordSchema(RATING_FIELDS);
 
-export function ratingRecord(r: Rating): Record<string, unknown> {
-  return {
-    id: r.id,
-    firm: r.firm,
-    ticker: r.ticker,
-    exchange: r.exchange,
-    company: r.company,
-    action: r.action,
-    rating: r.rating,
-    price_target: r.priceTarget,
-    story: r.story,
-    is_rating: r.isRating,
-    created_at: r.createdAt.toISOString(),
-    updated_at: r.updatedAt.toISOString(),
-  };
-}
+export const ratingRecord: (r: Rating) => Record<string, unknown> = recordShaper(RATING_FIELDS);
 
 export const ratingRoutes: Route[] = [
   {

@@ -1,12 +1,6 @@
 import { builder } from '../builder.js';
-import {
-  ASSET_CLASSES,
-  exchangeList,
-  LOCALES,
-  MAX_EXCHANGES,
-  type AssetClass,
-  type Locale,
-} from '../services/exchange.js';
+import { ASSET_CLASSES, LOCALES } from '../domain/records/exchange.js';
+import { exchangeList, MAX_EXCHANGES, type AssetClass, type Locale } from '../services/exchange.js';
 import { intNodeId, listOf } from './common.js';
 
 /** Massive's values as GraphQL enum values: `stocks` is STOCKS. */

@@ -6,13 +6,6 @@ import { changedFields, insertRows, sameFields, writeBatch, type WriteCounts } f
 export type { AssetClass, Exchange, Locale };
 
 /**
- * Massive's documented values of `asset_class` and `locale` (GET /v3/reference/exchanges): the one
- * rule of the filters (REST parameters, GraphQL enums) and of an imported record's fields.
- */
-export const ASSET_CLASSES = ['stocks', 'options', 'crypto', 'fx', 'futures'] as const satisfies readonly AssetClass[];
-export const LOCALES = ['us', 'global'] as const satisfies readonly Locale[];
-
-/**
  * The most exchanges one list answers (REST `results`, GraphQL `exchanges`): the list is answered
  * whole, without pages, and Massive's has a few dozen venues per asset class. The cost analysis
  * and the REST work budget count a list at this size.

@@ -4,9 +4,7 @@
 // own trades and security master. Insights: from the filing text sections when the record carries
 // them (`risk_factors_text`, `mdna_text`, `legal_proceedings_text`), else the record's own insight
 // objects, else what is stored. Fields the legacy records do not name are ignored.
-import { FISCAL_PERIODS, FISCAL_YEARS } from '../../domain/fiscal.js';
-import { STATEMENT_LINES, NULLABLE_LINES, columnOf } from '../../domain/fundamentals.js';
-import type { FiscalPeriod } from '../../services/fundamental.js';
+import { FUNDAMENTAL_ENHANCED_FIELDS } from '../../domain/records/fundamental.js';
 import { fundamentalKey, writeFundamentals, type FundamentalInput } from '../../services/fundamental-write.js';
 import {
   litigationInsight,
@@ -18,14 +16,7 @@ import {
 } from '../../domain/insights.js';
 import type { Importer } from '../importer.js';
 import * as f from '../record-fields.js';
-
-// the years and periods every fiscal filter accepts: a record outside them could never be read back
-const PERIODS = FISCAL_PERIODS satisfies readonly FiscalPeriod[];
-
-/** A statement amount: a JSON number (an integer beyond 2^53 arrives as a bigint and is a number here too). */
-function amount(value: unknown, field: string): number {
-  return typeof value === 'bigint' ? Number(value) : f.number(value, field);
-}
+import { parseRecord } from '../record-table.js';
 
 function symbolOf(rec: f.Rec): string {
   const { symbol, ticker } = rec;
@@ -113,24 +104,17 @@ export function parseFundamental(record: unknown): FundamentalInput {
   const rec = f.record(record);
   // an enhanced record names its symbol `symbol` and always has a cik; a lite one says `ticker`
   const enhanced = rec.symbol !== undefined;
-  const row: Record<string, unknown> = {
-    symbol: symbolOf(rec),
-    cik: enhanced ? f.cik(rec.cik, 'cik') : f.optCik(rec.cik, 'cik'),
-    endPeriod: f.date(rec.EndPeriod, 'EndPeriod'),
-    quarter: f.oneOf(rec.Quarter, 'Quarter', PERIODS),
-    year: f.integer(rec.Year, 'Year', FISCAL_YEARS.min, FISCAL_YEARS.max),
-  };
-  for (const line of STATEMENT_LINES) {
-    const value = rec[line];
-    row[columnOf(line)] =
-      NULLABLE_LINES.has(line) && (value === null || value === undefined) ? null : amount(value, line);
-  }
-  row.createdAt = f.optTimestamp(rec.created_at, 'created_at');
-  row.updatedAt = f.optTimestamp(rec.updated_at, 'updated_at');
-  row.riskFactors = insight(rec, 'risk_factors_text', 'risk_factors', riskFactorsInsight, riskFactors);
-  row.mdna = insight(rec, 'mdna_text', 'mdna', mdnaInsight, mdna);
-  row.litigation = insight(rec, 'legal_proceedings_text', 'litigation_mentions', litigationInsight, litigation);
-  return row as FundamentalInput;
+  return parseRecord(FUNDAMENTAL_ENHANCED_FIELDS, rec, {
+    symbol: () => ({ symbol: symbolOf(rec) }),
+    cik: () => ({ cik: enhanced ? f.cik(rec.cik, 'cik') : f.optCik(rec.cik, 'cik') }),
+    risk_factors: () => ({
+      riskFactors: insight(rec, 'risk_factors_text', 'risk_factors', riskFactorsInsight, riskFactors),
+    }),
+    mdna: () => ({ mdna: insight(rec, 'mdna_text', 'mdna', mdnaInsight, mdna) }),
+    litigation_mentions: () => ({
+      litigation: insight(rec, 'legal_proceedings_text', 'litigation_mentions', litigationInsight, litigation),
+    }),
+  }) as FundamentalInput;
 }
 
 export const importer: Importer<FundamentalInput> = {

@@ -2,46 +2,23 @@
 import type { Importer } from '../importer.js';
 import { writeLogos, type LogoInput } from '../../services/logo.js';
 import * as f from '../record-fields.js';
+import { parseField, parseRecord } from '../record-table.js';
+import { LOGO_FIELDS, LOGOS_FIELD } from '../../domain/records/logo.js';
 
 /** `logos.png` is read as a path (a `logos` object holding `png`); a flat `"logos.png"` key is taken too. */
-function image(rec: f.Rec, name: 'png' | 'svg' | 'thumbnail'): f.Rec {
+function logos(rec: f.Rec): f.Rec {
   const nested = rec.logos;
-  const value =
-    typeof nested === 'object' && nested !== null && !Array.isArray(nested)
-      ? (nested as f.Rec)[name]
-      : rec[`logos.${name}`];
-  return f.object(value, `logos.${name}`);
+  if (typeof nested === 'object' && nested !== null && !Array.isArray(nested)) return rec;
+  const flat = Object.fromEntries(LOGOS_FIELD.fields.map(({ key }) => [key, rec[`logos.${key}`]]));
+  return { logos: flat };
 }
 
 export function parseLogo(record: unknown): LogoInput {
   const rec = f.record(record);
-  const png = image(rec, 'png');
-  const svg = image(rec, 'svg');
-  const thumbnail = image(rec, 'thumbnail');
-  return {
-    symbol: f.symbol(rec.symbol, 'symbol'),
-    companyName: f.string(rec.company_name, 'company_name'),
-    pngUrl: f.string(png.url, 'logos.png.url', 'url'),
-    pngHeight: f.integer(png.height, 'logos.png.height', 0),
-    pngWidth: f.integer(png.width, 'logos.png.width', 0),
-    pngSizeKb: f.number(png.size_kb, 'logos.png.size_kb'),
-    svgUrl: f.string(svg.url, 'logos.svg.url', 'url'),
-    svgSizeKb: f.number(svg.size_kb, 'logos.svg.size_kb'),
-    thumbnailUrl: f.string(thumbnail.url, 'logos.thumbnail.url', 'url'),
-    thumbnailSizeKb: f.number(thumbnail.size_kb, 'logos.thumbnail.size_kb'),
-    createdAt: f.optTimestamp(rec.created_at, 'created_at'),
-    updatedAt: f.optTimestamp(rec.updated_at, 'updated_at'),
-    securityInfo: f.objects(rec.security_info, 'security_info', (i, at) => ({
-      symbol: f.string(i.symbol, `${at}.symbol`),
-      name: f.string(i.name, `${at}.name`),
-      mic: f.string(i.MIC, `${at}.MIC`),
-      figi: f.string(i.figi, `${at}.figi`),
-      exchCode: f.string(i.exch_code, `${at}.exch_code`),
-      compositeFigi: f.string(i.composite_figi, `${at}.composite_figi`),
-      shareClassFigi: f.string(i.share_class_figi, `${at}.share_class_figi`),
-      marketSector: f.string(i.market_sector, `${at}.market_sector`),
-    })),
-  };
+  const images = logos(rec);
+  // a record without its images is refused for them first, whatever else it lacks
+  for (const { key } of LOGOS_FIELD.fields) f.object((images.logos as f.Rec)[key], `logos.${key}`);
+  return parseRecord(LOGO_FIELDS, rec, { logos: () => parseField(LOGOS_FIELD, images) }) as LogoInput;
 }
 
 export const importer: Importer<LogoInput> = {

@@ -3,34 +3,16 @@ import { tradeTopic } from '../../runtime/events.js';
 import { recomputeDerivedMetrics } from '../../services/fundamental-write.js';
 import { writeTrades, type Trade } from '../../services/trade.js';
 import type { PublishingImporter } from '../importer.js';
-import {
-  conditionsField,
-  intField,
-  numberField,
-  objectRecord,
-  stringField,
-  symbolField,
-  tickRecordsOf,
-  timestampHighWater,
-  uint64Field,
-} from './tick.js';
+import { parseRecord } from '../record-table.js';
+import { objectRecord, symbolField, tickRecordsOf, timestampHighWater } from './tick.js';
+import { TRADE_FIELDS } from '../../domain/records/trade.js';
 
 export const importer: PublishingImporter<Trade> = {
   resource: 'trades',
   recordsOf: (body) => tickRecordsOf(body, 'trades'),
   parse(record) {
     const r = objectRecord(record, 'trade');
-    return {
-      symbol: symbolField(r, 'trade'),
-      sequenceNumber: uint64Field(r, 'sequence_number'),
-      sipTimestamp: uint64Field(r, 'sip_timestamp'),
-      tradeId: stringField(r, 'id'),
-      price: numberField(r, 'price'),
-      size: numberField(r, 'size'),
-      exchange: intField(r, 'exchange'),
-      tape: intField(r, 'tape'),
-      conditions: conditionsField(r),
-    };
+    return { symbol: symbolField(r, 'trade'), ...parseRecord(TRADE_FIELDS, r) } as Trade;
   },
   key: (t) => `${t.symbol}|${t.sequenceNumber}`,
   async write(db, rows) {

@@ -1,0 +1,76 @@
+// The conference-call summary record (GET /delivery/api/v1/summaries):
+// docs/rest.md#the-conference-call-summary-record.
+import { FISCAL_PERIODS, FISCAL_YEARS } from '../fiscal.js';
+import type { RecordTable } from './table.js';
+
+export const CALL_SUMMARY_FIELDS = [
+  { key: 'id', column: 'id', kind: 'integer', min: 1, missing: 'stamp', description: 'Record id.' },
+  { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol of the company.' },
+  { key: 'company_name', column: 'companyName', kind: 'text', description: 'Company name.' },
+  { key: 'call_date', column: 'callDate', kind: 'timestamp', description: 'When the call took place.' },
+  {
+    key: 'fiscal_year',
+    column: 'fiscalYear',
+    kind: 'integer',
+    min: FISCAL_YEARS.min,
+    max: FISCAL_YEARS.max,
+    description: 'Fiscal year the call reports on.',
+  },
+  {
+    key: 'fiscal_period',
+    column: 'fiscalPeriod',
+    kind: 'enum',
+    values: FISCAL_PERIODS,
+    description: 'Fiscal period the call reports on.',
+  },
+  { key: 'title', column: 'title', kind: 'text', description: 'Title of the call.' },
+  { key: 'summary', column: 'summary', kind: 'text', text: 'long', description: 'Summary of what was said.' },
+  {
+    key: 'key_points',
+    column: 'keyPoints',
+    kind: 'strings',
+    text: 'sentence',
+    description: 'The main points, in order.',
+  },
+  {
+    key: 'guidance',
+    column: 'guidance',
+    kind: 'text',
+    text: 'long',
+    missing: 'omit',
+    description: 'Forward guidance given on the call; absent when none was given.',
+  },
+  {
+    key: 'sentiment_score',
+    column: 'sentimentScore',
+    kind: 'number',
+    min: -1,
+    max: 1,
+    description: 'Tone of the call, -1 (negative) to 1 (positive).',
+  },
+  {
+    key: 'participants',
+    column: 'participants',
+    kind: 'objects',
+    fields: [
+      { key: 'name', column: 'name', kind: 'text', description: 'Full name.' },
+      { key: 'role', column: 'role', kind: 'text', description: 'Role on the call.' },
+      { key: 'organization', column: 'organization', kind: 'text', description: 'The company or firm they represent.' },
+    ],
+    description: 'Who spoke on the call.',
+  },
+  {
+    key: 'created_at',
+    column: 'createdAt',
+    kind: 'timestamp',
+    missing: 'stamp',
+    description: 'When the record was created.',
+  },
+  {
+    key: 'updated_at',
+    column: 'updatedAt',
+    kind: 'timestamp',
+    missing: 'stamp',
+    description: 'When the record last changed.',
+  },
+] as const satisfies RecordTable;
