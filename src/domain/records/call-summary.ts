@@ -3,6 +3,13 @@
 import { FISCAL_PERIODS, FISCAL_YEARS } from '../fiscal.js';
 import type { RecordTable } from './table.js';
 
+// One participant of a call (`participants[]`).
+export const CALL_PARTICIPANT_FIELDS = [
+  { key: 'name', column: 'name', kind: 'text', description: 'Full name.' },
+  { key: 'role', column: 'role', kind: 'text', description: 'Role on the call.' },
+  { key: 'organization', column: 'organization', kind: 'text', description: 'The company or firm they represent.' },
+] as const satisfies RecordTable;
+
 export const CALL_SUMMARY_FIELDS = [
   { key: 'id', column: 'id', kind: 'integer', min: 1, missing: 'stamp', description: 'Record id.' },
   { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol of the company.' },
@@ -52,11 +59,7 @@ export const CALL_SUMMARY_FIELDS = [
     key: 'participants',
     column: 'participants',
     kind: 'objects',
-    fields: [
-      { key: 'name', column: 'name', kind: 'text', description: 'Full name.' },
-      { key: 'role', column: 'role', kind: 'text', description: 'Role on the call.' },
-      { key: 'organization', column: 'organization', kind: 'text', description: 'The company or firm they represent.' },
-    ],
+    fields: CALL_PARTICIPANT_FIELDS,
     description: 'Who spoke on the call.',
   },
   {

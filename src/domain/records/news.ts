@@ -3,6 +3,19 @@ import type { RecordTable } from './table.js';
 
 export const NEWS_TYPES = ['gainers', 'losers'] as const;
 
+// One security a news item is about (`securities[]`).
+export const NEWS_SECURITY_FIELDS = [
+  { key: 'figi', column: 'figi', kind: 'text', description: 'FIGI of the listing.' },
+  { key: 'name', column: 'name', kind: 'text', description: 'Security name.' },
+  { key: 'MIC', column: 'mic', kind: 'text', description: 'ISO 10383 market identifier code of the exchange.' },
+  { key: 'exchcode', column: 'exchcode', kind: 'text', description: 'Exchange code.' },
+  { key: 'ticker', column: 'ticker', kind: 'text', description: 'Ticker symbol.' },
+  { key: 'compositefigi', column: 'compositefigi', kind: 'text', description: 'Composite FIGI.' },
+  { key: 'securitytype', column: 'securitytype', kind: 'text', description: 'Security type, e.g. Common Stock.' },
+  { key: 'marketsector', column: 'marketsector', kind: 'text', description: 'Market sector, e.g. Equity.' },
+  { key: 'shareclassfigi', column: 'shareclassfigi', kind: 'text', description: 'Share-class FIGI.' },
+] as const satisfies RecordTable;
+
 export const NEWS_FIELDS = [
   { key: 'id', column: 'id', kind: 'integer', min: 1, description: 'The news item id.' },
   { key: 'news_id', column: 'newsId', kind: 'uuid', description: 'The news story id (a UUID).' },
@@ -70,17 +83,7 @@ export const NEWS_FIELDS = [
     column: 'securities',
     kind: 'objects',
     missing: 'keep',
-    fields: [
-      { key: 'figi', column: 'figi', kind: 'text', description: 'FIGI of the listing.' },
-      { key: 'name', column: 'name', kind: 'text', description: 'Security name.' },
-      { key: 'MIC', column: 'mic', kind: 'text', description: 'ISO 10383 market identifier code of the exchange.' },
-      { key: 'exchcode', column: 'exchcode', kind: 'text', description: 'Exchange code.' },
-      { key: 'ticker', column: 'ticker', kind: 'text', description: 'Ticker symbol.' },
-      { key: 'compositefigi', column: 'compositefigi', kind: 'text', description: 'Composite FIGI.' },
-      { key: 'securitytype', column: 'securitytype', kind: 'text', description: 'Security type, e.g. Common Stock.' },
-      { key: 'marketsector', column: 'marketsector', kind: 'text', description: 'Market sector, e.g. Equity.' },
-      { key: 'shareclassfigi', column: 'shareclassfigi', kind: 'text', description: 'Share-class FIGI.' },
-    ],
+    fields: NEWS_SECURITY_FIELDS,
     description: 'The securities the item is about, in feed order; left out when securities=false.',
   },
 ] as const satisfies RecordTable;

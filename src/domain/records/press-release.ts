@@ -28,6 +28,11 @@ export const PRESS_RELEASE_SECURITY_FIELDS = [
   },
 ] as const satisfies RecordTable;
 
+// One contact of a release (`Contacts[]`).
+export const PRESS_RELEASE_CONTACT_FIELDS = [
+  { key: 'organization', column: 'organization', kind: 'text', description: 'The organization to contact.' },
+] as const satisfies RecordTable;
+
 export const PRESS_RELEASE_FIELDS = [
   {
     key: 'WireDataID',
@@ -107,9 +112,7 @@ export const PRESS_RELEASE_FIELDS = [
     key: 'Contacts',
     column: 'contacts',
     kind: 'objects',
-    fields: [
-      { key: 'organization', column: 'organization', kind: 'text', description: 'The organization to contact.' },
-    ],
+    fields: PRESS_RELEASE_CONTACT_FIELDS,
     description: 'Contacts named by the release.',
   },
   {

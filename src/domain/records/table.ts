@@ -70,6 +70,33 @@ export type Kind =
  */
 export type Missing = 'null' | 'omit' | 'stamp' | 'keep';
 
+/** A GraphQL scalar a plain field may have (`builder.ts` adds the custom ones). */
+export type GraphqlScalar =
+  | 'String'
+  | 'Int'
+  | 'Float'
+  | 'Boolean'
+  | 'DateTime'
+  | 'Date'
+  | 'URL'
+  | 'BigInt'
+  | 'UUID'
+  | 'JSON';
+
+/**
+ * How the record's GraphQL type exposes a plain field (`schema/record-fields.ts`): its name (the
+ * column by default), its description (the table's by default), its scalar (by its kind: text ->
+ * String, integer -> Int, number -> Float, timestamp -> DateTime ...) and whether it is nullable
+ * (when it may be missing). A field of a kind without a scalar (enum, JSON, lists, objects) is
+ * exposed only when `type` names one.
+ */
+export interface GraphqlField {
+  readonly name?: string;
+  readonly description?: string;
+  readonly type?: GraphqlScalar;
+  readonly nullable?: boolean;
+}
+
 export type Field = Kind & {
   /** The JSON key as the legacy record spells it. */
   readonly key: string;
@@ -79,6 +106,8 @@ export type Field = Kind & {
   /** Computed by the service from other data: written, never imported. */
   readonly derived?: true;
   readonly description?: string;
+  /** The GraphQL field; `false` where the graph does not expose it or exposes it in a shape of its own (hand-written beside). */
+  readonly graphql?: GraphqlField | false;
 };
 
 export type RecordTable = readonly Field[];
