@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { QUOTE_FIELDS } from '../domain/records/quote.js';
 import { builder } from '../builder.js';
 import { quoteTopic } from '../runtime/events.js';
 import { keyedPage } from '../graphql/loaders.js';
@@ -20,13 +22,7 @@ export const Quote = builder.prismaNode('Quote', {
   findUnique: (id) => ({ symbol_sequenceNumber: tickNodeId(id, 'Quote') }),
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    askExchange: t.exposeInt('askExchange', { description: 'Exchange id of the ask.' }),
-    askPrice: t.exposeFloat('askPrice', { description: 'Ask price.' }),
-    askSize: t.exposeFloat('askSize', { description: 'Ask size.' }),
-    bidExchange: t.exposeInt('bidExchange', { description: 'Exchange id of the bid.' }),
-    bidPrice: t.exposeFloat('bidPrice', { description: 'Bid price.' }),
-    bidSize: t.exposeFloat('bidSize', { description: 'Bid size.' }),
-    tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
+    ...exposeRecordFields(t, QUOTE_FIELDS),
     conditions: t.field({
       type: ['Int'],
       description: 'Quote condition codes.',

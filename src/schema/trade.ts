@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { TRADE_FIELDS } from '../domain/records/trade.js';
 import { builder } from '../builder.js';
 import { tradeTopic } from '../runtime/events.js';
 import { fromMap, keyedPage, loaderName } from '../graphql/loaders.js';
@@ -31,10 +33,7 @@ export const Trade = builder.prismaNode('Trade', {
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     tradeId: t.exposeString('tradeId', { description: 'The trade id given by the exchange (REST field `id`).' }),
-    price: t.exposeFloat('price', { description: 'Trade price.' }),
-    size: t.exposeFloat('size', { description: 'Number of shares traded.' }),
-    exchange: t.exposeInt('exchange', { description: 'Exchange id.' }),
-    tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
+    ...exposeRecordFields(t, TRADE_FIELDS),
     conditions: t.field({
       type: ['Int'],
       description: 'Trade condition codes.',

@@ -40,6 +40,7 @@ export const LOGO_SECURITY_INFO_FIELDS = [
     column: 'mic',
     kind: 'text',
     description: 'ISO 10383 market identifier code; the empty string for a composite (exchange-less) row.',
+    graphql: { description: 'ISO 10383 market identifier code; empty for a composite (exchange-less) row.' },
   },
   {
     key: 'figi',
