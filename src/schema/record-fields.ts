@@ -49,17 +49,24 @@ interface ExposingBuilder<Types extends SchemaTypes> {
   expose: (...args: never[]) => FieldRef<Types, unknown>;
 }
 
-/** The plain fields of `table` for a Pothos type's `fields`, beside its hand-written ones. */
+/**
+ * The plain fields of `table` for a Pothos type's `fields`, beside its hand-written ones: those of
+ * the record's top level, or, for the type of a nested object whose keys the legacy record spells
+ * with dots (a security's `classification.gics`), those directly `under` its path.
+ */
 export function exposeRecordFields<Types extends SchemaTypes>(
   t: ExposingBuilder<Types>,
   table: RecordTable,
+  under?: string,
 ): Record<string, FieldRef<Types, unknown>> {
+  const prefix = under === undefined ? '' : `${under}.`;
   const expose = t.expose as unknown as (
     column: string,
     options: { type: GraphqlScalar; nullable: boolean; description: string | undefined },
   ) => FieldRef<Types, unknown>;
   const fields: Record<string, FieldRef<Types, unknown>> = {};
   for (const field of table) {
+    if (!field.key.startsWith(prefix) || field.key.slice(prefix.length).includes('.')) continue;
     const exposed = exposedField(field);
     if (exposed)
       fields[exposed.name] = expose.call(t, exposed.column, {
