@@ -85,11 +85,6 @@ export const NewsItem = builder.prismaNode('NewsItem', {
   include: NEWS_INCLUDE,
   fields: (t) => ({
     newsItemId: t.exposeInt('id', { description: 'The news item id (REST field `id`).' }),
-    newsId: t.field({
-      type: 'UUID',
-      description: 'The news story id (REST field `news_id`).',
-      ...computed(['newsId'], (n: NewsItemRow) => n.newsId),
-    }),
     ...exposeRecordFields(t, NEWS_FIELDS),
     associatedPressReleaseIds: t.field({
       type: ['Int'],

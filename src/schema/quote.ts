@@ -28,16 +28,6 @@ export const Quote = builder.prismaNode('Quote', {
       description: 'Quote condition codes.',
       resolve: (r) => r.conditions as number[],
     }),
-    sequenceNumber: t.field({
-      type: 'BigInt',
-      description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.',
-      ...computed(['sequenceNumber'], (r: QuoteRow) => r.sequenceNumber),
-    }),
-    sipTimestamp: t.field({
-      type: 'BigInt',
-      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
-      ...computed(['sipTimestamp'], (r: QuoteRow) => r.sipTimestamp),
-    }),
     time: t.field({
       type: 'DateTime',
       description: 'The SIP timestamp as a date-time (millisecond precision).',

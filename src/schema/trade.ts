@@ -39,16 +39,6 @@ export const Trade = builder.prismaNode('Trade', {
       description: 'Trade condition codes.',
       resolve: (r) => r.conditions as number[],
     }),
-    sequenceNumber: t.field({
-      type: 'BigInt',
-      description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.',
-      ...computed(['sequenceNumber'], (r: TradeRow) => r.sequenceNumber),
-    }),
-    sipTimestamp: t.field({
-      type: 'BigInt',
-      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
-      ...computed(['sipTimestamp'], (r: TradeRow) => r.sipTimestamp),
-    }),
     time: t.field({
       type: 'DateTime',
       description: 'The SIP timestamp as a date-time (millisecond precision).',

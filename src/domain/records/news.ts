@@ -54,7 +54,13 @@ export const NEWS_SECURITY_FIELDS = [
 
 export const NEWS_FIELDS = [
   { key: 'id', column: 'id', kind: 'integer', min: 1, description: 'The news item id.', graphql: false },
-  { key: 'news_id', column: 'newsId', kind: 'uuid', description: 'The news story id (a UUID).', graphql: false },
+  {
+    key: 'news_id',
+    column: 'newsId',
+    kind: 'uuid',
+    description: 'The news story id (a UUID).',
+    graphql: { description: 'The news story id (REST field `news_id`).' },
+  },
   { key: 'headline', column: 'headline', kind: 'text', description: 'Headline.' },
   { key: 'catalyst', column: 'catalyst', kind: 'text', description: 'What moved the stock, e.g. Earnings.' },
   {

@@ -12,14 +12,14 @@ export const TRADE_FIELDS = [
     column: 'sequenceNumber',
     kind: 'uint64',
     description: 'Sequence number, increasing per symbol.',
-    graphql: false,
+    graphql: { description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.' },
   },
   {
     key: 'sip_timestamp',
     column: 'sipTimestamp',
     kind: 'uint64',
     description: 'SIP timestamp, nanoseconds since the epoch (all 19 digits).',
-    graphql: false,
+    graphql: { description: 'SIP timestamp in nanoseconds since the epoch (exact digits).' },
   },
   {
     key: 'size',
