@@ -1,4 +1,12 @@
 import { builder } from '../builder.js';
+import {
+  FUNDAMENTAL_ENHANCED_FIELDS,
+  FUNDAMENTAL_LITE_FIELDS,
+  LITIGATION_FIELDS,
+  MDNA_FIELDS,
+  MOST_NEGATIVE_RISK_FIELDS,
+  RISK_FACTORS_FIELDS,
+} from '../domain/records/fundamental.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
@@ -40,6 +48,7 @@ import {
   SYMBOL_DESCRIPTION,
   type PageSize,
 } from './common.js';
+import { exposeRecordFields } from './record-fields.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
@@ -90,28 +99,18 @@ const StatementBalanceSheet = statementType(
 );
 const CashFlow = statementType('FundamentalCashFlow', 'Cash-flow statement of the period.', CASH_FLOW);
 
-/** The fields of the lite record, which the enhanced record carries too. */
+/** The fields of the lite record beside its plain ones, which the enhanced record carries too. */
 // Typed as a plain object-field builder: the Prisma field builder of the two variants carries
 // their own shapes, which TypeScript cannot unify (it gives up: "excessively deep").
 type RecordFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, FundamentalRow>;
 
 function recordFields(t: RecordFieldBuilder) {
   return {
-    symbol: t.string({
-      description: 'Ticker symbol (REST field `ticker` in lite records, `symbol` in enhanced ones).',
-      resolve: (f) => f.symbol,
-    }),
-    endPeriod: t.field({
-      type: 'Date',
-      description: 'Last day of the period (REST field `EndPeriod`).',
-      resolve: (f) => f.endPeriod,
-    }),
     quarter: t.field({
       type: FiscalPeriodEnum,
       description: 'Fiscal quarter, or FY for the full fiscal year (REST field `Quarter`).',
       resolve: (f) => f.quarter,
     }),
-    year: t.int({ description: 'Fiscal year (REST field `Year`).', resolve: (f) => f.year }),
     incomeStatement: t.field({ type: IncomeStatement, description: 'Income statement lines.', resolve: (f) => f }),
     balanceSheet: t.field({ type: StatementBalanceSheet, description: 'Balance sheet lines.', resolve: (f) => f }),
     cashFlow: t.field({ type: CashFlow, description: 'Cash-flow lines.', resolve: (f) => f }),
@@ -125,7 +124,10 @@ export const Fundamental = builder.prismaNode('Fundamental', {
   nullable: true,
   id: { field: 'id' },
   findUnique: (id) => ({ id: intNodeId(id, 'Fundamental') }),
-  fields: (t) => recordFields(t as unknown as RecordFieldBuilder),
+  fields: (t) => ({
+    ...exposeRecordFields(t, FUNDAMENTAL_LITE_FIELDS),
+    ...recordFields(t as unknown as RecordFieldBuilder),
+  }),
 });
 
 // ------------------------------------------------------------------ enhanced
@@ -196,20 +198,15 @@ const MostNegativeRisk = builder
   .implement({
     description: 'The risk factor with the most negative sentiment (REST field `risk_factors.most_negative_risk`).',
     fields: (t) => ({
-      heading: t.exposeString('heading', { description: 'Heading of the risk factor.' }),
-      sentiment: t.exposeFloat('sentiment', { description: 'Its sentiment score, -1 to 1.' }),
+      ...exposeRecordFields(t, MOST_NEGATIVE_RISK_FIELDS),
     }),
   });
 
 const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').implement({
   description: 'What the risk-factor section of the filing says (REST field `risk_factors`).',
   fields: (t) => ({
-    count: t.exposeInt('count', { description: 'Number of risk factors.' }),
+    ...exposeRecordFields(t, RISK_FACTORS_FIELDS),
     topThemes: t.exposeStringList('topThemes', { description: 'The risk themes most risk factors mention.' }),
-    averageSentimentScore: t.exposeFloat('averageSentimentScore', {
-      nullable: true,
-      description: 'Average sentiment of the risk factors, -1 to 1; null when there are none.',
-    }),
     mostNegativeRisk: t.field({
       type: MostNegativeRisk,
       nullable: true,
@@ -222,14 +219,7 @@ const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').impleme
 const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
   description: "What management's discussion and analysis says (REST field `mdna`).",
   fields: (t) => ({
-    forwardLookingTermCount: t.exposeInt('forwardLookingTermCount', {
-      description: 'Number of forward-looking terms.',
-    }),
-    forwardToHistoricalRatio: t.exposeFloat('forwardToHistoricalRatio', {
-      nullable: true,
-      description: 'Forward-looking to historical statements; null when there are no historical ones.',
-    }),
-    toneScore: t.exposeFloat('toneScore', { description: 'Tone of the section, -1 (negative) to 1 (positive).' }),
+    ...exposeRecordFields(t, MDNA_FIELDS),
     keyTopics: t.exposeStringList('keyTopics', { description: 'Key topics discussed.' }),
   }),
 });
@@ -237,7 +227,7 @@ const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
 const LitigationMentions = builder.objectRef<LitigationInsight>('LitigationMentions').implement({
   description: 'Mentions of litigation in the filing (REST field `litigation_mentions`).',
   fields: (t) => ({
-    count: t.exposeInt('count', { description: 'Number of legal matters mentioned.' }),
+    ...exposeRecordFields(t, LITIGATION_FIELDS),
     recentHeadings: t.exposeStringList('recentHeadings', { description: 'Headings of the most recent ones.' }),
   }),
 });
@@ -265,8 +255,8 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   findUnique: (id) => ({ id: intNodeId(id, 'EnhancedFundamental'), metrics: { isNot: null } }),
   include: METRICS_INCLUDE,
   fields: (t) => ({
+    ...exposeRecordFields(t, FUNDAMENTAL_ENHANCED_FIELDS),
     ...recordFields(t as unknown as RecordFieldBuilder),
-    cik: t.exposeString('cik', { description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
     metrics: t.field({ type: DerivedMetrics, description: 'Derived ratios.', resolve: metricsOf }),
     workingCapitalDays: t.field({
       type: WorkingCapitalDays,
@@ -292,8 +282,6 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
       description: 'Litigation mentioned in the filing; null when no filing text or imported value exists.',
       resolve: (f) => litigationOf(metricsOf(f)),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
 
