@@ -4,8 +4,10 @@ import {
   FUNDAMENTAL_LITE_FIELDS,
   LITIGATION_FIELDS,
   MDNA_FIELDS,
+  METRIC_FIELDS,
   MOST_NEGATIVE_RISK_FIELDS,
   RISK_FACTORS_FIELDS,
+  WORKING_CAPITAL_DAYS_FIELDS,
 } from '../domain/records/fundamental.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
@@ -132,65 +134,16 @@ export const Fundamental = builder.prismaNode('Fundamental', {
 
 // ------------------------------------------------------------------ enhanced
 
-const NO_VALUE = 'null when it cannot be computed';
-
 const DerivedMetrics = builder.objectRef<MetricsRow>('DerivedMetrics').implement({
   description:
     'Ratios derived from the statements, the latest trade price and the security master; each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
-  fields: (t) => ({
-    peRatio: t.exposeFloat('peRatio', {
-      nullable: true,
-      description: `Latest trade price to annualized diluted earnings per share (REST field \`pe_ratio\`); ${NO_VALUE}.`,
-    }),
-    priceToBook: t.exposeFloat('priceToBook', {
-      nullable: true,
-      description: `Market capitalization to equity attributable to the parent (REST field \`price_to_book\`); ${NO_VALUE}.`,
-    }),
-    debtToEquity: t.exposeFloat('debtToEquity', {
-      nullable: true,
-      description: `Current and long-term debt to total equity (REST field \`debt_to_equity\`); ${NO_VALUE}.`,
-    }),
-    returnOnAssets: t.exposeFloat('returnOnAssets', {
-      nullable: true,
-      description: `Annualized net income to total assets (REST field \`return_on_assets\`); ${NO_VALUE}.`,
-    }),
-    returnOnEquity: t.exposeFloat('returnOnEquity', {
-      nullable: true,
-      description: `Annualized net income to total equity (REST field \`return_on_equity\`); ${NO_VALUE}.`,
-    }),
-    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', {
-      nullable: true,
-      description: `Annualized revenue per employee (REST field \`revenue_per_employee\`); ${NO_VALUE}.`,
-    }),
-    roic: t.exposeFloat('roic', {
-      nullable: true,
-      description: `Annualized after-tax operating income to debt plus equity (REST field \`roic\`); ${NO_VALUE}.`,
-    }),
-    fcfYield: t.exposeFloat('fcfYield', {
-      nullable: true,
-      description: `Annualized free cash flow to market capitalization (REST field \`fcf_yield\`); ${NO_VALUE}.`,
-    }),
-  }),
+  fields: (t) => exposeRecordFields(t, METRIC_FIELDS, { row: 'metrics' }),
 });
 
 const WorkingCapitalDays = builder.objectRef<MetricsRow>('WorkingCapitalDays').implement({
   description:
     'Working-capital cycle in days (REST field `working_capital_days`); each is null when it cannot be computed.',
-  fields: (t) => ({
-    dso: t.exposeFloat('dso', {
-      nullable: true,
-      description:
-        'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.',
-    }),
-    dio: t.exposeFloat('dio', {
-      nullable: true,
-      description: 'Days inventory outstanding: inventories in days of cost of revenue.',
-    }),
-    dpo: t.exposeFloat('dpo', {
-      nullable: true,
-      description: 'Days payables outstanding: accounts payable in days of cost of revenue.',
-    }),
-  }),
+  fields: (t) => exposeRecordFields(t, WORKING_CAPITAL_DAYS_FIELDS, { row: 'metrics' }),
 });
 
 const MostNegativeRisk = builder

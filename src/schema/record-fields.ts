@@ -29,14 +29,26 @@ interface Exposed {
   description: string | undefined;
 }
 
-/** The GraphQL field of one table entry; undefined when the graph does not expose it from the table. */
-function exposedField(field: Field): Exposed | undefined {
-  if (field.graphql === false || field.column === undefined || field.column.includes('.')) return undefined;
+/** Where a type's fields sit in the record: `under` a dotted key path, or columns of a related `row`. */
+export interface Place {
+  /** The type of a nested object whose keys the legacy record spells with dots (`classification` of `classification.gics`). */
+  readonly under?: string;
+  /** The type over a related row whose columns the table reads by path (`metrics` of `metrics.peRatio`). */
+  readonly row?: string;
+}
+
+/** The GraphQL field of one table entry in `place`; undefined when the type does not expose it from the table. */
+function exposedField(field: Field, place: Place): Exposed | undefined {
+  const keyPrefix = place.under === undefined ? '' : `${place.under}.`;
+  const columnPrefix = place.row === undefined ? '' : `${place.row}.`;
+  if (!field.key.startsWith(keyPrefix) || field.key.slice(keyPrefix.length).includes('.')) return undefined;
+  if (field.graphql === false || !field.column?.startsWith(columnPrefix)) return undefined;
+  const column = field.column.slice(columnPrefix.length);
   const type = field.graphql?.type ?? SCALAR_OF[field.kind];
-  if (type === undefined) return undefined;
+  if (type === undefined || column.includes('.')) return undefined;
   return {
-    name: field.graphql?.name ?? field.column,
-    column: field.column,
+    name: field.graphql?.name ?? column,
+    column,
     type,
     nullable:
       field.graphql?.nullable ?? (field.missing === 'null' || field.missing === 'omit' || field.missing === 'keep'),
@@ -51,23 +63,20 @@ interface ExposingBuilder<Types extends SchemaTypes> {
 
 /**
  * The plain fields of `table` for a Pothos type's `fields`, beside its hand-written ones: those of
- * the record's top level, or, for the type of a nested object whose keys the legacy record spells
- * with dots (a security's `classification.gics`), those directly `under` its path.
+ * the record's own row at its top level, or those in `place`.
  */
 export function exposeRecordFields<Types extends SchemaTypes>(
   t: ExposingBuilder<Types>,
   table: RecordTable,
-  under?: string,
+  place: Place = {},
 ): Record<string, FieldRef<Types, unknown>> {
-  const prefix = under === undefined ? '' : `${under}.`;
   const expose = t.expose as unknown as (
     column: string,
     options: { type: GraphqlScalar; nullable: boolean; description: string | undefined },
   ) => FieldRef<Types, unknown>;
   const fields: Record<string, FieldRef<Types, unknown>> = {};
   for (const field of table) {
-    if (!field.key.startsWith(prefix) || field.key.slice(prefix.length).includes('.')) continue;
-    const exposed = exposedField(field);
+    const exposed = exposedField(field, place);
     if (exposed)
       fields[exposed.name] = expose.call(t, exposed.column, {
         type: exposed.type,

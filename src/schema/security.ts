@@ -62,14 +62,14 @@ export function securityByFigi(ctx: Context, figi: string): Promise<SecurityRow 
 const Classification = builder.objectRef<SecurityRow>('SecurityClassification').implement({
   description: 'Industry and instrument classification (REST keys `classification.*`).',
   fields: (t) => ({
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'classification'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'classification' }),
   }),
 });
 
 const Address = builder.objectRef<SecurityRow>('Address').implement({
   description: 'A postal address (REST keys `company_info.address.*`).',
   fields: (t) => ({
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'company_info.address'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'company_info.address' }),
   }),
 });
 
@@ -77,35 +77,35 @@ const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
   description: 'About the issuing company (REST keys `company_info.*`).',
   fields: (t) => ({
     address: t.field({ type: Address, description: 'Head-office address.', ...sameRow<SecurityRow>() }),
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'company_info'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'company_info' }),
   }),
 });
 
 const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
   description: 'Where the security is listed (REST keys `exchange_info.*`).',
   fields: (t) => ({
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'exchange_info'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'exchange_info' }),
   }),
 });
 
 const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implement({
   description: 'Size figures of the security (REST keys `financials.*`).',
   fields: (t) => ({
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'financials'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'financials' }),
   }),
 });
 
 const Identifiers = builder.objectRef<SecurityRow>('SecurityIdentifiers').implement({
   description: 'Identifiers of the security (REST keys `identifiers.*`).',
   fields: (t) => ({
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'identifiers'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'identifiers' }),
   }),
 });
 
 const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
   description: 'Ticker reference data (REST keys `ticker_meta.*`).',
   fields: (t) => ({
-    ...exposeRecordFields(t, SECURITY_FIELDS, 'ticker_meta'),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'ticker_meta' }),
   }),
 });
 

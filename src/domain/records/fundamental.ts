@@ -61,15 +61,56 @@ export const FUNDAMENTAL_LITE_FIELDS: RecordTable = [
   ...STATEMENT_FIELDS,
 ];
 
-/** A derived metric: a number, or null when it cannot be computed. */
-const metric = (key: string, column: string, description: string): Field => ({
+/**
+ * A derived metric: a number, or null when it cannot be computed; a column of the record's
+ * FundamentalMetrics row, which the graph shows as a type of its own (`metrics`).
+ */
+const metric = (key: string, column: string, description: string, graphqlDescription?: string): Field => ({
   key,
   column: `metrics.${column}`,
   kind: 'number',
   missing: 'null',
   derived: true,
   description: `${description} Null when it cannot be computed (a zero denominator, no trade price, no share or employee count).`,
+  graphql: {
+    description:
+      graphqlDescription ?? `${description.slice(0, -1)} (REST field \`${key}\`); null when it cannot be computed.`,
+  },
 });
+
+/** The ratios (`metrics` in the graph). */
+export const METRIC_FIELDS: RecordTable = [
+  metric('pe_ratio', 'peRatio', 'Latest trade price to annualized diluted earnings per share.'),
+  metric('price_to_book', 'priceToBook', 'Market capitalization to equity attributable to the parent.'),
+  metric('debt_to_equity', 'debtToEquity', 'Current and long-term debt to total equity.'),
+  metric('return_on_assets', 'returnOnAssets', 'Annualized net income to total assets.'),
+  metric('return_on_equity', 'returnOnEquity', 'Annualized net income to total equity.'),
+  metric('revenue_per_employee', 'revenuePerEmployee', 'Annualized revenue per employee.'),
+  metric('roic', 'roic', 'Annualized after-tax operating income to debt plus equity.'),
+  metric('fcf_yield', 'fcfYield', 'Annualized free cash flow to market capitalization.'),
+];
+
+/** The working-capital cycle (`working_capital_days`). */
+export const WORKING_CAPITAL_DAYS_FIELDS: RecordTable = [
+  metric(
+    'dso',
+    'dso',
+    'Days sales outstanding.',
+    'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.',
+  ),
+  metric(
+    'dio',
+    'dio',
+    'Days inventory outstanding.',
+    'Days inventory outstanding: inventories in days of cost of revenue.',
+  ),
+  metric(
+    'dpo',
+    'dpo',
+    'Days payables outstanding.',
+    'Days payables outstanding: accounts payable in days of cost of revenue.',
+  ),
+];
 
 /** An insight group: null as a whole when no filing text or imported value exists. */
 const insight = (key: string, column: string, fields: RecordTable): Field => ({
@@ -168,23 +209,12 @@ export const FUNDAMENTAL_ENHANCED_FIELDS: RecordTable = [
   { key: 'cik', column: 'cik', kind: 'cik', description: 'SEC Central Index Key, zero-padded to 10 digits.' },
   ...PERIOD_FIELDS,
   ...STATEMENT_FIELDS,
-  metric('pe_ratio', 'peRatio', 'Latest trade price to annualized diluted earnings per share.'),
-  metric('price_to_book', 'priceToBook', 'Market capitalization to equity attributable to the parent.'),
-  metric('debt_to_equity', 'debtToEquity', 'Current and long-term debt to total equity.'),
-  metric('return_on_assets', 'returnOnAssets', 'Annualized net income to total assets.'),
-  metric('return_on_equity', 'returnOnEquity', 'Annualized net income to total equity.'),
-  metric('revenue_per_employee', 'revenuePerEmployee', 'Annualized revenue per employee.'),
-  metric('roic', 'roic', 'Annualized after-tax operating income to debt plus equity.'),
-  metric('fcf_yield', 'fcfYield', 'Annualized free cash flow to market capitalization.'),
+  ...METRIC_FIELDS,
   {
     key: 'working_capital_days',
     kind: 'object',
     derived: true,
-    fields: [
-      metric('dso', 'dso', 'Days sales outstanding.'),
-      metric('dio', 'dio', 'Days inventory outstanding.'),
-      metric('dpo', 'dpo', 'Days payables outstanding.'),
-    ],
+    fields: WORKING_CAPITAL_DAYS_FIELDS,
   },
   insight('risk_factors', 'riskFactors', RISK_FACTORS_FIELDS),
   insight('mdna', 'mdna', MDNA_FIELDS),

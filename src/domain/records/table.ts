@@ -89,8 +89,8 @@ export type GraphqlScalar =
  * column by default), its description (the table's by default), its scalar (by its kind: text ->
  * String, integer -> Int, number -> Float, timestamp -> DateTime ...) and whether it is nullable
  * (when it may be missing). A field of a kind without a scalar (enum, lists, objects) is exposed
- * only when `type` names one; a column of a related row (`metrics.peRatio`) never is, and a dotted
- * key (`classification.gics`) is exposed by the type of the object it is under.
+ * only when `type` names one; a column of a related row (`metrics.peRatio`) is exposed by that
+ * row's type, and a dotted key (`classification.gics`) by the type of the object it is under.
  */
 export interface GraphqlField {
   readonly name?: string;
