@@ -1,15 +1,11 @@
+import { exposeRecordFields } from './record-fields.js';
+import { BALANCE_SHEET_FIELDS } from '../domain/records/balance-sheet.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
-import {
-  BALANCE_SHEET_OPTIONAL,
-  BALANCE_SHEET_REQUIRED,
-  camelOf,
-  type BalanceSheetAmount,
-} from '../domain/fundamentals.js';
 import { childrenOf, fromMap, pageByKey } from '../graphql/loaders.js';
-import { computed, one } from '../graphql/plan/declare.js';
+import { one } from '../graphql/plan/declare.js';
 import {
   balanceSheetPage,
   balanceSheetPages,
@@ -53,13 +49,6 @@ export const TimeframeEnum = builder.enumType('Timeframe', {
   } as const,
 });
 
-/** "total_liabilities_plus_equity" -> "Total liabilities plus equity" */
-const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
-
-function amountDescription(field: BalanceSheetAmount, optional: boolean): string {
-  return `${humanize(field)} (REST field \`${field}\`); may be negative${optional ? '; null when the filing does not report it' : ''}.`;
-}
-
 function symbolsOf(ctx: Context, b: BalanceSheetWithSymbols): BalanceSheetSymbol[] | Promise<BalanceSheetSymbol[]> {
   return childrenOf(b, 'symbols', () =>
     ctx.loaders
@@ -81,47 +70,17 @@ export const BalanceSheet = builder.prismaNode('BalanceSheet', {
   // rows from the services come with their symbols; node lookups load them the same way
   include: SYMBOLS_INCLUDE,
   fields: (t) => ({
-    cik: t.exposeString('cik', { description: 'SEC Central Index Key of the company, zero-padded to 10 digits.' }),
+    ...exposeRecordFields(t, BALANCE_SHEET_FIELDS),
     symbols: t.field({
       type: ['String'],
       description: 'Ticker symbols of the company, main listing first.',
       resolve: async (b, _args, ctx) => (await symbolsOf(ctx, b)).map((s) => s.symbol),
     }),
-    fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the period belongs to.' }),
-    fiscalQuarter: t.exposeInt('fiscalQuarter', {
-      description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).',
-    }),
-    reportingPeriodEnd: t.field({
-      type: 'Date',
-      description: 'Last day of the reporting period.',
-      ...computed(['reportingPeriodEnd'], (b: BalanceSheetWithSymbols) => b.reportingPeriodEnd),
-    }),
     timeframe: t.expose('timeframe', { type: TimeframeEnum, description: 'The period the balance sheet covers.' }),
-    ...Object.fromEntries([
-      ...BALANCE_SHEET_REQUIRED.map((f) => [
-        camelOf(f),
-        t.float({
-          description: amountDescription(f, false),
-          ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)!),
-        }),
-      ]),
-      ...BALANCE_SHEET_OPTIONAL.map((f) => [
-        camelOf(f),
-        t.float({
-          nullable: true,
-          description: amountDescription(f, true),
-          ...computed([camelOf(f) as never], (b: BalanceSheetWithSymbols) => amountOf(b, f)),
-        }),
-      ]),
-    ]),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
-
-function amountOf(row: BalanceSheetWithSymbols, field: BalanceSheetAmount): number | null {
-  return row[camelOf(field) as keyof BalanceSheetWithSymbols] as number | null;
-}
 
 export const BalanceSheetConnection = connectionType(BalanceSheet, 'BalanceSheetConnection');
 

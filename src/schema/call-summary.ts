@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { CALL_SUMMARY_FIELDS, CALL_PARTICIPANT_FIELDS } from '../domain/records/call-summary.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { children } from '../graphql/plan/declare.js';
@@ -28,9 +30,7 @@ export const CALL_SUMMARY_PAGE: PageSize = PAGE_SIZES.records;
 const CallParticipant = builder.objectRef<ParticipantRow>('CallParticipant').implement({
   description: 'Someone who spoke on a conference call.',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'Full name.' }),
-    role: t.exposeString('role', { description: 'Role on the call, e.g. Chief Executive Officer or Analyst.' }),
-    organization: t.exposeString('organization', { description: 'The company or firm they represent.' }),
+    ...exposeRecordFields(t, CALL_PARTICIPANT_FIELDS),
   }),
 });
 
@@ -44,27 +44,15 @@ export const CallSummary = builder.prismaNode('CallSummary', {
   findUnique: (id) => ({ id: intNodeId(id, 'CallSummary') }),
   fields: (t) => ({
     callSummaryId: t.exposeInt('id', { description: 'The record id (REST `id`).' }),
-    symbol: t.exposeString('symbol', { description: 'Ticker symbol of the company.' }),
-    companyName: t.exposeString('companyName', { description: 'Company name.' }),
-    callDate: t.expose('callDate', { type: 'DateTime', description: 'When the call took place.' }),
-    fiscalYear: t.exposeInt('fiscalYear', { description: 'Fiscal year the call reports on.' }),
+    ...exposeRecordFields(t, CALL_SUMMARY_FIELDS),
     fiscalPeriod: t.expose('fiscalPeriod', {
       type: FiscalPeriodEnum,
       description: 'Fiscal period the call reports on.',
     }),
-    title: t.exposeString('title', { description: 'Title of the call.' }),
-    summary: t.exposeString('summary', { description: 'Summary of what was said.' }),
     keyPoints: t.field({
       type: ['String'],
       description: 'The main points, in order.',
       resolve: (c) => c.keyPoints as string[],
-    }),
-    guidance: t.exposeString('guidance', {
-      nullable: true,
-      description: 'Forward guidance given on the call, if any.',
-    }),
-    sentimentScore: t.exposeFloat('sentimentScore', {
-      description: 'Tone of the call, from -1 (negative) to 1 (positive).',
     }),
     participants: t.field({
       type: [CallParticipant],
@@ -77,8 +65,6 @@ export const CallSummary = builder.prismaNode('CallSummary', {
       description: "The company's security; null when the security master does not list the symbol.",
       resolve: (c, _args, ctx) => securityBySymbol(ctx, c.symbol),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
 

@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { EXCHANGE_FIELDS } from '../domain/records/exchange.js';
 import { builder } from '../builder.js';
 import { ASSET_CLASSES, LOCALES } from '../domain/records/exchange.js';
 import { exchangeList, MAX_EXCHANGES, type AssetClass, type Locale } from '../services/exchange.js';
@@ -29,27 +31,9 @@ export const Exchange = builder.prismaNode('Exchange', {
       description:
         "Massive's id of the exchange (REST field `id`): `Trade.exchange`, `Quote.askExchange` and `Quote.bidExchange`.",
     }),
-    type: t.exposeString('type', {
-      description: 'What kind of venue it is: exchange, TRF (trade reporting facility), SIP, or ORF.',
-    }),
+    ...exposeRecordFields(t, EXCHANGE_FIELDS),
     assetClass: t.expose('assetClass', { type: AssetClassEnum, description: 'The group of instruments it trades.' }),
     locale: t.expose('locale', { type: LocaleEnum, description: 'Where it is.' }),
-    name: t.exposeString('name', { description: 'Its name.' }),
-    acronym: t.exposeString('acronym', {
-      nullable: true,
-      description: 'The abbreviation it is commonly known by.',
-    }),
-    mic: t.exposeString('mic', { nullable: true, description: 'Its ISO 10383 Market Identifier Code.' }),
-    operatingMic: t.exposeString('operatingMic', {
-      nullable: true,
-      description: 'The MIC of the entity that operates it (REST `operating_mic`).',
-    }),
-    participantId: t.exposeString('participantId', {
-      nullable: true,
-      description: 'The id the SIPs give it (REST `participant_id`).',
-    }),
-    // as Massive gives it: the URL scalar would add a slash to a bare host
-    url: t.exposeString('url', { nullable: true, description: 'Its web site.' }),
   }),
 });
 

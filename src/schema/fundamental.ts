@@ -1,4 +1,14 @@
 import { builder } from '../builder.js';
+import {
+  FUNDAMENTAL_ENHANCED_FIELDS,
+  FUNDAMENTAL_LITE_FIELDS,
+  LITIGATION_FIELDS,
+  MDNA_FIELDS,
+  METRIC_FIELDS,
+  MOST_NEGATIVE_RISK_FIELDS,
+  RISK_FACTORS_FIELDS,
+  WORKING_CAPITAL_DAYS_FIELDS,
+} from '../domain/records/fundamental.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
 import { FISCAL_YEARS } from '../domain/fiscal.js';
@@ -40,6 +50,7 @@ import {
   SYMBOL_DESCRIPTION,
   type PageSize,
 } from './common.js';
+import { exposeRecordFields } from './record-fields.js';
 import { Security } from './security.js';
 import { parseSymbol } from '../domain/symbols.js';
 
@@ -90,28 +101,18 @@ const StatementBalanceSheet = statementType(
 );
 const CashFlow = statementType('FundamentalCashFlow', 'Cash-flow statement of the period.', CASH_FLOW);
 
-/** The fields of the lite record, which the enhanced record carries too. */
+/** The fields of the lite record beside its plain ones, which the enhanced record carries too. */
 // Typed as a plain object-field builder: the Prisma field builder of the two variants carries
 // their own shapes, which TypeScript cannot unify (it gives up: "excessively deep").
 type RecordFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, FundamentalRow>;
 
 function recordFields(t: RecordFieldBuilder) {
   return {
-    symbol: t.string({
-      description: 'Ticker symbol (REST field `ticker` in lite records, `symbol` in enhanced ones).',
-      resolve: (f) => f.symbol,
-    }),
-    endPeriod: t.field({
-      type: 'Date',
-      description: 'Last day of the period (REST field `EndPeriod`).',
-      resolve: (f) => f.endPeriod,
-    }),
     quarter: t.field({
       type: FiscalPeriodEnum,
       description: 'Fiscal quarter, or FY for the full fiscal year (REST field `Quarter`).',
       resolve: (f) => f.quarter,
     }),
-    year: t.int({ description: 'Fiscal year (REST field `Year`).', resolve: (f) => f.year }),
     incomeStatement: t.field({ type: IncomeStatement, description: 'Income statement lines.', resolve: (f) => f }),
     balanceSheet: t.field({ type: StatementBalanceSheet, description: 'Balance sheet lines.', resolve: (f) => f }),
     cashFlow: t.field({ type: CashFlow, description: 'Cash-flow lines.', resolve: (f) => f }),
@@ -125,70 +126,24 @@ export const Fundamental = builder.prismaNode('Fundamental', {
   nullable: true,
   id: { field: 'id' },
   findUnique: (id) => ({ id: intNodeId(id, 'Fundamental') }),
-  fields: (t) => recordFields(t as unknown as RecordFieldBuilder),
+  fields: (t) => ({
+    ...exposeRecordFields(t, FUNDAMENTAL_LITE_FIELDS),
+    ...recordFields(t as unknown as RecordFieldBuilder),
+  }),
 });
 
 // ------------------------------------------------------------------ enhanced
 
-const NO_VALUE = 'null when it cannot be computed';
-
 const DerivedMetrics = builder.objectRef<MetricsRow>('DerivedMetrics').implement({
   description:
     'Ratios derived from the statements, the latest trade price and the security master; each is null when it cannot be computed (a zero denominator, no trade price, no share or employee count).',
-  fields: (t) => ({
-    peRatio: t.exposeFloat('peRatio', {
-      nullable: true,
-      description: `Latest trade price to annualized diluted earnings per share (REST field \`pe_ratio\`); ${NO_VALUE}.`,
-    }),
-    priceToBook: t.exposeFloat('priceToBook', {
-      nullable: true,
-      description: `Market capitalization to equity attributable to the parent (REST field \`price_to_book\`); ${NO_VALUE}.`,
-    }),
-    debtToEquity: t.exposeFloat('debtToEquity', {
-      nullable: true,
-      description: `Current and long-term debt to total equity (REST field \`debt_to_equity\`); ${NO_VALUE}.`,
-    }),
-    returnOnAssets: t.exposeFloat('returnOnAssets', {
-      nullable: true,
-      description: `Annualized net income to total assets (REST field \`return_on_assets\`); ${NO_VALUE}.`,
-    }),
-    returnOnEquity: t.exposeFloat('returnOnEquity', {
-      nullable: true,
-      description: `Annualized net income to total equity (REST field \`return_on_equity\`); ${NO_VALUE}.`,
-    }),
-    revenuePerEmployee: t.exposeFloat('revenuePerEmployee', {
-      nullable: true,
-      description: `Annualized revenue per employee (REST field \`revenue_per_employee\`); ${NO_VALUE}.`,
-    }),
-    roic: t.exposeFloat('roic', {
-      nullable: true,
-      description: `Annualized after-tax operating income to debt plus equity (REST field \`roic\`); ${NO_VALUE}.`,
-    }),
-    fcfYield: t.exposeFloat('fcfYield', {
-      nullable: true,
-      description: `Annualized free cash flow to market capitalization (REST field \`fcf_yield\`); ${NO_VALUE}.`,
-    }),
-  }),
+  fields: (t) => exposeRecordFields(t, METRIC_FIELDS, { row: 'metrics' }),
 });
 
 const WorkingCapitalDays = builder.objectRef<MetricsRow>('WorkingCapitalDays').implement({
   description:
     'Working-capital cycle in days (REST field `working_capital_days`); each is null when it cannot be computed.',
-  fields: (t) => ({
-    dso: t.exposeFloat('dso', {
-      nullable: true,
-      description:
-        'Days sales outstanding: current assets other than cash, short-term investments and inventories, in days of revenue.',
-    }),
-    dio: t.exposeFloat('dio', {
-      nullable: true,
-      description: 'Days inventory outstanding: inventories in days of cost of revenue.',
-    }),
-    dpo: t.exposeFloat('dpo', {
-      nullable: true,
-      description: 'Days payables outstanding: accounts payable in days of cost of revenue.',
-    }),
-  }),
+  fields: (t) => exposeRecordFields(t, WORKING_CAPITAL_DAYS_FIELDS, { row: 'metrics' }),
 });
 
 const MostNegativeRisk = builder
@@ -196,20 +151,15 @@ const MostNegativeRisk = builder
   .implement({
     description: 'The risk factor with the most negative sentiment (REST field `risk_factors.most_negative_risk`).',
     fields: (t) => ({
-      heading: t.exposeString('heading', { description: 'Heading of the risk factor.' }),
-      sentiment: t.exposeFloat('sentiment', { description: 'Its sentiment score, -1 to 1.' }),
+      ...exposeRecordFields(t, MOST_NEGATIVE_RISK_FIELDS),
     }),
   });
 
 const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').implement({
   description: 'What the risk-factor section of the filing says (REST field `risk_factors`).',
   fields: (t) => ({
-    count: t.exposeInt('count', { description: 'Number of risk factors.' }),
+    ...exposeRecordFields(t, RISK_FACTORS_FIELDS),
     topThemes: t.exposeStringList('topThemes', { description: 'The risk themes most risk factors mention.' }),
-    averageSentimentScore: t.exposeFloat('averageSentimentScore', {
-      nullable: true,
-      description: 'Average sentiment of the risk factors, -1 to 1; null when there are none.',
-    }),
     mostNegativeRisk: t.field({
       type: MostNegativeRisk,
       nullable: true,
@@ -222,14 +172,7 @@ const RiskFactors = builder.objectRef<RiskFactorsInsight>('RiskFactors').impleme
 const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
   description: "What management's discussion and analysis says (REST field `mdna`).",
   fields: (t) => ({
-    forwardLookingTermCount: t.exposeInt('forwardLookingTermCount', {
-      description: 'Number of forward-looking terms.',
-    }),
-    forwardToHistoricalRatio: t.exposeFloat('forwardToHistoricalRatio', {
-      nullable: true,
-      description: 'Forward-looking to historical statements; null when there are no historical ones.',
-    }),
-    toneScore: t.exposeFloat('toneScore', { description: 'Tone of the section, -1 (negative) to 1 (positive).' }),
+    ...exposeRecordFields(t, MDNA_FIELDS),
     keyTopics: t.exposeStringList('keyTopics', { description: 'Key topics discussed.' }),
   }),
 });
@@ -237,7 +180,7 @@ const Mdna = builder.objectRef<MdnaInsight>('Mdna').implement({
 const LitigationMentions = builder.objectRef<LitigationInsight>('LitigationMentions').implement({
   description: 'Mentions of litigation in the filing (REST field `litigation_mentions`).',
   fields: (t) => ({
-    count: t.exposeInt('count', { description: 'Number of legal matters mentioned.' }),
+    ...exposeRecordFields(t, LITIGATION_FIELDS),
     recentHeadings: t.exposeStringList('recentHeadings', { description: 'Headings of the most recent ones.' }),
   }),
 });
@@ -265,8 +208,8 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
   findUnique: (id) => ({ id: intNodeId(id, 'EnhancedFundamental'), metrics: { isNot: null } }),
   include: METRICS_INCLUDE,
   fields: (t) => ({
+    ...exposeRecordFields(t, FUNDAMENTAL_ENHANCED_FIELDS),
     ...recordFields(t as unknown as RecordFieldBuilder),
-    cik: t.exposeString('cik', { description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
     metrics: t.field({ type: DerivedMetrics, description: 'Derived ratios.', resolve: metricsOf }),
     workingCapitalDays: t.field({
       type: WorkingCapitalDays,
@@ -292,8 +235,6 @@ export const EnhancedFundamental = builder.prismaNode('Fundamental', {
       description: 'Litigation mentioned in the filing; null when no filing text or imported value exists.',
       resolve: (f) => litigationOf(metricsOf(f)),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
 

@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { LOGO_FIELDS, LOGO_SECURITY_INFO_FIELDS } from '../domain/records/logo.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
@@ -70,18 +72,7 @@ const LogoPng = builder.objectRef<Image & { height: number; width: number }>('Lo
 const LogoSecurityInfo = builder.objectRef<SecurityInfoRow>('LogoSecurityInfo').implement({
   description: 'Identifiers of one security behind a logo (REST field `security_info[]`).',
   fields: (t) => ({
-    symbol: t.exposeString('symbol', {
-      description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).',
-    }),
-    name: t.exposeString('name', { description: 'Security name.' }),
-    mic: t.exposeString('mic', {
-      description: 'ISO 10383 market identifier code; empty for a composite (exchange-less) row.',
-    }),
-    figi: t.exposeString('figi', { description: 'FIGI; the same FIGI may appear in more than one row.' }),
-    exchCode: t.exposeString('exchCode', { description: 'Exchange code.' }),
-    compositeFigi: t.exposeString('compositeFigi', { description: 'Composite FIGI.' }),
-    shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI.' }),
-    marketSector: t.exposeString('marketSector', { description: 'Market sector, e.g. Equity.' }),
+    ...exposeRecordFields(t, LOGO_SECURITY_INFO_FIELDS),
   }),
 });
 
@@ -93,8 +84,7 @@ export const Logo = builder.prismaNode('Logo', {
   findUnique: (id) => ({ id: intNodeId(id, 'Logo') }),
   include: { securityInfo: { orderBy: { position: 'asc' } } },
   fields: (t) => ({
-    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    companyName: t.exposeString('companyName', { description: 'Company name.' }),
+    ...exposeRecordFields(t, LOGO_FIELDS),
     png: t.field({
       type: LogoPng,
       description: 'The PNG rendition.',
@@ -130,8 +120,6 @@ export const Logo = builder.prismaNode('Logo', {
         'The securities of the security master behind `securityInfo`: one per distinct FIGI, in row order; FIGIs the master does not know are left out.',
       resolve: (l, _args, ctx) => securitiesOf(ctx, l),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
 

@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { NEWS_FIELDS, NEWS_SECURITY_FIELDS } from '../domain/records/news.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
@@ -63,21 +65,7 @@ export const NewsTypeEnum = builder.enumType('NewsType', {
 const NewsSecurity = builder.objectRef<NewsSecurityRow>('NewsSecurity').implement({
   description: 'A security a news item is about (REST field `securities[]`).',
   fields: (t) => ({
-    figi: t.exposeString('figi', { description: 'FIGI of the listing.' }),
-    name: t.exposeString('name', { description: 'Security name.' }),
-    mic: t.exposeString('mic', { description: 'ISO 10383 market identifier code of the exchange (REST field `MIC`).' }),
-    exchCode: t.exposeString('exchcode', { description: 'Exchange code (REST field `exchcode`).' }),
-    ticker: t.exposeString('ticker', { description: 'Ticker symbol.' }),
-    compositeFigi: t.exposeString('compositefigi', { description: 'Composite FIGI (REST field `compositefigi`).' }),
-    securityType: t.exposeString('securitytype', {
-      description: 'Security type, e.g. Common Stock (REST field `securitytype`).',
-    }),
-    marketSector: t.exposeString('marketsector', {
-      description: 'Market sector, e.g. Equity (REST field `marketsector`).',
-    }),
-    shareClassFigi: t.exposeString('shareclassfigi', {
-      description: 'Share-class FIGI (REST field `shareclassfigi`).',
-    }),
+    ...exposeRecordFields(t, NEWS_SECURITY_FIELDS),
     security: t.field({
       type: Security,
       nullable: true,
@@ -97,16 +85,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
   include: NEWS_INCLUDE,
   fields: (t) => ({
     newsItemId: t.exposeInt('id', { description: 'The news item id (REST field `id`).' }),
-    newsId: t.field({
-      type: 'UUID',
-      description: 'The news story id (REST field `news_id`).',
-      ...computed(['newsId'], (n: NewsItemRow) => n.newsId),
-    }),
-    headline: t.exposeString('headline', { description: 'Headline.' }),
-    catalyst: t.exposeString('catalyst', { description: 'What moved the stock, e.g. Earnings.' }),
-    catalystCreated: t.exposeBoolean('catalystCreated', {
-      description: 'Whether the catalyst was created for this item (REST field `catalyst_created`).',
-    }),
+    ...exposeRecordFields(t, NEWS_FIELDS),
     associatedPressReleaseIds: t.field({
       type: ['Int'],
       description: 'Ids of the press releases behind the item, as given (REST field `associated_press_releases`).',
@@ -140,23 +119,11 @@ export const NewsItem = builder.prismaNode('NewsItem', {
         'References to conference-call transcripts behind the item, as given (REST field `associated_transcripts`).',
       resolve: (n) => n.associatedTranscripts,
     }),
-    logoExists: t.exposeBoolean('logoExists', { description: 'Whether a logo exists for the stock.' }),
-    logoThumbnailUrl: t.exposeString('logoThumbnailUrl', { description: 'Address of the logo thumbnail.' }),
-    onAllTickers: t.exposeBoolean('onAllTickers', {
-      description: 'Whether the item applies to every ticker of the issuer (REST field `on_all_tickers`).',
-    }),
-    onEntities: t.exposeBoolean('onEntities', {
-      description: 'Whether the item is linked to entities (REST field `on_entities`).',
-    }),
-    shareClassFigi: t.exposeString('shareClassFigi', { description: 'Share-class FIGI of the stock.' }),
-    ticker: t.exposeString('ticker', { description: 'Ticker symbol of the stock.' }),
     type: t.field({
       type: NewsTypeEnum,
       description: 'Whether the stock rose or fell.',
       ...computed(['type'], (n: NewsItemRow) => n.type),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was published.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the item last changed.' }),
     securities: t.field({
       type: [NewsSecurity],
       description: 'The securities the item is about, in feed order.',

@@ -1,3 +1,9 @@
+import { exposeRecordFields } from './record-fields.js';
+import {
+  PRESS_RELEASE_FIELDS,
+  PRESS_RELEASE_SECURITY_FIELDS,
+  PRESS_RELEASE_CONTACT_FIELDS,
+} from '../domain/records/press-release.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbols } from '../domain/symbols.js';
@@ -63,7 +69,7 @@ function strings(value: unknown): string[] {
 const Contact = builder.objectRef<{ organization: string }>('PressReleaseContact').implement({
   description: 'A contact named by a press release (REST field `Contacts[]`).',
   fields: (t) => ({
-    organization: t.exposeString('organization', { description: 'The organization to contact.' }),
+    ...exposeRecordFields(t, PRESS_RELEASE_CONTACT_FIELDS),
   }),
 });
 
@@ -78,20 +84,7 @@ function contacts(value: unknown): { organization: string }[] {
 const PressReleaseSecurity = builder.objectRef<PressReleaseSecurityRow>('PressReleaseSecurity').implement({
   description: 'A security a press release is about (REST field `Securities[]`).',
   fields: (t) => ({
-    figi: t.exposeString('figi', { description: 'FIGI of the listing.' }),
-    isin: t.exposeString('isin', { description: 'ISIN.' }),
-    name: t.exposeString('name', { description: 'Security name.' }),
-    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    micCode: t.exposeString('micCode', {
-      description: 'ISO 10383 market identifier code of the exchange (REST field `mic_code`).',
-    }),
-    figiComposite: t.exposeString('figiComposite', { description: 'Composite FIGI (REST field `figi_composite`).' }),
-    figiShareClass: t.exposeString('figiShareClass', {
-      description: 'Share-class FIGI (REST field `figi_share_class`); may be an empty string.',
-    }),
-    vendorxExchCode: t.exposeString('vendorxExchCode', {
-      description: "The exchange's code at data vendor X (REST field `vendorx_exch_code`).",
-    }),
+    ...exposeRecordFields(t, PRESS_RELEASE_SECURITY_FIELDS),
     security: t.field({
       type: Security,
       nullable: true,
@@ -115,27 +108,7 @@ export const PressRelease = builder.prismaNode('PressRelease', {
     pressReleaseId: t.exposeInt('id', {
       description: 'The record id, as news items name it in `associatedPressReleaseIds`.',
     }),
-    wireDataId: t.exposeString('wireDataId', {
-      description: 'Id of the release in the wire feed (REST field `WireDataID`).',
-    }),
-    vendor: t.exposeString('vendor', { description: 'The wire vendor.' }),
-    releaseId: t.exposeString('releaseId', {
-      description: 'Release id, kept exactly as given: a URL, or a stringified map (REST field `ReleaseID`).',
-    }),
-    externalId: t.exposeString('externalId', { description: "The vendor's external id (REST field `ExternalID`)." }),
-    transmissionId: t.exposeString('transmissionId', { description: 'Transmission id (REST field `TransmissionID`).' }),
-    headline: t.exposeString('headline', { description: 'Headline.' }),
-    subHeadline: t.exposeString('subHeadline', { description: 'Sub-headline; may be an empty string.' }),
-    dateline: t.exposeString('dateline', { description: 'Dateline: place, date and wire.' }),
-    language: t.exposeString('language', { description: 'Language code, e.g. en.' }),
-    publishTime: t.expose('publishTime', { type: 'DateTime', description: 'When the release was published.' }),
-    source: t.exposeString('source', { description: 'Who issued the release.' }),
-    sourceUrl: t.exposeString('sourceUrl', {
-      description: 'Address of the release at its source (REST field `SourceURL`).',
-    }),
-    summary: t.exposeString('summary', { description: 'Short summary.' }),
-    bodyHtml: t.exposeString('bodyHtml', { description: 'Full text as HTML (REST field `BodyHTML`).' }),
-    bodyText: t.exposeString('bodyText', { description: 'Full text as plain text.' }),
+    ...exposeRecordFields(t, PRESS_RELEASE_FIELDS),
     categories: t.field({
       type: 'JSON',
       nullable: true,
@@ -172,8 +145,6 @@ export const PressRelease = builder.prismaNode('PressRelease', {
       resolve: (r) => r.mediaAssets,
     }),
     raw: t.field({ type: 'JSON', description: 'The vendor record as received.', resolve: (r) => r.raw }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
 

@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { QUOTE_FIELDS } from '../domain/records/quote.js';
 import { builder } from '../builder.js';
 import { quoteTopic } from '../runtime/events.js';
 import { keyedPage } from '../graphql/loaders.js';
@@ -20,27 +22,11 @@ export const Quote = builder.prismaNode('Quote', {
   findUnique: (id) => ({ symbol_sequenceNumber: tickNodeId(id, 'Quote') }),
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    askExchange: t.exposeInt('askExchange', { description: 'Exchange id of the ask.' }),
-    askPrice: t.exposeFloat('askPrice', { description: 'Ask price.' }),
-    askSize: t.exposeFloat('askSize', { description: 'Ask size.' }),
-    bidExchange: t.exposeInt('bidExchange', { description: 'Exchange id of the bid.' }),
-    bidPrice: t.exposeFloat('bidPrice', { description: 'Bid price.' }),
-    bidSize: t.exposeFloat('bidSize', { description: 'Bid size.' }),
-    tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
+    ...exposeRecordFields(t, QUOTE_FIELDS),
     conditions: t.field({
       type: ['Int'],
       description: 'Quote condition codes.',
       resolve: (r) => r.conditions as number[],
-    }),
-    sequenceNumber: t.field({
-      type: 'BigInt',
-      description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.',
-      ...computed(['sequenceNumber'], (r: QuoteRow) => r.sequenceNumber),
-    }),
-    sipTimestamp: t.field({
-      type: 'BigInt',
-      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
-      ...computed(['sipTimestamp'], (r: QuoteRow) => r.sipTimestamp),
     }),
     time: t.field({
       type: 'DateTime',

@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { RATING_FIELDS } from '../domain/records/rating.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import type { Context } from '../context.js';
@@ -45,21 +47,7 @@ export const Rating = builder.prismaNode('Rating', {
   findUnique: (id) => ({ id: intNodeId(id, 'Rating') }),
   fields: (t) => ({
     ratingId: t.exposeInt('id', { description: 'The rating id (REST field `id`).' }),
-    firm: t.exposeString('firm', { description: 'The research firm.' }),
-    ticker: t.exposeString('ticker', { description: 'Ticker symbol of the rated stock.' }),
-    exchange: t.exposeString('exchange', { description: 'Exchange the stock is listed on.' }),
-    company: t.exposeString('company', { description: 'Name of the rated company.' }),
-    action: t.exposeString('action', { description: 'What the analyst did, e.g. Upgrades, Downgrades, Maintains.' }),
-    rating: t.exposeString('rating', { description: 'The rating given, e.g. Buy, Hold.' }),
-    priceTarget: t.exposeString('priceTarget', {
-      description: 'Price target as given, possibly with a currency prefix (e.g. "$120.00", "C$95.00").',
-    }),
-    story: t.exposeString('story', { description: 'The rating story in one paragraph.' }),
-    isRating: t.exposeBoolean('isRating', {
-      description: 'Whether the action changes or states a rating (false for price-target-only actions).',
-    }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the rating was published.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
+    ...exposeRecordFields(t, RATING_FIELDS),
     security: t.field({
       type: Security,
       nullable: true,

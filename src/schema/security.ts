@@ -1,7 +1,9 @@
+import { exposeRecordFields } from './record-fields.js';
+import { SECURITY_FIELDS } from '../domain/records/security.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { fromMap } from '../graphql/loaders.js';
-import { computed, root, rootOne, sameRow } from '../graphql/plan/declare.js';
+import { root, rootOne, sameRow } from '../graphql/plan/declare.js';
 import type { Context } from '../context.js';
 import { checkEntitled } from '../domain/entitlements.js';
 import {
@@ -60,27 +62,14 @@ export function securityByFigi(ctx: Context, figi: string): Promise<SecurityRow 
 const Classification = builder.objectRef<SecurityRow>('SecurityClassification').implement({
   description: 'Industry and instrument classification (REST keys `classification.*`).',
   fields: (t) => ({
-    gics: t.exposeString('gics', { nullable: true, description: 'GICS sector name.' }),
-    gicsCode: t.exposeString('gicsCode', { nullable: true, description: 'GICS code (8 digits).' }),
-    marketSector: t.exposeString('marketSector', { nullable: true, description: 'Market sector, e.g. Equity.' }),
-    securityDescription: t.exposeString('securityDescription', {
-      nullable: true,
-      description: 'Short description of the instrument.',
-    }),
-    securityType: t.exposeString('securityType', { nullable: true, description: 'Security type, e.g. Common Stock.' }),
-    securityType2: t.exposeString('securityType2', { nullable: true, description: 'Secondary security type.' }),
-    sicCode: t.exposeString('sicCode', { nullable: true, description: 'Standard Industrial Classification code.' }),
-    sicDescription: t.exposeString('sicDescription', { nullable: true, description: 'Description of the SIC code.' }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'classification' }),
   }),
 });
 
 const Address = builder.objectRef<SecurityRow>('Address').implement({
   description: 'A postal address (REST keys `company_info.address.*`).',
   fields: (t) => ({
-    address1: t.exposeString('address1', { nullable: true, description: 'Street address.' }),
-    city: t.exposeString('city', { nullable: true, description: 'City.' }),
-    postalCode: t.exposeString('postalCode', { nullable: true, description: 'Postal code.' }),
-    state: t.exposeString('state', { nullable: true, description: 'State or region.' }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'company_info.address' }),
   }),
 });
 
@@ -88,103 +77,35 @@ const CompanyInfo = builder.objectRef<SecurityRow>('CompanyInfo').implement({
   description: 'About the issuing company (REST keys `company_info.*`).',
   fields: (t) => ({
     address: t.field({ type: Address, description: 'Head-office address.', ...sameRow<SecurityRow>() }),
-    description: t.exposeString('description', { nullable: true, description: 'What the company does.' }),
-    homepageUrl: t.exposeString('homepageUrl', { nullable: true, description: 'Company web site.' }),
-    listDate: t.field({
-      type: 'Date',
-      nullable: true,
-      description: 'Date of first listing.',
-      ...computed(['listDate'], (s: SecurityRow) => s.listDate),
-    }),
-    phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'Main telephone number.' }),
-    totalEmployees: t.exposeInt('totalEmployees', { nullable: true, description: 'Number of employees.' }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'company_info' }),
   }),
 });
 
 const ExchangeInfo = builder.objectRef<SecurityRow>('ExchangeInfo').implement({
   description: 'Where the security is listed (REST keys `exchange_info.*`).',
   fields: (t) => ({
-    exchangeCountry: t.exposeString('exchangeCountry', {
-      nullable: true,
-      description: 'Country of the exchange (ISO code).',
-    }),
-    exchangeName: t.exposeString('exchangeName', { nullable: true, description: 'Exchange name.' }),
-    micCode: t.exposeString('micCode', {
-      description: 'ISO 10383 market identifier code of the exchange (may be empty).',
-    }),
-    vendoryExchangeCode: t.exposeString('vendoryExchangeCode', {
-      nullable: true,
-      description: "The exchange's code at data vendor Y.",
-    }),
-    vendoryTicker: t.exposeString('vendoryTicker', { nullable: true, description: 'The ticker at data vendor Y.' }),
-    vendorxExchangeCode: t.exposeString('vendorxExchangeCode', {
-      nullable: true,
-      description: "The exchange's code at data vendor X.",
-    }),
-    vendorxExchangeName: t.exposeString('vendorxExchangeName', {
-      nullable: true,
-      description: "The exchange's name at data vendor X.",
-    }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'exchange_info' }),
   }),
 });
 
 const Financials = builder.objectRef<SecurityRow>('SecurityFinancials').implement({
   description: 'Size figures of the security (REST keys `financials.*`).',
   fields: (t) => ({
-    marketCap: t.field({
-      type: 'BigInt',
-      nullable: true,
-      description: 'Market capitalization.',
-      ...computed(['marketCap'], (s: SecurityRow) => s.marketCap),
-    }),
-    roundLot: t.exposeInt('roundLot', { nullable: true, description: 'Round-lot size in shares.' }),
-    shareClassSharesOutstanding: t.field({
-      type: 'BigInt',
-      nullable: true,
-      description: 'Shares outstanding of this share class.',
-      ...computed(['shareClassSharesOutstanding'], (s: SecurityRow) => s.shareClassSharesOutstanding),
-    }),
-    weightedSharesOutstanding: t.field({
-      type: 'BigInt',
-      nullable: true,
-      description: 'Weighted shares outstanding.',
-      ...computed(['weightedSharesOutstanding'], (s: SecurityRow) => s.weightedSharesOutstanding),
-    }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'financials' }),
   }),
 });
 
 const Identifiers = builder.objectRef<SecurityRow>('SecurityIdentifiers').implement({
   description: 'Identifiers of the security (REST keys `identifiers.*`).',
   fields: (t) => ({
-    cik: t.exposeString('cik', { nullable: true, description: 'SEC Central Index Key, zero-padded to 10 digits.' }),
-    cusip: t.exposeString('cusip', { nullable: true, description: 'CUSIP.' }),
-    figi: t.exposeString('figi', { description: 'FIGI of this listing.' }),
-    figiComposite: t.exposeString('figiComposite', { nullable: true, description: 'Composite FIGI.' }),
-    figiShareClass: t.exposeString('figiShareClass', { nullable: true, description: 'Share-class FIGI.' }),
-    isin: t.exposeString('isin', { nullable: true, description: 'ISIN.' }),
-    opol: t.exposeString('opol', { nullable: true, description: 'Operating MIC (OPOL).' }),
-    permid: t.exposeString('permid', { nullable: true, description: 'PermID.' }),
-    ric: t.exposeString('ric', { nullable: true, description: 'Reuters Instrument Code.' }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'identifiers' }),
   }),
 });
 
 const TickerMeta = builder.objectRef<SecurityRow>('TickerMeta').implement({
   description: 'Ticker reference data (REST keys `ticker_meta.*`).',
   fields: (t) => ({
-    active: t.exposeBoolean('active', { description: 'Whether the ticker is actively traded.' }),
-    currencyName: t.exposeString('currencyName', { nullable: true, description: 'Trading currency.' }),
-    lastUpdatedUtc: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the ticker data last changed.',
-      ...computed(['lastUpdatedUtc'], (s: SecurityRow) => s.lastUpdatedUtc),
-    }),
-    locale: t.exposeString('locale', { nullable: true, description: 'Locale, e.g. us.' }),
-    market: t.exposeString('market', { nullable: true, description: 'Market, e.g. stocks.' }),
-    primaryExchange: t.exposeString('primaryExchange', { nullable: true, description: 'Primary exchange MIC.' }),
-    ticker: t.exposeString('ticker', { nullable: true, description: 'Ticker.' }),
-    tickerRoot: t.exposeString('tickerRoot', { nullable: true, description: 'Ticker root.' }),
-    type: t.exposeString('type', { nullable: true, description: 'Ticker type code, e.g. CS.' }),
+    ...exposeRecordFields(t, SECURITY_FIELDS, { under: 'ticker_meta' }),
   }),
 });
 
@@ -196,15 +117,7 @@ export const Security = builder.prismaNode('Security', {
   id: { field: 'id' },
   fields: (t) => ({
     securityId: t.exposeString('id', { description: 'The record id, `<figi>_<mic>` (REST field `id`).' }),
-    symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
-    name: t.exposeString('name', { description: 'Security name.' }),
-    status: t.exposeString('status', { description: 'Record status, e.g. ACTIVE.' }),
-    isinHistory: t.field({
-      type: 'JSON',
-      nullable: true,
-      description: 'Earlier ISINs, if any (REST field `isin_history`).',
-      ...computed(['isinHistory'], (s: SecurityRow) => s.isinHistory),
-    }),
+    ...exposeRecordFields(t, SECURITY_FIELDS),
     classification: t.field({
       type: Classification,
       description: 'Industry and instrument classification.',
@@ -223,8 +136,6 @@ export const Security = builder.prismaNode('Security', {
       ...sameRow<SecurityRow>(),
     }),
     tickerMeta: t.field({ type: TickerMeta, description: 'Ticker reference data.', ...sameRow<SecurityRow>() }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the record was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the record last changed.' }),
   }),
 });
 

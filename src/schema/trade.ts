@@ -1,3 +1,5 @@
+import { exposeRecordFields } from './record-fields.js';
+import { TRADE_FIELDS } from '../domain/records/trade.js';
 import { builder } from '../builder.js';
 import { tradeTopic } from '../runtime/events.js';
 import { fromMap, keyedPage, loaderName } from '../graphql/loaders.js';
@@ -31,24 +33,11 @@ export const Trade = builder.prismaNode('Trade', {
   fields: (t) => ({
     symbol: t.exposeString('symbol', { description: 'Ticker symbol.' }),
     tradeId: t.exposeString('tradeId', { description: 'The trade id given by the exchange (REST field `id`).' }),
-    price: t.exposeFloat('price', { description: 'Trade price.' }),
-    size: t.exposeFloat('size', { description: 'Number of shares traded.' }),
-    exchange: t.exposeInt('exchange', { description: 'Exchange id.' }),
-    tape: t.exposeInt('tape', { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' }),
+    ...exposeRecordFields(t, TRADE_FIELDS),
     conditions: t.field({
       type: ['Int'],
       description: 'Trade condition codes.',
       resolve: (r) => r.conditions as number[],
-    }),
-    sequenceNumber: t.field({
-      type: 'BigInt',
-      description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.',
-      ...computed(['sequenceNumber'], (r: TradeRow) => r.sequenceNumber),
-    }),
-    sipTimestamp: t.field({
-      type: 'BigInt',
-      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
-      ...computed(['sipTimestamp'], (r: TradeRow) => r.sipTimestamp),
     }),
     time: t.field({
       type: 'DateTime',

@@ -11,7 +11,13 @@ export const TIMEFRAMES = ['quarterly', 'annual', 'trailing_twelve_months'] as c
 const humanize = (snake: string) => snake[0]!.toUpperCase() + snake.slice(1).replaceAll('_', ' ');
 
 export const BALANCE_SHEET_FIELDS = [
-  { key: 'cik', column: 'cik', kind: 'cik', description: 'SEC Central Index Key, zero-padded to 10 digits.' },
+  {
+    key: 'cik',
+    column: 'cik',
+    kind: 'cik',
+    description: 'SEC Central Index Key, zero-padded to 10 digits.',
+    graphql: { description: 'SEC Central Index Key of the company, zero-padded to 10 digits.' },
+  },
   {
     key: 'symbols',
     column: 'symbols',
@@ -26,6 +32,7 @@ export const BALANCE_SHEET_FIELDS = [
     min: FISCAL_YEARS.min,
     max: FISCAL_YEARS.max,
     description: 'Fiscal year.',
+    graphql: { description: 'Fiscal year the period belongs to.' },
   },
   {
     key: 'fiscal_quarter',
@@ -35,6 +42,7 @@ export const BALANCE_SHEET_FIELDS = [
     max: 4,
     shown: true,
     description: 'Fiscal quarter, 1 to 4.',
+    graphql: { description: 'Fiscal quarter, 1 to 4 (for annual and trailing periods: the quarter they end with).' },
   },
   {
     key: 'reporting_period_end',
@@ -51,7 +59,13 @@ export const BALANCE_SHEET_FIELDS = [
   },
   ...BALANCE_SHEET_REQUIRED.map(
     (key) =>
-      ({ key, column: camelOf(key), kind: 'number', description: `${humanize(key)}; may be negative.` }) as const,
+      ({
+        key,
+        column: camelOf(key),
+        kind: 'number',
+        description: `${humanize(key)}; may be negative.`,
+        graphql: { description: `${humanize(key)} (REST field \`${key}\`); may be negative.` },
+      }) as const,
   ),
   ...BALANCE_SHEET_OPTIONAL.map(
     (key) =>
@@ -61,6 +75,9 @@ export const BALANCE_SHEET_FIELDS = [
         kind: 'number',
         missing: 'omit',
         description: `${humanize(key)}; may be negative; left out when the filing does not report it.`,
+        graphql: {
+          description: `${humanize(key)} (REST field \`${key}\`); may be negative; null when the filing does not report it.`,
+        },
       }) as const,
   ),
 ] as const satisfies RecordTable;

@@ -3,8 +3,21 @@
 import { FISCAL_PERIODS, FISCAL_YEARS } from '../fiscal.js';
 import type { RecordTable } from './table.js';
 
+// One participant of a call (`participants[]`).
+export const CALL_PARTICIPANT_FIELDS = [
+  { key: 'name', column: 'name', kind: 'text', description: 'Full name.' },
+  {
+    key: 'role',
+    column: 'role',
+    kind: 'text',
+    description: 'Role on the call.',
+    graphql: { description: 'Role on the call, e.g. Chief Executive Officer or Analyst.' },
+  },
+  { key: 'organization', column: 'organization', kind: 'text', description: 'The company or firm they represent.' },
+] as const satisfies RecordTable;
+
 export const CALL_SUMMARY_FIELDS = [
-  { key: 'id', column: 'id', kind: 'integer', min: 1, missing: 'stamp', description: 'Record id.' },
+  { key: 'id', column: 'id', kind: 'integer', min: 1, missing: 'stamp', description: 'Record id.', graphql: false },
   { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol of the company.' },
   { key: 'company_name', column: 'companyName', kind: 'text', description: 'Company name.' },
   { key: 'call_date', column: 'callDate', kind: 'timestamp', description: 'When the call took place.' },
@@ -39,6 +52,7 @@ export const CALL_SUMMARY_FIELDS = [
     text: 'long',
     missing: 'omit',
     description: 'Forward guidance given on the call; absent when none was given.',
+    graphql: { description: 'Forward guidance given on the call, if any.' },
   },
   {
     key: 'sentiment_score',
@@ -47,16 +61,13 @@ export const CALL_SUMMARY_FIELDS = [
     min: -1,
     max: 1,
     description: 'Tone of the call, -1 (negative) to 1 (positive).',
+    graphql: { description: 'Tone of the call, from -1 (negative) to 1 (positive).' },
   },
   {
     key: 'participants',
     column: 'participants',
     kind: 'objects',
-    fields: [
-      { key: 'name', column: 'name', kind: 'text', description: 'Full name.' },
-      { key: 'role', column: 'role', kind: 'text', description: 'Role on the call.' },
-      { key: 'organization', column: 'organization', kind: 'text', description: 'The company or firm they represent.' },
-    ],
+    fields: CALL_PARTICIPANT_FIELDS,
     description: 'Who spoke on the call.',
   },
   {

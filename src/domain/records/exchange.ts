@@ -20,6 +20,7 @@ export const EXCHANGE_FIELDS = [
     kind: 'text',
     missing: 'omit',
     description: 'The abbreviation the exchange is commonly known by.',
+    graphql: { description: 'The abbreviation it is commonly known by.' },
   },
   {
     key: 'asset_class',
@@ -34,6 +35,7 @@ export const EXCHANGE_FIELDS = [
     kind: 'integer',
     min: 1,
     description: "Massive's identifier of the exchange: the `exchange` of a trade, the `ask_exchange` of a quote.",
+    graphql: false,
   },
   { key: 'locale', column: 'locale', kind: 'enum', values: LOCALES, description: 'Where it is.' },
   {
@@ -52,6 +54,7 @@ export const EXCHANGE_FIELDS = [
     ...MIC,
     missing: 'omit',
     description: 'The MIC of the entity that operates it.',
+    graphql: { description: 'The MIC of the entity that operates it (REST `operating_mic`).' },
   },
   {
     key: 'participant_id',
@@ -59,6 +62,7 @@ export const EXCHANGE_FIELDS = [
     kind: 'text',
     missing: 'omit',
     description: 'The id the SIPs give it.',
+    graphql: { description: 'The id the SIPs give it (REST `participant_id`).' },
   },
   // exchange, TRF, SIP as Massive documents it, and ORF, which it answers too: kept as given
   {
@@ -68,5 +72,6 @@ export const EXCHANGE_FIELDS = [
     nonEmpty: true,
     description: 'What kind of venue it is: exchange, TRF (trade reporting facility), SIP, or ORF.',
   },
+  // a String in the graph, as Massive gives it: the URL scalar would add a slash to a bare host
   { key: 'url', column: 'url', kind: 'text', text: 'url', missing: 'omit', description: 'Its web site.' },
 ] as const satisfies RecordTable;

@@ -26,6 +26,34 @@ export const LOGOS_FIELD = {
   ],
 } as const;
 
+// One security behind a logo (`security_info[]`).
+export const LOGO_SECURITY_INFO_FIELDS = [
+  {
+    key: 'symbol',
+    column: 'symbol',
+    kind: 'text',
+    description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).',
+  },
+  { key: 'name', column: 'name', kind: 'text', description: 'Security name.' },
+  {
+    key: 'MIC',
+    column: 'mic',
+    kind: 'text',
+    description: 'ISO 10383 market identifier code; the empty string for a composite (exchange-less) row.',
+    graphql: { description: 'ISO 10383 market identifier code; empty for a composite (exchange-less) row.' },
+  },
+  {
+    key: 'figi',
+    column: 'figi',
+    kind: 'text',
+    description: 'FIGI; the same FIGI may appear in more than one row.',
+  },
+  { key: 'exch_code', column: 'exchCode', kind: 'text', description: 'Exchange code.' },
+  { key: 'composite_figi', column: 'compositeFigi', kind: 'text', description: 'Composite FIGI.' },
+  { key: 'share_class_figi', column: 'shareClassFigi', kind: 'text', description: 'Share-class FIGI.' },
+  { key: 'market_sector', column: 'marketSector', kind: 'text', description: 'Market sector, e.g. Equity.' },
+] as const satisfies RecordTable;
+
 export const LOGO_FIELDS = [
   { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol.' },
   { key: 'company_name', column: 'companyName', kind: 'text', description: 'Company name.' },
@@ -48,31 +76,7 @@ export const LOGO_FIELDS = [
     key: 'security_info',
     column: 'securityInfo',
     kind: 'objects',
-    fields: [
-      {
-        key: 'symbol',
-        column: 'symbol',
-        kind: 'text',
-        description: 'Ticker symbol; may carry a trailing `*` marker (a legacy listing).',
-      },
-      { key: 'name', column: 'name', kind: 'text', description: 'Security name.' },
-      {
-        key: 'MIC',
-        column: 'mic',
-        kind: 'text',
-        description: 'ISO 10383 market identifier code; the empty string for a composite (exchange-less) row.',
-      },
-      {
-        key: 'figi',
-        column: 'figi',
-        kind: 'text',
-        description: 'FIGI; the same FIGI may appear in more than one row.',
-      },
-      { key: 'exch_code', column: 'exchCode', kind: 'text', description: 'Exchange code.' },
-      { key: 'composite_figi', column: 'compositeFigi', kind: 'text', description: 'Composite FIGI.' },
-      { key: 'share_class_figi', column: 'shareClassFigi', kind: 'text', description: 'Share-class FIGI.' },
-      { key: 'market_sector', column: 'marketSector', kind: 'text', description: 'Market sector, e.g. Equity.' },
-    ],
+    fields: LOGO_SECURITY_INFO_FIELDS,
     description: 'The securities behind the logo, in their recorded order.',
   },
 ] as const satisfies RecordTable;

@@ -12,20 +12,34 @@ export const PRESS_RELEASE_SECURITY_FIELDS = [
     column: 'micCode',
     kind: 'text',
     description: 'ISO 10383 market identifier code of the exchange.',
+    graphql: { description: 'ISO 10383 market identifier code of the exchange (REST field `mic_code`).' },
   },
-  { key: 'figi_composite', column: 'figiComposite', kind: 'text', description: 'Composite FIGI.' },
+  {
+    key: 'figi_composite',
+    column: 'figiComposite',
+    kind: 'text',
+    description: 'Composite FIGI.',
+    graphql: { description: 'Composite FIGI (REST field `figi_composite`).' },
+  },
   {
     key: 'figi_share_class',
     column: 'figiShareClass',
     kind: 'text',
     description: 'Share-class FIGI; may be the empty string.',
+    graphql: { description: 'Share-class FIGI (REST field `figi_share_class`); may be an empty string.' },
   },
   {
     key: 'vendorx_exch_code',
     column: 'vendorxExchCode',
     kind: 'text',
     description: "The exchange's code at data vendor X.",
+    graphql: { description: "The exchange's code at data vendor X (REST field `vendorx_exch_code`)." },
   },
+] as const satisfies RecordTable;
+
+// One contact of a release (`Contacts[]`).
+export const PRESS_RELEASE_CONTACT_FIELDS = [
+  { key: 'organization', column: 'organization', kind: 'text', description: 'The organization to contact.' },
 ] as const satisfies RecordTable;
 
 export const PRESS_RELEASE_FIELDS = [
@@ -35,6 +49,7 @@ export const PRESS_RELEASE_FIELDS = [
     kind: 'text',
     nonEmpty: true,
     description: 'Id of the release in the wire feed.',
+    graphql: { description: 'Id of the release in the wire feed (REST field `WireDataID`).' },
   },
   { key: 'Vendor', column: 'vendor', kind: 'text', description: 'The wire vendor.' },
   // a URL, or a stringified map holding one
@@ -44,9 +59,24 @@ export const PRESS_RELEASE_FIELDS = [
     kind: 'text',
     text: 'url',
     description: 'Release id, kept exactly as given: a URL, or a stringified map.',
+    graphql: {
+      description: 'Release id, kept exactly as given: a URL, or a stringified map (REST field `ReleaseID`).',
+    },
   },
-  { key: 'ExternalID', column: 'externalId', kind: 'text', description: "The vendor's external id." },
-  { key: 'TransmissionID', column: 'transmissionId', kind: 'text', description: 'Transmission id.' },
+  {
+    key: 'ExternalID',
+    column: 'externalId',
+    kind: 'text',
+    description: "The vendor's external id.",
+    graphql: { description: "The vendor's external id (REST field `ExternalID`)." },
+  },
+  {
+    key: 'TransmissionID',
+    column: 'transmissionId',
+    kind: 'text',
+    description: 'Transmission id.',
+    graphql: { description: 'Transmission id (REST field `TransmissionID`).' },
+  },
   { key: 'Headline', column: 'headline', kind: 'text', description: 'Headline.' },
   {
     key: 'SubHeadline',
@@ -54,6 +84,7 @@ export const PRESS_RELEASE_FIELDS = [
     kind: 'text',
     text: 'long',
     description: 'Sub-headline; may be the empty string.',
+    graphql: { description: 'Sub-headline; may be an empty string.' },
   },
   { key: 'Dateline', column: 'dateline', kind: 'text', description: 'Dateline: place, date and wire.' },
   { key: 'Language', column: 'language', kind: 'text', description: 'Language code, e.g. en.' },
@@ -62,6 +93,7 @@ export const PRESS_RELEASE_FIELDS = [
     column: 'publishTime',
     kind: 'timestamp',
     description: 'When the release was published (ISO 8601 UTC).',
+    graphql: { description: 'When the release was published.' },
   },
   { key: 'Source', column: 'source', kind: 'text', description: 'Who issued the release.' },
   {
@@ -70,9 +102,17 @@ export const PRESS_RELEASE_FIELDS = [
     kind: 'text',
     text: 'url',
     description: 'Address of the release at its source.',
+    graphql: { description: 'Address of the release at its source (REST field `SourceURL`).' },
   },
   { key: 'Summary', column: 'summary', kind: 'text', text: 'long', description: 'Short summary.' },
-  { key: 'BodyHTML', column: 'bodyHtml', kind: 'text', text: 'long', description: 'Full text as HTML.' },
+  {
+    key: 'BodyHTML',
+    column: 'bodyHtml',
+    kind: 'text',
+    text: 'long',
+    description: 'Full text as HTML.',
+    graphql: { description: 'Full text as HTML (REST field `BodyHTML`).' },
+  },
   { key: 'BodyText', column: 'bodyText', kind: 'text', text: 'long', description: 'Full text as plain text.' },
   {
     key: 'Categories',
@@ -107,9 +147,7 @@ export const PRESS_RELEASE_FIELDS = [
     key: 'Contacts',
     column: 'contacts',
     kind: 'objects',
-    fields: [
-      { key: 'organization', column: 'organization', kind: 'text', description: 'The organization to contact.' },
-    ],
+    fields: PRESS_RELEASE_CONTACT_FIELDS,
     description: 'Contacts named by the release.',
   },
   {
@@ -131,6 +169,7 @@ export const PRESS_RELEASE_FIELDS = [
     kind: 'timestamp',
     missing: 'stamp',
     description: 'When the record was created (ISO 8601 UTC).',
+    graphql: { description: 'When the record was created.' },
   },
   {
     key: 'UpdatedAt',
@@ -138,5 +177,6 @@ export const PRESS_RELEASE_FIELDS = [
     kind: 'timestamp',
     missing: 'stamp',
     description: 'When the record last changed (ISO 8601 UTC).',
+    graphql: { description: 'When the record last changed.' },
   },
 ] as const satisfies RecordTable;

@@ -15,12 +15,20 @@ export const QUOTE_FIELDS = [
     column: 'sequenceNumber',
     kind: 'uint64',
     description: 'Sequence number, increasing per symbol.',
+    graphql: { description: 'Sequence number: increasing per symbol; breaks ties between equal timestamps.' },
   },
   {
     key: 'sip_timestamp',
     column: 'sipTimestamp',
     kind: 'uint64',
     description: 'SIP timestamp, nanoseconds since the epoch (all 19 digits).',
+    graphql: { description: 'SIP timestamp in nanoseconds since the epoch (exact digits).' },
   },
-  { key: 'tape', column: 'tape', kind: 'int32', description: 'Tape: 1, 2 or 3.' },
+  {
+    key: 'tape',
+    column: 'tape',
+    kind: 'int32',
+    description: 'Tape: 1, 2 or 3.',
+    graphql: { description: 'Tape (1 = NYSE, 2 = NYSE Arca/American, 3 = Nasdaq).' },
+  },
 ] as const satisfies RecordTable;

@@ -2,7 +2,7 @@
 import type { RecordTable } from './table.js';
 
 export const RATING_FIELDS = [
-  { key: 'id', column: 'id', kind: 'integer', min: 1, description: 'The rating id.' },
+  { key: 'id', column: 'id', kind: 'integer', min: 1, description: 'The rating id.', graphql: false },
   { key: 'firm', column: 'firm', kind: 'text', description: 'The research firm.' },
   { key: 'ticker', column: 'ticker', kind: 'symbol', description: 'Ticker symbol of the rated stock.' },
   { key: 'exchange', column: 'exchange', kind: 'text', description: 'Exchange the stock is listed on.' },
@@ -33,11 +33,13 @@ export const RATING_FIELDS = [
     column: 'createdAt',
     kind: 'timestamp',
     description: 'When the rating was published (ISO 8601 UTC).',
+    graphql: { description: 'When the rating was published.' },
   },
   {
     key: 'updated_at',
     column: 'updatedAt',
     kind: 'timestamp',
     description: 'When the record last changed (ISO 8601 UTC).',
+    graphql: { description: 'When the record last changed.' },
   },
 ] as const satisfies RecordTable;

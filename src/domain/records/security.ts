@@ -5,7 +5,14 @@ import type { RecordTable } from './table.js';
 
 export const SECURITY_FIELDS = [
   { key: 'classification.gics', column: 'gics', kind: 'text', missing: 'omit', description: 'GICS sector name.' },
-  { key: 'classification.gics_code', column: 'gicsCode', kind: 'text', missing: 'omit', description: 'GICS code.' },
+  {
+    key: 'classification.gics_code',
+    column: 'gicsCode',
+    kind: 'text',
+    missing: 'omit',
+    description: 'GICS code.',
+    graphql: { description: 'GICS code (8 digits).' },
+  },
   {
     key: 'classification.market_sector',
     column: 'marketSector',
@@ -114,6 +121,7 @@ export const SECURITY_FIELDS = [
     kind: 'text',
     missing: 'omit',
     description: 'Country of the exchange.',
+    graphql: { description: 'Country of the exchange (ISO code).' },
   },
   {
     key: 'exchange_info.exchange_name',
@@ -128,6 +136,7 @@ export const SECURITY_FIELDS = [
     kind: 'text',
 
     description: 'ISO 10383 market identifier code (may be empty).',
+    graphql: { description: 'ISO 10383 market identifier code of the exchange (may be empty).' },
   },
   {
     key: 'exchange_info.vendory_exchange_code',
@@ -246,7 +255,7 @@ export const SECURITY_FIELDS = [
   { key: 'ticker_meta.ticker', column: 'ticker', kind: 'text', missing: 'omit', description: 'Ticker.' },
   { key: 'ticker_meta.ticker_root', column: 'tickerRoot', kind: 'text', missing: 'omit', description: 'Ticker root.' },
   { key: 'ticker_meta.type', column: 'type', kind: 'text', missing: 'omit', description: 'Ticker type code, e.g. CS.' },
-  { key: 'id', column: 'id', kind: 'text', description: 'The record id, `<figi>_<mic>`.' },
+  { key: 'id', column: 'id', kind: 'text', description: 'The record id, `<figi>_<mic>`.', graphql: false },
   { key: 'name', column: 'name', kind: 'text', description: 'Security name.' },
   { key: 'status', column: 'status', kind: 'text', nonEmpty: true, description: 'Record status, e.g. ACTIVE.' },
   { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol.' },
@@ -272,5 +281,6 @@ export const SECURITY_FIELDS = [
     kind: 'strings',
     missing: 'null',
     description: 'Earlier ISINs of the security; null when there are none on record.',
+    graphql: { type: 'JSON', description: 'Earlier ISINs, if any (REST field `isin_history`).' },
   },
 ] as const satisfies RecordTable;

@@ -3,8 +3,9 @@
  * it may be missing, and the description the OpenAPI document gives it. It is pure data, written
  * once per resource (`domain/records/<noun>.ts`), and each layer interprets it: `rest/record-table.ts`
  * derives the record's JSON schema and its row -> JSON function, `ingest/record-table.ts` its
- * JSON -> row parse with the validators of `ingest/record-fields.ts`. A new plain field of a
- * record is one line of its table (docs/architecture.md#adding-a-resource).
+ * JSON -> row parse with the validators of `ingest/record-fields.ts`, `schema/record-fields.ts` the
+ * plain fields of its GraphQL type. A new plain field of a record is one line of its table
+ * (docs/architecture.md#adding-a-resource).
  *
  * The tables live under `domain/` rather than in the manifests because a kind names rules of
  * `domain/` (text and list kinds of `limits.ts`, fiscal years and periods): both `rest/` and
@@ -70,6 +71,34 @@ export type Kind =
  */
 export type Missing = 'null' | 'omit' | 'stamp' | 'keep';
 
+/** A GraphQL scalar a plain field may have (`builder.ts` adds the custom ones). */
+export type GraphqlScalar =
+  | 'String'
+  | 'Int'
+  | 'Float'
+  | 'Boolean'
+  | 'DateTime'
+  | 'Date'
+  | 'URL'
+  | 'BigInt'
+  | 'UUID'
+  | 'JSON';
+
+/**
+ * How the record's GraphQL type exposes a plain field (`schema/record-fields.ts`): its name (the
+ * column by default), its description (the table's by default), its scalar (by its kind: text ->
+ * String, integer -> Int, number -> Float, timestamp -> DateTime ...) and whether it is nullable
+ * (when it may be missing). A field of a kind without a scalar (enum, lists, objects) is exposed
+ * only when `type` names one; a column of a related row (`metrics.peRatio`) is exposed by that
+ * row's type, and a dotted key (`classification.gics`) by the type of the object it is under.
+ */
+export interface GraphqlField {
+  readonly name?: string;
+  readonly description?: string;
+  readonly type?: GraphqlScalar;
+  readonly nullable?: boolean;
+}
+
 export type Field = Kind & {
   /** The JSON key as the legacy record spells it. */
   readonly key: string;
@@ -79,6 +108,8 @@ export type Field = Kind & {
   /** Computed by the service from other data: written, never imported. */
   readonly derived?: true;
   readonly description?: string;
+  /** The GraphQL field; `false` where the graph does not expose it or exposes it in a shape of its own (hand-written beside). */
+  readonly graphql?: GraphqlField | false;
 };
 
 export type RecordTable = readonly Field[];
