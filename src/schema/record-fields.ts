@@ -56,6 +56,11 @@ function exposedField(field: Field, place: Place): Exposed | undefined {
   };
 }
 
+/** The GraphQL names of the fields `exposeRecordFields` adds for `table` in `place` (test/graphql/record-fields.test.ts checks no hand-written field shadows one). */
+export function recordFieldNames(table: RecordTable, place: Place = {}): string[] {
+  return table.flatMap((field) => exposedField(field, place)?.name ?? []);
+}
+
 /** What `exposeRecordFields` needs of a Pothos field builder: its `expose` of a row's property. */
 interface ExposingBuilder<Types extends SchemaTypes> {
   expose: (...args: never[]) => FieldRef<Types, unknown>;
