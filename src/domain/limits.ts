@@ -58,11 +58,13 @@ export type TextKind = keyof typeof TEXT_LIMITS;
 export type ListKind = keyof typeof LIST_LIMITS;
 
 /**
- * The stored text the GraphQL schema serves that is not `short`, by schema coordinate, from the
- * resources' manifests (`textKinds`). For a list of strings the kind is each item's; a JSON field's
- * is its JSON text. Every other String (or URL) field holding imported text is `short`. Text kept
- * but never served (filing sections) is absent. test/ingest/limits.test.ts proves the import
- * enforces exactly this table.
+ * The stored text the GraphQL schema serves that is not `short`, by schema coordinate, for fields
+ * written by hand in a schema module, from the resources' manifests (`textKinds`). A field exposed
+ * from its record's table (schema/record-fields.ts) carries the table's kind as its `textKind`
+ * extension instead, so no kind is written twice. For a list of strings the kind is each item's; a
+ * JSON field's is its JSON text. Every other String (or URL) field holding imported text is `short`.
+ * Text kept but never served (filing sections) is absent. test/ingest/limits.test.ts proves the
+ * import enforces exactly these kinds, both sources together.
  */
 export const FIELD_TEXT_KINDS: Readonly<Record<string, TextKind>> = kindsOf(TEXT_LIMITS, (r) => r.textKinds);
 

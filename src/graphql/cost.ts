@@ -18,7 +18,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { TEXT_LIMITS } from '../domain/limits.js';
+import { TEXT_LIMITS, type TextKind } from '../domain/limits.js';
 
 /**
  * What an operation may cost, decided from its document and variables before anything runs. The
@@ -81,7 +81,12 @@ function leafUnitsOf(
   options: CostOptions,
 ): number {
   if (isEnumType(type)) return 1;
-  const chars = options.textChars?.(`${parent.name}.${field.name}`) ?? SCALAR_CHARS[type.name];
+  // a field exposed from its record's table carries its text kind (schema/record-fields.ts); one written by hand, its manifest's
+  const kind = field.extensions?.textKind as TextKind | undefined;
+  const chars =
+    (kind ? TEXT_LIMITS[kind] : undefined) ??
+    options.textChars?.(`${parent.name}.${field.name}`) ??
+    SCALAR_CHARS[type.name];
   return chars === undefined ? 1 : Math.ceil(chars / CHARS_PER_UNIT);
 }
 

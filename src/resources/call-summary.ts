@@ -6,7 +6,7 @@ export const callSummary = defineResource({
   plural: 'call summaries',
   access: [{ tier: 'pro', listed: 8 }],
   parents: ['security'],
-  textKinds: { 'CallSummary.guidance': 'long', 'CallSummary.keyPoints': 'sentence', 'CallSummary.summary': 'long' },
+  textKinds: { 'CallSummary.keyPoints': 'sentence' },
   listKinds: { 'CallSummary.keyPoints': 'children', 'CallSummary.participants': 'children' },
   tables: [{ model: 'CallSummary', sample: 'callSummaries' }],
   sync: { pages: 'marked', path: '/delivery/api/v1/summaries', markField: 'call_date', from: 'iso' },

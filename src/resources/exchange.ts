@@ -8,7 +8,6 @@ export const exchange = defineResource({
   // last of the free tier's list: the tiers' other resources keep their words and their order
   access: [{ tier: 'free', listed: 12 }],
   cacheable: [],
-  textKinds: { 'Exchange.url': 'url' },
   tables: [{ model: 'Exchange', sample: 'exchanges' }],
   // the route answers the whole list on one page, without a next_url
   sync: { pages: 'cursor', path: '/stocks/v3/reference/exchanges', query: {} },

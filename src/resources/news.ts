@@ -7,7 +7,7 @@ export const news = defineResource({
   type: 'NewsItem',
   access: [{ tier: 'free', listed: 5, words: 'curated news' }],
   parents: ['security'],
-  textKinds: { 'NewsItem.associatedTranscripts': 'json', 'NewsItem.logoThumbnailUrl': 'url' },
+  textKinds: { 'NewsItem.associatedTranscripts': 'json' },
   listKinds: {
     'NewsItem.associatedPressReleaseIds': 'children',
     'NewsItem.associatedPressReleases': 'children',

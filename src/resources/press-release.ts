@@ -7,16 +7,10 @@ export const pressRelease = defineResource({
   access: [{ tier: 'pro', listed: 7 }],
   parents: ['security'],
   textKinds: {
-    'PressRelease.bodyHtml': 'long',
-    'PressRelease.bodyText': 'long',
     'PressRelease.categories': 'json',
     'PressRelease.externalLinks': 'url',
     'PressRelease.mediaAssets': 'json',
     'PressRelease.raw': 'json',
-    'PressRelease.releaseId': 'url',
-    'PressRelease.sourceUrl': 'url',
-    'PressRelease.subHeadline': 'long',
-    'PressRelease.summary': 'long',
   },
   listKinds: {
     'PressRelease.contacts': 'children',

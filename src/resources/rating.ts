@@ -6,7 +6,6 @@ export const rating = defineResource({
   plural: 'ratings',
   access: [{ tier: 'free', listed: 4 }],
   parents: ['security'],
-  textKinds: { 'Rating.story': 'long' },
   tables: [{ model: 'Rating', sample: 'ratings' }],
   // the route's `from` is to the second: a tie is asked again
   sync: { pages: 'marked', path: '/rating/api/v1/ratings', markField: 'created_at', from: 'seconds' },

@@ -15,7 +15,7 @@ export const security = defineResource({
     'Address',
     'TickerMeta',
   ],
-  textKinds: { 'CompanyInfo.description': 'long', 'CompanyInfo.homepageUrl': 'url', 'Security.isinHistory': 'json' },
+  textKinds: { 'Security.isinHistory': 'json' },
   tables: [{ model: 'Security', sample: 'securities' }],
   sync: { pages: 'search', path: '/search/api/v1/securities', size: 250 },
 });

@@ -2,6 +2,7 @@
 // per entry, so the planner reads each as a column of the row (graphql/plan/compile.ts) and a new
 // plain field is one line of the table (docs/architecture.md#adding-a-resource).
 import type { FieldRef, SchemaTypes } from '@pothos/core';
+import type { TextKind } from '../domain/limits.js';
 import type { Field, GraphqlScalar, Kind, RecordTable } from '../domain/records/table.js';
 
 const SCALAR_OF: Partial<Record<Kind['kind'], GraphqlScalar>> = {
@@ -27,6 +28,8 @@ interface Exposed {
   type: GraphqlScalar;
   nullable: boolean;
   description: string | undefined;
+  /** Its text kind when not short: the cost analysis counts it at that length (schema/text-kinds.ts). */
+  textKind: TextKind | undefined;
 }
 
 /** Where a type's fields sit in the record: `under` a dotted key path, or columns of a related `row`. */
@@ -53,6 +56,7 @@ function exposedField(field: Field, place: Place): Exposed | undefined {
     nullable:
       field.graphql?.nullable ?? (field.missing === 'null' || field.missing === 'omit' || field.missing === 'keep'),
     description: field.graphql?.description ?? field.description,
+    textKind: field.kind === 'text' && field.text && field.text !== 'short' ? field.text : undefined,
   };
 }
 
@@ -77,7 +81,12 @@ export function exposeRecordFields<Types extends SchemaTypes>(
 ): Record<string, FieldRef<Types, unknown>> {
   const expose = t.expose as unknown as (
     column: string,
-    options: { type: GraphqlScalar; nullable: boolean; description: string | undefined },
+    options: {
+      type: GraphqlScalar;
+      nullable: boolean;
+      description: string | undefined;
+      extensions?: { textKind: TextKind };
+    },
   ) => FieldRef<Types, unknown>;
   const fields: Record<string, FieldRef<Types, unknown>> = {};
   for (const field of table) {
@@ -87,6 +96,7 @@ export function exposeRecordFields<Types extends SchemaTypes>(
         type: exposed.type,
         nullable: exposed.nullable,
         description: exposed.description,
+        ...(exposed.textKind ? { extensions: { textKind: exposed.textKind } } : {}),
       });
   }
   return fields;

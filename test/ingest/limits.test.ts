@@ -10,7 +10,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
-import { FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../../src/domain/limits.js';
+import { LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../../src/domain/limits.js';
+import { servedTextKinds } from '../domain/limits-helpers.js';
+
+/** Every served text kind, the manifests' and the field tables' (test/domain/limits-helpers.ts). */
+const FIELD_TEXT_KINDS = servedTextKinds();
 import { describeReject, importStream } from '../../src/ingest/import-stream.js';
 import { IMPORT_RESOURCES, RejectError, type Importer, type ImportResource } from '../../src/ingest/importer.js';
 import { bodiesLackSymbol } from './helpers.js';

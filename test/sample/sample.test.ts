@@ -8,8 +8,12 @@ import {
   type SampleOptions,
 } from '../../src/sample/generate.js';
 import { CASH_FLOW, INCOME_STATEMENT } from '../../src/domain/fundamentals.js';
-import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS } from '../../src/domain/limits.js';
+import { FIELD_LIST_KINDS, LIST_LIMITS } from '../../src/domain/limits.js';
+import { servedTextKinds } from '../domain/limits-helpers.js';
 import * as f from '../../src/ingest/record-fields.js';
+
+/** The served text kinds: the manifests' and the field tables' (test/domain/limits-helpers.ts). */
+const TEXT_KINDS = servedTextKinds();
 
 const json = (value: unknown): string =>
   JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
@@ -529,7 +533,7 @@ describe('sample data: within the import limits (src/domain/limits.ts)', () => {
     const [type, columns = {}] = SERVED[model]!;
     for (const [column, value] of Object.entries(row)) {
       const coordinate = columns[column] ?? `${type}.${column}`;
-      const kind = FIELD_TEXT_KINDS[coordinate] ?? 'short';
+      const kind = TEXT_KINDS[coordinate] ?? 'short';
       const name = `${model}.${column}`;
       if (typeof value === 'string') f.string(value, name, kind);
       else if (kind === 'json') f.anyJson(value, name);
