@@ -1,7 +1,7 @@
 // The conference-call summary record (GET /delivery/api/v1/summaries):
 // docs/rest.md#the-conference-call-summary-record.
 import { FISCAL_PERIODS, FISCAL_YEARS } from '../fiscal.js';
-import type { RecordTable } from './table.js';
+import { type RecordTable, STORE_STAMPS } from './table.js';
 
 // One participant of a call (`participants[]`).
 export const CALL_PARTICIPANT_FIELDS = [
@@ -70,18 +70,5 @@ export const CALL_SUMMARY_FIELDS = [
     fields: CALL_PARTICIPANT_FIELDS,
     description: 'Who spoke on the call.',
   },
-  {
-    key: 'created_at',
-    column: 'createdAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-    description: 'When the record was created.',
-  },
-  {
-    key: 'updated_at',
-    column: 'updatedAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-    description: 'When the record last changed.',
-  },
+  ...STORE_STAMPS,
 ] as const satisfies RecordTable;

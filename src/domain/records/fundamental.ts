@@ -4,7 +4,7 @@
 // (docs/data.md#enhanced-fundamentals-computed): written, never imported as given.
 import { FISCAL_PERIODS, FISCAL_YEARS } from '../fiscal.js';
 import { columnOf, NULLABLE_LINES, STATEMENT_LINES } from '../fundamentals.js';
-import type { Field, RecordTable } from './table.js';
+import { type Field, type RecordTable, STORE_STAMPS } from './table.js';
 
 const PERIOD_FIELDS = [
   {
@@ -219,18 +219,5 @@ export const FUNDAMENTAL_ENHANCED_FIELDS: RecordTable = [
   insight('risk_factors', 'riskFactors', RISK_FACTORS_FIELDS),
   insight('mdna', 'mdna', MDNA_FIELDS),
   insight('litigation_mentions', 'litigation', LITIGATION_FIELDS),
-  {
-    key: 'created_at',
-    column: 'createdAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-    description: 'When the record was created.',
-  },
-  {
-    key: 'updated_at',
-    column: 'updatedAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-    description: 'When the record last changed.',
-  },
+  ...STORE_STAMPS,
 ];

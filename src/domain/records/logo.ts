@@ -1,6 +1,6 @@
 // The legacy logo record (GET /api/v1/logos). `logos.png` etc. are read as a path: a `logos` object
 // holding png, svg and thumbnail objects, whose fields are columns of the logo's own row.
-import type { RecordTable } from './table.js';
+import { type RecordTable, STORE_STAMPS } from './table.js';
 
 const url = (column: string) =>
   ({ key: 'url', column, kind: 'text', text: 'url', description: 'Where the image is served.' }) as const;
@@ -57,20 +57,7 @@ export const LOGO_SECURITY_INFO_FIELDS = [
 export const LOGO_FIELDS = [
   { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol.' },
   { key: 'company_name', column: 'companyName', kind: 'text', description: 'Company name.' },
-  {
-    key: 'created_at',
-    column: 'createdAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-    description: 'When the record was created.',
-  },
-  {
-    key: 'updated_at',
-    column: 'updatedAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-    description: 'When the record last changed.',
-  },
+  ...STORE_STAMPS,
   LOGOS_FIELD,
   {
     key: 'security_info',

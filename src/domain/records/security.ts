@@ -1,7 +1,7 @@
 // The legacy security document (GET /search/api/v1/securities's hits): flat dotted keys, each with
 // its column of the security master; a value the store lacks is left out of the document, except
 // isin_history (null).
-import type { RecordTable } from './table.js';
+import { type RecordTable, STORE_STAMPS } from './table.js';
 
 export const SECURITY_FIELDS = [
   { key: 'classification.gics', column: 'gics', kind: 'text', missing: 'omit', description: 'GICS sector name.' },
@@ -259,22 +259,7 @@ export const SECURITY_FIELDS = [
   { key: 'name', column: 'name', kind: 'text', description: 'Security name.' },
   { key: 'status', column: 'status', kind: 'text', nonEmpty: true, description: 'Record status, e.g. ACTIVE.' },
   { key: 'symbol', column: 'symbol', kind: 'symbol', description: 'Ticker symbol.' },
-  {
-    key: 'created_at',
-    column: 'createdAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-
-    description: 'When the record was created.',
-  },
-  {
-    key: 'updated_at',
-    column: 'updatedAt',
-    kind: 'timestamp',
-    missing: 'stamp',
-
-    description: 'When the record last changed.',
-  },
+  ...STORE_STAMPS,
   {
     key: 'isin_history',
     column: 'isinHistory',

@@ -113,3 +113,24 @@ export type Field = Kind & {
 };
 
 export type RecordTable = readonly Field[];
+
+/**
+ * The store's own stamps, as the records that carry them write them: an import that leaves them
+ * out keeps (or gets) the store's own (`missing: 'stamp'`).
+ */
+export const STORE_STAMPS = [
+  {
+    key: 'created_at',
+    column: 'createdAt',
+    kind: 'timestamp',
+    missing: 'stamp',
+    description: 'When the record was created.',
+  },
+  {
+    key: 'updated_at',
+    column: 'updatedAt',
+    kind: 'timestamp',
+    missing: 'stamp',
+    description: 'When the record last changed.',
+  },
+] as const satisfies RecordTable;
