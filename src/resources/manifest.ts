@@ -9,9 +9,9 @@
  * The manifest is pure data and imports nothing of src/, so the lowest layers (domain/, config.ts)
  * can derive from it. The heavy parts of a resource stay in their own layers, each in the module
  * named by the resource's noun: `schema/<noun>.ts`, `rest/<noun>.ts`, `services/<noun>.ts`,
- * `ingest/resources/<noun>.ts`. A layer finds them by that noun: `ingest/registry.ts` and
- * `schema/index.ts` import `<noun>.js` by name, and `rest/routes.ts` keeps a record keyed by the
- * noun, so a resource without its routes does not compile.
+ * `ingest/resources/<noun>.ts`. A layer finds them by that noun: `ingest/registry.ts`,
+ * `schema/index.ts` and `rest/routes.ts` import `<noun>.js` by name (a REST module without its
+ * `routes` stops the start, naming the file).
  */
 import type { Tier } from '../../generated/prisma/enums.js';
 

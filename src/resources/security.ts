@@ -1,5 +1,5 @@
 // The security master: what every other resource names by symbol, so it is imported first.
-// Its REST route is the search (rest/security-search.ts); rest/security.ts is the document it returns.
+// Its REST route is the search (rest/security.ts), which returns the legacy security document.
 import { defineResource } from './manifest.js';
 
 export const security = defineResource({

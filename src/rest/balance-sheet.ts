@@ -77,7 +77,7 @@ function parseSort(value: string): BalanceSheetSort {
 
 const ROUTE = 'balance-sheet';
 
-export const balanceSheetRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/stocks/v1/fundamentals/balance-sheet',

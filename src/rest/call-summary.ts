@@ -58,7 +58,7 @@ async function summaries(ctx: Context, url: URL): Promise<Response> {
   });
 }
 
-export const callSummaryRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/delivery/api/v1/summaries',

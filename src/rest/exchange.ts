@@ -18,7 +18,7 @@ export const EXCHANGE_SCHEMA: JsonSchema = recordSchema(EXCHANGE_FIELDS);
 /** Massive's exchange record, its keys as Massive spells and orders them. */
 export const exchangeRecord: (e: Exchange) => Record<string, unknown> = recordShaper(EXCHANGE_FIELDS);
 
-export const exchangeRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/stocks/v3/reference/exchanges',

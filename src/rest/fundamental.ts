@@ -96,7 +96,7 @@ async function lite(ctx: Context, url: URL): Promise<Response> {
 const ORDER_NOTE =
   "Newest period first (by period end; a fiscal year's FY record comes before its Q4). An unknown symbol gives an empty list, not a 404: the symbol is a filter, not part of the path.";
 
-export const fundamentalRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/delivery/api/v1/fundamentals/enhanced',

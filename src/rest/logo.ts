@@ -25,7 +25,7 @@ export const LOGO_SCHEMA = recordSchema(LOGO_FIELDS);
 /** The legacy logo record, keys as the legacy API spells them. */
 export const logoRecord: (l: LogoWithInfo) => Record<string, unknown> = recordShaper(LOGO_FIELDS);
 
-export const logoRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/api/v1/logos',

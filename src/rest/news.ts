@@ -40,7 +40,7 @@ export function newsRecord(n: NewsItem, withSecurities: boolean): Record<string,
   return record;
 }
 
-export const newsRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/news/api/v1/news',

@@ -9,7 +9,7 @@ import { json, type Route } from './route.js';
 const MAX_BODY_BYTES = MAX_FRAME_BYTES;
 
 /** The legacy OCR path, with our `mode` (docs/rest.md#ocr). */
-export const ocrRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'POST',
     path: '/ocr/v1/extract',

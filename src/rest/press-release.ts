@@ -52,7 +52,7 @@ export const pressReleaseRecord: (r: PressRelease) => Record<string, unknown> = 
   { Tickers: (r) => r.tickers.map((t) => t.ticker), Contacts: (r) => contacts(r.contacts) },
 );
 
-export const pressReleaseRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/streamhive/api/v1/data',

@@ -9,7 +9,7 @@ export const QUOTE_SCHEMA = recordSchema(QUOTE_FIELDS);
 /** The legacy quote record, keys as the legacy API spells them; sip_timestamp keeps all its digits. */
 export const quoteRecord: (q: Quote) => Record<string, unknown> = recordShaper(QUOTE_FIELDS);
 
-export const quoteRoutes: Route[] = [
+export const routes: Route[] = [
   tickRoute({
     table: 'Quote',
     path: '/stocks/v3/quotes/:symbol',

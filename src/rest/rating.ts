@@ -65,7 +65,7 @@ export const RATING_SCHEMA = recordSchema(RATING_FIELDS);
 
 export const ratingRecord: (r: Rating) => Record<string, unknown> = recordShaper(RATING_FIELDS);
 
-export const ratingRoutes: Route[] = [
+export const routes: Route[] = [
   {
     method: 'GET',
     path: '/rating/api/v1/ratings',

@@ -9,7 +9,7 @@ export const TRADE_SCHEMA = recordSchema(TRADE_FIELDS);
 /** The legacy trade record, keys as the legacy API spells them; sip_timestamp keeps all its digits. */
 export const tradeRecord: (t: Trade) => Record<string, unknown> = recordShaper(TRADE_FIELDS);
 
-export const tradeRoutes: Route[] = [
+export const routes: Route[] = [
   tickRoute({
     table: 'Trade',
     path: '/stocks/v3/trades/:symbol',
