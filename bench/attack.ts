@@ -3,7 +3,13 @@
 // each scenario against a fresh server over the same seeded database. Reports how each was
 // answered, whether the process survived, its largest RSS and its slowest /healthz.
 //
-//   npm run bench -- attack [--scenarios alias-bomb,flood,ocr-burst,fan-out,fan-out-uncapped] [--server-root DIR] [--label after] [--dry-run]
+//   npm run bench -- attack [--scenarios alias-bomb,flood,ocr-burst,fan-out,fan-out-uncapped,metric-sorts,
+//                             rebuild-storm,dripping-bodies,half-sent-frames] [--securities 50000]
+//                           [--server-root DIR] [--label after] [--dry-run]
+//
+// The last four are issue 27's (bench/attack/time.ts): each beside a victim's small query, with the
+// server's event-loop delay. The master is the sample's securities plus `--securities` more
+// (default 50,000 when metric-sorts or rebuild-storm run, as the attacker had).
 //
 // --server-root runs the server of another checkout of this repository (e.g. a `git worktree` of
 // an older commit, with node_modules and generated/ in place) against the same database and keys:
@@ -14,6 +20,7 @@ import { ROOT } from '../src/config.js';
 import { fanOut } from './attack/fan-out.js';
 import { ocrBurst } from './attack/ocr-burst.js';
 import { aliasBomb, largestPagesFlood } from './attack/requests.js';
+import { drippingBodies, halfSentFrames, METRICS_TOKEN, metricSorts, rebuildStorm } from './attack/time.js';
 import type { AttackReport } from './attack/common.js';
 import {
   cli,
@@ -35,6 +42,7 @@ const { values: args } = parseArgs({
     scenarios: { type: 'string' },
     'server-root': { type: 'string' },
     label: { type: 'string' },
+    securities: { type: 'string' },
     'dry-run': { type: 'boolean' },
   },
 });
@@ -66,7 +74,13 @@ const SCENARIOS: Record<string, Scenario> = {
       scenario: 'fan-out, SUBSCRIPTIONS_PER_CALLER=1000',
     }),
   },
+  'metric-sorts': { run: (server, keys) => metricSorts(server, keys.free, keys.enterprise) },
+  'rebuild-storm': { run: (server, keys, databaseUrl) => rebuildStorm(server, databaseUrl, keys.pro, keys.enterprise) },
+  'dripping-bodies': { run: (server, keys) => drippingBodies(server, keys.enterprise, keys.pro) },
+  'half-sent-frames': { run: (server, keys) => halfSentFrames(server, keys.enterprise, keys.pro) },
 };
+/** The scenarios that want the attacker's large master. */
+const LARGE_MASTER = ['metric-sorts', 'rebuild-storm'];
 const chosen = (args.scenarios ?? Object.keys(SCENARIOS).join(',')).split(',');
 for (const name of chosen)
   if (!SCENARIOS[name]) throw new Error(`--scenarios: one of ${Object.keys(SCENARIOS).join(', ')}; got ${name}`);
@@ -75,7 +89,8 @@ const scratch = scratchDatabase(KIND!, 'attack');
 const reports: AttackReport[] = [];
 try {
   console.log(`${KIND}: seeding the default sample; server from ${ROOT_UNDER_TEST} (${LABEL})`);
-  cli(scratch.url, ['seed']);
+  const extra = Number(args.securities ?? (chosen.some((n) => LARGE_MASTER.includes(n)) ? 50_000 : 0));
+  cli(scratch.url, extra ? ['seed', '--securities', String(extra)] : ['seed']);
   const keys: Keys = {
     free: createKey(scratch.url, 'free'),
     pro: createKey(scratch.url, 'pro'),
@@ -86,7 +101,7 @@ try {
     const server = await startGateway(
       scratch.url,
       4360 + i,
-      { RATE_LIMIT_FREE: '60', ...scenario.env },
+      { RATE_LIMIT_FREE: '60', METRICS_TOKEN, ...scenario.env },
       ROOT_UNDER_TEST,
     );
     try {

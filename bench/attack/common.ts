@@ -87,7 +87,7 @@ export function watch(server: Server): Watch {
 }
 
 /** Counts answers by status into `into` (a request that failed without an answer counts as `error`). */
-export function tally(into: Record<string, number>, status: number | 'error'): void {
+export function tally(into: Record<string, number>, status: number | string): void {
   const k = String(status);
   into[k] = (into[k] ?? 0) + 1;
 }
