@@ -121,7 +121,12 @@ export function createContext(
  * operations hold their cost themselves (graphql/guard.ts).
  */
 export async function holdRows(ctx: Context, type: string, rows: number): Promise<void> {
-  ctx.work.held.push(await ctx.work.budget.acquire(rows * ctx.work.rowUnits(type)));
+  await holdUnits(ctx, rows * ctx.work.rowUnits(type));
+}
+
+/** Holds `units` of work in flight until the request ends, as holdRows does: work a REST route does beyond its rows (a search's passes). */
+export async function holdUnits(ctx: Context, units: number): Promise<void> {
+  ctx.work.held.push(await ctx.work.budget.acquire(units));
 }
 
 /** Gives back what holdRows held. */

@@ -39,6 +39,18 @@ export const LIST_LIMITS = {
 } as const;
 
 /**
+ * What one pass of the search engine over the master costs, in the cost analysis's units (one
+ * value of an answer, graphql/cost.ts): a ranked search (text, a filter, a sort) is one pass, each
+ * facet one more. Units bound answers by their size; a pass answers one row but takes as long as
+ * answering this many units, at the engine's cap of securities (bench/search-cost.ts measures both
+ * side by side; bench/RESULTS.md "What a search pass costs": a sort 5,883 units, a facet 4,326).
+ * So 15 aliases of a sorted search with four facets each (75 passes) pass GRAPHQL_MAX_COST and are
+ * refused before they run, while one such search is an ordinary request; and the in-flight budget
+ * (COST_IN_FLIGHT) holds passes at what they take.
+ */
+export const SEARCH_PASS_UNITS = 6_000;
+
+/**
  * How many items one page of each list holds, by default and at most: the same rule for a list's
  * GraphQL `first` (schema/<noun>.ts) and its REST page parameter (rest/<noun>.ts). Out of range is
  * an error at both, never a clamp.

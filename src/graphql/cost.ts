@@ -49,6 +49,18 @@ export interface ListSizeExtension {
   itemsOf?: string;
 }
 
+/**
+ * Work a field makes the gateway do beyond the values it answers, declared on the field
+ * (`extensions.work`): `units` each time it is resolved (for each item of a list field), when
+ * none of `whenArgs` is named or one of them is given. A search engine's pass over the whole
+ * master answers one row but may take as long as a page of thousands (schema/security.ts,
+ * measured by bench/search-cost.ts), so the cost analysis charges the pass as what it takes.
+ */
+export interface WorkExtension {
+  units: number;
+  whenArgs?: readonly string[];
+}
+
 /** Longest characters of a text-like scalar without a declaration of its own. */
 const SCALAR_CHARS: Readonly<Record<string, number>> = {
   String: TEXT_LIMITS.short,
@@ -266,12 +278,29 @@ class CostWalk {
     const items = isList
       ? this.listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined)
       : 1;
-    if (isLeafType(type)) return items * leafUnitsOf(parent, field, type, this.options);
+    const work = this.workUnits(field, node);
+    if (isLeafType(type)) return items * (leafUnitsOf(parent, field, type, this.options) + work);
     // a connection passes its page size to its edges and nodes
     const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize)
       ? this.listSize(parent, field, node, undefined)
       : undefined;
     const each = 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, first, spreading) : 0);
-    return items * each;
+    return items * (each + work);
+  }
+
+  /** The field's declared work (WorkExtension), when its arguments ask for it. */
+  workUnits(field: GraphQLField<unknown, unknown>, node: FieldNode): number {
+    const work = field.extensions.work as WorkExtension | undefined;
+    if (!work) return 0;
+    if (!work.whenArgs) return work.units;
+    const given = (node.arguments ?? []).some((a) => {
+      if (!work.whenArgs!.includes(a.name.value) || a.value.kind === Kind.NULL) return false;
+      if (a.value.kind !== Kind.VARIABLE) return true;
+      this.byVariables = true;
+      const name = a.value.name.value;
+      const value = Object.hasOwn(this.variables, name) ? this.variables[name] : this.#defaults.get(name);
+      return value !== null && value !== undefined && (value as ValueNode).kind !== Kind.NULL;
+    });
+    return given ? work.units : 0;
   }
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { holdRows, type Context } from '../context.js';
-import { PAGE_SIZES } from '../domain/limits.js';
+import { holdRows, holdUnits, type Context } from '../context.js';
+import { PAGE_SIZES, SEARCH_PASS_UNITS } from '../domain/limits.js';
 import { AppError } from '../errors.js';
 import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../search/syntax.js';
 import {
@@ -12,7 +12,7 @@ import {
   type Security,
 } from '../services/security.js';
 import { SECURITY_SEARCH_FIELDS } from '../search/fields.js';
-import { securityQueryPage, type SecurityQuery } from '../services/security-query.js';
+import { searchPasses, securityQueryPage, type SecurityQuery } from '../services/security-query.js';
 import { MAX_QUERY_CHARACTERS, type TextField } from '../search/text.js';
 import { textHighlights } from '../search/rank.js';
 import { arr, bool, int, num, object, str } from './json-schema.js';
@@ -222,6 +222,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
         facets: facetFields,
       }
     : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
+  await holdUnits(ctx, searchPasses(query) * SEARCH_PASS_UNITS);
   const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
   const hits = r.nodes.map((s) => {
     if (!r.text)

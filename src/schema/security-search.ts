@@ -209,6 +209,8 @@ export interface SearchArgs {
 }
 
 /** Whether a search goes beyond one identifier prefix: then it is ranked or sorted, and paged by offset. */
+/** The arguments that make a search ranked (isRanked), for the cost analysis (schema/security.ts). */
+export const RANKING_ARGS = ['query', 'filter', 'orderBy'] as const satisfies readonly (keyof SearchArgs)[];
 export const isRanked = (args: SearchArgs) => (args.query ?? null) !== null || !!args.filter || !!args.orderBy?.length;
 export const queryOf = (args: SearchArgs): SecurityQuery => ({
   ...(args.search !== null && args.search !== undefined ? { search: searchOf(args) } : {}),

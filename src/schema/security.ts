@@ -1,7 +1,8 @@
 import { exposeRecordFields } from './record-fields.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
 import { builder } from '../builder.js';
-import { PAGE_SIZES } from '../domain/limits.js';
+import { PAGE_SIZES, SEARCH_PASS_UNITS } from '../domain/limits.js';
+import type { WorkExtension } from '../graphql/cost.js';
 import { fromMap } from '../graphql/loaders.js';
 import { root, rootOne, sameRow } from '../graphql/plan/declare.js';
 import type { Context } from '../context.js';
@@ -26,6 +27,7 @@ import {
   FACET_FIELDS,
   FacetFieldEnum,
   isRanked,
+  RANKING_ARGS,
   queryOf,
   rankedConnection,
   SearchHighlight,
@@ -165,6 +167,15 @@ builder.asEntity(Security, {
   },
 });
 
+/**
+ * A ranked search passes over the whole master (a sort, a filter, text): the cost analysis charges
+ * it SEARCH_PASS_UNITS when one of the arguments that rank it is given (graphql/cost.ts WorkExtension).
+ */
+function rankedWork<F extends { extensions: object }>(field: F): F {
+  const work: WorkExtension = { units: SEARCH_PASS_UNITS, whenArgs: RANKING_ARGS };
+  return { ...field, extensions: { ...field.extensions, work } };
+}
+
 export const SecurityConnection = builder.connectionObject(
   {
     type: Security,
@@ -174,7 +185,8 @@ export const SecurityConnection = builder.connectionObject(
       facets: t.field({
         type: [SecurityFacet],
         description: 'Counts of the given fields over every match, not just this page (REST `facet_by`).',
-        extensions: listOf(FACET_FIELDS),
+        // each facet is one pass over the match set, charged as a ranked search's (domain/limits.ts)
+        extensions: { ...listOf(FACET_FIELDS, 'fields'), work: { units: SEARCH_PASS_UNITS } satisfies WorkExtension },
         args: { fields: t.arg({ type: [FacetFieldEnum], required: true, description: 'The fields to count by.' }) },
         resolve: (con, { fields }) => (con as unknown as SecuritySearchConnection).facetsOf([...new Set(fields)]),
       }),
@@ -263,27 +275,29 @@ builder.queryFields((t) => ({
       first: t.arg.int(firstArg(SECURITY_PAGE)),
       after: t.arg.string({ description: 'Cursor: return items after this one.' }),
     },
-    ...root(
-      async (db, args: SearchArgs, columns, children) => {
-        if (isRanked(args)) return undefined; // graphql-js answers, through securityQueryPage
-        const page = pageOf(args);
-        const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
-        return found && { ...found, first: page.first };
-      },
-      async (_root, args, ctx) => {
-        if (isRanked(args))
-          return rankedConnection(ctx, {
-            query: queryOf(args),
-            first: checkFirst(args.first, SECURITY_PAGE),
-            after: args.after,
-          });
-        const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
-        return new SecuritySearchConnection(
-          page,
-          (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields),
-          undefined,
-        );
-      },
+    ...rankedWork(
+      root(
+        async (db, args: SearchArgs, columns, children) => {
+          if (isRanked(args)) return undefined; // graphql-js answers, through securityQueryPage
+          const page = pageOf(args);
+          const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
+          return found && { ...found, first: page.first };
+        },
+        async (_root, args, ctx) => {
+          if (isRanked(args))
+            return rankedConnection(ctx, {
+              query: queryOf(args),
+              first: checkFirst(args.first, SECURITY_PAGE),
+              after: args.after,
+            });
+          const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
+          return new SecuritySearchConnection(
+            page,
+            (fields) => securityQueryFacets(ctx.db, { search: searchOf(args) }, fields),
+            undefined,
+          );
+        },
+      ),
     ),
   }),
 }));

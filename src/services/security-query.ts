@@ -42,6 +42,14 @@ export interface SecurityQueryResult {
   text: TextMatch | undefined;
 }
 
+/**
+ * The engine's passes over the master a query makes: one to match and order (text, a filter or a
+ * sort), one per facet. The work it is charged is this many SEARCH_PASS_UNITS (domain/limits.ts);
+ * GraphQL declares the same on `securities` and `facets` (schema/security.ts).
+ */
+export const searchPasses = (query: SecurityQuery): number =>
+  (query.text || query.filter || query.sort?.length ? 1 : 0) + (query.facets?.length ?? 0);
+
 /** Hits a query may page past, as a bound on the work of a deep page: narrow the query to see further. */
 export const MAX_SEARCH_OFFSET = 10_000;
 

@@ -46,6 +46,31 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
     expect(one.data.security.bars.length).toBeLessThanOrEqual(10);
   });
 
+  it("charges a search's passes over the master, so the aliases of sorted, faceted searches are refused before they run (issue 27, finding 1)", async () => {
+    const FACETS = 'facets(fields: [MIC_CODE, SECTOR, ACTIVE, MARKET_CAP]) { field counts { value count } }';
+    const sorted = (i: number, by: string, facets = FACETS) =>
+      `a${i}: securities(first: 1, orderBy: [{ field: ${by}, direction: DESC }]) { totalCount nodes { symbol } ${facets} }`;
+    const fields = ['PE_RATIO', 'ROIC', 'FCF_YIELD'];
+    // the attacker's document: 15 aliases, each a sort and four facets (75 passes)
+    await refusedBeforeAnySql(`{ ${Array.from({ length: 15 }, (_, i) => sorted(i, fields[i % 3]!)).join(' ')} }`);
+    // one of them is an ordinary request
+    const one = await h.gql(`{ ${sorted(0, 'PE_RATIO')} }`);
+    expect(one.errors).toBeUndefined();
+    expect(one.data.a0.facets).toHaveLength(4);
+    // a listing by identifier makes no pass: 15 of them are cheap
+    const listings = Array.from({ length: 15 }, (_, i) => `l${i}: securities(first: 1) { nodes { symbol } }`).join(' ');
+    expect((await h.gql(`{ ${listings} }`)).errors).toBeUndefined();
+    // facets are passes of their own, ranked or not
+    await refusedBeforeAnySql(
+      `{ ${Array.from({ length: 9 }, (_, i) => `f${i}: securities(first: 1) { ${FACETS} }`).join(' ')} }`,
+    );
+    // a ranking argument given by a variable is charged by the variable's value
+    const byVariable = `query($o: [SecurityOrder!]) { ${Array.from({ length: 15 }, (_, i) => `a${i}: securities(first: 1, orderBy: $o) { nodes { symbol } facets(fields: [MIC_CODE, SECTOR]) { field } }`).join(' ')} }`;
+    expect((await h.gql(byVariable, { o: null })).errors).toBeUndefined();
+    const refused = await h.gql(byVariable, { o: [{ field: 'ROIC' }] });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
   it('counts a nested list given without `first` at its default (finding 10)', async () => {
     const sheets =
       'balanceSheets { nodes { cik fiscalYear fiscalQuarter timeframe reportingPeriodEnd totalAssets totalLiabilities totalEquity sumOfCurrentAssets sumOfCurrentLiabilities } }';
