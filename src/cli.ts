@@ -237,6 +237,7 @@ const commands: Record<string, Command> = {
       apikey: required(flags, 'apikey'),
       ...(resources ? { resources: resources as (typeof IMPORT_RESOURCES)[number][] } : {}),
       ...(since ? { since } : {}),
+      maxBodyBytes: config.ingest.syncMaxBodyBytes,
       events,
       log,
     }).finally(() => events.close());
