@@ -318,6 +318,7 @@ const commands: Record<string, Command> = {
         onProgress: (p) => progress.update(importProgress(p)),
         onWarning: (m) => warn(`warning: ${m}`),
         signal: stop.signal,
+        maxLineBytes: config.ingest.importMaxLineBytes,
       });
       progress.done();
       const { counts, ms } = result;
