@@ -237,6 +237,7 @@ const commands: Record<string, Command> = {
       apikey: required(flags, 'apikey'),
       ...(resources ? { resources: resources as (typeof IMPORT_RESOURCES)[number][] } : {}),
       ...(since ? { since } : {}),
+      maxBodyBytes: config.ingest.syncMaxBodyBytes,
       events,
       log,
     }).finally(() => events.close());
@@ -317,6 +318,7 @@ const commands: Record<string, Command> = {
         onProgress: (p) => progress.update(importProgress(p)),
         onWarning: (m) => warn(`warning: ${m}`),
         signal: stop.signal,
+        maxLineBytes: config.ingest.importMaxLineBytes,
       });
       progress.done();
       const { counts, ms } = result;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corsOrigins, parsePort, parsePublicUrl } from './domain/env-addresses.js';
-import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, type Env } from './domain/env-values.js';
+import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, stringBytes, type Env } from './domain/env-values.js';
 import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
 import { RESOURCES, type CacheableType } from './resources/index.js';
 
@@ -36,7 +36,19 @@ export interface Config {
   observability: ObservabilityConfig;
   lifecycle: LifecycleConfig;
   subscriptions: SubscriptionConfig;
+  ingest: IngestConfig;
 }
+
+/** How much `cli sync` and `cli import` read at once, whatever their input sends (docs/data.md, "Limits of data in"). */
+export interface IngestConfig {
+  /** SYNC_MAX_BODY_BYTES: of one upstream answer; past it the answer is refused, read no further nor asked for again. */
+  syncMaxBodyBytes: number;
+  /** IMPORT_MAX_LINE_BYTES: of one JSON text parsed at once (an NDJSON line, an array element, a pretty-printed body). */
+  importMaxLineBytes: number;
+}
+/** The defaults, also what sync and importStream take when their caller passes none. */
+export const SYNC_MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const IMPORT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
 export interface SubscriptionConfig {
@@ -276,6 +288,10 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = Boolean(process
     observability: observabilityConfig(env, nodeEnv, stdoutIsTTY),
     lifecycle: lifecycleConfig(env),
     subscriptions: subscriptionConfig(env),
+    ingest: Object.freeze({
+      syncMaxBodyBytes: stringBytes(env, 'SYNC_MAX_BODY_BYTES', SYNC_MAX_BODY_BYTES),
+      importMaxLineBytes: stringBytes(env, 'IMPORT_MAX_LINE_BYTES', IMPORT_MAX_LINE_BYTES),
+    }),
   };
   checkTogether(config);
   return Object.freeze(config);

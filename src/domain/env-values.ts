@@ -25,6 +25,19 @@ export function positiveInt(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+/** V8's longest string is just under 512 Mi characters; what is read whole is parsed as one. */
+const STRING_BYTES_CEILING = 256 * 1024 * 1024;
+
+/** Bytes of input to be held as one string: a positive integer up to 256 MiB. */
+export function stringBytes(env: Env, name: string, fallback: number): number {
+  const n = positiveInt(env, name, fallback);
+  if (n > STRING_BYTES_CEILING)
+    throw new ConfigError(
+      `${name} must be at most ${STRING_BYTES_CEILING} (256 MiB: what is read is held as one string); got ${n}`,
+    );
+  return n;
+}
+
 export function nonNegativeInt(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

@@ -74,6 +74,8 @@ export interface ImportOptions {
   onWarning?: (message: string) => void;
   /** Stops reading, as at the end of the input: what was read is still written (Ctrl-C in follow mode). */
   signal?: AbortSignal;
+  /** UTF-8 bytes of one JSON text (a line, an array element, a pretty-printed body): past it, a reject (IMPORT_MAX_LINE_BYTES, default 16 MiB). */
+  maxLineBytes?: number;
 }
 
 /** A path, `-` for stdin, or a stream (with its size, when known). */
@@ -140,7 +142,7 @@ type Where = Omit<Reject, 'reason'>;
 /**
  * Reads records from `input` through `importer` and writes them in batches of one transaction.
  * NDJSON is streamed line by line and a JSON array element by element, so the input's size is
- * not held in memory (one pretty-printed body is). A rejected record is reported and skipped;
+ * not held in memory (one pretty-printed body is, up to `maxLineBytes` as a line). A rejected record is reported and skipped;
  * equal keys within a batch keep the last record. Resolves with the counts when the input ends.
  */
 export async function importStream<Row>(
@@ -154,7 +156,7 @@ export async function importStream<Row>(
     throw new RangeError(`batchSize must be a positive integer; got ${batchSize}`);
   const { stream, size } = openInput(input);
   const run = new ImportRun(db, importer, options, batchSize, size);
-  const feeder = new Feeder(run, options.follow ? 'ndjson' : undefined);
+  const feeder = new Feeder(run, options.follow ? 'ndjson' : undefined, options.maxLineBytes);
   try {
     await readInput(stream, run, feeder, options);
     await run.flush();

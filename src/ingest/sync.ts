@@ -21,7 +21,7 @@ import type { WriteCounts } from '../db/upsert.js';
 import { importerFor } from './registry.js';
 import { grouped } from './progress.js';
 import { RejectTally } from './reject-summary.js';
-import { SyncError, Upstream, type UpstreamOptions } from './upstream.js';
+import { shownUrl, SyncError, Upstream, type UpstreamOptions } from './upstream.js';
 
 export { SyncError };
 
@@ -78,11 +78,22 @@ async function* numberedPages(
   }
 }
 
-/** Cursor routes: follow next_url until it is absent. */
+/**
+ * Cursor routes: follow next_url until it is absent. A next_url this pull has asked for already
+ * would be followed forever, so it stops the resource (as one leaving the origin of --from does,
+ * in Upstream.resolve), before anything is asked for again.
+ */
 async function* cursorPages(up: Upstream, importer: Importer<unknown>, first: URL): Pager {
+  const asked = new Set<string>();
   let next: URL | string | undefined = first;
   while (next) {
-    const body = await up.get(next);
+    const url = up.resolve(next);
+    if (asked.has(url.href))
+      throw new SyncError(
+        `the upstream's next_url leads back to GET ${shownUrl(url)}, asked for already in this pull (after ${asked.size} pages): stopped there instead of going round again`,
+      );
+    asked.add(url.href);
+    const body = await up.get(url);
     const records = importer.recordsOf(body) ?? [];
     next = str(field(body, 'next_url'));
     yield { records };

@@ -1,8 +1,11 @@
 // The upstream of `cli sync` (ingest/sync.ts): GETs of JSON on the origin of `--from` only, retried
 // with exponential backoff and jitter on network failures and 5xx, waiting out a 429's
-// Retry-After, each bounded in time, so a dead or hung upstream ends a sync instead of parking it.
+// Retry-After, each bounded in time, so a dead or hung upstream ends a sync instead of parking it,
+// and in size, so a huge answer ends it instead of the process's memory.
+import { SYNC_MAX_BODY_BYTES } from '../config.js';
 import { fetchFailure } from './fetch-failure.js';
 import { parseJsonExact } from './json.js';
+import { grouped } from './progress.js';
 
 export interface UpstreamOptions {
   /** Base URL of the upstream, e.g. https://vendor.example.com */
@@ -20,6 +23,11 @@ export interface UpstreamOptions {
    * the connection and says nothing, and as long again for each retry.
    */
   requestTimeoutMs?: number;
+  /**
+   * Bytes of one answer read at most (SYNC_MAX_BODY_BYTES, default 64 MiB): past it the answer is
+   * refused as it arrives, and not asked for again, since the same request brings the same answer.
+   */
+  maxBodyBytes?: number;
 }
 
 export class SyncError extends Error {
@@ -44,6 +52,37 @@ function retryAfterMs(header: string | null): number | undefined {
 }
 
 const MAX_REDIRECTS = 5;
+/** Of an error's answer only its start is shown (200 characters): the rest is not read. */
+const ERROR_BODY_BYTES = 4096;
+
+/** The path and query of `url` as a log line shows them: never the key. */
+export const shownUrl = (url: URL) => url.pathname + url.search.replace(/apikey=[^&]*/, 'apikey=…');
+
+/**
+ * The first `max` bytes of an answer's body, read as they arrive; `whole` false when there was
+ * more, which is then not read (the connection is closed). The bytes counted are the decoded
+ * ones, so a compressed answer is held to the limit once inflated too.
+ */
+async function readUpTo(res: Response, max: number): Promise<{ bytes: Uint8Array; whole: boolean }> {
+  if (!res.body) return { bytes: new Uint8Array(0), whole: true };
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { bytes: Buffer.concat(parts, size), whole: true };
+    if (size + value.byteLength > max) {
+      parts.push(value.subarray(0, max - size));
+      await reader.cancel();
+      return { bytes: Buffer.concat(parts, max), whole: false };
+    }
+    parts.push(value);
+    size += value.byteLength;
+  }
+}
+
+/** As `res.text()` decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced. */
+const utf8 = new TextDecoder();
 
 export class Upstream {
   requests = 0;
@@ -62,6 +101,11 @@ export class Upstream {
     );
     for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v));
     return url;
+  }
+
+  /** A next_url as `get` would request it (with the key), refused when it leaves the origin of `--from`. */
+  resolve(link: URL | string): URL {
+    return this.target(link, this.base);
   }
 
   /**
@@ -90,11 +134,12 @@ export class Upstream {
     const attempts = this.options.attempts ?? 6;
     const backoff = this.options.backoffMs ?? 250;
     const timeoutMs = this.options.requestTimeoutMs ?? 30_000;
+    const maxBytes = this.options.maxBodyBytes ?? SYNC_MAX_BODY_BYTES;
     let redirects = 0;
     let said: string | undefined;
     for (let attempt = 1; ; attempt++) {
       this.requests++;
-      const shown = url.pathname + url.search.replace(/apikey=[^&]*/, 'apikey=…');
+      const shown = shownUrl(url);
       let wait: number;
       let problem: string;
       let unreachable: string | undefined;
@@ -114,8 +159,18 @@ export class Upstream {
           attempt--;
           continue;
         }
-        const text = await res.text();
-        if (res.ok) return parseJsonExact(text);
+        if (res.ok) {
+          const declared = Number(res.headers.get('content-length') ?? 0);
+          const body = declared > maxBytes ? undefined : await readUpTo(res, maxBytes);
+          if (!body?.whole) {
+            if (!body) await res.body?.cancel();
+            throw new SyncError(
+              `the answer to GET ${shown} is larger than ${grouped(maxBytes)} bytes (SYNC_MAX_BODY_BYTES): read no further and not asked for again`,
+            );
+          }
+          return parseJsonExact(utf8.decode(body.bytes));
+        }
+        const text = utf8.decode((await readUpTo(res, ERROR_BODY_BYTES)).bytes);
         problem = `${res.status} from GET ${shown}: ${text.slice(0, 200)}`;
         if (res.status === 429) {
           wait = retryAfterMs(res.headers.get('retry-after')) ?? backoff * 2 ** (attempt - 1);

@@ -82,6 +82,20 @@ describe('configuration', () => {
     expect(() => format({ LOG_FORMAT: 'text' }, true)).toThrow('LOG_FORMAT must be one of json, pretty; got "text"');
   });
 
+  it('data in: sync reads 64 MiB of an answer and import 16 MiB of a line by default; at most 256 MiB, a positive integer', () => {
+    expect(loadConfig({}).ingest).toEqual({ syncMaxBodyBytes: 67_108_864, importMaxLineBytes: 16_777_216 });
+    expect(loadConfig({ SYNC_MAX_BODY_BYTES: '1024', IMPORT_MAX_LINE_BYTES: '2048' }).ingest).toEqual({
+      syncMaxBodyBytes: 1024,
+      importMaxLineBytes: 2048,
+    });
+    for (const name of ['SYNC_MAX_BODY_BYTES', 'IMPORT_MAX_LINE_BYTES']) {
+      expect(() => loadConfig({ [name]: '0' })).toThrow(`${name} must be a positive integer; got "0"`);
+      expect(() => loadConfig({ [name]: '268435457' })).toThrow(
+        `${name} must be at most 268435456 (256 MiB: what is read is held as one string); got 268435457`,
+      );
+    }
+  });
+
   it('live subscriptions: 20 per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
     expect(loadConfig({}).subscriptions).toEqual({ perCaller: 20, perInstance: 1000, bufferBytes: 65_536 });
     expect(
