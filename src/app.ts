@@ -9,9 +9,9 @@ import type { SessionDeps } from './auth/session-cookies.js';
 import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
-import { isDatabaseUnavailable } from './db/unavailable.js';
+import { knownError } from './db/unavailable.js';
 import { databaseAnswers } from './db/health.js';
-import { AppError, databaseUnavailable, errorBody } from './errors.js';
+import { AppError, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
 import { graphiqlAssets } from './graphql/graphiql.js';
@@ -348,16 +348,12 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
       }
     } catch (err) {
       const appErr =
-        err instanceof AppError
-          ? err
-          : // Yoga stops executing when the request's signal aborts and throws its reason; anything
-            // else thrown stays INTERNAL, even from a request whose client has gone
-            request.signal.aborted &&
-              (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
-            ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
-            : isDatabaseUnavailable(err)
-              ? databaseUnavailable()
-              : new AppError('INTERNAL', 'internal error');
+        knownError(err) ??
+        // Yoga stops executing when the request's signal aborts and throws its reason; anything
+        // else thrown stays INTERNAL, even from a request whose client has gone
+        (request.signal.aborted && (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
+          ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
+          : new AppError('INTERNAL', 'internal error'));
       observability.failed(ctx, err, appErr); // its log line carries the stack of an INTERNAL one
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }
