@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { Redis } from 'ioredis';
 import { authenticate, CallerCache } from './auth/caller.js';
+import { migrateAgain } from './bootstrap.js';
 import { createCors } from './auth/cors.js';
 import { checkSite } from './auth/csrf.js';
 import { createRateLimits, type RateLimits } from './auth/rate-limit.js';
@@ -9,8 +10,8 @@ import type { SessionDeps } from './auth/session-cookies.js';
 import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
-import { isDatabaseUnavailable } from './db/unavailable.js';
-import { databaseAnswers } from './db/health.js';
+import { knownError } from './db/unavailable.js';
+import { DatabaseReadiness, type Readiness } from './db/readiness.js';
 import { AppError, databaseUnavailable, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
@@ -32,6 +33,7 @@ import { openApiDocument } from './rest/openapi.js';
 import { json } from './rest/route.js';
 import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
+import { forgetSearchEngine } from './services/security-index.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { InFlightBudget } from './runtime/in-flight.js';
 import { registerProcessErrorMetrics } from './runtime/process-guard.js';
@@ -91,6 +93,17 @@ export function createApp({
   db.registerMetrics(metrics);
   ocr.registerMetrics(metrics);
   const callers = new CallerCache(config.auth.callerCacheMs);
+  const dbLogger = logger.child({ component: 'database' });
+  const readiness = new DatabaseReadiness({
+    db,
+    logger: dbLogger,
+    // a database found without its schema gets what a start gives it (docs/operations.md "Readiness and recovery")
+    migrate: (timeoutMs) => migrateAgain(config, db, (line) => dbLogger.info(line), timeoutMs),
+    restored: () => {
+      callers.clear();
+      forgetSearchEngine(db);
+    },
+  });
   const live = new LiveHub({
     config: config.subscriptions,
     callerCacheMs: config.auth.callerCacheMs,
@@ -133,7 +146,7 @@ export function createApp({
     observability,
     cors: createCors(config.auth.corsOrigins),
     probes: probes({
-      db,
+      readiness,
       draining,
       metrics: (request) => metrics.serve(request),
       openApi: openApiDocument(routes, config.version),
@@ -148,6 +161,7 @@ export function createApp({
       bodies,
       matched: (ctx, template) => observability.route(ctx, template),
     }),
+    databaseFailed: () => readiness.suspect(),
   };
   const handle = fetchHandler(parts);
   // the same steps for what http/direct.ts serves, Yoga without its adapter (docs/architecture.md)
@@ -276,14 +290,21 @@ function identifier({
 
 type Handler = (request: Request) => Promise<Response> | Response;
 
+/** Why /readyz says the database is not ready; the log line of db/readiness.ts says more. */
+const NOT_READY: Record<Exclude<Readiness, { ready: true }>['reason'], string> = {
+  unavailable: 'the database does not answer',
+  migrating: "the database lacks this version's schema: migrating it",
+  unmigrated: "the database lacks this version's schema, and migrating it failed: see the server's log",
+};
+
 /** The health probes, the metrics and the OpenAPI document: GET or HEAD, no credentials, no rate limit. */
 function probes({
-  db,
+  readiness,
   draining,
   metrics,
   openApi,
 }: {
-  db: Db;
+  readiness: DatabaseReadiness;
   draining: () => boolean;
   metrics: Handler;
   openApi: unknown;
@@ -295,9 +316,14 @@ function probes({
       async () => {
         if (draining())
           return json({ status: 'draining', message: 'shutting down: finishing the requests in flight' }, 503);
-        return (await databaseAnswers(db))
-          ? json({ status: 'ready' })
-          : json({ status: 'unavailable', message: 'the database does not answer' }, 503);
+        const database = await readiness.current();
+        if (database.ready) return json({ status: 'ready' });
+        const { headers } = databaseUnavailable();
+        return json(
+          { status: 'unavailable', reason: database.reason, message: NOT_READY[database.reason] },
+          503,
+          headers,
+        );
       },
     ],
     ['/metrics', metrics],
@@ -314,6 +340,8 @@ interface HandlerParts {
   /** GraphiQL's script, styles and workers (graphql/graphiql.ts); undefined for what is not one of them. */
   graphiqlAssets(request: Request, url: URL): Promise<Response | undefined>;
   rest(ctx: Context, url: URL): Promise<Response>;
+  /** A request was answered DATABASE_UNAVAILABLE: check the database now, where nothing may poll /readyz. */
+  databaseFailed(): void;
 }
 
 /**
@@ -321,7 +349,16 @@ interface HandlerParts {
  * Whatever is thrown becomes the REST error body with the request id: an AppError as it is, the
  * database out of reach as 503, anything else as INTERNAL (logged with its stack, never sent).
  */
-function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiqlAssets, rest }: HandlerParts) {
+function fetchHandler({
+  contextOf,
+  observability,
+  cors,
+  probes,
+  graphql,
+  graphiqlAssets,
+  rest,
+  databaseFailed,
+}: HandlerParts) {
   return async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
     const url = new URL(request.url);
@@ -348,22 +385,18 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
       }
     } catch (err) {
       const appErr =
-        err instanceof AppError
-          ? err
-          : // Yoga stops executing when the request's signal aborts and throws its reason; anything
-            // else thrown stays INTERNAL, even from a request whose client has gone
-            request.signal.aborted &&
-              (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
-            ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
-            : isDatabaseUnavailable(err)
-              ? databaseUnavailable()
-              : new AppError('INTERNAL', 'internal error');
+        knownError(err) ??
+        // Yoga stops executing when the request's signal aborts and throws its reason; anything
+        // else thrown stays INTERNAL, even from a request whose client has gone
+        (request.signal.aborted && (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')
+          ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
+          : new AppError('INTERNAL', 'internal error'));
       observability.failed(ctx, err, appErr); // its log line carries the stack of an INTERNAL one
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }
     response.headers.set('x-request-id', requestId);
     cors.decorate(request, response);
-    observability.finish(ctx, response);
+    if (observability.finish(ctx, response).includes('DATABASE_UNAVAILABLE')) databaseFailed();
     return response;
   };
 }

@@ -13,41 +13,61 @@ export type Log = (msg: string) => void;
 
 /**
  * Opens the configured database ready for use: starts the embedded cluster when DATABASE_URL is
- * unset (db/embedded.ts; closing the Db releases it), applies pending migrations, and outside production
- * fills an empty database with the sample data (SAMPLE_DATA=auto) and makes sure the demo accounts
- * exist. In production it disables any demo account and key a development start left behind.
- * Safe to call on every start: a seeded database is not seeded again, a seed that was interrupted
- * is started over, and demo accounts are disabled once.
+ * unset (db/embedded.ts; closing the Db releases it), applies pending migrations, then what
+ * `prepareDatabase` does. Safe to call on every start: a seeded database is not seeded again, a
+ * seed that was interrupted is started over, and demo accounts are disabled once.
  */
 export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
   const db = await openMigrated(config, log);
   try {
-    if (config.nodeEnv !== 'production') {
-      if (config.sampleData === 'auto') {
-        const state = await sampleDataState(db);
-        if (state.state === 'empty' || state.state === 'partial') {
-          if (state.state === 'partial') log('an earlier sample-data seed did not finish; seeding again');
-          const options = state.state === 'partial' ? state.options : DEFAULT_SAMPLE;
-          const report = await seedSampleData(db, options, seedProgress(logLines(log)));
-          log(
-            `sample data: ${Object.entries(report.counts)
-              .map(([k, v]) => `${v} ${k}`)
-              .join(', ')} in ${report.ms} ms`,
-          );
-        }
-      }
-      await ensureDemoAccounts(db);
-    } else {
-      const { users, keys } = await disableDemoAccounts(db);
-      if (users || keys)
-        log(
-          `production: disabled ${users} demo user(s) and revoked ${keys} demo API key(s) left by a development start (their published passwords and keys no longer work)`,
-        );
-    }
+    await prepareDatabase(config, db, log);
     return db;
   } catch (e) {
     await db.close();
     throw e;
+  }
+}
+
+/**
+ * A running instance's database found without this version's schema (re-created empty, restored
+ * from an older backup): what a start does to it, on the Db already open. The migrations (which
+ * create a database that is gone, when DATABASE_CREATE allows, as a start would) are stopped after
+ * `timeoutMs`; db/readiness.ts runs one at a time.
+ */
+export async function migrateAgain(config: Readonly<Config>, db: Db, log: Log, timeoutMs: number): Promise<void> {
+  const { applied, created } = await migrate(db.database, { timeoutMs });
+  if (created) log(created);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  await prepareDatabase(config, db, log);
+}
+
+/**
+ * What a start does to a migrated database: outside production, fills an empty database with the
+ * sample data (SAMPLE_DATA=auto) and makes sure the demo accounts exist; in production, disables
+ * any demo account and key a development start left behind.
+ */
+async function prepareDatabase(config: Readonly<Config>, db: Db, log: Log): Promise<void> {
+  if (config.nodeEnv !== 'production') {
+    if (config.sampleData === 'auto') {
+      const state = await sampleDataState(db);
+      if (state.state === 'empty' || state.state === 'partial') {
+        if (state.state === 'partial') log('an earlier sample-data seed did not finish; seeding again');
+        const options = state.state === 'partial' ? state.options : DEFAULT_SAMPLE;
+        const report = await seedSampleData(db, options, seedProgress(logLines(log)));
+        log(
+          `sample data: ${Object.entries(report.counts)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')} in ${report.ms} ms`,
+        );
+      }
+    }
+    await ensureDemoAccounts(db);
+  } else {
+    const { users, keys } = await disableDemoAccounts(db);
+    if (users || keys)
+      log(
+        `production: disabled ${users} demo user(s) and revoked ${keys} demo API key(s) left by a development start (their published passwords and keys no longer work)`,
+      );
   }
 }
 

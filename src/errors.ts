@@ -20,7 +20,8 @@ export const ERRORS = {
   // no fault of the server's (a 500 at error level would page someone for a closed browser tab)
   CLIENT_CLOSED_REQUEST: { status: 499, graphql: 'CLIENT_CLOSED_REQUEST' },
   SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
-  // the database cannot be reached (down, restarting, out of connections, locked past its timeout): retry later
+  // the database cannot be used (down, restarting, out of connections, locked past its timeout, refusing
+  // us, dropped, without its tables until db/readiness.ts migrates it): retry later
   DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },
   // start-up only, never a request's: the PostgreSQL database DATABASE_URL names does not exist
   // and was not created (db/pg-create.ts); the message names the createdb command to run

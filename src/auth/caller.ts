@@ -82,6 +82,12 @@ export class CallerCache {
   forgetSession(sessionId: string): void {
     this.#entries.delete(sessionCacheKey(sessionId));
   }
+
+  /** Forgets every caller: the database they were read from is gone (db/readiness.ts). */
+  clear(): void {
+    this.#entries.clear();
+    this.#known.clear();
+  }
 }
 
 const sessionCacheKey = (sessionId: string) => `session:${sessionId}`;

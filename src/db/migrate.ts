@@ -38,6 +38,14 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
+/** SQLSTATE query_canceled: what statement_timeout ends a statement with. */
+const QUERY_CANCELED = '57014';
+/** The SQLSTATE of a failed statement, or of the one a MigrationError wraps. */
+function sqlstateOf(e: unknown): unknown {
+  const err = e as { code?: unknown; cause?: { code?: unknown } };
+  return err.code ?? err.cause?.code;
+}
+
 const HISTORY_PG = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum"              VARCHAR(64) NOT NULL,
@@ -62,13 +70,22 @@ function checkHistory(applied: Map<string, string>, migrations: Migration[]): vo
 
 /**
  * `applied`: the migrations it applied. `created`: the line to log when it created the database
- * because the server had none of that name (db/pg-create.ts).
+ * because the server had none of that name (db/pg-create.ts). With `timeoutMs` (a running
+ * instance's, db/readiness.ts; a start waits as long as its migrations take) the run is stopped
+ * after that long, its transaction rolled back, and each statement bounded as long on the server.
  */
-export async function migrate(database: DatabaseConfig): Promise<{ applied: string[]; created?: string }> {
+export async function migrate(
+  database: DatabaseConfig,
+  { timeoutMs }: { timeoutMs?: number } = {},
+): Promise<{ applied: string[]; created?: string }> {
   const migrations = readMigrations();
   const { default: pg } = await import('pg');
   const connect = async () => {
-    const c = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 5_000 });
+    const c = new pg.Client({
+      connectionString: database.url,
+      connectionTimeoutMillis: 5_000,
+      ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
+    });
     await c.connect();
     return c;
   };
@@ -79,6 +96,13 @@ export async function migrate(database: DatabaseConfig): Promise<{ applied: stri
     return connect();
   });
   const applied: string[] = [];
+  let timedOut = false;
+  const timer = timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        void client.end().catch(() => {}); // the statement in flight fails; the server rolls back
+      }, timeoutMs)
+    : undefined;
   try {
     const schema = `"${database.schema}"`;
     await client.query('BEGIN');
@@ -99,7 +123,7 @@ export async function migrate(database: DatabaseConfig): Promise<{ applied: stri
         try {
           await client.query(m.sql);
         } catch (e) {
-          throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`);
+          throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`, { cause: e });
         }
         await client.query(
           'INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, now(), $3, now(), 1)',
@@ -110,10 +134,13 @@ export async function migrate(database: DatabaseConfig): Promise<{ applied: stri
       await client.query('COMMIT');
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {});
+      if (timedOut || sqlstateOf(e) === QUERY_CANCELED)
+        throw new MigrationError(`migrating took longer than ${timeoutMs} ms: stopped, and none of it kept`);
       throw e;
     }
   } finally {
-    await client.end();
+    clearTimeout(timer);
+    await client.end().catch(() => {});
   }
   return { applied, ...(created && { created }) };
 }

@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '../errors.js';
+import { knownError } from '../db/unavailable.js';
+import { AppError, toGraphQLError, type ErrorCode } from '../errors.js';
 
 /**
  * Internal errors are masked ("Unexpected error."); an AppError thrown by a resolver or service is
@@ -10,10 +10,7 @@ import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '.
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const thrown = error instanceof GraphQLError ? error.originalError : error;
   // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE
-  const original =
-    !(thrown instanceof AppError) && thrown !== undefined && isDatabaseUnavailable(thrown)
-      ? databaseUnavailable()
-      : thrown;
+  const original = knownError(thrown) ?? thrown;
   const gql = error instanceof GraphQLError ? error : undefined;
   const at = { ...(gql?.nodes ? { nodes: gql.nodes } : {}), ...(gql?.path ? { path: gql.path } : {}) };
   // an error that asks the client to come back later (rate limited, database unreachable, OCR or

@@ -2,8 +2,8 @@
 // the request, then Yoga answers (JSON, or an SSE stream for a subscription).
 import type { GraphQLConfig } from '../config.js';
 import type { Context } from '../context.js';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { AppError, databaseUnavailable, toGraphQLError } from '../errors.js';
+import { knownError } from '../db/unavailable.js';
+import { type AppError, toGraphQLError } from '../errors.js';
 import { excuseStaleCookie } from '../auth/stale-cookie.js';
 import { checkNotCrossSite } from '../auth/csrf.js';
 import { boundedRequest, holdLargeBody } from '../http/body.js';
@@ -53,7 +53,7 @@ export function graphqlOverHttp({
       releaseBody = await holdLargeBody(ctx.request, bodies);
       request = await boundedRequest(ctx.request, graphqlBodyLimit(config, ctx.caller), yoga.fetchAPI.Request);
     } catch (thrown) {
-      const e = thrown instanceof AppError ? thrown : isDatabaseUnavailable(thrown) ? databaseUnavailable() : undefined;
+      const e = knownError(thrown);
       releaseBody?.();
       if (!e) throw thrown;
       failed(ctx, thrown, e);

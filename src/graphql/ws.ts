@@ -7,6 +7,7 @@ import { CloseCode, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../context.js';
+import { knownError } from '../db/unavailable.js';
 import { AppError, toGraphQLError } from '../errors.js';
 import type { NodeServerContext } from '../http/node.js';
 import { inputDepthError } from './input.js';
@@ -25,6 +26,8 @@ const CLOSE_CODES: Partial<Record<AppError['code'], number>> = {
   FORBIDDEN: CloseCode.Forbidden, // 4403
   BAD_REQUEST: CloseCode.BadRequest, // 4400
   RATE_LIMITED: 4429,
+  // RFC 6455's "Try Again Later": the client may connect again once the database is back
+  DATABASE_UNAVAILABLE: 1013,
 };
 
 type Params = Readonly<Record<string, unknown>> | undefined;
@@ -135,8 +138,9 @@ export function attachWebSocket(
             );
           requests.set(socket, request);
           return true;
-        } catch (e) {
-          if (!(e instanceof AppError)) throw e;
+        } catch (thrown) {
+          const e = knownError(thrown);
+          if (!e) throw thrown;
           socket.close(CLOSE_CODES[e.code] ?? CloseCode.InternalServerError, reasonOf(e));
           return false;
         }
@@ -159,9 +163,10 @@ export function attachWebSocket(
         let operation: Context;
         try {
           operation = await context(requests.get(ctx.extra.socket)!, { req: ctx.extra.request });
-        } catch (e) {
-          if (e instanceof AppError) return [toGraphQLError(e)];
-          throw e;
+        } catch (thrown) {
+          const e = knownError(thrown);
+          if (e) return [toGraphQLError(e)];
+          throw thrown;
         }
         return executionArgs(yoga, operation, payload, ctx.extra.socket, id);
       },

@@ -136,9 +136,10 @@ export class RequestLog {
     if (answered.code === 'INTERNAL' || answered.code === 'DATABASE_UNAVAILABLE') rec.cause = thrown;
   }
 
-  finish(req: LoggedRequest, response: Response): void {
+  /** Logs and counts the request; its error codes, for what else follows them (app.ts). */
+  finish(req: LoggedRequest, response: Response): readonly string[] {
     const rec = this.#record(req);
-    if (!rec) return;
+    if (!rec) return [];
     this.#records.delete(req);
     const status = response.status;
     const durationMs = Math.round((performance.now() - rec.started) * 10) / 10;
@@ -155,6 +156,7 @@ export class RequestLog {
     const caller = req.caller ? callerId(req.caller) : undefined;
     this.#endSpan(req, rec, status, caller);
     this.#writeLine(req, rec, status, durationMs, caller);
+    return rec.codes;
   }
 
   #record(req: LoggedRequest | undefined): RequestRecord | undefined {

@@ -111,6 +111,15 @@ function stateOf(db: Db): EngineState {
   return state;
 }
 
+/**
+ * Drops the engine read from `db`'s master: the database was replaced under it (db/readiness.ts), and a
+ * new master may have the old one's epoch and a version below it, which `current` would take for older.
+ */
+export function forgetSearchEngine(db: Db): void {
+  const state = states.get(db.prisma);
+  if (state) states.set(db.prisma, { capacity: state.capacity });
+}
+
 /** Holds at most `capacity` securities of `db` in the engine from now on (tests use a small master); drops the engine read so far. */
 export function setSearchCapacity(db: Db, capacity: number): void {
   states.set(db.prisma, { capacity });

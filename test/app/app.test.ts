@@ -36,7 +36,12 @@ describe.each(testDatabases())('HTTP shell on $name', (tdb) => {
       const down = { ...db, prisma: { $queryRawUnsafe: broken } } as unknown as Db;
       const res = await createApp({ config, db: down }).fetch('http://test/readyz');
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'unavailable', message: 'the database does not answer' });
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toEqual({
+        status: 'unavailable',
+        reason: 'unavailable',
+        message: 'the database does not answer',
+      });
     }
   });
 

@@ -53,7 +53,7 @@ describe('which failures mean "the database is unavailable"', () => {
       isDatabaseUnavailable(adapterError({ kind: 'UniqueConstraintViolation', constraint: { fields: ['id'] } })),
     ).toBe(false);
     expect(
-      isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '42P01', message: 'relation "x" does not exist' })),
+      isDatabaseUnavailable(adapterError({ kind: 'postgres', code: '42601', message: 'syntax error at or near "x"' })),
     ).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'P2002' }))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('cannot read properties of undefined'))).toBe(false);
