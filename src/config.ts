@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corsOrigins, parsePort, parsePublicUrl } from './domain/env-addresses.js';
 import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, type Env } from './domain/env-values.js';
-import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
+import { checkSecret, SECRET_RULE } from './domain/secret-entropy.js';
 import { RESOURCES, type CacheableType } from './resources/index.js';
 
 /** The project root (where package.json, prisma/ and data/ live). */
@@ -182,19 +182,6 @@ export function checkServingConfig(config: Pick<Config, 'nodeEnv' | 'publicUrl'>
   if (config.nodeEnv === 'production' && config.publicUrl === undefined) {
     throw new ConfigError(
       'PUBLIC_URL is required in production: the address clients reach this service at (e.g. https://api.example.com), from which next_url links are built',
-    );
-  }
-}
-
-function checkSecret(secret: string): void {
-  if (secret.length < 32)
-    throw new ConfigError(
-      `JWT_SECRET must be at least 32 characters; got ${secret.length} (generate one with: openssl rand -base64 32)`,
-    );
-  const bits = Math.floor(estimatedSecretBits(secret));
-  if (bits < 128) {
-    throw new ConfigError(
-      `JWT_SECRET must be random (${SECRET_RULE}); this one carries about ${bits} bits: repeated characters, words or patterns add little. Generate one with: openssl rand -base64 32`,
     );
   }
 }
