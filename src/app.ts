@@ -21,6 +21,7 @@ import { useRequestLog } from './graphql/logging.js';
 import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
+import type { BodyReading } from './http/body.js';
 import { clientIp, type NodeServerContext } from './http/node.js';
 import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
@@ -33,6 +34,7 @@ import { json } from './rest/route.js';
 import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
+import { BodyBudget } from './runtime/bodies.js';
 import { InFlightBudget } from './runtime/in-flight.js';
 import { registerProcessErrorMetrics } from './runtime/process-guard.js';
 import { schema as publicSchema, subgraphSchema } from './schema/index.js';
@@ -55,7 +57,7 @@ export interface AppDeps {
   draining?: () => boolean;
   /** The work this instance runs at once (COST_IN_FLIGHT units by default); tests pass their own. */
   budget?: InFlightBudget;
-  /** The bytes of large bodies this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
+  /** The bytes of request bodies this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
   bodies?: InFlightBudget;
 }
 
@@ -73,11 +75,7 @@ export function createApp({
   tracing,
   draining = () => false,
   budget = new InFlightBudget(config.graphql.costInFlight, config.graphql.costWaitMs),
-  bodies = new InFlightBudget(
-    config.graphql.bodyBytesInFlight,
-    config.graphql.costWaitMs,
-    'large request bodies in flight',
-  ),
+  bodies = new InFlightBudget(config.graphql.bodyBytesInFlight, config.graphql.costWaitMs, 'request bodies in flight'),
 }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
@@ -121,11 +119,13 @@ export function createApp({
     fallbacks,
   });
   const identify = identifier({ db, jwtSecret, callers, limits, corsOrigins: config.auth.corsOrigins });
+  const bodyBudget = new BodyBudget(bodies, config.connections.anonymousBytesPerAddress);
+  const bodyReading: BodyReading = { budget: bodyBudget, pace: config.connections };
   const graphqlDeps = {
     yoga,
     config: config.graphql,
     identify,
-    bodies,
+    bodies: bodyReading,
     failed: (ctx: Context, thrown: unknown, e: AppError) => observability.failed(ctx, thrown, e),
   };
   const parts: HandlerParts = {
@@ -145,7 +145,7 @@ export function createApp({
       routes,
       identify,
       anonymous: (ip) => limits.anonymous(ip),
-      bodies,
+      bodies: bodyReading,
       matched: (ctx, template) => observability.route(ctx, template),
     }),
   };

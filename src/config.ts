@@ -36,6 +36,16 @@ export interface Config {
   observability: ObservabilityConfig;
   lifecycle: LifecycleConfig;
   subscriptions: SubscriptionConfig;
+  connections: ConnectionConfig;
+}
+
+/** What a client may hold while it sends (docs/security.md, "Bodies in flight"): http/pace.ts, runtime/bodies.ts. */
+export interface ConnectionConfig {
+  /** After `graceMs`, a body must arrive at this average pace: else 408 BODY_TOO_SLOW. */
+  minBytesPerSecond: number;
+  graceMs: number;
+  /** Bytes of bodies the callers of one address without a credential hold at once; past it 429. */
+  anonymousBytesPerAddress: number;
 }
 
 /** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
@@ -158,6 +168,9 @@ export interface AuthConfig {
 /** The largest body any request may send: an OCR frame (10 MiB) and the JSON around it. */
 export const LARGEST_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
+/** What callers without a credential hold of BODY_BYTES_IN_FLIGHT together: a quarter, so the rest is theirs who showed who they are. */
+export const anonymousBodyShare = (bodyBytesInFlight: number): number => Math.floor(bodyBytesInFlight / 4);
+
 /** RESPONSE_CACHE_TTLS: per-type overrides of RESPONSE_CACHE_TTL_SECONDS, like `Logo=3600,Security=300`. */
 function cacheTtls(env: Env): Readonly<Record<CacheableType, number>> {
   const base = nonNegativeInt(env, 'RESPONSE_CACHE_TTL_SECONDS', 60);
@@ -263,6 +276,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = Boolean(process
     observability: observabilityConfig(env, nodeEnv, stdoutIsTTY),
     lifecycle: lifecycleConfig(env),
     subscriptions: subscriptionConfig(env),
+    connections: connectionConfig(env),
   };
   checkTogether(config);
   return Object.freeze(config);
@@ -344,6 +358,15 @@ function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
   });
 }
 
+// 32 KiB/s is a 256 kbit/s uplink: the largest body at that pace takes Node's 5-minute requestTimeout and a little more
+function connectionConfig(env: Env): Readonly<ConnectionConfig> {
+  return Object.freeze({
+    minBytesPerSecond: positiveInt(env, 'BODY_MIN_BYTES_PER_SECOND', 32 * 1024),
+    graceMs: positiveInt(env, 'BODY_GRACE_MS', 10_000),
+    anonymousBytesPerAddress: positiveInt(env, 'ANONYMOUS_BODY_BYTES_PER_ADDRESS', 1024 * 1024),
+  });
+}
+
 /** The rules that tie one setting to another, or to the environment as a whole. */
 function checkTogether(config: Config): void {
   if (config.auth.jwtSecret !== undefined) checkSecret(config.auth.jwtSecret);
@@ -355,6 +378,12 @@ function checkTogether(config: Config): void {
   if (config.graphql.bodyBytesInFlight < LARGEST_BODY_BYTES) {
     throw new ConfigError(
       `BODY_BYTES_IN_FLIGHT (${config.graphql.bodyBytesInFlight}) must be at least ${LARGEST_BODY_BYTES}: the largest body (an OCR frame in its JSON) must fit`,
+    );
+  }
+  const anonymousShare = anonymousBodyShare(config.graphql.bodyBytesInFlight);
+  if (config.connections.anonymousBytesPerAddress > anonymousShare) {
+    throw new ConfigError(
+      `ANONYMOUS_BODY_BYTES_PER_ADDRESS (${config.connections.anonymousBytesPerAddress}) must be at most a quarter of BODY_BYTES_IN_FLIGHT (${anonymousShare}), what callers without a credential hold together`,
     );
   }
   if (config.graphql.costInFlight < config.graphql.maxCost) {

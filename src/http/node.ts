@@ -1,3 +1,7 @@
+import type { ServerOptions } from 'node:http';
+import { LARGEST_BODY_BYTES } from '../config.js';
+import type { Pace } from './pace.js';
+
 /**
  * What the Node HTTP server hands the fetch handler beside each request (@whatwg-node/server):
  * the socket the request came on, and its response, to cut a connection whose client stopped
@@ -15,4 +19,22 @@ export function clientIp(request: Request, serverContext: NodeServerContext, tru
     if (forwarded) return forwarded;
   }
   return serverContext.req?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** How often Node looks for requests past their timeouts (its default, 30 s, would let each run up to 30 s over). */
+const TIMEOUT_CHECK_MS = 1_000;
+
+/**
+ * Node's own bounds on receiving a request, set on purpose from the pace (config.connections): the
+ * headers whole within the grace a body has (Node: 60 s), and the whole request within the grace
+ * and the largest body at the minimum pace (Node: 5 min), so that Node's cut (a bare 408, the
+ * connection closed) never comes before http/body.ts's coded one. They bound what readBody does not
+ * read: the headers, and a body declared within 64 KiB.
+ */
+export function serverOptions(pace: Pace): ServerOptions {
+  return {
+    headersTimeout: pace.graceMs,
+    requestTimeout: pace.graceMs + Math.ceil((LARGEST_BODY_BYTES / pace.minBytesPerSecond) * 1000),
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+  };
 }
