@@ -22,7 +22,7 @@ import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
 import type { BodyReading } from './http/body.js';
-import { clientIp, type NodeServerContext } from './http/node.js';
+import { clientIp, upgradeIp, type NodeServerContext } from './http/node.js';
 import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
@@ -57,7 +57,7 @@ export interface AppDeps {
   draining?: () => boolean;
   /** The work this instance runs at once (COST_IN_FLIGHT units by default); tests pass their own. */
   budget?: InFlightBudget;
-  /** The bytes of request bodies this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
+  /** The bytes of bodies and unfinished WebSocket messages this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
   bodies?: InFlightBudget;
 }
 
@@ -155,7 +155,11 @@ export function createApp({
     ...parts,
     graphql: graphqlOverHttp({ ...graphqlDeps, answer: withoutAdapter(yoga) }),
   });
-  return serverAdapter({ handle, handleDirect, socket: socketGateway(yoga, contextOf, identify), fallbacks });
+  const socket = socketGateway(yoga, contextOf, identify, {
+    limits: { connections: config.connections, bodies: bodyBudget },
+    address: (upgrade) => upgradeIp(upgrade, config.auth.trustProxy),
+  });
+  return serverAdapter({ handle, handleDirect, socket, fallbacks });
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -195,9 +199,15 @@ function contextFactory({
 }
 
 /** What graphql/ws.ts serves subscriptions over WebSocket with: Yoga, and a context made and identified as for HTTP. */
-function socketGateway(yoga: SocketGateway['yoga'], contextOf: ContextOf, identify: Identify): SocketGateway {
+function socketGateway(
+  yoga: SocketGateway['yoga'],
+  contextOf: ContextOf,
+  identify: Identify,
+  caps: Pick<SocketGateway, 'limits' | 'address'>,
+): SocketGateway {
   return {
     yoga,
+    ...caps,
     async context(request, serverContext) {
       const ctx = contextOf(request, serverContext, randomUUID());
       // a browser sends the cookie with a WebSocket any site opens, and no CORS check applies:

@@ -39,13 +39,16 @@ export interface Config {
   connections: ConnectionConfig;
 }
 
-/** What a client may hold while it sends (docs/security.md, "Bodies in flight"): http/pace.ts, runtime/bodies.ts. */
+/** What a client may hold while it sends (docs/security.md, "Bodies in flight"): http/pace.ts, runtime/bodies.ts, graphql/ws-limits.ts. */
 export interface ConnectionConfig {
-  /** After `graceMs`, a body must arrive at this average pace: else 408 BODY_TOO_SLOW. */
+  /** After `graceMs`, a body or WebSocket message must arrive at this average pace: else 408 BODY_TOO_SLOW (close 4408). */
   minBytesPerSecond: number;
   graceMs: number;
-  /** Bytes of bodies the callers of one address without a credential hold at once; past it 429. */
+  /** Bytes of bodies and unfinished messages the callers of one address without a credential hold at once; past it 429. */
   anonymousBytesPerAddress: number;
+  /** WebSocket connections of one user (all its keys and sessions), and of one address before authentication; past it close 4429. */
+  socketsPerCaller: number;
+  socketsPerAddress: number;
 }
 
 /** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
@@ -364,6 +367,8 @@ function connectionConfig(env: Env): Readonly<ConnectionConfig> {
     minBytesPerSecond: positiveInt(env, 'BODY_MIN_BYTES_PER_SECOND', 32 * 1024),
     graceMs: positiveInt(env, 'BODY_GRACE_MS', 10_000),
     anonymousBytesPerAddress: positiveInt(env, 'ANONYMOUS_BODY_BYTES_PER_ADDRESS', 1024 * 1024),
+    socketsPerCaller: positiveInt(env, 'WS_SOCKETS_PER_CALLER', 16),
+    socketsPerAddress: positiveInt(env, 'WS_SOCKETS_PER_ADDRESS', 16),
   });
 }
 

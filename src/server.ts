@@ -79,10 +79,7 @@ const server = createServer(
       })
     : app,
 );
-const webSocket = attachWebSocket(server, app, {
-  isProd: config.nodeEnv === 'production',
-  maxMessageBytes: config.graphql.maxBodyBytes,
-});
+const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production' });
 
 /** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */
 async function closeSubscriptions(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ServerOptions } from 'node:http';
+import type { IncomingMessage, ServerOptions } from 'node:http';
 import { LARGEST_BODY_BYTES } from '../config.js';
 import type { Pace } from './pace.js';
 
@@ -14,11 +14,21 @@ export type NodeServerContext = {
 
 /** The client address: behind a trusted proxy (TRUST_PROXY) the first X-Forwarded-For hop, else the socket's peer. */
 export function clientIp(request: Request, serverContext: NodeServerContext, trustProxy: boolean): string {
+  return addressOf(request.headers.get('x-forwarded-for'), serverContext.req?.socket?.remoteAddress, trustProxy);
+}
+
+/** The client address of a request Node parsed without the fetch adapter (a WebSocket upgrade), by clientIp's rule. */
+export function upgradeIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  return addressOf(typeof forwarded === 'string' ? forwarded : undefined, req.socket.remoteAddress, trustProxy);
+}
+
+function addressOf(forwardedFor: string | null | undefined, peer: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = forwardedFor?.split(',')[0]?.trim();
     if (forwarded) return forwarded;
   }
-  return serverContext.req?.socket?.remoteAddress ?? 'unknown';
+  return peer ?? 'unknown';
 }
 
 /** How often Node looks for requests past their timeouts (its default, 30 s, would let each run up to 30 s over). */

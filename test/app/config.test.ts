@@ -117,11 +117,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ COST_WAIT_MS: 'soon' })).toThrow('COST_WAIT_MS must be a positive integer; got "soon"');
   });
 
-  it('bodies: 32 KiB/s after 10 s, 1 MiB per address without a credential (at most a quarter of the bodies in flight)', () => {
+  it('bodies and sockets: 32 KiB/s after 10 s, 1 MiB per address without a credential (at most a quarter of the bodies in flight), 16 sockets per user and per address', () => {
     expect(loadConfig({}).connections).toEqual({
       minBytesPerSecond: 32_768,
       graceMs: 10_000,
       anonymousBytesPerAddress: 1_048_576,
+      socketsPerCaller: 16,
+      socketsPerAddress: 16,
     });
     // Node's own timeouts follow: the headers within the grace, the largest body at the pace after it
     expect(serverOptions(loadConfig({}).connections)).toEqual({
@@ -132,7 +134,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ ANONYMOUS_BODY_BYTES_PER_ADDRESS: '16777216' })).toThrow(
       'ANONYMOUS_BODY_BYTES_PER_ADDRESS (16777216) must be at most a quarter of BODY_BYTES_IN_FLIGHT (8388608)',
     );
-    for (const name of ['BODY_MIN_BYTES_PER_SECOND', 'BODY_GRACE_MS'])
+    for (const name of [
+      'BODY_MIN_BYTES_PER_SECOND',
+      'BODY_GRACE_MS',
+      'WS_SOCKETS_PER_CALLER',
+      'WS_SOCKETS_PER_ADDRESS',
+    ])
       expect(() => loadConfig({ [name]: '0' })).toThrow(`${name} must be a positive integer; got "0"`);
   });
 
