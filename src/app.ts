@@ -11,7 +11,7 @@ import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
 import { knownError } from './db/unavailable.js';
-import { DatabaseReadiness, type Readiness } from './db/readiness.js';
+import { DatabaseReadiness, NOT_READY } from './db/readiness.js';
 import { AppError, databaseUnavailable, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
@@ -22,7 +22,8 @@ import { useRequestLog } from './graphql/logging.js';
 import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
-import { clientIp, type NodeServerContext } from './http/node.js';
+import type { BodyReading } from './http/body.js';
+import { clientIp, upgradeIp, type NodeServerContext } from './http/node.js';
 import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
@@ -35,6 +36,7 @@ import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
 import { forgetSearchEngine } from './services/security-index.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
+import { BodyBudget } from './runtime/bodies.js';
 import { InFlightBudget } from './runtime/in-flight.js';
 import { registerProcessErrorMetrics } from './runtime/process-guard.js';
 import { schema as publicSchema, subgraphSchema } from './schema/index.js';
@@ -57,7 +59,7 @@ export interface AppDeps {
   draining?: () => boolean;
   /** The work this instance runs at once (COST_IN_FLIGHT units by default); tests pass their own. */
   budget?: InFlightBudget;
-  /** The bytes of large bodies this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
+  /** The bytes of bodies and unfinished WebSocket messages this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
   bodies?: InFlightBudget;
 }
 
@@ -75,11 +77,7 @@ export function createApp({
   tracing,
   draining = () => false,
   budget = new InFlightBudget(config.graphql.costInFlight, config.graphql.costWaitMs),
-  bodies = new InFlightBudget(
-    config.graphql.bodyBytesInFlight,
-    config.graphql.costWaitMs,
-    'large request bodies in flight',
-  ),
+  bodies = new InFlightBudget(config.graphql.bodyBytesInFlight, config.graphql.costWaitMs, 'request bodies in flight'),
 }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
@@ -93,17 +91,7 @@ export function createApp({
   db.registerMetrics(metrics);
   ocr.registerMetrics(metrics);
   const callers = new CallerCache(config.auth.callerCacheMs);
-  const dbLogger = logger.child({ component: 'database' });
-  const readiness = new DatabaseReadiness({
-    db,
-    logger: dbLogger,
-    // a database found without its schema gets what a start gives it (docs/operations.md "Readiness and recovery")
-    migrate: (timeoutMs) => migrateAgain(config, db, (line) => dbLogger.info(line), timeoutMs),
-    restored: () => {
-      callers.clear();
-      forgetSearchEngine(db);
-    },
-  });
+  const readiness = databaseReadiness(config, db, logger, callers);
   const live = new LiveHub({
     config: config.subscriptions,
     callerCacheMs: config.auth.callerCacheMs,
@@ -134,11 +122,13 @@ export function createApp({
     fallbacks,
   });
   const identify = identifier({ db, jwtSecret, callers, limits, corsOrigins: config.auth.corsOrigins });
+  const bodyBudget = new BodyBudget(bodies, config.connections.anonymousBytesPerAddress);
+  const bodyReading: BodyReading = { budget: bodyBudget, pace: config.connections };
   const graphqlDeps = {
     yoga,
     config: config.graphql,
     identify,
-    bodies,
+    bodies: bodyReading,
     failed: (ctx: Context, thrown: unknown, e: AppError) => observability.failed(ctx, thrown, e),
   };
   const parts: HandlerParts = {
@@ -158,7 +148,7 @@ export function createApp({
       routes,
       identify,
       anonymous: (ip) => limits.anonymous(ip),
-      bodies,
+      bodies: bodyReading,
       matched: (ctx, template) => observability.route(ctx, template),
     }),
     databaseFailed: () => readiness.suspect(),
@@ -169,10 +159,30 @@ export function createApp({
     ...parts,
     graphql: graphqlOverHttp({ ...graphqlDeps, answer: withoutAdapter(yoga) }),
   });
-  return serverAdapter({ handle, handleDirect, socket: socketGateway(yoga, contextOf, identify), fallbacks });
+  const socket = socketGateway(yoga, contextOf, identify, {
+    limits: { connections: config.connections, bodies: bodyBudget },
+    address: (upgrade) => upgradeIp(upgrade, config.auth.trustProxy),
+  });
+  return serverAdapter({ handle, handleDirect, socket, fallbacks });
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** What /readyz asks, and what brings a database found without its schema back (docs/operations.md "Readiness and recovery"). */
+function databaseReadiness(config: Readonly<Config>, db: Db, logger: Logger, callers: CallerCache): DatabaseReadiness {
+  const dbLogger = logger.child({ component: 'database' });
+  return new DatabaseReadiness({
+    db,
+    logger: dbLogger,
+    // a database found without its schema gets what a start gives it
+    migrate: (timeoutMs) => migrateAgain(config, db, (line) => dbLogger.info(line), timeoutMs),
+    // what was read from the database before is not of this one
+    restored: () => {
+      callers.clear();
+      forgetSearchEngine(db);
+    },
+  });
+}
 
 type ContextOf = HandlerParts['contextOf'];
 
@@ -209,9 +219,15 @@ function contextFactory({
 }
 
 /** What graphql/ws.ts serves subscriptions over WebSocket with: Yoga, and a context made and identified as for HTTP. */
-function socketGateway(yoga: SocketGateway['yoga'], contextOf: ContextOf, identify: Identify): SocketGateway {
+function socketGateway(
+  yoga: SocketGateway['yoga'],
+  contextOf: ContextOf,
+  identify: Identify,
+  caps: Pick<SocketGateway, 'limits' | 'address'>,
+): SocketGateway {
   return {
     yoga,
+    ...caps,
     async context(request, serverContext) {
       const ctx = contextOf(request, serverContext, randomUUID());
       // a browser sends the cookie with a WebSocket any site opens, and no CORS check applies:
@@ -289,13 +305,6 @@ function identifier({
 }
 
 type Handler = (request: Request) => Promise<Response> | Response;
-
-/** Why /readyz says the database is not ready; the log line of db/readiness.ts says more. */
-const NOT_READY: Record<Exclude<Readiness, { ready: true }>['reason'], string> = {
-  unavailable: 'the database does not answer',
-  migrating: "the database lacks this version's schema: migrating it",
-  unmigrated: "the database lacks this version's schema, and migrating it failed: see the server's log",
-};
 
 /** The health probes, the metrics and the OpenAPI document: GET or HEAD, no credentials, no rate limit. */
 function probes({

@@ -3,8 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corsOrigins, parsePort, parsePublicUrl } from './domain/env-addresses.js';
-import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, stringBytes, type Env } from './domain/env-values.js';
-import { estimatedSecretBits, SECRET_RULE } from './domain/secret-entropy.js';
+import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, type Env } from './domain/env-values.js';
+import { connectionConfig, ingestConfig, type ConnectionConfig, type IngestConfig } from './domain/sending-limits.js';
+
+export type { ConnectionConfig, IngestConfig } from './domain/sending-limits.js';
+export { IMPORT_MAX_LINE_BYTES, SYNC_MAX_BODY_BYTES } from './domain/sending-limits.js';
+import { checkSecret, SECRET_RULE } from './domain/secret-entropy.js';
 import { RESOURCES, type CacheableType } from './resources/index.js';
 
 /** The project root (where package.json, prisma/ and data/ live). */
@@ -37,18 +41,8 @@ export interface Config {
   lifecycle: LifecycleConfig;
   subscriptions: SubscriptionConfig;
   ingest: IngestConfig;
+  connections: ConnectionConfig;
 }
-
-/** How much `cli sync` and `cli import` read at once, whatever their input sends (docs/data.md, "Limits of data in"). */
-export interface IngestConfig {
-  /** SYNC_MAX_BODY_BYTES: of one upstream answer; past it the answer is refused, read no further nor asked for again. */
-  syncMaxBodyBytes: number;
-  /** IMPORT_MAX_LINE_BYTES: of one JSON text parsed at once (an NDJSON line, an array element, a pretty-printed body). */
-  importMaxLineBytes: number;
-}
-/** The defaults, also what sync and importStream take when their caller passes none. */
-export const SYNC_MAX_BODY_BYTES = 64 * 1024 * 1024;
-export const IMPORT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
 export interface SubscriptionConfig {
@@ -170,6 +164,9 @@ export interface AuthConfig {
 /** The largest body any request may send: an OCR frame (10 MiB) and the JSON around it. */
 export const LARGEST_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
+/** What callers without a credential hold of BODY_BYTES_IN_FLIGHT together: a quarter, so the rest is theirs who showed who they are. */
+export const anonymousBodyShare = (bodyBytesInFlight: number): number => Math.floor(bodyBytesInFlight / 4);
+
 /** RESPONSE_CACHE_TTLS: per-type overrides of RESPONSE_CACHE_TTL_SECONDS, like `Logo=3600,Security=300`. */
 function cacheTtls(env: Env): Readonly<Record<CacheableType, number>> {
   const base = nonNegativeInt(env, 'RESPONSE_CACHE_TTL_SECONDS', 60);
@@ -194,19 +191,6 @@ export function checkServingConfig(config: Pick<Config, 'nodeEnv' | 'publicUrl'>
   if (config.nodeEnv === 'production' && config.publicUrl === undefined) {
     throw new ConfigError(
       'PUBLIC_URL is required in production: the address clients reach this service at (e.g. https://api.example.com), from which next_url links are built',
-    );
-  }
-}
-
-function checkSecret(secret: string): void {
-  if (secret.length < 32)
-    throw new ConfigError(
-      `JWT_SECRET must be at least 32 characters; got ${secret.length} (generate one with: openssl rand -base64 32)`,
-    );
-  const bits = Math.floor(estimatedSecretBits(secret));
-  if (bits < 128) {
-    throw new ConfigError(
-      `JWT_SECRET must be random (${SECRET_RULE}); this one carries about ${bits} bits: repeated characters, words or patterns add little. Generate one with: openssl rand -base64 32`,
     );
   }
 }
@@ -288,10 +272,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = Boolean(process
     observability: observabilityConfig(env, nodeEnv, stdoutIsTTY),
     lifecycle: lifecycleConfig(env),
     subscriptions: subscriptionConfig(env),
-    ingest: Object.freeze({
-      syncMaxBodyBytes: stringBytes(env, 'SYNC_MAX_BODY_BYTES', SYNC_MAX_BODY_BYTES),
-      importMaxLineBytes: stringBytes(env, 'IMPORT_MAX_LINE_BYTES', IMPORT_MAX_LINE_BYTES),
-    }),
+    ingest: ingestConfig(env),
+    connections: connectionConfig(env),
   };
   checkTogether(config);
   return Object.freeze(config);
@@ -384,6 +366,12 @@ function checkTogether(config: Config): void {
   if (config.graphql.bodyBytesInFlight < LARGEST_BODY_BYTES) {
     throw new ConfigError(
       `BODY_BYTES_IN_FLIGHT (${config.graphql.bodyBytesInFlight}) must be at least ${LARGEST_BODY_BYTES}: the largest body (an OCR frame in its JSON) must fit`,
+    );
+  }
+  const anonymousShare = anonymousBodyShare(config.graphql.bodyBytesInFlight);
+  if (config.connections.anonymousBytesPerAddress > anonymousShare) {
+    throw new ConfigError(
+      `ANONYMOUS_BODY_BYTES_PER_ADDRESS (${config.connections.anonymousBytesPerAddress}) must be at most a quarter of BODY_BYTES_IN_FLIGHT (${anonymousShare}), what callers without a credential hold together`,
     );
   }
   if (config.graphql.costInFlight < config.graphql.maxCost) {

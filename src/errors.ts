@@ -11,8 +11,13 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, graphql: 'FORBIDDEN' },
   NOT_FOUND: { status: 404, graphql: 'NOT_FOUND' },
   PAYLOAD_TOO_LARGE: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' },
+  // a body (or WebSocket message) arriving slower than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_MS
+  // (http/pace.ts): it held its connection and its bytes, so the connection is closed after the answer
+  BODY_TOO_SLOW: { status: 408, graphql: 'BODY_TOO_SLOW' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, graphql: 'UNSUPPORTED_MEDIA_TYPE' },
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED' },
+  // a user holds WS_SOCKETS_PER_CALLER WebSocket connections already, or an address as many not yet authenticated
+  TOO_MANY_CONNECTIONS: { status: 429, graphql: 'TOO_MANY_CONNECTIONS' },
   // a user holds API_KEYS_PER_USER active keys already: revoking one makes room
   API_KEY_LIMIT_REACHED: { status: 409, graphql: 'API_KEY_LIMIT_REACHED' },
   INTERNAL: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' },

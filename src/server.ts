@@ -18,6 +18,7 @@ import { DEMO_ACCOUNTS } from './services/account.js';
 import { createTracing } from './observability/tracing.js';
 import { attachWebSocket } from './graphql/ws.js';
 import { directListener } from './http/direct.js';
+import { serverOptions } from './http/node.js';
 
 function readConfig(): Readonly<Config> {
   try {
@@ -68,6 +69,7 @@ let draining = false;
 const app = createApp({ config, db, redis, ocr, events, logger, tracing, draining: () => draining });
 // POST /graphql with a small JSON body skips the fetch adapter; everything else goes through it (http/direct.ts)
 const server = createServer(
+  serverOptions(config.connections),
   config.graphql.direct
     ? directListener({
         fallback: app,
@@ -77,10 +79,7 @@ const server = createServer(
       })
     : app,
 );
-const webSocket = attachWebSocket(server, app, {
-  isProd: config.nodeEnv === 'production',
-  maxMessageBytes: config.graphql.maxBodyBytes,
-});
+const webSocket = attachWebSocket(server, app, { isProd: config.nodeEnv === 'production' });
 
 /** Ends every live subscription (SSE streams complete, WebSocket clients get 1001) and the bus; for shutdown. */
 async function closeSubscriptions(): Promise<void> {

@@ -10,6 +10,13 @@ import { schemaState, type SchemaState } from './health.js';
  */
 export type Readiness = { ready: true } | { ready: false; reason: 'unavailable' | 'migrating' | 'unmigrated' };
 
+/** Why /readyz says the database is not ready, in its answer; the log line says more. */
+export const NOT_READY: Record<Exclude<Readiness, { ready: true }>['reason'], string> = {
+  unavailable: 'the database does not answer',
+  migrating: "the database lacks this version's schema: migrating it",
+  unmigrated: "the database lacks this version's schema, and migrating it failed: see the server's log",
+};
+
 export interface ReadinessDeps {
   db: Db;
   /** What a start does to a database without its schema (bootstrap.ts migrateAgain), stopped after `timeoutMs`. */

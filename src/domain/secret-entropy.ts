@@ -1,4 +1,5 @@
 // What config.ts asks of JWT_SECRET: randomness, not only length (a secret of 35 spaces is long).
+import { ConfigError } from './env-values.js';
 
 export const SECRET_RULE = 'at least 32 characters and an estimated 128 bits of entropy';
 
@@ -21,4 +22,18 @@ export function estimatedSecretBits(secret: string): number {
     i += repeat || 1;
   }
   return symbols * perChar;
+}
+
+/** Throws the ConfigError that says what JWT_SECRET lacks, if it is short or not random. */
+export function checkSecret(secret: string): void {
+  if (secret.length < 32)
+    throw new ConfigError(
+      `JWT_SECRET must be at least 32 characters; got ${secret.length} (generate one with: openssl rand -base64 32)`,
+    );
+  const bits = Math.floor(estimatedSecretBits(secret));
+  if (bits < 128) {
+    throw new ConfigError(
+      `JWT_SECRET must be random (${SECRET_RULE}); this one carries about ${bits} bits: repeated characters, words or patterns add little. Generate one with: openssl rand -base64 32`,
+    );
+  }
 }

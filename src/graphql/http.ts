@@ -6,8 +6,7 @@ import { knownError } from '../db/unavailable.js';
 import { type AppError, toGraphQLError } from '../errors.js';
 import { excuseStaleCookie } from '../auth/stale-cookie.js';
 import { checkNotCrossSite } from '../auth/csrf.js';
-import { boundedRequest, holdLargeBody } from '../http/body.js';
-import type { InFlightBudget } from '../runtime/in-flight.js';
+import { readBody, type BodyReading } from '../http/body.js';
 import { graphqlBodyLimit } from './guard.js';
 import type { GraphQLServer } from './yoga.js';
 
@@ -18,8 +17,8 @@ export interface GraphQLOverHttpDeps {
   config: Readonly<Pick<GraphQLConfig, 'maxBodyBytes'>>;
   /** Authenticates the request and counts it against its rate limit (app.ts); throws the coded error. */
   identify(ctx: Context, url: URL): Promise<void>;
-  /** The bytes of large bodies in flight (BODY_BYTES_IN_FLIGHT). */
-  bodies: InFlightBudget;
+  /** The bodies in flight (BODY_BYTES_IN_FLIGHT) and the slowest pace a body may arrive at. */
+  bodies: BodyReading;
   /** Records a request refused before Yoga saw it (observability/request-log.ts). */
   failed(ctx: Context, thrown: unknown, answered: AppError): void;
 }
@@ -50,8 +49,12 @@ export function graphqlOverHttp({
         if (!excuseStaleCookie(ctx.request, url, e)) throw e;
       }
       if (ctx.caller?.via === 'cookie') checkNotCrossSite(ctx.request);
-      releaseBody = await holdLargeBody(ctx.request, bodies);
-      request = await boundedRequest(ctx.request, graphqlBodyLimit(config, ctx.caller), yoga.fetchAPI.Request);
+      // the body only now, charged to this caller: its own limit, and its address's part without a credential
+      ({ request, release: releaseBody } = await readBody(ctx.request, bodies, {
+        limit: graphqlBodyLimit(config, ctx.caller),
+        anonymous: ctx.caller ? undefined : ctx.ip,
+        RequestClass: yoga.fetchAPI.Request,
+      }));
     } catch (thrown) {
       const e = knownError(thrown);
       releaseBody?.();

@@ -13,22 +13,19 @@ import type { NodeServerContext } from '../http/node.js';
 import { inputDepthError } from './input.js';
 import { errorPayload, type LiveSlot, type Sink } from './live-group.js';
 import { liveSlotOf } from './live.js';
+import {
+  CLOSE_GRACE_MS,
+  closeWith,
+  MAX_MESSAGE_BYTES,
+  reasonOf,
+  socketLimits,
+  type GuardedSocket,
+  type SocketLimitsDeps,
+} from './ws-limits.js';
 import type { GraphQLServer } from './yoga.js';
 
 /** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
-/** How long a client that was told to go away may take to close before its socket is cut. */
-const CLOSE_GRACE_MS = 2_000;
-
-/** Close codes beside graphql-ws's own: the HTTP status of the error, as 4xxx. */
-const CLOSE_CODES: Partial<Record<AppError['code'], number>> = {
-  UNAUTHENTICATED: CloseCode.Unauthorized, // 4401
-  FORBIDDEN: CloseCode.Forbidden, // 4403
-  BAD_REQUEST: CloseCode.BadRequest, // 4400
-  RATE_LIMITED: 4429,
-  // RFC 6455's "Try Again Later": the client may connect again once the database is back
-  DATABASE_UNAVAILABLE: 1013,
-};
 
 type Params = Readonly<Record<string, unknown>> | undefined;
 
@@ -42,13 +39,15 @@ export interface SocketGateway {
    * way, and the same AppError (UNAUTHENTICATED, RATE_LIMITED ...) is thrown.
    */
   context(request: Request, serverContext: NodeServerContext): Promise<Context>;
+  /** The caps on connections and the budget their unfinished messages are charged to (graphql/ws-limits.ts). */
+  limits: SocketLimitsDeps;
+  /** The client address of an upgrade request, as HTTP's requests have theirs (TRUST_PROXY). */
+  address(upgrade: IncomingMessage): string;
 }
 
 export interface WebSocketOptions {
   /** graphql-ws then keeps internal error messages out of close reasons. */
   isProd: boolean;
-  /** The largest message (a subscribe: query and variables), as GRAPHQL_MAX_BODY_BYTES bounds an HTTP body. */
-  maxMessageBytes: number;
 }
 
 /**
@@ -88,10 +87,6 @@ export function connectionRequest(upgrade: IncomingMessage, params: Params): Req
   return new Request(url, { headers });
 }
 
-/** A close reason holds at most 123 bytes. */
-const reasonOf = (e: AppError) =>
-  Buffer.byteLength(e.message) <= 123 ? e.message : `${Buffer.from(e.message).subarray(0, 118).toString()}…`;
-
 /** An error as Yoga sends it over HTTP: without the `http` extension Yoga keeps for itself. */
 function formatted(e: GraphQLError): GraphQLFormattedError {
   const json = e.toJSON();
@@ -105,6 +100,8 @@ function formatted(e: GraphQLError): GraphQLFormattedError {
  * (a wrong or missing credential closes it with 4401, the cookie from another site's page with
  * 4403); each operation is counted against the caller's rate limit as an HTTP request is. A live
  * subscription whose credential is found revoked ends, and the connection closes with 4401.
+ * Connections are capped per address until authenticated and per user after (4429), and the
+ * message each is sending is charged and paced as a body is (4408; graphql/ws-limits.ts).
  */
 export function attachWebSocket(
   server: Server,
@@ -115,11 +112,9 @@ export function attachWebSocket(
   // a larger message closes the connection (1009); `ws` would take 100 MiB
   // noServer: `ws` would re-emit the HTTP server's errors (a port in use) as its own, and graphql-ws
   // prints each with a stack; server.ts reports them in one line
-  const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload: options.maxMessageBytes });
-  // what `ws` does with `server`: another path is answered 400 by handleUpgrade
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-  );
+  const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload: MAX_MESSAGE_BYTES });
+  /** Each connection's place under the caps, from its upgrade. */
+  const guarded = acceptUpgrades(server, wss, app.socket);
   /** Each connection's credentials, as onConnect accepted them, for its operations. */
   const requests = new WeakMap<WebSocket, Request>();
 
@@ -136,12 +131,13 @@ export function attachWebSocket(
               'UNAUTHENTICATED',
               'authentication required: send connectionParams { apiKey } or { authorization: "Bearer <access token>" }',
             );
+          guarded.get(socket)?.authenticated(caller.userId);
           requests.set(socket, request);
           return true;
         } catch (thrown) {
           const e = knownError(thrown);
           if (!e) throw thrown;
-          socket.close(CLOSE_CODES[e.code] ?? CloseCode.InternalServerError, reasonOf(e));
+          closeWith(socket, e);
           return false;
         }
       },
@@ -196,6 +192,33 @@ export function attachWebSocket(
       clearTimeout(cut);
     },
   };
+}
+
+/**
+ * Hands `server`'s upgrades to `wss` (what `ws` does with `server`: another path is answered 400 by
+ * handleUpgrade), each admitted under the caps first; returns each connection's place under them.
+ */
+function acceptUpgrades(
+  server: Server,
+  wss: WebSocketServer,
+  gateway: Pick<SocketGateway, 'limits' | 'address'>,
+): WeakMap<WebSocket, GuardedSocket> {
+  const limits = socketLimits(gateway.limits);
+  const guarded = new WeakMap<WebSocket, GuardedSocket>();
+  server.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const guard = limits.admit(ws, socket, gateway.address(req));
+      if (!guard) return;
+      guarded.set(ws, guard);
+      wss.emit('connection', ws, req);
+      // what `ws` reports on a socket is the client's fault (a message past maxPayload, a broken
+      // frame), and it has closed the socket with the code that says so (1009, 1002): graphql-ws
+      // would print a stack for each, a log line any client could write
+      ws.removeAllListeners('error');
+      ws.on('error', () => {});
+    }),
+  );
+  return guarded;
 }
 
 /** What onSubscribe hands execute/subscribe: Yoga's enveloped functions, and whom the operation answers. */

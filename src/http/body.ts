@@ -1,8 +1,16 @@
 // Request bodies read within bounds, below both GraphQL over HTTP and the REST routes: each reads
 // its bodies here, so neither imports the other.
-import { LARGEST_BODY_BYTES } from '../config.js';
 import { AppError } from '../errors.js';
-import type { InFlightBudget } from '../runtime/in-flight.js';
+import type { BodyBudget } from '../runtime/bodies.js';
+import { PaceMeter, type Pace } from './pace.js';
+
+/**
+ * A body past its limit. The rest is not read: the connection closes after the answer (reading on
+ * would take the whole body at the client's pace; cancelling the stream would cut the connection
+ * before the answer).
+ */
+const tooLarge = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `the body is too large: at most ${limit} bytes`, { connection: 'close' });
 
 /** The body as text, refusing (413) past `limit` bytes without reading the rest. */
 export async function boundedText(request: Request, limit: number): Promise<string> {
@@ -11,8 +19,7 @@ export async function boundedText(request: Request, limit: number): Promise<stri
 
 /** The body's bytes, refusing (413) past `limit` bytes without reading the rest, with or without Content-Length. */
 export async function boundedBytes(request: Request, limit: number): Promise<Buffer> {
-  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `the body is too large: at most ${limit} bytes`);
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -23,18 +30,15 @@ export async function boundedBytes(request: Request, limit: number): Promise<Buf
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
 }
 
-/**
- * The request body as a JSON object: application/json (415 otherwise), at most `limit` bytes
- * (413), valid JSON (400), an object (400 with `shape`, which says what is expected).
- */
-export async function jsonObjectBody(request: Request, limit: number, shape: string): Promise<Record<string, unknown>> {
+/** Refuses (415) a body that does not say it is application/json: from its headers, before a byte of it is read. */
+export function checkJsonType(request: Request): void {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
     throw new AppError(
@@ -42,6 +46,14 @@ export async function jsonObjectBody(request: Request, limit: number, shape: str
       `the body must be application/json; got ${JSON.stringify(type || 'no Content-Type')}`,
     );
   }
+}
+
+/**
+ * The request body as a JSON object: application/json (415 otherwise), at most `limit` bytes
+ * (413), valid JSON (400), an object (400 with `shape`, which says what is expected).
+ */
+export async function jsonObjectBody(request: Request, limit: number, shape: string): Promise<Record<string, unknown>> {
+  checkJsonType(request);
   let body: unknown;
   const text = await boundedText(request, limit);
   try {
@@ -54,47 +66,97 @@ export async function jsonObjectBody(request: Request, limit: number, shape: str
   return body as Record<string, unknown>;
 }
 
-/**
- * The request with its body bounded, refusing (413) past `limit` bytes, chunked bodies included.
- * A Content-Length within the limit bounds the body already (Node's HTTP parser delivers exactly
- * that many bytes and refuses a request that also says chunked), so such a request goes on as it
- * is, its body unread; copying every GraphQL body into a new Request cost ~4% of a request's
- * time (bench/RESULTS.md, third pass). Otherwise the body is read up to the limit into a new
- * request of `RequestClass`, Yoga's own (its fetch API's ponyfill): Node's global Request (undici)
- * cost ~5% of a GraphQL request's time to construct.
- */
-export async function boundedRequest(
-  request: Request,
-  limit: number,
-  RequestClass: typeof Request = Request,
-): Promise<Request> {
-  // the declared length first: a body given as text (http/direct.ts) would be made a stream to be tested
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= limit) return request;
-  if (!request.body) return request;
-  const body = await boundedBytes(request, limit);
-  return new RequestClass(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: new Uint8Array(body),
-    signal: request.signal,
-  });
-}
-
-/** Bodies up to this many bytes are not counted: every JSON request but an OCR frame. */
+/** Bodies declared at up to this many bytes are not counted (every JSON request but an OCR frame): they go on unread. */
 export const SMALL_BODY_BYTES = 64 * 1024;
 
+/** What reading a body takes from its app: the budget of bodies in flight and the slowest pace. */
+export interface BodyReading {
+  budget: BodyBudget;
+  pace: Pace;
+}
+
+export interface BodyToRead {
+  /** The caller's own largest body (its tier's, its route's): past it 413, before reading when declared. */
+  limit: number;
+  /** The client address of a caller without a credential: its bytes count against that address's part too. */
+  anonymous: string | undefined;
+  /** The class of the request made with the body read: Yoga's own for GraphQL (graphql/http.ts), else the request's own (the adapter's, whose signal it carries). */
+  RequestClass?: typeof Request;
+}
+
 /**
- * Holds a large body's bytes in the budget of bodies in flight until its request is answered
- * (read, a JSON string, a decoded image: several copies live meanwhile), so that many concurrent
- * OCR uploads wait or are refused (503) instead of filling the heap. A chunked body, of unknown
- * length, counts as the largest any request may send; the readers refuse more (413). (HTTP/1.1
- * has a body only with one of those two headers; the stream is not touched here.)
+ * The request with its body read, called once the caller is known (docs/security.md, "Bodies in
+ * flight"). A body declared within SMALL_BODY_BYTES goes on unread and uncharged: Node's
+ * requestTimeout bounds its time (server.ts). Any other is read here: charged to the bodies in flight
+ * before it is read when its length is declared, else as it arrives, in steps, never past the
+ * caller's own limit (413 beyond it), and cut with 408 when it falls behind the pace. The charge is
+ * held until `release` (the answer sent); on a refusal nothing stays held.
  */
-export async function holdLargeBody(request: Request, bodies: InFlightBudget): Promise<(() => void) | undefined> {
-  const declared = request.headers.get('content-length');
-  const chunked = /chunked/i.test(request.headers.get('transfer-encoding') ?? '');
-  const bytes = declared !== null && /^\d{1,15}$/.test(declared) ? Number(declared) : chunked ? LARGEST_BODY_BYTES : 0;
-  if (bytes <= SMALL_BODY_BYTES) return undefined;
-  return bodies.acquire(Math.min(bytes, LARGEST_BODY_BYTES));
+export async function readBody(
+  request: Request,
+  reading: BodyReading,
+  { limit, anonymous, RequestClass = request.constructor as typeof Request }: BodyToRead,
+): Promise<{ request: Request; release?: () => void }> {
+  const header = request.headers.get('content-length');
+  const declared = header !== null && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+  if (declared !== undefined && declared > limit) throw tooLarge(limit);
+  if (!request.body || (declared !== undefined && declared <= SMALL_BODY_BYTES)) return { request };
+  const hold = reading.budget.hold(limit, anonymous);
+  try {
+    if (declared !== undefined) await hold.grow(declared);
+    const body = await pacedBytes(request.body, limit, reading.pace, (size) => hold.grow(size));
+    const read = new RequestClass(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength),
+      signal: request.signal,
+    });
+    return { request: read, release: () => hold.release() };
+  } catch (e) {
+    hold.release();
+    // the body is left unread: the connection closes after the answer, else Node would read it to its end
+    throw e instanceof AppError && !e.headers.connection
+      ? new AppError(e.code, e.message, { ...e.headers, connection: 'close' })
+      : e;
+  }
+}
+
+/**
+ * The stream's bytes, at most `limit` (413), each chunk charged by `charge` before the next is read,
+ * failing with 408 once they fall behind `pace` (a wait for the charge is the server's, not counted).
+ * Neither refusal cancels the stream: that would cut the connection before the answer.
+ */
+async function pacedBytes(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  pace: Pace,
+  charge: (size: number) => Promise<void>,
+): Promise<Buffer> {
+  const reader = stream.getReader();
+  let late: AppError | undefined;
+  let fail: (e: AppError) => void = () => {};
+  const meter = new PaceMeter(pace, (e) => fail((late = e)));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      // the read is left pending when the pace fails: the connection closes after the 408
+      const { done, value } = await new Promise<ReadableStreamReadResult<Uint8Array>>((resolve, reject) => {
+        if (late) return reject(late); // found when the meter resumed
+        fail = reject;
+        reader.read().then(resolve, reject);
+      });
+      if (done) break;
+      size += value.byteLength;
+      meter.arrived(value.byteLength);
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(value);
+      meter.pause();
+      await charge(size);
+      meter.resume();
+    }
+  } finally {
+    meter.stop();
+  }
+  return Buffer.concat(chunks, size);
 }

@@ -7,7 +7,7 @@ import { SMALL_BODY_BYTES } from './body.js';
 import type { NodeServerContext } from './node.js';
 import type { FallbackReason } from '../observability/fallbacks.js';
 
-/** Bodies up to this many bytes are read before the caller is known: holdLargeBody (http/body.ts) counts none of them. */
+/** Bodies up to this many bytes are read before the caller is known: readBody (http/body.ts) counts none of them. */
 export const DIRECT_BODY_BYTES = SMALL_BODY_BYTES;
 
 /** Answers the request as the app's fetch handler does, the GraphQL part without Yoga's adapter (app.ts). */

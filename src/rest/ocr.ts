@@ -14,6 +14,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/ocr/v1/extract',
     access: 'ocr',
+    maxBodyBytes: MAX_BODY_BYTES,
     doc: {
       summary: 'Text in an image',
       description:

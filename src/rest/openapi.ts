@@ -45,6 +45,8 @@ const ERRORS: Record<string, string> = {
 };
 
 const BODY_ERRORS: Record<string, string> = {
+  '408':
+    'The body arrived slower than the minimum pace (by default 32 KiB per second after its first 10 s): BODY_TOO_SLOW, and the connection is closed.',
   '413': 'The body is over its size limit.',
   '415': 'The body is not application/json.',
 };

@@ -34,6 +34,12 @@ export interface Route {
    * resource the route serves, which the caller's tier must include.
    */
   access: 'public' | 'authenticated' | Resource;
+  /**
+   * The largest body the route reads (413 past it). The router reads it before `handle` runs, once
+   * the caller is known, charged to the bodies in flight (http/body.ts readBody); without it the
+   * route reads no body.
+   */
+  maxBodyBytes?: number;
   handle(ctx: Context, url: URL, params: Record<string, string>): Promise<Response> | Response;
   doc: RouteDoc;
 }

@@ -2,8 +2,7 @@
 import { releaseHeld, type Context } from '../context.js';
 import { checkAuthenticated, checkEntitled } from '../domain/entitlements.js';
 import { AppError } from '../errors.js';
-import { holdLargeBody } from '../http/body.js';
-import type { InFlightBudget } from '../runtime/in-flight.js';
+import { checkJsonType, readBody, type BodyReading } from '../http/body.js';
 import { checkParamNames } from './params.js';
 import { matchPath, type Route } from './route.js';
 
@@ -13,8 +12,8 @@ export interface RestRouterDeps {
   identify(ctx: Context, url: URL): Promise<void>;
   /** Counts a request without a caller against its client address's budget; throws RATE_LIMITED past it. */
   anonymous(ip: string): Promise<void>;
-  /** The bytes of large bodies in flight (BODY_BYTES_IN_FLIGHT). */
-  bodies: InFlightBudget;
+  /** The bodies in flight (BODY_BYTES_IN_FLIGHT) and the slowest pace a body may arrive at. */
+  bodies: BodyReading;
   /** Names the route of the request for the request log and metrics (observability/request-log.ts). */
   matched(ctx: Context, template: string): void;
 }
@@ -25,6 +24,12 @@ export interface RestRouterDeps {
  * A path no route serves is a 404, counted against the address too (a scanner's 404s count).
  */
 export function restRouter({ routes, identify, anonymous, bodies, matched }: RestRouterDeps) {
+  for (const route of routes) {
+    if (route.doc.body && !route.maxBodyBytes)
+      throw new Error(
+        `${route.method} ${route.path} documents a body but no maxBodyBytes: nothing would read it within bounds`,
+      );
+  }
   return async function rest(ctx: Context, url: URL): Promise<Response> {
     for (const route of routes) {
       if (route.method !== ctx.request.method && !(route.method === 'GET' && ctx.request.method === 'HEAD')) continue;
@@ -40,8 +45,17 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
       // a route with a query definition validates it in its handler; one without takes none
       if (!route.doc.query) checkParamNames({}, url.searchParams);
       try {
-        const releaseBody = await holdLargeBody(ctx.request, bodies);
-        if (releaseBody) ctx.work.held.push(releaseBody);
+        if (route.maxBodyBytes) {
+          // JSON, as its OpenAPI requestBody says; read once the caller is known and entitled, a
+          // public route's caller being its address
+          checkJsonType(ctx.request);
+          const read = await readBody(ctx.request, bodies, {
+            limit: route.maxBodyBytes,
+            anonymous: ctx.caller ? undefined : ctx.ip,
+          });
+          ctx.request = read.request;
+          if (read.release) ctx.work.held.push(read.release);
+        }
         return await route.handle(ctx, url, params);
       } finally {
         releaseHeld(ctx);

@@ -45,6 +45,7 @@ export const sessionRoutes: Route[] = [
     method: 'POST',
     path: '/kms/api/v1/auth/token',
     access: 'public',
+    maxBodyBytes: MAX_BODY_BYTES,
     doc: {
       summary: 'Log in with email and password',
       description: `${SESSION_COOKIES} A wrong password, an unknown email and a disabled user get the same 401. Limited per email and per address (429). The body must be application/json (415 otherwise) of at most 16 KiB (413).`,

@@ -33,7 +33,8 @@ export class InFlightBudget {
    */
   acquire(cost: number): Promise<() => void> | (() => void) {
     const units = Math.min(Math.max(cost, 0), this.capacity);
-    if (this.#waiting.length === 0 && this.#used + units <= this.capacity) return this.#hold(units);
+    const now = this.tryAcquire(units);
+    if (now) return now;
     return new Promise((resolve, reject) => {
       const entry = {
         cost: units,
@@ -41,15 +42,24 @@ export class InFlightBudget {
         timer: setTimeout(() => {
           const i = this.#waiting.indexOf(entry);
           if (i >= 0) this.#waiting.splice(i, 1);
-          reject(
-            new AppError('SERVICE_UNAVAILABLE', `the server is at its limit of ${this.what}; retry in 1 s`, {
-              'retry-after': '1',
-            }),
-          );
+          reject(this.full());
           this.#admit(); // an entry that gave up may have held back smaller ones behind it
         }, this.maxWaitMs),
       };
       this.#waiting.push(entry);
+    });
+  }
+
+  /** Holds `cost` units if the budget has room and nobody waits, else nothing: for what arrived already and cannot wait (a WebSocket frame). */
+  tryAcquire(cost: number): (() => void) | undefined {
+    const units = Math.min(Math.max(cost, 0), this.capacity);
+    return this.#waiting.length === 0 && this.#used + units <= this.capacity ? this.#hold(units) : undefined;
+  }
+
+  /** The 503 of a budget without room: what is full, and when to come back. */
+  full(): AppError {
+    return new AppError('SERVICE_UNAVAILABLE', `the server is at its limit of ${this.what}; retry in 1 s`, {
+      'retry-after': '1',
     });
   }
 

@@ -67,7 +67,7 @@ describe('the Apollo Client and urql examples against a live app', () => {
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    server = await listening(h.appWith({}, { events: bus }), 1 << 20);
+    server = await listening(h.appWith({}, { events: bus }));
     url = server.url.replace(/^ws/, 'http');
   });
   afterAll(async () => {

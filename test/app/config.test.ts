@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ROOT } from '../../src/config.js';
+import { LARGEST_BODY_BYTES, loadConfig, ROOT } from '../../src/config.js';
+import { serverOptions } from '../../src/http/node.js';
 import { ConfigError } from '../../src/domain/env-values.js';
 
 describe('configuration', () => {
@@ -128,6 +129,32 @@ describe('configuration', () => {
       /^BODY_BYTES_IN_FLIGHT \(1048576\) must be at least 10551296/,
     );
     expect(() => loadConfig({ COST_WAIT_MS: 'soon' })).toThrow('COST_WAIT_MS must be a positive integer; got "soon"');
+  });
+
+  it('bodies and sockets: 32 KiB/s after 10 s, 1 MiB per address without a credential (at most a quarter of the bodies in flight), 16 sockets per user and per address', () => {
+    expect(loadConfig({}).connections).toEqual({
+      minBytesPerSecond: 32_768,
+      graceMs: 10_000,
+      anonymousBytesPerAddress: 1_048_576,
+      socketsPerCaller: 16,
+      socketsPerAddress: 16,
+    });
+    // Node's own timeouts follow: the headers within the grace, the largest body at the pace after it
+    expect(serverOptions(loadConfig({}).connections)).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 10_000 + Math.ceil((LARGEST_BODY_BYTES / 32_768) * 1000),
+      connectionsCheckingInterval: 1_000,
+    });
+    expect(() => loadConfig({ ANONYMOUS_BODY_BYTES_PER_ADDRESS: '16777216' })).toThrow(
+      'ANONYMOUS_BODY_BYTES_PER_ADDRESS (16777216) must be at most a quarter of BODY_BYTES_IN_FLIGHT (8388608)',
+    );
+    for (const name of [
+      'BODY_MIN_BYTES_PER_SECOND',
+      'BODY_GRACE_MS',
+      'WS_SOCKETS_PER_CALLER',
+      'WS_SOCKETS_PER_ADDRESS',
+    ])
+      expect(() => loadConfig({ [name]: '0' })).toThrow(`${name} must be a positive integer; got "0"`);
   });
 
   // two processes of their own, started side by side

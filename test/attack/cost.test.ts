@@ -97,7 +97,7 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
   it('refuses an over-cost query and subscription over WebSocket before they run', async () => {
     const app = h.appWith({ GRAPHQL_MAX_COST: '5' });
     const server = createServer(app);
-    const socket = attachWebSocket(server, app, { isProd: false, maxMessageBytes: 1 << 20 });
+    const socket = attachWebSocket(server, app, { isProd: false });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const client = createClient({
       url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,

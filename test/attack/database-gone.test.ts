@@ -82,7 +82,7 @@ describe('a database dropped and re-created under a running instance', () => {
       db,
       logger: createLogger('info', { write: (line: string) => void logLines.push(line) }),
     });
-    ws = await listening(app, config.graphql.maxBodyBytes);
+    ws = await listening(app);
   }, 60_000);
 
   afterAll(async () => {

@@ -389,7 +389,7 @@ describe.each(testDatabases())('hostile input on $name', (tdb) => {
 
     it('over WebSocket: the operation fails with BAD_USER_INPUT and the connection stays usable', async () => {
       const server: Server = createServer(h.app);
-      const socket = attachWebSocket(server, h.app, { isProd: false, maxMessageBytes: 1024 * 1024 });
+      const socket = attachWebSocket(server, h.app, { isProd: false });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       // graphql-transport-ws by hand: a client library would stringify the payload, and overflow first
       const ws = new WebSocket(

@@ -229,7 +229,7 @@ describe('a supergraph: this subgraph, a watchlists and a venues subgraph, behin
   beforeAll(async () => {
     // no response cache: statements are counted on repeated requests
     h = await graphqlHarness(tdb, { GRAPHQL_SUBGRAPH: 'true', RESPONSE_CACHE_TTL_SECONDS: '0' });
-    ours = await listening(h.app, 1 << 20);
+    ours = await listening(h.app);
     const rows = await h.db.prisma.security.findMany({ orderBy: { id: 'asc' }, take: 40 });
     listings = rows.map((r) => ({ symbol: r.symbol, figi: r.figi, micCode: r.micCode }));
     expect(listings).toHaveLength(40);

@@ -206,9 +206,9 @@ export function wsClients(url: () => string) {
 }
 
 /** `app` on a port of 127.0.0.1 with graphql-ws attached: the ws:// URL, and a close for afterAll. */
-export async function listening(app: App, maxMessageBytes: number): Promise<{ url: string; close(): Promise<void> }> {
+export async function listening(app: App): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(app);
-  const socket = attachWebSocket(server, app, { isProd: false, maxMessageBytes });
+  const socket = attachWebSocket(server, app, { isProd: false });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,

@@ -52,7 +52,7 @@ describe.each(testDatabases())('fan-out on $name', (tdb) => {
       db: h.db,
       events: counted.bus,
     });
-    const server = await listening(app, h.config.graphql.maxBodyBytes);
+    const server = await listening(app);
     servers.push(server);
     const ws = wsClients(() => server.url);
     clients.push(ws);

@@ -74,7 +74,7 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
     h = await authHarness(tdb, { AUTH_CACHE_SECONDS: '1' });
     counted = countingBus();
     app = createApp({ config: h.config, db: h.db, events: counted.bus });
-    server = await listening(app, h.config.graphql.maxBodyBytes);
+    server = await listening(app);
   });
   afterAll(async () => {
     await ws.disposeAll();
