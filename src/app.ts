@@ -21,7 +21,7 @@ import { useRequestLog } from './graphql/logging.js';
 import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
-import { clientIp, type NodeServerContext } from './http/node.js';
+import { clientIp, malformedRequest, nodeListener, type NodeServerContext } from './http/node.js';
 import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
@@ -199,6 +199,8 @@ function socketGateway(yoga: SocketGateway['yoga'], contextOf: ContextOf, identi
   return {
     yoga,
     async context(request, serverContext) {
+      const malformed = malformedRequest(request, serverContext);
+      if (malformed) throw malformed;
       const ctx = contextOf(request, serverContext, randomUUID());
       // a browser sends the cookie with a WebSocket any site opens, and no CORS check applies:
       // identify() checks the page's origin as for HTTP
@@ -210,7 +212,11 @@ function socketGateway(yoga: SocketGateway['yoga'], contextOf: ContextOf, identi
 
 type FetchHandler = ReturnType<typeof fetchHandler>;
 
-/** The fetch handler as a server adapter, each request in its own log scope. */
+/**
+ * The app: a Node request listener (http/node.ts: each request's URL from its request line) and
+ * `fetch` for callers in this process, which bring their own URL (tests). `socket` rides along for
+ * graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts. Each request runs in its own log scope.
+ */
 function serverAdapter({
   handle,
   handleDirect,
@@ -222,15 +228,15 @@ function serverAdapter({
   socket: SocketGateway;
   fallbacks: Fallbacks;
 }) {
-  // `socket` rides along on the handler, for graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts
-  const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
-  return createServerAdapter<
-    NodeServerContext,
-    { handle: FetchHandler; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }
-  >({
-    handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
+  const scoped =
+    (h: FetchHandler): DirectHandler =>
+    (request, serverContext) =>
+      inRequestScope(() => h(request, serverContext));
+  const adapter = createServerAdapter<NodeServerContext>(scoped(handle));
+  return Object.assign(nodeListener(scoped(handle), socket.yoga.fetchAPI.Request), {
+    fetch: adapter.fetch,
     socket,
-    direct,
+    direct: scoped(handleDirect),
     fallbacks,
   });
 }
@@ -317,7 +323,8 @@ interface HandlerParts {
 }
 
 /**
- * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path.
+ * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path, once
+ * the request is found well formed (http/node.ts: its Host header and its target).
  * Whatever is thrown becomes the REST error body with the request id: an AppError as it is, the
  * database out of reach as 503, anything else as INTERNAL (logged with its stack, never sent).
  */
@@ -335,6 +342,8 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
     observability.begin(ctx, url);
     let response: Response;
     try {
+      const malformed = malformedRequest(request, serverContext);
+      if (malformed) throw malformed;
       const probe = probes.get(url.pathname);
       const preflight = cors.preflight(request);
       if (preflight) response = preflight;

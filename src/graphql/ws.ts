@@ -8,7 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../context.js';
 import { AppError, toGraphQLError } from '../errors.js';
-import type { NodeServerContext } from '../http/node.js';
+import { requestUrl, type NodeServerContext } from '../http/node.js';
 import { inputDepthError } from './input.js';
 import { errorPayload, type LiveSlot, type Sink } from './live-group.js';
 import { liveSlotOf } from './live.js';
@@ -73,16 +73,8 @@ export function connectionRequest(upgrade: IncomingMessage, params: Params): Req
       );
     headers.set(header, value);
   }
-  let url: URL;
-  try {
-    url = new URL(upgrade.url ?? '/graphql', `http://${upgrade.headers.host ?? 'localhost'}`);
-  } catch {
-    throw new AppError(
-      'BAD_REQUEST',
-      `the upgrade request's Host header is not a host: ${JSON.stringify(upgrade.headers.host)?.slice(0, 60)}`,
-    );
-  }
-  return new Request(url, { headers });
+  // its URL from the request line, as every HTTP request's; its Host is checked with theirs (app.ts)
+  return new Request(requestUrl(upgrade.url), { headers });
 }
 
 /** A close reason holds at most 123 bytes. */
