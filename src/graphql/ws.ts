@@ -9,7 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../context.js';
 import { AppError, toGraphQLError } from '../errors.js';
 import { requestUrl, type NodeServerContext } from '../http/node.js';
-import { inputDepthError } from './input.js';
+import { paramsError } from './input.js';
 import { errorPayload, type LiveSlot, type Sink } from './live-group.js';
 import { liveSlotOf } from './live.js';
 import type { GraphQLServer } from './yoga.js';
@@ -146,8 +146,8 @@ export function attachWebSocket(
           ];
         }
         // as over HTTP (graphql/input.ts), before anything walks them
-        const tooDeep = inputDepthError(payload);
-        if (tooDeep) return [toGraphQLError(tooDeep)];
+        const refused = paramsError(payload);
+        if (refused) return [toGraphQLError(refused)];
         let operation: Context;
         try {
           operation = await context(requests.get(ctx.extra.socket)!, { req: ctx.extra.request });
