@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { Redis } from 'ioredis';
 import { authenticate, CallerCache } from './auth/caller.js';
-import { migrateAgain } from './bootstrap.js';
+import { databaseReadiness } from './bootstrap.js';
 import { createCors } from './auth/cors.js';
 import { checkSite } from './auth/csrf.js';
 import { createRateLimits, type RateLimits } from './auth/rate-limit.js';
@@ -11,7 +11,7 @@ import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
 import { knownError } from './db/unavailable.js';
-import { DatabaseReadiness, NOT_READY } from './db/readiness.js';
+import { NOT_READY, type DatabaseReadiness } from './db/readiness.js';
 import { AppError, databaseUnavailable, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
@@ -23,7 +23,7 @@ import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
 import type { BodyReading } from './http/body.js';
-import { clientIp, upgradeIp, type NodeServerContext } from './http/node.js';
+import { clientIp, malformedRequest, nodeListener, upgradeIp, type NodeServerContext } from './http/node.js';
 import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
 import { createLogger, inRequestScope, type Logger } from './observability/log.js';
 import { createMetrics } from './observability/metrics.js';
@@ -34,7 +34,6 @@ import { openApiDocument } from './rest/openapi.js';
 import { json } from './rest/route.js';
 import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
-import { forgetSearchEngine } from './services/security-index.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { BodyBudget } from './runtime/bodies.js';
 import { InFlightBudget } from './runtime/in-flight.js';
@@ -91,7 +90,7 @@ export function createApp({
   db.registerMetrics(metrics);
   ocr.registerMetrics(metrics);
   const callers = new CallerCache(config.auth.callerCacheMs);
-  const readiness = databaseReadiness(config, db, logger, callers);
+  const readiness = databaseReadiness(config, db, logger.child({ component: 'database' }), () => callers.clear());
   const live = new LiveHub({
     config: config.subscriptions,
     callerCacheMs: config.auth.callerCacheMs,
@@ -168,22 +167,6 @@ export function createApp({
 
 export type App = ReturnType<typeof createApp>;
 
-/** What /readyz asks, and what brings a database found without its schema back (docs/operations.md "Readiness and recovery"). */
-function databaseReadiness(config: Readonly<Config>, db: Db, logger: Logger, callers: CallerCache): DatabaseReadiness {
-  const dbLogger = logger.child({ component: 'database' });
-  return new DatabaseReadiness({
-    db,
-    logger: dbLogger,
-    // a database found without its schema gets what a start gives it
-    migrate: (timeoutMs) => migrateAgain(config, db, (line) => dbLogger.info(line), timeoutMs),
-    // what was read from the database before is not of this one
-    restored: () => {
-      callers.clear();
-      forgetSearchEngine(db);
-    },
-  });
-}
-
 type ContextOf = HandlerParts['contextOf'];
 
 /** What every request's context shares: the app's parts, one set per app. */
@@ -229,6 +212,8 @@ function socketGateway(
     yoga,
     ...caps,
     async context(request, serverContext) {
+      const malformed = malformedRequest(request, serverContext);
+      if (malformed) throw malformed;
       const ctx = contextOf(request, serverContext, randomUUID());
       // a browser sends the cookie with a WebSocket any site opens, and no CORS check applies:
       // identify() checks the page's origin as for HTTP
@@ -240,7 +225,11 @@ function socketGateway(
 
 type FetchHandler = ReturnType<typeof fetchHandler>;
 
-/** The fetch handler as a server adapter, each request in its own log scope. */
+/**
+ * The app: a Node request listener (http/node.ts: each request's URL from its request line) and
+ * `fetch` for callers in this process, which bring their own URL (tests). `socket` rides along for
+ * graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts. Each request runs in its own log scope.
+ */
 function serverAdapter({
   handle,
   handleDirect,
@@ -252,15 +241,15 @@ function serverAdapter({
   socket: SocketGateway;
   fallbacks: Fallbacks;
 }) {
-  // `socket` rides along on the handler, for graphql/ws.ts; `direct` and `fallbacks` for http/direct.ts
-  const direct: DirectHandler = (request, serverContext) => inRequestScope(() => handleDirect(request, serverContext));
-  return createServerAdapter<
-    NodeServerContext,
-    { handle: FetchHandler; socket: SocketGateway; direct: DirectHandler; fallbacks: Fallbacks }
-  >({
-    handle: (request, serverContext) => inRequestScope(() => handle(request, serverContext)),
+  const scoped =
+    (h: FetchHandler): DirectHandler =>
+    (request, serverContext) =>
+      inRequestScope(() => h(request, serverContext));
+  const adapter = createServerAdapter<NodeServerContext>(scoped(handle));
+  return Object.assign(nodeListener(scoped(handle), socket.yoga.fetchAPI.Request), {
+    fetch: adapter.fetch,
     socket,
-    direct,
+    direct: scoped(handleDirect),
     fallbacks,
   });
 }
@@ -354,7 +343,8 @@ interface HandlerParts {
 }
 
 /**
- * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path.
+ * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path, once
+ * the request is found well formed (http/node.ts: its Host header and its target).
  * Whatever is thrown becomes the REST error body with the request id: an AppError as it is, the
  * database out of reach as 503, anything else as INTERNAL (logged with its stack, never sent).
  */
@@ -381,6 +371,8 @@ function fetchHandler({
     observability.begin(ctx, url);
     let response: Response;
     try {
+      const malformed = malformedRequest(request, serverContext);
+      if (malformed) throw malformed;
       const probe = probes.get(url.pathname);
       const preflight = cors.preflight(request);
       if (preflight) response = preflight;

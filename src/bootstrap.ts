@@ -3,6 +3,9 @@ import { grouped, progressReporter, type ProgressOut, type ProgressReporter } fr
 import { createDb, type Db } from './db/client.js';
 import { openCluster } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
+import { DatabaseReadiness } from './db/readiness.js';
+import type { Logger } from './observability/log.js';
+import { forgetSearchEngine } from './services/security-index.js';
 import { outboxEventBus } from './db/outbox.js';
 import { redisEventBus, type EventBus } from './runtime/events.js';
 import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
@@ -124,3 +127,25 @@ export const logLines = (log: Log): ProgressOut => ({
   isTTY: false,
   write: (line: string) => (log(line.trimEnd()), true),
 });
+
+/**
+ * What /readyz asks (db/readiness.ts), and what brings back a database found without its schema:
+ * what a start gives it (migrateAgain), then what was read from the old database forgotten (the
+ * search engine, and the app's cached callers: `forget`). docs/operations.md "Readiness and recovery".
+ */
+export function databaseReadiness(
+  config: Readonly<Config>,
+  db: Db,
+  logger: Logger,
+  forget: () => void,
+): DatabaseReadiness {
+  return new DatabaseReadiness({
+    db,
+    logger,
+    migrate: (timeoutMs) => migrateAgain(config, db, (line) => logger.info(line), timeoutMs),
+    restored: () => {
+      forget();
+      forgetSearchEngine(db);
+    },
+  });
+}

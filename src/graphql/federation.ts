@@ -1,8 +1,10 @@
-// The subgraph's `_entities` field, bounded: @apollo/subgraph's resolver takes any number of
+// The subgraph's root fields, bounded. `_entities`: @apollo/subgraph's resolver takes any number of
 // representations of any shape, and throws a plain Error (answered as INTERNAL) for one it cannot
 // place, failing all of them. Here the count is decided before anything runs, and each
-// representation is checked, and fails, alone (docs/federation.md).
-import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
+// representation is checked, and fails, alone. `_service { sdl }`: the whole schema, which follows
+// the introspection rule (docs/federation.md).
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 
 /** Representations one `_entities` may carry: each is a lookup, batched by the loaders. */
@@ -56,6 +58,28 @@ export function boundEntities(schema: GraphQLSchema): GraphQLSchema {
         }
       }),
     );
+  };
+  return schema;
+}
+
+/**
+ * Wraps the `_service` field of a subgraph schema in place: while introspection is off
+ * (GRAPHQL_INTROSPECTION, off in production) its SDL, the whole schema, goes to authenticated
+ * callers only (a router's composition step sends a credential, as its queries do); anyone else
+ * gets UNAUTHENTICATED, as introspection would have refused them.
+ */
+export function sdlForCallers(schema: GraphQLSchema): GraphQLSchema {
+  const field = schema.getQueryType()?.getFields()._service;
+  if (!field) return schema;
+  const resolve = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, context: Context, info) => {
+    if (!context.config.graphql.introspection && !context.caller) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        '_service { sdl } needs a credential while introspection is off: send the X-API-Key or Authorization header',
+      );
+    }
+    return resolve(source, args, context, info);
   };
   return schema;
 }

@@ -1,6 +1,8 @@
-// The JSON a client sends around a document (variables, extensions) is walked by code that
-// recurses (graphql-js coercion, JSON.stringify): its nesting is bounded before anything else sees
-// it, and what this gateway walks itself it walks without recursion.
+// What a client sends around a document (operationName, variables, extensions) is checked before
+// any plugin reads it: each parameter of its type, and JSON nested no deeper than MAX_INPUT_DEPTH,
+// since code that recurses (graphql-js coercion, JSON.stringify) walks it. What this gateway walks
+// itself it walks without recursion.
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../domain/json-depth.js';
 import { AppError } from '../errors.js';
@@ -9,8 +11,36 @@ import { requestError } from './errors.js';
 /** Deepest nesting of arrays and objects in `variables` or `extensions`, the outer object counted. */
 export const MAX_INPUT_DEPTH = MAX_JSON_DEPTH;
 
-/** The error for the first of `variables` and `extensions` that nests too deep, if one does. */
-export function inputDepthError(params: { variables?: unknown; extensions?: unknown }): AppError | undefined {
+/** A value received, in a message: a scalar as JSON (cut at 40 characters), a container by its kind. */
+function received(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 40 ? `${json.slice(0, 40)}…` : json;
+}
+
+/**
+ * The first rule of GraphQL over HTTP that a request's parameters break, if one is: `query` and
+ * `operationName` are strings, `variables` and `extensions` objects (each may be absent or null),
+ * and neither of these nests deeper than MAX_INPUT_DEPTH. HTTP (useRequestParams) and WebSocket
+ * (graphql/ws.ts) apply the same.
+ */
+export function paramsError(params: {
+  query?: unknown;
+  operationName?: unknown;
+  variables?: unknown;
+  extensions?: unknown;
+}): AppError | undefined {
+  for (const part of ['query', 'operationName'] as const) {
+    const value = params[part];
+    if (value != null && typeof value !== 'string')
+      return new AppError('BAD_REQUEST', `${part} must be a string; got ${received(value)}`);
+  }
+  for (const part of ['variables', 'extensions'] as const) {
+    const value = params[part];
+    if (value != null && (typeof value !== 'object' || Array.isArray(value)))
+      return new AppError('BAD_REQUEST', `${part} must be an object of names and values; got ${received(value)}`);
+  }
   for (const part of ['variables', 'extensions'] as const) {
     if (nestedDeeperThan(params[part], MAX_INPUT_DEPTH)) {
       return new AppError(
@@ -22,11 +52,56 @@ export function inputDepthError(params: { variables?: unknown; extensions?: unkn
   return undefined;
 }
 
-/** Refuses (400) variables or extensions nested too deep, before any other plugin reads them; first in the list. */
-export function useInputDepthLimit(): Plugin {
+/**
+ * A request parser's failure, coded and in one line. JSON that does not parse (a GET's or a form's
+ * `variables` or `extensions`: a bare SyntaxError, an INTERNAL error otherwise; a JSON body: Yoga's
+ * refusal, which carries the parser's message, quoting the body, as an extension) becomes
+ * BAD_REQUEST naming what is not JSON; the parser's words never reach the client.
+ */
+function parseFailure(error: unknown, url: URL): unknown {
+  if (error instanceof SyntaxError) {
+    const part = (['variables', 'extensions'] as const).find((name) => {
+      const text = url.searchParams.get(name);
+      if (!text) return false;
+      try {
+        JSON.parse(text);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    return requestError('BAD_REQUEST', `the ${part ?? 'variables or extensions'} parameter is not valid JSON`);
+  }
+  if (error instanceof GraphQLError && error.extensions.originalError !== undefined)
+    // the words REST answers an unparsable body with (http/body.ts)
+    return requestError('BAD_REQUEST', 'the body is not valid JSON');
+  return error;
+}
+
+/**
+ * Refuses (400) a request whose parameters break paramsError's rules, before any other plugin reads
+ * them (first in the list: Yoga's own check of their types runs after every plugin's onParams, and
+ * checks no operationName); and codes the request parsers' failures (parseFailure).
+ */
+export function useRequestParams(): Plugin {
   return {
+    onRequestParse({ requestParser, setRequestParser, url }) {
+      if (!requestParser) return;
+      setRequestParser((request) => {
+        try {
+          const parsed = requestParser(request);
+          // a promise, or the fake one of @whatwg-node/promise-helpers, which has `then` alone
+          if (typeof (parsed as Partial<PromiseLike<unknown>>).then !== 'function') return parsed;
+          return (parsed as Extract<typeof parsed, Promise<unknown>>).then(undefined, (e: unknown) => {
+            throw parseFailure(e, url);
+          });
+        } catch (e) {
+          throw parseFailure(e, url);
+        }
+      });
+    },
     onParams({ params }) {
-      const e = inputDepthError(params);
+      const e = paramsError(params);
       if (e) throw requestError(e.code, e.message);
     },
   };

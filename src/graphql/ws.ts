@@ -9,8 +9,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Context } from '../context.js';
 import { knownError } from '../db/unavailable.js';
 import { AppError, toGraphQLError } from '../errors.js';
-import type { NodeServerContext } from '../http/node.js';
-import { inputDepthError } from './input.js';
+import { requestUrl, type NodeServerContext } from '../http/node.js';
+import { paramsError } from './input.js';
 import { errorPayload, type LiveSlot, type Sink } from './live-group.js';
 import { liveSlotOf } from './live.js';
 import {
@@ -75,16 +75,8 @@ export function connectionRequest(upgrade: IncomingMessage, params: Params): Req
       );
     headers.set(header, value);
   }
-  let url: URL;
-  try {
-    url = new URL(upgrade.url ?? '/graphql', `http://${upgrade.headers.host ?? 'localhost'}`);
-  } catch {
-    throw new AppError(
-      'BAD_REQUEST',
-      `the upgrade request's Host header is not a host: ${JSON.stringify(upgrade.headers.host)?.slice(0, 60)}`,
-    );
-  }
-  return new Request(url, { headers });
+  // its URL from the request line, as every HTTP request's; its Host is checked with theirs (app.ts)
+  return new Request(requestUrl(upgrade.url), { headers });
 }
 
 /** An error as Yoga sends it over HTTP: without the `http` extension Yoga keeps for itself. */
@@ -154,8 +146,8 @@ export function attachWebSocket(
           ];
         }
         // as over HTTP (graphql/input.ts), before anything walks them
-        const tooDeep = inputDepthError(payload);
-        if (tooDeep) return [toGraphQLError(tooDeep)];
+        const refused = paramsError(payload);
+        if (refused) return [toGraphQLError(refused)];
         let operation: Context;
         try {
           operation = await context(requests.get(ctx.extra.socket)!, { req: ctx.extra.request });

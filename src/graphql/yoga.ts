@@ -18,7 +18,7 @@ import { responseCachePlugins } from './cache.js';
 import { graphiqlPage } from './graphiql.js';
 import { maskError, useInputErrorCodes, useRequestErrorStatus } from './errors.js';
 import { guardPlugins } from './guard.js';
-import { useInputDepthLimit } from './input.js';
+import { useRequestParams } from './input.js';
 import { usePlannedExecution } from './plan/plugin.js';
 import type { LiveHub } from './live.js';
 import {
@@ -92,8 +92,8 @@ export function createGraphQLServer({
     renderGraphiQL: graphiqlPage,
     maskedErrors: { maskError, isDev: config.nodeEnv === 'development' },
     plugins: [
-      // first: variables and extensions nested too deep never reach a plugin that walks them
-      useInputDepthLimit(),
+      // first: parameters of the wrong type, or nested too deep, never reach a plugin that reads them
+      useRequestParams(),
       // in this order: a hash becomes its document before the guard checks it and the response cache
       // keys on its text; a document refused by the guard never reaches the cache
       usePersistedDocuments({

@@ -1,10 +1,9 @@
-// POST /graphql with a small JSON body, served from node:http without @whatwg-node/server's
-// request and response adapter (docs/architecture.md, "The direct way"). Everything else goes
-// the adapter's way, untouched.
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+// POST /graphql with a small JSON body, its body read whole and Yoga answering below its adapter
+// (docs/architecture.md, "The direct way"). Everything else goes the adapter's way, untouched.
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import { SMALL_BODY_BYTES } from './body.js';
-import type { NodeServerContext } from './node.js';
+import { fetchRequest, type NodeServerContext } from './node.js';
 import type { FallbackReason } from '../observability/fallbacks.js';
 
 /** Bodies up to this many bytes are read before the caller is known: readBody (http/body.ts) counts none of them. */
@@ -20,9 +19,9 @@ const STREAM_ACCEPTED = /text\/event-stream|multipart\//i;
 
 /**
  * Why the direct way does not serve `req`, or undefined when it does: it serves a POST to exactly
- * /graphql (no query string) with a Host (the request's URL), no Upgrade, no If-None-Match (the
- * response cache's only adapter hook, an onRequest: graphql/cache.ts), a JSON body of a declared
- * length within DIRECT_BODY_BYTES, and an Accept that takes a JSON answer (or none). `elsewhere`:
+ * /graphql (no query string), no Upgrade, no If-None-Match (the response cache's only adapter hook,
+ * an onRequest: graphql/cache.ts), a JSON body of a declared length within DIRECT_BODY_BYTES, and
+ * an Accept that takes a JSON answer (or none). `elsewhere`:
  * what it is not for (any other method or path); any other reason is a fallback of a request it is
  * for, counted on `mdg_fallback_total{path="direct"}` (observability/fallbacks.ts).
  */
@@ -31,7 +30,7 @@ export function whyNotDirect(req: IncomingMessage): FallbackReason<'direct'> | '
   if (req.method !== 'POST' || !req.url?.startsWith('/graphql') || (req.url.length > 8 && req.url[8] !== '?'))
     return 'elsewhere';
   if (req.url !== '/graphql') return 'query_string';
-  if (h.host === undefined || h.upgrade !== undefined) return 'connection';
+  if (h.upgrade !== undefined) return 'connection';
   if (h['if-none-match'] !== undefined) return 'conditional';
   if (!JSON_TYPE.test(h['content-type'] ?? '')) return 'content_type';
   const length = h['content-length'];
@@ -63,29 +62,6 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * The fetch Request the adapter would have made (@whatwg-node/server's normalizeNodeRequest: the
- * same URL, the Node headers as they are, a signal that aborts when the connection closes before
- * the answer), with the body already read as text: the ponyfill's text() and json() answer from it
- * without a stream.
- */
-function fetchRequest(req: IncomingMessage, res: ServerResponse, body: string, RequestClass: typeof Request): Request {
-  const controller = new AbortController();
-  const aborted = () => {
-    if (!controller.signal.aborted) controller.abort(res.errored ?? undefined);
-  };
-  res.once('error', aborted);
-  res.once('close', aborted);
-  res.once('finish', () => res.removeListener('close', aborted));
-  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return new RequestClass(`${protocol}://${req.headers.host!}/graphql`, {
-    method: 'POST',
-    headers: req.headers as HeadersInit,
-    body,
-    signal: controller.signal,
-  });
-}
-
-/**
  * The server's request listener: the direct way for what `whyNotDirect` admits, `fallback` (the
  * app as a Node listener) for everything else, telling `fellBack` why a request the direct way is
  * for went the adapter's way. The answer is written as the adapter writes it.
@@ -109,8 +85,7 @@ export function directListener({
     }
     void readBody(req)
       .then((body) => {
-        const request = fetchRequest(req, res, body, RequestClass);
-        return handle(request, { req, res });
+        return handle(fetchRequest(req, res, RequestClass, body), { req, res });
       })
       .then(
         (response) => sendNodeResponse(response, res, req, true),

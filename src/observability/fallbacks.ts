@@ -32,7 +32,7 @@ export const FALLBACK_REASONS = {
   direct: [
     /** A query string on /graphql. */
     'query_string',
-    /** No Host, or an Upgrade. */
+    /** An Upgrade. */
     'connection',
     /** An If-None-Match: the response cache answers it in an adapter hook. */
     'conditional',

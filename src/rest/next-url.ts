@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../context.js';
 import { lastCursor, type Page } from '../db/keyset.js';
 import { AppError } from '../errors.js';
+import { HOST } from '../http/node.js';
 import { arr, object, str, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs, type ParamValues } from './params.js';
 import { json } from './route.js';
@@ -86,22 +87,24 @@ export function readCursorRequest<S extends ParamSpecs>(
   return { params: parseQuery(specs, new URLSearchParams(state.params)), raw: state.params, after: state.after };
 }
 
-/** What a proxy may say of the client's scheme and host (X-Forwarded-*), and nothing else. */
+/** What a proxy may say of the client's scheme (X-Forwarded-Proto), and nothing else. */
 const FORWARDED_PROTO = /^https?$/;
-const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
  * The base of the absolute links this service writes: PUBLIC_URL, which production requires
- * (config.ts). Elsewhere without it, the origin as the client reached it.
+ * (config.ts). Elsewhere without it, the origin as the client reached it: its Host header (checked
+ * before anything routes, app.ts), since a request's URL never takes it (http/node.ts); a caller
+ * in this process without one, the URL it gave.
  */
 export function publicBase(ctx: Context, url: URL): string {
   if (ctx.config.publicUrl !== undefined) return ctx.config.publicUrl;
   if (ctx.config.auth.trustProxy) {
     const proto = ctx.request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
     const host = ctx.request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-    if (proto && host && FORWARDED_PROTO.test(proto) && FORWARDED_HOST.test(host)) return `${proto}://${host}`;
+    if (proto && host && FORWARDED_PROTO.test(proto) && HOST.test(host)) return `${proto}://${host}`;
   }
-  return url.origin;
+  const host = ctx.request.headers.get('host');
+  return host ? `http://${host}` : url.origin;
 }
 
 /** `next_url` for the page after `lastCursor`, or undefined on the last page. */

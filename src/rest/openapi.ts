@@ -34,7 +34,8 @@ function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path') {
 }
 
 const ERRORS: Record<string, string> = {
-  '400': 'A parameter or the body is invalid; the message names it and the value received.',
+  '400':
+    "A parameter or the body is invalid, or the request's Host header or target is malformed; the message names it and the value received.",
   '401': 'No credentials, or credentials that are not valid.',
   '403':
     "The caller's tier does not include this resource; or the request is authenticated by cookie and comes from a page of another site (CSRF protection).",

@@ -3,7 +3,7 @@
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.js';
-import { boundEntities } from '../graphql/federation.js';
+import { boundEntities, sdlForCallers } from '../graphql/federation.js';
 import { PARENTS_FIRST } from '../resources/index.js';
 import './service.js';
 import './session.js';
@@ -24,12 +24,12 @@ let subgraph: GraphQLSchema | undefined;
 
 /**
  * The same graph as an Apollo Federation 2 subgraph (GRAPHQL_SUBGRAPH=true): `_service { sdl }`,
- * and `_entities` for the entities (schema/security.ts), bounded (graphql/federation.ts). Built on
+ * and `_entities` for the entities (schema/security.ts), both bounded (graphql/federation.ts). Built on
  * first use, so a gateway that is not a subgraph never builds it.
  */
 export function subgraphSchema(): GraphQLSchema {
-  return (subgraph ??= boundEntities(
-    builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' }),
+  return (subgraph ??= sdlForCallers(
+    boundEntities(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' })),
   ));
 }
 

@@ -162,6 +162,50 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
     expect(r.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED']);
   });
 
+  it('gives _service { sdl } to an anonymous caller only while introspection is on, as introspection itself', async () => {
+    const sdl = '{ _service { sdl } }';
+    const open = await h.gql(sdl, undefined, {});
+    expect(open.errors).toBeUndefined();
+    expect(open.data._service.sdl).toContain('@key(fields: "identifiers { figi }")');
+    // production's default: introspection off
+    const closed = h.appWith({ GRAPHQL_SUBGRAPH: 'true', GRAPHQL_INTROSPECTION: 'false' });
+    const ask = async (headers: Record<string, string>) => {
+      const res = await closed.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: sdl }),
+      });
+      return { ...((await res.json()) as Omit<GraphQLResult, 'status'>), status: res.status };
+    };
+    const anonymous = await ask({});
+    expect(anonymous).toEqual({
+      status: 200,
+      data: null,
+      errors: [
+        {
+          message:
+            '_service { sdl } needs a credential while introspection is off: send the X-API-Key or Authorization header',
+          locations: [{ line: 1, column: 3 }],
+          path: ['_service'],
+          extensions: { code: 'UNAUTHENTICATED' },
+        },
+      ],
+    });
+    expect(JSON.stringify(anonymous)).not.toContain('type Security');
+    expect((await ask({ 'x-api-key': 'not-a-key' })).status).toBe(401);
+    const router = await ask({ 'x-api-key': 'demo-free' });
+    expect(router.errors).toBeUndefined();
+    expect(router.data._service.sdl).toBe(open.data._service.sdl);
+    // the same without planned execution (GRAPHQL_PLANNED=false): graphql-js alone
+    const unplanned = h.appWith({ GRAPHQL_SUBGRAPH: 'true', GRAPHQL_INTROSPECTION: 'false', GRAPHQL_PLANNED: 'false' });
+    const res = await unplanned.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: sdl }),
+    });
+    expect(((await res.json()) as GraphQLResult).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
   it('leaves the public graph without _entities or _service when GRAPHQL_SUBGRAPH is off', async () => {
     const app = h.appWith({ GRAPHQL_SUBGRAPH: 'false' });
     const res = await app.fetch('http://test/graphql', {
