@@ -22,6 +22,9 @@ export const ERRORS = {
   SERVICE_UNAVAILABLE: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
   // the database cannot be reached (down, restarting, out of connections, locked past its timeout): retry later
   DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },
+  // the request ran out of REQUEST_TIMEOUT_MS (runtime/deadline.ts): its statements were cancelled;
+  // 503, as it says nothing of the request's validity, with Retry-After
+  TIMEOUT: { status: 503, graphql: 'TIMEOUT' },
   // start-up only, never a request's: the PostgreSQL database DATABASE_URL names does not exist
   // and was not created (db/pg-create.ts); the message names the createdb command to run
   DATABASE_MISSING: { status: 503, graphql: 'DATABASE_MISSING' },
