@@ -4,7 +4,7 @@ import { lastCursor, type Page } from '../db/keyset.js';
 import { AppError } from '../errors.js';
 import { arr, object, str, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs, type ParamValues } from './params.js';
-import { json } from './route.js';
+import { json, shapeRows } from './route.js';
 
 // The REST lists paged by `next_url` (trades, quotes, balance sheets): keyset pages (db/keyset.ts)
 // behind an absolute link. A first request carries filters; each page's `next_url` carries them
@@ -152,7 +152,7 @@ export function cursorPageResponse<Row>(
   return json({
     ...(next ? { next_url: next } : {}),
     request_id: ctx.requestId,
-    results: page.nodes.map(shape),
+    results: shapeRows(ctx, page.nodes, shape),
     status: 'OK',
   });
 }
