@@ -171,21 +171,36 @@ export interface Vocabulary {
 }
 
 export function buildVocabulary(rows: Iterable<{ term: string; field: number; docs: number }>): Vocabulary {
+  const steps = vocabularySteps(rows);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * buildVocabulary one step at a time: a step per row and per distinct term, then the vocabulary.
+ * The engine's build pauses between steps (search/engine.ts): at 50,000 securities the master holds
+ * ~100,000 distinct terms, each with its code points and counts, too many to make in one turn.
+ */
+export function* vocabularySteps(
+  rows: Iterable<{ term: string; field: number; docs: number }>,
+): Generator<undefined, Vocabulary, undefined> {
   const terms = new Map<string, Map<number, number>>();
   for (const { term, field, docs } of rows) {
     const t = terms.get(term) ?? terms.set(term, new Map()).get(term)!;
     t.set(field, (t.get(field) ?? 0) + docs);
+    yield;
   }
-  const sorted = [...terms]
-    .map(([term, docs]) => {
-      const codes = codesOf(term);
-      return { term, codes, mask: maskOf(codes), docs };
-    })
-    .sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const sorted: VocabularyTerm[] = [];
   const byLength = new Map<number, VocabularyTerm[]>();
-  for (const t of sorted) {
-    const n = t.codes.length;
-    (byLength.get(n) ?? byLength.set(n, []).get(n)!).push(t);
+  // the default order of strings is `<`'s (UTF-16 code units), and sorts them faster than a comparator
+  for (const term of [...terms.keys()].sort()) {
+    const codes = codesOf(term);
+    const t = { term, codes, mask: maskOf(codes), docs: terms.get(term)! };
+    sorted.push(t);
+    (byLength.get(codes.length) ?? byLength.set(codes.length, []).get(codes.length)!).push(t);
+    yield;
   }
   return { sorted, byLength };
 }
