@@ -9,7 +9,7 @@ import type { SessionDeps } from './auth/session-cookies.js';
 import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
-import { isDatabaseUnavailable } from './db/unavailable.js';
+import { isDatabaseUnavailable, isStatementTimeout } from './db/unavailable.js';
 import { databaseAnswers } from './db/health.js';
 import { AppError, databaseUnavailable, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
@@ -373,7 +373,9 @@ function fetchHandler({ contextOf, observability, cors, probes, graphql, graphiq
             ? new AppError('CLIENT_CLOSED_REQUEST', 'the client closed the connection before the answer')
             : isDatabaseUnavailable(err)
               ? databaseUnavailable()
-              : new AppError('INTERNAL', 'internal error');
+              : isStatementTimeout(err)
+                ? ctx.deadline.timedOut('sql')
+                : new AppError('INTERNAL', 'internal error');
       observability.failed(ctx, err, appErr); // its log line carries the stack of an INTERNAL one
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }

@@ -49,7 +49,8 @@ export interface Db {
    * alone, and each combined statement that failed. Under `deadline`, a read sent past it fails at
    * once, a read pending at it fails then, and its statement runs under a statement_timeout of the
    * time left (db/pg-pool.ts), so PostgreSQL cancels it: each with the deadline's TIMEOUT.
-   * (Prisma's statements have no such bound: the request's writes, and a few one-row reads.)
+   * (Prisma's statements, the request's writes and a few one-row reads, are bound by the
+   * connections' statement_timeout alone: createDb.)
    */
   forRequest(fellBack?: (reason: FallbackReason<'combined'>) => void, deadline?: Deadline): Db;
   /**
@@ -84,9 +85,9 @@ const READ_CONNECTIONS = 4;
 const PRISMA_LOG = [{ emit: 'event' as const, level: 'query' as const }];
 
 /**
- * `statementTimeoutMs`: the statement_timeout of Db.read's connections (0: none), which a
- * request's statements run under unless its deadline is nearer (REQUEST_TIMEOUT_MS for a server,
- * bootstrap.ts; none for the CLI's long reads).
+ * `statementTimeoutMs`: the statement_timeout of every connection (0: none): REQUEST_TIMEOUT_MS for
+ * a server (bootstrap.ts), none for the CLI's long imports and reads. A request's Db.read statements
+ * run under the time its deadline leaves, when shorter (Db.forRequest).
  */
 export async function createDb(
   database: DatabaseConfig,
@@ -222,12 +223,14 @@ async function openPostgres(database: DatabaseConfig, statementTimeoutMs: number
     import('@prisma/adapter-pg'),
     import('pg'),
   ]);
+  // a statement of a server runs no longer than a request may (REQUEST_TIMEOUT_MS); the CLI's, as long as they need
+  const timeout = statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : '';
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
     connectionTimeoutMillis: 5_000,
     // search_path too, so raw SQL finds the tables of a non-default schema as generated queries do
-    options: `-c search_path="${database.schema}"`,
+    options: `-c search_path="${database.schema}"${timeout}`,
   });
   // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -240,7 +243,7 @@ async function openPostgres(database: DatabaseConfig, statementTimeoutMs: number
       new pg.Client({
         connectionString: database.url,
         connectionTimeoutMillis: 5_000,
-        options: `-c search_path="${database.schema}" -c plan_cache_mode=force_generic_plan${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`,
+        options: `-c search_path="${database.schema}" -c plan_cache_mode=force_generic_plan${timeout}`,
         pipeline: true,
       } as ClientConfig),
     READ_CONNECTIONS,

@@ -28,20 +28,7 @@ const UNAVAILABLE_MESSAGES =
  * back: the pg pool opens fresh connections.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const pending: unknown[] = [error];
-  while (pending.length) {
-    const e = pending.pop();
-    if (!e || typeof e !== 'object' || seen.has(e) || seen.size > 10) continue;
-    seen.add(e);
-    const { code, kind, message, cause, originalError, meta } = e as {
-      code?: unknown;
-      kind?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      originalError?: unknown;
-      meta?: { driverAdapterError?: { cause?: unknown } };
-    };
+  for (const { code, kind, message } of causes(error)) {
     if (
       typeof code === 'string' &&
       (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))
@@ -49,7 +36,38 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       return true;
     if (typeof kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
-    pending.push(cause, originalError, meta?.driverAdapterError, meta?.driverAdapterError?.cause);
   }
   return false;
+}
+
+/** SQLSTATE query_canceled: a statement_timeout ran out (the server's connections have one: db/client.ts). */
+const QUERY_CANCELED = '57014';
+
+/**
+ * True when `error` (or what it wraps, as isDatabaseUnavailable reads it) is a statement PostgreSQL
+ * cancelled at its statement_timeout: a request that ran out of its time (TIMEOUT).
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  for (const { code } of causes(error)) if (code === QUERY_CANCELED) return true;
+  return false;
+}
+
+type Cause = { code?: unknown; kind?: unknown; message?: unknown };
+
+/** `error` and what it wraps: a GraphQL error's original, a cause, Prisma's driver-adapter error. */
+function* causes(error: unknown): Generator<Cause> {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length) {
+    const e = pending.pop();
+    if (!e || typeof e !== 'object' || seen.has(e) || seen.size > 10) continue;
+    seen.add(e);
+    const { cause, originalError, meta } = e as {
+      cause?: unknown;
+      originalError?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+    };
+    yield e as Cause;
+    pending.push(cause, originalError, meta?.driverAdapterError, meta?.driverAdapterError?.cause);
+  }
 }

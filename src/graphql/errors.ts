@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, isStatementTimeout } from '../db/unavailable.js';
+import { timeoutError } from '../runtime/deadline.js';
 import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '../errors.js';
 
 /**
@@ -9,11 +10,17 @@ import { AppError, databaseUnavailable, toGraphQLError, type ErrorCode } from '.
  */
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const thrown = error instanceof GraphQLError ? error.originalError : error;
-  // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE
+  // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE; a
+  // statement cancelled at its statement_timeout ran out of the request's time (a request's reads
+  // say TIMEOUT themselves: db/client.ts)
   const original =
-    !(thrown instanceof AppError) && thrown !== undefined && isDatabaseUnavailable(thrown)
-      ? databaseUnavailable()
-      : thrown;
+    thrown instanceof AppError || thrown === undefined
+      ? thrown
+      : isDatabaseUnavailable(thrown)
+        ? databaseUnavailable()
+        : isStatementTimeout(thrown)
+          ? timeoutError('sql')
+          : thrown;
   const gql = error instanceof GraphQLError ? error : undefined;
   const at = { ...(gql?.nodes ? { nodes: gql.nodes } : {}), ...(gql?.path ? { path: gql.path } : {}) };
   // an error that asks the client to come back later (rate limited, database unreachable, OCR or

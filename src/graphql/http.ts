@@ -2,7 +2,7 @@
 // the request, then Yoga answers (JSON, or an SSE stream for a subscription).
 import type { GraphQLConfig } from '../config.js';
 import type { Context } from '../context.js';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, isStatementTimeout } from '../db/unavailable.js';
 import { AppError, databaseUnavailable, toGraphQLError } from '../errors.js';
 import { excuseStaleCookie } from '../auth/stale-cookie.js';
 import { checkNotCrossSite } from '../auth/csrf.js';
@@ -53,7 +53,14 @@ export function graphqlOverHttp({
       releaseBody = await holdLargeBody(ctx.request, bodies);
       request = await boundedRequest(ctx.request, graphqlBodyLimit(config, ctx.caller), yoga.fetchAPI.Request);
     } catch (thrown) {
-      const e = thrown instanceof AppError ? thrown : isDatabaseUnavailable(thrown) ? databaseUnavailable() : undefined;
+      const e =
+        thrown instanceof AppError
+          ? thrown
+          : isDatabaseUnavailable(thrown)
+            ? databaseUnavailable()
+            : isStatementTimeout(thrown)
+              ? ctx.deadline.timedOut('sql')
+              : undefined;
       releaseBody?.();
       if (!e) throw thrown;
       failed(ctx, thrown, e);

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { isStatementTimeout } from '../db/unavailable.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -69,18 +70,13 @@ export class Deadline {
   timedOut(stage: TimeoutStage): AppError {
     if (this.#error) return this.#error;
     this.timeouts?.record(stage);
-    const seconds = String(Math.max(1, Math.ceil(this.budgetMs / 1000)));
-    this.#error = new AppError(
-      'TIMEOUT',
-      `the request ran out of its time limit of ${this.budgetMs} ms while ${TIMEOUT_STAGES[stage]}; ask for less (a smaller page, fewer aliases, fields or facets), or retry in ${seconds} s`,
-      { 'retry-after': seconds },
-    );
+    this.#error = timeoutError(stage, this.budgetMs);
     return this.#error;
   }
 
   /**
    * `work`, or TIMEOUT once the budget is spent while it is pending (what it settles to later is
-   * dropped). A PostgreSQL statement cancelled by its statement_timeout (SQLSTATE 57014) is TIMEOUT too.
+   * dropped). A PostgreSQL statement cancelled by its statement_timeout is TIMEOUT too.
    */
   race<T>(work: Promise<T>, stage: TimeoutStage): Promise<T> {
     if (this.budgetMs === Infinity) return work;
@@ -98,7 +94,7 @@ export class Deadline {
         },
         (error: unknown) => {
           clearTimeout(timer);
-          reject((error as { code?: unknown } | null)?.code === '57014' ? this.timedOut(stage) : error);
+          reject(isStatementTimeout(error) ? this.timedOut(stage) : error);
         },
       );
     });
@@ -121,6 +117,21 @@ export class Deadline {
     this.#at = performance.now() + this.budgetMs;
     this.#error = undefined;
   }
+}
+
+/**
+ * The TIMEOUT answer: what was running, and Retry-After of the budget in seconds (a client that
+ * retries at once adds to the load that made it slow). `budgetMs` unknown: where no request's
+ * deadline is at hand (graphql/errors.ts, a statement cancelled by its statement_timeout).
+ */
+export function timeoutError(stage: TimeoutStage, budgetMs?: number): AppError {
+  const seconds = String(Math.max(1, Math.ceil((budgetMs ?? 1000) / 1000)));
+  const limit = budgetMs === undefined ? 'its time limit' : `its time limit of ${budgetMs} ms`;
+  return new AppError(
+    'TIMEOUT',
+    `the request ran out of ${limit} while ${TIMEOUT_STAGES[stage]}; ask for less (a smaller page, fewer aliases, fields or facets), or retry in ${seconds} s`,
+    { 'retry-after': seconds },
+  );
 }
 
 /** The deadline of work that belongs to no request. */
