@@ -1,7 +1,7 @@
 import { type CodedColumn, codeOf, type FacetCount, numberFacet, textFacet } from './facets.js';
 import { SECURITY_SEARCH_FIELDS, type SecurityField } from './fields.js';
 import { compileFilter } from './filter.js';
-import { compareText, compareValues, noPause, type Pause, sortedBy, topOf, type Value } from './order.js';
+import { compareText, compareValues, inChunks, noPause, type Pause, sortedBy, topOf, type Value } from './order.js';
 import { type TermIndex, type TextMatch, textMatch, textScores } from './rank.js';
 import { TEXT_MATCH, type Filter, type SortTerm } from './syntax.js';
 import {
@@ -70,16 +70,21 @@ function termsOf(row: MasterRow): { keys: string[]; nameWords: number } {
   return { keys: [...new Set(keys)], nameWords: Math.min(names.length, 0xffff) };
 }
 
-/** The positions of `matches` that pass `test`, in order: `filter`, pausing at each position. */
+/** The positions of `matches` that pass `test`, in order: `filter`, pausing between chunks. */
 async function kept(matches: readonly number[], test: (i: number) => boolean, pause: Pause): Promise<number[]> {
   const out: number[] = [];
-  for (const i of matches) {
-    const turn = pause();
-    if (turn) await turn;
-    if (test(i)) out.push(i);
-  }
+  await inChunks(
+    matches.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) if (test(matches[at]!)) out.push(matches[at]!);
+    },
+    pause,
+  );
   return out;
 }
+
+/** Vocabulary steps (a term counted, or made) between two pauses of the build: each is ~1 µs. */
+const STEPS_PER_PAUSE = 64;
 
 const splitKey = (key: string): [number, string] => {
   const at = key.indexOf(':');
@@ -129,25 +134,31 @@ export class SearchEngine implements TermIndex {
     pause: Pause = noPause,
   ): Promise<SearchEngine> {
     const engine = new SearchEngine(prefixColumns, version, metricsVersion, epoch);
-    for (const m of metrics) {
-      engine.metricsBySymbol.set(
-        m.symbol,
-        METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column])),
-      );
-      const turn = pause();
-      if (turn) await turn;
-    }
+    await inChunks(
+      metrics.length,
+      (from, to) => {
+        for (const m of metrics.slice(from, to))
+          engine.metricsBySymbol.set(
+            m.symbol,
+            METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column])),
+          );
+      },
+      pause,
+    );
+    // a security is tens of µs of work: a pause each
     for (const row of rows) {
       engine.place(engine.ids.length, row);
       const turn = pause();
       if (turn) await turn;
     }
     const counts = new Map<string, number>();
-    for (const keys of engine.terms) {
-      for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-      const turn = pause();
-      if (turn) await turn;
-    }
+    await inChunks(
+      engine.terms.length,
+      (from, to) => {
+        for (let i = from; i < to; i++) for (const key of engine.terms[i]!) counts.set(key, (counts.get(key) ?? 0) + 1);
+      },
+      pause,
+    );
     const steps = vocabularySteps(
       (function* () {
         for (const [key, docs] of counts) {
@@ -157,10 +168,10 @@ export class SearchEngine implements TermIndex {
       })(),
     );
     let step = steps.next();
-    while (!step.done) {
+    for (let n = 1; !step.done; n++, step = steps.next()) {
+      if (n % STEPS_PER_PAUSE) continue;
       const turn = pause();
       if (turn) await turn;
-      step = steps.next();
     }
     engine.vocabulary = step.value;
     engine.bySymbol = await engine.sortedBySymbol(pause);

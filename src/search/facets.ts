@@ -1,4 +1,4 @@
-import { compareText, noPause, type Pause, type Value } from './order.js';
+import { compareText, inChunks, noPause, type Pause, type Value } from './order.js';
 
 /** Typesense's `facet_counts` item. */
 export interface FacetCount {
@@ -31,7 +31,7 @@ export function codeOf(column: CodedColumn, v: Value): number {
   return code;
 }
 
-/** A text or boolean facet over `matches` (positions); a missing value is not counted, as Typesense counts only documents that have the field. `pause`: once per match (search/order.ts). */
+/** A text or boolean facet over `matches` (positions); a missing value is not counted, as Typesense counts only documents that have the field. `pause`: between chunks of matches (search/order.ts). */
 export async function textFacet(
   field: string,
   { codes, labels }: CodedColumn,
@@ -39,12 +39,16 @@ export async function textFacet(
   pause: Pause = noPause,
 ): Promise<FacetCount> {
   const counts = new Int32Array(labels.length);
-  for (const i of matches) {
-    const turn = pause();
-    if (turn) await turn;
-    const code = codes[i]!;
-    if (code >= 0) counts[code]!++;
-  }
+  await inChunks(
+    matches.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) {
+        const code = codes[matches[at]!]!;
+        if (code >= 0) counts[code]!++;
+      }
+    },
+    pause,
+  );
   const present = labels.map((label, code) => [label, counts[code]!] as const).filter(([, count]) => count > 0);
   const top = present.sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, MAX_FACET_VALUES);
   return {
@@ -64,20 +68,22 @@ export async function numberFacet(
 ): Promise<FacetCount> {
   const values = new Float64Array(matches.length);
   let n = 0;
-  for (const i of matches) {
-    const turn = pause();
-    if (turn) await turn;
-    const v = column[i];
-    if (typeof v === 'number') values[n++] = v;
-  }
+  await inChunks(
+    matches.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) {
+        const v = column[matches[at]!];
+        if (typeof v === 'number') values[n++] = v;
+      }
+    },
+    pause,
+  );
   const sorted = values.subarray(0, n).sort();
   // ascending values: a later value with an equal count ranks below, so only a larger count displaces
   const best: { value: number; count: number }[] = [];
   let distinct = 0;
   let sum = 0;
   for (let j = 0; j < n; ) {
-    const turn = pause();
-    if (turn) await turn;
     let k = j;
     while (k < n && sorted[k] === sorted[j]) sum += sorted[k++]!;
     distinct++;

@@ -54,13 +54,14 @@ describe('the search engine in slices', () => {
     // another task runs while the search is under way: it waited a slice, not the whole search
     let done = false;
     const other = new Promise<boolean>((resolve) => setImmediate(() => resolve(done)));
-    const answer = heavySearch(sliced, () => (++turns % 500 === 0 ? yielding() : undefined)).then((r) => {
+    const answer = heavySearch(sliced, () => (++turns % 2 === 0 ? yielding() : undefined)).then((r) => {
       done = true;
       return r;
     });
     expect(await other).toBe(false);
     expect(await answer).toEqual(expected);
-    expect(turns).toBeGreaterThan(SIZE);
+    // between chunks of CHUNK securities: the text's candidates, the filter, the sort's merges, each facet
+    expect(turns).toBeGreaterThan(10);
     expect(await (await sliced.search({}, 5)).ids).toEqual((await whole.search({}, 5)).ids);
   });
 
@@ -75,31 +76,31 @@ describe('the search engine in slices', () => {
     };
     // the filter's scan
     await expect(
-      engine.search({ filter: parseFilterBy('ticker_meta.active:true', SECURITY_SEARCH_FIELDS) }, 10, stopAfter(100)),
+      engine.search({ filter: parseFilterBy('ticker_meta.active:true', SECURITY_SEARCH_FIELDS) }, 10, stopAfter(1)),
     ).rejects.toBeInstanceOf(Stop);
     // a deep page: the sort, past the scan
     await expect(
-      engine.search({ sort: parseSortBy('financials.market_cap:asc', SECURITY_SEARCH_FIELDS) }, 2_000, stopAfter(SIZE)),
+      engine.search({ sort: parseSortBy('financials.market_cap:asc', SECURITY_SEARCH_FIELDS) }, 2_000, stopAfter(5)),
     ).rejects.toBeInstanceOf(Stop);
     // facets of a search that finished
     const hits = await engine.search({}, 10);
-    await expect(hits.facetsOf(FACETS, stopAfter(SIZE + 10))).rejects.toBeInstanceOf(Stop);
+    await expect(hits.facetsOf(FACETS, stopAfter(4))).rejects.toBeInstanceOf(Stop);
     // text scoring
-    await expect(engine.search({ text: engine.match('holdngs', ['name']) }, 10, stopAfter(50))).rejects.toBeInstanceOf(
+    await expect(engine.search({ text: engine.match('holdngs', ['name']) }, 10, stopAfter(1))).rejects.toBeInstanceOf(
       Stop,
     );
   });
 
-  it('sorts as Array.prototype.sort does, pausing at every comparison', async () => {
+  it('sorts as Array.prototype.sort does, pausing as it goes', async () => {
     let seed = 7;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-    for (const n of [0, 1, 2, 3, 17, 1000]) {
+    for (const n of [0, 1, 2, 3, 17, 1000, 5000]) {
       const items = Array.from({ length: n }, () => Math.floor(random() * 50));
       const compare = (a: number, b: number) => a - b;
       let pauses = 0;
       const sorted = await sortedBy(items, compare, () => void pauses++);
       expect(sorted).toEqual([...items].sort(compare));
-      if (n > 1) expect(pauses).toBeGreaterThanOrEqual(n - 1);
+      if (n > 0) expect(pauses).toBeGreaterThan(0);
     }
   });
 });
