@@ -83,9 +83,6 @@ async function kept(matches: readonly number[], test: (i: number) => boolean, pa
   return out;
 }
 
-/** Vocabulary steps (a term counted, or made) between two pauses of the build: each is ~1 µs. */
-const STEPS_PER_PAUSE = 64;
-
 const splitKey = (key: string): [number, string] => {
   const at = key.indexOf(':');
   return [Number(key.slice(0, at)), key.slice(at + 1)];
@@ -168,10 +165,10 @@ export class SearchEngine implements TermIndex {
       })(),
     );
     let step = steps.next();
-    for (let n = 1; !step.done; n++, step = steps.next()) {
-      if (n % STEPS_PER_PAUSE) continue;
+    while (!step.done) {
       const turn = pause();
       if (turn) await turn;
+      step = steps.next();
     }
     engine.vocabulary = step.value;
     engine.bySymbol = await engine.sortedBySymbol(pause);

@@ -103,10 +103,11 @@ export async function sortedBy(
   const n = items.length;
   let from = items.slice();
   let to = new Array<number>(n);
+  // CHUNK is a multiple of RUN: a chunk sorts whole runs
   await inChunks(
-    Math.ceil(n / RUN),
+    n,
     (first, last) => {
-      for (let r = first; r < last; r++) insertionSort(from, r * RUN, Math.min(n, (r + 1) * RUN), compare);
+      for (let lo = first; lo < last; lo += RUN) insertionSort(from, lo, Math.min(last, lo + RUN), compare);
     },
     pause,
   );
