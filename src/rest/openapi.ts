@@ -40,7 +40,8 @@ const ERRORS: Record<string, string> = {
     "The caller's tier does not include this resource; or the request is authenticated by cookie and comes from a page of another site (CSRF protection).",
   '404': 'Unknown path, or an unknown symbol where the path names one.',
   '429': 'Rate limited; see Retry-After.',
-  '503': 'The database is unavailable.',
+  '503':
+    'The database is unavailable (DATABASE_UNAVAILABLE), the instance is out of room for the work (SERVICE_UNAVAILABLE), or the request ran out of its time (TIMEOUT, REQUEST_TIMEOUT_MS from its arrival); always with Retry-After.',
 };
 
 const BODY_ERRORS: Record<string, string> = {

@@ -305,7 +305,7 @@ export const routes: Route[] = [
       badRequestBody: SEARCH_ERROR_BODY,
       errors: {
         '503':
-          'The database is unavailable; or a search by text, filter, sort or facets over a master larger than the search engine holds (docs/operations.md#search-engine).',
+          'The database is unavailable; a search by text, filter, sort or facets over a master larger than the search engine holds (docs/operations.md#search-engine); or the search ran out of its time (TIMEOUT, docs/operations.md#deadlines), with Retry-After.',
       },
     },
   },
