@@ -11,22 +11,22 @@ import { SEARCH_TYPES } from './security.js';
  * The search engine of each database (search/engine.ts), kept current from the rows.
  *
  * Current: every search reads the master's version (one tiny statement) and is answered by the
- * engine at that version or later, except while the master is read whole (below). Triggers stamp each row a transaction writes to "Security" or
- * "SecurityMetrics" with the version it bumps, in commit order (prisma/migrations/*_search_engine),
- * so an engine at version v catches up by reading the rows stamped above v: one changed security
- * costs one short read and a few postings, however often the master changes. A delete (a new
- * epoch) or a change of more than a fiftieth of the master reads it whole. One refresh at a time per
- * database, shared by the searches that wait for it.
+ * engine at that version or later, except while the master is read whole (below). Triggers stamp
+ * each row a transaction writes to "Security" or "SecurityMetrics" with the version it bumps, in
+ * commit order (prisma/migrations/*_search_engine), so an engine at version v catches up by reading
+ * the rows stamped above v: one changed security costs one short read and a few postings, however
+ * often the master changes. A delete (a new epoch) or a change of more than a fiftieth of the master
+ * reads it whole. One refresh at a time per database, shared by the searches that wait for it.
  *
  * Bounded by design: the engine takes about 2 KB of heap per security (bench/RESULTS.md), so a
  * master past MAX_INDEXED_SECURITIES is not held, and only identifier prefixes are searched (in SQL,
  * services/security.ts); text, filters, sorts and facets are then refused with a 503 naming the cap.
  *
  * Never holding the event loop: a refresh is work shared by every search, so it runs on the app's
- * Db under no one request's deadline, writes the rows in slices (runtime/slices.ts), and
- * a search waits for it only until its own deadline. While the whole master is read again, searches
- * are answered by the engine read before it, if it holds at most MAX_KEPT_WHILE_READING securities
- * (two masters in memory at once: twice its heap); a larger one is dropped first and searches wait.
+ * Db under no one request's deadline, writes the rows in slices (runtime/slices.ts), and a search
+ * waits for it only until its own deadline. While the whole master is read again, searches are
+ * answered by the engine read before it, if it holds at most MAX_KEPT_WHILE_READING securities (two
+ * masters in memory at once: twice its heap); a larger one is dropped first and searches wait.
  */
 export const MAX_INDEXED_SECURITIES = 100_000;
 
