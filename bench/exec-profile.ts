@@ -33,6 +33,7 @@ import { CallerCache } from '../src/auth/caller.js';
 import { createRateLimits } from '../src/auth/rate-limit.js';
 import { ROOT } from '../src/config.js';
 import { createContext } from '../src/context.js';
+import { Deadline } from '../src/runtime/deadline.js';
 import { LiveHub } from '../src/graphql/live.js';
 import { Registry } from 'prom-client';
 import { createFallbacks } from '../src/observability/fallbacks.js';
@@ -168,6 +169,7 @@ function executeRunner(h: InProcess): Runner {
         db: h.db,
         requestId: 'bench',
         request,
+        deadline: new Deadline(cfg.requestTimeoutMs),
         ip: '127.0.0.1',
         sessions,
         callers,

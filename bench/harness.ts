@@ -13,6 +13,7 @@ import { createApp } from '../src/app.js';
 import { CallerCache } from '../src/auth/caller.js';
 import { createRateLimits } from '../src/auth/rate-limit.js';
 import { createContext, type Context } from '../src/context.js';
+import { Deadline } from '../src/runtime/deadline.js';
 import { LiveHub } from '../src/graphql/live.js';
 import { Registry } from 'prom-client';
 import { createFallbacks } from '../src/observability/fallbacks.js';
@@ -430,6 +431,7 @@ function bareContexts(config: Readonly<Config>, db: Db): (request: Request) => C
       db,
       requestId: 'bench',
       request,
+      deadline: new Deadline(config.requestTimeoutMs),
       ip: '127.0.0.1',
       sessions,
       callers,

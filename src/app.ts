@@ -34,6 +34,7 @@ import { openApiDocument } from './rest/openapi.js';
 import { json } from './rest/route.js';
 import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
+import { Deadline, Timeouts } from './runtime/deadline.js';
 import { memoryEventBus, type EventBus } from './runtime/events.js';
 import { BodyBudget } from './runtime/bodies.js';
 import { InFlightBudget } from './runtime/in-flight.js';
@@ -85,6 +86,8 @@ export function createApp({
   const metrics = createMetrics({ config, build: { version: config.version, database: 'postgresql' } });
   const observability = new RequestLog({ metrics, logger, tracing });
   const fallbacks = createFallbacks({ metrics, logger });
+  const timeouts = new Timeouts();
+  timeouts.registerMetrics(metrics);
   const limits = createRateLimits(config.auth, redis, metrics);
   registerProcessErrorMetrics(metrics);
   db.registerMetrics(metrics);
@@ -106,7 +109,7 @@ export function createApp({
     budget,
     rowUnits: (type) => rowUnits.get(type) ?? rowUnits.set(type, recordUnits(schema, type, costOptions)).get(type)!,
   };
-  const contextOf = contextFactory({ config, db, sessions, callers, ocr, events, work, live, fallbacks });
+  const contextOf = contextFactory({ config, db, sessions, callers, ocr, events, work, live, fallbacks, timeouts });
 
   const yoga = createGraphQLServer({
     schema,
@@ -169,8 +172,11 @@ export type App = ReturnType<typeof createApp>;
 
 type ContextOf = HandlerParts['contextOf'];
 
-/** What every request's context shares: the app's parts, one set per app. */
-type SharedContext = Omit<Parameters<typeof createContext>[0], 'requestId' | 'request' | 'ip' | 'cutConnection'>;
+/** What every request's context shares: the app's parts, one set per app, and where timeouts are counted. */
+type SharedContext = Omit<
+  Parameters<typeof createContext>[0],
+  'requestId' | 'request' | 'ip' | 'cutConnection' | 'deadline'
+> & { timeouts: Timeouts };
 
 function contextFactory({
   config,
@@ -182,6 +188,7 @@ function contextFactory({
   work,
   live,
   fallbacks,
+  timeouts,
 }: SharedContext): ContextOf {
   return (request, serverContext, requestId, cutConnection) =>
     createContext({
@@ -189,6 +196,8 @@ function contextFactory({
       db,
       requestId,
       request,
+      // made as the request arrives: its budget counts from here
+      deadline: new Deadline(config.requestTimeoutMs, timeouts),
       ip: clientIp(request, serverContext, config.auth.trustProxy),
       sessions,
       callers,
@@ -386,7 +395,7 @@ function fetchHandler({
       }
     } catch (err) {
       const appErr =
-        knownError(err) ??
+        knownError(err, () => ctx.deadline.timedOut('sql')) ??
         // Yoga stops executing when the request's signal aborts and throws its reason; anything
         // else thrown stays INTERNAL, even from a request whose client has gone
         (request.signal.aborted && (err === request.signal.reason || (err as Error | undefined)?.name === 'AbortError')

@@ -21,7 +21,7 @@ export type Log = (msg: string) => void;
  * seed that was interrupted is started over, and demo accounts are disabled once.
  */
 export async function openDatabase(config: Readonly<Config>, log: Log = () => {}): Promise<Db> {
-  const db = await openMigrated(config, log);
+  const db = await openMigrated(config, log, config.requestTimeoutMs);
   try {
     await prepareDatabase(config, db, log);
     return db;
@@ -74,14 +74,21 @@ async function prepareDatabase(config: Readonly<Config>, db: Db, log: Log): Prom
   }
 }
 
-/** The configured database, migrated, as `cli` commands use it (and openDatabase, before its seed). */
-export async function openMigrated(config: Readonly<Pick<Config, 'database'>>, log: Log): Promise<Db> {
+/**
+ * The configured database, migrated, as `cli` commands use it (and openDatabase, before its seed);
+ * `statementTimeoutMs`: its reads' statement_timeout (createDb; none for the CLI).
+ */
+export async function openMigrated(
+  config: Readonly<Pick<Config, 'database'>>,
+  log: Log,
+  statementTimeoutMs = 0,
+): Promise<Db> {
   const cluster = await openCluster(config.database, log);
   try {
     const { applied, created } = await migrate(cluster.database);
     if (created) log(created);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    return await createDb(cluster.database, () => cluster.release());
+    return await createDb(cluster.database, () => cluster.release(), statementTimeoutMs);
   } catch (e) {
     await cluster.release();
     throw e;

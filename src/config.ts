@@ -26,6 +26,11 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /**
+   * Each GraphQL operation and REST request's time budget from its arrival; past it its statements
+   * are cancelled and it is answered 503 TIMEOUT (runtime/deadline.ts, docs/operations.md#deadlines).
+   */
+  requestTimeoutMs: number;
   database: DatabaseSetting;
   /** `auto`: fill an empty database with sample data outside production; `none`: start empty. */
   sampleData: 'auto' | 'none';
@@ -260,6 +265,9 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY = Boolean(process
     nodeEnv,
     host: env.HOST || '0.0.0.0',
     port: parsePort(env.PORT),
+    // a page of 5000 trades or a search with facets over 50,000 securities answers in well under a
+    // second (bench/RESULTS.md); 10 s is a stall, not a large request, and matches SHUTDOWN_TIMEOUT_MS
+    requestTimeoutMs: positiveInt(env, 'REQUEST_TIMEOUT_MS', 10_000),
     // outside production `npm start` just works; production creates no database unless told to
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir, bool(env, 'DATABASE_CREATE', nodeEnv !== 'production')),
     sampleData: oneOf(env, 'SAMPLE_DATA', ['auto', 'none'] as const, 'auto'),

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Resource } from './domain/entitlements.js';
 import type { Fallbacks } from './observability/fallbacks.js';
+import type { Deadline } from './runtime/deadline.js';
 import type { EventBus } from './runtime/events.js';
 import type { InFlightBudget } from './runtime/in-flight.js';
 import type { OcrPool } from './ocr/pool.js';
@@ -15,6 +16,11 @@ export interface Context {
   db: Db;
   requestId: string;
   request: Request;
+  /**
+   * The request's time budget from its arrival (REQUEST_TIMEOUT_MS); `db` reads under it, and
+   * loops over many items check it (runtime/deadline.ts).
+   */
+  deadline: Deadline;
   /** The client address (X-Forwarded-For only with TRUST_PROXY). */
   ip: string;
   /** Null until authenticated, and for requests without credentials. */
@@ -97,13 +103,13 @@ export interface Work extends WorkDeps {
 
 /**
  * A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement
- * per turn on PostgreSQL, its reads sent alone counted as fallbacks).
+ * per turn on PostgreSQL, its reads sent alone counted as fallbacks, each read bounded by the deadline).
  */
 export function createContext(
   init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
 ): Context {
   const { fallbacks } = init;
-  const db = init.db.forRequest((reason) => fallbacks.record('combined', reason));
+  const db = init.db.forRequest((reason) => fallbacks.record('combined', reason), init.deadline);
   return {
     ...init,
     db,
@@ -126,7 +132,7 @@ export async function holdRows(ctx: Context, type: string, rows: number): Promis
 
 /** Holds `units` of work in flight until the request ends, as holdRows does: work a REST route does beyond its rows (a search's passes). */
 export async function holdUnits(ctx: Context, units: number): Promise<void> {
-  ctx.work.held.push(await ctx.work.budget.acquire(units));
+  ctx.work.held.push(await ctx.work.budget.acquire(units, ctx.deadline));
 }
 
 /** Gives back what holdRows held. */

@@ -28,6 +28,9 @@ export const ERRORS = {
   // the database cannot be used (down, restarting, out of connections, locked past its timeout, refusing
   // us, dropped, without its tables until db/readiness.ts migrates it): retry later
   DATABASE_UNAVAILABLE: { status: 503, graphql: 'DATABASE_UNAVAILABLE' },
+  // the request ran out of REQUEST_TIMEOUT_MS (runtime/deadline.ts): its statements were cancelled;
+  // 503, as it says nothing of the request's validity, with Retry-After
+  TIMEOUT: { status: 503, graphql: 'TIMEOUT' },
   // start-up only, never a request's: the PostgreSQL database DATABASE_URL names does not exist
   // and was not created (db/pg-create.ts); the message names the createdb command to run
   DATABASE_MISSING: { status: 503, graphql: 'DATABASE_MISSING' },

@@ -47,8 +47,8 @@ export function repoEngine(db: Db): RepoEngine {
       const sort = sortBy ? parseSortBy(sortBy, SECURITY_SEARCH_FIELDS) : undefined;
       const text = q === '*' ? undefined : held!.match(q, TEXT);
       if (q !== '*' && (!text || textMatchesNothing(text))) return { ids: [], found: 0, facets: noFacets(facetBy) };
-      const hits = held!.search({ text, filter, sort }, 10);
-      return { ids: hits.ids, found: hits.found, facets: hits.facetsOf(facetBy) };
+      const hits = await held!.search({ text, filter, sort }, 10);
+      return { ids: hits.ids, found: hits.found, facets: await hits.facetsOf(facetBy) };
     },
     async update(listing: Listing) {
       const t = performance.now();

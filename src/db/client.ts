@@ -2,6 +2,7 @@ import type { ClientConfig, Pool } from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { FallbackReason } from '../observability/fallbacks.js';
 import type { MetricRegistrar } from '../observability/metrics.js';
+import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { PipelinedConnections, type ConnectionCounts } from './pg-pool.js';
 import type { Shape } from './pg-combine.js';
@@ -17,6 +18,13 @@ export interface Db {
    * the very pool Prisma uses, and Db.read's own pipelined connections (`reads`).
    */
   driver: { pool: Pool; reads: ConnectionCounts };
+  /** The request's deadline on a request's Db (`forRequest`); NO_DEADLINE on the app's. */
+  readonly deadline: Deadline;
+  /**
+   * The app's Db this one was made from (itself for the app's): work shared by requests (the search
+   * engine's refresh, services/security-index.ts) runs on it, under no one request's deadline.
+   */
+  readonly shared: Db;
   /** SQL statements sent through Prisma since this client was created; tests and benchmarks read it. */
   readonly statementCount: number;
   /** Subscribe to every SQL statement sent through Prisma (returns an unsubscribe function). */
@@ -38,9 +46,13 @@ export interface Db {
    * has nothing left to do in this turn of the event loop (the DataLoader batches of sibling
    * fields, and what they start) and sends what it gathered as one statement. A combined
    * statement that fails fails every read in it. `fellBack` hears of each read of a batch sent
-   * alone, and each combined statement that failed.
+   * alone, and each combined statement that failed. Under `deadline`, a read sent past it fails at
+   * once, a read pending at it fails then, and its statement runs under a statement_timeout of the
+   * time left (db/pg-pool.ts), so PostgreSQL cancels it: each with the deadline's TIMEOUT.
+   * (Prisma's statements, the request's writes and a few one-row reads, are bound by the
+   * connections' statement_timeout alone: createDb.)
    */
-  forRequest(fellBack?: (reason: FallbackReason<'combined'>) => void): Db;
+  forRequest(fellBack?: (reason: FallbackReason<'combined'>) => void, deadline?: Deadline): Db;
   /**
    * The columns `sql` (a code constant without parameters) answers with, and the
    * parser of each one's text form, as Db.read parses them; learned by one run of `sql` and kept.
@@ -72,8 +84,17 @@ const READ_CONNECTIONS = 4;
 
 const PRISMA_LOG = [{ emit: 'event' as const, level: 'query' as const }];
 
-export async function createDb(database: DatabaseConfig, onClose: () => Promise<void> = async () => {}): Promise<Db> {
-  const { prisma, driver, reader } = await openPostgres(database);
+/**
+ * `statementTimeoutMs`: the statement_timeout of every connection (0: none): REQUEST_TIMEOUT_MS for
+ * a server (bootstrap.ts), none for the CLI's long imports and reads. A request's Db.read statements
+ * run under the time its deadline leaves, when shorter (Db.forRequest).
+ */
+export async function createDb(
+  database: DatabaseConfig,
+  onClose: () => Promise<void> = async () => {},
+  statementTimeoutMs = 0,
+): Promise<Db> {
+  const { prisma, driver, reader } = await openPostgres(database, statementTimeoutMs);
   let textOrder: Promise<boolean> | undefined;
   let statementCount = 0;
   const listeners = new Set<(sql: string) => void>();
@@ -89,6 +110,10 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
     prisma,
     database,
     driver,
+    deadline: NO_DEADLINE,
+    get shared() {
+      return db;
+    },
     get statementCount() {
       return statementCount;
     },
@@ -115,9 +140,15 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
     shapeOf(sql: string) {
       return reader.shapeOf(sql, sent);
     },
-    forRequest(fellBack) {
+    forRequest(fellBack, deadline = NO_DEADLINE) {
       return Object.create(db, {
-        read: { value: readQueue((batch) => reader.readTogether(batch, sent, fellBack)) },
+        read: {
+          value: readQueue(
+            (batch) => reader.readTogether(batch, sent, fellBack, deadline.statementTimeoutMs()),
+            deadline,
+          ),
+        },
+        deadline: { value: deadline },
       }) as Db;
     },
     registerMetrics(metrics) {
@@ -144,8 +175,9 @@ export async function createDb(database: DatabaseConfig, onClose: () => Promise<
  * (setImmediate: after every pending promise and process.nextTick callback). DataLoader's own
  * schedule (a resolved promise, then nextTick) would send a batch before a loader dispatched later
  * in the same turn had read: the deep page of test/graphql/news.test.ts took a statement more (4, not 3).
+ * Each read is raced against `deadline`: past it, a read is not queued at all.
  */
-export function readQueue(send: (batch: QueuedRead[]) => void): Db['read'] {
+export function readQueue(send: (batch: QueuedRead[]) => void, deadline: Deadline = NO_DEADLINE): Db['read'] {
   let queue: QueuedRead[] = [];
   const flush = () => {
     const batch = queue;
@@ -157,11 +189,16 @@ export function readQueue(send: (batch: QueuedRead[]) => void): Db['read'] {
       for (const r of batch) r.reject(e);
     }
   };
-  return <Row>(sql: string, params: readonly unknown[] = []) =>
-    new Promise<Row[]>((resolve, reject) => {
-      if (queue.push({ sql, params, resolve: resolve as (rows: Record<string, unknown>[]) => void, reject }) === 1)
-        setImmediate(flush);
-    });
+  return <Row>(sql: string, params: readonly unknown[] = []) => {
+    if (deadline.remainingMs <= 0) return Promise.reject(deadline.timedOut('sql'));
+    return deadline.race(
+      new Promise<Row[]>((resolve, reject) => {
+        if (queue.push({ sql, params, resolve: resolve as (rows: Record<string, unknown>[]) => void, reject }) === 1)
+          setImmediate(flush);
+      }),
+      'sql',
+    );
+  };
 }
 
 function registerPoolMetrics(metrics: MetricRegistrar, pools: readonly ConnectionCounts[]): void {
@@ -180,18 +217,20 @@ function registerPoolMetrics(metrics: MetricRegistrar, pools: readonly Connectio
   );
 }
 
-async function openPostgres(database: DatabaseConfig) {
+async function openPostgres(database: DatabaseConfig, statementTimeoutMs: number) {
   const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([
     import('../../generated/prisma/client.js'),
     import('@prisma/adapter-pg'),
     import('pg'),
   ]);
+  // a statement of a server runs no longer than a request may (REQUEST_TIMEOUT_MS); the CLI's, as long as they need
+  const timeout = statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : '';
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
     connectionTimeoutMillis: 5_000,
     // search_path too, so raw SQL finds the tables of a non-default schema as generated queries do
-    options: `-c search_path="${database.schema}"`,
+    options: `-c search_path="${database.schema}"${timeout}`,
   });
   // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -204,14 +243,15 @@ async function openPostgres(database: DatabaseConfig) {
       new pg.Client({
         connectionString: database.url,
         connectionTimeoutMillis: 5_000,
-        options: `-c search_path="${database.schema}" -c plan_cache_mode=force_generic_plan`,
+        options: `-c search_path="${database.schema}" -c plan_cache_mode=force_generic_plan${timeout}`,
         pipeline: true,
       } as ClientConfig),
     READ_CONNECTIONS,
+    statementTimeoutMs,
   );
   return {
     prisma: new PrismaClient({ adapter: new PrismaPg(pool, { schema: database.schema }), log: PRISMA_LOG }),
     driver: { pool, reads },
-    reader: pgReader((config) => reads.query(config), pg.types, STATEMENT_CACHE_SIZE),
+    reader: pgReader((config, timeoutMs) => reads.query(config, timeoutMs), pg.types, STATEMENT_CACHE_SIZE),
   };
 }

@@ -15,6 +15,8 @@ interface Slot {
   ready: Promise<Client>;
   pending: number;
   idle?: NodeJS.Timeout;
+  /** The statement_timeout the connection's next statement runs under: the last one sent, in pipeline order (NaN: not known). */
+  timeout: number;
 }
 
 /**
@@ -24,6 +26,13 @@ interface Slot {
  * or opens another while every open one is busy. A connection that errors or ends is dropped (its
  * queries fail with pg's connection error, which isDatabaseUnavailable reads as a 503) and the
  * next query opens a new one, so reads come back with the server.
+ *
+ * Each query may name the statement_timeout it runs under (a request's time left,
+ * runtime/deadline.ts): when it differs from the connection's, a `SET statement_timeout` goes
+ * just before it in the pipeline, which the server runs in order; the usual value (each
+ * connection's own, `defaultTimeoutMs`) costs nothing. A cancel request would not do: it cancels
+ * whatever statement the server runs when it arrives, on a pipelined connection possibly another
+ * request's.
  */
 export class PipelinedConnections implements ConnectionCounts {
   readonly #slots: (Slot | undefined)[];
@@ -33,6 +42,8 @@ export class PipelinedConnections implements ConnectionCounts {
   constructor(
     private readonly make: () => Client,
     private readonly size: number,
+    /** The statement_timeout `make`'s connections start with (0: none). */
+    private readonly defaultTimeoutMs = 0,
   ) {
     this.#slots = new Array(size).fill(undefined);
   }
@@ -49,7 +60,8 @@ export class PipelinedConnections implements ConnectionCounts {
     return this.#waiting;
   }
 
-  async query(config: QueryConfig): Promise<PgResult> {
+  /** Runs `config` under a statement_timeout of `timeoutMs` (default: the connection's own). */
+  async query(config: QueryConfig, timeoutMs = this.defaultTimeoutMs): Promise<PgResult> {
     if (this.#closed) throw new Error('Client was closed and is not queryable');
     const slot = this.#pick();
     if (slot.idle) slot.idle = void clearTimeout(slot.idle);
@@ -61,6 +73,11 @@ export class PipelinedConnections implements ConnectionCounts {
         client = await slot.ready;
       } finally {
         this.#waiting--;
+      }
+      if (slot.timeout !== timeoutMs) {
+        slot.timeout = timeoutMs;
+        // not awaited: the statement is written right behind it; a SET that fails leaves the value unknown
+        client.query(`SET statement_timeout = ${Math.floor(timeoutMs)}`).catch(() => (slot.timeout = Number.NaN));
       }
       return await client.query(config);
     } finally {
@@ -86,7 +103,7 @@ export class PipelinedConnections implements ConnectionCounts {
 
   #open(i: number): Slot {
     const client = this.make();
-    const slot: Slot = { pending: 0, ready: client.connect().then(() => client) };
+    const slot: Slot = { pending: 0, ready: client.connect().then(() => client), timeout: this.defaultTimeoutMs };
     const drop = () => {
       if (this.#slots[i] === slot) this.#slots[i] = undefined;
       if (slot.idle) clearTimeout(slot.idle);

@@ -34,18 +34,21 @@ export interface QueuedRead {
 }
 
 export interface PgReader {
-  read(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  /** `timeoutMs`: the statement_timeout it runs under (db/pg-pool.ts); default: the connection's own. */
+  read(sql: string, params: readonly unknown[], timeoutMs?: number): Promise<Row[]>;
   /**
    * Settles every read of `batch` (the reads one request made in one turn of the event loop):
    * those whose columns a standalone run taught are sent as one statement (pg-combine.ts), the
    * others alone; `sent` is told of each statement that goes out, `fellBack` of each read of a batch
    * of several sent alone (`unlearned`) and of each combined statement that failed (`error`: its
-   * reads fail with it, so the error reaches their callers, and are taught again alone).
+   * reads fail with it, so the error reaches their callers, and are taught again alone). Every
+   * statement runs under a statement_timeout of `timeoutMs`, if given.
    */
   readTogether(
     batch: readonly QueuedRead[],
     sent: (sql: string) => void,
     fellBack?: (reason: FallbackReason<'combined'>) => void,
+    timeoutMs?: number,
   ): void;
   /** The columns `sql` answers with and their parsers, from a standalone run of it (kept like the others; `sent` is told if it runs). */
   shapeOf(sql: string, sent: (sql: string) => void): Promise<Shape>;
@@ -57,7 +60,7 @@ export interface PgReader {
  * standalone run also records its columns (as many texts as names), which readTogether needs.
  */
 export function pgReader(
-  query: (config: QueryConfig) => Promise<PgResult>,
+  query: (config: QueryConfig, timeoutMs?: number) => Promise<PgResult>,
   types: typeof import('pg').types,
   cacheSize: number,
 ): PgReader {
@@ -76,7 +79,7 @@ export function pgReader(
   // prepared and kept, any further one is planned anew each time (an unnamed statement).
   const combinedNames = new Set<string>();
 
-  async function run(sql: string, params: readonly unknown[], named = true): Promise<PgResult> {
+  async function run(sql: string, params: readonly unknown[], named: boolean, timeoutMs?: number): Promise<PgResult> {
     let name = named ? names.get(sql) : undefined;
     if (named && !name) {
       if (names.size >= cacheSize) names.clear();
@@ -84,11 +87,11 @@ export function pgReader(
       name = `r_${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
       names.set(sql, name);
     }
-    return query({ ...(name && { name }), text: sql, values: params.map(pgParam), types: parsers as never });
+    return query({ ...(name && { name }), text: sql, values: params.map(pgParam), types: parsers as never }, timeoutMs);
   }
 
-  async function read(sql: string, params: readonly unknown[]): Promise<Row[]> {
-    const result = await run(sql, params);
+  async function read(sql: string, params: readonly unknown[], timeoutMs?: number): Promise<Row[]> {
+    const result = await run(sql, params, true, timeoutMs);
     if (!shapes.has(sql) && result.fields.length > 0) {
       if (shapes.size >= cacheSize) shapes.clear();
       shapes.set(sql, {
@@ -99,9 +102,9 @@ export function pgReader(
     return result.rows as Row[];
   }
 
-  function alone(r: QueuedRead, sent: (sql: string) => void): void {
+  function alone(r: QueuedRead, sent: (sql: string) => void, timeoutMs?: number): void {
     sent(r.sql);
-    read(r.sql, r.params).then(r.resolve, r.reject);
+    read(r.sql, r.params, timeoutMs).then(r.resolve, r.reject);
   }
 
   return {
@@ -115,10 +118,10 @@ export function pgReader(
       if (!shape) throw new Error(`no columns in the answer to ${sql}`);
       return shape;
     },
-    readTogether(batch, sent, fellBack) {
+    readTogether(batch, sent, fellBack, timeoutMs) {
       const unlearned = (r: QueuedRead) => {
         if (batch.length > 1) fellBack?.('unlearned');
-        alone(r, sent);
+        alone(r, sent, timeoutMs);
       };
       const known = batch.filter((r) => shapes.has(r.sql));
       if (known.length < 2) return batch.forEach(unlearned);
@@ -127,7 +130,7 @@ export function pgReader(
       const combined = combinedStatement(parts);
       sent(combined.text);
       if (combinedNames.size < cacheSize) combinedNames.add(combined.text);
-      run(combined.text, combined.params, combinedNames.has(combined.text))
+      run(combined.text, combined.params, combinedNames.has(combined.text), timeoutMs)
         .then((result) => decodeCombined(result.rows[0] as Row, parts))
         .then(
           (rows) => known.forEach((r, i) => r.resolve(rows[i]!)),

@@ -58,21 +58,7 @@ const UNAVAILABLE_MESSAGES =
  * fresh connections, and db/readiness.ts migrates a database that came back empty.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const pending: unknown[] = [error];
-  while (pending.length) {
-    const e = pending.pop();
-    if (!e || typeof e !== 'object' || seen.has(e) || seen.size > 10) continue;
-    seen.add(e);
-    const { code, originalCode, kind, message, cause, originalError, meta } = e as {
-      code?: unknown;
-      originalCode?: unknown;
-      kind?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      originalError?: unknown;
-      meta?: { driverAdapterError?: { cause?: unknown } };
-    };
+  for (const { code, originalCode, kind, message } of causes(error)) {
     if (
       typeof code === 'string' &&
       (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))
@@ -81,16 +67,50 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof originalCode === 'string' && UNAVAILABLE_SQLSTATE.test(originalCode)) return true;
     if (typeof kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
-    pending.push(cause, originalError, meta?.driverAdapterError, meta?.driverAdapterError?.cause);
   }
   return false;
 }
 
 /**
  * What a thrown error tells a client: an AppError as it is, a database that cannot be used as 503
- * DATABASE_UNAVAILABLE with Retry-After; undefined for anything else (an INTERNAL error to its caller).
+ * DATABASE_UNAVAILABLE with Retry-After, a statement cancelled at its statement_timeout as
+ * `timedOut` words it (the request's TIMEOUT); undefined for anything else (an INTERNAL error to its caller).
  */
-export function knownError(thrown: unknown): AppError | undefined {
+export function knownError(thrown: unknown, timedOut?: () => AppError): AppError | undefined {
   if (thrown instanceof AppError) return thrown;
-  return isDatabaseUnavailable(thrown) ? databaseUnavailable() : undefined;
+  if (isDatabaseUnavailable(thrown)) return databaseUnavailable();
+  return timedOut && isStatementTimeout(thrown) ? timedOut() : undefined;
+}
+
+/** SQLSTATE query_canceled: a statement_timeout ran out (the server's connections have one: db/client.ts). */
+const QUERY_CANCELED = '57014';
+
+/**
+ * True when `error` (or what it wraps, as isDatabaseUnavailable reads it) is a statement PostgreSQL
+ * cancelled at its statement_timeout: a request that ran out of its time (TIMEOUT).
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  for (const { code, originalCode } of causes(error))
+    if (code === QUERY_CANCELED || originalCode === QUERY_CANCELED) return true;
+  return false;
+}
+
+type Cause = { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown };
+
+/** `error` and what it wraps: a GraphQL error's original, a cause, Prisma's driver-adapter error. */
+function* causes(error: unknown): Generator<Cause> {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length) {
+    const e = pending.pop();
+    if (!e || typeof e !== 'object' || seen.has(e) || seen.size > 10) continue;
+    seen.add(e);
+    const { cause, originalError, meta } = e as {
+      cause?: unknown;
+      originalError?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+    };
+    yield e as Cause;
+    pending.push(cause, originalError, meta?.driverAdapterError, meta?.driverAdapterError?.cause);
+  }
 }

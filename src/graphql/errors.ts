@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
 import { knownError } from '../db/unavailable.js';
+import { timeoutError } from '../runtime/deadline.js';
 import { AppError, toGraphQLError, type ErrorCode } from '../errors.js';
 
 /**
@@ -9,8 +10,10 @@ import { AppError, toGraphQLError, type ErrorCode } from '../errors.js';
  */
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const thrown = error instanceof GraphQLError ? error.originalError : error;
-  // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE
-  const original = knownError(thrown) ?? thrown;
+  // a database that cannot be reached is a state to retry, not a bug: 503 DATABASE_UNAVAILABLE; a
+  // statement cancelled at its statement_timeout ran out of the request's time (a request's reads
+  // say TIMEOUT themselves: db/client.ts)
+  const original = knownError(thrown, () => timeoutError('sql')) ?? thrown;
   const gql = error instanceof GraphQLError ? error : undefined;
   const at = { ...(gql?.nodes ? { nodes: gql.nodes } : {}), ...(gql?.path ? { path: gql.path } : {}) };
   // an error that asks the client to come back later (rate limited, database unreachable, OCR or

@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../auth/caller.js';
+import type { Context } from '../context.js';
 import { isEntitled } from '../domain/entitlements.js';
 import { LARGEST_BODY_BYTES, type Config, type GraphQLConfig } from '../config.js';
 import { AppError, type ErrorCode } from '../errors.js';
@@ -216,7 +217,8 @@ function costOf(
  * The cost limit (src/graphql/cost.ts), checked once the variables are known, for queries and
  * mutations (onExecute) and subscriptions (onSubscribe) alike, over HTTP, SSE and WebSocket, before
  * any resolver runs. With a budget, a query or mutation also holds its cost in the instance's
- * budget of work in flight while it executes (src/runtime/in-flight.ts).
+ * budget of work in flight while it executes (src/runtime/in-flight.ts), released however the
+ * execution ends (an answer, a throw, the request's TIMEOUT).
  */
 function useCost(maxCost: number, budget: InFlightBudget | undefined, options: CostOptions): Plugin {
   const refusal = (cost: number) =>
@@ -233,7 +235,7 @@ function useCost(maxCost: number, budget: InFlightBudget | undefined, options: C
       setExecuteFn(async (execArgs) => {
         let release: () => void;
         try {
-          release = await budget.acquire(cost);
+          release = await budget.acquire(cost, (execArgs.contextValue as Context).deadline);
         } catch (e) {
           if (!(e instanceof AppError)) throw e;
           return { errors: [requestError(e.code, e.message, undefined, e.headers)] };

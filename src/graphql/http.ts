@@ -56,7 +56,7 @@ export function graphqlOverHttp({
         RequestClass: yoga.fetchAPI.Request,
       }));
     } catch (thrown) {
-      const e = knownError(thrown);
+      const e = knownError(thrown, () => ctx.deadline.timedOut('sql'));
       releaseBody?.();
       if (!e) throw thrown;
       failed(ctx, thrown, e);

@@ -4,7 +4,7 @@ import { callSummaryAtPage, type CallParticipant, type CallSummary } from '../se
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { checkOrder, parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
-import { json, type Route } from './route.js';
+import { json, shapeRows, type Route } from './route.js';
 
 /** symbol, from, to, page, page_size: the names of docs/rest.md#parameters-per-route. */
 const SUMMARY_PARAMS = {
@@ -52,7 +52,7 @@ async function summaries(ctx: Context, url: URL): Promise<Response> {
   const filter = { symbol: p.symbol?.toUpperCase(), from: p.from, to: p.to };
   const { nodes, totalCount } = await callSummaryAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
   return json({
-    data: nodes.map(summaryRecord),
+    data: shapeRows(ctx, nodes, summaryRecord),
     message: OK_MESSAGE,
     pagination: pagination(totalCount, p.page, p.page_size),
   });

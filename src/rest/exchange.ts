@@ -4,7 +4,7 @@ import { exchangeList, MAX_EXCHANGES, type AssetClass, type Exchange, type Local
 import { arr, int, object, str, type JsonSchema } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { parseQuery, type ParamSpecs } from './params.js';
-import { json, type Route } from './route.js';
+import { json, shapeRows, type Route } from './route.js';
 
 /** `asset_class`, `locale`, as Massive's GET /v3/reference/exchanges takes them: docs/rest.md#parameters-per-route. */
 export const EXCHANGE_PARAMS = {
@@ -30,7 +30,12 @@ export const routes: Route[] = [
         assetClass: p.asset_class as AssetClass | undefined,
         locale: p.locale as Locale | undefined,
       });
-      return json({ count: rows.length, request_id: ctx.requestId, results: rows.map(exchangeRecord), status: 'OK' });
+      return json({
+        count: rows.length,
+        request_id: ctx.requestId,
+        results: shapeRows(ctx, rows, exchangeRecord),
+        status: 'OK',
+      });
     },
     doc: {
       summary: 'Exchanges',

@@ -15,7 +15,7 @@ import { arr } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
-import { json, type Route } from './route.js';
+import { json, shapeRows, type Route } from './route.js';
 
 // ------------------------------------------------------------------ parameters
 
@@ -80,7 +80,7 @@ async function enhanced(ctx: Context, url: URL): Promise<Response> {
     pageSize: q.pageSize,
   });
   return json({
-    data: nodes.map(enhancedRecord),
+    data: shapeRows(ctx, nodes, enhancedRecord),
     message: OK_MESSAGE,
     pagination: pagination(totalCount, q.page, q.pageSize),
   });
@@ -90,7 +90,7 @@ async function lite(ctx: Context, url: URL): Promise<Response> {
   const q = readQuery(url);
   await holdRows(ctx, 'Fundamental', q.pageSize);
   const { nodes } = await fundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
-  return json(nodes.map(liteRecord));
+  return json(shapeRows(ctx, nodes, liteRecord));
 }
 
 const ORDER_NOTE =

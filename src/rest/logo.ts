@@ -6,7 +6,7 @@ import { arr, object, str } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './page-number.js';
-import { json, type Route } from './route.js';
+import { json, shapeRows, type Route } from './route.js';
 
 /** `symbols`, `page`, `page_size` (default 10, at most 100): docs/rest.md#parameters-per-route. */
 export const LOGO_PARAMS = {
@@ -40,7 +40,7 @@ export const routes: Route[] = [
       const pageCount = Math.max(1, Math.ceil(totalCount / p.page_size));
       return json(
         {
-          Logos: nodes.map(logoRecord),
+          Logos: shapeRows(ctx, nodes, logoRecord),
           message: `page ${p.page} of ${pageCount}: ${nodes.length} of ${totalCount} logos`,
         },
         200,

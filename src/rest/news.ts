@@ -4,7 +4,7 @@ import { holdRows } from '../context.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { parseQuery, symbolParam, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, PAGE_PARAMS } from './page-number.js';
-import type { Route } from './route.js';
+import { shapeRows, type Route } from './route.js';
 
 /** The parameters of the legacy news route. */
 export const NEWS_PARAMS = {
@@ -56,7 +56,7 @@ export const routes: Route[] = [
       };
       const { nodes, totalCount } = await newsAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
       return dataResponse(
-        nodes.map((n) => newsRecord(n, p.securities)),
+        shapeRows(ctx, nodes, (n) => newsRecord(n, p.securities)),
         totalCount,
       );
     },

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { HOST } from '../http/node.js';
 import { arr, object, str, type JsonSchema } from './json-schema.js';
 import { parseQuery, type ParamSpecs, type ParamValues } from './params.js';
-import { json } from './route.js';
+import { json, shapeRows } from './route.js';
 
 // The REST lists paged by `next_url` (trades, quotes, balance sheets): keyset pages (db/keyset.ts)
 // behind an absolute link. A first request carries filters; each page's `next_url` carries them
@@ -155,7 +155,7 @@ export function cursorPageResponse<Row>(
   return json({
     ...(next ? { next_url: next } : {}),
     request_id: ctx.requestId,
-    results: page.nodes.map(shape),
+    results: shapeRows(ctx, page.nodes, shape),
     status: 'OK',
   });
 }

@@ -42,7 +42,7 @@ const ERRORS: Record<string, string> = {
   '404': 'Unknown path, or an unknown symbol where the path names one.',
   '429': 'Rate limited; see Retry-After.',
   '503':
-    'The database is unavailable (down, gone, or without its tables): code DATABASE_UNAVAILABLE, with Retry-After.',
+    'The database is unavailable (down, gone, or without its tables: DATABASE_UNAVAILABLE), the instance is out of room for the work (SERVICE_UNAVAILABLE), or the request ran out of its time (TIMEOUT, REQUEST_TIMEOUT_MS from its arrival); always with Retry-After.',
 };
 
 const BODY_ERRORS: Record<string, string> = {

@@ -5,7 +5,7 @@ import { arr } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './page-number.js';
-import { json, type Route } from './route.js';
+import { json, shapeRows, type Route } from './route.js';
 
 /** The legacy press-release route, with the parameter names of docs/rest.md#parameters-per-route. */
 export const PRESS_RELEASE_PARAMS = {
@@ -68,7 +68,7 @@ export const routes: Route[] = [
         to,
       };
       const { nodes, totalCount } = await pressReleaseAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
-      return json(nodes.map(pressReleaseRecord), 200, { 'x-total-count': String(totalCount) });
+      return json(shapeRows(ctx, nodes, pressReleaseRecord), 200, { 'x-total-count': String(totalCount) });
     },
     doc: {
       summary: 'Press releases',

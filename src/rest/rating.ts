@@ -5,7 +5,7 @@ import { RATING_FIELDS } from '../domain/records/rating.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, MAX_PAGE } from './page-number.js';
-import type { Route } from './route.js';
+import { shapeRows, type Route } from './route.js';
 
 const FREE_TEXT_MAX = 200;
 
@@ -84,7 +84,7 @@ export const routes: Route[] = [
         to: p.to,
       };
       const { nodes, totalCount } = await ratingAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
-      return dataResponse(nodes.map(ratingRecord), totalCount);
+      return dataResponse(shapeRows(ctx, nodes, ratingRecord), totalCount);
     },
     doc: {
       summary: 'Analyst ratings',

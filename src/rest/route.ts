@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '../domain/entitlements.js';
 import type { Context } from '../context.js';
+import { every } from '../runtime/deadline.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ParamSpecs } from './params.js';
 
@@ -111,6 +112,18 @@ export function jsonText(body: unknown): string {
     }
   }
   return text.includes(BIGINT_TAG_JSON) ? text.replace(BIGINT_PLACEHOLDER, '$1') : text;
+}
+
+/** Rows shaped between two checks of the request's deadline. */
+const ROWS_PER_CHECK = 256;
+
+/** `rows.map(shape)`, the request's deadline checked as it goes: a page may hold thousands of records. */
+export function shapeRows<Row, Out>(ctx: Context, rows: readonly Row[], shape: (row: Row) => Out): Out[] {
+  const tick = every(ROWS_PER_CHECK, () => ctx.deadline.check('page'));
+  return rows.map((row) => {
+    tick();
+    return shape(row);
+  });
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> | [string, string][] = {}): Response {

@@ -18,7 +18,7 @@ import { textHighlights } from '../search/rank.js';
 import { arr, bool, int, num, object, str } from './json-schema.js';
 import { parseQuery, type ParamSpecs } from './params.js';
 import { recordSchema, recordShaper } from './record-table.js';
-import { json, type Route } from './route.js';
+import { json, shapeRows, type Route } from './route.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
 
 /** The legacy security document (each hit's `document`): flat dotted keys, each with its column of the security master (domain/records/security.ts); a value the store lacks is left out, except isin_history (nullable: null). */
@@ -207,7 +207,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
       matched,
     } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
     // a wildcard matches no text, so its hits highlight nothing (as Typesense's)
-    const hits = nodes.map((s) => ({
+    const hits = shapeRows(ctx, nodes, (s) => ({
       document: securityDocument(s),
       ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, matched)),
     }));
@@ -224,7 +224,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
     : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
   await holdUnits(ctx, searchPasses(query) * SEARCH_PASS_UNITS);
   const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
-  const hits = r.nodes.map((s) => {
+  const hits = shapeRows(ctx, r.nodes, (s) => {
     if (!r.text)
       return {
         document: securityDocument(s),
@@ -306,7 +306,7 @@ export const routes: Route[] = [
       badRequestBody: SEARCH_ERROR_BODY,
       errors: {
         '503':
-          'The database is unavailable; or a search by text, filter, sort or facets over a master larger than the search engine holds (docs/operations.md#search-engine).',
+          'The database is unavailable; a search by text, filter, sort or facets over a master larger than the search engine holds (docs/operations.md#search-engine); or the search ran out of its time (TIMEOUT, docs/operations.md#deadlines), with Retry-After.',
       },
     },
   },

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { NO_DEADLINE, type Deadline } from './deadline.js';
 
 /**
  * The work an instance runs at once, in cost units (src/graphql/cost.ts): each GraphQL operation and
@@ -29,22 +30,26 @@ export class InFlightBudget {
   /**
    * Holds `cost` units until the returned release is called (once). Resolves at once while the
    * budget has room and nobody waits; a cost above the whole capacity is held alone (the cost
-   * limit keeps single requests below it).
+   * limit keeps single requests below it). A request waits until `deadline` at most: then TIMEOUT.
    */
-  acquire(cost: number): Promise<() => void> | (() => void) {
+  acquire(cost: number, deadline: Deadline = NO_DEADLINE): Promise<() => void> | (() => void) {
     const units = Math.min(Math.max(cost, 0), this.capacity);
     const now = this.tryAcquire(units);
     if (now) return now;
+    const timesOut = deadline.remainingMs < this.maxWaitMs;
     return new Promise((resolve, reject) => {
       const entry = {
         cost: units,
         admit: () => resolve(this.#hold(units)),
-        timer: setTimeout(() => {
-          const i = this.#waiting.indexOf(entry);
-          if (i >= 0) this.#waiting.splice(i, 1);
-          reject(this.full());
-          this.#admit(); // an entry that gave up may have held back smaller ones behind it
-        }, this.maxWaitMs),
+        timer: setTimeout(
+          () => {
+            const i = this.#waiting.indexOf(entry);
+            if (i >= 0) this.#waiting.splice(i, 1);
+            reject(timesOut ? deadline.timedOut('wait') : this.full());
+            this.#admit(); // an entry that gave up may have held back smaller ones behind it
+          },
+          timesOut ? deadline.remainingMs : this.maxWaitMs,
+        ),
       };
       this.#waiting.push(entry);
     });

@@ -185,12 +185,18 @@ export async function liveEvents<T>(
   });
 }
 
-/** Each event is executed with loaders of its own: a stream lives for hours, its rows change. */
+/**
+ * Each event is executed with loaders of its own (a stream lives for hours, its rows change) and
+ * within a time budget of its own (REQUEST_TIMEOUT_MS from the event, runtime/deadline.ts).
+ */
 function perEvent<T>(ctx: Context, events: AsyncIterableIterator<T>, ended: () => void): AsyncIterableIterator<T> {
   return {
     async next() {
       const r = await events.next();
-      if (!r.done) ctx.loaders = new Loaders();
+      if (!r.done) {
+        ctx.loaders = new Loaders();
+        ctx.deadline.restart();
+      }
       return r;
     },
     return: () => {

@@ -1,17 +1,17 @@
 import { type CodedColumn, codeOf, type FacetCount, numberFacet, textFacet } from './facets.js';
 import { SECURITY_SEARCH_FIELDS, type SecurityField } from './fields.js';
 import { compileFilter } from './filter.js';
-import { compareText, compareValues, topOf, type Value } from './order.js';
+import { compareText, compareValues, inChunks, noPause, type Pause, sortedBy, topOf, type Value } from './order.js';
 import { type TermIndex, type TextMatch, textMatch, textScores } from './rank.js';
 import { TEXT_MATCH, type Filter, type SortTerm } from './syntax.js';
 import {
-  buildVocabulary,
   countTerm,
   nameTerms,
   symbolTerm,
   TEXT_FIELDS,
   type TextField,
   type Vocabulary,
+  vocabularySteps,
 } from './text.js';
 
 /**
@@ -48,7 +48,8 @@ export interface EngineHits {
   /** The matches in order, up to the number asked for. */
   ids: string[];
   found: number;
-  facetsOf(fields: readonly string[]): FacetCount[];
+  /** `pause`: once per match counted (facets.ts). */
+  facetsOf(fields: readonly string[], pause?: Pause): Promise<FacetCount[]>;
 }
 
 function valueOf(kind: SecurityField['kind'], v: unknown): Value {
@@ -67,6 +68,19 @@ function termsOf(row: MasterRow): { keys: string[]; nameWords: number } {
     ...names.map((t) => `${TEXT_FIELDS.name}:${t}`),
   ];
   return { keys: [...new Set(keys)], nameWords: Math.min(names.length, 0xffff) };
+}
+
+/** The positions of `matches` that pass `test`, in order: `filter`, pausing between chunks. */
+async function kept(matches: readonly number[], test: (i: number) => boolean, pause: Pause): Promise<number[]> {
+  const out: number[] = [];
+  await inChunks(
+    matches.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) if (test(matches[at]!)) out.push(matches[at]!);
+    },
+    pause,
+  );
+  return out;
 }
 
 const splitKey = (key: string): [number, string] => {
@@ -90,8 +104,8 @@ export class SearchEngine implements TermIndex {
     CODED_FIELDS.map((f) => [f.name, { codes: [], labels: [], known: new Map() }]),
   );
   private vocabulary: Vocabulary = { sorted: [], byLength: new Map() };
-  /** Every position by symbol then id (the wildcard's order); undefined after a change, sorted again when asked. */
-  private bySymbol: number[] | undefined;
+  /** Every position by symbol then id (the wildcard's order), sorted again by the build and each upsert. */
+  private bySymbol: number[] = [];
 
   private constructor(
     readonly prefixColumns: readonly string[],
@@ -105,28 +119,59 @@ export class SearchEngine implements TermIndex {
     this.prefixes = new Map(prefixColumns.map((c) => [c, []]));
   }
 
-  /** An engine over `rows` and `metrics`, read at `version` of `epoch`. */
-  static build(
+  /**
+   * An engine over `rows` and `metrics`, read at `version` of `epoch`; the work is cut in slices at
+   * `pause`, so a whole master does not hold the event loop (the benchmark: bench/search-build.ts).
+   */
+  static async build(
     prefixColumns: readonly string[],
     rows: readonly MasterRow[],
     metrics: readonly MetricsRow[],
     { version, metricsVersion, epoch }: { version: bigint; metricsVersion: bigint; epoch: bigint },
-  ): SearchEngine {
+    pause: Pause = noPause,
+  ): Promise<SearchEngine> {
     const engine = new SearchEngine(prefixColumns, version, metricsVersion, epoch);
-    for (const m of metrics)
-      engine.metricsBySymbol.set(
-        m.symbol,
-        METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column])),
-      );
-    for (const row of rows) engine.place(engine.ids.length, row);
-    const counts = new Map<string, number>();
-    for (const keys of engine.terms) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    engine.vocabulary = buildVocabulary(
-      [...counts].map(([key, docs]) => {
-        const [field, term] = splitKey(key);
-        return { term, field, docs };
-      }),
+    await inChunks(
+      metrics.length,
+      (from, to) => {
+        for (const m of metrics.slice(from, to))
+          engine.metricsBySymbol.set(
+            m.symbol,
+            METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column])),
+          );
+      },
+      pause,
     );
+    // a security is tens of µs of work: a pause each
+    for (const row of rows) {
+      engine.place(engine.ids.length, row);
+      const turn = pause();
+      if (turn) await turn;
+    }
+    const counts = new Map<string, number>();
+    await inChunks(
+      engine.terms.length,
+      (from, to) => {
+        for (let i = from; i < to; i++) for (const key of engine.terms[i]!) counts.set(key, (counts.get(key) ?? 0) + 1);
+      },
+      pause,
+    );
+    const steps = vocabularySteps(
+      (function* () {
+        for (const [key, docs] of counts) {
+          const [field, term] = splitKey(key);
+          yield { term, field, docs };
+        }
+      })(),
+    );
+    let step = steps.next();
+    while (!step.done) {
+      const turn = pause();
+      if (turn) await turn;
+      step = steps.next();
+    }
+    engine.vocabulary = step.value;
+    engine.bySymbol = await engine.sortedBySymbol(pause);
     return engine;
   }
 
@@ -134,9 +179,14 @@ export class SearchEngine implements TermIndex {
     return this.ids.length;
   }
 
-  /** Writes `rows` (new or changed securities) into the engine, now at `version`. */
-  upsert(rows: readonly MasterRow[], version: bigint): void {
+  /**
+   * Writes `rows` (new or changed securities) into the engine, now at `version`; searches may run
+   * at each `pause`, and find every row before it written whole.
+   */
+  async upsert(rows: readonly MasterRow[], version: bigint, pause: Pause = noPause): Promise<void> {
     for (const row of rows) {
+      const turn = pause();
+      if (turn) await turn;
       const i = this.at.get(row.id);
       if (i === undefined) {
         this.place(this.ids.length, row);
@@ -155,13 +205,16 @@ export class SearchEngine implements TermIndex {
       this.place(i, row);
       for (const key of this.terms[i]!) this.countKey(key, 1);
     }
-    if (rows.length) this.bySymbol = undefined;
+    // until then a listing by symbol misses the new rows: the engine's version is not yet the new one
+    if (rows.length) this.bySymbol = await this.sortedBySymbol(pause);
     this.version = version;
   }
 
   /** Writes the metrics of `rows`' symbols into the engine, now at metrics version `version`. */
-  setMetrics(rows: readonly MetricsRow[], version: bigint): void {
+  async setMetrics(rows: readonly MetricsRow[], version: bigint, pause: Pause = noPause): Promise<void> {
     for (const m of rows) {
+      const turn = pause();
+      if (turn) await turn;
       const values = METRIC_FIELDS.map((f) => valueOf(f.kind, m[f.column]));
       this.metricsBySymbol.set(m.symbol, values);
       for (const i of this.holders.get(m.symbol) ?? []) this.placeMetrics(i, values);
@@ -174,24 +227,34 @@ export class SearchEngine implements TermIndex {
     return textMatch(this.vocabulary, q, fields);
   }
 
-  /** The first `wanted` matches of `query` in its order, how many there are, and their facets on demand. */
-  search(query: EngineQuery, wanted: number): EngineHits {
-    const scores = query.text ? textScores(this, query.text) : undefined;
+  /**
+   * The first `wanted` matches of `query` in its order, how many there are, and their facets on
+   * demand. `pause` is called for each security scanned, scored or compared (search/order.ts): a
+   * search over the whole master then holds the event loop for a slice at a time, and stops at a
+   * request's deadline.
+   */
+  async search(query: EngineQuery, wanted: number, pause: Pause = noPause): Promise<EngineHits> {
+    const scores = query.text ? await textScores(this, query.text, pause) : undefined;
     const keys = query.sort?.length ? query.sort : undefined;
     const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, q: query.prefix.q };
     // without text, sort or prefix the order is the symbol's: the matches come in it
     const inOrder = !scores && !keys && !prefix;
     // the symbol order is the engine's own array: only read below (filters make new arrays, topOf runs only when not in order)
-    let matches: number[] = scores ? [...scores.keys()] : inOrder ? this.symbolOrder() : this.ids.map((_, i) => i);
-    if (prefix) matches = matches.filter((i) => prefix.column[i]?.startsWith(prefix.q) === true);
-    if (query.filter) matches = matches.filter(compileFilter(query.filter, (field) => this.values.get(field)!));
+    let matches: number[] = scores ? [...scores.keys()] : inOrder ? this.bySymbol : this.ids.map((_, i) => i);
+    if (prefix) matches = await kept(matches, (i) => prefix.column[i]?.startsWith(prefix.q) === true, pause);
+    if (query.filter)
+      matches = await kept(
+        matches,
+        compileFilter(query.filter, (field) => this.values.get(field)!),
+        pause,
+      );
     const page = inOrder
       ? matches.slice(0, Math.max(wanted, 0))
-      : topOf(matches, wanted, this.comparator(query, scores));
+      : await topOf(matches, wanted, this.comparator(query, scores), pause);
     return {
       ids: page.map((i) => this.ids[i]!),
       found: matches.length,
-      facetsOf: (fields) => this.facetsOf(matches, fields),
+      facetsOf: (fields, facetPause = noPause) => this.facetsOf(matches, fields, facetPause),
     };
   }
 
@@ -221,22 +284,24 @@ export class SearchEngine implements TermIndex {
     return (a, b) => compareValues(column[a] ?? null, column[b] ?? null, false) || byId(a, b);
   }
 
-  private symbolOrder(): number[] {
-    if (!this.bySymbol) {
-      const symbols = this.values.get('symbol')!;
-      this.bySymbol = this.ids
-        .map((_, i) => i)
-        .sort((a, b) => compareValues(symbols[a]!, symbols[b]!, false) || compareText(this.ids[a]!, this.ids[b]!));
-    }
-    return this.bySymbol;
+  private sortedBySymbol(pause: Pause): Promise<number[]> {
+    const symbols = this.values.get('symbol')!;
+    return sortedBy(
+      this.ids.map((_, i) => i),
+      (a, b) => compareValues(symbols[a]!, symbols[b]!, false) || compareText(this.ids[a]!, this.ids[b]!),
+      pause,
+    );
   }
 
-  private facetsOf(matches: readonly number[], fields: readonly string[]): FacetCount[] {
-    return fields.map((field) =>
-      SECURITY_SEARCH_FIELDS.get(field)!.kind === 'number'
-        ? numberFacet(field, this.values.get(field)!, matches)
-        : textFacet(field, this.codes.get(field)!, matches),
-    );
+  private async facetsOf(matches: readonly number[], fields: readonly string[], pause: Pause): Promise<FacetCount[]> {
+    const out: FacetCount[] = [];
+    for (const field of fields)
+      out.push(
+        SECURITY_SEARCH_FIELDS.get(field)!.kind === 'number'
+          ? await numberFacet(field, this.values.get(field)!, matches, pause)
+          : await textFacet(field, this.codes.get(field)!, matches, pause),
+      );
+    return out;
   }
 
   /** Puts `row` at position `i` (a new one: the next), its terms in the postings; the vocabulary is the caller's. */

@@ -1,4 +1,4 @@
-import { compareText, type Value } from './order.js';
+import { compareText, inChunks, noPause, type Pause, type Value } from './order.js';
 
 /** Typesense's `facet_counts` item. */
 export interface FacetCount {
@@ -31,13 +31,24 @@ export function codeOf(column: CodedColumn, v: Value): number {
   return code;
 }
 
-/** A text or boolean facet over `matches` (positions); a missing value is not counted, as Typesense counts only documents that have the field. */
-export function textFacet(field: string, { codes, labels }: CodedColumn, matches: readonly number[]): FacetCount {
+/** A text or boolean facet over `matches` (positions); a missing value is not counted, as Typesense counts only documents that have the field. `pause`: between chunks of matches (search/order.ts). */
+export async function textFacet(
+  field: string,
+  { codes, labels }: CodedColumn,
+  matches: readonly number[],
+  pause: Pause = noPause,
+): Promise<FacetCount> {
   const counts = new Int32Array(labels.length);
-  for (const i of matches) {
-    const code = codes[i]!;
-    if (code >= 0) counts[code]!++;
-  }
+  await inChunks(
+    matches.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) {
+        const code = codes[matches[at]!]!;
+        if (code >= 0) counts[code]!++;
+      }
+    },
+    pause,
+  );
   const present = labels.map((label, code) => [label, counts[code]!] as const).filter(([, count]) => count > 0);
   const top = present.sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, MAX_FACET_VALUES);
   return {
@@ -48,14 +59,25 @@ export function textFacet(field: string, { codes, labels }: CodedColumn, matches
   };
 }
 
-/** A numeric facet: the values sorted once, each run of one value a count; with min, max, sum and avg when any value is present. */
-export function numberFacet(field: string, column: readonly Value[], matches: readonly number[]): FacetCount {
+/** A numeric facet: the values sorted once (natively: a few ms at 50,000), each run of one value a count; with min, max, sum and avg when any value is present. */
+export async function numberFacet(
+  field: string,
+  column: readonly Value[],
+  matches: readonly number[],
+  pause: Pause = noPause,
+): Promise<FacetCount> {
   const values = new Float64Array(matches.length);
   let n = 0;
-  for (const i of matches) {
-    const v = column[i];
-    if (typeof v === 'number') values[n++] = v;
-  }
+  await inChunks(
+    matches.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) {
+        const v = column[matches[at]!];
+        if (typeof v === 'number') values[n++] = v;
+      }
+    },
+    pause,
+  );
   const sorted = values.subarray(0, n).sort();
   // ascending values: a later value with an equal count ranks below, so only a larger count displaces
   const best: { value: number; count: number }[] = [];

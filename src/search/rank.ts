@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { inChunks, noPause, type Pause } from './order.js';
 import {
   checkQueryLength,
   expandToken,
@@ -84,9 +85,14 @@ export interface TermIndex {
  * match's cost (2 per typo, 1 for a prefix); plus the name's number of words (every candidate matched
  * the same tokens, so the fewest unmatched words first). Candidates come from the token whose terms
  * reach the fewest positions; the other tokens are checked on each candidate's own terms, so
- * "merion te" reads the postings of "merion", not of every term starting with "te".
+ * "merion te" reads the postings of "merion", not of every term starting with "te". `pause`: once
+ * between chunks of candidates scored (search/order.ts).
  */
-export function textScores(index: TermIndex, text: TextMatch): Map<number, number> {
+export async function textScores(
+  index: TermIndex,
+  text: TextMatch,
+  pause: Pause = noPause,
+): Promise<Map<number, number>> {
   const n = text.tokenCount;
   const expansions = Array.from({ length: n }, () => new Map<string, number>());
   const reach = new Array<number>(n).fill(0);
@@ -116,11 +122,19 @@ export function textScores(index: TermIndex, text: TextMatch): Map<number, numbe
   for (const [key, cost] of expansions[rarest]!)
     for (const i of index.postings.get(key)!) if (!(candidates.get(i)! <= cost)) candidates.set(i, cost);
   const scores = new Map<number, number>();
-  for (const [i, cost] of candidates) {
-    let sum = cost;
-    for (let t = 0; t < n && sum !== Infinity; t++) if (t !== rarest) sum += costOf(t, i);
-    if (sum !== Infinity) scores.set(i, (whole.get(i) ?? 2) * 10_000 + sum * 100 + index.nameWords[i]!);
-  }
+  const scored = [...candidates];
+  await inChunks(
+    scored.length,
+    (from, to) => {
+      for (let at = from; at < to; at++) {
+        const [i, cost] = scored[at]!;
+        let sum = cost;
+        for (let t = 0; t < n && sum !== Infinity; t++) if (t !== rarest) sum += costOf(t, i);
+        if (sum !== Infinity) scores.set(i, (whole.get(i) ?? 2) * 10_000 + sum * 100 + index.nameWords[i]!);
+      }
+    },
+    pause,
+  );
   // the whole query as a symbol matches without every token: its cost counts the tokens it does match
   for (const [i, w] of whole) {
     if (scores.has(i)) continue;

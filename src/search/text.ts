@@ -171,23 +171,63 @@ export interface Vocabulary {
 }
 
 export function buildVocabulary(rows: Iterable<{ term: string; field: number; docs: number }>): Vocabulary {
+  const steps = vocabularySteps(rows);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Rows counted, terms made or strings compared between two steps of vocabularySteps: tens of µs of work. */
+const WORK_PER_STEP = 256;
+
+/**
+ * buildVocabulary a step at a time: every WORK_PER_STEP rows counted, terms made or comparisons of
+ * their sort, then the vocabulary. The engine's build pauses at each step (search/engine.ts): at
+ * 50,000 securities the master holds ~100,000 distinct terms, too many to count, sort and make in one turn.
+ */
+export function* vocabularySteps(
+  rows: Iterable<{ term: string; field: number; docs: number }>,
+): Generator<undefined, Vocabulary, undefined> {
   const terms = new Map<string, Map<number, number>>();
+  let work = 0;
   for (const { term, field, docs } of rows) {
     const t = terms.get(term) ?? terms.set(term, new Map()).get(term)!;
     t.set(field, (t.get(field) ?? 0) + docs);
+    if (++work % WORK_PER_STEP === 0) yield;
   }
-  const sorted = [...terms]
-    .map(([term, docs]) => {
-      const codes = codesOf(term);
-      return { term, codes, mask: maskOf(codes), docs };
-    })
-    .sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const sorted: VocabularyTerm[] = [];
   const byLength = new Map<number, VocabularyTerm[]>();
-  for (const t of sorted) {
-    const n = t.codes.length;
-    (byLength.get(n) ?? byLength.set(n, []).get(n)!).push(t);
+  for (const term of yield* sortSteps([...terms.keys()])) {
+    const codes = codesOf(term);
+    const t = { term, codes, mask: maskOf(codes), docs: terms.get(term)! };
+    sorted.push(t);
+    (byLength.get(codes.length) ?? byLength.set(codes.length, []).get(codes.length)!).push(t);
+    if (++work % WORK_PER_STEP === 0) yield;
   }
   return { sorted, byLength };
+}
+
+/** `keys` in the order of `<` (UTF-16 code units), by a merge sort that stops at a step every WORK_PER_STEP comparisons. */
+function* sortSteps(keys: string[]): Generator<undefined, string[], undefined> {
+  const n = keys.length;
+  let from = keys;
+  let to = new Array<string>(n);
+  let work = 0;
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      for (let out = lo; out < hi; out++) {
+        to[out] = i < mid && (j >= hi || from[i]! <= from[j]!) ? from[i++]! : from[j++]!;
+        if (++work % WORK_PER_STEP === 0) yield;
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }
 
 /**

@@ -1,26 +1,37 @@
 import type { Db } from '../db/client.js';
 import { anyOf, readSql } from '../db/sql.js';
-import { MASTER_FIELDS, METRIC_FIELDS, SearchEngine } from '../search/engine.js';
+import { MASTER_FIELDS, METRIC_FIELDS, type MasterRow, type MetricsRow, SearchEngine } from '../search/engine.js';
+import type { Pause } from '../search/order.js';
 import { AppError } from '../errors.js';
+import { slicer } from '../runtime/slices.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
 import { SEARCH_TYPES } from './security.js';
 
 /**
  * The search engine of each database (search/engine.ts), kept current from the rows.
  *
- * Never stale: every search reads the master's version (one tiny statement) and is answered by the
- * engine at that version or later. Triggers stamp each row a transaction writes to "Security" or
- * "SecurityMetrics" with the version it bumps, in commit order (prisma/migrations/*_search_engine),
- * so an engine at version v catches up by reading the rows stamped above v: one changed security
- * costs one short read and a few postings, however often the master changes. A delete (a new
- * epoch) or a change of more than a fiftieth of the master reads it whole. One refresh at a time per
- * database, shared by the searches that wait for it.
+ * Current: every search reads the master's version (one tiny statement) and is answered by the
+ * engine at that version or later, except while the master is read whole (below). Triggers stamp
+ * each row a transaction writes to "Security" or "SecurityMetrics" with the version it bumps, in
+ * commit order (prisma/migrations/*_search_engine), so an engine at version v catches up by reading
+ * the rows stamped above v: one changed security costs one short read and a few postings, however
+ * often the master changes. A delete (a new epoch) or a change of more than a fiftieth of the master
+ * reads it whole. One refresh at a time per database, shared by the searches that wait for it.
  *
  * Bounded by design: the engine takes about 2 KB of heap per security (bench/RESULTS.md), so a
  * master past MAX_INDEXED_SECURITIES is not held, and only identifier prefixes are searched (in SQL,
  * services/security.ts); text, filters, sorts and facets are then refused with a 503 naming the cap.
+ *
+ * Never holding the event loop: a refresh is work shared by every search, so it runs on the app's
+ * Db under no one request's deadline, writes the rows in slices (runtime/slices.ts), and a search
+ * waits for it only until its own deadline. While the whole master is read again, searches are
+ * answered by the engine read before it, if it holds at most MAX_KEPT_WHILE_READING securities (two
+ * masters in memory at once: twice its heap); a larger one is dropped first and searches wait.
  */
 export const MAX_INDEXED_SECURITIES = 100_000;
+
+/** The largest engine kept for searches while the master is read again: 2 x ~100 MB of heap at most (bench/RESULTS.md). */
+export const MAX_KEPT_WHILE_READING = 50_000;
 
 /** The columns an identifier prefix combined with text, a filter, a sort or facets is matched on. */
 const PREFIX_COLUMNS: readonly string[] = [...new Set(Object.values(SEARCH_TYPES))];
@@ -29,7 +40,7 @@ const SELECT = Prisma.raw(COLUMNS.map((c) => `"${c}"`).join(', '));
 const METRICS = Prisma.raw(['symbol', ...METRIC_FIELDS.map((f) => f.column)].map((c) => `"${c}"`).join(', '));
 const STATE = Prisma.sql`SELECT "version", "metricsVersion", "epoch" FROM "SecurityMasterVersion" WHERE "id" = 1`;
 
-interface MasterState {
+export interface MasterState {
   version: bigint;
   metricsVersion: bigint;
   epoch: bigint;
@@ -39,6 +50,8 @@ interface EngineState {
   engine?: SearchEngine;
   /** The refresh in flight: one at a time per database. */
   refreshing?: Promise<void>;
+  /** Whether the refresh in flight reads the master whole: `engine` (if any) answers meanwhile. */
+  readingWhole?: boolean;
   /** The state of a master found too large to hold: not read again until it changes. */
   tooLarge?: MasterState;
   /** MAX_INDEXED_SECURITIES, or a test's smaller master's cap. */
@@ -57,19 +70,36 @@ const current = (engine: SearchEngine, at: MasterState) =>
   engine.epoch === at.epoch && engine.version >= at.version && engine.metricsVersion >= at.metricsVersion;
 
 async function readWhole(db: Db, state: EngineState, at: MasterState): Promise<void> {
-  state.engine = undefined; // not two masters in memory at once: the searches wait for this read anyway
+  if ((state.engine?.size ?? 0) > MAX_KEPT_WHILE_READING) state.engine = undefined;
+  state.readingWhole = true;
   const [count] = await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security"`);
   if (Number(count?.n) > state.capacity) {
     state.engine = undefined;
     state.tooLarge = at;
     return;
   }
-  const [rows, metrics] = await Promise.all([
-    readSql<Record<string, unknown>>(db, Prisma.sql`SELECT ${SELECT} FROM "Security" ORDER BY "id"`),
-    readSql<Record<string, unknown>>(db, Prisma.sql`SELECT ${METRICS} FROM "SecurityMetrics"`),
-  ]);
+  const master = await readMaster(db);
   state.tooLarge = undefined;
-  state.engine = SearchEngine.build(PREFIX_COLUMNS, rows as never, metrics as never, at);
+  state.engine = await buildEngine(master, at);
+}
+
+/** Every security and every symbol's metrics, as the engine is built from them. */
+export interface Master {
+  rows: MasterRow[];
+  metrics: MetricsRow[];
+}
+
+export async function readMaster(db: Db): Promise<Master> {
+  const [rows, metrics] = await Promise.all([
+    readSql<MasterRow>(db, Prisma.sql`SELECT ${SELECT} FROM "Security" ORDER BY "id"`),
+    readSql<MetricsRow>(db, Prisma.sql`SELECT ${METRICS} FROM "SecurityMetrics"`),
+  ]);
+  return { rows, metrics };
+}
+
+/** The engine of `master` read at `at`, written in slices (runtime/slices.ts, by default) between turns of the event loop. */
+export function buildEngine(master: Master, at: MasterState, pause: Pause = slicer()): Promise<SearchEngine> {
+  return SearchEngine.build(PREFIX_COLUMNS, master.rows, master.metrics, at, pause);
 }
 
 /**
@@ -101,8 +131,8 @@ async function refresh(db: Db, state: EngineState): Promise<void> {
   ]);
   if (rows.length > Math.max(200, engine.size / 50)) return readWhole(db, state, at);
   // metrics first: a security the rows bring in finds its symbol's metrics already there
-  engine.setMetrics(metrics as never, at.metricsVersion);
-  engine.upsert(rows as never, at.version);
+  await engine.setMetrics(metrics as never, at.metricsVersion, slicer());
+  await engine.upsert(rows as never, at.version, slicer());
 }
 
 function stateOf(db: Db): EngineState {
@@ -127,7 +157,8 @@ export function setSearchCapacity(db: Db, capacity: number): void {
 
 /**
  * The engine at the master's current version or later, or undefined for a master past
- * MAX_INDEXED_SECURITIES. One statement when it is current; else the search waits for the refresh.
+ * MAX_INDEXED_SECURITIES. One statement when it is current; else the search waits for the refresh
+ * (until `db`'s deadline), or, while the master is read whole, takes the engine read before.
  */
 export async function currentEngine(db: Db): Promise<SearchEngine | undefined> {
   const state = stateOf(db);
@@ -142,11 +173,13 @@ export async function currentEngine(db: Db): Promise<SearchEngine | undefined> {
     // a refresh started before `now` was read may end short of it: the second one cannot
     if (attempt >= 2) return state.engine;
     if (!state.refreshing) {
-      state.refreshing = refresh(db, state).finally(() => {
+      state.refreshing = refresh(db.shared, state).finally(() => {
         state.refreshing = undefined;
+        state.readingWhole = false;
       });
     }
-    await state.refreshing;
+    if (state.readingWhole && state.engine) return state.engine;
+    await db.deadline.race(state.refreshing, 'index');
   }
 }
 

@@ -6,6 +6,7 @@ import { type TextMatch, textMatchesNothing } from '../search/rank.js';
 import { TEXT_MATCH, type Filter, type SortTerm } from '../search/syntax.js';
 import { checkQueryLength, type TextField } from '../search/text.js';
 import { AppError } from '../errors.js';
+import { slicer } from '../runtime/slices.js';
 import type { Security } from '../../generated/prisma/client.js';
 import { engineFor, securitiesInOrder } from './security-index.js';
 import { isWildcard, normalizeQuery, SEARCH_TYPES, WILDCARD, type SecuritySearch } from './security.js';
@@ -52,6 +53,10 @@ export const searchPasses = (query: SecurityQuery): number =>
 
 /** Hits a query may page past, as a bound on the work of a deep page: narrow the query to see further. */
 export const MAX_SEARCH_OFFSET = 10_000;
+
+/** The pauses of the engine's loops: slices of the event loop, and `db`'s deadline checked at each read of the clock (a request's Db carries its own). */
+const searchPause = (db: Db) => slicer(undefined, () => db.deadline.check('search'));
+const facetsPause = (db: Db) => slicer(undefined, () => db.deadline.check('facets'));
 
 /** The rule of a query's parts beyond each part's own: relevance needs text. */
 function checkQuery(query: SecurityQuery): void {
@@ -119,15 +124,17 @@ export async function securityQueryPage(
   const engine = await engineFor(db, 'a search by text, filter, sort or facets');
   const q = engineQuery(engine, query);
   const outOf = engine.size;
-  const hits = q ? engine.search(q, offset + limit + 1) : { ids: [], found: 0, facetsOf: noFacets };
+  const hits = q
+    ? await engine.search(q, offset + limit + 1, searchPause(db))
+    : { ids: [], found: 0, facetsOf: async (fields: readonly string[]) => noFacets(fields) };
   const rows = await securitiesInOrder(db, hits.ids.slice(offset, offset + limit + 1));
   return {
     nodes: rows.slice(0, limit),
     more: rows.length > limit,
     found: hits.found,
     outOf,
-    facets: hits.facetsOf(query.facets ?? []),
-    facetsOf: async (fields) => hits.facetsOf(fields),
+    facets: await hits.facetsOf(query.facets ?? [], facetsPause(db)),
+    facetsOf: (fields) => hits.facetsOf(fields, facetsPause(db)),
     text: q?.text,
   };
 }
@@ -141,5 +148,5 @@ export async function securityQueryFacets(
   checkQuery(query);
   const engine = await engineFor(db, 'facets');
   const q = engineQuery(engine, query);
-  return q ? engine.search(q, 0).facetsOf(fields) : noFacets(fields);
+  return q ? (await engine.search(q, 0, searchPause(db))).facetsOf(fields, facetsPause(db)) : noFacets(fields);
 }

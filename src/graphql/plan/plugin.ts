@@ -5,6 +5,7 @@
 import { getOperationAST, type ExecutionArgs, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context.js';
+import { AppError, toGraphQLError } from '../../errors.js';
 import type { Fallbacks } from '../../observability/fallbacks.js';
 import { planDocument, type PlanTemplate } from './compile.js';
 import { runPlan, type NotAnswered } from './run.js';
@@ -34,6 +35,8 @@ export function usePlannedExecution(fallbacks: Fallbacks): Plugin {
       const plan = planOf(operation, args);
       return typeof plan === 'string' ? { fallback: 'not_plannable' } : await runPlan(plan, args);
     } catch (err) {
+      // out of time: graphql-js would only run out of it again
+      if (err instanceof AppError && err.code === 'TIMEOUT') return { errors: [toGraphQLError(err, { http: true })] };
       return { fallback: 'error', err };
     }
   };

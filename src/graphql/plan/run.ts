@@ -11,6 +11,7 @@ import { keyedLevel, toPage, type Direction, type Ordering } from '../../db/keys
 import { readTree, type TreeLevel, type TreeRow } from '../../db/tree.js';
 import { AppError } from '../../errors.js';
 import type { FallbackReason } from '../../observability/fallbacks.js';
+import { every } from '../../runtime/deadline.js';
 import { connection } from '../connection.js';
 import type {
   ConnectionField,
@@ -53,6 +54,12 @@ interface Paging {
 
 type Variables = Record<string, unknown>;
 
+/** Called for each object of the answer: checks the request's deadline every so often. */
+type Tick = () => void;
+
+/** Objects of an answer built between two checks of the deadline. */
+const OBJECTS_PER_CHECK = 256;
+
 /**
  * An object of the answer, without a prototype as graphql-js makes them: a response key may be any
  * name, and on a plain object `__proto__: symbol` would set the prototype instead of a key
@@ -75,14 +82,16 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
   );
   if (coerced.errors) return { fallback: 'arguments' };
   try {
+    ctx.deadline.check('plan');
+    const tick = every(OBJECTS_PER_CHECK, () => ctx.deadline.check('answer'));
     const data = record();
     const answers = await Promise.all(
       template.roots.map((root) =>
         root.kind === 'typename'
           ? root.name
           : root.kind === 'one'
-            ? rootOneAnswer(root, ctx, coerced.coerced)
-            : rootAnswer(root, ctx, coerced.coerced),
+            ? rootOneAnswer(root, ctx, coerced.coerced, tick)
+            : rootAnswer(root, ctx, coerced.coerced, tick),
       ),
     );
     template.roots.forEach((root, i) => (data[root.key] = answers[i]));
@@ -91,6 +100,7 @@ export async function runPlan(template: PlanTemplate, args: ExecutionArgs): Prom
     // graphql-js runs the query either way, and its resolvers answer (or fail) in their own way;
     // a failed read or a fault of the plan is no expected fallback: it is told, with what was thrown
     if (e instanceof NotPlanned) return { fallback: e.reason };
+    if (e instanceof AppError && e.code === 'TIMEOUT') throw e;
     return isRefusal(e) ? { fallback: 'arguments' } : { fallback: 'error', err: e };
   }
 }
@@ -99,6 +109,7 @@ async function rootAnswer(
   root: Extract<PlanTemplate['roots'][number], { kind: 'connection' }>,
   ctx: Context,
   variables: Variables,
+  tick: Tick,
 ): Promise<unknown> {
   const children = childLevels(root.level, variables);
   const args = argumentsOf(root, variables);
@@ -115,13 +126,14 @@ async function rootAnswer(
     page: { first: found.first, ordering: found.ordering, direction: found.direction },
     children: children.map((c) => c.paging),
   };
-  return connectionAnswer(root, rows, paging);
+  return connectionAnswer(root, rows, paging, tick);
 }
 
 async function rootOneAnswer(
   root: Extract<PlanTemplate['roots'][number], { kind: 'one' }>,
   ctx: Context,
   variables: Variables,
+  tick: Tick,
 ): Promise<unknown> {
   const children = childLevels(root.level, variables);
   const args = argumentsOf(root, variables);
@@ -138,7 +150,7 @@ async function rootOneAnswer(
   }
   // arguments the root's plan leaves to its resolver (a lookup by ISIN)
   if (!level) throw new NotPlanned('not_plannable');
-  return oneAnswer(root, await readTree(ctx.db, level), { children: children.map((c) => c.paging) });
+  return oneAnswer(root, await readTree(ctx.db, level), { children: children.map((c) => c.paging) }, tick);
 }
 
 function argumentsOf(
@@ -177,15 +189,20 @@ function childLevels(level: LevelTemplate, variables: Variables): { level: TreeL
 }
 
 /** A single object's answer: its level's first row, or null where the type allows it; a list's: every row. */
-function oneAnswer(field: OneField, rows: TreeRow[], paging: Paging): unknown {
-  if (field.list) return rows.map((row) => objectAnswer(field.object, row, paging));
+function oneAnswer(field: OneField, rows: TreeRow[], paging: Paging, tick: Tick): unknown {
+  if (field.list) return rows.map((row) => objectAnswer(field.object, row, paging, tick));
   const first = rows[0];
-  if (first) return objectAnswer(field.object, first, paging);
+  if (first) return objectAnswer(field.object, first, paging, tick);
   if (field.nonNull) throw new NotPlanned('answer');
   return null;
 }
 
-function connectionAnswer(field: ConnectionField, rows: TreeRow[], paging: Paging): Record<string, unknown> {
+function connectionAnswer(
+  field: ConnectionField,
+  rows: TreeRow[],
+  paging: Paging,
+  tick: Tick,
+): Record<string, unknown> {
   const { first, ordering, direction } = paging.page!;
   const page = toPage(
     rows.map((r) => r.row as never),
@@ -196,7 +213,7 @@ function connectionAnswer(field: ConnectionField, rows: TreeRow[], paging: Pagin
   const shown = rows.slice(0, page.nodes.length);
   const con = connection(page);
   const out = record();
-  for (const part of field.fields) out[part.key] = partAnswer(part, con, shown, paging);
+  for (const part of field.fields) out[part.key] = partAnswer(part, con, shown, paging, tick);
   return out;
 }
 
@@ -205,12 +222,13 @@ function partAnswer(
   con: ReturnType<typeof connection<never>>,
   rows: TreeRow[],
   paging: Paging,
+  tick: Tick,
 ): unknown {
   switch (part.kind) {
     case 'typename':
       return part.name;
     case 'nodes':
-      return rows.map((r) => objectAnswer(part.object, r, paging));
+      return rows.map((r) => objectAnswer(part.object, r, paging, tick));
     case 'edges':
       return con.edges.map((edge, i) => {
         const out = record();
@@ -220,7 +238,7 @@ function partAnswer(
               ? f.name
               : f.kind === 'cursor'
                 ? edge.cursor
-                : objectAnswer(f.object, rows[i]!, paging);
+                : objectAnswer(f.object, rows[i]!, paging, tick);
         return out;
       });
     case 'pageInfo': {
@@ -232,7 +250,8 @@ function partAnswer(
   }
 }
 
-function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Record<string, unknown> {
+function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging, tick: Tick): Record<string, unknown> {
+  tick();
   const row = tree.row as Row;
   const out = record();
   for (const f of object.fields) {
@@ -241,10 +260,10 @@ function objectAnswer(object: ObjectTemplate, tree: TreeRow, paging: Paging): Re
       out[f.key] = f.list
         ? leafList(f.read(row), f.type, f.nonNull, f.list.itemNonNull)
         : leaf(f.read(row), f.type, f.nonNull);
-    else if (f.kind === 'sameRow') out[f.key] = objectAnswer(f.object, tree, paging);
+    else if (f.kind === 'sameRow') out[f.key] = objectAnswer(f.object, tree, paging, tick);
     else if (f.kind === 'derived') out[f.key] = derivedAnswer(f.object, f.read(row), f.nonNull);
-    else if (f.kind === 'one') out[f.key] = oneAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
-    else out[f.key] = connectionAnswer(f, tree.children[f.index]!, paging.children[f.index]!);
+    else if (f.kind === 'one') out[f.key] = oneAnswer(f, tree.children[f.index]!, paging.children[f.index]!, tick);
+    else out[f.key] = connectionAnswer(f, tree.children[f.index]!, paging.children[f.index]!, tick);
   }
   return out;
 }
