@@ -53,6 +53,7 @@ export function graphqlOverHttp({
       ({ request, release: releaseBody } = await readBody(ctx.request, bodies, {
         limit: graphqlBodyLimit(config, ctx.caller),
         anonymous: ctx.caller ? undefined : ctx.ip,
+        deadline: ctx.deadline,
         RequestClass: yoga.fetchAPI.Request,
       }));
     } catch (thrown) {

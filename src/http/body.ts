@@ -2,6 +2,7 @@
 // its bodies here, so neither imports the other.
 import { AppError } from '../errors.js';
 import type { BodyBudget } from '../runtime/bodies.js';
+import type { Deadline } from '../runtime/deadline.js';
 import { PaceMeter, type Pace } from './pace.js';
 
 /**
@@ -80,6 +81,8 @@ export interface BodyToRead {
   limit: number;
   /** The client address of a caller without a credential: its bytes count against that address's part too. */
   anonymous: string | undefined;
+  /** The request's deadline: a wait for room in the bodies in flight ends there too (TIMEOUT). */
+  deadline?: Deadline;
   /** The class of the request made with the body read: Yoga's own for GraphQL (graphql/http.ts), else the request's own (the adapter's, whose signal it carries). */
   RequestClass?: typeof Request;
 }
@@ -95,13 +98,13 @@ export interface BodyToRead {
 export async function readBody(
   request: Request,
   reading: BodyReading,
-  { limit, anonymous, RequestClass = request.constructor as typeof Request }: BodyToRead,
+  { limit, anonymous, deadline, RequestClass = request.constructor as typeof Request }: BodyToRead,
 ): Promise<{ request: Request; release?: () => void }> {
   const header = request.headers.get('content-length');
   const declared = header !== null && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
   if (declared !== undefined && declared > limit) throw tooLarge(limit);
   if (!request.body || (declared !== undefined && declared <= SMALL_BODY_BYTES)) return { request };
-  const hold = reading.budget.hold(limit, anonymous);
+  const hold = reading.budget.hold(limit, anonymous, deadline);
   try {
     if (declared !== undefined) await hold.grow(declared);
     const body = await pacedBytes(request.body, limit, reading.pace, (size) => hold.grow(size));

@@ -52,6 +52,7 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
           const read = await readBody(ctx.request, bodies, {
             limit: route.maxBodyBytes,
             anonymous: ctx.caller ? undefined : ctx.ip,
+            deadline: ctx.deadline,
           });
           ctx.request = read.request;
           if (read.release) ctx.work.held.push(read.release);

@@ -1,6 +1,7 @@
 // The bytes of request bodies and unfinished WebSocket messages in flight (BODY_BYTES_IN_FLIGHT),
 // and the part of them callers without a credential may hold: per address, and all together
 // (docs/security.md, "Bodies in flight").
+import { NO_DEADLINE, type Deadline } from './deadline.js';
 import { anonymousBodyShare } from '../config.js';
 import { AppError } from '../errors.js';
 import type { InFlightBudget } from './in-flight.js';
@@ -35,8 +36,8 @@ export class BodyBudget {
    * An empty charge for one body (or one socket's unfinished message) of at most `limit` bytes;
    * `anonymous`: the address of a caller without a credential, whose part it is charged to as well.
    */
-  hold(limit: number, anonymous?: string): BodyHold {
-    return new BodyHold(this, limit, anonymous);
+  hold(limit: number, anonymous?: string, deadline?: Deadline): BodyHold {
+    return new BodyHold(this, limit, anonymous, deadline);
   }
 
   /** @internal Counts `bytes` against the parts of callers without a credential, or throws without counting. */
@@ -81,6 +82,7 @@ export class BodyHold {
     private readonly budget: BodyBudget,
     private readonly limit: number,
     private readonly anonymous: string | undefined,
+    private readonly deadline: Deadline = NO_DEADLINE,
   ) {}
 
   get charged(): number {
@@ -88,7 +90,7 @@ export class BodyHold {
   }
 
   /**
-   * Charges `bytes` in all, waiting for room in the whole budget (503 after COST_WAIT_MS); past the
+   * Charges `bytes` in all, waiting for room in the whole budget (503 after COST_WAIT_MS, TIMEOUT at the request's deadline if that comes first); past the
    * part of callers without a credential, 429 (one address) or 503 (all of them) at once.
    */
   async grow(bytes: number): Promise<void> {
@@ -96,7 +98,7 @@ export class BodyHold {
     if (step === 0) return;
     this.#takeAnonymous(step);
     try {
-      this.#releases.push(await this.budget.total.acquire(step));
+      this.#releases.push(await this.budget.total.acquire(step, this.deadline));
     } catch (e) {
       this.#giveAnonymous(step);
       throw e;
