@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { isStatementTimeout } from '../db/unavailable.js';
+import { isStatementTimeout } from '../domain/database-errors.js';
 import { AppError } from '../errors.js';
 import type { MetricRegistrar } from '../observability/metrics.js';
 
