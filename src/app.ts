@@ -11,8 +11,7 @@ import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
 import { knownError } from './db/unavailable.js';
-import { NOT_READY, type DatabaseReadiness } from './db/readiness.js';
-import { AppError, databaseUnavailable, errorBody } from './errors.js';
+import { AppError, errorBody } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
 import { graphiqlAssets } from './graphql/graphiql.js';
@@ -32,6 +31,7 @@ import type { Tracing } from './observability/tracing.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument } from './rest/openapi.js';
 import { json } from './rest/route.js';
+import { probes, type Handler } from './rest/probes.js';
 import { restRouter } from './rest/router.js';
 import { routes } from './rest/routes.js';
 import { Deadline, Timeouts } from './runtime/deadline.js';
@@ -300,42 +300,6 @@ function identifier({
     if (ctx.caller.via === 'cookie') checkSite(ctx.request, corsOrigins, 'a request authenticated by cookie');
     await limits.request(ctx.caller.userId, ctx.caller.tier);
   };
-}
-
-type Handler = (request: Request) => Promise<Response> | Response;
-
-/** The health probes, the metrics and the OpenAPI document: GET or HEAD, no credentials, no rate limit. */
-function probes({
-  readiness,
-  draining,
-  metrics,
-  openApi,
-}: {
-  readiness: DatabaseReadiness;
-  draining: () => boolean;
-  metrics: Handler;
-  openApi: unknown;
-}): ReadonlyMap<string, Handler> {
-  return new Map<string, Handler>([
-    ['/healthz', () => json({ status: 'ok' })],
-    [
-      '/readyz',
-      async () => {
-        if (draining())
-          return json({ status: 'draining', message: 'shutting down: finishing the requests in flight' }, 503);
-        const database = await readiness.current();
-        if (database.ready) return json({ status: 'ready' });
-        const { headers } = databaseUnavailable();
-        return json(
-          { status: 'unavailable', reason: database.reason, message: NOT_READY[database.reason] },
-          503,
-          headers,
-        );
-      },
-    ],
-    ['/metrics', metrics],
-    ['/openapi.json', () => json(openApi)],
-  ]);
 }
 
 interface HandlerParts {

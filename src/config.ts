@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { corsOrigins, parsePort, parsePublicUrl } from './domain/env-addresses.js';
 import { bool, ConfigError, nonNegativeInt, oneOf, positiveInt, type Env } from './domain/env-values.js';
 import { connectionConfig, ingestConfig, type ConnectionConfig, type IngestConfig } from './domain/sending-limits.js';
+import {
+  lifecycleConfig,
+  subscriptionConfig,
+  type LifecycleConfig,
+  type SubscriptionConfig,
+} from './domain/serving-config.js';
+
+export type { LifecycleConfig, SubscriptionConfig } from './domain/serving-config.js';
 
 export type { ConnectionConfig, IngestConfig } from './domain/sending-limits.js';
 export { IMPORT_MAX_LINE_BYTES, SYNC_MAX_BODY_BYTES } from './domain/sending-limits.js';
@@ -49,16 +57,6 @@ export interface Config {
   connections: ConnectionConfig;
 }
 
-/** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
-export interface SubscriptionConfig {
-  /** Live subscriptions one user may hold (all its keys and sessions together); past it, 429 TOO_MANY_SUBSCRIPTIONS. */
-  perCaller: number;
-  /** Live subscriptions one instance serves; past it, 503 SUBSCRIPTIONS_FULL. */
-  perInstance: number;
-  /** Serialized events a subscription may leave unread; past it, it ends with SLOW_CONSUMER. */
-  bufferBytes: number;
-}
-
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -75,13 +73,6 @@ export interface ObservabilityConfig {
   otlpEndpoint: string | undefined;
   /** service.name of the spans. */
   serviceName: string;
-}
-
-export interface LifecycleConfig {
-  /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are cut. */
-  shutdownTimeoutMs: number;
-  /** How long /readyz answers 503 while new connections are still taken (for load balancers that poll it). */
-  drainDelayMs: number;
 }
 
 /**
@@ -344,22 +335,6 @@ function observabilityConfig(
     metricsToken: env.METRICS_TOKEN || undefined,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     serviceName: env.OTEL_SERVICE_NAME || 'market-data-gateway',
-  });
-}
-
-function lifecycleConfig(env: Env): Readonly<LifecycleConfig> {
-  return Object.freeze({
-    shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
-    drainDelayMs: nonNegativeInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0),
-  });
-}
-
-// 1000 × 64 KiB of unread events is 64 MiB at worst, a quarter of the heap `npm start` gives
-function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
-  return Object.freeze({
-    perCaller: positiveInt(env, 'SUBSCRIPTIONS_PER_CALLER', 20),
-    perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
-    bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
   });
 }
 

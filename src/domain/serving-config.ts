@@ -1,0 +1,36 @@
+// Two sections of the configuration (config.ts reads them once, with the rest): live subscriptions
+// and the server's shutdown. Pure functions of the environment, as domain/env-values.ts.
+import { nonNegativeInt, positiveInt, type Env } from './env-values.js';
+
+/** Live subscriptions (SSE and WebSocket together), per instance: see graphql/live.ts. */
+export interface SubscriptionConfig {
+  /** Live subscriptions one user may hold (all its keys and sessions together); past it, 429 TOO_MANY_SUBSCRIPTIONS. */
+  perCaller: number;
+  /** Live subscriptions one instance serves; past it, 503 SUBSCRIPTIONS_FULL. */
+  perInstance: number;
+  /** Serialized events a subscription may leave unread; past it, it ends with SLOW_CONSUMER. */
+  bufferBytes: number;
+}
+
+export interface LifecycleConfig {
+  /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are cut. */
+  shutdownTimeoutMs: number;
+  /** How long /readyz answers 503 while new connections are still taken (for load balancers that poll it). */
+  drainDelayMs: number;
+}
+
+export function lifecycleConfig(env: Env): Readonly<LifecycleConfig> {
+  return Object.freeze({
+    shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    drainDelayMs: nonNegativeInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0),
+  });
+}
+
+// 1000 × 64 KiB of unread events is 64 MiB at worst, a quarter of the heap `npm start` gives
+export function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
+  return Object.freeze({
+    perCaller: positiveInt(env, 'SUBSCRIPTIONS_PER_CALLER', 20),
+    perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
+    bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
+  });
+}
