@@ -21,6 +21,16 @@ const TRADES = '{ trades(symbol: "NVLX", first: 5) { nodes { price size } } }';
 /** Read by the planner (graphql/plan/) in one statement over "Security" and "Trade". */
 const PLANNED = '{ security(symbol: "NVLX") { symbol trades(first: 3) { nodes { price size } } } }';
 
+/** A GraphQL request with the enterprise demo key: its body, status and headers. */
+async function gql(app: App, query: string) {
+  const res = await app.fetch('http://test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
+    body: JSON.stringify({ query }),
+  });
+  return { ...((await res.json()) as { data?: any; errors?: any[] }), status: res.status, headers: res.headers };
+}
+
 describe.each(testDatabases())('request deadlines on $name', (tdb) => {
   let h: GraphQLHarness;
   /** The test's own connection: it holds the locks, and reads pg_stat_activity. */
@@ -43,15 +53,6 @@ describe.each(testDatabases())('request deadlines on $name', (tdb) => {
     const bodies = new InFlightBudget(32 * 1024 * 1024, 2_000, 'large request bodies in flight');
     const app = h.appWith({ REQUEST_TIMEOUT_MS: String(ms), ...env }, { budget, bodies });
     return { app, budget, bodies };
-  }
-
-  async function gql(app: App, query: string) {
-    const res = await app.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
-      body: JSON.stringify({ query }),
-    });
-    return { ...((await res.json()) as { data?: any; errors?: any[] }), status: res.status, headers: res.headers };
   }
 
   /** Runs `fn` while this test holds an exclusive lock on `table` of the harness's schema: every read of it waits. */
@@ -221,15 +222,6 @@ describe.each(testDatabases())('request deadlines over a large master on $name',
     const budget = new InFlightBudget(1_000_000, 2_000);
     const limits = { REQUEST_TIMEOUT_MS: String(ms), GRAPHQL_MAX_COST: '1000000', COST_IN_FLIGHT: '1000000' };
     return { app: h.appWith(limits, { budget }), budget };
-  }
-
-  async function gql(app: App, query: string) {
-    const res = await app.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
-      body: JSON.stringify({ query }),
-    });
-    return { ...((await res.json()) as { data?: any; errors?: any[] }), status: res.status, headers: res.headers };
   }
 
   it('a search waiting for the engine to read the master times out at its deadline; the read goes on, and serves the next one', async () => {
