@@ -4,7 +4,6 @@
 // requests/s, the server's CPU ms per request (from /proc) and its RSS after the run. Prints only.
 //
 //   npm run bench -- heap-flags [--db postgresql] [--sizes 8,16,32,64] [--connections 10] [--duration 5] [--rounds 3]
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   cli,
@@ -12,6 +11,7 @@ import {
   loadTest,
   markdownTable,
   median,
+  processCpuMs,
   rssMb,
   scratchDatabase,
   startFlags,
@@ -34,12 +34,6 @@ const DURATION = Number(args.duration ?? 5);
 const ROUNDS = Number(args.rounds ?? 3);
 const QUERY = `{ securities(search: "US", searchType: EXCHANGE_COUNTRY, first: 50) { nodes { symbol name
   ratings(first: 5) { nodes { firm action rating priceTarget createdAt } } news(first: 5) { nodes { headline type createdAt } } } } }`;
-
-/** CPU seconds (user + system) the process used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-}
 
 const oldSpace = startFlags().filter((f) => f.startsWith('--max-old-space-size'));
 const rows: (string | number)[][] = [];
@@ -70,12 +64,12 @@ for (const [k, kind] of KINDS.entries()) {
             body: JSON.stringify({ query: QUERY }),
           };
           await loadTest({ ...opts, duration: 2 }); // warm-up
-          const c0 = cpuSeconds(server.pid);
+          const c0 = processCpuMs(server.pid);
           const r = await loadTest({ ...opts, duration: DURATION });
           if (r.non2xx || r.errors) throw new Error(`semi-space ${size}: ${r.non2xx} non-2xx, ${r.errors} errors`);
           const res = results.get(size)!;
           res.rps.push(r.total / r.seconds);
-          res.cpu.push(((cpuSeconds(server.pid) - c0) * 1000) / r.total);
+          res.cpu.push((processCpuMs(server.pid) - c0) / r.total);
           res.rss.push(rssMb(server.pid));
           console.log(
             `${kind} round ${round + 1} semi-space ${size} MB: ${(r.total / r.seconds).toFixed(0)} req/s, ${res.cpu.at(-1)!.toFixed(2)} CPU ms/request, RSS ${res.rss.at(-1)!.toFixed(0)} MB`,

@@ -11,7 +11,6 @@
 //                                 [--profile floor|page] [--only inprocess|socket]
 //
 // PostgreSQL (BENCH_DATABASE_URL, default the local test database), default sample data.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +27,7 @@ import {
   JWT_SECRET,
   loadTest,
   median,
+  processCpuMs,
   scratchDatabase,
   startGateway,
   startProcess,
@@ -77,15 +77,6 @@ async function cpuPerCall(fn: () => Promise<unknown>, n: number, concurrency = 1
   return (used.user + used.system) / n;
 }
 
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-
-/** CPU time (user + system) of a process so far, in µs, from /proc (Linux; clock ticks of 10 ms). */
-function processCpuUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime: fields 14 and 15 of proc(5)
-  return (ticks * 1e6) / CLOCK_TICKS;
-}
-
 interface SocketResult {
   rate: number;
   cpuUs: number;
@@ -99,9 +90,9 @@ async function overSocket(
 ): Promise<SocketResult> {
   const url = `${server.base}${route}`;
   await loadTest({ url, connections: CONNECTIONS, duration: 1, method: 'POST', headers, body });
-  const before = processCpuUs(server.pid);
+  const before = processCpuMs(server.pid) * 1000;
   const r = await loadTest({ url, connections: CONNECTIONS, duration: DURATION, method: 'POST', headers, body });
-  const used = processCpuUs(server.pid) - before;
+  const used = processCpuMs(server.pid) * 1000 - before;
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rate: r.total / r.seconds, cpuUs: used / r.total };
 }

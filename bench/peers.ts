@@ -26,7 +26,6 @@
 // peak RSS of the server under load (sampled every 250 ms).
 // PostGraphile 5 declares Node >= 22: `npm ci` prints EBADENGINE warnings for its packages on
 // Node 20, and the server starts with `--import bench/peers/polyfill.mjs`.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -37,6 +36,7 @@ import {
   databaseKinds,
   loadTest,
   machineLine,
+  processCpuMs,
   record,
   rssMb,
   scratchDatabase,
@@ -79,7 +79,6 @@ const CHOSEN_VARIANTS = (args.variants ? args.variants.split(',') : []) as (keyo
 for (const v of CHOSEN_VARIANTS)
   if (!(v in VARIANTS)) throw new Error(`--variants: among ${Object.keys(VARIANTS).join(', ')}; got ${v}`);
 const METRICS_TOKEN = 'bench-peers-metrics-token';
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 interface Target {
   name: ServerName;
@@ -189,20 +188,11 @@ async function statementsPerPage(t: Target, page: Page): Promise<number> {
   return (await t.statements()) - b - idle;
 }
 
-function cpuTicks(pid: number): number {
-  // fields after the parenthesized command name: utime and stime are the 12th and 13th of them
-  const fields = fs
-    .readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /s, '')
-    .split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 async function measure(t: Target, page: Page, connections: number, duration: number) {
   const body = JSON.stringify({ query: t.query(page) });
   let peakRss = rssMb(t.server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(t.server.pid))), 250);
-  const ticks = cpuTicks(t.server.pid);
+  const cpu0 = processCpuMs(t.server.pid);
   try {
     const r = await loadTest({
       url: `${t.server.base}/graphql`,
@@ -214,7 +204,7 @@ async function measure(t: Target, page: Page, connections: number, duration: num
     });
     if (r.non2xx || r.errors)
       throw new Error(`${t.name} ${page.name} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    const cpuMs = ((cpuTicks(t.server.pid) - ticks) * 1000) / CLOCK_TICKS;
+    const cpuMs = processCpuMs(t.server.pid) - cpu0;
     return { ...r, cpuMs, peakRss: Math.max(peakRss, rssMb(t.server.pid)) };
   } finally {
     clearInterval(sampler);

@@ -4,13 +4,20 @@
 // second (must stay under 300 MB) and reads its log for error lines. Appends a dated section to
 // bench/RESULTS.md.
 //
-//   npm run bench -- soak [--seconds 60] [--connections 50] [--dry-run]
+//   npm run bench -- soak [--seconds 60] [--connections 50] [--server-root DIR] [--dry-run]
+//
+// --server-root runs the server of another checkout of this repository (a `git worktree` of an
+// older commit) under this mix, for a before/after in one run; server CPU per request (from /proc)
+// is the column to compare on a shared machine, where requests a second follow the neighbours' load.
 //
 // The mix, walked in order by every connection: GraphQL company page, trades page, ratings and
 // search; REST logos, search, balance sheets, ratings, news, trades, quotes and lite fundamentals;
 // and two answers that must be refusals: the free key asking for trades (403, both APIs). The free
 // tier keeps a real limit (RATE_LIMIT_FREE=3000 a minute), so 429s join the mix once it is spent.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROOT } from '../src/config.js';
 import {
   cli,
   createKey,
@@ -18,6 +25,7 @@ import {
   loadTest,
   machineLine,
   markdownTable,
+  processCpuMs,
   record,
   rssMb,
   scratchDatabase,
@@ -31,6 +39,7 @@ const { values: args } = parseArgs({
     db: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
+    'server-root': { type: 'string' },
     'dry-run': { type: 'boolean' },
   },
 });
@@ -39,6 +48,9 @@ const SECONDS = Number(args.seconds ?? 60);
 const CONNECTIONS = Number(args.connections ?? 50);
 const RSS_LIMIT_MB = 300;
 const FREE_PER_MINUTE = 3000;
+const SERVER_ROOT = path.resolve(args['server-root'] ?? ROOT);
+const serverCommit = () =>
+  execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: SERVER_ROOT, encoding: 'utf8' }).trim();
 
 const gql = (query: string, variables: Record<string, unknown> = {}) => JSON.stringify({ query, variables });
 const COMPANY = gql(
@@ -62,6 +74,8 @@ interface Outcome {
   kind: string;
   result: LoadResult;
   rss: number[];
+  /** The server's CPU (user + system) per answered request, in ms. */
+  cpuMs: number;
   lines: number;
   errorLines: string[];
   warnLines: number;
@@ -78,7 +92,7 @@ for (const [i, kind] of KINDS.entries()) {
       pro: createKey(scratch.url, 'pro'),
       enterprise: createKey(scratch.url, 'enterprise'),
     };
-    const server = await startGateway(scratch.url, 4330 + i, { RATE_LIMIT_FREE: String(FREE_PER_MINUTE) });
+    const server = await startGateway(scratch.url, 4330 + i, { RATE_LIMIT_FREE: String(FREE_PER_MINUTE) }, SERVER_ROOT);
     try {
       const h = (key: string, json = false) => ({
         'x-api-key': key,
@@ -110,15 +124,17 @@ for (const [i, kind] of KINDS.entries()) {
       const linesBefore = server.lines().length;
       const rss: number[] = [rssMb(server.pid)];
       const sampler = setInterval(() => rss.push(rssMb(server.pid)), 1000);
+      const cpu0 = processCpuMs(server.pid);
       const result = await loadTest({ url: server.base, connections: CONNECTIONS, duration: SECONDS, requests });
       clearInterval(sampler);
+      const cpuMs = (processCpuMs(server.pid) - cpu0) / result.total;
       rss.push(rssMb(server.pid));
       const log = server.lines().slice(linesBefore);
       const errorLines = log.filter(isErrorLine);
       const warnLines = log.filter((l) => /"level":"warn"/.test(l)).length;
-      outcomes.push({ kind, result, rss, lines: log.length, errorLines, warnLines });
+      outcomes.push({ kind, result, rss, cpuMs, lines: log.length, errorLines, warnLines });
       console.log(
-        `  ${(result.total / result.seconds).toFixed(0)} req/s, statuses ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, RSS ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB, ${log.length} log lines, ${errorLines.length} error lines`,
+        `  ${(result.total / result.seconds).toFixed(0)} req/s, ${cpuMs.toFixed(2)} ms server CPU a request, statuses ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, RSS ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB, ${log.length} log lines, ${errorLines.length} error lines`,
       );
       for (const l of errorLines.slice(0, 5)) console.log(`    ${l.slice(0, 300)}`);
     } finally {
@@ -135,6 +151,7 @@ const rows = outcomes.map((o) => {
     o.kind,
     o.result.total.toLocaleString('en-US'),
     (o.result.total / o.result.seconds).toFixed(0),
+    o.cpuMs.toFixed(2),
     `${o.result.p50} / ${o.result.p99}`,
     s['2xx']!,
     s['4xx']!,
@@ -157,6 +174,7 @@ const section = [
   `## Soak: ${SECONDS} s of mixed GraphQL + REST at ${CONNECTIONS} connections, ${utcNow()} UTC`,
   '',
   await machineLine(KINDS),
+  ...(SERVER_ROOT === ROOT ? [] : [`Server: the checkout at \`${SERVER_ROOT}\` (commit ${serverCommit()}).`]),
   `\`src/server.ts\` in its own process (NODE_ENV=production, default sample data, RATE_LIMIT_FREE=${FREE_PER_MINUTE}/min, pro and enterprise unlimited for the run), autocannon from this process. Each connection walks a mix of 14 requests: 5 GraphQL (company page, trades page, ratings, search; trades with the free key: a FORBIDDEN field error in a 200) and 9 REST (logos, search, balance sheets, ratings, news, trades, quotes, lite fundamentals; trades with the free key: 403) with free, pro and enterprise keys made by \`cli users create\` + \`cli apikeys create\`. 4xx are the intended refusals (403) and the free key's rate limit (429). RSS from /proc/<pid>/status every second; log lines = what the server wrote to stdout/stderr during the run (error = pino level error/fatal, or a non-JSON line naming an error).`,
   '',
   markdownTable(
@@ -164,6 +182,7 @@ const section = [
       'database',
       'requests',
       'req/s',
+      'server CPU ms / request',
       'p50 / p99 ms',
       '2xx',
       '4xx',
