@@ -33,8 +33,11 @@ export interface Context {
   ocr: OcrPool;
   /** Stored rows as they arrive, for the subscriptions (in-process, or Redis across instances). */
   events: EventBus;
-  /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
-  responseCookies: string[];
+  /**
+   * Headers the GraphQL answer carries, appended in order (graphql/http.ts): Set-Cookie of the login,
+   * refresh and logout mutations; X-Search-Stale-Ms of a search answered while the master is read again.
+   */
+  responseHeaders: [name: string, value: string][];
   /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
   work: Work;
   /** The app's live subscriptions: caps, groups, rights rounds (graphql/live.ts). */
@@ -105,8 +108,16 @@ export interface Work extends WorkDeps {
  * A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement
  * per turn on PostgreSQL, its reads sent alone counted as fallbacks, each read bounded by the deadline).
  */
+/** The header of an answer a search gave from the engine read before the master's current one: its age in ms (services/security-index.ts). */
+export const SEARCH_STALE_HEADER = 'x-search-stale-ms';
+
+/** Says on the response that a search was answered `staleMs` behind the master; nothing when current. */
+export function noteStaleSearch(ctx: Context, staleMs: number): void {
+  if (staleMs > 0) ctx.responseHeaders.push([SEARCH_STALE_HEADER, String(staleMs)]);
+}
+
 export function createContext(
-  init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
+  init: Omit<Context, 'loaders' | 'responseHeaders' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
 ): Context {
   const { fallbacks } = init;
   const db = init.db.forRequest((reason) => fallbacks.record('combined', reason), init.deadline);
@@ -115,7 +126,7 @@ export function createContext(
     db,
     caller: null,
     loaders: new Loaders(),
-    responseCookies: [],
+    responseHeaders: [],
     work: { ...init.work, held: [] },
     liveSlot: {},
   };

@@ -57,7 +57,9 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
           ctx.request = read.request;
           if (read.release) ctx.work.held.push(read.release);
         }
-        return await route.handle(ctx, url, params);
+        const response = await route.handle(ctx, url, params);
+        for (const [name, value] of ctx.responseHeaders) response.headers.append(name, value);
+        return response;
       } finally {
         releaseHeld(ctx);
       }

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { holdRows, holdUnits, type Context } from '../context.js';
+import { holdRows, holdUnits, noteStaleSearch, type Context } from '../context.js';
 import { PAGE_SIZES, SEARCH_PASS_UNITS } from '../domain/limits.js';
 import { AppError } from '../errors.js';
 import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../search/syntax.js';
@@ -224,6 +224,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
     : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
   await holdUnits(ctx, searchPasses(query) * SEARCH_PASS_UNITS);
   const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
+  noteStaleSearch(ctx, r.staleMs);
   const hits = shapeRows(ctx, r.nodes, (s) => {
     if (!r.text)
       return {

@@ -3,7 +3,7 @@
 // becomes the filter syntax's own tree (search/syntax.ts), so GraphQL and REST's filter_by
 // are checked by one set of rules and run as one SQL (services/security-query.ts).
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { noteStaleSearch, type Context } from '../context.js';
 import type { Page } from '../services/paging.js';
 import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../search/syntax.js';
 import { AppError } from '../errors.js';
@@ -306,6 +306,7 @@ export async function rankedConnection(
   { query, first, after }: RankedArgs,
 ): Promise<SecuritySearchConnection> {
   const { page, result: r } = await securityQueryCursorPage(ctx.db, query, { first, after });
+  noteStaleSearch(ctx, r.staleMs);
   return new SecuritySearchConnection(
     page,
     r.facetsOf,

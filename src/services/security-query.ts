@@ -41,6 +41,8 @@ export interface SecurityQueryResult {
   facetsOf(fields: readonly string[]): Promise<FacetCount[]>;
   /** The text's match, for highlights; undefined without text. */
   text: TextMatch | undefined;
+  /** How far behind the master the answer may be, in ms: 0 but while it is read again whole (services/security-index.ts). */
+  staleMs: number;
 }
 
 /**
@@ -121,7 +123,7 @@ export async function securityQueryPage(
       `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`,
     );
   checkQuery(query);
-  const engine = await engineFor(db, 'a search by text, filter, sort or facets');
+  const { engine, staleMs } = await engineFor(db, 'a search by text, filter, sort or facets');
   const q = engineQuery(engine, query);
   const outOf = engine.size;
   const hits = q
@@ -136,6 +138,7 @@ export async function securityQueryPage(
     facets: await hits.facetsOf(query.facets ?? [], facetsPause(db)),
     facetsOf: (fields) => hits.facetsOf(fields, facetsPause(db)),
     text: q?.text,
+    staleMs,
   };
 }
 
@@ -146,7 +149,7 @@ export async function securityQueryFacets(
   fields: readonly string[],
 ): Promise<FacetCount[]> {
   checkQuery(query);
-  const engine = await engineFor(db, 'facets');
+  const { engine } = await engineFor(db, 'facets');
   const q = engineQuery(engine, query);
   return q ? (await engine.search(q, 0, searchPause(db))).facetsOf(fields, facetsPause(db)) : noFacets(fields);
 }
