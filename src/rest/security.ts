@@ -16,7 +16,7 @@ import { searchPasses, securityQueryPage, type SecurityQuery } from '../services
 import { MAX_QUERY_CHARACTERS, type TextField } from '../search/text.js';
 import { textHighlights } from '../search/rank.js';
 import { arr, bool, int, num, object, str } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
+import { parseQuery, withoutApiKey, type ParamSpecs } from './params.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { json, shapeRows, type Route } from './route.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
@@ -257,9 +257,7 @@ function parseQueryBy(value: string): TextField[] {
 
 async function search(ctx: Context, url: URL): Promise<Response> {
   const started = performance.now();
-  const query = new URLSearchParams(url.searchParams);
-  query.delete('apikey');
-  const p = parseQuery(SECURITY_SEARCH_PARAMS, query);
+  const p = parseQuery(SECURITY_SEARCH_PARAMS, withoutApiKey(url.searchParams));
   if (p.search !== undefined && p.q !== undefined)
     throw new AppError('BAD_REQUEST', 'parameter search and its alias q are both given; give one');
   const q = p.search ?? p.q;
