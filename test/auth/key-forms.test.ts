@@ -60,6 +60,11 @@ describe.each(testDatabases())('the ways of passing an API key on $name', (tdb) 
       'BAD_REQUEST',
       'the API key is given more than once with different values (apikey); give it once',
     );
+    // such a request has no caller: it counts against the address's budget, as a wrong key does
+    const strict = h.appWith({ RATE_LIMIT_ANONYMOUS: '2' });
+    for (let i = 0; i < 2; i++)
+      expect((await validateRequest(strict, {}, '?apikey=demo-pro&apiKey=demo-free')).status).toBe(400);
+    expect((await validateRequest(strict, {}, '?apikey=demo-pro&apiKey=demo-free')).status).toBe(429);
     const same = await validateRequest(h.app, {}, '?apikey=demo-pro&apiKey=demo-pro');
     expect(same.status).toBe(200);
     expect(same.body.email).toBe('pro@example.com');
