@@ -267,9 +267,9 @@ type Identify = ReturnType<typeof identifier>;
 
 /**
  * Authenticates, refuses the cookie of a page of another site, and counts the request: against
- * the user's budget, or, without a valid caller (none, or a wrong credential), against the
- * client address's. An address that spent its budget cannot have new API keys looked up, so
- * guessing keys is bounded too.
+ * the user's budget, or, without a valid caller (none, or a wrong or ambiguous credential),
+ * against the client address's. An address that spent its budget cannot have new API keys
+ * looked up, so guessing keys is bounded too.
  */
 function identifier({
   db,
@@ -293,7 +293,9 @@ function identifier({
         beforeKeyLookup: () => limits.checkAnonymous(ctx.ip),
       });
     } catch (e) {
-      if (e instanceof AppError && e.code === 'UNAUTHENTICATED') await limits.anonymous(ctx.ip);
+      // a wrong credential, or an API key given twice with different values (auth/caller.ts)
+      if (e instanceof AppError && (e.code === 'UNAUTHENTICATED' || e.code === 'BAD_REQUEST'))
+        await limits.anonymous(ctx.ip);
       throw e;
     }
     if (!ctx.caller) return limits.anonymous(ctx.ip);

@@ -4,7 +4,7 @@ import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { LOGO_FIELDS } from '../domain/records/logo.js';
 import { arr, object, str } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
-import { parseQuery, type ParamSpecs } from './params.js';
+import { parseQuery, withoutApiKey, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './page-number.js';
 import { json, shapeRows, type Route } from './route.js';
 
@@ -31,9 +31,7 @@ export const routes: Route[] = [
     path: '/api/v1/logos',
     access: 'logos',
     async handle(ctx, url) {
-      const query = new URLSearchParams(url.searchParams);
-      query.delete('apikey');
-      const p = parseQuery(LOGO_PARAMS, query);
+      const p = parseQuery(LOGO_PARAMS, withoutApiKey(url.searchParams));
       await holdRows(ctx, 'Logo', p.page_size);
       const symbols = p.symbols === undefined ? undefined : parseSymbols(p.symbols, 'symbols');
       const { nodes, totalCount } = await logoAtPage(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });

@@ -4,7 +4,7 @@ import { lastCursor, type Page } from '../db/keyset.js';
 import { AppError } from '../errors.js';
 import { HOST } from '../http/node.js';
 import { arr, object, str, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs, type ParamValues } from './params.js';
+import { parseQuery, withoutApiKey, type ParamSpecs, type ParamValues } from './params.js';
 import { json, shapeRows } from './route.js';
 
 // The REST lists paged by `next_url` (trades, quotes, balance sheets): keyset pages (db/keyset.ts)
@@ -73,11 +73,10 @@ export function readCursorRequest<S extends ParamSpecs>(
 ): CursorRequest<S> {
   const cursor = url.searchParams.get('cursor');
   if (cursor === null) {
-    const query = new URLSearchParams(url.searchParams);
-    query.delete('apikey');
+    const query = withoutApiKey(url.searchParams);
     return { params: parseQuery(specs, query), raw: Object.fromEntries(query), after: undefined };
   }
-  const others = [...url.searchParams.keys()].filter((k) => k !== 'cursor' && k !== 'apikey');
+  const others = [...withoutApiKey(url.searchParams).keys()].filter((k) => k !== 'cursor');
   if (others.length)
     throw new AppError(
       'BAD_REQUEST',

@@ -81,7 +81,9 @@ export function openApiDocument(routes: readonly Route[], version: string) {
         : {}),
       responses,
       security:
-        route.access === 'public' ? [] : [{ apikeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
+        route.access === 'public'
+          ? []
+          : [{ apikeyQuery: [] }, { apiKeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
     };
   }
   return {
@@ -97,8 +99,19 @@ export function openApiDocument(routes: readonly Route[], version: string) {
       schemas: { Error: ERROR_BODY },
       securitySchemes: {
         apikeyQuery: { type: 'apiKey', in: 'query', name: 'apikey' },
+        apiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'apiKey',
+          description:
+            'The same key in the spelling Massive (Polygon) clients send; given with apikey, both must agree.',
+        },
         apikeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An access token (a JWT), or an API key: a value without a dot is looked up as an API key.',
+        },
         cookie: { type: 'apiKey', in: 'cookie', name: 'DT_AUTH_TOKEN' },
       },
     },

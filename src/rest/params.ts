@@ -1,3 +1,4 @@
+import { API_KEY_PARAMS } from '../auth/caller.js';
 import { isCalendarDate } from '../domain/fiscal.js';
 import { parseSymbol, parseSymbols } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
@@ -111,8 +112,15 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
   }
 }
 
-/** Parameters every route accepts on top of its own. */
-export const COMMON_PARAMS = new Set(['apikey']);
+/** Parameters every route accepts on top of its own: the API key, in either spelling (auth/caller.ts). */
+export const COMMON_PARAMS: ReadonlySet<string> = new Set(API_KEY_PARAMS);
+
+/** A copy of `query` without the API key: what a route's own parameters are read from, and carried on in a next_url. */
+export function withoutApiKey(query: URLSearchParams): URLSearchParams {
+  const own = new URLSearchParams(query);
+  for (const name of COMMON_PARAMS) own.delete(name);
+  return own;
+}
 
 /**
  * Refuses a parameter `specs` does not define (by its own keys: `constructor` or `__proto__` are

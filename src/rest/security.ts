@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../search/syntax.js';
 import {
   isWildcard,
-  normalizeQuery,
+  searchPrefixes,
   securitySearchAtPage,
   SEARCH_TYPES,
   type SearchType,
@@ -16,10 +16,11 @@ import { searchPasses, securityQueryPage, type SecurityQuery } from '../services
 import { MAX_QUERY_CHARACTERS, type TextField } from '../search/text.js';
 import { textHighlights } from '../search/rank.js';
 import { arr, bool, int, num, object, str } from './json-schema.js';
-import { parseQuery, type ParamSpecs } from './params.js';
+import { parseQuery, withoutApiKey, type ParamSpecs } from './params.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { json, shapeRows, type Route } from './route.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
+import { CIK_SEARCH_RULE } from '../domain/cik.js';
 
 /** The legacy security document (each hit's `document`): flat dotted keys, each with its column of the security master (domain/records/security.ts); a value the store lacks is left out, except isin_history (nullable: null). */
 export const SECURITY_DOCUMENT_SCHEMA = recordSchema(SECURITY_FIELDS);
@@ -35,7 +36,7 @@ export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
     maxLength: MAX_QUERY_CHARACTERS,
-    description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
+    description: `The query: an identifier, or its beginning (prefix match, case-insensitive); \`*\` matches every security (ordered by symbol). ${CIK_SEARCH_RULE} Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
   },
   q: { type: 'string', maxLength: MAX_QUERY_CHARACTERS, description: 'Alias of search (give one of the two).' },
   search_type: {
@@ -87,13 +88,14 @@ export const SECURITY_SEARCH_PARAMS = {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * The matched field of a hit: its value starts with the (normalized) query, so the mark covers
- * that prefix. The snippet is HTML-escaped outside the `<mark>` tags; matched_tokens are raw.
+ * The matched field of a hit: its value starts with one of the query's beginnings
+ * (searchPrefixes), so the mark covers that one. The snippet is HTML-escaped outside the `<mark>`
+ * tags; matched_tokens are raw.
  */
-function highlightOf(s: Security, type: SearchType, matched: string) {
+function highlightOf(s: Security, type: SearchType, prefixes: readonly string[]) {
   const value = String(s[SEARCH_TYPES[type]] ?? '');
-  const token = value.slice(0, matched.length);
-  const snippet = `<mark>${escapeHtml(token)}</mark>${escapeHtml(value.slice(matched.length))}`;
+  const token = prefixes.find((p) => value.startsWith(p)) ?? '';
+  const snippet = `<mark>${escapeHtml(token)}</mark>${escapeHtml(value.slice(token.length))}`;
   return {
     highlight: { [type]: { snippet, matched_tokens: [token] } },
     highlights: [{ field: type, snippet, matched_tokens: [token] }],
@@ -204,12 +206,12 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
       nodes,
       totalCount: found,
       outOf,
-      matched,
+      prefixes,
     } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
     // a wildcard matches no text, so its hits highlight nothing (as Typesense's)
     const hits = shapeRows(ctx, nodes, (s) => ({
       document: securityDocument(s),
-      ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, matched)),
+      ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, prefixes)),
     }));
     return { hits, found, outOf, facets: [] };
   }
@@ -231,7 +233,7 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
         document: securityDocument(s),
         ...(isWildcard(q) || text
           ? { highlight: {}, highlights: [] }
-          : highlightOf(s, p.search_type as SearchType, normalizeQuery(p.search_type as SearchType, q))),
+          : highlightOf(s, p.search_type as SearchType, searchPrefixes(p.search_type as SearchType, q))),
       };
     const highlights = textHighlights(s, r.text, fields);
     return {
@@ -258,9 +260,7 @@ function parseQueryBy(value: string): TextField[] {
 
 async function search(ctx: Context, url: URL): Promise<Response> {
   const started = performance.now();
-  const query = new URLSearchParams(url.searchParams);
-  query.delete('apikey');
-  const p = parseQuery(SECURITY_SEARCH_PARAMS, query);
+  const p = parseQuery(SECURITY_SEARCH_PARAMS, withoutApiKey(url.searchParams));
   if (p.search !== undefined && p.q !== undefined)
     throw new AppError('BAD_REQUEST', 'parameter search and its alias q are both given; give one');
   const q = p.search ?? p.q;

@@ -1,5 +1,6 @@
 import { exposeRecordFields } from './record-fields.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
+import { CIK_SEARCH_RULE } from '../domain/cik.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES, SEARCH_PASS_UNITS } from '../domain/limits.js';
 import type { WorkExtension } from '../graphql/cost.js';
@@ -211,7 +212,7 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   values: Object.fromEntries(
     (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [
       k.split('.').pop()!.toUpperCase(),
-      { value: k, description: `Matches \`${k}\`.` },
+      { value: k, description: k === 'identifiers.cik' ? `Matches \`${k}\`. ${CIK_SEARCH_RULE}` : `Matches \`${k}\`.` },
     ]),
   ) as Record<string, { value: SearchType; description: string }>,
 });

@@ -36,8 +36,8 @@ export type MasterRow = { id: string; symbol: string; name: string } & Record<st
 export type MetricsRow = { symbol: string } & Record<string, unknown>;
 
 export interface EngineQuery {
-  /** A prefix column's value must start with `q` (exactly, case and all). */
-  prefix?: { column: string; q: string } | undefined;
+  /** A prefix column's value must start with one of `prefixes` (exactly, case and all); none: nothing matches. */
+  prefix?: { column: string; prefixes: readonly string[] } | undefined;
   text?: TextMatch | undefined;
   filter?: Filter | undefined;
   /** At most three terms; `_text_match` is the text's rank. Default: the rank, else the prefix column, else symbol; then id. */
@@ -255,12 +255,20 @@ export class SearchEngine implements TermIndex {
   async search(query: EngineQuery, wanted: number, pause: Pause = noPause): Promise<EngineHits> {
     const scores = query.text ? await textScores(this, query.text, pause) : undefined;
     const keys = query.sort?.length ? query.sort : undefined;
-    const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, q: query.prefix.q };
+    const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, of: query.prefix.prefixes };
     // without text, sort or prefix the order is the symbol's: the matches come in it
     const inOrder = !scores && !keys && !prefix;
     // the symbol order is the engine's own array: only read below (filters make new arrays, topOf runs only when not in order)
     let matches: number[] = scores ? [...scores.keys()] : inOrder ? this.bySymbol : this.ids.map((_, i) => i);
-    if (prefix) matches = await kept(matches, (i) => prefix.column[i]?.startsWith(prefix.q) === true, pause);
+    if (prefix)
+      matches = await kept(
+        matches,
+        (i) => {
+          const value = prefix.column[i];
+          return value != null && prefix.of.some((p) => value.startsWith(p));
+        },
+        pause,
+      );
     if (query.filter)
       matches = await kept(
         matches,

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { slicer } from '../runtime/slices.js';
 import type { Security } from '../../generated/prisma/client.js';
 import { engineFor, securitiesInOrder } from './security-index.js';
-import { isWildcard, normalizeQuery, SEARCH_TYPES, WILDCARD, type SecuritySearch } from './security.js';
+import { isWildcard, searchPrefixes, SEARCH_TYPES, type SecuritySearch } from './security.js';
 
 /**
  * A search of the master beyond one identifier prefix: free text with typos over names and symbols,
@@ -72,10 +72,10 @@ function engineQuery(engine: SearchEngine, query: SecurityQuery): EngineQuery | 
   if (query.search) {
     checkQueryLength(query.search.query);
     if (!isWildcard(query.search.query)) {
-      const q = normalizeQuery(query.search.type, query.search.query);
-      if (q === '')
-        throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
-      prefix = { column: SEARCH_TYPES[query.search.type], q };
+      prefix = {
+        column: SEARCH_TYPES[query.search.type],
+        prefixes: searchPrefixes(query.search.type, query.search.query),
+      };
     }
   }
   const text = query.text && engine.match(query.text.q, query.text.fields);

@@ -290,7 +290,7 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
           await validateRequest(h.app, { authorization }),
           401,
           'UNAUTHENTICATED',
-          'the Authorization header must be "Bearer <access token>"',
+          'the Authorization header must be "Bearer <access token or API key>"',
         );
       }
     });
