@@ -35,6 +35,8 @@ export interface Context {
   events: EventBus;
   /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
   responseCookies: string[];
+  /** Query parameters the REST route set aside, as the client named them: app.ts sends them as X-Ignored-Parameters. */
+  ignoredParameters: string[];
   /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
   work: Work;
   /** The app's live subscriptions: caps, groups, rights rounds (graphql/live.ts). */
@@ -106,7 +108,9 @@ export interface Work extends WorkDeps {
  * per turn on PostgreSQL, its reads sent alone counted as fallbacks, each read bounded by the deadline).
  */
 export function createContext(
-  init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
+  init: Omit<Context, 'loaders' | 'responseCookies' | 'ignoredParameters' | 'caller' | 'work' | 'liveSlot'> & {
+    work: WorkDeps;
+  },
 ): Context {
   const { fallbacks } = init;
   const db = init.db.forRequest((reason) => fallbacks.record('combined', reason), init.deadline);
@@ -116,6 +120,7 @@ export function createContext(
     caller: null,
     loaders: new Loaders(),
     responseCookies: [],
+    ignoredParameters: [],
     work: { ...init.work, held: [] },
     liveSlot: {},
   };

@@ -34,10 +34,12 @@ const TEXT_FIELDS: readonly TextField[] = ['symbol', 'name'];
 export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
+    required: true,
     maxLength: MAX_QUERY_CHARACTERS,
+    // the legacy API does not name it: `search` is what its clients send, `q` what Typesense's do
+    aliases: ['q'],
     description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
   },
-  q: { type: 'string', maxLength: MAX_QUERY_CHARACTERS, description: 'Alias of search (give one of the two).' },
   search_type: {
     type: 'string',
     enum: SEARCH_TYPE_NAMES,
@@ -257,13 +259,8 @@ function parseQueryBy(value: string): TextField[] {
 
 async function search(ctx: Context, url: URL): Promise<Response> {
   const started = performance.now();
-  const query = new URLSearchParams(url.searchParams);
-  query.delete('apikey');
-  const p = parseQuery(SECURITY_SEARCH_PARAMS, query);
-  if (p.search !== undefined && p.q !== undefined)
-    throw new AppError('BAD_REQUEST', 'parameter search and its alias q are both given; give one');
-  const q = p.search ?? p.q;
-  if (q === undefined) throw new AppError('BAD_REQUEST', 'parameter search (or its alias q) is required');
+  const p = parseQuery(SECURITY_SEARCH_PARAMS, url.searchParams);
+  const q = p.search;
   if (q.trim() === '')
     throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
   await holdRows(ctx, 'Security', p.per_page);

@@ -310,7 +310,6 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
       [`symbol=${symbol}&fiscal_year=twenty`, 'fiscal_year', 'twenty'],
       [`symbol=${symbol}&fiscal_year=2024.5`, 'fiscal_year', '2024.5'],
       [`symbol=${symbol}&fiscal_period=Q5`, 'fiscal_period', 'Q5'],
-      [`symbol=${symbol}&fiscal_period=fy`, 'fiscal_period', 'fy'],
       [`symbol=${symbol}&page=0`, 'page', '0'],
       [`symbol=${symbol}&page=-1`, 'page', '-1'],
       [`symbol=${symbol}&page=99999999999999`, 'page', '99999999999999'],
@@ -321,12 +320,13 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
       [`symbol=${encodeURIComponent('<script>alert(1)</script>')}`, 'symbol'],
       [`symbol=${encodeURIComponent(`${symbol}; DROP TABLE "Fundamental"`)}`, 'symbol'],
       [`symbol=${'A'.repeat(21)}`, 'symbol'],
-      [`symbol=${symbol}&ticker=${symbol}`, 'ticker'],
       [`symbol=${symbol}&page=1&page=2`, 'page'],
     ];
     for (const path of [ENHANCED, LITE]) {
       for (const [q, name, value] of cases) expectBadParam(await rest(h, `${path}?${q}`), name, value);
     }
+    // lite reads `ticker` as `symbol` (docs/rest.md#what-the-routes-accept): both at once is one parameter twice
+    expectBadParam(await rest(h, `${LITE}?symbol=${symbol}&ticker=${symbol}`), 'ticker');
     // nothing was harmed
     expect(await h.db.prisma.fundamental.count({ where: { symbol } })).toBe(rows.length);
   });
