@@ -111,7 +111,7 @@ function readDateTime(value: unknown): Date {
 }
 
 // Output as graphql-scalars writes it (ISO 8601 in UTC); input in every form REST takes, so a query
-// and its REST twin take the same dates (docs/graphql.md#dates-and-times)
+// and its REST twin take the same dates (docs/graphql.md#choices-the-graph-makes)
 builder.addScalarType(
   'DateTime',
   new GraphQLScalarType({

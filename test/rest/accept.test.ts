@@ -174,7 +174,12 @@ describe.each(testDatabases())('what every REST route accepts on $name', (tdb) =
     expect(alone.body.results).toHaveLength(2);
 
     const resent = Object.keys(original).filter((n) => n !== sizeName);
-    const withOriginal = await expectSame(route, { cursor, ...original }, { cursor }, resent.sort().join(', ') || undefined);
+    const withOriginal = await expectSame(
+      route,
+      { cursor, ...original },
+      { cursor },
+      resent.sort().join(', ') || undefined,
+    );
     expect(withOriginal.body.next_url).toBe(alone.body.next_url);
     const shouted = Object.fromEntries(Object.entries(original).map(([k, v]) => [k, swapCase(v)]));
     await expectSame(route, { cursor, ...shouted, _: '1' }, { cursor }, [...resent, '_'].sort().join(', '));
