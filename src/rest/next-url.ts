@@ -183,7 +183,11 @@ export function nextUrl(
 export function withCursorParam(specs: ParamSpecs): ParamSpecs {
   return {
     ...specs,
-    cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
+    cursor: {
+      type: 'string',
+      description:
+        'The cursor from a next_url; it carries the filters, so it needs nothing else. Sent with it, a page size is honoured, a parameter that means what the cursor has is ignored (X-Ignored-Parameters), any other is a 400.',
+    },
   };
 }
 

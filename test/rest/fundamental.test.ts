@@ -203,6 +203,9 @@ describe.each(testDatabases())('REST fundamentals on $name', (tdb) => {
       expect(e.body.pagination.hits, q).toBe(want.length);
       const l = await rest(h, `${LITE}?symbol=${symbol}&${q}&page_size=100`);
       expect(l.body.map(period), q).toEqual(want);
+      // the bare array carries no total: the header counts every match, as docs/rest.md says
+      const short = await rest(h, `${LITE}?ticker=${symbol}&${q}&page_size=1`);
+      expect(short.headers.get('x-total-count'), q).toBe(String(want.length));
     }
     // another symbol gives another company's records
     const other = (await h.db.prisma.fundamental.findFirst({ where: { symbol: { not: symbol } } }))!.symbol;
