@@ -30,6 +30,7 @@ import { RequestLog } from './observability/request-log.js';
 import type { Tracing } from './observability/tracing.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument } from './rest/openapi.js';
+import { IGNORED_HEADER, ignoredHeader } from './rest/params.js';
 import { json } from './rest/route.js';
 import { probes, type Handler } from './rest/probes.js';
 import { restRouter } from './rest/router.js';
@@ -352,6 +353,14 @@ function fetchHandler({
       const preflight = cors.preflight(request);
       if (preflight) response = preflight;
       else if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
+      else if (probe)
+        throw new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not served at ${url.pathname}; it takes GET, HEAD`,
+          {
+            allow: 'GET, HEAD',
+          },
+        );
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else {
         const asset = await graphiqlAssets(request, url);
@@ -371,6 +380,7 @@ function fetchHandler({
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }
     response.headers.set('x-request-id', requestId);
+    if (ctx.ignoredParameters.length) response.headers.set(IGNORED_HEADER, ignoredHeader(ctx.ignoredParameters));
     cors.decorate(request, response);
     if (observability.finish(ctx, response).includes('DATABASE_UNAVAILABLE')) databaseFailed();
     return response;

@@ -38,6 +38,8 @@ export interface Context {
    * refresh and logout mutations; X-Search-Stale-Ms of a search answered while the master is read again.
    */
   responseHeaders: [name: string, value: string][];
+  /** Query parameters the REST route set aside, as the client named them: app.ts sends them as X-Ignored-Parameters. */
+  ignoredParameters: string[];
   /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
   work: Work;
   /** The app's live subscriptions: caps, groups, rights rounds (graphql/live.ts). */
@@ -117,7 +119,9 @@ export function noteStaleSearch(ctx: Context, staleMs: number): void {
 }
 
 export function createContext(
-  init: Omit<Context, 'loaders' | 'responseHeaders' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
+  init: Omit<Context, 'loaders' | 'responseHeaders' | 'ignoredParameters' | 'caller' | 'work' | 'liveSlot'> & {
+    work: WorkDeps;
+  },
 ): Context {
   const { fallbacks } = init;
   const db = init.db.forRequest((reason) => fallbacks.record('combined', reason), init.deadline);
@@ -127,6 +131,7 @@ export function createContext(
     caller: null,
     loaders: new Loaders(),
     responseHeaders: [],
+    ignoredParameters: [],
     work: { ...init.work, held: [] },
     liveSlot: {},
   };

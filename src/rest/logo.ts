@@ -4,7 +4,7 @@ import { MAX_SYMBOLS, parseSymbols } from '../domain/symbols.js';
 import { LOGO_FIELDS } from '../domain/records/logo.js';
 import { arr, object, str } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
-import { parseQuery, withoutApiKey, type ParamSpecs } from './params.js';
+import { parseQuery, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './page-number.js';
 import { json, shapeRows, type Route } from './route.js';
 
@@ -14,6 +14,8 @@ export const LOGO_PARAMS = {
     type: 'string',
     pattern: /^[A-Za-z0-9., -]+$/,
     maxLength: 2_100,
+    // the legacy API names no parameter here: the singular and Massive's name are read as this one
+    aliases: ['symbol', 'tickers', 'ticker'],
     description: `Only the logos of these ticker symbols: a comma-separated list of 1 to ${MAX_SYMBOLS} symbols (case-insensitive). Leave out for every logo.`,
   },
   ...PAGE_PARAMS,
@@ -31,7 +33,7 @@ export const routes: Route[] = [
     path: '/api/v1/logos',
     access: 'logos',
     async handle(ctx, url) {
-      const p = parseQuery(LOGO_PARAMS, withoutApiKey(url.searchParams));
+      const p = parseQuery(LOGO_PARAMS, url.searchParams);
       await holdRows(ctx, 'Logo', p.page_size);
       const symbols = p.symbols === undefined ? undefined : parseSymbols(p.symbols, 'symbols');
       const { nodes, totalCount } = await logoAtPage(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });

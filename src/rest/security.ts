@@ -16,7 +16,7 @@ import { searchPasses, securityQueryPage, type SecurityQuery } from '../services
 import { MAX_QUERY_CHARACTERS, type TextField } from '../search/text.js';
 import { textHighlights } from '../search/rank.js';
 import { arr, bool, int, num, object, str } from './json-schema.js';
-import { parseQuery, withoutApiKey, type ParamSpecs } from './params.js';
+import { parseQuery, type ParamSpecs } from './params.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { json, shapeRows, type Route } from './route.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
@@ -35,10 +35,12 @@ const TEXT_FIELDS: readonly TextField[] = ['symbol', 'name'];
 export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
+    required: true,
     maxLength: MAX_QUERY_CHARACTERS,
+    // the legacy API does not name it: `search` is what its clients send, `q` what Typesense's do
+    aliases: ['q'],
     description: `The query: an identifier, or its beginning (prefix match, case-insensitive); \`*\` matches every security (ordered by symbol). ${CIK_SEARCH_RULE} Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
   },
-  q: { type: 'string', maxLength: MAX_QUERY_CHARACTERS, description: 'Alias of search (give one of the two).' },
   search_type: {
     type: 'string',
     enum: SEARCH_TYPE_NAMES,
@@ -260,11 +262,8 @@ function parseQueryBy(value: string): TextField[] {
 
 async function search(ctx: Context, url: URL): Promise<Response> {
   const started = performance.now();
-  const p = parseQuery(SECURITY_SEARCH_PARAMS, withoutApiKey(url.searchParams));
-  if (p.search !== undefined && p.q !== undefined)
-    throw new AppError('BAD_REQUEST', 'parameter search and its alias q are both given; give one');
-  const q = p.search ?? p.q;
-  if (q === undefined) throw new AppError('BAD_REQUEST', 'parameter search (or its alias q) is required');
+  const p = parseQuery(SECURITY_SEARCH_PARAMS, url.searchParams);
+  const q = p.search;
   if (q.trim() === '')
     throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
   await holdRows(ctx, 'Security', p.per_page);

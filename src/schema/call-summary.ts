@@ -14,7 +14,7 @@ import type { Security as SecurityRow } from '../services/security.js';
 import {
   AFTER_DESCRIPTION,
   checkFirst,
-  checkRange,
+  readRange,
   connection,
   connectionType,
   firstArg,
@@ -91,9 +91,8 @@ interface RangeArgs {
 }
 
 function rangePage(args: RangeArgs): RangePage {
-  checkRange(args.from, args.to);
   return {
-    range: { from: args.from ?? undefined, to: args.to ?? undefined },
+    range: readRange(args.from, args.to),
     page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined },
   };
 }

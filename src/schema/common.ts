@@ -8,6 +8,7 @@ import type { Subscription } from '../runtime/events.js';
 import type { Direction } from '../services/paging.js';
 import { connection, type PageConnection } from '../graphql/connection.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
+import { inclusiveEnd, inclusiveStart } from '../domain/time.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
 export interface PageSize {
@@ -71,17 +72,29 @@ export const SortOrder = builder.enumType('SortOrder', {
   } as const,
 });
 
-export function checkRange(
+/**
+ * A time range's arguments as the lists read them: a date alone (domain/time.ts) as `to` reaches the
+ * end of its day, as REST reads it; `from` after `to` selects nothing by construction, so it is refused.
+ */
+export function readRange(from: Date, to: Date, names?: readonly [string, string]): { from: Date; to: Date };
+export function readRange(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  names?: readonly [string, string],
+): { from: Date | undefined; to: Date | undefined };
+export function readRange(
   from: Date | null | undefined,
   to: Date | null | undefined,
   names: readonly [string, string] = ['from', 'to'],
-): void {
-  if (from && to && from.getTime() > to.getTime()) {
+): { from: Date | undefined; to: Date | undefined } {
+  const range = { from: from ? inclusiveStart(from) : undefined, to: to ? inclusiveEnd(to) : undefined };
+  if (range.from && range.to && range.from.getTime() > range.to.getTime()) {
     throw new AppError(
       'BAD_REQUEST',
-      `argument "${names[0]}" (${from.toISOString()}) is after "${names[1]}" (${to.toISOString()})`,
+      `argument "${names[0]}" (${range.from.toISOString()}) is after "${names[1]}" (${range.to.toISOString()})`,
     );
   }
+  return range;
 }
 
 export type { Direction };

@@ -24,7 +24,7 @@ import {
 import {
   AFTER_DESCRIPTION,
   checkFirst,
-  checkRange,
+  readRange,
   connection,
   connectionType,
   firstArg,
@@ -168,9 +168,8 @@ function rangePage(args: {
   first?: number | null;
   after?: string | null;
 }): RangePage {
-  checkRange(args.from, args.to);
   return {
-    range: { from: args.from ?? undefined, to: args.to ?? undefined },
+    range: readRange(args.from, args.to),
     page: { first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined },
   };
 }

@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { clampNanos, toNanos, type TickPageArgs, type TimeRange } from '../services/tick.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArg, SortOrder, type PageSize } from './common.js';
+import { AFTER_DESCRIPTION, checkFirst, firstArg, readRange, SortOrder, type PageSize } from './common.js';
 
 export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 
@@ -35,11 +35,11 @@ export interface TickArgs {
 }
 
 export function rangePage(args: TickArgs): RangePage {
-  checkRange(args.from, args.to);
+  const { from, to } = readRange(args.from, args.to);
   return {
     range: {
-      gte: args.from ? toNanos(args.from) : undefined,
-      lte: args.to ? clampNanos(toNanos(args.to) + 999_999n) : undefined,
+      gte: from ? toNanos(from) : undefined,
+      lte: to ? clampNanos(toNanos(to) + 999_999n) : undefined,
     },
     page: { direction: args.order ?? 'desc', first: checkFirst(args.first, TICK_PAGE), after: args.after ?? undefined },
   };

@@ -10,7 +10,7 @@ import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.
 import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import {
   checkFirst,
-  checkRange,
+  readRange,
   connection,
   connectionType,
   firstArg,
@@ -128,10 +128,10 @@ builder.prismaObjectFields(Security, (t) => ({
       to: t.arg({ type: 'DateTime', required: true, description: 'End of the range (inclusive).' }),
     },
     resolve: async (security, args, ctx) => {
-      checkRange(args.from, args.to);
+      const range = readRange(args.from, args.to);
       const first = checkFirst(args.first, BARS_PAGE);
-      const from = toNanos(args.from);
-      const to = clampNanos(toNanos(args.to) + 999_999n);
+      const from = toNanos(range.from);
+      const to = clampNanos(toNanos(range.to) + 999_999n);
       const timespan = args.timespan as Timespan;
       const bars = await ctx.loaders
         .get(
