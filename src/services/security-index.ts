@@ -228,7 +228,9 @@ async function engineAt(db: Db, stale: boolean): Promise<EngineAt | undefined> {
     if (attempt >= 2) return state.engine && { engine: state.engine, staleMs };
     // until the refresh ends, or, when it reads the master whole, until it starts to: the engine before answers then
     await db.deadline.race(
-      stale && state.engine && !state.readingWhole ? Promise.race([state.refreshing, state.wholeStarted]) : state.refreshing,
+      stale && state.engine && !state.readingWhole
+        ? Promise.race([state.refreshing, state.wholeStarted])
+        : state.refreshing,
       'index',
     );
   }
