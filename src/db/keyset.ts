@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
-import { keyedConditions, readSql, topPerKey } from './sql.js';
+import { keyedConditions, readSql, topOfKeys, topPerKey } from './sql.js';
 import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
@@ -232,6 +232,56 @@ export async function keysetPages<Row>(
     limit: args.first + 1,
   });
   return new Map([...rows].map(([key, list]) => [key as string, toPage<Row>(list, args.first, ordering, direction)]));
+}
+
+const acrossOrderings = new WeakMap<Ordering<any>, Map<string, Ordering<any>>>();
+
+/**
+ * The order of a keyed list's rows over several keys taken as one list: the list's own order, then
+ * the key, so the order is total across keys (two keys' rows may tie on every other column) and a
+ * cursor names one row. Derived from the list's ordering, never declared twice.
+ */
+export function acrossKeysOrdering<Row>(list: Pick<KeyedList<Row>, 'ordering' | 'keyColumn'>): Ordering<Row> {
+  let byKey = acrossOrderings.get(list.ordering);
+  if (!byKey) acrossOrderings.set(list.ordering, (byKey = new Map()));
+  let ordering = byKey.get(list.keyColumn);
+  if (!ordering) {
+    const key = list.keyColumn;
+    ordering = {
+      tag: `${list.ordering.tag}+${key}`,
+      columns: [
+        ...list.ordering.columns,
+        { column: key, type: 'string', of: (r) => (r as Record<string, unknown>)[key] },
+      ],
+    };
+    byKey.set(key, ordering);
+  }
+  return ordering as Ordering<Row>;
+}
+
+/**
+ * One keyset page of the rows of `list` for all of `keys` as one list, in `acrossKeysOrdering`:
+ * one statement, reading at most keys × (first + 1) rows (`topOfKeys`, db/sql.ts).
+ */
+export async function acrossKeysPage<Row>(
+  db: Db,
+  list: KeyedList<Row>,
+  keys: readonly string[],
+  args: KeysetArgs,
+): Promise<Page<Row>> {
+  const { direction } = list;
+  const ordering = acrossKeysOrdering(list);
+  const rows = await topOfKeys<Row & Record<string, unknown>>(db, {
+    table: list.table,
+    keyColumn: list.keyColumn,
+    keys,
+    filters: list.filters ?? [],
+    orderColumns: list.ordering.columns.map((c) => c.column),
+    direction,
+    after: args.after ? decodeCursor(ordering, direction, args.after) : undefined,
+    limit: args.first + 1,
+  });
+  return toPage<Row>(rows, args.first, ordering, direction);
 }
 
 /**

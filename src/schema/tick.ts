@@ -1,8 +1,31 @@
 // What the trade and quote modules share: their arguments and how they become a page request.
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
-import { clampNanos, toNanos, type TickPageArgs, type TimeRange } from '../services/tick.js';
-import { AFTER_DESCRIPTION, checkFirst, checkRange, firstArg, SortOrder, type PageSize } from './common.js';
+import { MAX_SYMBOLS, symbolOrSymbols } from '../domain/symbols.js';
+import { keyedPage } from '../graphql/loaders.js';
+import type { PageConnection } from '../graphql/connection.js';
+import {
+  clampNanos,
+  tickPageAcross,
+  ticksBySymbol,
+  toNanos,
+  type TickPageArgs,
+  type TickRow,
+  type TickTable,
+  type TimeRange,
+} from '../services/tick.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  checkRange,
+  connection,
+  firstArg,
+  SortOrder,
+  SYMBOL_DESCRIPTION,
+  type LiveFeed,
+  type PageSize,
+} from './common.js';
 
 export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 
@@ -43,4 +66,44 @@ export function rangePage(args: TickArgs): RangePage {
     },
     page: { direction: args.order ?? 'desc', first: checkFirst(args.first, TICK_PAGE), after: args.after ?? undefined },
   };
+}
+
+/** The symbols of the root `trades`/`quotes` fields and of `tradeAdded`/`quoteAdded`: one, or a watchlist. */
+export const tickSymbolArgs = builder.args((t) => ({
+  symbol: t.string({ description: `${SYMBOL_DESCRIPTION} Give this or \`symbols\`.` }),
+  symbols: t.stringList({
+    description: `Several ticker symbols instead of \`symbol\` (a watchlist): 1 to ${MAX_SYMBOLS}, case-insensitive, each as \`symbol\` (an item may be a comma list); a symbol given twice counts once.`,
+  }),
+}));
+
+/** The symbol arguments as coerced. */
+export interface TickSymbolArgs {
+  symbol?: string | null;
+  symbols?: readonly string[] | null;
+}
+
+/**
+ * A root `trades`/`quotes` connection: one symbol's page through the loader the Security edge uses
+ * (aliased root fields of one request are one statement), several symbols' ticks as one list in
+ * time order (services/tick.ts tickPageAcross, one statement).
+ */
+export async function tickConnection<T extends TickTable>(
+  ctx: Context,
+  table: T,
+  { symbol, symbols, ...args }: TickSymbolArgs & TickArgs,
+): Promise<PageConnection<TickRow<T>>> {
+  const { range, page } = rangePage(args);
+  const by = symbolOrSymbols({ symbol, symbols });
+  return connection(
+    'symbol' in by
+      ? await keyedPage(ctx, ticksBySymbol(table, range, page.direction), page, by.symbol)
+      : await tickPageAcross(ctx.db, table, by.symbols, range, page),
+  );
+}
+
+/** What `tradeAdded`/`quoteAdded` listen to: each symbol's topic, one subscription for them all. */
+export function tickFeed(given: TickSymbolArgs, topic: (symbol: string) => string): LiveFeed {
+  const by = symbolOrSymbols(given);
+  const symbols = 'symbol' in by ? [by.symbol] : by.symbols;
+  return { topics: symbols.map(topic), symbols: symbols.length };
 }

@@ -230,7 +230,7 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
         return: async () => ({ done: true, value: undefined }),
       }),
     };
-    hub.attach(hub.reserve(caller, 'trades', 'k'), idle, sink);
+    hub.attach(hub.reserve(caller, 'trades', 'k', 1), idle, sink);
     await hub.checkRights();
     expect(ends).toEqual([]);
     await h.db.prisma.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: new Date() } });
