@@ -93,7 +93,7 @@ export class LiveHub implements LiveSubscriptions {
     if (held.symbols + symbols > symbolsPerCaller) {
       throw new AppError(
         'TOO_MANY_SUBSCRIPTIONS',
-        `a user's live subscriptions may name ${symbolsPerCaller} symbols at once (SUBSCRIPTION_SYMBOLS_PER_CALLER, all its keys and sessions together); the user's name ${held.symbols} already and this one names ${symbols}: end one or name fewer`,
+        `a user's live subscriptions may name ${symbolsPerCaller} symbols at once (SUBSCRIPTION_SYMBOLS_PER_CALLER, all its keys and sessions together); the user's subscriptions name ${held.symbols} already, this one ${symbols}: end one or name fewer`,
         retryAfter,
       );
     }
