@@ -14,7 +14,8 @@ import { selectColumns, type TreeLevel } from './tree.js';
  * - Keyset pages (GraphQL connections, REST `next_url`): `<noun>Page(db, filter, { first, after })`
  *   answers a `Page<Row>` (built by `keysetPage` below); a list read per key (a security's ratings)
  *   is a `KeyedList`, whose pages for many keys are one statement (`keysetPages`, through
- *   services/paging.ts and the one loader of graphql/loaders.ts).
+ *   services/paging.ts and the one loader of graphql/loaders.ts); the rows of several keys taken
+ *   as one list (a watchlist's trades) are its `acrossKeysPage`, in the list's order then the key.
  * - Page numbers (REST `page`/`page_size`): `<noun>AtPage(db, filter, { page, pageSize })` answers
  *   a `NumberedPage<Row>`, `{ nodes, totalCount }` (built by `numberedPage` in db/page-number.ts).
  * Both read a list the same way, a `SortedList` whose filters are SQL, so page N of one holds the

@@ -57,6 +57,16 @@ export function symbolOrSymbols(given: {
       'BAD_REQUEST',
       `give exactly one of the arguments "symbol" (one symbol) and "symbols" (a list); got ${named ? 'both' : 'neither'}`,
     );
+  if (symbol?.includes(','))
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "symbol" names one symbol; for several give "symbols" a list instead (as ${JSON.stringify(
+        symbol
+          .split(',')
+          .map((s) => s.trim())
+          .slice(0, 3),
+      )}); got ${JSON.stringify(symbol.slice(0, 100))}`,
+    );
   return symbol != null ? { symbol: parseSymbol(symbol, 'symbol') } : { symbols: parseSymbols(symbols!, 'symbols') };
 }
 

@@ -36,7 +36,8 @@ export const tickArgs = builder.args((t) => ({
   order: t.field({
     type: SortOrder,
     defaultValue: 'desc',
-    description: 'By SIP timestamp, then sequence number; default DESC (newest first).',
+    description:
+      'By SIP timestamp, then sequence number (then symbol, across the symbols of `symbols`); default DESC (newest first).',
   }),
   first: t.int(firstArg(TICK_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),

@@ -255,6 +255,11 @@ describe.each(testDatabases())('watchlists on $name', (tdb) => {
         `must name 1 to ${MAX_SYMBOLS} symbols; got ${MAX_SYMBOLS + 1}`,
       );
       expectBadUserInput(await trades('symbols: ["NVLX", "N V"]'), 'argument "symbols"', '"N V"');
+      // a comma list where one symbol goes: what to give instead
+      expectBadUserInput(
+        await trades('symbol: "NVLX,ORBT"'),
+        'argument "symbol" names one symbol; for several give "symbols" a list instead (as ["NVLX","ORBT"]); got "NVLX,ORBT"',
+      );
       const single = await h.gql(`{ trades(symbol: "NVLX", first: 1) { pageInfo { endCursor } } }`);
       const cursor = single.data.trades.pageInfo.endCursor;
       expectBadUserInput(await trades(`symbols: ["NVLX"], after: "${cursor}"`), 'is not a cursor of this list');
