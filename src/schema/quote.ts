@@ -8,7 +8,7 @@ import { fromNanos, ticksBySymbol } from '../services/tick.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import { connectionType, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { rangePage, tickArgs, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
+import { tickArgs, tickList, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -36,12 +36,6 @@ export const Quote = builder.prismaNode('Quote', {
 
 export const QuoteConnection = connectionType(Quote, 'QuoteConnection');
 
-/** Each symbol's quotes for the list arguments: the list and page of the root field and the Security edge alike. */
-function quoteList(args: TickArgs) {
-  const { range, page } = rangePage(args);
-  return { list: ticksBySymbol('Quote', range, page.direction), args: page };
-}
-
 builder.queryField('quotes', (t) =>
   t.field({
     authScopes: { entitled: 'quotes' },
@@ -61,7 +55,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', quoteList),
+    ...children<SecurityRow, TickArgs>('symbol', (args) => tickList('Quote', args)),
   }),
   latestQuote: t.field({
     authScopes: { entitled: 'quotes' },

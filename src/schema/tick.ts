@@ -5,9 +5,9 @@ import { PAGE_SIZES } from '../domain/limits.js';
 import { MAX_SYMBOLS, symbolOrSymbols } from '../domain/symbols.js';
 import { keyedPage } from '../graphql/loaders.js';
 import type { PageConnection } from '../graphql/connection.js';
+import { pageAcrossKeys } from '../services/paging.js';
 import {
   clampNanos,
-  tickPageAcross,
   ticksBySymbol,
   toNanos,
   type TickPageArgs,
@@ -83,22 +83,26 @@ export interface TickSymbolArgs {
   symbols?: readonly string[] | null;
 }
 
+/** Each symbol's ticks for the list arguments: the list and page of the root fields and the Security edges alike. */
+export function tickList<T extends TickTable>(table: T, args: TickArgs) {
+  const { range, page } = rangePage(args);
+  return { list: ticksBySymbol(table, range, page.direction), args: page };
+}
+
 /**
- * A root `trades`/`quotes` connection: one symbol's page through the loader the Security edge uses
- * (aliased root fields of one request are one statement), several symbols' ticks as one list in
- * time order (services/tick.ts tickPageAcross, one statement).
+ * A root `trades`/`quotes` connection of the same list: one symbol's page through the loader the
+ * Security edge uses (aliased root fields of one request are one statement), or the rows of
+ * several symbols as one list in time order (one statement).
  */
 export async function tickConnection<T extends TickTable>(
   ctx: Context,
   table: T,
   { symbol, symbols, ...args }: TickSymbolArgs & TickArgs,
 ): Promise<PageConnection<TickRow<T>>> {
-  const { range, page } = rangePage(args);
   const by = symbolOrSymbols({ symbol, symbols });
+  const { list, args: page } = tickList(table, args);
   return connection(
-    'symbol' in by
-      ? await keyedPage(ctx, ticksBySymbol(table, range, page.direction), page, by.symbol)
-      : await tickPageAcross(ctx.db, table, by.symbols, range, page),
+    'symbol' in by ? await keyedPage(ctx, list, page, by.symbol) : await pageAcrossKeys(ctx.db, list, by.symbols, page),
   );
 }
 

@@ -8,7 +8,7 @@ import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
 import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, checkRange, connectionType, firstArg, liveEvents, tickNodeId, type PageSize } from './common.js';
-import { rangePage, tickArgs, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
+import { tickArgs, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -65,12 +65,6 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-/** Each symbol's trades for the list arguments: the list and page of the root field and the Security edge alike. */
-function tradeList(args: TickArgs) {
-  const { range, page } = rangePage(args);
-  return { list: ticksBySymbol('Trade', range, page.direction), args: page };
-}
-
 builder.queryField('trades', (t) =>
   t.field({
     authScopes: { entitled: 'trades' },
@@ -90,7 +84,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', tradeList),
+    ...children<SecurityRow, TickArgs>('symbol', (args) => tickList('Trade', args)),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },

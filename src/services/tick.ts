@@ -1,9 +1,8 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
-import { parseSymbol, parseSymbols } from '../domain/symbols.js';
+import { parseSymbol } from '../domain/symbols.js';
 import {
-  acrossKeysPage,
   keysetPages,
   type Direction,
   type KeyedList,
@@ -64,21 +63,6 @@ export async function tickPage<T extends TickTable>(
 ): Promise<Page<TickRow<T>>> {
   const checked = parseSymbol(symbol, 'symbol');
   return (await tickPages(db, table, [checked], range, args)).get(checked)!;
-}
-
-/**
- * One page of several symbols' ticks as one list, in one statement: by SIP timestamp, then sequence
- * number (each symbol's own order), then symbol, so a cursor is total across symbols. `symbols`
- * as a caller gave them: 1 to MAX_SYMBOLS by the symbol rule (domain/symbols.ts).
- */
-export function tickPageAcross<T extends TickTable>(
-  db: Db,
-  table: T,
-  symbols: readonly string[],
-  range: TimeRange,
-  args: TickPageArgs,
-): Promise<Page<TickRow<T>>> {
-  return acrossKeysPage(db, ticksBySymbol(table, range, args.direction), parseSymbols(symbols, 'symbols'), args);
 }
 
 /** One page per symbol, all in one statement (the same arguments for every symbol): for loaders, whose keys are stored symbols. */
