@@ -116,6 +116,8 @@ describe.each(testDatabases())('watchlists on $name', (tdb) => {
   describe('trades and quotes of several symbols', () => {
     /** Two sample symbols with a few hundred trades each, and rows that tie across them. */
     let pair: [string, string];
+    /** The SIP timestamp the rows of both symbols tie on. */
+    let tie: bigint;
     beforeAll(async () => {
       const counts = await h.db.prisma.trade.groupBy({
         by: ['symbol'],
@@ -129,11 +131,12 @@ describe.each(testDatabases())('watchlists on $name', (tdb) => {
       const [mid] = await h.db.prisma.$queryRawUnsafe<{ sip: bigint }[]>(
         `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY "sipTimestamp") AS sip FROM "Trade" WHERE "symbol" IN ('${pair[0]}', '${pair[1]}')`,
       );
+      tie = BigInt(mid!.sip);
       const rows = pair.flatMap((symbol) =>
         [0, 0, 0, 1, 1].map((step, i) => ({
           symbol,
           sequenceNumber: 10_000_000n + BigInt(i),
-          sipTimestamp: mid!.sip + BigInt(step),
+          sipTimestamp: tie + BigInt(step),
           tradeId: `tie${i}`,
           price: 10 + i,
           size: 100,
@@ -212,6 +215,15 @@ describe.each(testDatabases())('watchlists on $name', (tdb) => {
         `{ trades(symbols: ["${pair[0]}"], first: 30) { nodes { symbol sipTimestamp sequenceNumber } } }`,
       );
       expect(listed.data.trades.nodes).toEqual(single.data.trades.nodes);
+    });
+
+    it('pages of one row through the ties: each cursor resumes between two symbols tied on time and sequence', async () => {
+      const ms = tie / 1_000_000n;
+      const window = { f: new Date(Number(ms)).toISOString(), t: new Date(Number(ms)).toISOString() };
+      const expected = await merged(pair, 'DESC', { gte: ms * 1_000_000n, lte: ms * 1_000_000n + 999_999n });
+      expect(expected.length).toBeGreaterThanOrEqual(10);
+      const got = await pages(pair, 'DESC', 1, window);
+      expect(asMerged(got.flat())).toEqual(expected);
     });
 
     it('a page of a watchlist is one statement, whatever the number of symbols', async () => {
