@@ -159,7 +159,7 @@ export function liveWatchlist(
   return { stop: () => subscription.unsubscribe() };
 }
 
-// run as a program: the page and the trades, printed
+// run as a program: the page, the trades and a watchlist, printed
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const { client, close } = urqlClient(url, apiKey);
@@ -170,6 +170,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`${trades.length} trades in 3 pages, newest ${trades[0]?.sipTimestamp} ns`);
   } catch (e) {
     console.log(`trades: ${(e as Error).message}`); // the free tier has none
+  }
+  try {
+    const symbols = ['NVLX', 'ORBT', 'NOSUCH'];
+    const list = await watchlist(client, symbols);
+    console.log(
+      `watchlist: ${list.map((s, i) => (s ? `${s.symbol} ${s.latestTrade?.price}` : `${symbols[i]} unknown`)).join(', ')}`,
+    );
+  } catch (e) {
+    console.log(`watchlist: ${(e as Error).message}`); // its latest trades and quotes need the pro tier
   }
   await close();
 }
