@@ -84,8 +84,8 @@ export class Loaders {
 
 /** The app's live subscriptions as a subscription field reaches them (graphql/live.ts's LiveHub). */
 export interface LiveSubscriptions {
-  /** Counts a subscription against the caps, or throws the cap's coded error. */
-  reserve(caller: Caller, resource: Resource, key: string): LiveHold;
+  /** Counts a subscription naming `symbols` symbols against the caps, or throws the cap's coded error. */
+  reserve(caller: Caller, resource: Resource, key: string, symbols: number): LiveHold;
 }
 
 /** One subscription's place under the caps (graphql/live.ts's LiveSlot). */

@@ -230,7 +230,8 @@ builder.subscriptionField('pressReleaseAdded', (t) =>
       return liveEvents<PressReleaseRow>(
         ctx,
         'pressReleases',
-        PRESS_RELEASE_TOPIC,
+        // every release is one topic; the tickers it is filtered by are the symbols it names
+        { topics: PRESS_RELEASE_TOPIC, symbols: wanted?.size ?? 0 },
         wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))),
       );
     },

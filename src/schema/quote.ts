@@ -2,15 +2,13 @@ import { exposeRecordFields } from './record-fields.js';
 import { QUOTE_FIELDS } from '../domain/records/quote.js';
 import { builder } from '../builder.js';
 import { quoteTopic } from '../runtime/events.js';
-import { keyedPage } from '../graphql/loaders.js';
 import type { Quote as QuoteRow } from '../services/quote.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos, ticksBySymbol } from '../services/tick.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
-import { connection, connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
+import { connectionType, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { rangePage, tickArgs, type TickArgs } from './tick.js';
+import { tickArgs, tickList, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -38,25 +36,15 @@ export const Quote = builder.prismaNode('Quote', {
 
 export const QuoteConnection = connectionType(Quote, 'QuoteConnection');
 
-/** Each symbol's quotes for the list arguments: the list and page of the root field and the Security edge alike. */
-function quoteList(args: TickArgs) {
-  const { range, page } = rangePage(args);
-  return { list: ticksBySymbol('Quote', range, page.direction), args: page };
-}
-
 builder.queryField('quotes', (t) =>
   t.field({
     authScopes: { entitled: 'quotes' },
     nullable: true,
     type: QuoteConnection,
-    description: 'Quotes of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
-    // edge: aliased root fields of one request are one statement, as for a list of securities
-    resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { list, args: page } = quoteList(args);
-      return connection(await keyedPage(ctx, list, page, parseSymbol(symbol, 'symbol')));
-    },
+    description:
+      'Quotes of one symbol (`symbol`) or of a watchlist (`symbols`, as one list: by SIP timestamp, then sequence number, then symbol), newest first unless `order: ASC`.',
+    args: { ...tickSymbolArgs, ...tickArgs },
+    resolve: (_root, args, ctx) => tickConnection(ctx, 'Quote', args),
   }),
 );
 
@@ -67,7 +55,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', quoteList),
+    ...children<SecurityRow, TickArgs>('symbol', (args) => tickList('Quote', args)),
   }),
   latestQuote: t.field({
     authScopes: { entitled: 'quotes' },
@@ -83,10 +71,9 @@ builder.subscriptionField('quoteAdded', (t) =>
     authScopes: { entitled: 'quotes' },
     type: Quote,
     description:
-      'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) =>
-      liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
+      'Each new quote of one symbol (`symbol`) or of a watchlist (`symbols`) as it is stored (by an import on any instance), from the moment of subscribing. A watchlist is one subscription; its symbols count apart (docs/graphql.md#subscriptions).',
+    args: tickSymbolArgs,
+    subscribe: (_root, args, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', tickFeed(args, quoteTopic)),
     resolve: (quote) => quote,
   }),
 );

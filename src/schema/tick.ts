@@ -1,8 +1,31 @@
 // What the trade and quote modules share: their arguments and how they become a page request.
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
-import { clampNanos, toNanos, type TickPageArgs, type TimeRange } from '../services/tick.js';
-import { AFTER_DESCRIPTION, checkFirst, firstArg, readRange, SortOrder, type PageSize } from './common.js';
+import { MAX_SYMBOLS, symbolOrSymbols } from '../domain/symbols.js';
+import { keyedPage } from '../graphql/loaders.js';
+import type { PageConnection } from '../graphql/connection.js';
+import { pageAcrossKeys } from '../services/paging.js';
+import {
+  clampNanos,
+  ticksBySymbol,
+  toNanos,
+  type TickPageArgs,
+  type TickRow,
+  type TickTable,
+  type TimeRange,
+} from '../services/tick.js';
+import {
+  AFTER_DESCRIPTION,
+  checkFirst,
+  connection,
+  firstArg,
+  readRange,
+  SortOrder,
+  SYMBOL_DESCRIPTION,
+  type LiveFeed,
+  type PageSize,
+} from './common.js';
 
 export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 
@@ -13,7 +36,8 @@ export const tickArgs = builder.args((t) => ({
   order: t.field({
     type: SortOrder,
     defaultValue: 'desc',
-    description: 'By SIP timestamp, then sequence number; default DESC (newest first).',
+    description:
+      'By SIP timestamp, then sequence number (then symbol, across the symbols of `symbols`); default DESC (newest first).',
   }),
   first: t.int(firstArg(TICK_PAGE)),
   after: t.string({ description: AFTER_DESCRIPTION }),
@@ -43,4 +67,48 @@ export function rangePage(args: TickArgs): RangePage {
     },
     page: { direction: args.order ?? 'desc', first: checkFirst(args.first, TICK_PAGE), after: args.after ?? undefined },
   };
+}
+
+/** The symbols of the root `trades`/`quotes` fields and of `tradeAdded`/`quoteAdded`: one, or a watchlist. */
+export const tickSymbolArgs = builder.args((t) => ({
+  symbol: t.string({ description: `${SYMBOL_DESCRIPTION} Give this or \`symbols\`.` }),
+  symbols: t.stringList({
+    description: `Several ticker symbols instead of \`symbol\` (a watchlist): 1 to ${MAX_SYMBOLS}, case-insensitive, each as \`symbol\` (an item may be a comma list); a symbol given twice counts once.`,
+  }),
+}));
+
+/** The symbol arguments as coerced. */
+export interface TickSymbolArgs {
+  symbol?: string | null;
+  symbols?: readonly string[] | null;
+}
+
+/** Each symbol's ticks for the list arguments: the list and page of the root fields and the Security edges alike. */
+export function tickList<T extends TickTable>(table: T, args: TickArgs) {
+  const { range, page } = rangePage(args);
+  return { list: ticksBySymbol(table, range, page.direction), args: page };
+}
+
+/**
+ * A root `trades`/`quotes` connection of the same list: one symbol's page through the loader the
+ * Security edge uses (aliased root fields of one request are one statement), or the rows of
+ * several symbols as one list in time order (one statement).
+ */
+export async function tickConnection<T extends TickTable>(
+  ctx: Context,
+  table: T,
+  { symbol, symbols, ...args }: TickSymbolArgs & TickArgs,
+): Promise<PageConnection<TickRow<T>>> {
+  const by = symbolOrSymbols({ symbol, symbols });
+  const { list, args: page } = tickList(table, args);
+  return connection(
+    'symbol' in by ? await keyedPage(ctx, list, page, by.symbol) : await pageAcrossKeys(ctx.db, list, by.symbols, page),
+  );
+}
+
+/** What `tradeAdded`/`quoteAdded` listen to: each symbol's topic, one subscription for them all. */
+export function tickFeed(given: TickSymbolArgs, topic: (symbol: string) => string): LiveFeed {
+  const by = symbolOrSymbols(given);
+  const symbols = 'symbol' in by ? [by.symbol] : by.symbols;
+  return { topics: symbols.map(topic), symbols: symbols.length };
 }

@@ -2,24 +2,13 @@ import { exposeRecordFields } from './record-fields.js';
 import { TRADE_FIELDS } from '../domain/records/trade.js';
 import { builder } from '../builder.js';
 import { tradeTopic } from '../runtime/events.js';
-import { fromMap, keyedPage, loaderName } from '../graphql/loaders.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
-import { parseSymbol } from '../domain/symbols.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
 import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import {
-  checkFirst,
-  readRange,
-  connection,
-  connectionType,
-  firstArg,
-  liveEvents,
-  SYMBOL_DESCRIPTION,
-  tickNodeId,
-  type PageSize,
-} from './common.js';
-import { rangePage, tickArgs, type TickArgs } from './tick.js';
+import { checkFirst, connectionType, firstArg, readRange, liveEvents, tickNodeId, type PageSize } from './common.js';
+import { tickArgs, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -76,25 +65,15 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-/** Each symbol's trades for the list arguments: the list and page of the root field and the Security edge alike. */
-function tradeList(args: TickArgs) {
-  const { range, page } = rangePage(args);
-  return { list: ticksBySymbol('Trade', range, page.direction), args: page };
-}
-
 builder.queryField('trades', (t) =>
   t.field({
     authScopes: { entitled: 'trades' },
     nullable: true,
     type: TradeConnection,
-    description: 'Trades of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
-    // edge: aliased root fields of one request are one statement, as for a list of securities
-    resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { list, args: page } = tradeList(args);
-      return connection(await keyedPage(ctx, list, page, parseSymbol(symbol, 'symbol')));
-    },
+    description:
+      'Trades of one symbol (`symbol`) or of a watchlist (`symbols`, as one list: by SIP timestamp, then sequence number, then symbol), newest first unless `order: ASC`.',
+    args: { ...tickSymbolArgs, ...tickArgs },
+    resolve: (_root, args, ctx) => tickConnection(ctx, 'Trade', args),
   }),
 );
 
@@ -105,7 +84,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', tradeList),
+    ...children<SecurityRow, TickArgs>('symbol', (args) => tickList('Trade', args)),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },
@@ -149,10 +128,9 @@ builder.subscriptionField('tradeAdded', (t) =>
     authScopes: { entitled: 'trades' },
     type: Trade,
     description:
-      'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) =>
-      liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
+      'Each new trade of one symbol (`symbol`) or of a watchlist (`symbols`) as it is stored (by an import on any instance), from the moment of subscribing. A watchlist is one subscription; its symbols count apart (docs/graphql.md#subscriptions).',
+    args: tickSymbolArgs,
+    subscribe: (_root, args, ctx) => liveEvents<TradeRow>(ctx, 'trades', tickFeed(args, tradeTopic)),
     resolve: (trade) => trade,
   }),
 );

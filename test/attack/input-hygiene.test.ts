@@ -76,7 +76,9 @@ const pagedLists = Object.values(schema.getTypeMap())
         if (parent === schema.getQueryType())
           return { name: `Query.${field.name}`, query: `query($after: String) { ${inner} }`, path: [field.name] };
         // reached through the root field that returns the parent type (Query.security for Security)
-        const root = Object.values(schema.getQueryType()!.getFields()).find((f) => getNamedType(f.type) === parent);
+        const roots = Object.values(schema.getQueryType()!.getFields()).filter((f) => getNamedType(f.type) === parent);
+        // a root field answering one record (security), rather than a list of them (securitiesBySymbols)
+        const root = roots.find((f) => !isListType(getNullableType(f.type))) ?? roots[0];
         if (!root)
           throw new Error(
             `no root field returns ${parent.name}: teach this test how to reach ${parent.name}.${field.name}`,
