@@ -20,7 +20,7 @@ import { LARGEST_BODY_BYTES, type Config, type GraphQLConfig } from '../config.j
 import { AppError, type ErrorCode } from '../errors.js';
 import { requestError } from './errors.js';
 import { operationCost, type CostOptions } from './cost.js';
-import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS } from '../domain/limits.js';
+import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_DEFAULTS, LIST_LIMITS, TEXT_LIMITS } from '../domain/limits.js';
 import type { InFlightBudget } from '../runtime/in-flight.js';
 
 /**
@@ -184,12 +184,18 @@ export function guardPlugins(config: Readonly<Config>, budget?: InFlightBudget):
   ];
 }
 
-/** How the cost analysis reads the schema: stored text and child lists at the import's limits (src/domain/limits.ts). */
+/**
+ * How the cost analysis reads the schema: stored text at the import's limits, child lists at their
+ * kind's default size (the import's limit beside it), all from the manifests' kinds (src/domain/limits.ts).
+ */
 export const costOptions: CostOptions = {
   textChars: (coordinate) =>
     Object.hasOwn(FIELD_TEXT_KINDS, coordinate) ? TEXT_LIMITS[FIELD_TEXT_KINDS[coordinate]!] : undefined,
-  listItems: (coordinate) =>
-    Object.hasOwn(FIELD_LIST_KINDS, coordinate) ? LIST_LIMITS[FIELD_LIST_KINDS[coordinate]!] : undefined,
+  listItems: (coordinate) => {
+    if (!Object.hasOwn(FIELD_LIST_KINDS, coordinate)) return undefined;
+    const kind = FIELD_LIST_KINDS[coordinate]!;
+    return { default: LIST_DEFAULTS[kind], max: LIST_LIMITS[kind] };
+  },
 };
 
 /** Per document and operation name, a cost no variable decided (Yoga's parse cache hands every request with the same text the same document). */
