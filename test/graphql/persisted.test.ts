@@ -207,7 +207,7 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     const [hash] = byName('SecuritySearch');
     const found = await post(h.app, { extensions: apq(hash), variables: { search: 'NV' } });
     expect(found.body.data.securities.nodes.length).toBeGreaterThan(0);
-    const deep = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security { news(first: 1) { nodes { securities { security { symbol } } } } } } } } } }`;
+    const deep = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security { news(first: 1) { nodes { securities { security { logo { symbol } } } } } } } } } } }`;
     const r = await post(h.app, { query: deep, extensions: apq(documentHash(deep)) });
     expect(r.body.errors![0]!.extensions?.code).toBe('QUERY_TOO_DEEP');
     expectError(
