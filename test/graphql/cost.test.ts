@@ -200,7 +200,7 @@ describe('every list of the schema has a size the cost analysis counts', () => {
     expect(costOf('{ logos(first: 1) { nodes { securities { __typename } } } }')).toBe(1 + 1 * (1 + 10 * 2));
   });
 
-  it('counts a list the schema\'s code bounds at its largest declared size', () => {
+  it("counts a list the schema's code bounds at its largest declared size", () => {
     const bounded = lists.filter(
       (l) =>
         !pageSizeOf(l.field) &&

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { openDatabase } from '../../src/bootstrap.js';
+import type { CostExtension } from '../../src/graphql/guard.js';
 import type { Db } from '../../src/db/client.js';
 import type { OcrPool } from '../../src/ocr/pool.js';
 import { testConfig, type TestDatabase } from '../helpers.js';
@@ -9,6 +10,8 @@ export interface GraphQLResult<T = any> {
   status: number;
   data?: T;
   errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
+  /** What the answer cost (src/graphql/guard.ts), on every answer that passed validation. */
+  extensions?: { cost?: CostExtension };
 }
 
 export interface GraphQLHarness {
