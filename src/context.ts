@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Caller, CallerCache } from './auth/caller.js';
+import type { Pacing } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/session-cookies.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
@@ -25,6 +26,8 @@ export interface Context {
   ip: string;
   /** Null until authenticated, and for requests without credentials. */
   caller: Caller | null;
+  /** The budget the request drew on, once counted: its answer's RateLimit fields (app.ts). Null for what no budget counts. */
+  pacing: Pacing | null;
   sessions: SessionDeps;
   /** Who recent credentials name; revoking a key or logging out forgets the user here at once. */
   callers: CallerCache;
@@ -106,7 +109,7 @@ export interface Work extends WorkDeps {
  * per turn on PostgreSQL, its reads sent alone counted as fallbacks, each read bounded by the deadline).
  */
 export function createContext(
-  init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
+  init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'pacing' | 'work' | 'liveSlot'> & { work: WorkDeps },
 ): Context {
   const { fallbacks } = init;
   const db = init.db.forRequest((reason) => fallbacks.record('combined', reason), init.deadline);
@@ -114,6 +117,7 @@ export function createContext(
     ...init,
     db,
     caller: null,
+    pacing: null,
     loaders: new Loaders(),
     responseCookies: [],
     work: { ...init.work, held: [] },

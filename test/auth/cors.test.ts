@@ -173,6 +173,10 @@ describe.each(testDatabases().slice(0, 1))('CORS on every path (the REST route t
           pre.headers.get('access-control-allow-credentials'),
         );
         expect(res.headers.get('access-control-expose-headers')!.toLowerCase().split(', ').sort()).toEqual([
+          'ratelimit-limit',
+          'ratelimit-policy',
+          'ratelimit-remaining',
+          'ratelimit-reset',
           'retry-after',
           'x-request-id',
         ]);
