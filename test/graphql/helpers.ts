@@ -85,6 +85,12 @@ export async function graphqlHarness(
   return harness;
 }
 
+/**
+ * What an executed answer carries besides its data: its cost (src/graphql/guard.ts), here any
+ * numbers (test/graphql/cost-answers.test.ts counts them): `toEqual({ data, ...COSTED })`.
+ */
+export const COSTED = { extensions: { cost: { requested: expect.any(Number), limit: expect.any(Number) } } };
+
 /** The result is exactly one BAD_USER_INPUT error whose message matches or mentions each of `expected`. */
 export function expectBadUserInput(result: GraphQLResult, ...expected: (string | RegExp)[]): void {
   expect(result.errors).toHaveLength(1);
