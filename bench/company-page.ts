@@ -103,7 +103,10 @@ for (const [i, kind] of KINDS.entries()) {
     const body = JSON.stringify({ query: QUERY, variables: { symbol: SYMBOL } });
     const floorBody = JSON.stringify({ query: '{ __typename }' });
     // the three must serve the same page before their speed means anything
-    const viaGraphql = await (await fetch(`${gateway.base}/graphql`, { method: 'POST', headers, body })).text();
+    // the gateway says what the page cost beside it (extensions.cost, last); the page itself is compared byte for byte
+    const answered = await (await fetch(`${gateway.base}/graphql`, { method: 'POST', headers, body })).text();
+    const viaGraphql = answered.replace(/,"extensions":\{"cost":\{"requested":\d+,"limit":\d+\}\}\}$/, '}');
+    if (viaGraphql === answered) throw new Error(`the gateway's page says no cost: ${answered.slice(-200)}`);
     const viaCeiling = await (await fetch(`${ceiling.base}/company-page?symbol=${SYMBOL}`)).text();
     if (viaGraphql !== viaCeiling)
       throw new Error(`the ceiling answers another page than GraphQL:\n${viaGraphql}\n${viaCeiling}`);

@@ -5,7 +5,7 @@ import { authenticate, CallerCache } from './auth/caller.js';
 import { databaseReadiness } from './bootstrap.js';
 import { createCors } from './auth/cors.js';
 import { checkSite } from './auth/csrf.js';
-import { createRateLimits, type RateLimits } from './auth/rate-limit.js';
+import { createRateLimits, pacingHeaders, type RateLimits } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/session-cookies.js';
 import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
@@ -120,7 +120,9 @@ export function createApp({
     budget,
     live,
     // a registration costs one request more per KiB stored, from the caller's own budget
-    chargeRegistration: (caller, bytes) => limits.request(caller.userId, caller.tier, Math.ceil(bytes / 1024)),
+    chargeRegistration: async (ctx, caller, bytes) => {
+      ctx.pacing = await limits.request(caller.userId, caller.tier, Math.ceil(bytes / 1024));
+    },
     observe: useRequestLog(observability),
     fallbacks,
   });
@@ -150,7 +152,9 @@ export function createApp({
     rest: restRouter({
       routes,
       identify,
-      anonymous: (ip) => limits.anonymous(ip),
+      anonymous: async (ctx) => {
+        ctx.pacing = await limits.anonymous(ctx.ip);
+      },
       bodies: bodyReading,
       matched: (ctx, template) => observability.route(ctx, template),
     }),
@@ -296,12 +300,15 @@ function identifier({
     } catch (e) {
       // a wrong credential, or an API key given twice with different values (auth/caller.ts)
       if (e instanceof AppError && (e.code === 'UNAUTHENTICATED' || e.code === 'BAD_REQUEST'))
-        await limits.anonymous(ctx.ip);
+        ctx.pacing = await limits.anonymous(ctx.ip);
       throw e;
     }
-    if (!ctx.caller) return limits.anonymous(ctx.ip);
+    if (!ctx.caller) {
+      ctx.pacing = await limits.anonymous(ctx.ip);
+      return;
+    }
     if (ctx.caller.via === 'cookie') checkSite(ctx.request, corsOrigins, 'a request authenticated by cookie');
-    await limits.request(ctx.caller.userId, ctx.caller.tier);
+    ctx.pacing = await limits.request(ctx.caller.userId, ctx.caller.tier);
   };
 }
 
@@ -381,6 +388,9 @@ function fetchHandler({
     }
     response.headers.set('x-request-id', requestId);
     if (ctx.ignoredParameters.length) response.headers.set(IGNORED_HEADER, ignoredHeader(ctx.ignoredParameters));
+    // the budget the request drew on; a 429 carries the one that refused it (auth/rate-limit.ts)
+    if (ctx.pacing && !response.headers.has('ratelimit-limit'))
+      for (const [name, value] of Object.entries(pacingHeaders(ctx.pacing))) response.headers.set(name, value);
     cors.decorate(request, response);
     if (observability.finish(ctx, response).includes('DATABASE_UNAVAILABLE')) databaseFailed();
     return response;

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Caller, CallerCache } from './auth/caller.js';
+import type { Pacing } from './auth/rate-limit.js';
 import type { SessionDeps } from './auth/session-cookies.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
@@ -25,6 +26,8 @@ export interface Context {
   ip: string;
   /** Null until authenticated, and for requests without credentials. */
   caller: Caller | null;
+  /** The budget the request drew on, once counted: its answer's RateLimit fields (app.ts). Null for what no budget counts. */
+  pacing: Pacing | null;
   sessions: SessionDeps;
   /** Who recent credentials name; revoking a key or logging out forgets the user here at once. */
   callers: CallerCache;
@@ -119,7 +122,10 @@ export function noteStaleSearch(ctx: Context, staleMs: number): void {
 }
 
 export function createContext(
-  init: Omit<Context, 'loaders' | 'responseHeaders' | 'ignoredParameters' | 'caller' | 'work' | 'liveSlot'> & {
+  init: Omit<
+    Context,
+    'loaders' | 'responseHeaders' | 'ignoredParameters' | 'caller' | 'pacing' | 'work' | 'liveSlot'
+  > & {
     work: WorkDeps;
   },
 ): Context {
@@ -129,6 +135,7 @@ export function createContext(
     ...init,
     db,
     caller: null,
+    pacing: null,
     loaders: new Loaders(),
     responseHeaders: [],
     ignoredParameters: [],

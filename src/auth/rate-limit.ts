@@ -12,9 +12,9 @@ import type { Tier } from '../../generated/prisma/enums.js';
  */
 export interface RateLimits {
   /** Counts one request of a user (all their keys and sessions draw on one budget); `points` for one that costs more (an APQ registration). */
-  request(userId: string, tier: Tier, points?: number): Promise<void>;
+  request(userId: string, tier: Tier, points?: number): Promise<Pacing>;
   /** Counts one request from this address that has no valid caller (none, or a wrong credential). */
-  anonymous(ip: string): Promise<void>;
+  anonymous(ip: string): Promise<Pacing>;
   /** Throws RATE_LIMITED, counting nothing, when this address has spent its anonymous budget. */
   checkAnonymous(ip: string): Promise<void>;
   /** Counts one login attempt for this email and this client address. */
@@ -22,6 +22,51 @@ export interface RateLimits {
 }
 
 const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/** Where a budget stands after a request drew on it: what its answer's RateLimit fields say. */
+export interface Pacing {
+  /** Requests the budget allows in a window. */
+  limit: number;
+  /** Requests left in this window. */
+  remaining: number;
+  /** Seconds until the window ends and the budget is whole again (at least 1). */
+  reset: number;
+  /** The window, in seconds. */
+  window: number;
+}
+
+/**
+ * The RateLimit fields of draft-ietf-httpapi-ratelimit-headers-06, the draft's last form with a
+ * field each (later drafts fold them into one `RateLimit` field): docs/rest.md#rate-limits.
+ */
+export function pacingHeaders(p: Pacing): Record<string, string> {
+  return {
+    'ratelimit-limit': String(p.limit),
+    'ratelimit-remaining': String(p.remaining),
+    'ratelimit-reset': String(p.reset),
+    'ratelimit-policy': `${p.limit};w=${p.window}`,
+  };
+}
+
+/** One budget: its limiter, in memory or in Redis, and what it allows. */
+interface Budget {
+  limiter: RateLimiterAbstract;
+  points: number;
+  window: number;
+}
+
+/**
+ * Where `budget` stands by the limiter's answer, a request let through or refused: one computation
+ * whichever limiter answered (memory, Redis, or the memory one standing in for an unreachable Redis).
+ */
+function pacingOf(res: RateLimiterRes, { points, window }: Budget): Pacing {
+  return {
+    limit: points,
+    remaining: Math.max(0, points - res.consumedPoints),
+    reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    window,
+  };
+}
 
 /** With `metrics`, the 429s each budget gives are counted there (mdg_rate_limit_rejections_total). */
 export function createRateLimits(config: AuthConfig, redis?: Redis, metrics?: MetricRegistrar): RateLimits {
@@ -36,9 +81,9 @@ export function createRateLimits(config: AuthConfig, redis?: Redis, metrics?: Me
     },
     () => rejections,
   );
-  const counted = async (limit: string, attempt: Promise<void>): Promise<void> => {
+  const counted = async <T>(limit: string, attempt: Promise<T>): Promise<T> => {
     try {
-      await attempt;
+      return await attempt;
     } catch (e) {
       if (e instanceof AppError && e.code === 'RATE_LIMITED') rejections[limit] = (rejections[limit] ?? 0) + 1;
       throw e;
@@ -55,17 +100,20 @@ export function createRateLimits(config: AuthConfig, redis?: Redis, metrics?: Me
 function budgets(config: AuthConfig, redis?: Redis): RateLimits {
   // With Redis, a memory limiter stands in while Redis is unreachable: budgets go per instance
   // for that time instead of every request failing.
-  const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
-    redis
+  const make = (keyPrefix: string, points: number, window: number): Budget => ({
+    limiter: redis
       ? new RateLimiterRedis({
           storeClient: redis,
           keyPrefix: `mdg:rl:${keyPrefix}`,
           points,
-          duration,
-          insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+          duration: window,
+          insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: window }),
         })
-      : new RateLimiterMemory({ keyPrefix, points, duration });
-  const perTier: Record<Tier, RateLimiterAbstract> = {
+      : new RateLimiterMemory({ keyPrefix, points, duration: window }),
+    points,
+    window,
+  });
+  const perTier: Record<Tier, Budget> = {
     free: make('free', config.rateLimits.free, 60),
     pro: make('pro', config.rateLimits.pro, 60),
     enterprise: make('enterprise', config.rateLimits.enterprise, 60),
@@ -74,17 +122,21 @@ function budgets(config: AuthConfig, redis?: Redis): RateLimits {
   const perEmail = make('login-email', config.loginLimits.perEmail, LOGIN_WINDOW_SECONDS);
   const perIp = make('login-ip', config.loginLimits.perIp, LOGIN_WINDOW_SECONDS);
 
-  const limited = (res: RateLimiterRes, what: string) => {
-    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    return new AppError('RATE_LIMITED', `${what}; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+  // Retry-After and RateLimit-Reset agree: both are the seconds until the window ends
+  const limited = (res: RateLimiterRes, budget: Budget, what: string) => {
+    const pacing = pacingOf(res, budget);
+    return new AppError('RATE_LIMITED', `${what}; try again in ${pacing.reset} s`, {
+      'retry-after': String(pacing.reset),
+      ...pacingHeaders(pacing),
+    });
   };
 
-  async function consume(limiter: RateLimiterAbstract, key: string, what: string, points = 1): Promise<void> {
+  async function consume(budget: Budget, key: string, what: string, points = 1): Promise<Pacing> {
     try {
-      await limiter.consume(key, points);
+      return pacingOf(await budget.limiter.consume(key, points), budget);
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e; // the store failed: not the caller's fault
-      throw limited(e, what);
+      throw limited(e, budget, what);
     }
   }
 
@@ -99,8 +151,8 @@ function budgets(config: AuthConfig, redis?: Redis): RateLimits {
       ),
     anonymous: (ip) => consume(perAddress, ip, anonymousSpent),
     checkAnonymous: async (ip) => {
-      const res = await perAddress.get(ip);
-      if (res && res.consumedPoints >= config.rateLimits.anonymous) throw limited(res, anonymousSpent);
+      const res = await perAddress.limiter.get(ip);
+      if (res && res.consumedPoints >= perAddress.points) throw limited(res, perAddress, anonymousSpent);
     },
     login: async (email, ip) => {
       await consume(perIp, ip, 'too many login attempts from this address');

@@ -70,6 +70,19 @@ export type TextKind = keyof typeof TEXT_LIMITS;
 export type ListKind = keyof typeof LIST_LIMITS;
 
 /**
+ * How many items the cost analysis counts a record's child list of each kind at: a page of records
+ * at its default size (PAGE_SIZES.records), or the kind's largest where that is smaller. The
+ * requester chooses every page (`first`), not how many children a record holds: a list is priced
+ * at what a record holds by default, as a list without `first` is, and not at the import's limit,
+ * which would price a logo's securities as a hundred (docs/security.md#limits-per-request-decided-before-it-runs).
+ */
+export const LIST_DEFAULTS: Readonly<Record<ListKind, number>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(LIST_LIMITS).map(([kind, max]) => [kind, Math.min(PAGE_SIZES.records.default, max)]),
+  ) as Record<ListKind, number>,
+);
+
+/**
  * The stored text the GraphQL schema serves that is not `short`, by schema coordinate, for fields
  * written by hand in a schema module, from the resources' manifests (`textKinds`). A field exposed
  * from its record's table (schema/record-fields.ts) carries the table's kind as its `textKind`

@@ -25,9 +25,12 @@ import { TEXT_LIMITS, type TextKind } from '../domain/limits.js';
  * unit is one value of up to CHARS_PER_UNIT characters: an object, a number, a boolean, an enum, a
  * date; a text field counts its longest stored length in units (the import refuses longer text:
  * src/domain/limits.ts). Lists count at their size: a connection at its `first` (the literal, the
- * variable sent, the variable's default, else the list's default page size), a child list at its
- * declared largest size; nested sizes multiply. So the cost bounds the values, and the bytes, of
- * the largest answer the operation can produce (docs/security.md#limits-per-request-decided-before-it-runs).
+ * variable sent, the variable's default, else the list's default page size), a list the schema's
+ * code bounds at its declared largest size, a stored record's child list at its default size
+ * (LIST_DEFAULTS, src/domain/limits.ts); nested sizes multiply. So the cost bounds the values, and
+ * the bytes, of the answer when no record holds more children than that, and the largest answer
+ * at most max / default times more for each child list on a path
+ * (docs/security.md#limits-per-request-decided-before-it-runs).
  */
 export const CHARS_PER_UNIT = 64;
 
@@ -39,8 +42,8 @@ export interface PageSizeExtension {
 
 /**
  * A list's largest size, declared on the field (`extensions.listSize`) where the schema's own code
- * bounds it (`nodes(ids:)`, OCR results); a stored record's child lists take theirs from the
- * import's limits (CostOptions.listItems).
+ * bounds it (`nodes(ids:)`, OCR results); a stored record's child lists take theirs from their
+ * manifest's kind (CostOptions.listItems).
  */
 export interface ListSizeExtension {
   /** The most items the list can hold (an import limit, or a bound of the code that makes it). */
@@ -76,11 +79,17 @@ const SCALAR_CHARS: Readonly<Record<string, number>> = {
  */
 export const UNDECLARED_LIST_SIZE = 1_000;
 
+/** A stored record's child list: the items it is counted at, and the most the import lets it hold. */
+export interface ChildListSize {
+  default: number;
+  max: number;
+}
+
 export interface CostOptions {
   /** Longest stored characters of a text field, by coordinate (`PressRelease.bodyHtml`); default by scalar. */
   textChars?: (coordinate: string) => number | undefined;
-  /** Most items of a list field holding a stored record's child list, by coordinate (`Logo.securityInfo`). */
-  listItems?: (coordinate: string) => number | undefined;
+  /** The size of a list field holding a stored record's child list, by coordinate (`Logo.securityInfo`). */
+  listItems?: (coordinate: string) => ChildListSize | undefined;
 }
 
 type Variables = Readonly<Record<string, unknown>>;
@@ -104,8 +113,9 @@ function leafUnitsOf(
 
 /**
  * Units of one record of `typeName` with every field: its leaves, and the parts it holds (objects
- * reached without arguments, child lists at their largest), not the records it links to (node
- * types, connections). What a REST row costs, since it carries the same data as its GraphQL twin.
+ * reached without arguments, child lists at their default size, as the operation's cost counts
+ * them), not the records it links to (node types, connections). What a REST row costs, since it
+ * carries the same data as its GraphQL twin.
  */
 export function recordUnits(schema: GraphQLSchema, typeName: string, options: CostOptions = {}): number {
   const node = schema.getType('Node');
@@ -116,7 +126,7 @@ export function recordUnits(schema: GraphQLSchema, typeName: string, options: Co
       const named = getNamedType(field.type);
       const items = isListType(getNullableType(field.type))
         ? ((field.extensions.listSize as ListSizeExtension | undefined)?.max ??
-          options.listItems?.(`${type.name}.${field.name}`) ??
+          options.listItems?.(`${type.name}.${field.name}`)?.default ??
           UNDECLARED_LIST_SIZE)
         : 1;
       if (isLeafType(named)) total += items * leafUnitsOf(type, field, named, options);
@@ -222,7 +232,10 @@ class CostWalk {
       return Math.min(items, declared.max ?? items);
     }
     return (
-      declared?.max ?? this.options.listItems?.(`${parent.name}.${field.name}`) ?? inherited ?? UNDECLARED_LIST_SIZE
+      declared?.max ??
+      this.options.listItems?.(`${parent.name}.${field.name}`)?.default ??
+      inherited ??
+      UNDECLARED_LIST_SIZE
     );
   }
 

@@ -6,13 +6,14 @@ import {
   isObjectType,
   Kind,
   type DocumentNode,
+  type ExecutionResult,
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Caller } from '../auth/caller.js';
 import type { Context } from '../context.js';
 import { isEntitled } from '../domain/entitlements.js';
@@ -20,7 +21,7 @@ import { LARGEST_BODY_BYTES, type Config, type GraphQLConfig } from '../config.j
 import { AppError, type ErrorCode } from '../errors.js';
 import { requestError } from './errors.js';
 import { operationCost, type CostOptions } from './cost.js';
-import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_LIMITS, TEXT_LIMITS } from '../domain/limits.js';
+import { FIELD_LIST_KINDS, FIELD_TEXT_KINDS, LIST_DEFAULTS, LIST_LIMITS, TEXT_LIMITS } from '../domain/limits.js';
 import type { InFlightBudget } from '../runtime/in-flight.js';
 
 /**
@@ -37,21 +38,21 @@ function reject(code: ErrorCode) {
 
 const limit = (code: ErrorCode, n: number) => ({ n, propagateOnRejection: false, onReject: [reject(code)] });
 
-/** Relay's plumbing: `edges` and `nodes` of a connection, `node` of an edge. They add no level of data. */
+/** A connection's plumbing: its `edges`, `nodes` and `pageInfo`, an edge's `node`. They add no level of data. */
 function isConnectionWrapper(parent: GraphQLNamedType | undefined, field: string): boolean {
   if (!parent) return false;
   return (
-    (parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes')) ||
+    (parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes' || field === 'pageInfo')) ||
     (parent.name.endsWith('Edge') && field === 'node')
   );
 }
 
 /**
- * graphql-armor's depth limit, counted as armor does (a leaf field is a level, and so is a
- * fragment; `__schema` is not counted) except that Relay's connection wrappers are not levels:
- * `trades { edges { node { price } } }` is 2 deep, as `trades { price }` would be. With them
- * counted, `securities { edges { node { balanceSheets { edges { node { symbol } } } } } }` is
- * 7 deep, and our own tests' per-security queries failed armor's default of 6.
+ * The depth limit, counted in relations: a level is a field whose value is an object (a record, a
+ * part of one, a connection), not a connection's wrappers, not a leaf (a value of the level that
+ * holds it), not a fragment. `security { news { edges { node { headline } } } }` is 2 deep.
+ * graphql-armor counted every field and fragment, so a company's news' press releases' securities'
+ * ratings, six relations, were 7 deep with the rating's `firm` and refused (docs/graphql.md#limits-persisted-operations-cache).
  */
 function maxDepthRule(maxDepth: number): ValidationRule {
   return (context) => {
@@ -64,17 +65,14 @@ function maxDepthRule(maxDepth: number): ValidationRule {
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
           const name = selection.name.value;
-          if (name === '__schema') continue;
+          if (name === '__schema' || name === '__type' || !selection.selectionSet) continue; // introspection; a leaf
           const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
           const level = isConnectionWrapper(parent, name) ? depth : depth + 1;
-          max = Math.max(
-            max,
-            selection.selectionSet ? depthOf(selection.selectionSet, field && getNamedType(field.type), level) : level,
-          );
+          max = Math.max(max, depthOf(selection.selectionSet, field && getNamedType(field.type), level));
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           max = Math.max(
             max,
-            depthOf(selection.selectionSet, typeNamed(selection.typeCondition?.name.value, parent), depth + 1),
+            depthOf(selection.selectionSet, typeNamed(selection.typeCondition?.name.value, parent), depth),
           );
         } else {
           const name = selection.name.value;
@@ -87,7 +85,7 @@ function maxDepthRule(maxDepth: number): ValidationRule {
                 depthOf(fragment.selectionSet, typeNamed(fragment.typeCondition.name.value, undefined), 0),
               );
           }
-          max = Math.max(max, depth + 1 + fragmentDepths.get(name)!);
+          max = Math.max(max, depth + fragmentDepths.get(name)!);
         }
       }
       return max;
@@ -99,7 +97,7 @@ function maxDepthRule(maxDepth: number): ValidationRule {
           context.reportError(
             requestError(
               'QUERY_TOO_DEEP',
-              `Query depth limit of ${maxDepth} exceeded, found ${depth} (Relay's edges, node and nodes are not counted).`,
+              `Query depth limit of ${maxDepth} exceeded, found ${depth}: depth counts the relations of a path, the fields whose value is an object (a connection's edges, node, nodes and pageInfo, leaves and fragments are no levels).`,
               [operation],
             ),
           );
@@ -167,7 +165,7 @@ export function guardPlugins(config: Readonly<Config>, budget?: InFlightBudget):
   const g = config.graphql;
   const armor = new EnvelopArmor({
     blockFieldSuggestion: { enabled: false }, // useHiddenSuggestions covers enum and argument suggestions too
-    maxDepth: { enabled: false }, // maxDepthRule: Relay's wrappers are not levels
+    maxDepth: { enabled: false }, // maxDepthRule: counted in relations
     maxAliases: limit('TOO_MANY_ALIASES', g.maxAliases),
     maxTokens: limit('TOO_MANY_TOKENS', g.maxTokens),
     maxDirectives: limit('TOO_MANY_DIRECTIVES', g.maxDirectives),
@@ -184,12 +182,18 @@ export function guardPlugins(config: Readonly<Config>, budget?: InFlightBudget):
   ];
 }
 
-/** How the cost analysis reads the schema: stored text and child lists at the import's limits (src/domain/limits.ts). */
+/**
+ * How the cost analysis reads the schema: stored text at the import's limits, child lists at their
+ * kind's default size (the import's limit beside it), all from the manifests' kinds (src/domain/limits.ts).
+ */
 export const costOptions: CostOptions = {
   textChars: (coordinate) =>
     Object.hasOwn(FIELD_TEXT_KINDS, coordinate) ? TEXT_LIMITS[FIELD_TEXT_KINDS[coordinate]!] : undefined,
-  listItems: (coordinate) =>
-    Object.hasOwn(FIELD_LIST_KINDS, coordinate) ? LIST_LIMITS[FIELD_LIST_KINDS[coordinate]!] : undefined,
+  listItems: (coordinate) => {
+    if (!Object.hasOwn(FIELD_LIST_KINDS, coordinate)) return undefined;
+    const kind = FIELD_LIST_KINDS[coordinate]!;
+    return { default: LIST_DEFAULTS[kind], max: LIST_LIMITS[kind] };
+  },
 };
 
 /** Per document and operation name, a cost no variable decided (Yoga's parse cache hands every request with the same text the same document). */
@@ -213,43 +217,65 @@ function costOf(
   return cost;
 }
 
+/** What an answer says of its cost (`extensions.cost`): the units its document asks for, and the most one may. */
+export interface CostExtension {
+  requested: number;
+  limit: number;
+}
+
+/** The result with `extensions.cost` beside whatever extensions it has. */
+const withCost = (result: ExecutionResult, cost: CostExtension): ExecutionResult => ({
+  ...result,
+  extensions: { ...result.extensions, cost },
+});
+
 /**
  * The cost limit (src/graphql/cost.ts), checked once the variables are known, for queries and
  * mutations (onExecute) and subscriptions (onSubscribe) alike, over HTTP, SSE and WebSocket, before
- * any resolver runs. With a budget, a query or mutation also holds its cost in the instance's
- * budget of work in flight while it executes (src/runtime/in-flight.ts), released however the
- * execution ends (an answer, a throw, the request's TIMEOUT).
+ * any resolver runs. The answer of a query or mutation says what it cost in `extensions.cost`, a
+ * refusal too; whoever answers (graphql-js, the planner, the response cache: each comes after
+ * this plugin). With a budget, a query or mutation also holds its cost in the instance's budget
+ * of work in flight while it executes (src/runtime/in-flight.ts), released however the execution
+ * ends (an answer, a throw, the request's TIMEOUT).
  */
 function useCost(maxCost: number, budget: InFlightBudget | undefined, options: CostOptions): Plugin {
   const refusal = (cost: number) =>
     requestError(
       'QUERY_TOO_COMPLEX',
-      `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default) and a record's child lists at their largest; ask for fewer items or fewer fields (docs/security.md).`,
+      `Query cost limit of ${maxCost} exceeded, found ${cost}: every list counts at its page size (\`first\`, or its default), a record's child lists at their default size; ask for fewer items or fewer fields (docs/security.md).`,
     );
   return {
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
-      const cost = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
-      if (cost > maxCost) return setResultAndStopExecution({ errors: [refusal(cost)] });
-      if (!budget) return;
-      // around the execution itself: a later plugin that answers without executing holds nothing
-      setExecuteFn(async (execArgs) => {
-        let release: () => void;
-        try {
-          release = await budget.acquire(cost, (execArgs.contextValue as Context).deadline);
-        } catch (e) {
-          if (!(e instanceof AppError)) throw e;
-          return { errors: [requestError(e.code, e.message, undefined, e.headers)] };
-        }
-        try {
-          return await executeFn(execArgs);
-        } finally {
-          release();
-        }
-      });
+      const requested = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
+      const cost: CostExtension = { requested, limit: maxCost };
+      if (requested > maxCost) return setResultAndStopExecution(withCost({ errors: [refusal(requested)] }, cost));
+      if (budget) {
+        // around the execution itself: a later plugin that answers without executing holds nothing
+        setExecuteFn(async (execArgs) => {
+          let release: () => void;
+          try {
+            release = await budget.acquire(requested, (execArgs.contextValue as Context).deadline);
+          } catch (e) {
+            if (!(e instanceof AppError)) throw e;
+            return { errors: [requestError(e.code, e.message, undefined, e.headers)] };
+          }
+          try {
+            return await executeFn(execArgs);
+          } finally {
+            release();
+          }
+        });
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!isAsyncIterable(result)) setResult(withCost(result, cost));
+        },
+      };
     },
     onSubscribe({ args, setResultAndStopExecution }) {
-      const cost = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
-      if (cost > maxCost) setResultAndStopExecution({ errors: [refusal(cost)] });
+      const requested = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
+      if (requested > maxCost)
+        setResultAndStopExecution(withCost({ errors: [refusal(requested)] }, { requested, limit: maxCost }));
     },
   };
 }

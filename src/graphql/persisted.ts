@@ -221,7 +221,7 @@ export interface PersistedDocumentsOptions {
   /** Largest document a registration may store (APQ_MAX_DOCUMENT_BYTES); a larger one is a 413. */
   maxDocumentBytes: number;
   /** Counts a registration of `bytes` against the caller's budget; throws RATE_LIMITED past it (app.ts). */
-  chargeRegistration(caller: Caller, bytes: number): Promise<void>;
+  chargeRegistration(ctx: Context, caller: Caller, bytes: number): Promise<void>;
 }
 
 const NEEDS_CREDENTIAL =
@@ -255,8 +255,9 @@ export function usePersistedDocuments({
 
   /** The registrant, once it may store `text`: authenticated, within the size, within its budget. */
   async function admitRegistration(context: object, text: string): Promise<void> {
-    const caller = (context as { ctx?: Context }).ctx?.caller;
-    if (!caller) throw requestError('PERSISTED_QUERY_NOT_SUPPORTED', NEEDS_CREDENTIAL);
+    const ctx = (context as { ctx?: Context }).ctx;
+    const caller = ctx?.caller;
+    if (!ctx || !caller) throw requestError('PERSISTED_QUERY_NOT_SUPPORTED', NEEDS_CREDENTIAL);
     const bytes = Buffer.byteLength(text);
     if (bytes > maxDocumentBytes) {
       throw requestError(
@@ -265,7 +266,7 @@ export function usePersistedDocuments({
       );
     }
     try {
-      await chargeRegistration(caller, bytes);
+      await chargeRegistration(ctx, caller, bytes);
     } catch (e) {
       if (e instanceof AppError) throw requestError(e.code, e.message, undefined, e.headers);
       throw e;

@@ -50,8 +50,8 @@ export interface GraphQLServerDeps {
   /** The instance's budget of work in flight: an operation holds its cost while it executes (graphql/guard.ts). */
   budget: InFlightBudget;
   live: LiveHub;
-  /** Counts an APQ registration of `bytes` against the caller's rate limit; throws RATE_LIMITED past it. */
-  chargeRegistration(caller: Caller, bytes: number): Promise<void>;
+  /** Counts an APQ registration of `bytes` against the caller's rate limit (ctx.pacing); throws RATE_LIMITED past it. */
+  chargeRegistration(ctx: Context, caller: Caller, bytes: number): Promise<void>;
   /** Operation names and error codes for the request log and metrics (graphql/logging.ts). */
   observe: Plugin<Record<string, unknown>, { ctx?: Context }>;
   /** Where the planner counts the queries it leaves to graphql-js (observability/fallbacks.ts). */

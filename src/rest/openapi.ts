@@ -68,7 +68,7 @@ const ERRORS: Record<string, string> = {
   '403':
     "The caller's tier does not include this resource; or the request is authenticated by cookie and comes from a page of another site (CSRF protection).",
   '404': 'Unknown path, or an unknown symbol where the path names one.',
-  '429': 'Rate limited; see Retry-After.',
+  '429': 'Rate limited: the budget of the RateLimit fields is spent; come back after Retry-After seconds.',
   '503':
     'The database is unavailable (down, gone, or without its tables: DATABASE_UNAVAILABLE), the instance is out of room for the work (SERVICE_UNAVAILABLE), or the request ran out of its time (TIMEOUT, REQUEST_TIMEOUT_MS from its arrival); always with Retry-After.',
 };
@@ -80,6 +80,38 @@ const BODY_ERRORS: Record<string, string> = {
   '415': 'The body is not application/json.',
 };
 
+/**
+ * The pacing fields every counted answer carries (auth/rate-limit.ts; docs/rest.md#rate-limits):
+ * every route draws on a budget, the caller's or, without one, the client address's.
+ */
+const PACING_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+  'RateLimit-Limit': {
+    description:
+      'Requests the budget this request drew on allows in its window (draft-ietf-httpapi-ratelimit-headers-06).',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window; 0 on a 429.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window ends and the budget is whole again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Policy': {
+    description: 'The budget as `<requests>;w=<window seconds>`, e.g. `60;w=60`.',
+    schema: { type: 'string' },
+  },
+};
+const RETRY_AFTER = {
+  description: 'Seconds to wait before asking again (on a 429, the same as RateLimit-Reset).',
+  schema: { type: 'integer', minimum: 1 },
+};
+const headersOf = (code: string) => ({
+  ...Object.fromEntries(Object.keys(PACING_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+  ...(code === '429' || code === '503' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+});
+
 export function openApiDocument(routes: readonly Route[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -87,7 +119,7 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     const responses: Record<string, unknown> = {
       '200': {
         description: 'OK',
-        headers: IGNORED_PARAMETERS_HEADER,
+        headers: { ...IGNORED_PARAMETERS_HEADER, ...headersOf('200') },
         content: { 'application/json': { schema: route.doc.response } },
       },
     };
@@ -102,7 +134,7 @@ export function openApiDocument(routes: readonly Route[], version: string) {
             ? { anyOf: [{ $ref: '#/components/schemas/Error' }, route.doc.badRequestBody] }
             : { $ref: '#/components/schemas/Error' }
         : { $ref: '#/components/schemas/Error' };
-      responses[code] = { description, content: { 'application/json': { schema } } };
+      responses[code] = { description, headers: headersOf(code), content: { 'application/json': { schema } } };
     }
     (paths[p] ??= {})[route.method.toLowerCase()] = {
       summary: route.doc.summary,
@@ -129,6 +161,7 @@ export function openApiDocument(routes: readonly Route[], version: string) {
     paths,
     components: {
       schemas: { Error: ERROR_BODY },
+      headers: { ...PACING_HEADERS, 'Retry-After': RETRY_AFTER },
       securitySchemes: {
         apikeyQuery: { type: 'apiKey', in: 'query', name: 'apikey' },
         apiKeyQuery: {

@@ -10,8 +10,8 @@ export interface RestRouterDeps {
   routes: readonly Route[];
   /** Authenticates the request and counts it against its rate limit (app.ts); throws the coded error. */
   identify(ctx: Context, url: URL): Promise<void>;
-  /** Counts a request without a caller against its client address's budget; throws RATE_LIMITED past it. */
-  anonymous(ip: string): Promise<void>;
+  /** Counts a request without a caller against its client address's budget (ctx.pacing); throws RATE_LIMITED past it. */
+  anonymous(ctx: Context): Promise<void>;
   /** The bodies in flight (BODY_BYTES_IN_FLIGHT) and the slowest pace a body may arrive at. */
   bodies: BodyReading;
   /** Names the route of the request for the request log and metrics (observability/request-log.ts). */
@@ -57,7 +57,7 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
       const params = matchPath(route.path, url.pathname);
       if (!params) continue;
       matched(ctx, route.path);
-      if (route.access === 'public') await anonymous(ctx.ip);
+      if (route.access === 'public') await anonymous(ctx);
       else {
         await identify(ctx, url);
         if (route.access === 'authenticated') checkAuthenticated(ctx.caller);
@@ -84,7 +84,7 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
         releaseHeld(ctx);
       }
     }
-    await anonymous(ctx.ip);
+    await anonymous(ctx);
     const allow = allowedMethods(routes, url.pathname);
     if (allow.length)
       throw new AppError(

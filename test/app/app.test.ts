@@ -7,6 +7,7 @@ import { ROOT } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { printedSchema } from '../../src/schema/index.js';
 import { testConfig, testDatabases } from '../helpers.js';
+import { COSTED } from '../graphql/helpers.js';
 
 describe.each(testDatabases())('HTTP shell on $name', (tdb) => {
   let db: Db;
@@ -64,7 +65,10 @@ describe.each(testDatabases())('HTTP shell on $name', (tdb) => {
       body: JSON.stringify({ query: '{ serviceInfo { version database } }' }),
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { serviceInfo: { version: expect.any(String), database: tdb.name } } });
+    expect(await res.json()).toEqual({
+      data: { serviceInfo: { version: expect.any(String), database: tdb.name } },
+      ...COSTED,
+    });
   });
 });
 

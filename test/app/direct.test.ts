@@ -76,7 +76,9 @@ function comparable(answer: Answer, askedId: boolean): Answer {
   for (let i = 0; i < answer.headers.length; i += 2) {
     const name = answer.headers[i]!.toLowerCase();
     if (name === 'date' || name === 'last-modified' || (name === 'x-request-id' && !askedId)) continue;
-    headers.push(`${name}: ${name === 'retry-after' ? '<n>' : masked(answer.headers[i + 1]!)}`);
+    // what is left of a budget and of its window: each way's budget has its own past, and they answer a moment apart
+    const left = name === 'retry-after' || name === 'ratelimit-reset' || name === 'ratelimit-remaining';
+    headers.push(`${name}: ${left ? '<n>' : masked(answer.headers[i + 1]!)}`);
   }
   return { status: answer.status, headers, body: masked(answer.body) };
 }

@@ -22,7 +22,7 @@ import { routes } from '../../src/rest/routes.js';
 import { schema } from '../../src/schema/index.js';
 import { MAX_NODE_IDS } from '../../src/schema/node.js';
 import { attachWebSocket } from '../../src/graphql/ws.js';
-import { graphqlHarness, type GraphQLHarness, type GraphQLResult } from '../graphql/helpers.js';
+import { COSTED, graphqlHarness, type GraphQLHarness, type GraphQLResult } from '../graphql/helpers.js';
 import { TEST_JWT_SECRET, testDatabases } from '../helpers.js';
 import { expectBadParam, rest } from '../rest/helpers.js';
 
@@ -294,7 +294,7 @@ describe.each(testDatabases())('hostile input on $name', (tdb) => {
         const absent = await h.gql('query($id: ID!) { node(id: $id) { id } }', {
           id: b64(`${type}:${absentKey(key)}`),
         });
-        expect(absent).toEqual({ status: 200, data: { node: null } });
+        expect(absent).toEqual({ status: 200, data: { node: null }, ...COSTED });
       },
     );
 
@@ -425,7 +425,7 @@ describe.each(testDatabases())('hostile input on $name', (tdb) => {
         }
         ws.send(JSON.stringify({ id: 'ok', type: 'subscribe', payload: { query: '{ __typename }' } }));
         expect(await reply('ok')).toEqual([
-          { id: 'ok', type: 'next', payload: { data: { __typename: 'Query' } } },
+          { id: 'ok', type: 'next', payload: { data: { __typename: 'Query' }, ...COSTED } },
           { id: 'ok', type: 'complete' },
         ]);
 

@@ -5,7 +5,7 @@
 // direct way (http/direct.ts), anonymous and with a key; each answer logged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
+import { COSTED, graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 import { expectNoInternals, listen, productionApp, requestLine, send, type Answer, type Listeners } from './helpers.js';
 
@@ -149,7 +149,7 @@ describe.each(testDatabases())('GraphQL parameters, in production, on $name', (t
       ]) {
         const res = await post(port, JSON.stringify(body), null);
         expect(res.status, `${way}: ${JSON.stringify(body)}`).toBe(200);
-        expect(JSON.parse(res.body)).toEqual({ data: { __typename: 'Query' } });
+        expect(JSON.parse(res.body)).toEqual({ data: { __typename: 'Query' }, ...COSTED });
       }
     }
     // in-process callers (app.fetch) meet the same rule

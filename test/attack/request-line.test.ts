@@ -5,7 +5,7 @@
 // path, before anything routes. In production, over real sockets, both ways server.ts serves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
+import { COSTED, graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { testDatabases } from '../helpers.js';
 import { expectNoInternals, listen, productionApp, requestLine, send, type Answer, type Listeners } from './helpers.js';
 
@@ -115,7 +115,7 @@ describe.each(testDatabases())('the request line, in production, on $name', (tdb
       for (const host of ['metrics', 'openapi.json', 'healthz:8080', '[::1]:4000', 'my_service']) {
         const res = await send(port, { target: '/graphql?query=%7B__typename%7D', headers: { host } });
         expect(res.status, `${way}: Host ${host}`).toBe(200);
-        expect(JSON.parse(res.body), `${way}: Host ${host}`).toEqual({ data: { __typename: 'Query' } });
+        expect(JSON.parse(res.body), `${way}: Host ${host}`).toEqual({ data: { __typename: 'Query' }, ...COSTED });
       }
     }
   });

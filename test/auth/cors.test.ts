@@ -174,6 +174,10 @@ describe.each(testDatabases().slice(0, 1))('CORS on every path (the REST route t
         );
         expect(res.headers.get('access-control-expose-headers')!.toLowerCase().split(', ').sort()).toEqual([
           'allow',
+          'ratelimit-limit',
+          'ratelimit-policy',
+          'ratelimit-remaining',
+          'ratelimit-reset',
           'retry-after',
           'x-ignored-parameters',
           'x-request-id',

@@ -27,6 +27,7 @@ import {
   type PageSizeExtension,
 } from '../../src/graphql/cost.js';
 import { costOptions } from '../../src/graphql/guard.js';
+import { PAGE_SIZES, TEXT_LIMITS } from '../../src/domain/limits.js';
 import { InFlightBudget } from '../../src/runtime/in-flight.js';
 import { schema } from '../../src/schema/index.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
@@ -42,7 +43,16 @@ const pageSizeOf = (field: AnyField) =>
 const listSizeOf = (coordinate: string, field: AnyField): ListSizeExtension | undefined => {
   const declared = field.extensions.listSize as ListSizeExtension | undefined;
   const imported = costOptions.listItems?.(coordinate);
-  return declared ?? (imported === undefined ? undefined : { max: imported });
+  return declared ?? (imported === undefined ? undefined : { max: imported.max });
+};
+/** Units of one item of a list: `{ __typename }` of an object (2), or a leaf at its longest text (64 characters a unit). */
+const itemUnits = (coordinate: string, field: AnyField): number => {
+  const type = getNamedType(field.type);
+  if (isObjectType(type) || isInterfaceType(type)) return 2;
+  const kind = field.extensions.textKind as keyof typeof TEXT_LIMITS | undefined;
+  const chars =
+    (kind && TEXT_LIMITS[kind]) ?? costOptions.textChars?.(coordinate) ?? (type.name === 'String' ? 256 : undefined);
+  return chars === undefined ? 1 : Math.ceil(chars / 64);
 };
 
 /** A literal for a required argument of `type`, enough for the document to validate. */
@@ -174,19 +184,40 @@ describe('every list of the schema has a size the cost analysis counts', () => {
     }
   });
 
-  it('counts a child list at its largest declared size', () => {
-    const children = lists.filter(
-      (l) =>
-        !pageSizeOf(l.field) && listSizeOf(l.coordinate, l.field)?.max && !listSizeOf(l.coordinate, l.field)?.itemsOf,
-    );
+  it("counts a stored record's child list at its kind's default size (a page of records), not the import's limit", () => {
+    const children = lists.filter((l) => costOptions.listItems?.(l.coordinate));
     expect(children.length).toBeGreaterThan(15);
     for (const { coordinate, field, path } of children) {
+      const size = costOptions.listItems!(coordinate)!;
+      expect(size.default, coordinate).toBe(Math.min(PAGE_SIZES.records.default, size.max));
       const args = requiredArgs(field.args);
       const call = `${field.name}${args.length ? `(${args.join(', ')})` : ''} ${leafSelection(field)}`;
       const withList = costOf(`${path.operation} { ${path.wrap(`__typename ${call}`)} }`);
       const without = costOf(`${path.operation} { ${path.wrap('__typename')} }`);
-      expect(withList - without, coordinate).toBeGreaterThanOrEqual(listSizeOf(coordinate, field)!.max!);
-      expect(withList - without, coordinate).not.toBe(UNDECLARED_LIST_SIZE);
+      expect(withList - without, coordinate).toBe(size.default * itemUnits(coordinate, field));
+    }
+    // by hand: a logo's securities are 10 securities of 2 units (the object, its __typename), not 100
+    expect(costOf('{ logos(first: 1) { nodes { securities { __typename } } } }')).toBe(1 + 1 * (1 + 10 * 2));
+  });
+
+  it("counts a list the schema's code bounds at its largest declared size", () => {
+    const bounded = lists.filter(
+      (l) =>
+        !pageSizeOf(l.field) &&
+        (l.field.extensions.listSize as ListSizeExtension | undefined)?.max &&
+        !(l.field.extensions.listSize as ListSizeExtension).itemsOf,
+    );
+    expect(bounded.length).toBeGreaterThan(3);
+    for (const { coordinate, field, path } of bounded) {
+      const args = requiredArgs(field.args);
+      const call = `${field.name}${args.length ? `(${args.join(', ')})` : ''} ${leafSelection(field)}`;
+      const withList = costOf(`${path.operation} { ${path.wrap(`__typename ${call}`)} }`);
+      const without = costOf(`${path.operation} { ${path.wrap('__typename')} }`);
+      const max = (field.extensions.listSize as ListSizeExtension).max!;
+      // once per item of the lists its path passes through (a search hit's highlights: per edge)
+      expect((withList - without) % (max * itemUnits(coordinate, field)), coordinate).toBe(0);
+      expect(withList - without, coordinate).toBeGreaterThan(0);
+      expect(max, coordinate).not.toBe(UNDECLARED_LIST_SIZE);
     }
   });
 

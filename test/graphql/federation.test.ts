@@ -17,7 +17,7 @@ import { ROOT } from '../../src/config.js';
 import { MAX_REPRESENTATIONS } from '../../src/graphql/federation.js';
 import { printedSubgraph } from '../../src/schema/index.js';
 import { testDatabases } from '../helpers.js';
-import { graphqlHarness, type GraphQLHarness, type GraphQLResult } from './helpers.js';
+import { COSTED, graphqlHarness, type GraphQLHarness, type GraphQLResult } from './helpers.js';
 import { listening } from './subscription-helpers.js';
 
 describe('the subgraph SDL', () => {
@@ -190,6 +190,7 @@ describe.each(testDatabases())('_entities on $name', (tdb) => {
           extensions: { code: 'UNAUTHENTICATED' },
         },
       ],
+      ...COSTED,
     });
     expect(JSON.stringify(anonymous)).not.toContain('type Security');
     expect((await ask({ 'x-api-key': 'not-a-key' })).status).toBe(401);

@@ -38,9 +38,9 @@ function expectRefused(answer: Answer, code: string, message: RegExp): void {
   expect(answer.body.errors![0]!.message).toMatch(message);
 }
 
-/** 7 levels of data: securities > ratings > security > news > securities > security > symbol. */
+/** 7 relations: securities > ratings > security > news > securities > security > logo (nodes and the leaf are no levels). */
 const SEVEN_DEEP = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security {
-  news(first: 1) { nodes { securities { security { symbol } } } } } } } } } }`;
+  news(first: 1) { nodes { securities { security { logo { symbol } } } } } } } } } } }`;
 
 describe('the guard configuration', () => {
   const env = { JWT_SECRET: TEST_JWT_SECRET };
@@ -108,13 +108,16 @@ describe.each(testDatabases())('the GraphQL guard on $name', (tdb) => {
     expect(trades.body.data.trades.nodes.length).toBeGreaterThan(100);
   });
 
-  it('refuses a query 7 levels deep with QUERY_TOO_DEEP before any SQL runs; Relay wrappers are no levels', async () => {
+  it('refuses a query 7 relations deep with QUERY_TOO_DEEP before any SQL runs; wrappers, leaves and fragments are no levels', async () => {
     let r!: Answer;
     expect(await h.countStatements(async () => (r = await post(h.app, { query: SEVEN_DEEP })))).toBe(0);
-    expectRefused(r, 'QUERY_TOO_DEEP', /^Query depth limit of 6 exceeded, found 7/);
-    // 6 levels of data through edges { node } at every list are 12 fields deep, and pass
-    const wrapped = `{ securities(search: "NV", first: 1) { edges { node { ratings(first: 1) { edges { node { security {
-      news(first: 1) { edges { node { securities { figi } } } } } } } } } } } }`;
+    expectRefused(r, 'QUERY_TOO_DEEP', /^Query depth limit of 6 exceeded, found 7: depth counts the relations/);
+    // a hostile nesting: a logo's securities' logo's securities ... twenty relations
+    const cycle = `{ logos(first: 1) { nodes { ${'securities { logo { '.repeat(10)}symbol${' } }'.repeat(10)} } } }`;
+    expectRefused(await post(h.app, { query: cycle }), 'QUERY_TOO_DEEP', /^Query depth limit of 6 exceeded, found 21:/);
+    // 6 relations through edges { node } and pageInfo at every connection, and through fragments, pass
+    const wrapped = `query { securities(search: "NV", first: 1) { pageInfo { hasNextPage } edges { node { ratings(first: 1) { edges { node { ...R } } } } } } }
+      fragment R on Rating { security { ... on Security { news(first: 1) { pageInfo { endCursor } edges { node { securities { security { symbol } } } } } } } }`;
     const ok = await post(h.app, { query: wrapped });
     expect(ok.body.errors).toBeUndefined();
     expect(ok.body.data.securities.edges).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { openDatabase } from '../../src/bootstrap.js';
+import type { CostExtension } from '../../src/graphql/guard.js';
 import type { Db } from '../../src/db/client.js';
 import type { OcrPool } from '../../src/ocr/pool.js';
 import { testConfig, type TestDatabase } from '../helpers.js';
@@ -9,6 +10,8 @@ export interface GraphQLResult<T = any> {
   status: number;
   data?: T;
   errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
+  /** What the answer cost (src/graphql/guard.ts), on every answer that passed validation. */
+  extensions?: { cost?: CostExtension };
 }
 
 export interface GraphQLHarness {
@@ -81,6 +84,12 @@ export async function graphqlHarness(
   await harness.gql('{ me { userId } }'); // the demo key's lookup, done before anything is counted
   return harness;
 }
+
+/**
+ * What an executed answer carries besides its data: its cost (src/graphql/guard.ts), here any
+ * numbers (test/graphql/cost-answers.test.ts counts them): `toEqual({ data, ...COSTED })`.
+ */
+export const COSTED = { extensions: { cost: { requested: expect.any(Number), limit: expect.any(Number) } } };
 
 /** The result is exactly one BAD_USER_INPUT error whose message matches or mentions each of `expected`. */
 export function expectBadUserInput(result: GraphQLResult, ...expected: (string | RegExp)[]): void {

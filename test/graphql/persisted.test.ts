@@ -15,7 +15,7 @@ import {
 } from '../../src/graphql/persisted.js';
 import { createRedis } from '../../src/runtime/redis.js';
 import { schema } from '../../src/schema/index.js';
-import { graphqlHarness, type GraphQLHarness } from './helpers.js';
+import { COSTED, graphqlHarness, type GraphQLHarness } from './helpers.js';
 import { testDatabases } from '../helpers.js';
 
 interface Answer {
@@ -157,7 +157,7 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       /^PersistedQueryNotFound$/,
     );
     const first = await post(h.app, { query, extensions: apq(hash) });
-    expect(first.body).toEqual({ data: { security: { symbol: 'NVLX', name: expect.any(String) } } });
+    expect(first.body).toEqual({ data: { security: { symbol: 'NVLX', name: expect.any(String) } }, ...COSTED });
     expect(await post(h.app, { extensions: apq(hash) })).toEqual(first);
     expect(await get(h.app, { extensions: apq(hash) })).toEqual(first);
     expect(await post(h.app, { documentId: hash })).toEqual(first);
@@ -173,7 +173,7 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
       /^PersistedQueryNotFound$/,
     );
     const registered = await get(h.app, { query, extensions: apq(hash), variables: { s: 'ORBT' } });
-    expect(registered.body).toEqual({ data: { security: { symbol: 'ORBT' } } });
+    expect(registered.body).toEqual({ data: { security: { symbol: 'ORBT' } }, ...COSTED });
     expect(await get(h.app, { extensions: apq(hash), variables: { s: 'ORBT' } })).toEqual(registered);
 
     const wrong = documentHash(`${query} `);
@@ -207,7 +207,7 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     const [hash] = byName('SecuritySearch');
     const found = await post(h.app, { extensions: apq(hash), variables: { search: 'NV' } });
     expect(found.body.data.securities.nodes.length).toBeGreaterThan(0);
-    const deep = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security { news(first: 1) { nodes { securities { security { symbol } } } } } } } } } }`;
+    const deep = `{ securities(search: "NV", first: 1) { nodes { ratings(first: 1) { nodes { security { news(first: 1) { nodes { securities { security { logo { symbol } } } } } } } } } } }`;
     const r = await post(h.app, { query: deep, extensions: apq(documentHash(deep)) });
     expect(r.body.errors![0]!.extensions?.code).toBe('QUERY_TOO_DEEP');
     expectError(
@@ -274,7 +274,7 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     );
     expect(await post(h.app, { query: '{ __typename }' }, {})).toEqual({
       status: 200,
-      body: { data: { __typename: 'Query' } },
+      body: { data: { __typename: 'Query' }, ...COSTED },
     });
     // a hash of the allow-list needs no registration, and so no credential
     const [hash] = byName('SecuritySearch');
@@ -308,9 +308,11 @@ describe.each(testDatabases())('persisted documents on $name', (tdb) => {
     const FREE = { 'x-api-key': 'demo-free' };
     expect((await post(free, { query: a, extensions: apq(documentHash(a)) }, FREE)).body).toEqual({
       data: { __typename: 'Query' },
+      ...COSTED,
     });
     expect((await post(free, { extensions: apq(documentHash(a)) }, FREE)).body).toEqual({
       data: { __typename: 'Query' },
+      ...COSTED,
     });
     const res = await free.fetch('http://test/graphql', {
       method: 'POST',

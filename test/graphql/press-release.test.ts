@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './helpers.js';
+import { COSTED, graphqlHarness, type GraphQLHarness, type GraphQLResult, expectBadUserInput } from './helpers.js';
 import { testDatabases } from '../helpers.js';
 
 const FIELDS = `
@@ -213,6 +213,7 @@ describe.each(testDatabases())('GraphQL press releases on $name', (tdb) => {
     expect(res).toEqual({
       status: 200,
       data: { pressReleases: { totalCount: 0, nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } },
+      ...COSTED,
     });
   });
 });

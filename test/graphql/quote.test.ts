@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../generated/prisma/client.js';
 import { testDatabases } from '../helpers.js';
 import { quoteFixture, TIES } from '../quote-fixture.js';
-import { expectBadUserInput, graphqlHarness, type GraphQLHarness } from './helpers.js';
+import { COSTED, expectBadUserInput, graphqlHarness, type GraphQLHarness } from './helpers.js';
 
 const FIELDS =
   'id symbol askExchange askPrice askSize bidExchange bidPrice bidSize tape conditions sequenceNumber sipTimestamp time';
@@ -204,6 +204,7 @@ describe.each(testDatabases())('GraphQL quotes on $name', (tdb) => {
     expect(r).toEqual({
       status: 200,
       data: { quotes: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } },
+      ...COSTED,
     });
   });
 

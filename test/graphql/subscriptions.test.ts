@@ -25,6 +25,7 @@ import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/gra
 import { createApiKey } from '../../src/services/account.js';
 import { authHarness, freshUser, RELAXED, type AuthHarness } from '../auth/helpers.js';
 import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
+import { COSTED } from './helpers.js';
 import { countingBus, fetchOf, ndjson, SEQ, SIP, sse, trade, within, wsClients } from './subscription-helpers.js';
 
 // ------------------------------------------------------------------ records, as the import reads them
@@ -429,7 +430,7 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
     const foreign = client(undefined, { cookie: `DT_AUTH_TOKEN=${accessToken}`, origin: 'https://evil.example' });
     const hijack = run(foreign.client, query);
     await expect.poll(() => bearer.done && cookie.done && hijack.done, { timeout: 5_000 }).toBe(true);
-    expect(bearer.results).toEqual([{ data: { me: { email: 'pro@example.com', tier: 'PRO' } } }]);
+    expect(bearer.results).toEqual([{ data: { me: { email: 'pro@example.com', tier: 'PRO' } }, ...COSTED }]);
     expect(cookie.results).toEqual(bearer.results);
     expect(foreign.closed.code).toBe(4403);
     expect(foreign.closed.reason).toContain('CSRF');

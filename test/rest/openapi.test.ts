@@ -70,4 +70,26 @@ describe('the OpenAPI document', () => {
       }
     }
   });
+
+  it('every answer documents the RateLimit fields, and a 429 or 503 its Retry-After', async () => {
+    const doc: any = await (await h.app.fetch('http://test/openapi.json')).json();
+    const pacing = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+    expect(Object.keys(doc.components.headers).sort()).toEqual([...pacing, 'Retry-After'].sort());
+    for (const [p, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        expect(op.responses['429'], `${method} ${p}`).toBeDefined();
+        for (const [code, response] of Object.entries<any>(op.responses)) {
+          // a 200 also documents X-Ignored-Parameters, inline (what it lists is the route's)
+          const expected = [
+            ...pacing,
+            ...(code === '429' || code === '503' ? ['Retry-After'] : []),
+            ...(code === '200' ? ['X-Ignored-Parameters'] : []),
+          ];
+          expect(Object.keys(response.headers).sort(), `${method} ${p} ${code}`).toEqual(expected.sort());
+          for (const ref of Object.values<any>(response.headers))
+            if (ref.$ref) expect(doc.components.headers[ref.$ref.replace('#/components/headers/', '')]).toBeDefined();
+        }
+      }
+    }
+  });
 });
