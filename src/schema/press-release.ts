@@ -22,15 +22,15 @@ import {
   type PublishTimeRange,
 } from '../services/press-release.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   checkRange,
   connection,
   connectionType,
-  firstArg,
   intNodeId,
+  keysetArgs,
   liveEvents,
+  pagingArgs,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
@@ -150,28 +150,24 @@ export const PressRelease = builder.prismaNode('PressRelease', {
 
 export const PressReleaseConnection = connectionType(PressRelease, 'PressReleaseConnection');
 
-const rangeArgs = builder.args((t) => ({
-  from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),
-  to: t.field({ type: 'DateTime', description: 'Only releases published at or before this time.' }),
-  first: t.int(firstArg(PRESS_RELEASE_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+const rangeArgs = {
+  ...builder.args((t) => ({
+    from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),
+    to: t.field({ type: 'DateTime', description: 'Only releases published at or before this time.' }),
+  })),
+  ...pagingArgs(PRESS_RELEASE_PAGE),
+};
 
 interface RangePage {
   range: PublishTimeRange;
   page: KeysetArgs;
 }
 
-function rangePage(args: {
-  from?: Date | null;
-  to?: Date | null;
-  first?: number | null;
-  after?: string | null;
-}): RangePage {
+function rangePage(args: PagingInput & { from?: Date | null; to?: Date | null }): RangePage {
   checkRange(args.from, args.to);
   return {
     range: { from: args.from ?? undefined, to: args.to ?? undefined },
-    page: { first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined },
+    page: keysetArgs(args, PRESS_RELEASE_PAGE),
   };
 }
 

@@ -2,15 +2,14 @@ import { exposeRecordFields } from './record-fields.js';
 import { QUOTE_FIELDS } from '../domain/records/quote.js';
 import { builder } from '../builder.js';
 import { quoteTopic } from '../runtime/events.js';
-import { keyedPage } from '../graphql/loaders.js';
 import type { Quote as QuoteRow } from '../services/quote.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos, ticksBySymbol } from '../services/tick.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
-import { connection, connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
+import { connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { rangePage, tickArgs, type TickArgs } from './tick.js';
+import { rootTicks, tickArgs, tickCountField, tickList, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -36,13 +35,7 @@ export const Quote = builder.prismaNode('Quote', {
   }),
 });
 
-export const QuoteConnection = connectionType(Quote, 'QuoteConnection');
-
-/** Each symbol's quotes for the list arguments: the list and page of the root field and the Security edge alike. */
-function quoteList(args: TickArgs) {
-  const { range, page } = rangePage(args);
-  return { list: ticksBySymbol('Quote', range, page.direction), args: page };
-}
+export const QuoteConnection = connectionType(Quote, 'QuoteConnection', tickCountField('quotes'));
 
 builder.queryField('quotes', (t) =>
   t.field({
@@ -51,12 +44,7 @@ builder.queryField('quotes', (t) =>
     type: QuoteConnection,
     description: 'Quotes of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
-    // edge: aliased root fields of one request are one statement, as for a list of securities
-    resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { list, args: page } = quoteList(args);
-      return connection(await keyedPage(ctx, list, page, parseSymbol(symbol, 'symbol')));
-    },
+    resolve: (_root, { symbol, ...args }, ctx) => rootTicks(ctx, 'Quote', symbol, args),
   }),
 );
 
@@ -67,7 +55,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', quoteList),
+    ...children<SecurityRow, TickArgs>('symbol', tickList('Quote')),
   }),
   latestQuote: t.field({
     authScopes: { entitled: 'quotes' },

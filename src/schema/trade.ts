@@ -2,7 +2,7 @@ import { exposeRecordFields } from './record-fields.js';
 import { TRADE_FIELDS } from '../domain/records/trade.js';
 import { builder } from '../builder.js';
 import { tradeTopic } from '../runtime/events.js';
-import { fromMap, keyedPage, loaderName } from '../graphql/loaders.js';
+import { fromMap, loaderName } from '../graphql/loaders.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import { parseSymbol } from '../domain/symbols.js';
 import type { Security as SecurityRow } from '../services/security.js';
@@ -11,7 +11,6 @@ import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } fr
 import {
   checkFirst,
   checkRange,
-  connection,
   connectionType,
   firstArg,
   liveEvents,
@@ -19,7 +18,7 @@ import {
   tickNodeId,
   type PageSize,
 } from './common.js';
-import { rangePage, tickArgs, type TickArgs } from './tick.js';
+import { rootTicks, tickArgs, tickCountField, tickList, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -47,7 +46,7 @@ export const Trade = builder.prismaNode('Trade', {
   }),
 });
 
-export const TradeConnection = connectionType(Trade, 'TradeConnection');
+export const TradeConnection = connectionType(Trade, 'TradeConnection', tickCountField('trades'));
 
 /** At most as many bars as a range may hold; `first` asks for fewer (and costs less). */
 const BARS_PAGE: PageSize = { default: MAX_BARS, max: MAX_BARS };
@@ -76,12 +75,6 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
-/** Each symbol's trades for the list arguments: the list and page of the root field and the Security edge alike. */
-function tradeList(args: TickArgs) {
-  const { range, page } = rangePage(args);
-  return { list: ticksBySymbol('Trade', range, page.direction), args: page };
-}
-
 builder.queryField('trades', (t) =>
   t.field({
     authScopes: { entitled: 'trades' },
@@ -89,12 +82,7 @@ builder.queryField('trades', (t) =>
     type: TradeConnection,
     description: 'Trades of one symbol, newest first unless `order: ASC`.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    // the symbol rule of every entry point (domain/symbols.ts), then the same loader as the Security
-    // edge: aliased root fields of one request are one statement, as for a list of securities
-    resolve: async (_root, { symbol, ...args }, ctx) => {
-      const { list, args: page } = tradeList(args);
-      return connection(await keyedPage(ctx, list, page, parseSymbol(symbol, 'symbol')));
-    },
+    resolve: (_root, { symbol, ...args }, ctx) => rootTicks(ctx, 'Trade', symbol, args),
   }),
 );
 
@@ -105,7 +93,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', tradeList),
+    ...children<SecurityRow, TickArgs>('symbol', tickList('Trade')),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },
