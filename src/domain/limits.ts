@@ -58,7 +58,7 @@ export const SEARCH_PASS_UNITS = 6_000;
  * count costs"), so a document cannot ask for many of them.
  */
 export const EXACT_TICK_COUNT = 100_000;
-export const TICK_COUNT_UNITS = 5_000;
+export const TICK_COUNT_UNITS = 7_500;
 
 /**
  * How many items one page of each list holds, by default and at most: the same rule for a list's
