@@ -7,16 +7,16 @@ import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
  * Keyset pagination shared by every list. A list is ordered by a fixed tuple of columns, all in one
- * direction, ending in a unique column; a cursor is the tuple of the last row it returned, so the
- * next page is `WHERE (cols) > (cursor) ORDER BY cols LIMIT n`: an index range scan however deep.
+ * direction, ending in a unique column; a cursor is the tuple of one row, so the page after the
+ * last row is `WHERE (cols) > (cursor) ORDER BY cols LIMIT n`: an index range scan however deep.
  * A page backwards (`last`/`before`) is the same read of the reverse order, `WHERE (cols) < (cursor)
  * ORDER BY cols DESC LIMIT n` (`seekOf`), its rows put back in the list's order (`toPage`): the same
  * statement, the same index, whichever way a client pages.
  *
  * The paging vocabulary of every service: two kinds of paging, one helper each, one name each.
  * - Keyset pages (GraphQL connections, REST `next_url`): `<noun>Page(db, filter, { first, after })`
- *   (or `{ last, before }`)
- *   answers a `Page<Row>` (built by `keysetPage` below); a list read per key (a security's ratings)
+ *   or `{ last, before }` (KeysetArgs) answers a `Page<Row>` (built by `keysetPage` below, in the
+ *   list's order either way); a list read per key (a security's ratings)
  *   is a `KeyedList`, whose pages for many keys are one statement (`keysetPages`, through
  *   services/paging.ts and the one loader of graphql/loaders.ts).
  * - Page numbers (REST `page`/`page_size`): `<noun>AtPage(db, filter, { page, pageSize })` answers
