@@ -13,7 +13,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { openDatabase } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
-import type { SearchEngine } from '../src/search/engine.js';
+import type { MasterRow, SearchEngine } from '../src/search/engine.js';
 import { parseFacetBy, parseFilterBy, parseSortBy } from '../src/search/syntax.js';
 import { SECURITY_SEARCH_FIELDS } from '../src/search/fields.js';
 import type { Pause } from '../src/search/order.js';
@@ -27,6 +27,35 @@ import {
   setSearchCapacity,
 } from '../src/services/security-index.js';
 import { cli, JWT_SECRET, machineLine, markdownTable, record, scratchDatabase, utcNow } from './harness.js';
+
+const WRITES = 40;
+
+/**
+ * What one changed security costs the engine, by kind of change: median and p90 ms over WRITES
+ * writes to securities spread over the master, on an engine of its own built from `master`.
+ */
+async function writeCosts(master: Master): Promise<[string, string, string][]> {
+  const engine = await buildEngine(master, { version: 1n, metricsVersion: 1n, epoch: 1n });
+  const kinds: [string, (row: MasterRow, w: number) => MasterRow][] = [
+    ['name rewritten, no word changed (a trailing space)', (r, w) => ({ ...r, name: `${r.name}${w % 2 ? ' ' : ''}` })],
+    ['a word of the name changed', (r, w) => ({ ...r, name: `${r.name} Renamed${w}` })],
+    ['symbol changed', (r, w) => ({ ...r, symbol: `ZZ${w}${r.symbol}` })],
+  ];
+  let version = 1n;
+  const out: [string, string, string][] = [];
+  for (const [what, change] of kinds) {
+    const times: number[] = [];
+    for (let w = 0; w < WRITES; w++) {
+      const row = master.rows[(w * 7_919) % master.rows.length]!;
+      const t0 = performance.now();
+      await engine.upsert([change(row, w)], ++version);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    out.push([what, times[WRITES / 2]!.toFixed(2), times[Math.floor(WRITES * 0.9)]!.toFixed(2)]);
+  }
+  return out;
+}
 
 const { values: args } = parseArgs({
   options: { securities: { type: 'string' }, url: { type: 'string' }, 'dry-run': { type: 'boolean' } },
@@ -186,6 +215,7 @@ try {
     setSearchCapacity(db, MAX_INDEXED_SECURITIES); // drops the engine: the next search reads the master whole
     const refresh = await underMonitor(async () => (await currentEngine(db))!);
     rows.push(['refresh on a first search (read + build)', 'in slices (after)', ...columns(refresh.loop)]);
+    const writes = await writeCosts(master);
     record(
       [
         `## Search engine work over the whole master and the event loop, ${utcNow()} UTC`,
@@ -209,6 +239,8 @@ try {
         ),
         '',
         ...ratios.map((r) => `- ${r}`),
+        '',
+        `A write into the built engine (SearchEngine.upsert, what keeps it current between searches: services/security-index.ts), one security at a time, ${WRITES} writes each, in one go: ${writes.map(([what, median, p90]) => `${what}: median ${median} ms, p90 ${p90} ms`).join('; ')}.`,
       ].join('\n'),
       args['dry-run'],
     );

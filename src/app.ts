@@ -30,6 +30,7 @@ import { RequestLog } from './observability/request-log.js';
 import type { Tracing } from './observability/tracing.js';
 import { OcrPool } from './ocr/pool.js';
 import { openApiDocument } from './rest/openapi.js';
+import { IGNORED_HEADER, ignoredHeader } from './rest/params.js';
 import { json } from './rest/route.js';
 import { probes, type Handler } from './rest/probes.js';
 import { restRouter } from './rest/router.js';
@@ -267,9 +268,9 @@ type Identify = ReturnType<typeof identifier>;
 
 /**
  * Authenticates, refuses the cookie of a page of another site, and counts the request: against
- * the user's budget, or, without a valid caller (none, or a wrong credential), against the
- * client address's. An address that spent its budget cannot have new API keys looked up, so
- * guessing keys is bounded too.
+ * the user's budget, or, without a valid caller (none, or a wrong or ambiguous credential),
+ * against the client address's. An address that spent its budget cannot have new API keys
+ * looked up, so guessing keys is bounded too.
  */
 function identifier({
   db,
@@ -293,7 +294,9 @@ function identifier({
         beforeKeyLookup: () => limits.checkAnonymous(ctx.ip),
       });
     } catch (e) {
-      if (e instanceof AppError && e.code === 'UNAUTHENTICATED') await limits.anonymous(ctx.ip);
+      // a wrong credential, or an API key given twice with different values (auth/caller.ts)
+      if (e instanceof AppError && (e.code === 'UNAUTHENTICATED' || e.code === 'BAD_REQUEST'))
+        await limits.anonymous(ctx.ip);
       throw e;
     }
     if (!ctx.caller) return limits.anonymous(ctx.ip);
@@ -350,6 +353,14 @@ function fetchHandler({
       const preflight = cors.preflight(request);
       if (preflight) response = preflight;
       else if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
+      else if (probe)
+        throw new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not served at ${url.pathname}; it takes GET, HEAD`,
+          {
+            allow: 'GET, HEAD',
+          },
+        );
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else {
         const asset = await graphiqlAssets(request, url);
@@ -369,6 +380,7 @@ function fetchHandler({
       response = json(errorBody(appErr, requestId), appErr.status, appErr.headers);
     }
     response.headers.set('x-request-id', requestId);
+    if (ctx.ignoredParameters.length) response.headers.set(IGNORED_HEADER, ignoredHeader(ctx.ignoredParameters));
     cors.decorate(request, response);
     if (observability.finish(ctx, response).includes('DATABASE_UNAVAILABLE')) databaseFailed();
     return response;

@@ -4,7 +4,7 @@ import FederationPlugin from '@pothos/plugin-federation';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import {
   BigIntResolver,
   DateTimeResolver,
@@ -14,6 +14,7 @@ import {
   UUIDResolver,
 } from 'graphql-scalars';
 import { checkAuthenticated, checkEntitled, checkSession, type Resource } from './domain/entitlements.js';
+import { parseTime, timeAsDate, TIME_FORMS } from './domain/time.js';
 import type { Context } from './context.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
@@ -101,7 +102,36 @@ builder.addScalarType(
   }),
 );
 builder.addScalarType('Date', LocalDateResolver);
-builder.addScalarType('DateTime', DateTimeResolver);
+/** A DateTime argument, read as every REST time parameter is (domain/time.ts); a date alone is a CalendarDay. */
+function readDateTime(value: unknown): Date {
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
+  const t = typeof value === 'string' ? parseTime(value) : undefined;
+  if (!t) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 100)) : typeof value;
+    throw new GraphQLError(`DateTime must be ${TIME_FORMS}; got ${shown}`);
+  }
+  return timeAsDate(t);
+}
+
+// Output as graphql-scalars writes it (ISO 8601 in UTC); input in every form REST takes, so a query
+// and its REST twin take the same dates (docs/graphql.md#choices-the-graph-makes)
+builder.addScalarType(
+  'DateTime',
+  new GraphQLScalarType({
+    ...DateTimeResolver.toConfig(),
+    description:
+      'A time. Answers are ISO 8601 in UTC (2026-01-31T14:30:00.000Z). Arguments take ISO 8601 (UTC when no zone is given), YYYY-MM-DD HH:MM:SS (UTC), or a date YYYY-MM-DD: from its start (UTC) as a lower bound, through its end as an upper one.',
+    parseValue: readDateTime,
+    parseLiteral: (ast) => {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError(`DateTime must be a string: ${TIME_FORMS}`, { nodes: ast });
+      try {
+        return readDateTime(ast.value);
+      } catch (e) {
+        throw new GraphQLError((e as Error).message, { nodes: ast });
+      }
+    },
+  }),
+);
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('URL', URLResolver);
 builder.addScalarType('UUID', UUIDResolver);

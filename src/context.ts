@@ -33,8 +33,13 @@ export interface Context {
   ocr: OcrPool;
   /** Stored rows as they arrive, for the subscriptions (in-process, or Redis across instances). */
   events: EventBus;
-  /** Set-Cookie values to send with the response (login, refresh and logout mutations). */
-  responseCookies: string[];
+  /**
+   * Headers the GraphQL answer carries, appended in order (graphql/http.ts): Set-Cookie of the login,
+   * refresh and logout mutations; X-Search-Stale-Ms of a search answered while the master is read again.
+   */
+  responseHeaders: [name: string, value: string][];
+  /** Query parameters the REST route set aside, as the client named them: app.ts sends them as X-Ignored-Parameters. */
+  ignoredParameters: string[];
   /** The instance's budget of work in flight, and what this request holds of it (see holdRows). */
   work: Work;
   /** The app's live subscriptions: caps, groups, rights rounds (graphql/live.ts). */
@@ -79,8 +84,8 @@ export class Loaders {
 
 /** The app's live subscriptions as a subscription field reaches them (graphql/live.ts's LiveHub). */
 export interface LiveSubscriptions {
-  /** Counts a subscription against the caps, or throws the cap's coded error. */
-  reserve(caller: Caller, resource: Resource, key: string): LiveHold;
+  /** Counts a subscription naming `symbols` symbols against the caps, or throws the cap's coded error. */
+  reserve(caller: Caller, resource: Resource, key: string, symbols: number): LiveHold;
 }
 
 /** One subscription's place under the caps (graphql/live.ts's LiveSlot). */
@@ -105,8 +110,18 @@ export interface Work extends WorkDeps {
  * A request's context; its `db` is the app's, made the request's own (Db.forRequest: one statement
  * per turn on PostgreSQL, its reads sent alone counted as fallbacks, each read bounded by the deadline).
  */
+/** The header of an answer a search gave from the engine read before the master's current one: its age in ms (services/security-index.ts). */
+export const SEARCH_STALE_HEADER = 'x-search-stale-ms';
+
+/** Says on the response that a search was answered `staleMs` behind the master; nothing when current. */
+export function noteStaleSearch(ctx: Context, staleMs: number): void {
+  if (staleMs > 0) ctx.responseHeaders.push([SEARCH_STALE_HEADER, String(staleMs)]);
+}
+
 export function createContext(
-  init: Omit<Context, 'loaders' | 'responseCookies' | 'caller' | 'work' | 'liveSlot'> & { work: WorkDeps },
+  init: Omit<Context, 'loaders' | 'responseHeaders' | 'ignoredParameters' | 'caller' | 'work' | 'liveSlot'> & {
+    work: WorkDeps;
+  },
 ): Context {
   const { fallbacks } = init;
   const db = init.db.forRequest((reason) => fallbacks.record('combined', reason), init.deadline);
@@ -115,7 +130,8 @@ export function createContext(
     db,
     caller: null,
     loaders: new Loaders(),
-    responseCookies: [],
+    responseHeaders: [],
+    ignoredParameters: [],
     work: { ...init.work, held: [] },
     liveSlot: {},
   };

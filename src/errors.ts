@@ -10,6 +10,8 @@ export const ERRORS = {
   UNAUTHENTICATED: { status: 401, graphql: 'UNAUTHENTICATED' },
   FORBIDDEN: { status: 403, graphql: 'FORBIDDEN' },
   NOT_FOUND: { status: 404, graphql: 'NOT_FOUND' },
+  // a REST path served with other methods: the Allow header lists them (rest/router.ts)
+  METHOD_NOT_ALLOWED: { status: 405, graphql: 'METHOD_NOT_ALLOWED' },
   PAYLOAD_TOO_LARGE: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' },
   // a body (or WebSocket message) arriving slower than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_MS
   // (http/pace.ts): it held its connection and its bytes, so the connection is closed after the answer

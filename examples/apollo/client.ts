@@ -9,14 +9,24 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { CompanyPageDocument, TradeAddedDocument, TradesPageDocument } from '../../generated/graphql/graphql.js';
+import {
+  CompanyPageDocument,
+  TradeAddedDocument,
+  TradesPageDocument,
+  WatchlistDocument,
+  WatchlistTradeAddedDocument,
+  WatchlistTradesDocument,
+} from '../../generated/graphql/graphql.js';
 
 export function apolloClient(url: string, apiKey: string) {
   return new ApolloClient({
     link: new HttpLink({ uri: url, headers: { 'X-API-Key': apiKey } }),
     cache: new InMemoryCache({
       // pages of one list (same symbol and range) are merged, in cursor order, instead of replacing
-      typePolicies: { Query: { fields: { trades: relayStylePagination(['symbol', 'from', 'to', 'order']) } } },
+      // (a watchlist's list is chosen by `symbols`)
+      typePolicies: {
+        Query: { fields: { trades: relayStylePagination(['symbol', 'symbols', 'from', 'to', 'order']) } },
+      },
     }),
   });
 }
@@ -83,7 +93,63 @@ export function liveTrades(
   };
 }
 
-// run as a program: the three, printed
+/**
+ * A watchlist: one security (or null, for a symbol the master does not hold) per symbol, in order.
+ * Unknown symbols are nulls, not errors, so the default error policy keeps the list.
+ */
+export async function watchlist(client: ApolloClient, symbols: string[]) {
+  const { data } = await client.query({ query: WatchlistDocument, variables: { symbols } });
+  return data?.securitiesBySymbols ?? [];
+}
+
+/** `pages` pages of a watchlist's trades as one list, newest first, merged by the cache as `tradePages`' are. */
+export async function watchlistTradePages(client: ApolloClient, symbols: string[], pages: number, first: number) {
+  let after: string | null | undefined;
+  for (let i = 0; i < pages; i++) {
+    const { data } = await client.query({
+      query: WatchlistTradesDocument,
+      variables: { symbols, first, after },
+      fetchPolicy: 'network-only',
+    });
+    after = data?.trades?.pageInfo.endCursor;
+    if (!data?.trades?.pageInfo.hasNextPage) break;
+  }
+  const merged = client.readQuery({ query: WatchlistTradesDocument, variables: { symbols, first } });
+  return (merged?.trades?.edges ?? []).map(({ node }) => ({
+    symbol: node.symbol,
+    sipTimestamp: BigInt(node.sipTimestamp),
+    sequenceNumber: BigInt(node.sequenceNumber),
+  }));
+}
+
+/** Live trades of every symbol of a watchlist over WebSocket: one subscription for them all, until `stop`. */
+export function liveWatchlist(
+  url: string,
+  apiKey: string,
+  symbols: string[],
+  onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void,
+) {
+  const ws = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { apiKey } });
+  const client = new ApolloClient({ link: new GraphQLWsLink(ws), cache: new InMemoryCache() });
+  const subscription = client.subscribe({ query: WatchlistTradeAddedDocument, variables: { symbols } }).subscribe({
+    next: ({ data }) => {
+      if (data?.tradeAdded)
+        onTrade({
+          symbol: data.tradeAdded.symbol,
+          sipTimestamp: BigInt(data.tradeAdded.sipTimestamp),
+          price: data.tradeAdded.price,
+        });
+    },
+  });
+  return {
+    async stop() {
+      subscription.unsubscribe();
+      await ws.dispose();
+    },
+  };
+}
+
+// run as a program: the page, the trades and a watchlist, printed
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const client = apolloClient(url, apiKey);
@@ -94,5 +160,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`${trades.length} trades in 3 pages, newest ${trades[0]?.sipTimestamp} ns`);
   } catch (e) {
     console.log(`trades: ${(e as Error).message}`); // the free tier has none
+  }
+  try {
+    const symbols = ['NVLX', 'ORBT', 'NOSUCH'];
+    const list = await watchlist(client, symbols);
+    console.log(
+      `watchlist: ${list.map((s, i) => (s ? `${s.symbol} ${s.latestTrade?.price}` : `${symbols[i]} unknown`)).join(', ')}`,
+    );
+  } catch (e) {
+    console.log(`watchlist: ${(e as Error).message}`); // its latest trades and quotes need the pro tier
   }
 }

@@ -9,7 +9,14 @@ import { cacheExchange } from '@urql/exchange-graphcache';
 import { relayPagination } from '@urql/exchange-graphcache/extras';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { CompanyPageDocument, TradeAddedDocument, TradesPageDocument } from '../../generated/graphql/graphql.js';
+import {
+  CompanyPageDocument,
+  TradeAddedDocument,
+  TradesPageDocument,
+  WatchlistDocument,
+  WatchlistTradeAddedDocument,
+  WatchlistTradesDocument,
+} from '../../generated/graphql/graphql.js';
 
 /**
  * Types kept inside their parent rather than normalized by `id`: connections, edges and parts of a
@@ -106,7 +113,53 @@ export function liveTrades(
   return { stop: () => subscription.unsubscribe() };
 }
 
-// run as a program: the page and the trades, printed
+/**
+ * A watchlist: one security (or null, for a symbol the master does not hold) per symbol, in order.
+ * Its securities are embedded (EMBEDDED above): the list is cached as one answer of its symbols.
+ */
+export async function watchlist(client: Client, symbols: string[]) {
+  const { data, error } = await client.query(WatchlistDocument, { symbols }).toPromise();
+  if (error) throw error;
+  return data?.securitiesBySymbols ?? [];
+}
+
+/** `pages` pages of a watchlist's trades as one list, newest first, read back from the cache as `tradePages`' are. */
+export async function watchlistTradePages(client: Client, symbols: string[], pages: number, first: number) {
+  let after: string | null | undefined;
+  for (let i = 0; i < pages; i++) {
+    const { data, error } = await client
+      .query(WatchlistTradesDocument, { symbols, first, after }, { requestPolicy: 'network-only' })
+      .toPromise();
+    if (error) throw error;
+    after = data?.trades?.pageInfo.endCursor;
+    if (!data?.trades?.pageInfo.hasNextPage) break;
+  }
+  const merged = client.readQuery(WatchlistTradesDocument, { symbols, first });
+  return (merged?.data?.trades?.edges ?? []).map(({ node }) => ({
+    symbol: node.symbol,
+    sipTimestamp: BigInt(node.sipTimestamp),
+    sequenceNumber: BigInt(node.sequenceNumber),
+  }));
+}
+
+/** Live trades of every symbol of a watchlist over WebSocket: one subscription for them all, until `stop`. */
+export function liveWatchlist(
+  client: Client,
+  symbols: string[],
+  onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void,
+) {
+  const subscription = client.subscription(WatchlistTradeAddedDocument, { symbols }).subscribe(({ data }) => {
+    if (data?.tradeAdded)
+      onTrade({
+        symbol: data.tradeAdded.symbol,
+        sipTimestamp: BigInt(data.tradeAdded.sipTimestamp),
+        price: data.tradeAdded.price,
+      });
+  });
+  return { stop: () => subscription.unsubscribe() };
+}
+
+// run as a program: the page, the trades and a watchlist, printed
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const { client, close } = urqlClient(url, apiKey);
@@ -117,6 +170,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`${trades.length} trades in 3 pages, newest ${trades[0]?.sipTimestamp} ns`);
   } catch (e) {
     console.log(`trades: ${(e as Error).message}`); // the free tier has none
+  }
+  try {
+    const symbols = ['NVLX', 'ORBT', 'NOSUCH'];
+    const list = await watchlist(client, symbols);
+    console.log(
+      `watchlist: ${list.map((s, i) => (s ? `${s.symbol} ${s.latestTrade?.price}` : `${symbols[i]} unknown`)).join(', ')}`,
+    );
+  } catch (e) {
+    console.log(`watchlist: ${(e as Error).message}`); // its latest trades and quotes need the pro tier
   }
   await close();
 }

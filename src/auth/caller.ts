@@ -5,7 +5,7 @@ import type { Tier } from '../../generated/prisma/enums.js';
 import { findActiveApiKey, touchApiKey } from '../services/account.js';
 import { findActiveSession } from '../services/session.js';
 import { hashApiKey } from '../credentials/apikeys.js';
-import { verifyAccessToken } from '../credentials/tokens.js';
+import { looksLikeJwt, verifyAccessToken } from '../credentials/tokens.js';
 
 export const ACCESS_COOKIE = 'DT_AUTH_TOKEN';
 export const REFRESH_COOKIE = 'DT_REFRESH_TOKEN';
@@ -102,31 +102,66 @@ export interface AuthDeps {
   beforeKeyLookup?: () => Promise<void>;
 }
 
+/** The query parameters an API key may come in: ours, and the camel case of Massive's clients (docs/rest.md#passing-the-key). */
+export const API_KEY_PARAMS = ['apikey', 'apiKey'] as const;
+
+/** A credential as a request presents it, before it is checked. */
+type Presented = { via: 'apikey'; key: string } | { via: 'bearer' | 'cookie'; token: string };
+
 /**
- * The caller of a request, from the first credential present, in this order (docs/security.md):
- * `apikey` query parameter, `X-API-Key` header, `Authorization: Bearer`, `DT_AUTH_TOKEN` cookie.
- * No credential: null. A credential that is present but wrong: UNAUTHENTICATED (never a fallback
- * to the next one, which would hide the mistake).
+ * The API key of the query, in either spelling. Several values that differ are refused rather than
+ * one picked: which of them the client meant is a guess.
  */
-export async function authenticate(request: Request, url: URL, deps: AuthDeps): Promise<Caller | null> {
-  const apiKey = url.searchParams.get('apikey') ?? request.headers.get('x-api-key');
-  if (apiKey !== null) return apiKeyCaller(deps, apiKey);
+function queryApiKey(url: URL): string | null {
+  const given = API_KEY_PARAMS.filter((name) => url.searchParams.has(name));
+  const values = new Set(given.flatMap((name) => url.searchParams.getAll(name)));
+  if (values.size > 1)
+    throw new AppError(
+      'BAD_REQUEST',
+      `the API key is given more than once with different values (${given.join(' and ')}); give it once`,
+    );
+  return values.size ? [...values][0]! : null;
+}
+
+/**
+ * The credential a request presents: the first present, in this order (docs/security.md):
+ * `apikey` (or `apiKey`) query parameter, `X-API-Key` header, `Authorization: Bearer`,
+ * `DT_AUTH_TOKEN` cookie. A Bearer value without a dot is an API key (looksLikeJwt).
+ */
+function presented(request: Request, url: URL): Presented | null {
+  const key = queryApiKey(url) ?? request.headers.get('x-api-key');
+  if (key !== null) return { via: 'apikey', key };
   const authorization = request.headers.get('authorization');
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    if (!match) throw new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <access token>"');
-    return userCaller(deps, match[1]!, 'bearer');
+    if (!match)
+      throw new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <access token or API key>"');
+    return looksLikeJwt(match[1]!) ? { via: 'bearer', token: match[1]! } : { via: 'apikey', key: match[1]! };
   }
   const cookie = cookiesOf(request)[ACCESS_COOKIE];
-  if (cookie) return userCaller(deps, cookie, 'cookie');
-  return null;
+  return cookie ? { via: 'cookie', token: cookie } : null;
 }
 
-/** Which credential `authenticate` reads from a request (the first present, in the same order). */
+/**
+ * The caller of a request, from the credential it presents (`presented`). No credential: null. A
+ * credential that is present but wrong: UNAUTHENTICATED (never a fallback to the next one, which
+ * would hide the mistake). An API key is checked the same way whichever way it came.
+ */
+export async function authenticate(request: Request, url: URL, deps: AuthDeps): Promise<Caller | null> {
+  const credential = presented(request, url);
+  if (!credential) return null;
+  return credential.via === 'apikey'
+    ? apiKeyCaller(deps, credential.key)
+    : userCaller(deps, credential.token, credential.via);
+}
+
+/** Which credential `authenticate` reads from a request; null when none (or a malformed one). */
 export function presentedCredential(request: Request, url: URL): Caller['via'] | null {
-  if (url.searchParams.has('apikey') || request.headers.has('x-api-key')) return 'apikey';
-  if (request.headers.has('authorization')) return 'bearer';
-  return cookiesOf(request)[ACCESS_COOKIE] ? 'cookie' : null;
+  try {
+    return presented(request, url)?.via ?? null;
+  } catch {
+    return null;
+  }
 }
 
 async function apiKeyCaller({ db, cache, beforeKeyLookup }: AuthDeps, apiKey: string): Promise<Caller> {

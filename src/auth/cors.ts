@@ -20,7 +20,7 @@ export const CORS_ALLOW_HEADERS = [
   'apollographql-client-version',
 ];
 /** What a page may read of a response beyond the CORS-safelisted headers. */
-export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after'];
+export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after', 'x-total-count', 'x-ignored-parameters', 'allow'];
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600;
 

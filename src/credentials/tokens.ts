@@ -80,6 +80,14 @@ function verify(secret: string, token: string, use: TokenUse): jwt.JwtPayload {
   return claims;
 }
 
+/**
+ * Whether a Bearer value is to be checked as a token rather than looked up as an API key: a JWT
+ * always holds dots (header.payload.signature), an API key never does (newApiKey is base64url).
+ */
+export function looksLikeJwt(value: string): boolean {
+  return value.includes('.');
+}
+
 export function verifyAccessToken(secret: string, token: string): AccessClaims {
   const claims = verify(secret, token, 'access');
   if (typeof claims.sid !== 'string') throw new AppError('UNAUTHENTICATED', 'the access token is not valid');

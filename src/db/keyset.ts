@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
-import { keyedConditions, orderOn, readSql, topPerKey, type KeyRange } from './sql.js';
+import { keyedConditions, orderOn, readSql, topOfKeys, topPerKey, type KeyRange } from './sql.js';
 import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
@@ -18,7 +18,8 @@ import { selectColumns, type TreeLevel } from './tree.js';
  *   or `{ last, before }` (KeysetArgs) answers a `Page<Row>` (built by `keysetPage` below, in the
  *   list's order either way); a list read per key (a security's ratings)
  *   is a `KeyedList`, whose pages for many keys are one statement (`keysetPages`, through
- *   services/paging.ts and the one loader of graphql/loaders.ts).
+ *   services/paging.ts and the one loader of graphql/loaders.ts); the rows of several keys taken
+ *   as one list (a watchlist's trades) are its `acrossKeysPage`, in the list's order then the key.
  * - Page numbers (REST `page`/`page_size`): `<noun>AtPage(db, filter, { page, pageSize })` answers
  *   a `NumberedPage<Row>`, `{ nodes, totalCount }` (built by `numberedPage` in db/page-number.ts).
  * Both read a list the same way, a `SortedList` whose filters are SQL, so page N of one holds the
@@ -295,6 +296,57 @@ export async function keysetPages<Row>(
     limit: seek.limit,
   });
   return new Map([...rows].map(([key, list]) => [key as string, toPage<Row>(list, args, ordering, direction)]));
+}
+
+const acrossOrderings = new WeakMap<Ordering<any>, Map<string, Ordering<any>>>();
+
+/**
+ * The order of a keyed list's rows over several keys taken as one list: the list's own order, then
+ * the key, so the order is total across keys (two keys' rows may tie on every other column) and a
+ * cursor names one row. Derived from the list's ordering, never declared twice.
+ */
+export function acrossKeysOrdering<Row>(list: Pick<KeyedList<Row>, 'ordering' | 'keyColumn'>): Ordering<Row> {
+  let byKey = acrossOrderings.get(list.ordering);
+  if (!byKey) acrossOrderings.set(list.ordering, (byKey = new Map()));
+  let ordering = byKey.get(list.keyColumn);
+  if (!ordering) {
+    const key = list.keyColumn;
+    ordering = {
+      tag: `${list.ordering.tag}+${key}`,
+      columns: [
+        ...list.ordering.columns,
+        { column: key, type: 'string', of: (r) => (r as Record<string, unknown>)[key] },
+      ],
+    };
+    byKey.set(key, ordering);
+  }
+  return ordering as Ordering<Row>;
+}
+
+/**
+ * One keyset page of the rows of `list` for all of `keys` as one list, in `acrossKeysOrdering`,
+ * either way (`seekOf` over that ordering): one statement, reading at most keys × (page + 1) rows
+ * (`topOfKeys`, db/sql.ts).
+ */
+export async function acrossKeysPage<Row>(
+  db: Db,
+  list: KeyedList<Row>,
+  keys: readonly string[],
+  args: KeysetArgs,
+): Promise<Page<Row>> {
+  const { direction } = list;
+  const ordering = acrossKeysOrdering(list);
+  const seek = seekOf(ordering, direction, args);
+  const rows = await topOfKeys<Row & Record<string, unknown>>(db, {
+    table: list.table,
+    keyColumn: list.keyColumn,
+    keys,
+    filters: list.filters ?? [],
+    orderColumns: list.ordering.columns.map((c) => c.column),
+    range: seek,
+    limit: seek.limit,
+  });
+  return toPage<Row>(rows, args, ordering, direction);
 }
 
 /**

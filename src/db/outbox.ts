@@ -3,9 +3,11 @@ import {
   decodeEvent,
   encodeEvent,
   subscription,
+  topicsOf,
   type EventBus,
   type QueuedSubscription,
   type Subscription,
+  type Topics,
 } from '../runtime/events.js';
 import type { Db } from './client.js';
 import { MAX_ROWS, pgOutbox, RETENTION_MS, type OutboxStore, type StoredEvent, type Watch } from './outbox-store.js';
@@ -75,18 +77,24 @@ class OutboxReader {
 
   constructor(private readonly store: OutboxStore) {}
 
-  subscribe<T>(topic: string): Subscription<T> {
-    let set = this.#handlers.get(topic);
-    if (!set) this.#handlers.set(topic, (set = new Set()));
+  subscribe<T>(topic: Topics): Subscription<T> {
+    const topics = topicsOf(topic);
     const ready = this.#start().then(() => {});
     const s = subscription<T>(ready, () => {
-      set.delete(push);
+      for (const t of topics) {
+        const set = this.#handlers.get(t);
+        set?.delete(push);
+        if (set?.size === 0) this.#handlers.delete(t);
+      }
       this.#subscriptions.delete(s as QueuedSubscription<unknown>);
-      if (set.size === 0) this.#handlers.delete(topic);
       if (this.#subscriptions.size === 0) void this.#stop();
     });
     const push = (p: unknown) => s.push(p as T);
-    set.add(push);
+    for (const t of topics) {
+      let set = this.#handlers.get(t);
+      if (!set) this.#handlers.set(t, (set = new Set()));
+      set.add(push);
+    }
     this.#subscriptions.add(s as QueuedSubscription<unknown>);
     ready.catch(() => s.end());
     return s.sub;

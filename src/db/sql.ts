@@ -88,6 +88,28 @@ export async function topPerKey<Row extends Record<string, unknown>>(
 }
 
 /**
+ * The first `limit` rows of many keys' rows taken as one list, ordered by `orderColumns` then the
+ * key (so the order is total across keys), in one statement: each key's first `limit` rows as
+ * topPerKey reads them (an index range scan per key that stops after `limit`), then the first
+ * `limit` of their union. So a page reads at most keys × limit rows however many each key holds.
+ * The range's tuples are over orderColumns and the key; its direction orders both reads (a
+ * backward page reads the reverse order, as every keyset read does).
+ */
+export async function topOfKeys<Row extends Record<string, unknown>>(db: Db, query: TopPerKeyQuery): Promise<Row[]> {
+  if (query.keys.length === 0 || query.limit <= 0) return [];
+  const merged = [...query.orderColumns, query.keyColumn];
+  const extra = keyedConditions(query.filters ?? [], merged, query.range);
+  const arrayType = Prisma.raw(typeof query.keys[0] === 'number' ? 'bigint[]' : 'text[]');
+  // each key's rows in the key's own order: the key is one value there, so the index serves it
+  return readSql<Row>(
+    db,
+    Prisma.sql`SELECT t.* FROM unnest(${query.keys}::${arrayType}) AS k("key")
+      CROSS JOIN LATERAL (SELECT * FROM ${q(query.table)} WHERE ${q(query.keyColumn)} = k."key"${extra} ORDER BY ${orderOn(query.orderColumns, query.range.direction)} LIMIT ${query.limit}) t
+      ORDER BY ${orderOn(merged, query.range.direction, 't.')} LIMIT ${query.limit}`,
+  );
+}
+
+/**
  * `column` is any of `values`, as one bound parameter whatever their number, so the statement's
  * text (and its prepared form, see `Db.read`) is the same for 1 value or 200: `= ANY($1)`, each
  * value looked up in an index. `column` is SQL from code constants (a quoted column, optionally

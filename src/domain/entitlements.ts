@@ -56,7 +56,7 @@ export function isEntitled(tier: Tier, resource: Resource): boolean {
 }
 
 export const AUTHENTICATION_REQUIRED =
-  'authentication required: send an API key (apikey query parameter or X-API-Key header), an Authorization: Bearer access token, or the DT_AUTH_TOKEN cookie';
+  'authentication required: send an API key (apikey or apiKey query parameter, X-API-Key header, or Authorization: Bearer), an Authorization: Bearer access token, or the DT_AUTH_TOKEN cookie';
 
 export function checkAuthenticated<C>(caller: C | null): asserts caller is C {
   if (!caller) throw new AppError('UNAUTHENTICATED', AUTHENTICATION_REQUIRED);

@@ -6,6 +6,8 @@ import { nonNegativeInt, positiveInt, type Env } from './env-values.js';
 export interface SubscriptionConfig {
   /** Live subscriptions one user may hold (all its keys and sessions together); past it, 429 TOO_MANY_SUBSCRIPTIONS. */
   perCaller: number;
+  /** Symbols one user's live subscriptions may name together (a 25-symbol watchlist names 25); past it, 429 TOO_MANY_SUBSCRIPTIONS. */
+  symbolsPerCaller: number;
   /** Live subscriptions one instance serves; past it, 503 SUBSCRIPTIONS_FULL. */
   perInstance: number;
   /** Serialized events a subscription may leave unread; past it, it ends with SLOW_CONSUMER. */
@@ -30,6 +32,7 @@ export function lifecycleConfig(env: Env): Readonly<LifecycleConfig> {
 export function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
   return Object.freeze({
     perCaller: positiveInt(env, 'SUBSCRIPTIONS_PER_CALLER', 20),
+    symbolsPerCaller: positiveInt(env, 'SUBSCRIPTION_SYMBOLS_PER_CALLER', 200),
     perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
     bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
   });

@@ -41,3 +41,45 @@ export function parseSymbols(value: string | readonly string[], argument: string
   }
   return [...symbols];
 }
+
+/**
+ * The symbols of a field that takes one (`symbol`) or a list (`symbols`): exactly one of the two,
+ * the one by parseSymbol, the list by parseSymbols (1 to MAX_SYMBOLS, de-duplicated).
+ */
+export function symbolOrSymbols(given: {
+  symbol?: string | null | undefined;
+  symbols?: readonly string[] | null | undefined;
+}): { symbol: string } | { symbols: string[] } {
+  const { symbol, symbols } = given;
+  const named = (symbol != null ? 1 : 0) + (symbols != null ? 1 : 0);
+  if (named !== 1)
+    throw new AppError(
+      'BAD_REQUEST',
+      `give exactly one of the arguments "symbol" (one symbol) and "symbols" (a list); got ${named ? 'both' : 'neither'}`,
+    );
+  if (symbol?.includes(','))
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "symbol" names one symbol; for several give "symbols" a list instead (as ${JSON.stringify(
+        symbol
+          .split(',')
+          .map((s) => s.trim())
+          .slice(0, 3),
+      )}); got ${JSON.stringify(symbol.slice(0, 100))}`,
+    );
+  return symbol != null ? { symbol: parseSymbol(symbol, 'symbol') } : { symbols: parseSymbols(symbols!, 'symbols') };
+}
+
+/**
+ * Symbols looked up one by one (a watchlist), in the order given and as many as given, each by
+ * parseSymbol naming its place (`symbols[2]`); at most MAX_SYMBOLS. Unlike parseSymbols, nothing
+ * is split or merged: the answer has one item per item asked for.
+ */
+export function parseSymbolList(values: readonly string[], argument: string): string[] {
+  if (values.length > MAX_SYMBOLS)
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "${argument}" may name at most ${MAX_SYMBOLS} symbols; got ${values.length}`,
+    );
+  return values.map((value, i) => parseSymbol(value, `${argument}[${i}]`));
+}

@@ -69,7 +69,7 @@ export function graphqlOverHttp({
     } finally {
       releaseBody?.();
     }
-    for (const cookie of ctx.responseCookies) response.headers.append('set-cookie', cookie);
+    for (const [name, value] of ctx.responseHeaders) response.headers.append(name, value);
     // a subscription over SSE: proxies (nginx) would hold its events back in their buffers
     if (response.headers.get('content-type')?.startsWith('text/event-stream'))
       response.headers.set('x-accel-buffering', 'no');

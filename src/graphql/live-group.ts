@@ -77,6 +77,8 @@ export class LiveSlot implements LiveHold {
     readonly caller: Caller,
     readonly resource: Resource,
     readonly key: string,
+    /** The symbols the subscription names, counted against SUBSCRIPTION_SYMBOLS_PER_CALLER. */
+    readonly symbols: number,
   ) {
     this.tier = caller.tier;
   }

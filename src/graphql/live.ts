@@ -45,7 +45,8 @@ export class LiveHub implements LiveSubscriptions {
   readonly bufferBytes: number;
   readonly #groups = new Map<string, Group>();
   readonly #members = new Set<Member>();
-  readonly #perUser = new Map<string, number>();
+  /** What each user holds: subscriptions, and the symbols they name (caps of their own). */
+  readonly #perUser = new Map<string, { subscriptions: number; symbols: number }>();
   #slots = 0;
   readonly #documents = new WeakMap<DocumentNode, number>();
   #documentCount = 0;
@@ -73,15 +74,26 @@ export class LiveHub implements LiveSubscriptions {
     return `${document}\u0000${args.operationName ?? ''}\u0000${tier}\u0000${JSON.stringify(args.variableValues ?? {})}`;
   }
 
-  /** Counts a subscription of `caller` against the caps, or refuses it with the cap's coded error. */
-  reserve(caller: Caller, resource: Resource, key: string): LiveSlot {
-    const { perCaller, perInstance } = this.deps.config;
+  /**
+   * Counts a subscription of `caller` naming `symbols` symbols against the caps, or refuses it
+   * with the cap's coded error. A subscription counts once whatever the symbols it names; the
+   * symbols count apart, so a 25-symbol watchlist is one subscription and 25 symbols.
+   */
+  reserve(caller: Caller, resource: Resource, key: string, symbols: number): LiveSlot {
+    const { perCaller, symbolsPerCaller, perInstance } = this.deps.config;
     const retryAfter = { 'retry-after': String(SUBSCRIPTION_RETRY_AFTER_SECONDS) };
-    const held = this.#perUser.get(caller.userId) ?? 0;
-    if (held >= perCaller) {
+    const held = this.#perUser.get(caller.userId) ?? { subscriptions: 0, symbols: 0 };
+    if (held.subscriptions >= perCaller) {
       throw new AppError(
         'TOO_MANY_SUBSCRIPTIONS',
-        `a user may hold ${perCaller} live subscriptions at once (SUBSCRIPTIONS_PER_CALLER, all its keys and sessions together); this one holds ${held}: end one first`,
+        `a user may hold ${perCaller} live subscriptions at once (SUBSCRIPTIONS_PER_CALLER, all its keys and sessions together); this one holds ${held.subscriptions}: end one first`,
+        retryAfter,
+      );
+    }
+    if (held.symbols + symbols > symbolsPerCaller) {
+      throw new AppError(
+        'TOO_MANY_SUBSCRIPTIONS',
+        `a user's live subscriptions may name ${symbolsPerCaller} symbols at once (SUBSCRIPTION_SYMBOLS_PER_CALLER, all its keys and sessions together); the user's subscriptions name ${held.symbols} already, this one ${symbols}: end one or name fewer`,
         retryAfter,
       );
     }
@@ -92,16 +104,20 @@ export class LiveHub implements LiveSubscriptions {
         retryAfter,
       );
     }
-    this.#perUser.set(caller.userId, held + 1);
+    this.#perUser.set(caller.userId, { subscriptions: held.subscriptions + 1, symbols: held.symbols + symbols });
     this.#slots++;
-    return new LiveSlot(this, caller, resource, key);
+    return new LiveSlot(this, caller, resource, key, symbols);
   }
 
   released(slot: LiveSlot): void {
     this.#slots--;
-    const held = (this.#perUser.get(slot.caller.userId) ?? 1) - 1;
-    if (held > 0) this.#perUser.set(slot.caller.userId, held);
-    else this.#perUser.delete(slot.caller.userId);
+    const held = this.#perUser.get(slot.caller.userId);
+    if (!held || held.subscriptions <= 1) this.#perUser.delete(slot.caller.userId);
+    else
+      this.#perUser.set(slot.caller.userId, {
+        subscriptions: held.subscriptions - 1,
+        symbols: held.symbols - slot.symbols,
+      });
   }
 
   /**

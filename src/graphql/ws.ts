@@ -54,7 +54,7 @@ export interface WebSocketOptions {
  * The upgrade request as the HTTP transport would see it, with the credentials of the
  * connection_init payload as headers: `{ apiKey }` is the X-API-Key header, `{ authorization }`
  * the Authorization header. Without them the upgrade's own credentials count (the session
- * cookie, an `apikey` parameter in the URL), in the order of auth/caller.ts.
+ * cookie, an `apikey` or `apiKey` parameter in the URL), in the order of auth/caller.ts.
  */
 export function connectionRequest(upgrade: IncomingMessage, params: Params): Request {
   const headers = new Headers();

@@ -155,7 +155,9 @@ export class RequestLog {
     for (const code of rec.codes) this.#errors.inc({ code });
     const caller = req.caller ? callerId(req.caller) : undefined;
     this.#endSpan(req, rec, status, caller);
-    this.#writeLine(req, rec, status, durationMs, caller);
+    // the query parameters a REST route set aside, as its answer names them (bounded there: rest/params.ts)
+    const ignored = response.headers.get('x-ignored-parameters') ?? undefined;
+    this.#writeLine(req, rec, { status, durationMs, caller, ignored });
     return rec.codes;
   }
 
@@ -188,9 +190,12 @@ export class RequestLog {
   #writeLine(
     req: LoggedRequest,
     rec: RequestRecord,
-    status: number,
-    durationMs: number,
-    caller: string | undefined,
+    {
+      status,
+      durationMs,
+      caller,
+      ignored,
+    }: { status: number; durationMs: number; caller: string | undefined; ignored: string | undefined },
   ): void {
     const isGraphQL = rec.route === '/graphql';
     const line: Record<string, unknown> = {
@@ -204,6 +209,7 @@ export class RequestLog {
       ...(caller ? { caller, userId: req.caller!.userId } : {}),
       ip: req.ip,
       ...(rec.codes.length ? { codes: [...new Set(rec.codes)] } : {}),
+      ...(ignored ? { ignoredParameters: ignored } : {}),
       ...(rec.span ? { traceId: rec.span.traceId } : {}),
     };
     if (rec.cause !== undefined) {

@@ -19,7 +19,8 @@ import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam 
 import { badParam, type ParamSpecs } from './params.js';
 import type { Route } from './route.js';
 
-const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/;
+// the legacy API's pattern; the `i` flag (not shown in the document) takes any case, lower-cased before use
+const SORT_PATTERN = /^[a-z_]+(\.(asc|desc))?$/i;
 
 /** The parameters of the legacy balance-sheet route, with the names docs/rest.md#parameters-per-route gives them. */
 export const BALANCE_SHEET_PARAMS = {
@@ -28,11 +29,13 @@ export const BALANCE_SHEET_PARAMS = {
     minimum: 1,
     maximum: PAGE_SIZES.balanceSheets.max,
     default: PAGE_SIZES.balanceSheets.default,
+    pageSize: true,
     description: `Results per page, 1 to ${PAGE_SIZES.balanceSheets.max}.`,
   },
   sort: {
     type: 'string',
     pattern: SORT_PATTERN,
+    case: 'lower',
     default: 'period_end.asc',
     description: `Sort as field[.asc|.desc] (ascending when the direction is left out); fields: ${SORT_FIELDS.join(', ')}. fiscal_year sorts by fiscal year then quarter; ties are broken by record id.`,
   },
@@ -45,9 +48,17 @@ export const BALANCE_SHEET_PARAMS = {
     type: 'string',
     // the legacy API's pattern; the `i` flag (not shown in the document) also takes lower case, upper-cased before matching
     pattern: new RegExp(`^[A-Z0-9.,-]{1,${MAX_SYMBOLS_LENGTH}}$`, 'i'),
+    case: 'upper',
+    // the legacy API does not name it: Massive's balance sheets call it `tickers`
+    aliases: ['tickers', 'ticker'],
     description: 'Balance sheets listing any of these ticker symbols: a comma-separated list (case-insensitive).',
   },
-  period_end: { type: 'string', format: 'date', description: 'Only this reporting period end, yyyy-mm-dd.' },
+  period_end: {
+    type: 'string',
+    format: 'date',
+    description:
+      'Only this reporting period end, yyyy-mm-dd (a time with it only at midnight UTC: 2024-03-31T00:00:00Z).',
+  },
   fiscal_year: {
     type: 'integer',
     minimum: FISCAL_YEARS.min,

@@ -3,7 +3,7 @@ import { CALL_SUMMARY_FIELDS } from '../domain/records/call-summary.js';
 import { callSummaryAtPage, type CallParticipant, type CallSummary } from '../services/call-summary.js';
 import { OK_MESSAGE, PAGE_PARAMS, pageEnvelope, pagination } from './page-number.js';
 import { recordSchema, recordShaper } from './record-table.js';
-import { checkOrder, parseQuery, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
+import { checkOrder, parseQuery, SYMBOL_PARAM_PATTERN, timeBound, type ParamSpecs } from './params.js';
 import { json, shapeRows, type Route } from './route.js';
 
 /** symbol, from, to, page, page_size: the names of docs/rest.md#parameters-per-route. */
@@ -11,18 +11,13 @@ const SUMMARY_PARAMS = {
   symbol: {
     type: 'string',
     pattern: SYMBOL_PARAM_PATTERN,
+    case: 'upper',
+    // the legacy API does not name it: `ticker` too, as Massive's clients send it
+    aliases: ['ticker'],
     description: 'Only the calls of this ticker symbol (case-insensitive); every company when absent.',
   },
-  from: {
-    type: 'string',
-    format: 'date-time',
-    description: 'Only calls at or after this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).',
-  },
-  to: {
-    type: 'string',
-    format: 'date-time',
-    description: 'Only calls at or before this time: ISO 8601 YYYY-MM-DDTHH:MM:SS (UTC unless a zone is given).',
-  },
+  from: timeBound('start', 'Only calls at or after this time.'),
+  to: timeBound('end', 'Only calls at or before this time.'),
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
@@ -48,8 +43,8 @@ export const summaryRecord: (c: CallSummary) => Record<string, unknown> = record
 async function summaries(ctx: Context, url: URL): Promise<Response> {
   const p = parseQuery(SUMMARY_PARAMS, url.searchParams);
   await holdRows(ctx, 'CallSummary', p.page_size);
-  checkOrder(p.from, p.to);
-  const filter = { symbol: p.symbol?.toUpperCase(), from: p.from, to: p.to };
+  checkOrder(p.from, p.to, url.searchParams);
+  const filter = { symbol: p.symbol, from: p.from, to: p.to };
   const { nodes, totalCount } = await callSummaryAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
   return json({
     data: shapeRows(ctx, nodes, summaryRecord),

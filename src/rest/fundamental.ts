@@ -40,6 +40,12 @@ const FUNDAMENTAL_PARAMS = {
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
 
+/** The lite route's: the legacy API names none of them, so `ticker` (the lite record's own key) is read as `symbol`. */
+const LITE_PARAMS = {
+  ...FUNDAMENTAL_PARAMS,
+  symbol: { ...FUNDAMENTAL_PARAMS.symbol, aliases: ['ticker'] },
+} as const satisfies ParamSpecs;
+
 // ------------------------------------------------------------------ records
 
 const LITE_SCHEMA = recordSchema(FUNDAMENTAL_LITE_FIELDS);
@@ -59,8 +65,8 @@ export function enhancedRecord(f: FundamentalWithMetrics): Record<string, unknow
 
 // ------------------------------------------------------------------ routes
 
-function readQuery(url: URL) {
-  const p = parseQuery(FUNDAMENTAL_PARAMS, url.searchParams);
+function readQuery(url: URL, specs: typeof FUNDAMENTAL_PARAMS | typeof LITE_PARAMS) {
+  const p = parseQuery(specs, url.searchParams);
   return {
     filter: {
       symbol: p.symbol.toUpperCase(),
@@ -73,7 +79,7 @@ function readQuery(url: URL) {
 }
 
 async function enhanced(ctx: Context, url: URL): Promise<Response> {
-  const q = readQuery(url);
+  const q = readQuery(url, FUNDAMENTAL_PARAMS);
   await holdRows(ctx, 'EnhancedFundamental', q.pageSize);
   const { nodes, totalCount } = await enhancedFundamentalAtPage(ctx.db, q.filter, {
     page: q.page,
@@ -87,10 +93,11 @@ async function enhanced(ctx: Context, url: URL): Promise<Response> {
 }
 
 async function lite(ctx: Context, url: URL): Promise<Response> {
-  const q = readQuery(url);
+  const q = readQuery(url, LITE_PARAMS);
   await holdRows(ctx, 'Fundamental', q.pageSize);
-  const { nodes } = await fundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
-  return json(shapeRows(ctx, nodes, liteRecord));
+  const { nodes, totalCount } = await fundamentalAtPage(ctx.db, q.filter, { page: q.page, pageSize: q.pageSize });
+  // a bare array carries no total: the header counts every match, as the other array and {data, message} routes do
+  return json(shapeRows(ctx, nodes, liteRecord), 200, { 'x-total-count': String(totalCount) });
 }
 
 const ORDER_NOTE =
@@ -116,8 +123,8 @@ export const routes: Route[] = [
     handle: (ctx, url) => lite(ctx, url),
     doc: {
       summary: 'Lite fundamentals of a symbol',
-      description: `A JSON array of statement records, page by page (the parameters of the enhanced endpoint). ${ORDER_NOTE}`,
-      query: FUNDAMENTAL_PARAMS,
+      description: `A JSON array of statement records, page by page (the parameters of the enhanced endpoint, and \`ticker\` for \`symbol\`); the X-Total-Count header counts every matching record. ${ORDER_NOTE}`,
+      query: LITE_PARAMS,
       response: arr(LITE_SCHEMA),
     },
   },

@@ -14,6 +14,8 @@ export const LOGO_PARAMS = {
     type: 'string',
     pattern: /^[A-Za-z0-9., -]+$/,
     maxLength: 2_100,
+    // the legacy API names no parameter here: the singular and Massive's name are read as this one
+    aliases: ['symbol', 'tickers', 'ticker'],
     description: `Only the logos of these ticker symbols: a comma-separated list of 1 to ${MAX_SYMBOLS} symbols (case-insensitive). Leave out for every logo.`,
   },
   ...PAGE_PARAMS,
@@ -31,9 +33,7 @@ export const routes: Route[] = [
     path: '/api/v1/logos',
     access: 'logos',
     async handle(ctx, url) {
-      const query = new URLSearchParams(url.searchParams);
-      query.delete('apikey');
-      const p = parseQuery(LOGO_PARAMS, query);
+      const p = parseQuery(LOGO_PARAMS, url.searchParams);
       await holdRows(ctx, 'Logo', p.page_size);
       const symbols = p.symbols === undefined ? undefined : parseSymbols(p.symbols, 'symbols');
       const { nodes, totalCount } = await logoAtPage(ctx.db, { symbols }, { page: p.page, pageSize: p.page_size });

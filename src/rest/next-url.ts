@@ -4,7 +4,16 @@ import { lastCursor, type Page } from '../db/keyset.js';
 import { AppError } from '../errors.js';
 import { HOST } from '../http/node.js';
 import { arr, object, str, type JsonSchema } from './json-schema.js';
-import { parseQuery, type ParamSpecs, type ParamValues } from './params.js';
+import {
+  COMMON_PARAMS,
+  givenParams,
+  parseQuery,
+  parseValue,
+  quoted,
+  type GivenParam,
+  type ParamSpecs,
+  type ParamValues,
+} from './params.js';
 import { json, shapeRows } from './route.js';
 
 // The REST lists paged by `next_url` (trades, quotes, balance sheets): keyset pages (db/keyset.ts)
@@ -47,22 +56,75 @@ export function openCursor(secret: string, route: string, token: string): Cursor
   } catch {
     throw bad;
   }
-  if (
-    state.route !== route ||
-    typeof state.after !== 'string' ||
-    typeof state.params !== 'object' ||
-    state.params === null
-  )
-    throw bad;
+  if (typeof state.after !== 'string' || typeof state.params !== 'object' || state.params === null) throw bad;
+  if (state.route !== route)
+    throw new AppError(
+      'BAD_REQUEST',
+      `parameter cursor continues another list (${state.route}), not this one (${route}): follow next_url as it was given`,
+    );
   return state;
 }
 
 export interface CursorRequest<S extends ParamSpecs> {
   params: ParamValues<S>;
-  /** The raw filter parameters, to carry into the next cursor. */
+  /** The raw filter parameters, by their own names, to carry into the next cursor. */
   raw: Record<string, string>;
   /** The keyset cursor to continue after, on a followed next_url. */
   after: string | undefined;
+}
+
+/** The route's parameters a query gives, by their own names (aliases read), without the common ones (the key). */
+function filtersOf(specs: ParamSpecs, query: URLSearchParams): Map<string, GivenParam> {
+  const own = new URLSearchParams();
+  for (const [name, value] of query) if (!COMMON_PARAMS.has(name) && name !== 'cursor') own.append(name, value);
+  return givenParams(specs, own);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a === b;
+}
+
+/**
+ * A cursor with other parameters (docs/rest.md#what-the-routes-accept): each is checked against
+ * its definition as on a first request; a page size is honoured (the keyset position does not
+ * depend on it, and the next cursor carries the new one); any other is ignored, and named so in
+ * X-Ignored-Parameters, when it means what the cursor's list already has (its value, or its
+ * default where the cursor's request left it out), and a 400 when it would change the answer.
+ */
+function resentWithCursor<S extends ParamSpecs>(
+  ctx: Context,
+  specs: S,
+  query: URLSearchParams,
+  state: CursorState,
+): Record<string, string> {
+  const raw = { ...state.params };
+  const ofCursor = parseQuery(specs, new URLSearchParams(state.params)) as Record<string, unknown>;
+  for (const [name, { sent, value }] of filtersOf(specs, query)) {
+    const spec = specs[name]!;
+    if (value === '') {
+      ctx.ignoredParameters.push(sent);
+      continue;
+    }
+    const given = parseValue(sent, spec, value);
+    if (spec.type === 'integer' && spec.pageSize) raw[name] = value;
+    else if (sameValue(given, ofCursor[name])) ctx.ignoredParameters.push(sent);
+    else {
+      const mine = state.params[name];
+      const theirs =
+        mine !== undefined
+          ? quoted(mine)
+          : spec.default !== undefined
+            ? `${quoted(String(spec.default))} (its default)`
+            : 'none';
+      throw new AppError(
+        'BAD_REQUEST',
+        `parameter ${sent} contradicts the cursor: got ${quoted(value)}, the cursor's list has ${theirs}; follow next_url as it is to continue that list, or leave out the cursor to start another`,
+      );
+    }
+  }
+  return raw;
 }
 
 export function readCursorRequest<S extends ParamSpecs>(
@@ -71,20 +133,16 @@ export function readCursorRequest<S extends ParamSpecs>(
   route: string,
   specs: S,
 ): CursorRequest<S> {
-  const cursor = url.searchParams.get('cursor');
-  if (cursor === null) {
-    const query = new URLSearchParams(url.searchParams);
-    query.delete('apikey');
-    return { params: parseQuery(specs, query), raw: Object.fromEntries(query), after: undefined };
+  const query = url.searchParams;
+  const cursors = query.getAll('cursor');
+  if (cursors.length === 0) {
+    const raw = Object.fromEntries([...filtersOf(specs, query)].map(([name, { value }]) => [name, value]));
+    return { params: parseQuery(specs, new URLSearchParams(raw)), raw, after: undefined };
   }
-  const others = [...url.searchParams.keys()].filter((k) => k !== 'cursor' && k !== 'apikey');
-  if (others.length)
-    throw new AppError(
-      'BAD_REQUEST',
-      `parameter cursor comes alone (it carries the filters already); also got ${others.join(', ')}`,
-    );
-  const state = openCursor(ctx.sessions.auth.jwtSecret, route, cursor);
-  return { params: parseQuery(specs, new URLSearchParams(state.params)), raw: state.params, after: state.after };
+  if (cursors.length > 1) throw new AppError('BAD_REQUEST', 'parameter cursor is given more than once');
+  const state = openCursor(ctx.sessions.auth.jwtSecret, route, cursors[0]!);
+  const raw = resentWithCursor(ctx, specs, query, state);
+  return { params: parseQuery(specs, new URLSearchParams(raw)), raw, after: state.after };
 }
 
 /** What a proxy may say of the client's scheme (X-Forwarded-Proto), and nothing else. */
@@ -125,7 +183,11 @@ export function nextUrl(
 export function withCursorParam(specs: ParamSpecs): ParamSpecs {
   return {
     ...specs,
-    cursor: { type: 'string', description: 'The cursor from a next_url; it carries the filters, so it comes alone.' },
+    cursor: {
+      type: 'string',
+      description:
+        'The cursor from a next_url; it carries the filters, so it needs nothing else. Sent with it, a page size is honoured, a parameter that means what the cursor has is ignored (X-Ignored-Parameters), any other is a 400.',
+    },
   };
 }
 

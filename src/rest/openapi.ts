@@ -18,20 +18,48 @@ function paramSchema(spec: ParamSpec): JsonSchema {
     if (spec.enum) s.enum = [...spec.enum];
     if (spec.pattern) s.pattern = spec.pattern.source;
     if (spec.maxLength !== undefined) s.maxLength = spec.maxLength;
-    if (spec.format === 'date' || spec.format === 'date-time') s.format = spec.format;
+    // the canonical form; other forms are read too (the description says which: rest/params.ts)
+    if (spec.format === 'date') s.format = 'date';
   }
   return s;
 }
 
-function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path') {
-  return Object.entries(specs ?? {}).map(([name, spec]) => ({
-    name,
-    in: where,
-    required: where === 'path' || spec.required === true,
-    description: spec.description,
-    schema: paramSchema(spec),
-  }));
+/** An enum's values and a boolean are read in any case (rest/params.ts): the document shows them as answers spell them. */
+function describe(spec: ParamSpec): string {
+  return (spec.type === 'string' && spec.enum) || spec.type === 'boolean'
+    ? `${spec.description} Read in any case.`
+    : spec.description;
 }
+
+function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path') {
+  return Object.entries(specs ?? {}).flatMap(([name, spec]) => {
+    const schema = paramSchema(spec);
+    const own = {
+      name,
+      in: where,
+      required: where === 'path' || spec.required === true,
+      description: describe(spec),
+      schema,
+    };
+    const aliases = (spec.aliases ?? []).map((alias) => ({
+      name: alias,
+      in: where,
+      required: false,
+      description: `Alias of ${name} (give one of them).`,
+      schema,
+    }));
+    return [own, ...aliases];
+  });
+}
+
+/** Every answer of a route may carry it (docs/rest.md#what-the-routes-accept). */
+const IGNORED_PARAMETERS_HEADER = {
+  'X-Ignored-Parameters': {
+    description:
+      'The query parameters of the request that this route does not take (or that a cursor made redundant) and set aside unused: each percent-encoded, separated by ", ", at most 20 (then "+N" more), each cut to 40 characters. Absent when none.',
+    schema: { type: 'string' },
+  },
+};
 
 const ERRORS: Record<string, string> = {
   '400':
@@ -57,7 +85,11 @@ export function openApiDocument(routes: readonly Route[], version: string) {
   for (const route of routes) {
     const p = route.path.replace(/:([a-z_]+)/g, '{$1}');
     const responses: Record<string, unknown> = {
-      '200': { description: 'OK', content: { 'application/json': { schema: route.doc.response } } },
+      '200': {
+        description: 'OK',
+        headers: IGNORED_PARAMETERS_HEADER,
+        content: { 'application/json': { schema: route.doc.response } },
+      },
     };
     const errors = { ...ERRORS, ...(route.doc.body ? BODY_ERRORS : {}), ...route.doc.errors };
     for (const [code, description] of Object.entries(errors).sort(([a], [b]) => a.localeCompare(b))) {
@@ -81,7 +113,9 @@ export function openApiDocument(routes: readonly Route[], version: string) {
         : {}),
       responses,
       security:
-        route.access === 'public' ? [] : [{ apikeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
+        route.access === 'public'
+          ? []
+          : [{ apikeyQuery: [] }, { apiKeyQuery: [] }, { apikeyHeader: [] }, { bearer: [] }, { cookie: [] }],
     };
   }
   return {
@@ -97,8 +131,19 @@ export function openApiDocument(routes: readonly Route[], version: string) {
       schemas: { Error: ERROR_BODY },
       securitySchemes: {
         apikeyQuery: { type: 'apiKey', in: 'query', name: 'apikey' },
+        apiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'apiKey',
+          description:
+            'The same key in the spelling Massive (Polygon) clients send; given with apikey, both must agree.',
+        },
         apikeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An access token (a JWT), or an API key: a value without a dot is looked up as an API key.',
+        },
         cookie: { type: 'apiKey', in: 'cookie', name: 'DT_AUTH_TOKEN' },
       },
     },

@@ -3,7 +3,7 @@ import { holdRows } from '../context.js';
 import { PRESS_RELEASE_FIELDS } from '../domain/records/press-release.js';
 import { arr } from './json-schema.js';
 import { recordSchema, recordShaper } from './record-table.js';
-import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
+import { checkOrder, parseQuery, symbolList, timeBound, type ParamSpecs } from './params.js';
 import { PAGE_PARAMS } from './page-number.js';
 import { json, shapeRows, type Route } from './route.js';
 
@@ -13,28 +13,15 @@ export const PRESS_RELEASE_PARAMS = {
     type: 'string',
     pattern: /^[A-Za-z0-9.,-]+$/,
     maxLength: 2100,
+    // the legacy API names no filter here: the names clients of Massive and of this API's other routes send
+    aliases: ['ticker', 'symbol', 'symbols'],
     description:
       'Only releases naming any of these tickers: a comma list of 1 to 100 symbols of A-Z 0-9 . - (case-insensitive).',
   },
-  from: {
-    type: 'string',
-    format: 'date-time',
-    description:
-      'Only releases published at or after this time: ISO 8601, e.g. 2026-01-31T14:30:00Z or 2026-01-31 (UTC when no zone is given).',
-  },
-  to: {
-    type: 'string',
-    format: 'date-time',
-    description:
-      'Only releases published at or before this time: ISO 8601, as `from`; a bare date YYYY-MM-DD includes that whole day (UTC).',
-  },
+  from: timeBound('start', 'Only releases published at or after this time.'),
+  to: timeBound('end', 'Only releases published at or before this time.'),
   ...PAGE_PARAMS,
 } as const satisfies ParamSpecs;
-
-/** An upper bound given as a bare date covers that whole day: its last millisecond. */
-function endOf(to: Date | undefined, raw: string | null): Date | undefined {
-  return to && raw && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(to.getTime() + 86_400_000 - 1) : to;
-}
 
 function contacts(value: unknown): { organization: string }[] {
   if (!Array.isArray(value)) return [];
@@ -60,12 +47,11 @@ export const routes: Route[] = [
     async handle(ctx, url) {
       const p = parseQuery(PRESS_RELEASE_PARAMS, url.searchParams);
       await holdRows(ctx, 'PressRelease', p.page_size);
-      const to = endOf(p.to, url.searchParams.get('to'));
-      checkOrder(p.from, to, url.searchParams);
+      checkOrder(p.from, p.to, url.searchParams);
       const filter = {
         tickers: p.tickers === undefined ? undefined : symbolList('tickers', p.tickers),
         from: p.from,
-        to,
+        to: p.to,
       };
       const { nodes, totalCount } = await pressReleaseAtPage(ctx.db, filter, { page: p.page, pageSize: p.page_size });
       return json(shapeRows(ctx, nodes, pressReleaseRecord), 200, { 'x-total-count': String(totalCount) });

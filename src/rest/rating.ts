@@ -3,7 +3,7 @@ import { holdRows } from '../context.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { RATING_FIELDS } from '../domain/records/rating.js';
 import { recordSchema, recordShaper } from './record-table.js';
-import { checkOrder, parseQuery, symbolList, type ParamSpecs } from './params.js';
+import { checkOrder, parseQuery, symbolList, timeBound, type ParamSpecs } from './params.js';
 import { dataEnvelope, dataResponse, MAX_PAGE } from './page-number.js';
 import { shapeRows, type Route } from './route.js';
 
@@ -15,17 +15,17 @@ export const RATING_PARAMS = {
   exchange: {
     type: 'string',
     maxLength: FREE_TEXT_MAX,
-    description: 'Only ratings of stocks on this exchange (exact, case-sensitive match, e.g. NYSE).',
+    description: 'Only ratings of stocks on this exchange (exact match in any case, e.g. NYSE).',
   },
   company: {
     type: 'string',
     maxLength: FREE_TEXT_MAX,
-    description: 'Only ratings of this company (exact, case-sensitive match on its name).',
+    description: 'Only ratings of this company (exact match on its name, in any case).',
   },
   firm: {
     type: 'string',
     maxLength: FREE_TEXT_MAX,
-    description: 'Only ratings by this research firm (exact, case-sensitive match).',
+    description: 'Only ratings by this research firm (exact match, in any case).',
   },
   symbol: {
     type: 'string',
@@ -34,16 +34,8 @@ export const RATING_PARAMS = {
     description:
       'Only ratings of these tickers: one symbol or a comma list of up to 100, each 1 to 20 characters of A-Z 0-9 . - (case-insensitive).',
   },
-  from: {
-    type: 'string',
-    format: 'datetime-space',
-    description: 'Only ratings published at or after this time: YYYY-MM-DD HH:MM:SS, UTC.',
-  },
-  to: {
-    type: 'string',
-    format: 'datetime-space',
-    description: 'Only ratings published at or before this time: YYYY-MM-DD HH:MM:SS, UTC.',
-  },
+  from: timeBound('start', 'Only ratings published at or after this time.'),
+  to: timeBound('end', 'Only ratings published at or before this time.'),
   page: {
     type: 'integer',
     minimum: 1,

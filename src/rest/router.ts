@@ -3,7 +3,7 @@ import { releaseHeld, type Context } from '../context.js';
 import { checkAuthenticated, checkEntitled } from '../domain/entitlements.js';
 import { AppError } from '../errors.js';
 import { checkJsonType, readBody, type BodyReading } from '../http/body.js';
-import { checkParamNames } from './params.js';
+import { splitQuery } from './params.js';
 import { matchPath, type Route } from './route.js';
 
 export interface RestRouterDeps {
@@ -18,10 +18,31 @@ export interface RestRouterDeps {
   matched(ctx: Context, template: string): void;
 }
 
+/** The methods the routes of a path take, as an Allow header lists them (GET brings HEAD). */
+export function allowedMethods(routes: readonly Route[], pathname: string): string[] {
+  const methods = new Set(routes.filter((r) => matchPath(r.path, pathname)).map((r) => r.method as string));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+/**
+ * The query the route reads: the names its definitions lack are set aside, told to the context
+ * (X-Ignored-Parameters, the request's log line) and never reach the handler.
+ */
+function routeQuery(ctx: Context, route: Route, url: URL): URL {
+  const { query, ignored } = splitQuery(route.doc.query, url.searchParams);
+  if (ignored.length === 0) return url;
+  ctx.ignoredParameters.push(...ignored);
+  const known = new URL(url);
+  known.search = query.toString();
+  return known;
+}
+
 /**
  * The handler of every path but /graphql and the probes. A public route counts against the client
  * address; any other authenticates and checks the caller's entitlement before its handler runs.
- * A path no route serves is a 404, counted against the address too (a scanner's 404s count).
+ * A path no route serves is a 404, one served with other methods a 405 with Allow, both counted
+ * against the address too (a scanner's 404s count).
  */
 export function restRouter({ routes, identify, anonymous, bodies, matched }: RestRouterDeps) {
   for (const route of routes) {
@@ -42,8 +63,7 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
         if (route.access === 'authenticated') checkAuthenticated(ctx.caller);
         else checkEntitled(ctx.caller, route.access);
       }
-      // a route with a query definition validates it in its handler; one without takes none
-      if (!route.doc.query) checkParamNames({}, url.searchParams);
+      const query = routeQuery(ctx, route, url);
       try {
         if (route.maxBodyBytes) {
           // JSON, as its OpenAPI requestBody says; read once the caller is known and entitled, a
@@ -57,14 +77,21 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
           ctx.request = read.request;
           if (read.release) ctx.work.held.push(read.release);
         }
-        return await route.handle(ctx, url, params);
+        const response = await route.handle(ctx, query, params);
+        for (const [name, value] of ctx.responseHeaders) response.headers.append(name, value);
+        return response;
       } finally {
         releaseHeld(ctx);
       }
     }
     await anonymous(ctx.ip);
-    const known = routes.some((r) => matchPath(r.path, url.pathname));
-    if (known) throw new AppError('NOT_FOUND', `${ctx.request.method} is not served at ${url.pathname}`);
+    const allow = allowedMethods(routes, url.pathname);
+    if (allow.length)
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${ctx.request.method} is not served at ${url.pathname}; it takes ${allow.join(', ')}`,
+        { allow: allow.join(', ') },
+      );
     throw new AppError('NOT_FOUND', `no such path: ${ctx.request.method} ${url.pathname}`);
   };
 }

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { holdRows, holdUnits, type Context } from '../context.js';
+import { holdRows, holdUnits, noteStaleSearch, type Context } from '../context.js';
 import { PAGE_SIZES, SEARCH_PASS_UNITS } from '../domain/limits.js';
 import { AppError } from '../errors.js';
 import { parseFacetBy, parseFilterBy, parseSortBy, SEARCH_SYNTAX_LIMITS } from '../search/syntax.js';
 import {
   isWildcard,
-  normalizeQuery,
+  searchPrefixes,
   securitySearchAtPage,
   SEARCH_TYPES,
   type SearchType,
@@ -20,6 +20,7 @@ import { parseQuery, type ParamSpecs } from './params.js';
 import { recordSchema, recordShaper } from './record-table.js';
 import { json, shapeRows, type Route } from './route.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
+import { CIK_SEARCH_RULE } from '../domain/cik.js';
 
 /** The legacy security document (each hit's `document`): flat dotted keys, each with its column of the security master (domain/records/security.ts); a value the store lacks is left out, except isin_history (nullable: null). */
 export const SECURITY_DOCUMENT_SCHEMA = recordSchema(SECURITY_FIELDS);
@@ -34,10 +35,12 @@ const TEXT_FIELDS: readonly TextField[] = ['symbol', 'name'];
 export const SECURITY_SEARCH_PARAMS = {
   search: {
     type: 'string',
+    required: true,
     maxLength: MAX_QUERY_CHARACTERS,
-    description: `The query: an identifier, or its beginning (prefix match, case-insensitive; a CIK matches with or without leading zeros); \`*\` matches every security (ordered by symbol). Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
+    // the legacy API does not name it: `search` is what its clients send, `q` what Typesense's do
+    aliases: ['q'],
+    description: `The query: an identifier, or its beginning (prefix match, case-insensitive); \`*\` matches every security (ordered by symbol). ${CIK_SEARCH_RULE} Required (or its alias q); at most ${MAX_QUERY_CHARACTERS} characters.`,
   },
-  q: { type: 'string', maxLength: MAX_QUERY_CHARACTERS, description: 'Alias of search (give one of the two).' },
   search_type: {
     type: 'string',
     enum: SEARCH_TYPE_NAMES,
@@ -87,13 +90,14 @@ export const SECURITY_SEARCH_PARAMS = {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * The matched field of a hit: its value starts with the (normalized) query, so the mark covers
- * that prefix. The snippet is HTML-escaped outside the `<mark>` tags; matched_tokens are raw.
+ * The matched field of a hit: its value starts with one of the query's beginnings
+ * (searchPrefixes), so the mark covers that one. The snippet is HTML-escaped outside the `<mark>`
+ * tags; matched_tokens are raw.
  */
-function highlightOf(s: Security, type: SearchType, matched: string) {
+function highlightOf(s: Security, type: SearchType, prefixes: readonly string[]) {
   const value = String(s[SEARCH_TYPES[type]] ?? '');
-  const token = value.slice(0, matched.length);
-  const snippet = `<mark>${escapeHtml(token)}</mark>${escapeHtml(value.slice(matched.length))}`;
+  const token = prefixes.find((p) => value.startsWith(p)) ?? '';
+  const snippet = `<mark>${escapeHtml(token)}</mark>${escapeHtml(value.slice(token.length))}`;
   return {
     highlight: { [type]: { snippet, matched_tokens: [token] } },
     highlights: [{ field: type, snippet, matched_tokens: [token] }],
@@ -204,12 +208,12 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
       nodes,
       totalCount: found,
       outOf,
-      matched,
+      prefixes,
     } = await securitySearchAtPage(ctx.db, { query: q, type }, { page: p.page, pageSize: p.per_page });
     // a wildcard matches no text, so its hits highlight nothing (as Typesense's)
     const hits = shapeRows(ctx, nodes, (s) => ({
       document: securityDocument(s),
-      ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, matched)),
+      ...(isWildcard(q) ? { highlight: {}, highlights: [] } : highlightOf(s, type, prefixes)),
     }));
     return { hits, found, outOf, facets: [] };
   }
@@ -224,13 +228,14 @@ async function searchHits(ctx: Context, q: string, p: SearchParams) {
     : { search: { query: q, type: p.search_type as SearchType }, filter, sort, facets: facetFields };
   await holdUnits(ctx, searchPasses(query) * SEARCH_PASS_UNITS);
   const r = await securityQueryPage(ctx.db, query, { offset: (p.page - 1) * p.per_page, limit: p.per_page });
+  noteStaleSearch(ctx, r.staleMs);
   const hits = shapeRows(ctx, r.nodes, (s) => {
     if (!r.text)
       return {
         document: securityDocument(s),
         ...(isWildcard(q) || text
           ? { highlight: {}, highlights: [] }
-          : highlightOf(s, p.search_type as SearchType, normalizeQuery(p.search_type as SearchType, q))),
+          : highlightOf(s, p.search_type as SearchType, searchPrefixes(p.search_type as SearchType, q))),
       };
     const highlights = textHighlights(s, r.text, fields);
     return {
@@ -257,13 +262,8 @@ function parseQueryBy(value: string): TextField[] {
 
 async function search(ctx: Context, url: URL): Promise<Response> {
   const started = performance.now();
-  const query = new URLSearchParams(url.searchParams);
-  query.delete('apikey');
-  const p = parseQuery(SECURITY_SEARCH_PARAMS, query);
-  if (p.search !== undefined && p.q !== undefined)
-    throw new AppError('BAD_REQUEST', 'parameter search and its alias q are both given; give one');
-  const q = p.search ?? p.q;
-  if (q === undefined) throw new AppError('BAD_REQUEST', 'parameter search (or its alias q) is required');
+  const p = parseQuery(SECURITY_SEARCH_PARAMS, url.searchParams);
+  const q = p.search;
   if (q.trim() === '')
     throw new AppError('BAD_REQUEST', `parameter search must not be blank; got ${JSON.stringify(q)}`);
   await holdRows(ctx, 'Security', p.per_page);

@@ -6,17 +6,18 @@ import type { Page } from '../db/keyset.js';
 import { findSecurity } from '../services/security.js';
 import { clampNanos, symbolHasTicks, type TickPageArgs, type TickTable, type TimeRange } from '../services/tick.js';
 import { parseSymbol } from '../domain/symbols.js';
-import { badParam, SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
+import { SYMBOL_PARAM_PATTERN, type ParamSpecs } from './params.js';
 import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
 import type { JsonSchema } from './json-schema.js';
 import type { Route } from './route.js';
 
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}|\d{1,19})$/;
-const timestampParam = (description: string) =>
+/** A timestamp bound: a time in every form of domain/time.ts, or nanoseconds since the epoch. */
+const timestampParam = <B extends 'start' | 'end' | undefined>(bound: B, description: string) =>
   ({
     type: 'string',
-    pattern: TIMESTAMP,
-    description: `${description} A date YYYY-MM-DD (UTC) or nanoseconds since the epoch.`,
+    format: 'time-or-nanos',
+    bound,
+    description: `${description} Nanoseconds since the epoch, a date YYYY-MM-DD (UTC), YYYY-MM-DD HH:MM:SS or ISO 8601 such as 2026-01-31T14:30:00.123456789Z (UTC when no zone is given).`,
   }) as const;
 
 /** order, limit, sort, and timestamp bounds: docs/rest.md#parameters-per-route. */
@@ -32,51 +33,39 @@ export const TICK_PARAMS = {
     minimum: 1,
     maximum: PAGE_SIZES.ticks.max,
     default: PAGE_SIZES.ticks.default,
+    pageSize: true,
     description: `Results per page, 1 to ${PAGE_SIZES.ticks.max}.`,
   },
   sort: { type: 'string', enum: ['timestamp'], default: 'timestamp', description: 'Sort field; only timestamp.' },
-  timestamp: timestampParam('Only this day, or this exact nanosecond.'),
-  'timestamp.gte': timestampParam('At or after.'),
-  'timestamp.gt': timestampParam('After.'),
-  'timestamp.lte': timestampParam('At or before.'),
-  'timestamp.lt': timestampParam('Before.'),
+  timestamp: timestampParam(undefined, 'Only this day (a date), or this exact instant.'),
+  'timestamp.gte': timestampParam('start', 'At or after (a date: its start).'),
+  'timestamp.gt': timestampParam('end', 'After (a date: after its end).'),
+  'timestamp.lte': timestampParam('end', 'At or before (a date: through its end).'),
+  'timestamp.lt': timestampParam('start', 'Before (a date: before its start).'),
 } as const satisfies ParamSpecs;
 
-const DAY_NS = 86_400_000_000_000n;
+type Bounds = Partial<
+  Record<'timestamp.gte' | 'timestamp.gt' | 'timestamp.lte' | 'timestamp.lt', bigint | undefined>
+> & {
+  timestamp?: readonly [bigint, bigint] | undefined;
+};
 
-/** A timestamp value as [first, last] nanoseconds it covers: a whole day for a date. */
-function span(name: string, value: string): [bigint, bigint] {
-  if (value.includes('-')) {
-    const ms = Date.parse(`${value}T00:00:00Z`);
-    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
-      throw badParam(name, 'a date YYYY-MM-DD or nanoseconds', value);
-    const start = BigInt(ms) * 1_000_000n;
-    return [clampNanos(start), clampNanos(start + DAY_NS - 1n)];
-  }
-  const ns = BigInt(value);
-  if (ns > 9_223_372_036_854_775_807n) throw badParam(name, 'nanoseconds that fit in 64 bits', value);
-  return [ns, ns];
-}
-
-export function timeRange(
-  p: Partial<
-    Record<'timestamp' | 'timestamp.gte' | 'timestamp.gt' | 'timestamp.lte' | 'timestamp.lt', string | undefined>
-  >,
-): TimeRange {
+/** The bounds as one range, the tightest of each kind winning, clamped to what a 64-bit column holds. */
+export function timeRange(p: Bounds): TimeRange {
   const range: TimeRange = {};
   const raise = (k: keyof TimeRange, v: bigint) => {
-    if (k === 'gte' || k === 'gt') range[k] = range[k] === undefined || v > range[k]! ? v : range[k];
-    else range[k] = range[k] === undefined || v < range[k]! ? v : range[k];
+    const ns = clampNanos(v);
+    if (k === 'gte' || k === 'gt') range[k] = range[k] === undefined || ns > range[k]! ? ns : range[k];
+    else range[k] = range[k] === undefined || ns < range[k]! ? ns : range[k];
   };
   if (p.timestamp) {
-    const [a, b] = span('timestamp', p.timestamp);
-    raise('gte', a);
-    raise('lte', b);
+    raise('gte', p.timestamp[0]);
+    raise('lte', p.timestamp[1]);
   }
-  if (p['timestamp.gte']) raise('gte', span('timestamp.gte', p['timestamp.gte'])[0]);
-  if (p['timestamp.gt']) raise('gt', span('timestamp.gt', p['timestamp.gt'])[1]);
-  if (p['timestamp.lte']) raise('lte', span('timestamp.lte', p['timestamp.lte'])[1]);
-  if (p['timestamp.lt']) raise('lt', span('timestamp.lt', p['timestamp.lt'])[0]);
+  if (p['timestamp.gte'] !== undefined) raise('gte', p['timestamp.gte']);
+  if (p['timestamp.gt'] !== undefined) raise('gt', p['timestamp.gt']);
+  if (p['timestamp.lte'] !== undefined) raise('lte', p['timestamp.lte']);
+  if (p['timestamp.lt'] !== undefined) raise('lt', p['timestamp.lt']);
   return range;
 }
 

@@ -17,17 +17,24 @@ export interface EventBus {
   /** Many events at once: one round trip on Redis. */
   publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
   /**
-   * Events of `topic` from the moment `ready` resolves; `return()` (or a `break` out of
-   * `for await`) unsubscribes. A subscriber more than MAX_QUEUED events behind is ended with
+   * Events of `topic` (or of any of a list of topics, in the order they are published, as one
+   * queue) from the moment `ready` resolves; `return()` (or a `break` out of `for await`)
+   * unsubscribes. A subscriber more than MAX_QUEUED events behind is ended with
    * SERVICE_UNAVAILABLE (its next `next()` rejects): events are never skipped silently.
    */
-  subscribe<T = unknown>(topic: string): Subscription<T>;
+  subscribe<T = unknown>(topic: Topics): Subscription<T>;
   close(): Promise<void>;
 }
 
 export interface Subscription<T> extends AsyncIterableIterator<T> {
   ready: Promise<void>;
 }
+
+/** One topic, or several whose events one subscription takes together (a live watchlist). */
+export type Topics = string | readonly string[];
+
+/** The distinct topics of `topic`. */
+export const topicsOf = (topic: Topics): string[] => (typeof topic === 'string' ? [topic] : [...new Set(topic)]);
 
 export const tradeTopic = (symbol: string) => `trade:${symbol}`;
 export const quoteTopic = (symbol: string) => `quote:${symbol}`;
@@ -151,16 +158,22 @@ export function memoryEventBus(): EventBus {
       if (listeners.size === 0) return;
       for (const [topic, payload] of events) for (const l of listeners.get(topic) ?? []) l(payload);
     },
-    subscribe<T>(topic: string) {
-      const set = listeners.get(topic) ?? new Set();
-      listeners.set(topic, set);
+    subscribe<T>(topic: Topics) {
+      const topics = topicsOf(topic);
       const s = subscription<T>(Promise.resolve(), () => {
-        set.delete(push);
+        for (const t of topics) {
+          const set = listeners.get(t);
+          set?.delete(push);
+          if (set?.size === 0) listeners.delete(t);
+        }
         subscriptions.delete(s.end);
-        if (set.size === 0) listeners.delete(topic);
       });
       const push = (p: unknown) => s.push(p as T);
-      set.add(push);
+      for (const t of topics) {
+        const set = listeners.get(t) ?? new Set();
+        listeners.set(t, set);
+        set.add(push);
+      }
       subscriptions.add(s.end);
       return s.sub;
     },
@@ -234,6 +247,18 @@ export function redisEventBus(url: string): EventBus {
     return subscriber;
   };
 
+  /** The SUBSCRIBE of `channel`, shared by every subscription of it. */
+  const listen = (conn: Redis, channel: string): Promise<void> => {
+    let ready = subscribed.get(channel);
+    if (!ready) {
+      ready = whenReady(conn)
+        .then(() => conn.subscribe(channel))
+        .then(() => {});
+      subscribed.set(channel, ready);
+    }
+    return ready;
+  };
+
   return {
     async publish(topic, payload) {
       await whenReady(publisher);
@@ -252,29 +277,27 @@ export function redisEventBus(url: string): EventBus {
       const failed = results.find(([e]) => e);
       if (failed) throw failed[0];
     },
-    subscribe<T>(topic: string) {
-      const channel = CHANNEL_PREFIX + topic;
+    subscribe<T>(topic: Topics) {
+      const channels = topicsOf(topic).map((t) => CHANNEL_PREFIX + t);
       const conn = subscriberConnection();
-      let set = handlers.get(channel);
-      if (!set) handlers.set(channel, (set = new Set()));
-      let ready = subscribed.get(channel);
-      if (!ready) {
-        ready = whenReady(conn)
-          .then(() => conn.subscribe(channel))
-          .then(() => {});
-        subscribed.set(channel, ready);
-      }
+      const ready = Promise.all(channels.map((channel) => listen(conn, channel))).then(() => {});
       const s = subscription<T>(ready, () => {
-        set.delete(push);
-        ends.delete(s.end);
-        if (set.size === 0) {
+        for (const channel of channels) {
+          const set = handlers.get(channel);
+          set?.delete(push);
+          if (set?.size !== 0) continue;
           handlers.delete(channel);
           subscribed.delete(channel);
           if (conn.status === 'ready') conn.unsubscribe(channel).catch(() => {});
         }
+        ends.delete(s.end);
       });
       const push = (p: unknown) => s.push(p as T);
-      set.add(push);
+      for (const channel of channels) {
+        let set = handlers.get(channel);
+        if (!set) handlers.set(channel, (set = new Set()));
+        set.add(push);
+      }
       ends.add(s.end);
       ready.catch(() => s.end());
       return s.sub;

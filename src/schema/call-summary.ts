@@ -12,7 +12,7 @@ import {
 import type { KeysetArgs } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
-  checkRange,
+  readRange,
   connection,
   connectionType,
   FiscalPeriodEnum,
@@ -90,9 +90,8 @@ interface RangeArgs extends PagingInput {
 }
 
 function rangePage(args: RangeArgs): RangePage {
-  checkRange(args.from, args.to);
   return {
-    range: { from: args.from ?? undefined, to: args.to ?? undefined },
+    range: readRange(args.from, args.to),
     page: keysetArgs(args, CALL_SUMMARY_PAGE),
   };
 }

@@ -4,11 +4,12 @@ import { builder } from '../builder.js';
 import { Loaders, type Context } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
-import type { Subscription } from '../runtime/events.js';
+import type { Subscription, Topics } from '../runtime/events.js';
 import type { Direction, KeysetArgs } from '../services/paging.js';
 import { connection, type PageConnection } from '../graphql/connection.js';
 import type { WorkExtension } from '../graphql/cost.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
+import { inclusiveEnd, inclusiveStart } from '../domain/time.js';
 
 /** The page-size rule for one list: clients ask with `first`; out of range is an error, never a clamp. */
 export interface PageSize {
@@ -129,17 +130,29 @@ export const SortOrder = builder.enumType('SortOrder', {
   } as const,
 });
 
-export function checkRange(
+/**
+ * A time range's arguments as the lists read them: a date alone (domain/time.ts) as `to` reaches the
+ * end of its day, as REST reads it; `from` after `to` selects nothing by construction, so it is refused.
+ */
+export function readRange(from: Date, to: Date, names?: readonly [string, string]): { from: Date; to: Date };
+export function readRange(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  names?: readonly [string, string],
+): { from: Date | undefined; to: Date | undefined };
+export function readRange(
   from: Date | null | undefined,
   to: Date | null | undefined,
   names: readonly [string, string] = ['from', 'to'],
-): void {
-  if (from && to && from.getTime() > to.getTime()) {
+): { from: Date | undefined; to: Date | undefined } {
+  const range = { from: from ? inclusiveStart(from) : undefined, to: to ? inclusiveEnd(to) : undefined };
+  if (range.from && range.to && range.from.getTime() > range.to.getTime()) {
     throw new AppError(
       'BAD_REQUEST',
-      `argument "${names[0]}" (${from.toISOString()}) is after "${names[1]}" (${to.toISOString()})`,
+      `argument "${names[0]}" (${range.from.toISOString()}) is after "${names[1]}" (${range.to.toISOString()})`,
     );
   }
+  return range;
 }
 
 export type { Direction };
@@ -205,24 +218,31 @@ export function tickNodeId(id: string, typename: string): { symbol: string; sequ
   return { symbol, sequenceNumber };
 }
 
+/** What a subscription field listens to: its topics, and the symbols it names (what the per-user symbol cap counts). */
+export interface LiveFeed {
+  topics: Topics;
+  symbols: number;
+}
+
 /**
- * The events of `topic` for a subscription field that needs `resource`, optionally only those
- * `keep` accepts. Counts against the caps of graphql/live.ts (TOO_MANY_SUBSCRIPTIONS,
- * SUBSCRIPTIONS_FULL) and holds its slot there, so its caller's rights are checked while it runs.
+ * The events of a feed's topics for a subscription field that needs `resource`, optionally only
+ * those `keep` accepts. Counts once against the caps of graphql/live.ts (TOO_MANY_SUBSCRIPTIONS,
+ * SUBSCRIPTIONS_FULL), its symbols apart, and holds its slot there, so its caller's rights are
+ * checked while it runs.
  * Resolves once the bus listens (on Redis: once SUBSCRIBE is confirmed; on the database: once it knows the newest event), so a client that has its
  * response misses nothing stored after it. Ending the iterator (the client went away) unsubscribes.
  */
 export async function liveEvents<T>(
   ctx: Context,
   resource: Resource,
-  topic: string,
+  feed: LiveFeed,
   keep?: (event: T) => boolean,
 ): Promise<AsyncIterableIterator<T>> {
   const caller = ctx.caller;
   checkAuthenticated(caller);
   checkEntitled(caller, resource);
-  const slot = ctx.live.reserve(caller, resource, ctx.liveSlot.key ?? randomUUID());
-  const subscription = ctx.events.subscribe<T>(topic);
+  const slot = ctx.live.reserve(caller, resource, ctx.liveSlot.key ?? randomUUID(), feed.symbols);
+  const subscription = ctx.events.subscribe<T>(feed.topics);
   try {
     await subscription.ready;
   } catch {

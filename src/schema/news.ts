@@ -188,7 +188,7 @@ builder.subscriptionField('newsAdded', (t) =>
       'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
     args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
     subscribe: (_root, { symbol }, ctx) =>
-      liveEvents<NewsItemRow>(ctx, 'news', newsTopic(parseSymbol(symbol, 'symbol'))),
+      liveEvents<NewsItemRow>(ctx, 'news', { topics: newsTopic(parseSymbol(symbol, 'symbol')), symbols: 1 }),
     resolve: (item) => item,
   }),
 );

@@ -22,7 +22,7 @@ import {
   type PublishTimeRange,
 } from '../services/press-release.js';
 import {
-  checkRange,
+  readRange,
   connection,
   connectionType,
   intNodeId,
@@ -164,9 +164,8 @@ interface RangePage {
 }
 
 function rangePage(args: PagingInput & { from?: Date | null; to?: Date | null }): RangePage {
-  checkRange(args.from, args.to);
   return {
-    range: { from: args.from ?? undefined, to: args.to ?? undefined },
+    range: readRange(args.from, args.to),
     page: keysetArgs(args, PRESS_RELEASE_PAGE),
   };
 }
@@ -227,7 +226,8 @@ builder.subscriptionField('pressReleaseAdded', (t) =>
       return liveEvents<PressReleaseRow>(
         ctx,
         'pressReleases',
-        PRESS_RELEASE_TOPIC,
+        // every release is one topic; the tickers it is filtered by are the symbols it names
+        { topics: PRESS_RELEASE_TOPIC, symbols: wanted?.size ?? 0 },
         wanted && ((release) => release.tickers.some((t) => wanted.has(t.ticker))),
       );
     },

@@ -4,12 +4,11 @@ import { builder } from '../builder.js';
 import { quoteTopic } from '../runtime/events.js';
 import type { Quote as QuoteRow } from '../services/quote.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import { parseSymbol } from '../domain/symbols.js';
 import { fromNanos, ticksBySymbol } from '../services/tick.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
-import { connectionType, liveEvents, SYMBOL_DESCRIPTION, tickNodeId } from './common.js';
+import { connectionType, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { rootTicks, tickArgs, tickCountField, tickList, type TickArgs } from './tick.js';
+import { tickArgs, tickCountField, tickList, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -42,9 +41,10 @@ builder.queryField('quotes', (t) =>
     authScopes: { entitled: 'quotes' },
     nullable: true,
     type: QuoteConnection,
-    description: 'Quotes of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    resolve: (_root, { symbol, ...args }, ctx) => rootTicks(ctx, 'Quote', symbol, args),
+    description:
+      'Quotes of one symbol (`symbol`) or of a watchlist (`symbols`, as one list: by SIP timestamp, then sequence number, then symbol), newest first unless `order: ASC`.',
+    args: { ...tickSymbolArgs, ...tickArgs },
+    resolve: (_root, args, ctx) => tickConnection(ctx, 'Quote', args),
   }),
 );
 
@@ -55,7 +55,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: QuoteConnection,
     description: "This security's quotes, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', tickList('Quote')),
+    ...children<SecurityRow, TickArgs>('symbol', (args) => tickList('Quote', args)),
   }),
   latestQuote: t.field({
     authScopes: { entitled: 'quotes' },
@@ -71,10 +71,9 @@ builder.subscriptionField('quoteAdded', (t) =>
     authScopes: { entitled: 'quotes' },
     type: Quote,
     description:
-      'Each new quote of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) =>
-      liveEvents<QuoteRow>(ctx, 'quotes', quoteTopic(parseSymbol(symbol, 'symbol'))),
+      'Each new quote of one symbol (`symbol`) or of a watchlist (`symbols`) as it is stored (by an import on any instance), from the moment of subscribing. A watchlist is one subscription; its symbols count apart (docs/graphql.md#subscriptions).',
+    args: tickSymbolArgs,
+    subscribe: (_root, args, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', tickFeed(args, quoteTopic)),
     resolve: (quote) => quote,
   }),
 );

@@ -15,7 +15,7 @@ import {
 } from '../services/rating.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
-  checkRange,
+  readRange,
   connection,
   connectionType,
   intNodeId,
@@ -60,9 +60,9 @@ export const Rating = builder.prismaNode('Rating', {
 export const RatingConnection = connectionType(Rating, 'RatingConnection');
 
 const CONDITION_DESCRIPTIONS = {
-  exchange: 'Only ratings of stocks on this exchange (exact match, e.g. NYSE).',
-  company: 'Only ratings of this company (exact match on its name).',
-  firm: 'Only ratings by this research firm (exact match).',
+  exchange: 'Only ratings of stocks on this exchange (exact match in any case, e.g. NYSE).',
+  company: 'Only ratings of this company (exact match on its name, in any case).',
+  firm: 'Only ratings by this research firm (exact match, in any case).',
   from: 'Only ratings published at or after this time.',
   to: 'Only ratings published at or before this time.',
 };
@@ -104,13 +104,13 @@ interface ConditionInput {
 
 function ratingConditions(filter: ConditionInput | null | undefined): RatingConditions {
   if (!filter) return {};
-  checkRange(filter.from, filter.to, ['filter.from', 'filter.to']);
+  const { from, to } = readRange(filter.from, filter.to, ['filter.from', 'filter.to']);
   return {
     exchange: filter.exchange ?? undefined,
     company: filter.company ?? undefined,
     firm: filter.firm ?? undefined,
-    from: filter.from ?? undefined,
-    to: filter.to ?? undefined,
+    from,
+    to,
   };
 }
 

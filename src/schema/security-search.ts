@@ -3,7 +3,7 @@
 // becomes the filter syntax's own tree (search/syntax.ts), so GraphQL and REST's filter_by
 // are checked by one set of rules and run as one SQL (services/security-query.ts).
 import { builder } from '../builder.js';
-import type { Context } from '../context.js';
+import { noteStaleSearch, type Context } from '../context.js';
 import type { KeysetArgs, Page } from '../services/paging.js';
 import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../search/syntax.js';
 import { AppError } from '../errors.js';
@@ -303,6 +303,7 @@ export async function rankedConnection(
   { query, page: args }: RankedArgs,
 ): Promise<SecuritySearchConnection> {
   const { page, result: r } = await securityQueryCursorPage(ctx.db, query, args);
+  noteStaleSearch(ctx, r.staleMs);
   return new SecuritySearchConnection(
     page,
     r.facetsOf,

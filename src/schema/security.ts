@@ -1,5 +1,6 @@
 import { exposeRecordFields } from './record-fields.js';
 import { SECURITY_FIELDS } from '../domain/records/security.js';
+import { CIK_SEARCH_RULE } from '../domain/cik.js';
 import { builder } from '../builder.js';
 import { PAGE_SIZES, SEARCH_PASS_UNITS } from '../domain/limits.js';
 import type { WorkExtension } from '../graphql/cost.js';
@@ -22,6 +23,7 @@ import {
   type Security as SecurityRow,
 } from '../services/security.js';
 import { keysetArgs, listOf, pagingArgs, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { MAX_SYMBOLS, parseSymbolList } from '../domain/symbols.js';
 import { securityQueryFacets } from '../services/security-query.js';
 import {
   FACET_FIELDS,
@@ -211,12 +213,32 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   values: Object.fromEntries(
     (Object.keys(SEARCH_TYPES) as SearchType[]).map((k) => [
       k.split('.').pop()!.toUpperCase(),
-      { value: k, description: `Matches \`${k}\`.` },
+      { value: k, description: k === 'identifiers.cik' ? `Matches \`${k}\`. ${CIK_SEARCH_RULE}` : `Matches \`${k}\`.` },
     ]),
   ) as Record<string, { value: SearchType; description: string }>,
 });
 
 const pageOf = (args: SearchArgs) => keysetArgs(args, SECURITY_PAGE);
+
+builder.queryField('securitiesBySymbols', (t) =>
+  t.field({
+    authScopes: { entitled: 'securities' },
+    type: [Security],
+    nullable: { list: true, items: true },
+    description: `Securities by symbol, as a watchlist asks for them: one item per symbol given (at most ${MAX_SYMBOLS}), in the same order, each as \`security(symbol:)\` answers it (a symbol listed on several exchanges resolves to its first listing); null in the place of a symbol the master does not hold, with no error, so a client's default error policy keeps the list.`,
+    // the cost analysis counts the list at the symbols sent
+    extensions: listOf(MAX_SYMBOLS, 'symbols'),
+    args: {
+      symbols: t.arg.stringList({
+        required: true,
+        description: `Up to ${MAX_SYMBOLS} ticker symbols, each 1 to 20 characters of A-Z 0-9 . - (case-insensitive); a symbol given twice is answered twice.`,
+      }),
+    },
+    // one statement for the whole list (the loader of securityBySymbol), whatever its length
+    resolve: (_root, { symbols }, ctx) =>
+      Promise.all(parseSymbolList(symbols, 'symbols').map((symbol) => securityBySymbol(ctx, symbol))),
+  }),
+);
 
 builder.queryFields((t) => ({
   security: t.field({
@@ -248,7 +270,7 @@ builder.queryFields((t) => ({
     nullable: true,
     type: SecurityConnection,
     description:
-      'Search the security master by one identifier type (prefix match; exact identifiers come first in their order); without `search` (or with `"*"`), every security, by symbol.',
+      'Search the security master by one identifier type (prefix match; exact identifiers come first in their order); without `search` (or with `"*"`), every security, by symbol. For a list of symbols (a watchlist), `securitiesBySymbols`.',
     args: {
       search: t.arg.string({
         description:

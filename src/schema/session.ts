@@ -28,7 +28,7 @@ const LogoutPayload = builder.objectRef<{ message: string }>('LogoutPayload').im
 
 /** Sends the new cookies with the response and answers with the session user. */
 function sessionPayload(ctx: Context, r: SessionResult) {
-  ctx.responseCookies.push(...r.cookies);
+  for (const cookie of r.cookies) ctx.responseHeaders.push(['set-cookie', cookie]);
   return {
     message: r.message,
     expiresIn: r.expiresIn,
@@ -80,7 +80,7 @@ builder.mutationFields((t) => ({
     description: 'Clears the session cookies and revokes the session.',
     resolve: async (_root, _args, ctx) => {
       const r = await logout(ctx.sessions, sessionRequest(ctx));
-      ctx.responseCookies.push(...r.cookies);
+      for (const cookie of r.cookies) ctx.responseHeaders.push(['set-cookie', cookie]);
       return { message: r.message };
     },
   }),

@@ -4,21 +4,11 @@ import { builder } from '../builder.js';
 import { tradeTopic } from '../runtime/events.js';
 import { fromMap, loaderName } from '../graphql/loaders.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
-import { parseSymbol } from '../domain/symbols.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
 import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
-import {
-  checkFirst,
-  checkRange,
-  connectionType,
-  firstArg,
-  liveEvents,
-  SYMBOL_DESCRIPTION,
-  tickNodeId,
-  type PageSize,
-} from './common.js';
-import { rootTicks, tickArgs, tickCountField, tickList, type TickArgs } from './tick.js';
+import { checkFirst, connectionType, firstArg, readRange, liveEvents, tickNodeId, type PageSize } from './common.js';
+import { tickArgs, tickCountField, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -80,9 +70,10 @@ builder.queryField('trades', (t) =>
     authScopes: { entitled: 'trades' },
     nullable: true,
     type: TradeConnection,
-    description: 'Trades of one symbol, newest first unless `order: ASC`.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...tickArgs },
-    resolve: (_root, { symbol, ...args }, ctx) => rootTicks(ctx, 'Trade', symbol, args),
+    description:
+      'Trades of one symbol (`symbol`) or of a watchlist (`symbols`, as one list: by SIP timestamp, then sequence number, then symbol), newest first unless `order: ASC`.',
+    args: { ...tickSymbolArgs, ...tickArgs },
+    resolve: (_root, args, ctx) => tickConnection(ctx, 'Trade', args),
   }),
 );
 
@@ -93,7 +84,7 @@ builder.prismaObjectFields(Security, (t) => ({
     type: TradeConnection,
     description: "This security's trades, newest first unless `order: ASC`.",
     args: tickArgs,
-    ...children<SecurityRow, TickArgs>('symbol', tickList('Trade')),
+    ...children<SecurityRow, TickArgs>('symbol', (args) => tickList('Trade', args)),
   }),
   latestTrade: t.field({
     authScopes: { entitled: 'trades' },
@@ -116,10 +107,10 @@ builder.prismaObjectFields(Security, (t) => ({
       to: t.arg({ type: 'DateTime', required: true, description: 'End of the range (inclusive).' }),
     },
     resolve: async (security, args, ctx) => {
-      checkRange(args.from, args.to);
+      const range = readRange(args.from, args.to);
       const first = checkFirst(args.first, BARS_PAGE);
-      const from = toNanos(args.from);
-      const to = clampNanos(toNanos(args.to) + 999_999n);
+      const from = toNanos(range.from);
+      const to = clampNanos(toNanos(range.to) + 999_999n);
       const timespan = args.timespan as Timespan;
       const bars = await ctx.loaders
         .get(
@@ -137,10 +128,9 @@ builder.subscriptionField('tradeAdded', (t) =>
     authScopes: { entitled: 'trades' },
     type: Trade,
     description:
-      'Each new trade of one symbol as it is stored (by an import on any instance), from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) =>
-      liveEvents<TradeRow>(ctx, 'trades', tradeTopic(parseSymbol(symbol, 'symbol'))),
+      'Each new trade of one symbol (`symbol`) or of a watchlist (`symbols`) as it is stored (by an import on any instance), from the moment of subscribing. A watchlist is one subscription; its symbols count apart (docs/graphql.md#subscriptions).',
+    args: tickSymbolArgs,
+    subscribe: (_root, args, ctx) => liveEvents<TradeRow>(ctx, 'trades', tickFeed(args, tradeTopic)),
     resolve: (trade) => trade,
   }),
 );

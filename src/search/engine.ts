@@ -36,8 +36,8 @@ export type MasterRow = { id: string; symbol: string; name: string } & Record<st
 export type MetricsRow = { symbol: string } & Record<string, unknown>;
 
 export interface EngineQuery {
-  /** A prefix column's value must start with `q` (exactly, case and all). */
-  prefix?: { column: string; q: string } | undefined;
+  /** A prefix column's value must start with one of `prefixes` (exactly, case and all); none: nothing matches. */
+  prefix?: { column: string; prefixes: readonly string[] } | undefined;
   text?: TextMatch | undefined;
   filter?: Filter | undefined;
   /** At most three terms; `_text_match` is the text's rank. Default: the rank, else the prefix column, else symbol; then id. */
@@ -58,6 +58,8 @@ function valueOf(kind: SecurityField['kind'], v: unknown): Value {
   if (kind === 'boolean') return v === true || v === 't' || v === 'true';
   return String(v);
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** A security's text terms, as postings keys `${field}:${term}`, and its name's word count. */
 function termsOf(row: MasterRow): { keys: string[]; nameWords: number } {
@@ -184,6 +186,14 @@ export class SearchEngine implements TermIndex {
    * at each `pause`, and find every row before it written whole.
    */
   async upsert(rows: readonly MasterRow[], version: bigint, pause: Pause = noPause): Promise<void> {
+    // Copy-on-write, as a search paused in the middle of a postings list or of the symbol order reads
+    // it to its end; but only what changed is copied. A master's common words ("inc") and the symbol
+    // order are lists as long as the master: copying them for every write (a re-import of one company
+    // changes a word or none) cost a 50,000-security master tens of ms of CPU a write, and sorting the
+    // order again more (bench/RESULTS.md, rebuild storm)
+    let order: number[] | undefined;
+    const reorder = (): number[] => (order ??= this.bySymbol.slice());
+    const symbols = this.values.get('symbol')!;
     for (const row of rows) {
       const turn = pause();
       if (turn) await turn;
@@ -191,22 +201,31 @@ export class SearchEngine implements TermIndex {
       if (i === undefined) {
         this.place(this.ids.length, row);
         for (const key of this.terms[this.ids.length - 1]!) this.countKey(key, 1);
+        insertInOrder(reorder(), this.ids.length - 1, this.symbolOrder);
         continue;
       }
-      for (const key of this.terms[i]!) {
-        this.postings.set(
-          key,
-          this.postings.get(key)!.filter((p) => p !== i),
-        );
+      const before = new Set(this.terms[i]!);
+      const after = new Set(termsOf(row).keys);
+      for (const key of before) {
+        if (!after.has(key))
+          this.postings.set(
+            key,
+            this.postings.get(key)!.filter((p) => p !== i),
+          );
         this.countKey(key, -1);
       }
-      const holders = this.holders.get(this.values.get('symbol')![i] as string)!;
+      const symbolBefore = symbols[i];
+      const holders = this.holders.get(symbolBefore as string)!;
       holders.splice(holders.indexOf(i), 1);
-      this.place(i, row);
+      this.place(i, row, before);
       for (const key of this.terms[i]!) this.countKey(key, 1);
+      if (symbols[i] !== symbolBefore) {
+        const o = reorder();
+        o.splice(o.indexOf(i), 1);
+        insertInOrder(o, i, this.symbolOrder);
+      }
     }
-    // until then a listing by symbol misses the new rows: the engine's version is not yet the new one
-    if (rows.length) this.bySymbol = await this.sortedBySymbol(pause);
+    if (order) this.bySymbol = order;
     this.version = version;
   }
 
@@ -236,12 +255,20 @@ export class SearchEngine implements TermIndex {
   async search(query: EngineQuery, wanted: number, pause: Pause = noPause): Promise<EngineHits> {
     const scores = query.text ? await textScores(this, query.text, pause) : undefined;
     const keys = query.sort?.length ? query.sort : undefined;
-    const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, q: query.prefix.q };
+    const prefix = query.prefix && { column: this.prefixes.get(query.prefix.column)!, of: query.prefix.prefixes };
     // without text, sort or prefix the order is the symbol's: the matches come in it
     const inOrder = !scores && !keys && !prefix;
     // the symbol order is the engine's own array: only read below (filters make new arrays, topOf runs only when not in order)
     let matches: number[] = scores ? [...scores.keys()] : inOrder ? this.bySymbol : this.ids.map((_, i) => i);
-    if (prefix) matches = await kept(matches, (i) => prefix.column[i]?.startsWith(prefix.q) === true, pause);
+    if (prefix)
+      matches = await kept(
+        matches,
+        (i) => {
+          const value = prefix.column[i];
+          return value != null && prefix.of.some((p) => value.startsWith(p));
+        },
+        pause,
+      );
     if (query.filter)
       matches = await kept(
         matches,
@@ -284,11 +311,15 @@ export class SearchEngine implements TermIndex {
     return (a, b) => compareValues(column[a] ?? null, column[b] ?? null, false) || byId(a, b);
   }
 
+  /** The wildcard's order: by symbol, then id. */
+  private readonly symbolOrder = (a: number, b: number): number =>
+    compareValues(this.values.get('symbol')![a]!, this.values.get('symbol')![b]!, false) ||
+    compareText(this.ids[a]!, this.ids[b]!);
+
   private sortedBySymbol(pause: Pause): Promise<number[]> {
-    const symbols = this.values.get('symbol')!;
     return sortedBy(
       this.ids.map((_, i) => i),
-      (a, b) => compareValues(symbols[a]!, symbols[b]!, false) || compareText(this.ids[a]!, this.ids[b]!),
+      this.symbolOrder,
       pause,
     );
   }
@@ -304,8 +335,11 @@ export class SearchEngine implements TermIndex {
     return out;
   }
 
-  /** Puts `row` at position `i` (a new one: the next), its terms in the postings; the vocabulary is the caller's. */
-  private place(i: number, row: MasterRow): void {
+  /**
+   * Puts `row` at position `i` (a new one: the next), its terms in the postings but those in
+   * `posted` (its terms before, still listing `i`); the vocabulary is the caller's.
+   */
+  private place(i: number, row: MasterRow, posted: ReadonlySet<string> = NONE): void {
     this.ids[i] = row.id;
     this.at.set(row.id, i);
     for (const f of MASTER_FIELDS) {
@@ -321,7 +355,9 @@ export class SearchEngine implements TermIndex {
     const { keys, nameWords } = termsOf(row);
     this.terms[i] = keys;
     this.nameWords[i] = nameWords;
-    for (const key of keys) (this.postings.get(key) ?? this.postings.set(key, []).get(key)!).push(i);
+    for (const key of keys) {
+      if (!posted.has(key)) (this.postings.get(key) ?? this.postings.set(key, []).get(key)!).push(i);
+    }
   }
 
   private placeMetrics(i: number, values: readonly Value[] | undefined): void {
@@ -334,4 +370,16 @@ export class SearchEngine implements TermIndex {
     const [field, term] = splitKey(key);
     countTerm(this.vocabulary, term, field, delta);
   }
+}
+
+/** Puts position `i` into `order` (sorted by `compare`) after every position not above it. */
+function insertInOrder(order: number[], i: number, compare: (a: number, b: number) => number): void {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(order[mid]!, i) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  order.splice(lo, 0, i);
 }

@@ -2,7 +2,7 @@
 // types a schema module names, and the one reader of a keyed list's pages that every per-key
 // connection goes through (graphql/loaders.ts batches it per request).
 import type { Db } from '../db/client.js';
-import { keysetPages, type KeyedList, type KeysetArgs, type Page } from '../db/keyset.js';
+import { acrossKeysPage, keysetPages, type KeyedList, type KeysetArgs, type Page } from '../db/keyset.js';
 
 export { emptyPage, type Direction, type KeyedList, type KeysetArgs, type Page } from '../db/keyset.js';
 
@@ -14,6 +14,19 @@ export function keyedPages<Row>(
   args: KeysetArgs,
 ): Promise<Map<string, Page<Row>>> {
   return keysetPages(db, list, keys, args);
+}
+
+/**
+ * One page of `list`'s rows of all `keys` taken as one list (a watchlist's trades), in the list's
+ * order then the key, in one statement (db/keyset.ts acrossKeysPage).
+ */
+export function pageAcrossKeys<Row>(
+  db: Db,
+  list: KeyedList<Row>,
+  keys: readonly string[],
+  args: KeysetArgs,
+): Promise<Page<Row>> {
+  return acrossKeysPage(db, list, keys, args);
 }
 
 /** What tells two keyed lists apart (their loaders' names): table, key, order and filters with their values. */

@@ -17,7 +17,7 @@ export type { Rating };
 
 /** Conditions that apply to one security's ratings as much as to the whole list. */
 export interface RatingConditions {
-  /** Exact matches. */
+  /** Exact matches in any case, as symbols are (docs/rest.md#what-the-routes-accept). */
   exchange?: string | undefined;
   company?: string | undefined;
   firm?: string | undefined;
@@ -44,9 +44,10 @@ const ORDERING: Ordering<Rating> = {
 /** The conditions on the Rating table, for every list of ratings. */
 function conditionsSql(c: RatingConditions): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
-  if (c.exchange !== undefined) out.push(Prisma.sql`"exchange" = ${c.exchange}`);
-  if (c.company !== undefined) out.push(Prisma.sql`"company" = ${c.company}`);
-  if (c.firm !== undefined) out.push(Prisma.sql`"firm" = ${c.firm}`);
+  // lower() on both sides: `Morgan Stanley`, `morgan stanley` and `MORGAN STANLEY` name one firm
+  if (c.exchange !== undefined) out.push(Prisma.sql`lower("exchange") = lower(${c.exchange})`);
+  if (c.company !== undefined) out.push(Prisma.sql`lower("company") = lower(${c.company})`);
+  if (c.firm !== undefined) out.push(Prisma.sql`lower("firm") = lower(${c.firm})`);
   if (c.from) out.push(Prisma.sql`"createdAt" >= ${c.from}`);
   if (c.to) out.push(Prisma.sql`"createdAt" <= ${c.to}`);
   return out;

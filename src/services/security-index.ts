@@ -27,11 +27,26 @@ import { SEARCH_TYPES } from './security.js';
  * waits for it only until its own deadline. While the whole master is read again, searches are
  * answered by the engine read before it, if it holds at most MAX_KEPT_WHILE_READING securities (two
  * masters in memory at once: twice its heap); a larger one is dropped first and searches wait.
+ * Such an answer is stale: it says by how much (`staleMs`, the time since the engine was last seen
+ * current; the header X-Search-Stale-Ms, docs/operations.md), and past MAX_STALE_MS searches wait
+ * for the read (until their deadlines) rather than be answered staler.
  */
 export const MAX_INDEXED_SECURITIES = 100_000;
 
 /** The largest engine kept for searches while the master is read again: 2 x ~100 MB of heap at most (bench/RESULTS.md). */
 export const MAX_KEPT_WHILE_READING = 50_000;
+
+/**
+ * How stale an answer may be while the master is read again whole: a 50,000-security master is read
+ * and built in about 1-3 s on this machine under load (bench/RESULTS.md, search-build).
+ */
+export const MAX_STALE_MS = 5_000;
+
+/** An engine, and how far behind the master its answers may be: 0 when it is current. */
+export interface EngineAt {
+  engine: SearchEngine;
+  staleMs: number;
+}
 
 /** The columns an identifier prefix combined with text, a filter, a sort or facets is matched on. */
 const PREFIX_COLUMNS: readonly string[] = [...new Set(Object.values(SEARCH_TYPES))];
@@ -52,10 +67,17 @@ interface EngineState {
   refreshing?: Promise<void>;
   /** Whether the refresh in flight reads the master whole: `engine` (if any) answers meanwhile. */
   readingWhole?: boolean;
+  /** Settles when the refresh in flight starts reading the master whole (or ends): a waiting search then takes `engine`. */
+  wholeStarted?: Promise<void>;
+  startedWhole?: () => void;
   /** The state of a master found too large to hold: not read again until it changes. */
   tooLarge?: MasterState;
   /** MAX_INDEXED_SECURITIES, or a test's smaller master's cap. */
   capacity: number;
+  /** When `engine` was last seen current (performance.now()): a stale answer is this old. */
+  currentAt?: number;
+  /** MAX_STALE_MS, or a test's. */
+  maxStaleMs?: number;
 }
 
 // keyed by the Prisma client: one per database, whichever request's Db (Db.forRequest) asks
@@ -72,6 +94,7 @@ const current = (engine: SearchEngine, at: MasterState) =>
 async function readWhole(db: Db, state: EngineState, at: MasterState): Promise<void> {
   if ((state.engine?.size ?? 0) > MAX_KEPT_WHILE_READING) state.engine = undefined;
   state.readingWhole = true;
+  state.startedWhole?.();
   const [count] = await readSql<{ n: unknown }>(db, Prisma.sql`SELECT COUNT(*) AS "n" FROM "Security"`);
   if (Number(count?.n) > state.capacity) {
     state.engine = undefined;
@@ -109,6 +132,13 @@ export function buildEngine(master: Master, at: MasterState, pause: Pause = slic
  * refresh (upserts are idempotent).
  */
 async function refresh(db: Db, state: EngineState): Promise<void> {
+  const readAt = performance.now();
+  await catchUp(db, state);
+  // the engine now holds every row committed before the state was read, which was after readAt
+  state.currentAt = readAt;
+}
+
+async function catchUp(db: Db, state: EngineState): Promise<void> {
   const at = await masterState(db);
   if (!at)
     throw new AppError('SERVICE_UNAVAILABLE', 'search: the security master has no version row; run the migrations');
@@ -150,43 +180,70 @@ export function forgetSearchEngine(db: Db): void {
   if (state) states.set(db.prisma, { capacity: state.capacity });
 }
 
-/** Holds at most `capacity` securities of `db` in the engine from now on (tests use a small master); drops the engine read so far. */
-export function setSearchCapacity(db: Db, capacity: number): void {
-  states.set(db.prisma, { capacity });
+/**
+ * Holds at most `capacity` securities of `db` in the engine from now on (tests use a small master);
+ * drops the engine read so far. `maxStaleMs`: MAX_STALE_MS for `db`.
+ */
+export function setSearchCapacity(db: Db, capacity: number, maxStaleMs?: number): void {
+  states.set(db.prisma, { capacity, maxStaleMs });
 }
 
 /**
  * The engine at the master's current version or later, or undefined for a master past
- * MAX_INDEXED_SECURITIES. One statement when it is current; else the search waits for the refresh
- * (until `db`'s deadline), or, while the master is read whole, takes the engine read before.
+ * MAX_INDEXED_SECURITIES. One statement when it is current; else it waits for the refresh (until
+ * `db`'s deadline). A search takes `engineFor`, which may answer stale meanwhile.
  */
 export async function currentEngine(db: Db): Promise<SearchEngine | undefined> {
+  return (await engineAt(db, false))?.engine;
+}
+
+/** The engine, or with `stale` while the master is read whole, the one before it (for at most MAX_STALE_MS). */
+async function engineAt(db: Db, stale: boolean): Promise<EngineAt | undefined> {
   const state = stateOf(db);
   for (let attempt = 0; ; attempt++) {
+    const checked = performance.now();
     const now = await masterState(db);
     if (!now)
       throw new AppError('SERVICE_UNAVAILABLE', 'search: the security master has no version row; run the migrations');
-    if (state.engine && current(state.engine, now)) return state.engine;
+    if (state.engine && current(state.engine, now)) {
+      state.currentAt = Math.max(state.currentAt ?? checked, checked);
+      return { engine: state.engine, staleMs: 0 };
+    }
     const large = state.tooLarge;
     if (large?.epoch === now.epoch && large.version === now.version && large.metricsVersion === now.metricsVersion)
       return undefined;
-    // a refresh started before `now` was read may end short of it: the second one cannot
-    if (attempt >= 2) return state.engine;
     if (!state.refreshing) {
+      state.wholeStarted = new Promise<void>((resolve) => (state.startedWhole = resolve));
       state.refreshing = refresh(db.shared, state).finally(() => {
         state.refreshing = undefined;
         state.readingWhole = false;
+        state.startedWhole?.();
       });
     }
-    if (state.readingWhole && state.engine) return state.engine;
-    await db.deadline.race(state.refreshing, 'index');
+    // at least 1: an answer behind the master says so, however soon after it moved
+    const staleMs = Math.max(1, Math.ceil(performance.now() - (state.currentAt ?? Number.NEGATIVE_INFINITY)));
+    if (stale && state.readingWhole && state.engine && staleMs <= (state.maxStaleMs ?? MAX_STALE_MS))
+      return { engine: state.engine, staleMs };
+    // a refresh started before `now` was read may end short of it: the second one cannot
+    if (attempt >= 2) return state.engine && { engine: state.engine, staleMs };
+    // until the refresh ends, or, when it reads the master whole, until it starts to: the engine before answers then
+    await db.deadline.race(
+      stale && state.engine && !state.readingWhole
+        ? Promise.race([state.refreshing, state.wholeStarted])
+        : state.refreshing,
+      'index',
+    );
   }
 }
 
-/** The engine, refused with a 503 naming the cap when the master is too large to hold (what needs it: `what`). */
-export async function engineFor(db: Db, what: string): Promise<SearchEngine> {
-  const engine = await currentEngine(db);
-  if (engine) return engine;
+/**
+ * The engine for a search, refused with a 503 naming the cap when the master is too large to hold
+ * (what needs it: `what`). While the master is read whole, the engine read before, for at most
+ * MAX_STALE_MS, with how stale it is.
+ */
+export async function engineFor(db: Db, what: string): Promise<EngineAt> {
+  const at = await engineAt(db, true);
+  if (at) return at;
   throw new AppError(
     'SERVICE_UNAVAILABLE',
     `search: ${what} needs the security master in memory, which holds at most ${stateOf(db).capacity} securities; this master has more. Search by an identifier prefix alone (search_type + query), or split the master`,

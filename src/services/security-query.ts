@@ -17,7 +17,7 @@ import { AppError } from '../errors.js';
 import { slicer } from '../runtime/slices.js';
 import type { Security } from '../../generated/prisma/client.js';
 import { engineFor, securitiesInOrder } from './security-index.js';
-import { isWildcard, normalizeQuery, SEARCH_TYPES, WILDCARD, type SecuritySearch } from './security.js';
+import { isWildcard, searchPrefixes, SEARCH_TYPES, type SecuritySearch } from './security.js';
 
 /**
  * A search of the master beyond one identifier prefix: free text with typos over names and symbols,
@@ -51,6 +51,8 @@ export interface SecurityQueryResult {
   facetsOf(fields: readonly string[]): Promise<FacetCount[]>;
   /** The text's match, for highlights; undefined without text. */
   text: TextMatch | undefined;
+  /** How far behind the master the answer may be, in ms: 0 but while it is read again whole (services/security-index.ts). */
+  staleMs: number;
 }
 
 /**
@@ -80,10 +82,10 @@ function engineQuery(engine: SearchEngine, query: SecurityQuery): EngineQuery | 
   if (query.search) {
     checkQueryLength(query.search.query);
     if (!isWildcard(query.search.query)) {
-      const q = normalizeQuery(query.search.type, query.search.query);
-      if (q === '')
-        throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
-      prefix = { column: SEARCH_TYPES[query.search.type], q };
+      prefix = {
+        column: SEARCH_TYPES[query.search.type],
+        prefixes: searchPrefixes(query.search.type, query.search.query),
+      };
     }
   }
   const text = query.text && engine.match(query.text.q, query.text.fields);
@@ -155,7 +157,7 @@ export async function securityQueryPage(
 ): Promise<SecurityQueryResult> {
   if (offset > MAX_SEARCH_OFFSET) throw tooDeep(offset);
   checkQuery(query);
-  const engine = await engineFor(db, 'a search by text, filter, sort or facets');
+  const { engine, staleMs } = await engineFor(db, 'a search by text, filter, sort or facets');
   const q = engineQuery(engine, query);
   const outOf = engine.size;
   // from the end: every hit up to the deepest page there is (further, the page is refused below)
@@ -178,6 +180,7 @@ export async function securityQueryPage(
     facets: await hits.facetsOf(query.facets ?? [], facetsPause(db)),
     facetsOf: (fields) => hits.facetsOf(fields, facetsPause(db)),
     text: q?.text,
+    staleMs,
   };
 }
 
@@ -188,7 +191,7 @@ export async function securityQueryFacets(
   fields: readonly string[],
 ): Promise<FacetCount[]> {
   checkQuery(query);
-  const engine = await engineFor(db, 'facets');
+  const { engine } = await engineFor(db, 'facets');
   const q = engineQuery(engine, query);
   return q ? (await engine.search(q, 0, searchPause(db))).facetsOf(fields, facetsPause(db)) : noFacets(fields);
 }

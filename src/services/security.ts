@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import { CIK_PATTERN, padCik } from '../domain/cik.js';
+import { cikPrefixes, CIK_PATTERN, padCik } from '../domain/cik.js';
 import { checkQueryLength } from '../search/text.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
@@ -39,13 +39,15 @@ type SearchColumn = (typeof SEARCH_TYPES)[SearchType];
 const SEARCH_COLUMNS: readonly SearchColumn[] = Object.values(SEARCH_TYPES);
 
 /**
- * What a query matches in a column: identifiers are stored upper-case, so the query is too; a CIK
- * matches with or without its leading zeros.
+ * The beginnings a query matches in its column, any one of them: identifiers are stored
+ * upper-case, so the query is too; a CIK by its own rule (domain/cik.ts), with or without leading
+ * zeros. The SQL match and the search engine both take these. A blank query is a 400.
  */
-export function normalizeQuery(type: SearchType, query: string): string {
+export function searchPrefixes(type: SearchType, query: string): string[] {
   const q = query.trim();
-  if (type === 'identifiers.cik') return CIK_PATTERN.test(q) ? padCik(q) : q;
-  return q.toUpperCase();
+  if (q === '')
+    throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
+  return type === 'identifiers.cik' ? cikPrefixes(q) : [q.toUpperCase()];
 }
 
 const orderings = new Map<SearchColumn, Ordering<Security>>();
@@ -74,29 +76,27 @@ export interface SecuritySearch {
 export const WILDCARD = '*';
 export const isWildcard = (query: string): boolean => query.trim() === WILDCARD;
 
-/** What a search selects: the column it orders by, its condition, and the query as matched. */
+/** What a search selects: the column it orders by, its condition, and the beginnings it matches. */
 export interface SearchMatch {
   column: SearchColumn;
-  q: string;
+  prefixes: readonly string[];
   match: Prisma.Sql;
   wildcard: boolean;
 }
 
-/** The match of `search`; undefined when nothing can match (LIKE's wildcards in the query). */
+/** The match of `search`; undefined when nothing can match (LIKE's wildcards in the query, a CIK query not of digits). */
 export async function matchOf(db: Db, search: SecuritySearch): Promise<SearchMatch | undefined> {
   checkQueryLength(search.query);
-  if (isWildcard(search.query)) return { column: 'symbol', q: WILDCARD, match: Prisma.sql`TRUE`, wildcard: true };
+  if (isWildcard(search.query)) return { column: 'symbol', prefixes: [], match: Prisma.sql`TRUE`, wildcard: true };
   const column = SEARCH_TYPES[search.type];
-  const q = normalizeQuery(search.type, search.query);
-  if (q === '')
-    throw new AppError('BAD_REQUEST', `search: the query must not be empty; give "${WILDCARD}" for every security`);
-  if (LIKE_SPECIAL.test(q)) return undefined;
-  return { column, q, match: await prefixMatch(db, column, q), wildcard: false };
+  const prefixes = searchPrefixes(search.type, search.query).filter((p) => !LIKE_SPECIAL.test(p));
+  if (!prefixes.length) return undefined;
+  return { column, prefixes, match: await prefixMatch(db, column, prefixes), wildcard: false };
 }
 
 /** How many securities `m` matches, exactly (see countMatches). */
 function countOf(db: Db, m: SearchMatch, summary: Promise<MasterSummary | undefined>): Promise<number> {
-  return m.wildcard ? countAll(db, summary) : countMatches(db, m.column, m.q, m.match, summary);
+  return m.wildcard ? countAll(db, summary) : countMatches(db, m.column, m.prefixes, m.match, summary);
 }
 
 /** The first string after every string that starts with `prefix`, in code-point order. */
@@ -107,16 +107,20 @@ function prefixEnd(prefix: string): string {
 }
 
 /**
- * "`column` starts with `q`", as the index can answer it: a range `q <= column < prefixEnd(q)` where
- * text compares by code point (a C-like collation, as the embedded cluster and docker-compose
- * create it), so the search walks only the matching index entries. Under another collation the
- * range is not the prefix set (`BRK.A` sorts outside `['BRK.', 'BRK/')` in en_US), and it is
- * `LIKE q || '%'`, exact but a scan. `q` never holds LIKE's wildcards (callers check).
+ * "`column` starts with one of `prefixes`", as the index can answer it: for each, a range
+ * `q <= column < prefixEnd(q)` where text compares by code point (a C-like collation, as the
+ * embedded cluster and docker-compose create it), so the search walks only the matching index
+ * entries. Under another collation the range is not the prefix set (`BRK.A` sorts outside
+ * `['BRK.', 'BRK/')` in en_US), and it is `LIKE q || '%'`, exact but a scan. No prefix holds LIKE's
+ * wildcards (matchOf drops them).
  */
-async function prefixMatch(db: Db, column: SearchColumn, q: string): Promise<Prisma.Sql> {
+async function prefixMatch(db: Db, column: SearchColumn, prefixes: readonly string[]): Promise<Prisma.Sql> {
   const col = Prisma.raw(`"${column}"`);
-  if (await db.codepointTextOrder()) return Prisma.sql`${col} >= ${q} AND ${col} < ${prefixEnd(q)}`;
-  return Prisma.sql`${col} LIKE ${`${q}%`}`;
+  const byRange = await db.codepointTextOrder();
+  const each = prefixes.map((q) =>
+    byRange ? Prisma.sql`(${col} >= ${q} AND ${col} < ${prefixEnd(q)})` : Prisma.sql`${col} LIKE ${`${q}%`}`,
+  );
+  return each.length === 1 ? each[0]! : Prisma.sql`(${Prisma.join(each, ' OR ')})`;
 }
 
 /** Search rows through Db.read (one prepared statement per search type and shape), in `direction` (a backward page's reverse). */
@@ -144,21 +148,29 @@ function masterSummary(db: Db): Promise<MasterSummary | undefined> {
 }
 
 /**
- * How many securities' `column` starts with `q` (`match` says so in SQL), exactly: from `summary`
- * (the current one, if any) when it holds the prefix, else by COUNT in SQL. A prefix the last
- * summary leaves out matched fewer than PREFIX_COUNT_THRESHOLD then, so it is counted in SQL at
- * once, beside the version read (exact whatever the version).
+ * How many securities' `column` starts with one of `prefixes` (disjoint, so their counts add up),
+ * exactly: each from `summary` (the current one, if any) when it holds the prefix, else by COUNT in
+ * SQL. A prefix the last summary leaves out matched fewer than PREFIX_COUNT_THRESHOLD then, so it
+ * is counted in SQL at once, beside the version read (exact whatever the version); only the broad
+ * ones wait for the summary. `match` is the SQL of all of them, for the usual single prefix.
  */
 async function countMatches(
   db: Db,
   column: SearchColumn,
-  q: string,
+  prefixes: readonly string[],
   match: Prisma.Sql,
   summary: Promise<MasterSummary | undefined>,
 ): Promise<number> {
+  const held = (s: MasterSummary | undefined) => prefixes.filter((p) => s?.prefixes.get(column)?.has(p) === true);
+  const countIn = async (some: readonly string[]) =>
+    !some.length ? 0 : countWhere(db, some.length === prefixes.length ? match : await prefixMatch(db, column, some));
   const last = lastSummary(db);
-  if (last && !last.prefixes.get(column)?.has(q)) return (await Promise.all([countWhere(db, match), summary]))[0];
-  return (await summary)?.prefixes.get(column)?.get(q) ?? countWhere(db, match);
+  const narrow = last ? prefixes.filter((p) => !held(last).includes(p)) : [];
+  const [narrowCount, current] = await Promise.all([countIn(narrow), summary]);
+  const known = held(current).filter((p) => !narrow.includes(p));
+  const unknown = prefixes.filter((p) => !narrow.includes(p) && !known.includes(p));
+  const counts = current?.prefixes.get(column);
+  return narrowCount + (await countIn(unknown)) + known.reduce((n, p) => n + counts!.get(p)!, 0);
 }
 
 /** How many securities the master holds, exactly: from the current summary, or by COUNT in SQL. */
@@ -223,8 +235,8 @@ export async function securitySearchLevel(
 export interface SecuritySearchAtPage extends NumberedPage<Security> {
   /** How many securities the master holds. */
   outOf: number;
-  /** The query as matched (trimmed, upper-cased; a CIK zero-padded): each hit's field starts with it. */
-  matched: string;
+  /** The beginnings the query matched (searchPrefixes): each hit's field starts with one of them. */
+  prefixes: readonly string[];
 }
 
 /**
@@ -245,7 +257,7 @@ export async function securitySearchAtPage(
       nodes: [],
       totalCount: 0,
       outOf: await countAll(db, masterSummary(db)),
-      matched: normalizeQuery(search.type, search.query),
+      prefixes: [],
     };
   const summary = masterSummary(db);
   const [totalCount, outOf, nodes] = await Promise.all([
@@ -253,7 +265,7 @@ export async function securitySearchAtPage(
     countAll(db, summary),
     selectSecurities(db, m.match, m.column, args.pageSize, (args.page - 1) * args.pageSize),
   ]);
-  return { nodes, totalCount, outOf, matched: m.q };
+  return { nodes, totalCount, outOf, prefixes: m.prefixes };
 }
 
 export type SecurityLookup =

@@ -19,7 +19,7 @@ import {
  * services/trade.ts and services/quote.ts are this module bound to their table.
  */
 export type TickTable = 'Trade' | 'Quote';
-type TickRow<T extends TickTable> = T extends 'Trade' ? Trade : Quote;
+export type TickRow<T extends TickTable> = T extends 'Trade' ? Trade : Quote;
 
 /** Nanosecond bounds on sipTimestamp; each optional. */
 export interface TimeRange {

@@ -76,6 +76,37 @@ describe('the Apollo Client and urql examples against a live app', () => {
     await tdb.cleanup();
   });
 
+  /** A 25-symbol watchlist: 23 sample symbols, NVLX, and one the security master does not hold. */
+  let watchlist: string[];
+  beforeAll(async () => {
+    const others = await h.db.prisma.security.findMany({
+      where: { symbol: { not: 'NVLX' } },
+      select: { symbol: true },
+      orderBy: { symbol: 'desc' },
+      take: 23,
+    });
+    watchlist = [...others.map((s) => s.symbol), 'NVLX', 'NOSUCH'];
+  });
+  /** What each client's watchlist answer must say: each symbol asked for, null for the unknown one. */
+  const listed = () => watchlist.map((s) => (s === 'NOSUCH' ? null : s));
+  /** The newest `n` trades of the watchlist as the graph answers them in one page. */
+  const newestWatchlistTrades = async (n: number) =>
+    (
+      (
+        await h.gql(
+          `query($s: [String!]) { trades(symbols: $s, first: ${n}) { nodes { symbol sipTimestamp sequenceNumber } } }`,
+          {
+            s: watchlist,
+          },
+        )
+      ).data as any
+    ).trades.nodes.map((t: any) => [t.symbol, BigInt(t.sipTimestamp), BigInt(t.sequenceNumber)]);
+  const keyOf = (t: { symbol: string; sipTimestamp: bigint; sequenceNumber: bigint }) => [
+    t.symbol,
+    t.sipTimestamp,
+    t.sequenceNumber,
+  ];
+
   /** The newest `n` NVLX trades as the graph answers them in one page. */
   const newestTrades = async (n: number) =>
     (
@@ -94,6 +125,33 @@ describe('the Apollo Client and urql examples against a live app', () => {
     const live = await firstLiveTrade((onTrade) => apollo.liveTrades(url, 'demo-pro', 'NVLX', onTrade));
     expect(live.symbol).toBe('NVLX');
     expect(live.sipTimestamp).toBeGreaterThan(SIP); // past 2^53: every digit kept
+  });
+
+  it('Apollo Client: a 25-symbol watchlist in order, null for the unknown symbol under the default error policy; its trades paged and merged; one live subscription for all 25', async () => {
+    const client = apollo.apolloClient(url, 'demo-pro');
+    const securities = await apollo.watchlist(client, watchlist);
+    expect(securities.map((s) => s?.symbol ?? null)).toEqual(listed());
+    expect(securities.filter(Boolean).every((s) => s!.latestTrade && s!.latestQuote)).toBe(true);
+    const merged = await apollo.watchlistTradePages(client, watchlist, 3, 5);
+    expect(new Set(merged.map((t) => t.symbol)).size).toBeGreaterThan(1);
+    expect(merged.map(keyOf)).toEqual(await newestWatchlistTrades(15));
+    const live = await firstLiveTrade((onTrade) => apollo.liveWatchlist(url, 'demo-pro', watchlist, onTrade));
+    expect(live.symbol).toBe('NVLX');
+    expect(live.sipTimestamp).toBeGreaterThan(SIP);
+  });
+
+  it('urql: the same watchlist, its pages and its live trades through Graphcache and the subscription exchange', async () => {
+    const { client, close } = urql.urqlClient(url, 'demo-pro');
+    try {
+      const securities = await urql.watchlist(client, watchlist);
+      expect(securities.map((s) => s?.symbol ?? null)).toEqual(listed());
+      const merged = await urql.watchlistTradePages(client, watchlist, 3, 5);
+      expect(merged.map(keyOf)).toEqual(await newestWatchlistTrades(15));
+      const live = await firstLiveTrade((onTrade) => urql.liveWatchlist(client, watchlist, onTrade));
+      expect(live.symbol).toBe('NVLX');
+    } finally {
+      await close();
+    }
   });
 
   it('urql: the same page, pages and live trade through Graphcache and its subscription exchange', async () => {

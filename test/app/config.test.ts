@@ -97,16 +97,27 @@ describe('configuration', () => {
     }
   });
 
-  it('live subscriptions: 20 per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
-    expect(loadConfig({}).subscriptions).toEqual({ perCaller: 20, perInstance: 1000, bufferBytes: 65_536 });
+  it('live subscriptions: 20 and 200 symbols per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
+    expect(loadConfig({}).subscriptions).toEqual({
+      perCaller: 20,
+      symbolsPerCaller: 200,
+      perInstance: 1000,
+      bufferBytes: 65_536,
+    });
     expect(
       loadConfig({
         SUBSCRIPTIONS_PER_CALLER: '5',
+        SUBSCRIPTION_SYMBOLS_PER_CALLER: '30',
         SUBSCRIPTIONS_PER_INSTANCE: '50',
         SUBSCRIPTION_BUFFER_BYTES: '1048576',
       }).subscriptions,
-    ).toEqual({ perCaller: 5, perInstance: 50, bufferBytes: 1_048_576 });
-    for (const name of ['SUBSCRIPTIONS_PER_CALLER', 'SUBSCRIPTIONS_PER_INSTANCE', 'SUBSCRIPTION_BUFFER_BYTES']) {
+    ).toEqual({ perCaller: 5, symbolsPerCaller: 30, perInstance: 50, bufferBytes: 1_048_576 });
+    for (const name of [
+      'SUBSCRIPTIONS_PER_CALLER',
+      'SUBSCRIPTION_SYMBOLS_PER_CALLER',
+      'SUBSCRIPTIONS_PER_INSTANCE',
+      'SUBSCRIPTION_BUFFER_BYTES',
+    ]) {
       for (const value of ['0', '-1', 'many', '1.5'])
         expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(
           `${name} must be a positive integer; got ${JSON.stringify(value)}`,

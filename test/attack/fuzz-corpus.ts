@@ -74,12 +74,22 @@ function valueFor(spec: ParamSpec): fc.Arbitrary<string> {
     plausible.push(fc.integer({ min: (spec.minimum ?? 0) - 2, max: (spec.maximum ?? 10_000) + 2 }).map(String));
   if (spec.type === 'boolean') plausible.push(fc.constantFrom('true', 'false', 'TRUE', '1', 'yes'));
   if (spec.type === 'string') {
-    if (spec.enum) plausible.push(fc.constantFrom(...spec.enum));
+    if (spec.enum) plausible.push(fc.constantFrom(...spec.enum, ...spec.enum.map((v) => v.toUpperCase())));
     if (spec.format === 'date')
       plausible.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
-    if (spec.format === 'date-time') plausible.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
-    if (spec.format === 'datetime-space')
-      plausible.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19).replace('T', ' ')));
+    if (spec.format === 'time' || spec.format === 'time-or-nanos')
+      plausible.push(
+        fc
+          .date({ noInvalidDate: true })
+          .chain((d) =>
+            fc.constantFrom(
+              d.toISOString(),
+              d.toISOString().slice(0, 10),
+              d.toISOString().slice(0, 19).replace('T', ' '),
+              `${d.toISOString().slice(0, 19)}+05:30`,
+            ),
+          ),
+      );
     plausible.push(fc.constantFrom(...SYMBOLS, SYMBOLS.join(','), 'NVLX,,ORBT'));
   }
   return fc.oneof({ weight: 6, arbitrary: fc.oneof(...plausible) }, { weight: 1, arbitrary: nasty });
@@ -111,7 +121,7 @@ export const restRequest = fc
           arbitrary: fc.array(
             fc.tuple(
               fc.oneof(
-                fc.constantFrom('cursor', 'page', 'apikey', 'sort', '__proto__', 'constructor', 'a[b]'),
+                fc.constantFrom('cursor', 'page', 'apikey', 'sort', '__proto__', 'constructor', 'a[b]', '_'),
                 fc.string({ maxLength: 10 }),
               ),
               nasty,

@@ -199,13 +199,15 @@ describe.each(testDatabases())('GraphQL authentication on $name', (tdb) => {
   });
 
   describe('one caller model', () => {
-    it('the same identity via apikey parameter, X-API-Key, Bearer and cookie; only authenticatedBy differs', async () => {
+    it('the same identity via apikey or apiKey parameter, X-API-Key, Bearer (an API key or a token) and cookie; only authenticatedBy differs', async () => {
       const user = (await findUserByEmail(h.db, 'pro@example.com'))!;
       const { access } = await login(h.app, 'pro@example.com');
       const base = { userId: user.id, email: 'pro@example.com', tier: 'PRO' };
       const cases: [string, Record<string, string>, string][] = [
         ['/graphql?apikey=demo-pro', {}, 'apikey'],
+        ['/graphql?apiKey=demo-pro', {}, 'apikey'],
         ['/graphql', { 'x-api-key': 'demo-pro' }, 'apikey'],
+        ['/graphql', bearer('demo-pro'), 'apikey'],
         ['/graphql', bearer(access), 'bearer'],
         ['/graphql', accessCookie(access), 'cookie'],
       ];

@@ -169,7 +169,8 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
 
     it('is POST only', async () => {
       const r = await call(h.app, '/kms/api/v1/auth/token');
-      expectRestError(r, 404, 'NOT_FOUND', 'GET is not served at /kms/api/v1/auth/token');
+      expectRestError(r, 405, 'METHOD_NOT_ALLOWED', 'GET is not served at /kms/api/v1/auth/token; it takes POST');
+      expect(r.res.headers.get('allow')).toBe('POST');
     });
   });
 
@@ -290,7 +291,7 @@ describe.each(testDatabases())('REST sessions on $name', (tdb) => {
           await validateRequest(h.app, { authorization }),
           401,
           'UNAUTHENTICATED',
-          'the Authorization header must be "Bearer <access token>"',
+          'the Authorization header must be "Bearer <access token or API key>"',
         );
       }
     });

@@ -136,10 +136,12 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
 
   it('every list field of the schema is in FIELD_LIST_KINDS, or pages, or holds nothing imported', () => {
     // bars are computed, nodes/apiKeys/OCR results are not imported children, connections page
-    // search facets and highlights are computed per request; exchanges are answered whole, at most MAX_EXCHANGES
+    // search facets and highlights are computed per request; exchanges are answered whole, at most MAX_EXCHANGES;
+    // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS
     const notImported = new Set([
       'Query.apiKeys',
       'Query.nodes',
+      'Query.securitiesBySymbols',
       'Query.exchanges',
       'OcrPayload.results',
       'Security.bars',

@@ -151,6 +151,7 @@ const SEARCHES: [string | undefined, string][] = [
   ['GICS_CODE', '45'],
   ['CIK', '5631331'],
   ['CIK', '0005631331'],
+  ['CIK', '56'],
   ['FIGI', 'BBG'],
   ['ISIN', 'US'],
   ['CUSIP', '5'],

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { App } from '../../src/app.js';
-import { memoryEventBus, type EventBus } from '../../src/runtime/events.js';
+import { memoryEventBus, type EventBus, type Topics } from '../../src/runtime/events.js';
 import { attachWebSocket } from '../../src/graphql/ws.js';
 
 // ------------------------------------------------------------------ records, as the import reads them
@@ -132,7 +132,7 @@ export function countingBus(): { bus: EventBus; open(): number; started(): numbe
     started: () => started,
     bus: {
       ...inner,
-      subscribe<T>(topic: string) {
+      subscribe<T>(topic: Topics) {
         const sub = inner.subscribe<T>(topic);
         const end = sub.return!.bind(sub);
         let ended = false;

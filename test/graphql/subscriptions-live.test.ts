@@ -46,10 +46,13 @@ const FIELDS = Object.values(schema.getSubscriptionType()!.getFields());
 const resourceOf = (field: GraphQLField<unknown, unknown>): Resource =>
   (field.extensions as { pothosOptions: { authScopes: { entitled: Resource } } }).pothosOptions.authScopes.entitled;
 
-/** The smallest document of a subscription field: its required arguments with a symbol, and `__typename`. */
+/**
+ * The smallest document of a subscription field: its required arguments with a symbol (and
+ * `symbol`, of the fields that take it or `symbols`), and `__typename`.
+ */
 function documentOf(field: GraphQLField<unknown, unknown>): string {
   const args = field.args
-    .filter((a) => isNonNullType(a.type))
+    .filter((a) => isNonNullType(a.type) || a.name === 'symbol')
     .map((a) => {
       if (getNamedType(a.type).name !== 'String')
         throw new Error(`no sample value for ${field.name}(${a.name}: ${String(a.type)}): add one here`);
@@ -230,7 +233,7 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
         return: async () => ({ done: true, value: undefined }),
       }),
     };
-    hub.attach(hub.reserve(caller, 'trades', 'k'), idle, sink);
+    hub.attach(hub.reserve(caller, 'trades', 'k', 1), idle, sink);
     await hub.checkRights();
     expect(ends).toEqual([]);
     await h.db.prisma.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: new Date() } });

@@ -39,6 +39,13 @@ function symbolArguments(): string[] {
 const QUERIES: Record<string, [document: string, field: string, argument: string]> = {
   'Query.trades.symbol': [`{ trades(symbol: "${BAD}") { nodes { price } } }`, 'trades', 'symbol'],
   'Query.quotes.symbol': [`{ quotes(symbol: "${BAD}") { nodes { bidPrice } } }`, 'quotes', 'symbol'],
+  'Query.trades.symbols': [`{ trades(symbols: ["NVLX", "${BAD}"]) { nodes { price } } }`, 'trades', 'symbols'],
+  'Query.quotes.symbols': [`{ quotes(symbols: ["NVLX", "${BAD}"]) { nodes { bidPrice } } }`, 'quotes', 'symbols'],
+  'Query.securitiesBySymbols.symbols': [
+    `{ securitiesBySymbols(symbols: ["NVLX", "${BAD}"]) { symbol } }`,
+    'securitiesBySymbols',
+    'symbols[1]',
+  ],
   // bars, trades and every other edge of a security are reached through it
   'Query.security.symbol': [
     `{ security(symbol: "${BAD}") { symbol bars(timespan: DAY, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z") { close } trades(first: 1) { nodes { price } } } }`,
@@ -74,6 +81,11 @@ const QUERIES: Record<string, [document: string, field: string, argument: string
 const SUBSCRIPTIONS: Record<string, [document: string, argument: string]> = {
   'Subscription.tradeAdded.symbol': [`subscription { tradeAdded(symbol: "${BAD}") { price } }`, 'symbol'],
   'Subscription.quoteAdded.symbol': [`subscription { quoteAdded(symbol: "${BAD}") { bidPrice } }`, 'symbol'],
+  'Subscription.tradeAdded.symbols': [`subscription { tradeAdded(symbols: ["NVLX", "${BAD}"]) { price } }`, 'symbols'],
+  'Subscription.quoteAdded.symbols': [
+    `subscription { quoteAdded(symbols: ["NVLX", "${BAD}"]) { bidPrice } }`,
+    'symbols',
+  ],
   'Subscription.newsAdded.symbol': [`subscription { newsAdded(symbol: "${BAD}") { headline } }`, 'symbol'],
   'Subscription.pressReleaseAdded.tickers': [
     `subscription { pressReleaseAdded(tickers: ["NVLX", "${BAD}"]) { headline } }`,

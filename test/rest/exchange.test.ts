@@ -113,14 +113,10 @@ describe.each(testDatabases())('REST exchanges on $name', (tdb) => {
   it('rejects bad parameters with a 400 naming the parameter and the value, never a 500', async () => {
     const cases: [string, string, string?][] = [
       ['?asset_class=bonds', 'asset_class', 'bonds'],
-      ['?asset_class=STOCKS', 'asset_class', 'STOCKS'],
       ['?asset_class=stocks,options', 'asset_class', 'stocks,options'],
       ['?locale=eu', 'locale', 'eu'],
-      ['?locale=US', 'locale', 'US'],
       [`?locale=${encodeURIComponent("' OR 1=1 --")}`, 'locale', "' OR 1=1 --"],
       ['?asset_class=stocks&asset_class=options', 'asset_class'],
-      ['?limit=10', 'limit'],
-      ['?cursor=abc', 'cursor'],
     ];
     for (const [q, name, value] of cases) expectBadParam(await rest(h, PATH + q), name, value);
     const bad = await rest(h, `${PATH}?asset_class=bonds`);

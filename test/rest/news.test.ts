@@ -214,13 +214,12 @@ describe.each(testDatabases())('REST news on $name', (tdb) => {
       [`${s}&page_size=101`, 'page_size', '101'],
       [`${s}&page_size=0`, 'page_size', '0'],
       [`${s}&type=sideways`, 'type', 'sideways'],
-      [`${s}&type=GAINERS`, 'type', 'GAINERS'],
       [`${s}&id=abc`, 'id', 'abc'],
       [`${s}&id=3000000000`, 'id', '3000000000'],
       [`${s}&securities=yes`, 'securities', 'yes'],
       [`${s}&share_class_figi=${encodeURIComponent("' OR 1=1 --")}`, 'share_class_figi', "' OR 1=1 --"],
       [`${s}&share_class_figi=BBG`, 'share_class_figi', 'BBG'],
-      [`${s}&tickers=AAPL`, 'tickers'],
+      [`${s}&securities=TRUE&securities=false`, 'securities'],
     ];
     for (const [q, name, value] of cases) expectBadParam(await rest(h, `${PATH}?${q}`), name, value);
   });

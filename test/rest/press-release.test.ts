@@ -280,7 +280,7 @@ describe.each(testDatabases())('REST press releases on $name', (tdb) => {
       ['tickers=AAPL,,MSFT', 'tickers', 'AAPL,,MSFT'],
       [`tickers=${'A'.repeat(21)}`, 'tickers'],
       [`tickers=${Array.from({ length: 101 }, (_, i) => `T${i}`).join(',')}`, 'tickers'],
-      ['ticker=AAPL', 'ticker'],
+      ['ticker=AAPL&tickers=MSFT', 'ticker'],
       ['page=1&page=2', 'page'],
     ];
     for (const [q, name, value] of cases) expectBadParam(await rest(h, `${PATH}?${q}`), name, value);

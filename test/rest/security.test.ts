@@ -387,7 +387,6 @@ describe.each(testDatabases())('REST security search on $name', (tdb) => {
       [q({ search: 'A', search_type: 'symbol', page: 'x' }), 'page', 'x'],
       [q({ search: 'A', search_type: 'symbol', per_page: 251 }), 'per_page', '251'],
       [q({ search: 'A', search_type: 'symbol', per_page: 0 }), 'per_page', '0'],
-      [q({ search: 'A', search_type: 'symbol', colour: 'blue' }), 'colour'],
     ];
     for (const [path, name, value] of cases) {
       const r = await rest(h, path);

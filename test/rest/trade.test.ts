@@ -110,6 +110,39 @@ describe.each(testDatabases())('REST trades and quotes on $name', (tdb) => {
     }
   });
 
+  it('an ISO time keeps its nanoseconds; GraphQL takes a day as REST does', async () => {
+    const all = await h.db.prisma.trade.findMany({
+      where: { symbol },
+      orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }],
+    });
+    const mid = all[Math.floor(all.length / 2)]!;
+    // a nanosecond after a trade: read to the millisecond only, it would fall before the trade again
+    const ns = mid.sipTimestamp + 1n;
+    // the instant as ISO 8601 with all nine digits of its fraction, in a zone five hours west
+    const ms = Number(ns / 1_000_000n);
+    const clock = new Date(ms - 5 * 3_600_000).toISOString().slice(0, 19);
+    const fraction = (ns % 1_000_000_000n).toString().padStart(9, '0');
+    const iso = `${clock}.${fraction}-05:00`;
+    for (const [q, keep] of [
+      [`timestamp.gte=${encodeURIComponent(iso)}`, (t: (typeof all)[number]) => t.sipTimestamp >= ns],
+      [`timestamp.lt=${encodeURIComponent(iso)}`, (t: (typeof all)[number]) => t.sipTimestamp < ns],
+    ] as const) {
+      const got = (await followPages(h, `/stocks/v3/trades/${symbol}?${q}&order=asc&limit=5000`)).flat();
+      expect(
+        got.map((t) => String(t.sequence_number)),
+        q,
+      ).toEqual(all.filter(keep).map((t) => t.sequenceNumber.toString()));
+    }
+    const day = new Date(ms).toISOString().slice(0, 10);
+    const g = await h.gql(
+      `{ trades(symbol: "${symbol}", from: "${day}", to: "${day}", first: 5000, order: ASC) { nodes { sequenceNumber } } }`,
+    );
+    expect(g.errors).toBeUndefined();
+    const r = (await followPages(h, `/stocks/v3/trades/${symbol}?timestamp=${day}&order=asc&limit=5000`)).flat();
+    expect(g.data.trades.nodes.map((n: any) => n.sequenceNumber)).toEqual(r.map((t) => String(t.sequence_number)));
+    expect(r.length).toBeGreaterThan(0);
+  });
+
   it('rejects bad parameters with a 400 naming them, never a 500', async () => {
     const base = `/stocks/v3/trades/${symbol}`;
     for (const [q, name, value] of BAD_TICK_PARAMS) expectBadParam(await rest(h, base + q), name, value);
