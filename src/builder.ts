@@ -30,8 +30,11 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
-  /** Every connection may carry a lazy count (root lists do; nested edges do not). */
-  Connection: { totalCount?: (() => Promise<number>) | undefined };
+  /** Every connection may carry a lazy count (root lists do; nested edges do not), and whether it is an estimate. */
+  Connection: {
+    totalCount?: (() => Promise<number>) | undefined;
+    totalCountIsEstimate?: (() => Promise<boolean>) | undefined;
+  };
   Scalars: {
     BigInt: { Input: bigint; Output: bigint | number | string };
     Date: { Input: string; Output: string };
@@ -137,7 +140,16 @@ builder.globalConnectionField('totalCount', (t) =>
   t.int({
     nullable: true,
     description:
-      'How many items match the filters in all, ignoring paging; null where counting is not offered (nested lists, trades, quotes).',
+      'How many items match the filters in all, ignoring paging; null where counting is not offered (nested lists).',
     resolve: (parent) => parent.totalCount?.() ?? null,
+  }),
+);
+
+builder.globalConnectionField('totalCountIsEstimate', (t) =>
+  t.boolean({
+    nullable: true,
+    description:
+      "Whether `totalCount` is PostgreSQL's estimate rather than an exact count (only ever on trades and quotes, past a bound); null where `totalCount` is.",
+    resolve: (parent) => parent.totalCountIsEstimate?.() ?? (parent.totalCount ? false : null),
   }),
 );

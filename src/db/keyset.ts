@@ -2,17 +2,21 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Db } from './client.js';
-import { keyedConditions, readSql, topOfKeys, topPerKey } from './sql.js';
+import { keyedConditions, orderOn, readSql, topOfKeys, topPerKey, type KeyRange } from './sql.js';
 import { selectColumns, type TreeLevel } from './tree.js';
 
 /**
  * Keyset pagination shared by every list. A list is ordered by a fixed tuple of columns, all in one
- * direction, ending in a unique column; a cursor is the tuple of the last row it returned, so the
- * next page is `WHERE (cols) > (cursor) ORDER BY cols LIMIT n`: an index range scan however deep.
+ * direction, ending in a unique column; a cursor is the tuple of one row, so the page after the
+ * last row is `WHERE (cols) > (cursor) ORDER BY cols LIMIT n`: an index range scan however deep.
+ * A page backwards (`last`/`before`) is the same read of the reverse order, `WHERE (cols) < (cursor)
+ * ORDER BY cols DESC LIMIT n` (`seekOf`), its rows put back in the list's order (`toPage`): the same
+ * statement, the same index, whichever way a client pages.
  *
  * The paging vocabulary of every service: two kinds of paging, one helper each, one name each.
  * - Keyset pages (GraphQL connections, REST `next_url`): `<noun>Page(db, filter, { first, after })`
- *   answers a `Page<Row>` (built by `keysetPage` below); a list read per key (a security's ratings)
+ *   or `{ last, before }` (KeysetArgs) answers a `Page<Row>` (built by `keysetPage` below, in the
+ *   list's order either way); a list read per key (a security's ratings)
  *   is a `KeyedList`, whose pages for many keys are one statement (`keysetPages`, through
  *   services/paging.ts and the one loader of graphql/loaders.ts); the rows of several keys taken
  *   as one list (a watchlist's trades) are its `acrossKeysPage`, in the list's order then the key.
@@ -32,18 +36,62 @@ export interface Ordering<Row> {
 export type Direction = 'asc' | 'desc';
 
 export interface Page<Row> {
+  /** In the list's order, whichever way it was paged. */
   nodes: Row[];
+  /** Rows follow the page (known when paging forward; false paging backward, as Relay allows). */
   hasNextPage: boolean;
-  /** The cursor after node `i`, made when asked for: a 5000-row REST page needs only the last one. */
+  /** Rows precede the page (known when paging backward; false paging forward, as Relay allows). */
+  hasPreviousPage: boolean;
+  /** The cursor of node `i`, made when asked for: a 5000-row REST page needs only the last one. */
   cursorAt(i: number): string;
   /** Counts every row the filters match, ignoring paging; only run when asked for. */
   totalCount?: () => Promise<number>;
+  /** Whether `totalCount` is an estimate (services/tick.ts); absent where the count is exact. */
+  totalCountIsEstimate?: () => Promise<boolean>;
 }
 
-/** A forward page request: how many, and after which cursor. */
-export interface KeysetArgs {
-  first: number;
+/** The cursors of a page request: rows strictly after `after` and strictly before `before`, in the list's order. */
+interface Cursors {
   after?: string | undefined;
+  before?: string | undefined;
+}
+
+/** The first `first` rows between the cursors: Relay's forward paging. */
+export interface ForwardArgs extends Cursors {
+  first: number;
+  last?: undefined;
+}
+
+/** The last `last` rows between the cursors: Relay's backward paging. */
+export interface BackwardArgs extends Cursors {
+  last: number;
+  first?: undefined;
+}
+
+/** A page request in Relay's words: `first` (with `after`) or `last` (with `before`); never both counts. */
+export type KeysetArgs = ForwardArgs | BackwardArgs;
+
+export const isBackward = (args: KeysetArgs): args is BackwardArgs => args.last !== undefined;
+
+/** How many rows a page request asks for. */
+export const pageSize = (args: KeysetArgs): number => (isBackward(args) ? args.last : args.first);
+
+/**
+ * How a page request reads its list: the key range it reads (the list's order, or its reverse for
+ * `last`, the cursors' keys swapped to match) and how many rows, one more than the page, which
+ * tells whether more lie beyond it. The one translation of a request into SQL every keyset read
+ * goes through: `keysetPage`, `keysetPages`, `keyedLevel` and the services' joined reads.
+ */
+export interface Seek extends KeyRange {
+  limit: number;
+}
+
+export function seekOf<Row>(ordering: Ordering<Row>, direction: Direction, args: KeysetArgs): Seek {
+  const after = args.after ? decodeCursor(ordering, direction, args.after, 'after') : undefined;
+  const before = args.before ? decodeCursor(ordering, direction, args.before, 'before') : undefined;
+  if (isBackward(args))
+    return { direction: direction === 'asc' ? 'desc' : 'asc', after: before, before: after, limit: args.last + 1 };
+  return { direction, after, before, limit: args.first + 1 };
 }
 
 function encodeValue(v: unknown, type: KeyType): string | number {
@@ -117,18 +165,31 @@ export function decodeCursor<Row>(
   });
 }
 
-/** Turns `first + 1` fetched rows into a page. */
+/**
+ * The page's share of the rows a `seekOf` read returned (at most its size, in the list's order:
+ * a backward read's rows reversed), and whether more lay beyond them. For the rows of a row tree
+ * too (graphql/plan/run.ts), so its pages are made as the services' are.
+ */
+export function pageRows<T>(rows: readonly T[], args: KeysetArgs): { rows: T[]; more: boolean } {
+  const size = pageSize(args);
+  const kept = rows.slice(0, size);
+  return { rows: isBackward(args) ? kept.reverse() : kept, more: rows.length > size };
+}
+
+/** Turns the rows of a `seekOf` read into a page of the list ordered by `ordering` in `direction`. */
 export function toPage<Row>(
   rows: Row[],
-  first: number,
+  args: KeysetArgs,
   ordering: Ordering<Row>,
   direction: Direction,
   totalCount?: () => Promise<number>,
 ): Page<Row> {
-  const nodes = rows.length > first ? rows.slice(0, first) : rows;
+  const { rows: nodes, more } = pageRows(rows, args);
+  const backward = isBackward(args);
   return {
     nodes,
-    hasNextPage: rows.length > first,
+    hasNextPage: !backward && more,
+    hasPreviousPage: backward && more,
     cursorAt: (i) => encodeCursor(ordering, direction, nodes[i]!),
     ...(totalCount ? { totalCount } : {}),
   };
@@ -139,6 +200,7 @@ export function emptyPage<Row>(totalCount?: () => Promise<number>): Page<Row> {
   return {
     nodes: [],
     hasNextPage: false,
+    hasPreviousPage: false,
     cursorAt: () => {
       throw new RangeError('an empty page has no cursors');
     },
@@ -167,17 +229,18 @@ export interface SortedList<Row> {
 }
 
 /**
- * The rows of `list` after `after` (a key tuple), in its order: `LIMIT limit OFFSET offset`. Through
- * Db.read, so a row equals the row of a keyed page of the same table.
+ * The rows of `list` in `range` (its own order from the start without one): `LIMIT limit OFFSET
+ * offset`. Through Db.read, so a row equals the row of a keyed page of the same table.
  */
 export async function sortedRows<Row>(
   db: Db,
   list: SortedList<Row>,
-  query: { after?: readonly unknown[] | undefined; limit: number; offset?: number },
+  query: { range?: KeyRange | undefined; limit: number; offset?: number },
 ): Promise<Row[]> {
   const order = list.ordering.columns.map((c) => c.column);
-  const conditions = keyedConditions(list.filters ?? [], order, list.direction, query.after);
-  const by = Prisma.raw(order.map((c) => `"${c}" ${list.direction.toUpperCase()}`).join(', '));
+  const range = query.range ?? { direction: list.direction };
+  const conditions = keyedConditions(list.filters ?? [], order, range);
+  const by = orderOn(order, range.direction);
   const offset = query.offset ? Prisma.sql` OFFSET ${query.offset}` : Prisma.empty;
   const rows = await readSql<Record<string, unknown>>(
     db,
@@ -188,7 +251,7 @@ export async function sortedRows<Row>(
 
 /** How many rows of `list` there are. */
 export async function countRows<Row>(db: Db, list: SortedList<Row>): Promise<number> {
-  const conditions = keyedConditions(list.filters ?? [], [], list.direction, undefined);
+  const conditions = keyedConditions(list.filters ?? [], [], { direction: list.direction });
   const [row] = await readSql<{ count: number | bigint | string }>(
     db,
     Prisma.sql`SELECT COUNT(*) AS "count" FROM ${Prisma.raw(`"${list.table}"`)} WHERE TRUE${conditions}`,
@@ -199,9 +262,9 @@ export async function countRows<Row>(db: Db, list: SortedList<Row>): Promise<num
 /** One keyset page of the rows of `list`, with a total counted only when asked for. */
 export async function keysetPage<Row>(db: Db, list: SortedList<Row>, args: KeysetArgs): Promise<Page<Row>> {
   const { ordering, direction } = list;
-  const after = args.after ? decodeCursor(ordering, direction, args.after) : undefined;
-  const rows = await sortedRows(db, list, { after, limit: args.first + 1 });
-  return toPage(rows, args.first, ordering, direction, () => countRows(db, list));
+  const seek = seekOf(ordering, direction, args);
+  const rows = await sortedRows(db, list, { range: seek, limit: seek.limit });
+  return toPage(rows, args, ordering, direction, () => countRows(db, list));
 }
 
 /** A table's rows for `keysetPages`: one list per value of `keyColumn`, all in one ordering. */
@@ -222,17 +285,17 @@ export async function keysetPages<Row>(
   args: KeysetArgs,
 ): Promise<Map<string, Page<Row>>> {
   const { ordering, direction } = list;
+  const seek = seekOf(ordering, direction, args);
   const rows = await topPerKey<Row & Record<string, unknown>>(db, {
     table: list.table,
     keyColumn: list.keyColumn,
     keys,
     filters: list.filters ?? [],
     orderColumns: ordering.columns.map((c) => c.column),
-    direction,
-    after: args.after ? decodeCursor(ordering, direction, args.after) : undefined,
-    limit: args.first + 1,
+    range: seek,
+    limit: seek.limit,
   });
-  return new Map([...rows].map(([key, list]) => [key as string, toPage<Row>(list, args.first, ordering, direction)]));
+  return new Map([...rows].map(([key, list]) => [key as string, toPage<Row>(list, args, ordering, direction)]));
 }
 
 const acrossOrderings = new WeakMap<Ordering<any>, Map<string, Ordering<any>>>();
@@ -261,8 +324,9 @@ export function acrossKeysOrdering<Row>(list: Pick<KeyedList<Row>, 'ordering' | 
 }
 
 /**
- * One keyset page of the rows of `list` for all of `keys` as one list, in `acrossKeysOrdering`:
- * one statement, reading at most keys × (first + 1) rows (`topOfKeys`, db/sql.ts).
+ * One keyset page of the rows of `list` for all of `keys` as one list, in `acrossKeysOrdering`,
+ * either way (`seekOf` over that ordering): one statement, reading at most keys × (page + 1) rows
+ * (`topOfKeys`, db/sql.ts).
  */
 export async function acrossKeysPage<Row>(
   db: Db,
@@ -272,23 +336,23 @@ export async function acrossKeysPage<Row>(
 ): Promise<Page<Row>> {
   const { direction } = list;
   const ordering = acrossKeysOrdering(list);
+  const seek = seekOf(ordering, direction, args);
   const rows = await topOfKeys<Row & Record<string, unknown>>(db, {
     table: list.table,
     keyColumn: list.keyColumn,
     keys,
     filters: list.filters ?? [],
     orderColumns: list.ordering.columns.map((c) => c.column),
-    direction,
-    after: args.after ? decodeCursor(ordering, direction, args.after) : undefined,
-    limit: args.first + 1,
+    range: seek,
+    limit: seek.limit,
   });
-  return toPage<Row>(rows, args.first, ordering, direction);
+  return toPage<Row>(rows, args, ordering, direction);
 }
 
 /**
  * The level of a row tree (db/tree.ts) holding, under each parent row, the page of `list` whose key
  * equals the parent's `parentColumn`: the statement `keysetPages` sends for one key, correlated to
- * the parent. Its rows become a page with `toPage(rows, args.first, …)`, as keysetPages does.
+ * the parent. Its rows become a page with `toPage(rows, args, …)`, as keysetPages does.
  */
 export function keyedLevel<Row>(
   list: KeyedList<Row>,
@@ -299,19 +363,15 @@ export function keyedLevel<Row>(
 ): TreeLevel {
   const { ordering, direction } = list;
   const order = ordering.columns.map((c) => c.column);
-  const extra = keyedConditions(
-    list.filters ?? [],
-    order,
-    direction,
-    args.after ? decodeCursor(ordering, direction, args.after) : undefined,
-  );
-  const by = Prisma.raw(order.map((c) => `"${c}" ${direction.toUpperCase()}`).join(', '));
+  const seek = seekOf(ordering, direction, args);
+  const extra = keyedConditions(list.filters ?? [], order, seek);
+  const by = orderOn(order, seek.direction);
   const carried = [...new Set([...columns, ...order])];
   return {
     table: list.table,
     columns: carried,
     select: (parent) =>
-      Prisma.sql`${selectColumns(list.table, carried)} WHERE ${Prisma.raw(`"${list.keyColumn}" = ${parent}."${parentColumn}"`)}${extra} ORDER BY ${by} LIMIT ${args.first + 1}`,
+      Prisma.sql`${selectColumns(list.table, carried)} WHERE ${Prisma.raw(`"${list.keyColumn}" = ${parent}."${parentColumn}"`)}${extra} ORDER BY ${by} LIMIT ${seek.limit}`,
     children,
   };
 }

@@ -18,32 +18,49 @@ export interface TopPerKeyQuery {
   /** Further conditions on unqualified columns of `table`, ANDed; the same for every key. */
   filters?: Prisma.Sql[];
   orderColumns: readonly string[];
-  direction: 'asc' | 'desc';
-  /** A key tuple over orderColumns: only rows strictly after it. */
-  after?: readonly unknown[] | undefined;
+  /** The order each key's rows are read in, and the key tuples they lie strictly between. */
+  range: KeyRange;
   limit: number;
+}
+
+/**
+ * How a keyset read walks its order columns: in `direction`, only rows strictly after the key tuple
+ * `after` and strictly before `before` in that direction (db/keyset.ts `seekOf` makes one from a
+ * page request; a backward page reads the list's reverse order).
+ */
+export interface KeyRange {
+  direction: 'asc' | 'desc';
+  after?: readonly unknown[] | undefined;
+  before?: readonly unknown[] | undefined;
 }
 
 const q = (name: string) => Prisma.raw(`"${name}"`);
 
 /**
- * ` AND <filters> AND (order columns) >|< (after)`, or nothing: a keyed list's conditions on
- * unqualified columns, as topPerKey and a row tree's keyed level (db/keyset.ts keyedLevel) add them.
+ * ` AND <filters> AND (order columns) > (after) AND (order columns) < (before)` (the comparisons
+ * flipped for a descending range), or nothing: a keyed list's conditions on its columns, as every
+ * keyset read adds them (topPerKey, db/keyset.ts, the services' joined reads, whose columns carry
+ * the table's `alias`).
  */
 export function keyedConditions(
   filters: readonly Prisma.Sql[],
   orderColumns: readonly string[],
-  direction: 'asc' | 'desc',
-  after: readonly unknown[] | undefined,
+  range: KeyRange,
+  alias = '',
 ): Prisma.Sql {
   const conditions = [...filters];
-  if (after) {
-    const tuple = Prisma.raw(`(${orderColumns.map((c) => `"${c}"`).join(', ')})`);
-    conditions.push(
-      Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after as unknown[])})`,
-    );
-  }
+  const tuple = Prisma.raw(`(${orderColumns.map((c) => `${alias}"${c}"`).join(', ')})`);
+  const [past, short] = range.direction === 'asc' ? ['>', '<'] : ['<', '>'];
+  if (range.after) conditions.push(Prisma.sql`${tuple} ${Prisma.raw(past)} (${Prisma.join(range.after as unknown[])})`);
+  if (range.before)
+    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(short)} (${Prisma.join(range.before as unknown[])})`);
   return conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+}
+
+/** `ORDER BY`'s list for a keyset read: every order column in `direction`, of the table `alias` if given. */
+export function orderOn(orderColumns: readonly string[], direction: 'asc' | 'desc', alias = ''): Prisma.Sql {
+  const dir = direction.toUpperCase();
+  return Prisma.raw(orderColumns.map((c) => `${alias}"${c}" ${dir}`).join(', '));
 }
 
 export async function topPerKey<Row extends Record<string, unknown>>(
@@ -52,19 +69,18 @@ export async function topPerKey<Row extends Record<string, unknown>>(
 ): Promise<Map<string | number, Row[]>> {
   const result = new Map<string | number, Row[]>(query.keys.map((k) => [k, []]));
   if (query.keys.length === 0 || query.limit <= 0) return result;
-  const dir = query.direction.toUpperCase();
-  const orderOn = (alias: string) => Prisma.raw(query.orderColumns.map((c) => `${alias}"${c}" ${dir}`).join(', '));
-  const extra = keyedConditions(query.filters ?? [], query.orderColumns, query.direction, query.after);
+  const by = (alias: string) => orderOn(query.orderColumns, query.range.direction, alias);
+  const extra = keyedConditions(query.filters ?? [], query.orderColumns, query.range);
   const table = q(query.table);
   const key = q(query.keyColumn);
   let statement: Prisma.Sql;
   if (query.keys.length === 1) {
-    statement = Prisma.sql`SELECT * FROM ${table} WHERE ${key} = ${query.keys[0]}${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit}`;
+    statement = Prisma.sql`SELECT * FROM ${table} WHERE ${key} = ${query.keys[0]}${extra} ORDER BY ${by('')} LIMIT ${query.limit}`;
   } else {
     const arrayType = Prisma.raw(typeof query.keys[0] === 'number' ? 'bigint[]' : 'text[]');
     statement = Prisma.sql`SELECT t.* FROM unnest(${query.keys}::${arrayType}) WITH ORDINALITY AS k("key", "ord")
-      CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE ${key} = k."key"${extra} ORDER BY ${orderOn('')} LIMIT ${query.limit}) t
-      ORDER BY k."ord", ${orderOn('t.')}`;
+      CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE ${key} = k."key"${extra} ORDER BY ${by('')} LIMIT ${query.limit}) t
+      ORDER BY k."ord", ${by('t.')}`;
   }
   const rows = await readSql<Row>(db, statement);
   for (const row of rows) result.get(row[query.keyColumn] as string | number)?.push(row);
@@ -76,22 +92,20 @@ export async function topPerKey<Row extends Record<string, unknown>>(
  * key (so the order is total across keys), in one statement: each key's first `limit` rows as
  * topPerKey reads them (an index range scan per key that stops after `limit`), then the first
  * `limit` of their union. So a page reads at most keys × limit rows however many each key holds.
- * `after` is a tuple over orderColumns and the key.
+ * The range's tuples are over orderColumns and the key; its direction orders both reads (a
+ * backward page reads the reverse order, as every keyset read does).
  */
 export async function topOfKeys<Row extends Record<string, unknown>>(db: Db, query: TopPerKeyQuery): Promise<Row[]> {
   if (query.keys.length === 0 || query.limit <= 0) return [];
-  const dir = query.direction.toUpperCase();
   const merged = [...query.orderColumns, query.keyColumn];
-  const orderOn = (columns: readonly string[], alias = '') =>
-    Prisma.raw(columns.map((c) => `${alias}"${c}" ${dir}`).join(', '));
-  const extra = keyedConditions(query.filters ?? [], merged, query.direction, query.after);
+  const extra = keyedConditions(query.filters ?? [], merged, query.range);
   const arrayType = Prisma.raw(typeof query.keys[0] === 'number' ? 'bigint[]' : 'text[]');
   // each key's rows in the key's own order: the key is one value there, so the index serves it
   return readSql<Row>(
     db,
     Prisma.sql`SELECT t.* FROM unnest(${query.keys}::${arrayType}) AS k("key")
-      CROSS JOIN LATERAL (SELECT * FROM ${q(query.table)} WHERE ${q(query.keyColumn)} = k."key"${extra} ORDER BY ${orderOn(query.orderColumns)} LIMIT ${query.limit}) t
-      ORDER BY ${orderOn(merged, 't.')} LIMIT ${query.limit}`,
+      CROSS JOIN LATERAL (SELECT * FROM ${q(query.table)} WHERE ${q(query.keyColumn)} = k."key"${extra} ORDER BY ${orderOn(query.orderColumns, query.range.direction)} LIMIT ${query.limit}) t
+      ORDER BY ${orderOn(merged, query.range.direction, 't.')} LIMIT ${query.limit}`,
   );
 }
 

@@ -51,6 +51,16 @@ export const LIST_LIMITS = {
 export const SEARCH_PASS_UNITS = 6_000;
 
 /**
+ * Up to how many ticks `totalCount` counts exactly on `trades` and `quotes` (services/tick.ts): a
+ * count that reads at most this many entries of the tick index however many a symbol holds; past
+ * it, PostgreSQL's planner estimate, flagged by `totalCountIsEstimate`. The cost analysis charges
+ * the count TICK_COUNT_UNITS (its time at the bound in cost units: bench/RESULTS.md "What a tick
+ * count costs"), so a document cannot ask for many of them.
+ */
+export const EXACT_TICK_COUNT = 100_000;
+export const TICK_COUNT_UNITS = 7_500;
+
+/**
  * How many items one page of each list holds, by default and at most: the same rule for a list's
  * GraphQL `first` (schema/<noun>.ts) and its REST page parameter (rest/<noun>.ts). Out of range is
  * an error at both, never a clamp.

@@ -13,11 +13,13 @@ export function connection<Row>(page: Page<Row>) {
 export class PageConnection<Row> {
   readonly nodes: Row[];
   readonly totalCount: Page<Row>['totalCount'];
+  readonly totalCountIsEstimate: Page<Row>['totalCountIsEstimate'];
   readonly #page: Page<Row>;
 
   constructor(page: Page<Row>) {
     this.nodes = page.nodes;
     this.totalCount = page.totalCount;
+    this.totalCountIsEstimate = page.totalCountIsEstimate;
     this.#page = page;
   }
 
@@ -35,7 +37,7 @@ export class PageConnection<Row> {
     const page = this.#page;
     return {
       hasNextPage: page.hasNextPage,
-      hasPreviousPage: false,
+      hasPreviousPage: page.hasPreviousPage,
       get startCursor() {
         return page.nodes.length ? page.cursorAt(0) : null;
       },

@@ -24,7 +24,7 @@ import { TEXT_LIMITS, type TextKind } from '../domain/limits.js';
  * What an operation may cost, decided from its document and variables before anything runs. The
  * unit is one value of up to CHARS_PER_UNIT characters: an object, a number, a boolean, an enum, a
  * date; a text field counts its longest stored length in units (the import refuses longer text:
- * src/domain/limits.ts). Lists count at their size: a connection at its `first` (the literal, the
+ * src/domain/limits.ts). Lists count at their size: a connection at its `first` or `last` (the literal, the
  * variable sent, the variable's default, else the list's default page size), a list the schema's
  * code bounds at its declared largest size, a stored record's child list at its default size
  * (LIST_DEFAULTS, src/domain/limits.ts); nested sizes multiply. So the cost bounds the values, and
@@ -147,7 +147,10 @@ export function recordUnits(schema: GraphQLSchema, typeName: string, options: Co
   return units(type, new Set([typeName]));
 }
 
-/** Relay's wrappers: the items of a connection, whose count its parent field's `first` decides. */
+/** The arguments a connection's page size is asked with (schema/common.ts pagingArgs). */
+const PAGE_COUNTS = ['first', 'last'] as const;
+
+/** Relay's wrappers: the items of a connection, whose count its parent field's `first` (or `last`) decides. */
 const isConnectionItems = (parent: GraphQLNamedType, field: string) =>
   parent.name.endsWith('Connection') && (field === 'edges' || field === 'nodes');
 
@@ -217,12 +220,14 @@ class CostWalk {
     const first = field.args.find((a) => a.name === 'first');
     const pageSize = first?.extensions.pageSize as PageSizeExtension | undefined;
     if (pageSize) {
-      const given = node.arguments?.find((a) => a.name.value === 'first');
-      const value = given ? this.argumentValue(given.value) : undefined;
+      // a connection's `first`, or its `last` (paging backward; both at once is refused by the field)
+      const counts = PAGE_COUNTS.flatMap((name) => {
+        const given = node.arguments?.find((a) => a.name.value === name);
+        const value = given ? this.argumentValue(given.value) : undefined;
+        return typeof value === 'number' && Number.isInteger(value) ? [value] : [];
+      });
       // out of range is refused by the field itself, with a message naming the argument
-      return typeof value === 'number' && Number.isInteger(value)
-        ? Math.min(Math.max(value, 1), pageSize.max)
-        : pageSize.default;
+      return counts.length ? Math.min(Math.max(...counts, 1), pageSize.max) : pageSize.default;
     }
     const declared = field.extensions.listSize as ListSizeExtension | undefined;
     if (declared?.itemsOf) {

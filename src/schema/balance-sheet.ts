@@ -24,13 +24,13 @@ import {
 import type { Direction, Page } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   connection,
   connectionType,
-  firstArg,
   intNodeId,
+  keysetArgs,
+  pagingArgs,
   type PageSize,
+  type PagingInput,
   SortOrder,
 } from './common.js';
 import { Security } from './security.js';
@@ -146,10 +146,8 @@ function filterOf(input: Nullable<BalanceSheetFilter> | null | undefined): Balan
   return parseBalanceSheetFilter(filter, (key) => `filter.${key}`);
 }
 
-interface ListArgs {
+interface ListArgs extends PagingInput {
   orderBy?: { field?: BalanceSheetSortField | null; direction?: Direction | null } | null;
-  first?: number | null;
-  after?: string | null;
 }
 
 function pageArgs(args: ListArgs): BalanceSheetPageArgs {
@@ -158,20 +156,20 @@ function pageArgs(args: ListArgs): BalanceSheetPageArgs {
       field: args.orderBy?.field ?? DEFAULT_SORT.field,
       direction: args.orderBy?.direction ?? DEFAULT_SORT.direction,
     },
-    first: checkFirst(args.first, BALANCE_SHEET_PAGE),
-    after: args.after ?? undefined,
+    ...keysetArgs(args, BALANCE_SHEET_PAGE),
   };
 }
 
-const listArgs = builder.args((t) => ({
-  orderBy: t.field({
-    type: BalanceSheetOrder,
-    defaultValue: { field: 'period_end', direction: 'asc' },
-    description: 'Default: by period end, ascending.',
-  }),
-  first: t.int(firstArg(BALANCE_SHEET_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+const listArgs = {
+  ...builder.args((t) => ({
+    orderBy: t.field({
+      type: BalanceSheetOrder,
+      defaultValue: { field: 'period_end', direction: 'asc' },
+      description: 'Default: by period end, ascending.',
+    }),
+  })),
+  ...pagingArgs(BALANCE_SHEET_PAGE),
+};
 
 builder.queryField('balanceSheets', (t) =>
   t.field({

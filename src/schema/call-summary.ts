@@ -12,15 +12,15 @@ import {
 import type { KeysetArgs } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   readRange,
   connection,
   connectionType,
-  firstArg,
   FiscalPeriodEnum,
   intNodeId,
+  keysetArgs,
+  pagingArgs,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { Security, securityBySymbol } from './security.js';
@@ -71,29 +71,28 @@ export const CallSummary = builder.prismaNode('CallSummary', {
 export const CallSummaryConnection = connectionType(CallSummary, 'CallSummaryConnection');
 
 /** Arguments shared by the root `callSummaries` field and the Security edge. */
-const pageArgs = builder.args((t) => ({
-  from: t.field({ type: 'DateTime', description: 'Only calls at or after this time.' }),
-  to: t.field({ type: 'DateTime', description: 'Only calls at or before this time.' }),
-  first: t.int(firstArg(CALL_SUMMARY_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+const pageArgs = {
+  ...builder.args((t) => ({
+    from: t.field({ type: 'DateTime', description: 'Only calls at or after this time.' }),
+    to: t.field({ type: 'DateTime', description: 'Only calls at or before this time.' }),
+  })),
+  ...pagingArgs(CALL_SUMMARY_PAGE),
+};
 
 interface RangePage {
   range: CallDateRange;
   page: KeysetArgs;
 }
 
-interface RangeArgs {
+interface RangeArgs extends PagingInput {
   from?: Date | null;
   to?: Date | null;
-  first?: number | null;
-  after?: string | null;
 }
 
 function rangePage(args: RangeArgs): RangePage {
   return {
     range: readRange(args.from, args.to),
-    page: { first: checkFirst(args.first, CALL_SUMMARY_PAGE), after: args.after ?? undefined },
+    page: keysetArgs(args, CALL_SUMMARY_PAGE),
   };
 }
 

@@ -5,8 +5,9 @@ import { Loaders, type Context } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
 import type { Subscription, Topics } from '../runtime/events.js';
-import type { Direction } from '../services/paging.js';
+import type { Direction, KeysetArgs } from '../services/paging.js';
 import { connection, type PageConnection } from '../graphql/connection.js';
+import type { WorkExtension } from '../graphql/cost.js';
 import { SYMBOL_PATTERN } from '../domain/symbols.js';
 import { inclusiveEnd, inclusiveStart } from '../domain/time.js';
 
@@ -35,6 +36,52 @@ export function firstArg(size: PageSize) {
   };
 }
 
+/** Cursor arguments, the same on every list. */
+export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of this list): return the items after it.';
+export const BEFORE_DESCRIPTION = 'Cursor (a `startCursor` or edge `cursor` of this list): return the items before it.';
+
+/**
+ * A connection's paging arguments, Relay's four, the same on every list (docs/graphql.md#paging):
+ * `first`/`after` page forward, `last`/`before` backward; both counts hold to the list's page size.
+ */
+export function pagingArgs(size: PageSize) {
+  return builder.args((t) => ({
+    first: t.int(firstArg(size)),
+    after: t.string({ description: AFTER_DESCRIPTION }),
+    last: t.int({
+      description: `How many items to return from the end (of the list, or of the items before \`before\`): 1 to ${size.max}; not with \`first\`.`,
+      extensions: { pageSize: size },
+    }),
+    before: t.string({ description: BEFORE_DESCRIPTION }),
+  }));
+}
+
+/** The paging arguments as coerced. */
+export interface PagingInput {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/**
+ * The page the paging arguments ask for, checked: `first` and `last` together are a BAD_REQUEST
+ * (Relay discourages it, and its answer would surprise); without either, a page of the default
+ * size, backward when only `before` is given (the items just before it), else forward.
+ */
+export function keysetArgs(args: PagingInput, size: PageSize): KeysetArgs {
+  const cursors = { after: args.after ?? undefined, before: args.before ?? undefined };
+  const [first, last] = [args.first ?? undefined, args.last ?? undefined];
+  if (first !== undefined && last !== undefined)
+    throw new AppError(
+      'BAD_REQUEST',
+      `give "first" (to page forward) or "last" (to page backward), not both; got first: ${first} and last: ${last}`,
+    );
+  if (last !== undefined || (first === undefined && cursors.before !== undefined && cursors.after === undefined))
+    return { last: checkFirst(last, size, 'last'), ...cursors };
+  return { first: checkFirst(first, size), ...cursors };
+}
+
 /**
  * The `extensions` of a list field without `first` that the schema's own code bounds: its largest
  * size (and the list argument it has one item per, if any), for the cost analysis (src/graphql/cost.ts). A stored record's child lists need none: the
@@ -46,17 +93,28 @@ export function listOf(max: number, itemsOf?: string) {
 
 /**
  * The connection type of `type`, whose `nodes` resolves from the page's rows: the Relay plugin's
- * own resolves them through an edge object per row, made even when a query selects no edge.
+ * own resolves them through an edge object per row, made even when a query selects no edge. A
+ * `count` of its own replaces the global `totalCount` (builder.ts): its description, and the work
+ * the cost analysis charges for it (graphql/cost.ts WorkExtension).
  */
 export function connectionType<T extends Parameters<typeof builder.connectionObject>[0]['type']>(
   type: T,
   name: string,
+  count?: { description: string; work: WorkExtension },
 ) {
   return builder.connectionObject({
     type,
     name,
     fields: (t) => ({
       nodes: t.field({ type: [type] as never, resolve: (con) => (con as unknown as PageConnection<never>).nodes }),
+      ...(count && {
+        totalCount: t.int({
+          nullable: true,
+          description: count.description,
+          extensions: { work: count.work },
+          resolve: (con) => (con as unknown as PageConnection<never>).totalCount?.() ?? null,
+        }),
+      }),
     }),
   });
 }
@@ -112,9 +170,6 @@ export const FiscalPeriodEnum = builder.enumType('FiscalPeriod', {
 
 /** A symbol argument, the same on every field: the rule is domain/symbols.ts's. */
 export const SYMBOL_DESCRIPTION = 'Ticker symbol: 1 to 20 characters of A-Z 0-9 . - (case-insensitive).';
-
-/** Cursor argument, the same on every list. */
-export const AFTER_DESCRIPTION = 'Cursor (an `endCursor` or edge `cursor` of this list): return the items after it.';
 
 /**
  * The record part of a global id is not of the form its type issues. Thrown by a node type's

@@ -40,15 +40,15 @@ import type { LitigationInsight, MdnaInsight, RiskFactorsInsight } from '../doma
 import type { KeysetArgs, Page } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   connection,
   connectionType,
-  firstArg,
   FiscalPeriodEnum,
   intNodeId,
+  keysetArgs,
+  pagingArgs,
   SYMBOL_DESCRIPTION,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 import { exposeRecordFields } from './record-fields.js';
 import { Security } from './security.js';
@@ -243,18 +243,17 @@ export const EnhancedFundamentalConnection = connectionType(EnhancedFundamental,
 
 // ------------------------------------------------------------------ lists
 
-const listArgs = builder.args((t) => ({
-  fiscalYear: t.int({ description: `Only this fiscal year (${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}).` }),
-  fiscalPeriod: t.field({ type: FiscalPeriodEnum, description: 'Only this fiscal period.' }),
-  first: t.int(firstArg(FUNDAMENTAL_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+const listArgs = {
+  ...builder.args((t) => ({
+    fiscalYear: t.int({ description: `Only this fiscal year (${FISCAL_YEARS.min} to ${FISCAL_YEARS.max}).` }),
+    fiscalPeriod: t.field({ type: FiscalPeriodEnum, description: 'Only this fiscal period.' }),
+  })),
+  ...pagingArgs(FUNDAMENTAL_PAGE),
+};
 
-interface ListArgs {
+interface ListArgs extends PagingInput {
   fiscalYear?: number | null;
   fiscalPeriod?: FiscalPeriod | null;
-  first?: number | null;
-  after?: string | null;
 }
 
 interface FilterPage {
@@ -265,7 +264,7 @@ interface FilterPage {
 function filterPage(args: ListArgs): FilterPage {
   return {
     filter: { fiscalYear: args.fiscalYear ?? undefined, fiscalPeriod: args.fiscalPeriod ?? undefined },
-    page: { first: checkFirst(args.first, FUNDAMENTAL_PAGE), after: args.after ?? undefined },
+    page: keysetArgs(args, FUNDAMENTAL_PAGE),
   };
 }
 

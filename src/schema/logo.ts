@@ -14,15 +14,7 @@ import {
   type LogoWithInfo,
 } from '../services/logo.js';
 import type { Security as SecurityRow } from '../services/security.js';
-import {
-  AFTER_DESCRIPTION,
-  checkFirst,
-  connection,
-  connectionType,
-  firstArg,
-  intNodeId,
-  type PageSize,
-} from './common.js';
+import { connection, connectionType, intNodeId, keysetArgs, pagingArgs, type PageSize } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
 export const LOGO_PAGE: PageSize = PAGE_SIZES.records;
@@ -135,15 +127,14 @@ builder.queryField('logos', (t) =>
       symbols: t.arg.stringList({
         description: `Only the logos of these ticker symbols (1 to ${MAX_SYMBOLS}; case-insensitive). Leave out for every logo.`,
       }),
-      first: t.arg.int(firstArg(LOGO_PAGE)),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+      ...pagingArgs(LOGO_PAGE),
     },
     resolve: async (_root, args, ctx) =>
       connection(
         await logoPage(
           ctx.db,
           { symbols: args.symbols ? parseSymbols(args.symbols, 'symbols') : undefined },
-          { first: checkFirst(args.first, LOGO_PAGE), after: args.after ?? undefined },
+          keysetArgs(args, LOGO_PAGE),
         ),
       ),
   }),

@@ -17,19 +17,18 @@ import {
   type NewsSecurity as NewsSecurityRow,
   type TickerNewsFilter,
 } from '../services/news.js';
-import type { KeysetArgs } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { parseSymbol } from '../domain/symbols.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   connection,
   connectionType,
-  firstArg,
   intNodeId,
+  keysetArgs,
   liveEvents,
+  pagingArgs,
   SYMBOL_DESCRIPTION,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 import { PressRelease } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
@@ -134,10 +133,7 @@ export const NewsItem = builder.prismaNode('NewsItem', {
 
 export const NewsItemConnection = connectionType(NewsItem, 'NewsItemConnection');
 
-const pageArgs = builder.args((t) => ({
-  first: t.int(firstArg(NEWS_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+const pageArgs = pagingArgs(NEWS_PAGE);
 
 builder.queryField('news', (t) =>
   t.field({
@@ -159,23 +155,15 @@ builder.queryField('news', (t) =>
         shareClassFigi: args.shareClassFigi ?? undefined,
         id: args.id ?? undefined,
       };
-      return connection(
-        await newsPage(ctx.db, filter, { first: checkFirst(args.first, NEWS_PAGE), after: args.after ?? undefined }),
-      );
+      return connection(await newsPage(ctx.db, filter, keysetArgs(args, NEWS_PAGE)));
     },
   }),
 );
 
-interface SecurityNewsArgs {
+interface SecurityNewsArgs extends PagingInput {
   type?: NewsItemRow['type'] | null;
-  first?: number | null;
-  after?: string | null;
 }
 const securityNewsFilter = (args: SecurityNewsArgs): TickerNewsFilter => ({ type: args.type ?? undefined });
-const securityNewsPage = (args: SecurityNewsArgs): KeysetArgs => ({
-  first: checkFirst(args.first, NEWS_PAGE),
-  after: args.after ?? undefined,
-});
 
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
@@ -187,7 +175,7 @@ builder.prismaObjectFields(Security, (t) => ({
     // the items come without their securities (see `childrenOf`): `securitiesOf` loads them
     ...children<SecurityRow, SecurityNewsArgs>('symbol', (args) => ({
       list: newsByTicker(securityNewsFilter(args)),
-      args: securityNewsPage(args),
+      args: keysetArgs(args, NEWS_PAGE),
     })),
   }),
 }));

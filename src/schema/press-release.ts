@@ -22,15 +22,15 @@ import {
   type PublishTimeRange,
 } from '../services/press-release.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   readRange,
   connection,
   connectionType,
-  firstArg,
   intNodeId,
+  keysetArgs,
   liveEvents,
+  pagingArgs,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 import { Security, securityByFigi } from './security.js';
 
@@ -150,27 +150,23 @@ export const PressRelease = builder.prismaNode('PressRelease', {
 
 export const PressReleaseConnection = connectionType(PressRelease, 'PressReleaseConnection');
 
-const rangeArgs = builder.args((t) => ({
-  from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),
-  to: t.field({ type: 'DateTime', description: 'Only releases published at or before this time.' }),
-  first: t.int(firstArg(PRESS_RELEASE_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+const rangeArgs = {
+  ...builder.args((t) => ({
+    from: t.field({ type: 'DateTime', description: 'Only releases published at or after this time.' }),
+    to: t.field({ type: 'DateTime', description: 'Only releases published at or before this time.' }),
+  })),
+  ...pagingArgs(PRESS_RELEASE_PAGE),
+};
 
 interface RangePage {
   range: PublishTimeRange;
   page: KeysetArgs;
 }
 
-function rangePage(args: {
-  from?: Date | null;
-  to?: Date | null;
-  first?: number | null;
-  after?: string | null;
-}): RangePage {
+function rangePage(args: PagingInput & { from?: Date | null; to?: Date | null }): RangePage {
   return {
     range: readRange(args.from, args.to),
-    page: { first: checkFirst(args.first, PRESS_RELEASE_PAGE), after: args.after ?? undefined },
+    page: keysetArgs(args, PRESS_RELEASE_PAGE),
   };
 }
 

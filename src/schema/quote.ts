@@ -8,7 +8,7 @@ import { fromNanos, ticksBySymbol } from '../services/tick.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import { connectionType, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';
-import { tickArgs, tickList, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
+import { tickArgs, tickCountField, tickList, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
   // also reached through node(id): the type checks the entitlement itself
@@ -34,7 +34,7 @@ export const Quote = builder.prismaNode('Quote', {
   }),
 });
 
-export const QuoteConnection = connectionType(Quote, 'QuoteConnection');
+export const QuoteConnection = connectionType(Quote, 'QuoteConnection', tickCountField('quotes'));
 
 builder.queryField('quotes', (t) =>
   t.field({

@@ -6,7 +6,6 @@ import type { Context } from '../context.js';
 import { fromMap } from '../graphql/loaders.js';
 import { children } from '../graphql/plan/declare.js';
 import { parseSymbols } from '../domain/symbols.js';
-import type { KeysetArgs } from '../services/paging.js';
 import {
   ratingPage,
   ratingsByIds,
@@ -16,14 +15,14 @@ import {
 } from '../services/rating.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   readRange,
   connection,
   connectionType,
-  firstArg,
   intNodeId,
+  keysetArgs,
+  pagingArgs,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 import { Security, securityBySymbol } from './security.js';
 
@@ -115,14 +114,7 @@ function ratingConditions(filter: ConditionInput | null | undefined): RatingCond
   };
 }
 
-const pageArgs = builder.args((t) => ({
-  first: t.int(firstArg(RATING_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
-
-function keysetArgs(args: { first?: number | null; after?: string | null }): KeysetArgs {
-  return { first: checkFirst(args.first, RATING_PAGE), after: args.after ?? undefined };
-}
+const pageArgs = pagingArgs(RATING_PAGE);
 
 builder.queryField('ratings', (t) =>
   t.field({
@@ -137,16 +129,18 @@ builder.queryField('ratings', (t) =>
     resolve: async (_root, { filter, ...args }, ctx) => {
       const conditions = ratingConditions(filter);
       const symbols = filter?.symbol ? parseSymbols(filter.symbol, 'filter.symbol') : undefined;
-      const page = await ratingPage(ctx.db, { ...conditions, id: filter?.id ?? undefined, symbols }, keysetArgs(args));
+      const page = await ratingPage(
+        ctx.db,
+        { ...conditions, id: filter?.id ?? undefined, symbols },
+        keysetArgs(args, RATING_PAGE),
+      );
       return connection(page);
     },
   }),
 );
 
-interface SecurityRatingArgs {
+interface SecurityRatingArgs extends PagingInput {
   filter?: ConditionInput | null;
-  first?: number | null;
-  after?: string | null;
 }
 
 builder.prismaObjectFields(Security, (t) => ({
@@ -161,7 +155,7 @@ builder.prismaObjectFields(Security, (t) => ({
     },
     ...children<SecurityRow, SecurityRatingArgs>('symbol', (args) => ({
       list: ratingsByTicker(ratingConditions(args.filter)),
-      args: keysetArgs(args),
+      args: keysetArgs(args, RATING_PAGE),
     })),
   }),
 }));

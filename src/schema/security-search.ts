@@ -4,7 +4,7 @@
 // are checked by one set of rules and run as one SQL (services/security-query.ts).
 import { builder } from '../builder.js';
 import { noteStaleSearch, type Context } from '../context.js';
-import type { Page } from '../services/paging.js';
+import type { KeysetArgs, Page } from '../services/paging.js';
 import { checkFilterBounds, TEXT_MATCH, type Filter, type SortTerm } from '../search/syntax.js';
 import { AppError } from '../errors.js';
 import { PageConnection } from '../graphql/connection.js';
@@ -12,7 +12,7 @@ import { WILDCARD, type SearchType, type Security as SecurityRow } from '../serv
 import { MAX_FACET_VALUES, type FacetCount } from '../search/facets.js';
 import { securityQueryCursorPage, type SecurityQuery } from '../services/security-query.js';
 import { MAX_NAME_TERMS, type TextField } from '../search/text.js';
-import { listOf } from './common.js';
+import { listOf, type PagingInput } from './common.js';
 import { textHighlights, type TextMatch } from '../search/rank.js';
 
 export const TextFieldEnum = builder.enumType('SecurityTextField', {
@@ -197,15 +197,13 @@ export function sortOf(
 }
 
 /** The arguments of `securities` (schema/security.ts), and the query they ask for. */
-export interface SearchArgs {
+export interface SearchArgs extends PagingInput {
   search?: string | null;
   searchType?: SearchType | null;
   query?: string | null;
   queryBy?: TextField[] | null;
   filter?: SecurityFilterInput | null;
   orderBy?: { field: string; direction?: 'asc' | 'desc' | null }[] | null;
-  first?: number | null;
-  after?: string | null;
 }
 
 /** Whether a search goes beyond one identifier prefix: then it is ranked or sorted, and paged by offset. */
@@ -296,16 +294,15 @@ export class SecuritySearchConnection extends PageConnection<SecurityRow> {
 
 export interface RankedArgs {
   query: SecurityQuery;
-  first: number;
-  after?: string | null | undefined;
+  page: KeysetArgs;
 }
 
 /** A page of a query with text, a filter, an order or facets (services/security-query.ts), by offset cursors. */
 export async function rankedConnection(
   ctx: Context,
-  { query, first, after }: RankedArgs,
+  { query, page: args }: RankedArgs,
 ): Promise<SecuritySearchConnection> {
-  const { page, result: r } = await securityQueryCursorPage(ctx.db, query, { first, after });
+  const { page, result: r } = await securityQueryCursorPage(ctx.db, query, args);
   noteStaleSearch(ctx, r.staleMs);
   return new SecuritySearchConnection(
     page,

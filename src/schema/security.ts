@@ -22,7 +22,7 @@ import {
   type SearchType,
   type Security as SecurityRow,
 } from '../services/security.js';
-import { checkFirst, firstArg, listOf, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
+import { keysetArgs, listOf, pagingArgs, SYMBOL_DESCRIPTION, type PageSize } from './common.js';
 import { MAX_SYMBOLS, parseSymbolList } from '../domain/symbols.js';
 import { securityQueryFacets } from '../services/security-query.js';
 import {
@@ -218,7 +218,7 @@ const SearchTypeEnum = builder.enumType('SecuritySearchType', {
   ) as Record<string, { value: SearchType; description: string }>,
 });
 
-const pageOf = (args: SearchArgs) => ({ first: checkFirst(args.first, SECURITY_PAGE), after: args.after ?? undefined });
+const pageOf = (args: SearchArgs) => keysetArgs(args, SECURITY_PAGE);
 
 builder.queryField('securitiesBySymbols', (t) =>
   t.field({
@@ -294,8 +294,7 @@ builder.queryFields((t) => ({
         type: [SecurityOrder],
         description: 'Up to 3 keys; default RELEVANCE with `query`, else the search field (or symbol), then id.',
       }),
-      first: t.arg.int(firstArg(SECURITY_PAGE)),
-      after: t.arg.string({ description: 'Cursor: return items after this one.' }),
+      ...pagingArgs(SECURITY_PAGE),
     },
     ...rankedWork(
       root(
@@ -303,15 +302,10 @@ builder.queryFields((t) => ({
           if (isRanked(args)) return undefined; // graphql-js answers, through securityQueryPage
           const page = pageOf(args);
           const found = await securitySearchLevel(db, searchOf(args), page, columns, children);
-          return found && { ...found, first: page.first };
+          return found && { ...found, page };
         },
         async (_root, args, ctx) => {
-          if (isRanked(args))
-            return rankedConnection(ctx, {
-              query: queryOf(args),
-              first: checkFirst(args.first, SECURITY_PAGE),
-              after: args.after,
-            });
+          if (isRanked(args)) return rankedConnection(ctx, { query: queryOf(args), page: pageOf(args) });
           const page = await securitySearchPage(ctx.db, searchOf(args), pageOf(args));
           return new SecuritySearchConnection(
             page,

@@ -1,7 +1,7 @@
 // What the trade and quote modules share: their arguments and how they become a page request.
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { PAGE_SIZES } from '../domain/limits.js';
+import { EXACT_TICK_COUNT, PAGE_SIZES, TICK_COUNT_UNITS } from '../domain/limits.js';
 import { MAX_SYMBOLS, symbolOrSymbols } from '../domain/symbols.js';
 import { keyedPage } from '../graphql/loaders.js';
 import type { PageConnection } from '../graphql/connection.js';
@@ -9,6 +9,7 @@ import { pageAcrossKeys } from '../services/paging.js';
 import {
   clampNanos,
   ticksBySymbol,
+  tickTotals,
   toNanos,
   type TickPageArgs,
   type TickRow,
@@ -16,32 +17,36 @@ import {
   type TimeRange,
 } from '../services/tick.js';
 import {
-  AFTER_DESCRIPTION,
-  checkFirst,
   connection,
-  firstArg,
+  keysetArgs,
+  pagingArgs,
   readRange,
   SortOrder,
   SYMBOL_DESCRIPTION,
   type LiveFeed,
   type PageSize,
+  type PagingInput,
 } from './common.js';
 
 export const TICK_PAGE: PageSize = PAGE_SIZES.ticks;
 
 /** Arguments of the root `trades`/`quotes` fields and of the Security edges alike. */
-export const tickArgs = builder.args((t) => ({
-  from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
-  to: t.field({ type: 'DateTime', description: 'Only ticks at or before this time (inclusive, to the millisecond).' }),
-  order: t.field({
-    type: SortOrder,
-    defaultValue: 'desc',
-    description:
-      'By SIP timestamp, then sequence number (then symbol, across the symbols of `symbols`); default DESC (newest first).',
-  }),
-  first: t.int(firstArg(TICK_PAGE)),
-  after: t.string({ description: AFTER_DESCRIPTION }),
-}));
+export const tickArgs = {
+  ...builder.args((t) => ({
+    from: t.field({ type: 'DateTime', description: 'Only ticks at or after this time.' }),
+    to: t.field({
+      type: 'DateTime',
+      description: 'Only ticks at or before this time (inclusive, to the millisecond).',
+    }),
+    order: t.field({
+      type: SortOrder,
+      defaultValue: 'desc',
+      description:
+        'By SIP timestamp, then sequence number (then symbol, across the symbols of `symbols`); default DESC (newest first).',
+    }),
+  })),
+  ...pagingArgs(TICK_PAGE),
+};
 
 /** A tick list's request: the time range it filters on, and the page in the order asked for. */
 export interface RangePage {
@@ -50,12 +55,10 @@ export interface RangePage {
 }
 
 /** The tick list arguments as coerced. */
-export interface TickArgs {
+export interface TickArgs extends PagingInput {
   from?: Date | null;
   to?: Date | null;
   order?: 'asc' | 'desc' | null;
-  first?: number | null;
-  after?: string | null;
 }
 
 export function rangePage(args: TickArgs): RangePage {
@@ -65,7 +68,15 @@ export function rangePage(args: TickArgs): RangePage {
       gte: from ? toNanos(from) : undefined,
       lte: to ? clampNanos(toNanos(to) + 999_999n) : undefined,
     },
-    page: { direction: args.order ?? 'desc', first: checkFirst(args.first, TICK_PAGE), after: args.after ?? undefined },
+    page: { direction: args.order ?? 'desc', ...keysetArgs(args, TICK_PAGE) },
+  };
+}
+
+/** The `totalCount` of the trade and quote connections (schema/common.ts connectionType): counted with a bound, charged as such. */
+export function tickCountField(plural: 'trades' | 'quotes') {
+  return {
+    description: `How many ${plural} of the symbol lie in the time range, ignoring paging: exact up to ${EXACT_TICK_COUNT.toLocaleString('en-US')}, past it PostgreSQL's estimate (\`totalCountIsEstimate\` says which); null on a security's ${plural} (a nested list) and for a watchlist (\`symbols\`).`,
+    work: { units: TICK_COUNT_UNITS },
   };
 }
 
@@ -91,8 +102,9 @@ export function tickList<T extends TickTable>(table: T, args: TickArgs) {
 
 /**
  * A root `trades`/`quotes` connection of the same list: one symbol's page through the loader the
- * Security edge uses (aliased root fields of one request are one statement), or the rows of
- * several symbols as one list in time order (one statement).
+ * Security edge uses (aliased root fields of one request are one statement), with its count read
+ * only when asked for; or the rows of several symbols as one list in time order (one statement,
+ * either way; no count: docs/graphql.md#paging).
  */
 export async function tickConnection<T extends TickTable>(
   ctx: Context,
@@ -100,10 +112,11 @@ export async function tickConnection<T extends TickTable>(
   { symbol, symbols, ...args }: TickSymbolArgs & TickArgs,
 ): Promise<PageConnection<TickRow<T>>> {
   const by = symbolOrSymbols({ symbol, symbols });
-  const { list, args: page } = tickList(table, args);
-  return connection(
-    'symbol' in by ? await keyedPage(ctx, list, page, by.symbol) : await pageAcrossKeys(ctx.db, list, by.symbols, page),
-  );
+  const { range, page } = rangePage(args);
+  const list = ticksBySymbol(table, range, page.direction);
+  if (!('symbol' in by)) return connection(await pageAcrossKeys(ctx.db, list, by.symbols, page));
+  const ticks = await keyedPage(ctx, list, page, by.symbol);
+  return connection({ ...ticks, ...tickTotals(ctx.db, table, by.symbol, range) });
 }
 
 /** What `tradeAdded`/`quoteAdded` listen to: each symbol's topic, one subscription for them all. */

@@ -8,7 +8,7 @@ import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
 import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
 import { checkFirst, connectionType, firstArg, readRange, liveEvents, tickNodeId, type PageSize } from './common.js';
-import { tickArgs, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
+import { tickArgs, tickCountField, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
 
 export const Trade = builder.prismaNode('Trade', {
@@ -36,7 +36,7 @@ export const Trade = builder.prismaNode('Trade', {
   }),
 });
 
-export const TradeConnection = connectionType(Trade, 'TradeConnection');
+export const TradeConnection = connectionType(Trade, 'TradeConnection', tickCountField('trades'));
 
 /** At most as many bars as a range may hold; `first` asks for fewer (and costs less). */
 const BARS_PAGE: PageSize = { default: MAX_BARS, max: MAX_BARS };

@@ -5,8 +5,8 @@ import { FISCAL_YEARS, isCalendarDate, isFiscalYear } from '../domain/fiscal.js'
 import { normalizeSymbol } from '../domain/symbols.js';
 import { Prisma, type BalanceSheet, type BalanceSheetSymbol, type Timeframe } from '../../generated/prisma/client.js';
 import {
-  decodeCursor,
   keysetPage,
+  seekOf,
   toPage,
   type Direction,
   type KeysetArgs,
@@ -14,7 +14,7 @@ import {
   type Page,
   type SortedList,
 } from '../db/keyset.js';
-import { anyOf, childRows, readSql } from '../db/sql.js';
+import { anyOf, childRows, keyedConditions, orderOn, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 import { changedFields, insertRows, sameChildren, sameFields, writeBatch } from '../db/upsert.js';
 import type { WriteCounts } from '../db/upsert.js';
@@ -57,9 +57,7 @@ export interface BalanceSheetSort {
 
 export const DEFAULT_SORT: BalanceSheetSort = { field: 'period_end', direction: 'asc' };
 
-export interface BalanceSheetPageArgs extends KeysetArgs {
-  sort: BalanceSheetSort;
-}
+export type BalanceSheetPageArgs = KeysetArgs & { sort: BalanceSheetSort };
 
 const id = { column: 'id', type: 'int', of: (b: BalanceSheet) => b.id } as const;
 
@@ -190,27 +188,21 @@ export async function balanceSheetPages(
 ): Promise<Map<string, Page<BalanceSheet>>> {
   const { field, direction } = args.sort;
   const ordering = ORDERINGS[field];
-  const conditions = periodConditions(filter);
-  if (args.after) {
-    const tuple = Prisma.raw(`(${ordering.columns.map((c) => `b."${c.column}"`).join(', ')})`);
-    const after = decodeCursor(ordering, direction, args.after);
-    conditions.push(Prisma.sql`${tuple} ${Prisma.raw(direction === 'asc' ? '>' : '<')} (${Prisma.join(after)})`);
-  }
-  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  const orderOn = (alias: string) =>
-    Prisma.raw(ordering.columns.map((c) => `${alias}."${c.column}" ${direction.toUpperCase()}`).join(', '));
-  const limit = args.first + 1;
+  const order = ordering.columns.map((c) => c.column);
+  const seek = seekOf(ordering, direction, args);
+  const extra = keyedConditions(periodConditions(filter), order, seek, 'b.');
+  const by = (alias: string) => orderOn(order, seek.direction, alias);
 
   const rowsBySymbol = new Map<string, BalanceSheet[]>(symbols.map((s) => [s, []]));
   if (symbols.length === 0) return new Map();
   const statement = Prisma.sql`SELECT t.* FROM unnest(${symbols}::text[]) WITH ORDINALITY AS k("symbol", "ord")
     CROSS JOIN LATERAL (
       SELECT b.*, s."symbol" AS "listedSymbol" FROM "BalanceSheet" b JOIN "BalanceSheetSymbol" s ON s."balanceSheetId" = b."id"
-      WHERE s."symbol" = k."symbol"${extra} ORDER BY ${orderOn('b')} LIMIT ${limit}) t
-    ORDER BY k."ord", ${orderOn('t')}`;
+      WHERE s."symbol" = k."symbol"${extra} ORDER BY ${by('b.')} LIMIT ${seek.limit}) t
+    ORDER BY k."ord", ${by('t.')}`;
   const rows = await readSql<BalanceSheet & { listedSymbol: string }>(db, statement);
   for (const { listedSymbol, ...row } of rows) rowsBySymbol.get(listedSymbol)?.push(row);
-  return new Map([...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows, args.first, ordering, direction)]));
+  return new Map([...rowsBySymbol].map(([symbol, rows]) => [symbol, toPage(rows, args, ordering, direction)]));
 }
 
 /**

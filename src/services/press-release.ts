@@ -1,8 +1,8 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type PressReleaseSecurity, type PressReleaseTicker } from '../../generated/prisma/client.js';
 import {
-  decodeCursor,
   keysetPage,
+  seekOf,
   toPage,
   type KeysetArgs,
   type Ordering,
@@ -10,7 +10,7 @@ import {
   type SortedList,
 } from '../db/keyset.js';
 import { numberedPage, type NumberedPage, type PageNumberArgs } from '../db/page-number.js';
-import { anyOf, childRows, readSql } from '../db/sql.js';
+import { anyOf, childRows, keyedConditions, orderOn, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 import {
   advanceSerial,
@@ -108,33 +108,30 @@ export async function pressReleasePages(
   range: PublishTimeRange,
   args: KeysetArgs,
 ): Promise<Map<string, Page<PressRelease>>> {
-  const idsByTicker = await newestIdsPerTicker(db, tickers, range, args);
+  const idsByTicker = await idsPerTicker(db, tickers, range, args);
   const ids = [...new Set([...idsByTicker.values()].flat())];
   const byId = await pressReleasesByIds(db, ids);
   return new Map(
     tickers.map((ticker) => {
+      // in the order the ids were read (the page's, or its reverse backwards), as toPage takes them
       const rows = (idsByTicker.get(ticker) ?? []).flatMap((id) => byId.get(id) ?? []);
-      // UNION ALL does not promise to keep the order of its parts
-      rows.sort((a, b) => b.publishTime.getTime() - a.publishTime.getTime() || b.id - a.id);
-      return [ticker, toPage(rows, args.first, ORDERING, 'desc')];
+      return [ticker, toPage(rows, args, ORDERING, 'desc')];
     }),
   );
 }
 
-async function newestIdsPerTicker(
+/** The ids of each ticker's page of releases, in the order `seekOf` reads them. */
+async function idsPerTicker(
   db: Db,
   tickers: readonly string[],
   range: PublishTimeRange,
   args: KeysetArgs,
 ): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>(tickers.map((t) => [t, []]));
-  const conditions = rangeConditions(range);
-  if (args.after) {
-    const [publishTime, id] = decodeCursor(ORDERING, 'desc', args.after);
-    conditions.push(Prisma.sql`(p."publishTime", p."id") < (${publishTime}, ${id})`);
-  }
-  const extra = conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  const limit = args.first + 1;
+  const order = ORDERING.columns.map((c) => c.column);
+  const seek = seekOf(ORDERING, 'desc', args);
+  const extra = keyedConditions(rangeConditions(range), order, seek, 'p.');
+  const by = (alias: string) => orderOn(order, seek.direction, alias);
   // one statement whatever the number of tickers, as topPerKey does (LATERAL); DISTINCT: nothing
   // stops a release from listing a ticker twice
   const statement = Prisma.sql`SELECT k."ticker", x."id" FROM unnest(${tickers}::text[]) WITH ORDINALITY AS k("ticker", "ord")
@@ -142,8 +139,8 @@ async function newestIdsPerTicker(
       SELECT DISTINCT p."id" AS "id", p."publishTime" AS "publishTime"
       FROM "PressReleaseTicker" t JOIN "PressRelease" p ON p."id" = t."pressReleaseId"
       WHERE t."ticker" = k."ticker"${extra}
-      ORDER BY p."publishTime" DESC, p."id" DESC LIMIT ${limit}) x
-    ORDER BY k."ord", x."publishTime" DESC, x."id" DESC`;
+      ORDER BY ${by('p.')} LIMIT ${seek.limit}) x
+    ORDER BY k."ord", ${by('x.')}`;
   const rows = await readSql<{ ticker: string; id: number }>(db, statement);
   for (const row of rows) result.get(row.ticker)?.push(Number(row.id));
   return result;

@@ -1,5 +1,13 @@
 import type { Db } from '../db/client.js';
-import { decodeCursor, encodeCursor, type Ordering, type Page } from '../db/keyset.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  isBackward,
+  pageSize,
+  type KeysetArgs,
+  type Ordering,
+  type Page,
+} from '../db/keyset.js';
 import type { EngineQuery, SearchEngine } from '../search/engine.js';
 import { type FacetCount, noFacets } from '../search/facets.js';
 import { type TextMatch, textMatchesNothing } from '../search/rank.js';
@@ -30,6 +38,8 @@ export interface SecurityQuery {
 }
 
 export interface SecurityQueryResult {
+  /** The position of the page's first hit among all. */
+  offset: number;
   nodes: Security[];
   /** Whether rows follow this page. */
   more: boolean;
@@ -89,50 +99,82 @@ const RANKED: Ordering<{ offset: number }> = {
   columns: [{ column: 'offset', type: 'int', of: (r) => r.offset }],
 };
 
-/** `securityQueryPage` by cursor, as a connection pages: the page of `first` hits after `after`, and the result it comes from. */
+/** The position a ranked cursor holds: the number of hits up to and including its own. */
+function positionOf(cursor: string, argument: 'after' | 'before'): number {
+  const position = Number(decodeCursor(RANKED, 'asc', cursor, argument)[0]);
+  if (position < 0) throw new AppError('BAD_REQUEST', `${argument}: not a cursor of this list`);
+  return position;
+}
+
+/**
+ * `securityQueryPage` by cursor, as a connection pages (Relay's `first`/`after`, `last`/`before`,
+ * with the keyset pages' meaning, db/keyset.ts): the hits between the cursors, the first or the
+ * last of them, and the result they come from. Hit `i` has the cursor `i + 1`.
+ */
 export async function securityQueryCursorPage(
   db: Db,
   query: SecurityQuery,
-  { first, after }: { first: number; after?: string | null | undefined },
+  args: KeysetArgs,
 ): Promise<{ page: Page<Security>; result: SecurityQueryResult }> {
-  const offset = after ? Number(decodeCursor(RANKED, 'asc', after)[0]) : 0;
-  if (offset < 0) throw new AppError('BAD_REQUEST', 'after: not a cursor of this list');
-  const result = await securityQueryPage(db, query, { offset, limit: first });
+  const start = args.after ? positionOf(args.after, 'after') : 0;
+  // the hits before the one whose cursor `before` is
+  const end = args.before ? Math.max(start, positionOf(args.before, 'before') - 1) : undefined;
+  const size = pageSize(args);
+  const backward = isBackward(args);
+  const result = backward
+    ? await securityQueryPage(db, query, { offset: start, limit: size, until: end ?? 'end' })
+    : await securityQueryPage(db, query, {
+        offset: start,
+        limit: end === undefined ? size : Math.min(size, end - start),
+      });
+  const offset = result.offset;
   const page: Page<Security> = {
     nodes: result.nodes,
-    hasNextPage: result.more,
+    hasNextPage: !backward && result.more && (end === undefined || start + size < end),
+    hasPreviousPage: backward && result.more,
     cursorAt: (i) => encodeCursor(RANKED, 'asc', { offset: offset + i + 1 }),
     totalCount: async () => result.found,
   };
   return { page, result };
 }
 
+const tooDeep = (offset: number) =>
+  new AppError(
+    'BAD_REQUEST',
+    `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`,
+  );
+
 /**
  * Page `offset`..`offset + limit` of the securities `query` matches, in its order, with exact counts
- * and the facets asked for. Ranked and sorted results page by offset (a rank is no key to seek to),
- * at most MAX_SEARCH_OFFSET deep.
+ * and the facets asked for; with `until`, the last `limit` hits from `offset` up to hit `until` (or
+ * the end), whose `more` says hits between `offset` and the page were left out. Ranked and sorted
+ * results page by offset (a rank is no key to seek to), at most MAX_SEARCH_OFFSET deep.
  */
 export async function securityQueryPage(
   db: Db,
   query: SecurityQuery,
-  { offset, limit }: { offset: number; limit: number },
+  { offset, limit, until }: { offset: number; limit: number; until?: number | 'end' },
 ): Promise<SecurityQueryResult> {
-  if (offset > MAX_SEARCH_OFFSET)
-    throw new AppError(
-      'BAD_REQUEST',
-      `a search pages at most ${MAX_SEARCH_OFFSET} hits deep; got offset ${offset}: narrow the query or filter`,
-    );
+  if (offset > MAX_SEARCH_OFFSET) throw tooDeep(offset);
   checkQuery(query);
   const { engine, staleMs } = await engineFor(db, 'a search by text, filter, sort or facets');
   const q = engineQuery(engine, query);
   const outOf = engine.size;
+  // from the end: every hit up to the deepest page there is (further, the page is refused below)
+  const deepest = MAX_SEARCH_OFFSET + limit;
+  const wanted =
+    until === undefined ? offset + limit + 1 : until === 'end' ? deepest + 1 : Math.min(until, deepest + 1);
   const hits = q
-    ? await engine.search(q, offset + limit + 1, searchPause(db))
+    ? await engine.search(q, wanted, searchPause(db))
     : { ids: [], found: 0, facetsOf: async (fields: readonly string[]) => noFacets(fields) };
-  const rows = await securitiesInOrder(db, hits.ids.slice(offset, offset + limit + 1));
+  const stop = until === undefined ? offset + limit + 1 : Math.min(hits.found, wanted);
+  const from = until === undefined ? offset : Math.max(offset, stop - limit);
+  if (from > MAX_SEARCH_OFFSET) throw tooDeep(from);
+  const rows = await securitiesInOrder(db, hits.ids.slice(from, stop));
   return {
+    offset: from,
     nodes: rows.slice(0, limit),
-    more: rows.length > limit,
+    more: until === undefined ? rows.length > limit : from > offset,
     found: hits.found,
     outOf,
     facets: await hits.facetsOf(query.facets ?? [], facetsPause(db)),

@@ -4,10 +4,10 @@ import { checkQueryLength } from '../search/text.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { Prisma, type Security } from '../../generated/prisma/client.js';
-import { decodeCursor, emptyPage, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import { emptyPage, seekOf, toPage, type KeysetArgs, type Ordering, type Page, type Seek } from '../db/keyset.js';
 import type { NumberedPage, PageNumberArgs } from '../db/page-number.js';
 import { currentSummary, lastSummary, type MasterSummary } from './security-counts.js';
-import { anyOf, readSql } from '../db/sql.js';
+import { anyOf, keyedConditions, orderOn, readSql } from '../db/sql.js';
 import { selectColumns, type TreeLevel } from '../db/tree.js';
 
 export type { Security };
@@ -123,15 +123,16 @@ async function prefixMatch(db: Db, column: SearchColumn, prefixes: readonly stri
   return each.length === 1 ? each[0]! : Prisma.sql`(${Prisma.join(each, ' OR ')})`;
 }
 
-/** Search rows through Db.read (one prepared statement per search type and shape). */
+/** Search rows through Db.read (one prepared statement per search type and shape), in `direction` (a backward page's reverse). */
 function selectSecurities(
   db: Db,
   where: Prisma.Sql,
   column: SearchColumn,
   limit: number,
   offset = 0,
+  direction: Seek['direction'] = 'asc',
 ): Promise<Security[]> {
-  const order = Prisma.raw(`"${column}", "id"`);
+  const order = orderOn([column, 'id'], direction);
   const page = offset > 0 ? Prisma.sql` LIMIT ${limit} OFFSET ${offset}` : Prisma.sql` LIMIT ${limit}`;
   return readSql<Security>(db, Prisma.sql`SELECT * FROM "Security" WHERE ${where} ORDER BY ${order}${page}`);
 }
@@ -190,26 +191,23 @@ export function totalSecurities(db: Db): Promise<number> {
 export async function securitySearchPage(db: Db, search: SecuritySearch, args: KeysetArgs): Promise<Page<Security>> {
   const s = await searchOf(db, search, args);
   if (!s) return emptyPage(async () => 0);
-  const rows = await selectSecurities(db, s.where, s.column, args.first + 1);
-  return toPage(rows, args.first, s.ordering, 'asc', () => countOf(db, s, masterSummary(db)));
+  const rows = await selectSecurities(db, s.where, s.column, s.seek.limit, 0, s.seek.direction);
+  return toPage(rows, args, s.ordering, 'asc', () => countOf(db, s, masterSummary(db)));
 }
 
-/** A keyset search's match and its rows after the cursor; undefined when nothing can match (LIKE's wildcards). */
+/** A keyset search's match and its rows between the cursors; undefined when nothing can match (LIKE's wildcards). */
 async function searchOf(db: Db, search: SecuritySearch, args: KeysetArgs) {
   const m = await matchOf(db, search);
   if (!m) return undefined;
   const ordering = orderingFor(m.column);
-  let where = m.match;
-  if (args.after) {
-    const [value, id] = decodeCursor(ordering, 'asc', args.after);
-    where = Prisma.sql`${m.match} AND ("${Prisma.raw(m.column)}", "id") > (${value}, ${id})`;
-  }
-  return { ...m, ordering, where };
+  const seek = seekOf(ordering, 'asc', args);
+  const where = Prisma.sql`${m.match}${keyedConditions([], [m.column, 'id'], seek)}`;
+  return { ...m, ordering, where, seek };
 }
 
 /**
  * The rows `securitySearchPage` reads, as the root level of a row tree (db/tree.ts) carrying
- * `columns` and `children`: the same match, cursor, order and limit (`first + 1`; `toPage` with
+ * `columns` and `children`: the same match, cursors, order and limit (`seekOf`; `toPage` with
  * `ordering` makes the page). Undefined when that page is empty without asking the database.
  */
 export async function securitySearchLevel(
@@ -221,14 +219,14 @@ export async function securitySearchLevel(
 ): Promise<{ level: TreeLevel; ordering: Ordering<Security>; direction: 'asc' } | undefined> {
   const s = await searchOf(db, search, args);
   if (!s) return undefined;
-  const { column, ordering, where } = s;
+  const { column, ordering, where, seek } = s;
   const order = [column, 'id'];
   const carried = [...new Set([...columns, ...order])];
   const level: TreeLevel = {
     table: 'Security',
     columns: carried,
     select: () =>
-      Prisma.sql`${selectColumns('Security', carried)} WHERE ${where} ORDER BY ${Prisma.raw(`"${column}", "id"`)} LIMIT ${args.first + 1}`,
+      Prisma.sql`${selectColumns('Security', carried)} WHERE ${where} ORDER BY ${orderOn(order, seek.direction)} LIMIT ${seek.limit}`,
     children,
   };
   return { level, ordering, direction: 'asc' };

@@ -1,7 +1,9 @@
 import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
+import { EXACT_TICK_COUNT } from '../domain/limits.js';
 import { parseSymbol } from '../domain/symbols.js';
+import { readSql } from '../db/sql.js';
 import {
   keysetPages,
   type Direction,
@@ -27,9 +29,8 @@ export interface TimeRange {
   lt?: bigint | undefined;
 }
 
-export interface TickPageArgs extends KeysetArgs {
-  direction: Direction;
-}
+/** A page of ticks: the page request, and the order of the list it pages. */
+export type TickPageArgs = KeysetArgs & { direction: Direction };
 
 export function tickOrdering<T extends TickTable>(table: T): Ordering<TickRow<T>> {
   return {
@@ -83,6 +84,59 @@ export function ticksBySymbol<T extends TickTable>(
   direction: Direction,
 ): KeyedList<TickRow<T>> {
   return { table, keyColumn: 'symbol', ordering: tickOrdering(table), direction, filters: rangeFilters(range) };
+}
+
+/** A count of ticks: exact, or PostgreSQL's planner estimate of it. */
+export interface TickCount {
+  count: number;
+  estimate: boolean;
+}
+
+/**
+ * How many of one symbol's ticks lie in `range`: exact up to `exactUpTo`, by a count that reads at
+ * most `exactUpTo + 1` entries of the (symbol, sipTimestamp, sequenceNumber) index however many the
+ * symbol holds; past it, PostgreSQL's planner estimate of the same rows (EXPLAIN: nothing read, and
+ * never less than what the count saw). Under the request's deadline as every read is.
+ */
+export async function tickCount(
+  db: Db,
+  table: TickTable,
+  symbol: string,
+  range: TimeRange,
+  exactUpTo: number = EXACT_TICK_COUNT,
+): Promise<TickCount> {
+  const rows = Prisma.sql`FROM ${Prisma.raw(`"${table}"`)} WHERE ${Prisma.join([Prisma.sql`"symbol" = ${symbol}`, ...rangeFilters(range)], ' AND ')}`;
+  const [counted] = await readSql<{ n: unknown }>(
+    db,
+    Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 ${rows} LIMIT ${exactUpTo + 1}) t`,
+  );
+  const count = Number(counted?.n ?? 0);
+  if (count <= exactUpTo) return { count, estimate: false };
+  // not through Db.read: a request's reads there are combined into one SELECT, which EXPLAIN cannot be part of
+  const [explained] = await db.prisma.$queryRaw<{ 'QUERY PLAN': unknown }[]>(
+    Prisma.sql`EXPLAIN (FORMAT JSON) SELECT 1 ${rows}`,
+  );
+  const plan = explained?.['QUERY PLAN'];
+  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ Plan: { 'Plan Rows': number } }];
+  return { count: Math.max(count, Math.round(parsed[0].Plan['Plan Rows'])), estimate: true };
+}
+
+/**
+ * A page's lazy `totalCount` and `totalCountIsEstimate` (db/keyset.ts Page) for one symbol's ticks
+ * in `range`: one `tickCount`, run when either is first asked for.
+ */
+export function tickTotals(
+  db: Db,
+  table: TickTable,
+  symbol: string,
+  range: TimeRange,
+): { totalCount: () => Promise<number>; totalCountIsEstimate: () => Promise<boolean> } {
+  let counted: Promise<TickCount> | undefined;
+  const count = () => (counted ??= tickCount(db, table, symbol, range));
+  return {
+    totalCount: async () => (await count()).count,
+    totalCountIsEstimate: async () => (await count()).estimate,
+  };
 }
 
 /** The newest tick of each symbol, in one statement. */

@@ -126,9 +126,8 @@ describe.each(testDatabases())('Db.read on $name', (tdb) => {
         keyColumn: 'symbol',
         keys: symbols,
         orderColumns: ['sipTimestamp', 'sequenceNumber'],
-        direction: 'desc',
+        range: { direction: 'desc', after: after ? [after[0]!.sipTimestamp, after[0]!.sequenceNumber] : undefined },
         limit: 6,
-        after: after ? [after[0]!.sipTimestamp, after[0]!.sequenceNumber] : undefined,
       });
       expect(db.statementCount - before).toBe(1);
       for (const symbol of symbols) {

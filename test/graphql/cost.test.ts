@@ -19,6 +19,7 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TICK_COUNT_UNITS } from '../../src/domain/limits.js';
 import { AppError } from '../../src/errors.js';
 import {
   operationCost,
@@ -219,6 +220,30 @@ describe('every list of the schema has a size the cost analysis counts', () => {
       expect(withList - without, coordinate).toBeGreaterThan(0);
       expect(max, coordinate).not.toBe(UNDECLARED_LIST_SIZE);
     }
+  });
+
+  it('counts a connection paged backward at its `last` as it counts `first`', () => {
+    const connections = lists.filter((l) => isConnection(l.field) && pageSizeOf(l.field));
+    expect(connections.length).toBe(20);
+    for (const { coordinate, field, path } of connections) {
+      const size = pageSizeOf(field)!;
+      expect(field.args.find((a) => a.name === 'last')?.extensions.pageSize, coordinate).toEqual(size);
+      const args = requiredArgs(field.args);
+      const op = (paging: string, vars = '') =>
+        `${path.operation}${vars} { ${path.wrap(`${field.name}(${[...args, paging].join(', ')}) { nodes { __typename } }`)} }`;
+      for (const n of [1, size.default, size.max])
+        expect(costOf(op(`last: ${n}, before: "c"`)), `${coordinate} last: ${n}`).toBe(costOf(op(`first: ${n}`)));
+      expect(costOf(op('last: $n', '($n: Int)'), { n: size.max }), coordinate).toBe(costOf(op(`first: ${size.max}`)));
+    }
+  });
+
+  it('charges a tick count its work (TICK_COUNT_UNITS), other counts one unit', () => {
+    for (const field of ['trades', 'quotes']) {
+      const page = (sel: string) => costOf(`{ ${field}(symbol: "NVLX", first: 1) { ${sel} } }`);
+      expect(page('totalCount') - page('__typename'), field).toBe(TICK_COUNT_UNITS);
+      expect(page('totalCountIsEstimate') - page('__typename'), field).toBe(0);
+    }
+    expect(costOf('{ ratings(first: 1) { totalCount } }') - costOf('{ ratings(first: 1) { __typename } }')).toBe(0);
   });
 
   it('multiplies nested sizes, and counts `nodes(ids:)` at the ids sent', () => {

@@ -449,6 +449,23 @@ export function fixedCases(): PlanCase[] {
       'news after a cursor',
       `{ securities(search: "NVLX") { nodes { news(after: "${CURSOR.news}") { ${PAGE} nodes { newsItemId type } } } } }`,
     ),
+    q(
+      'trades backward before a cursor',
+      `query ($b: String) { securities(search: "NV") { nodes { trades(order: ASC, last: 3, before: $b) { ${PAGE} edges { cursor node { time sipTimestamp } } } } } }`,
+      { b: CURSOR.trade },
+    ),
+    q(
+      'securities backward: the last ones, and before a cursor',
+      `query ($b: String) { a: securities(search: "N", last: 2) { ${PAGE} nodes { symbol } } b: securities(search: "N", last: 2, before: $b) { ${PAGE} nodes { symbol } } }`,
+      { b: CURSOR.security },
+    ),
+    q(
+      'ratings and news backward, between two cursors',
+      `{ securities(search: "NVLX") { nodes { ratings(last: 2) { ${PAGE} nodes { ratingId } } news(last: 1, before: "${CURSOR.news}") { ${PAGE} nodes { newsItemId } } r: ratings(first: 2, before: "${CURSOR.rating}") { ${PAGE} nodes { ratingId } } } } }`,
+    ),
+    q('first with last', '{ securities(search: "N", first: 2, last: 2) { nodes { symbol } } }'),
+    q('last past the max', '{ securities(search: "NVLX") { nodes { news(last: 101) { nodes { headline } } } } }'),
+    q('garbage before', `{ securities(search: "N", last: 1, before: "${GARBAGE_CURSOR}") { nodes { symbol } } }`),
     q('garbage cursor', `{ securities(search: "N", after: "${GARBAGE_CURSOR}") { nodes { symbol } } }`),
     q('a cursor that is not base64', '{ securities(search: "N", after: "%%%") { nodes { symbol } } }'),
     q(

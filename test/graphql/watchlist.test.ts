@@ -180,6 +180,30 @@ describe.each(testDatabases())('watchlists on $name', (tdb) => {
       return out;
     }
 
+    /** Follows startCursor back to the start of `trades(symbols:)` with `last`; the pages, last page first. */
+    async function backPages(list: readonly string[], order: 'ASC' | 'DESC', last: number, window: object = {}) {
+      const out: any[][] = [];
+      let before: string | null = null;
+      do {
+        const r: any = await h.gql(
+          `query($s: [String!], $o: SortOrder, $n: Int, $b: String, $f: DateTime, $t: DateTime) {
+            trades(symbols: $s, order: $o, last: $n, before: $b, from: $f, to: $t) {
+              pageInfo { hasPreviousPage hasNextPage startCursor } totalCount totalCountIsEstimate
+              edges { cursor node { symbol sipTimestamp sequenceNumber price size } } } }`,
+          { s: list, o: order, n: last, b: before, ...window },
+        );
+        expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+        const { edges, pageInfo, totalCount, totalCountIsEstimate } = r.data.trades;
+        // a watchlist has no count (docs/graphql.md#paging)
+        expect([totalCount, totalCountIsEstimate, pageInfo.hasNextPage]).toEqual([null, null, false]);
+        if (edges.length) expect(edges[0].cursor).toBe(pageInfo.startCursor);
+        out.push(edges.map((e: any) => e.node));
+        before = pageInfo.hasPreviousPage ? pageInfo.startCursor : null;
+        expect(out.length).toBeLessThan(500);
+      } while (before);
+      return out;
+    }
+
     const asMerged = (nodes: any[]) => nodes.map((t) => ({ key: key(t), price: t.price, size: t.size }));
 
     it('pages two symbols newest first to the end as one list: the stored rows merged by time, sequence, symbol; ASC the reverse', async () => {
@@ -224,6 +248,32 @@ describe.each(testDatabases())('watchlists on $name', (tdb) => {
       expect(expected.length).toBeGreaterThanOrEqual(10);
       const got = await pages(pair, 'DESC', 1, window);
       expect(asMerged(got.flat())).toEqual(expected);
+    });
+
+    it('pages two symbols backward (`last`/`before`) to the start: the same merged list, each page in its order, through the ties', async () => {
+      const expected = await merged(pair, 'DESC');
+      const desc = await backPages([pair[1], pair[0]], 'DESC', 7);
+      expect(asMerged(desc.reverse().flat())).toEqual(expected);
+      expect(desc.slice(1).every((p) => p.length === 7)).toBe(true);
+      const asc = await backPages(pair, 'ASC', 50);
+      expect(asMerged(asc.reverse().flat())).toEqual(await merged(pair, 'ASC'));
+      const ms = tie / 1_000_000n;
+      const window = { f: new Date(Number(ms)).toISOString(), t: new Date(Number(ms)).toISOString() };
+      const ties = await merged(pair, 'DESC', { gte: ms * 1_000_000n, lte: ms * 1_000_000n + 999_999n });
+      expect(asMerged((await backPages(pair, 'DESC', 1, window)).reverse().flat())).toEqual(ties);
+    });
+
+    it('a backward page is the forward page before its cursor, and `after` with `before` bounds both sides', async () => {
+      const q = `query($s: [String!], $first: Int, $last: Int, $a: String, $b: String) {
+        trades(symbols: $s, first: $first, last: $last, after: $a, before: $b) {
+          pageInfo { startCursor endCursor } nodes { symbol sipTimestamp sequenceNumber } } }`;
+      const head: any = await h.gql(q, { s: pair, first: 30 });
+      const edges: any = await h.gql(q.replace('nodes {', 'edges { cursor } nodes {'), { s: pair, first: 30 });
+      const cursors = edges.data.trades.edges.map((e: any) => e.cursor);
+      const back: any = await h.gql(q, { s: pair, last: 10, b: cursors[20] });
+      expect(back.data.trades.nodes).toEqual(head.data.trades.nodes.slice(10, 20));
+      const between: any = await h.gql(q, { s: pair, last: 100, a: cursors[4], b: cursors[9] });
+      expect(between.data.trades.nodes).toEqual(head.data.trades.nodes.slice(5, 9));
     });
 
     it('a page of a watchlist is one statement, whatever the number of symbols', async () => {

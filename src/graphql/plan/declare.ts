@@ -49,7 +49,7 @@ export interface RootPlan {
     args: Args,
     columns: readonly string[],
     children: readonly TreeLevel[],
-  ): Promise<{ level: TreeLevel; ordering: Ordering<any>; direction: Direction; first: number } | undefined>;
+  ): Promise<{ level: TreeLevel; ordering: Ordering<any>; direction: Direction; page: KeysetArgs } | undefined>;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { getArgumentValues, getVariableValues, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { checkEntitled } from '../../domain/entitlements.js';
 import type { Context } from '../../context.js';
-import { keyedLevel, toPage, type Direction, type Ordering } from '../../db/keyset.js';
+import { keyedLevel, pageRows, toPage, type Direction, type KeysetArgs, type Ordering } from '../../db/keyset.js';
 import { readTree, type TreeLevel, type TreeRow } from '../../db/tree.js';
 import { AppError } from '../../errors.js';
 import type { FallbackReason } from '../../observability/fallbacks.js';
@@ -47,7 +47,7 @@ function refused(e: unknown): NotPlanned {
 
 /** How one level's rows become a connection's page (a single object's level has no page). */
 interface Paging {
-  page?: { first: number; ordering: Ordering<never>; direction: Direction };
+  page?: { args: KeysetArgs; ordering: Ordering<never>; direction: Direction };
   /** The same for each of its child levels, by index. */
   children: Paging[];
 }
@@ -123,7 +123,7 @@ async function rootAnswer(
   if (!found) throw new NotPlanned('not_plannable');
   const rows = await readTree(ctx.db, found.level);
   const paging: Paging = {
-    page: { first: found.first, ordering: found.ordering, direction: found.direction },
+    page: { args: found.page, ordering: found.ordering, direction: found.direction },
     children: children.map((c) => c.paging),
   };
   return connectionAnswer(root, rows, paging, tick);
@@ -178,7 +178,7 @@ function childLevels(level: LevelTemplate, variables: Variables): { level: TreeL
       return {
         level: keyedLevel(chosen.list, chosen.args, child.plan.parentColumn, columns, levels),
         paging: {
-          page: { first: chosen.args.first, ordering: chosen.list.ordering, direction: chosen.list.direction },
+          page: { args: chosen.args, ordering: chosen.list.ordering, direction: chosen.list.direction },
           children,
         },
       };
@@ -203,14 +203,15 @@ function connectionAnswer(
   paging: Paging,
   tick: Tick,
 ): Record<string, unknown> {
-  const { first, ordering, direction } = paging.page!;
+  const { args, ordering, direction } = paging.page!;
+  // the rows as toPage puts the page's (a backward page's reversed), each with its own children
   const page = toPage(
     rows.map((r) => r.row as never),
-    first,
+    args,
     ordering,
     direction,
   );
-  const shown = rows.slice(0, page.nodes.length);
+  const shown = pageRows(rows, args).rows;
   const con = connection(page);
   const out = record();
   for (const part of field.fields) out[part.key] = partAnswer(part, con, shown, paging, tick);
