@@ -350,7 +350,14 @@ const commands: Record<string, Command> = {
   },
 };
 
+/** What a user types first: the usage on stdout, and success. */
+const HELP = new Set(['--help', '-h', 'help']);
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && HELP.has(argv[0]!)) {
+    console.log(USAGE);
+    return 0;
+  }
   const name = [`${argv[0]} ${argv[1]}`, argv[0]].find((n) => n !== undefined && Object.hasOwn(commands, n));
   if (!name) {
     console.error(argv.length ? `unknown command ${JSON.stringify(argv.slice(0, 2).join(' '))}\n${USAGE}` : USAGE);

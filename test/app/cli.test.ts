@@ -124,6 +124,11 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(unknown.err).toContain('unknown command "frobnicate"');
     expect(prototype.status).toBe(2);
     expect(prototype.err).toContain('unknown command "constructor"');
+    for (const ask of ['--help', '-h', 'help']) {
+      const help = await cli(database, [ask]);
+      expect([help.status, help.err], ask).toEqual([0, '']);
+      expect(help.out, ask).toContain('users create');
+    }
   });
 
   it('seed: a line per phase with its rows and rate on stderr, the counts on stdout', async ({ expect }) => {
