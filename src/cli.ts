@@ -350,11 +350,9 @@ const commands: Record<string, Command> = {
   },
 };
 
-/** What a user types first: the usage on stdout, and success. */
-const HELP = new Set(['--help', '-h', 'help']);
-
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 1 && HELP.has(argv[0]!)) {
+  // what a user types first: the usage on stdout, and success
+  if (argv.length === 1 && ['--help', '-h', 'help'].includes(argv[0]!)) {
     console.log(USAGE);
     return 0;
   }
