@@ -13,7 +13,7 @@ import { shapeRows } from '../../src/rest/route.js';
 import { Deadline, Timeouts } from '../../src/runtime/deadline.js';
 import { InFlightBudget } from '../../src/runtime/in-flight.js';
 import { currentEngine } from '../../src/services/security-index.js';
-import { type GraphQLHarness, graphqlHarness } from '../graphql/helpers.js';
+import { type GraphQLHarness, gqlWithHeaders, graphqlHarness } from '../graphql/helpers.js';
 import { testConfig, testDatabases, testDatabaseUrl } from '../helpers.js';
 import { rest } from '../rest/helpers.js';
 
@@ -21,15 +21,7 @@ const TRADES = '{ trades(symbol: "NVLX", first: 5) { nodes { price size } } }';
 /** Read by the planner (graphql/plan/) in one statement over "Security" and "Trade". */
 const PLANNED = '{ security(symbol: "NVLX") { symbol trades(first: 3) { nodes { price size } } } }';
 
-/** A GraphQL request with the enterprise demo key: its body, status and headers. */
-async function gql(app: App, query: string) {
-  const res = await app.fetch('http://test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
-    body: JSON.stringify({ query }),
-  });
-  return { ...((await res.json()) as { data?: any; errors?: any[] }), status: res.status, headers: res.headers };
-}
+const gql = gqlWithHeaders;
 
 describe.each(testDatabases())('request deadlines on $name', (tdb) => {
   let h: GraphQLHarness;

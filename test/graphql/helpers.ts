@@ -89,6 +89,16 @@ export async function graphqlHarness(
  * What an executed answer carries besides its data: its cost (src/graphql/guard.ts), here any
  * numbers (test/graphql/cost-answers.test.ts counts them): `toEqual({ data, ...COSTED })`.
  */
+/** A GraphQL request to `app` with the enterprise demo key: its body, status and headers. */
+export async function gqlWithHeaders(app: App, query: string) {
+  const res = await app.fetch('http://test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
+    body: JSON.stringify({ query }),
+  });
+  return { ...((await res.json()) as { data?: any; errors?: any[] }), status: res.status, headers: res.headers };
+}
+
 export const COSTED = { extensions: { cost: { requested: expect.any(Number), limit: expect.any(Number) } } };
 
 /** The result is exactly one BAD_USER_INPUT error whose message matches or mentions each of `expected`. */

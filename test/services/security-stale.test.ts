@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_STALE_HEADER } from '../../src/context.js';
 import { currentEngine, setSearchCapacity } from '../../src/services/security-index.js';
-import { type GraphQLHarness, graphqlHarness } from '../graphql/helpers.js';
+import { type GraphQLHarness, gqlWithHeaders, graphqlHarness } from '../graphql/helpers.js';
 import { testDatabases, testDatabaseUrl } from '../helpers.js';
 import { rest } from '../rest/helpers.js';
 
@@ -31,15 +31,6 @@ describe.each(testDatabases())('a search while the master is read again, on $nam
     await tdb.cleanup();
   });
 
-  async function graphql(query: string) {
-    const res = await h.app.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-enterprise' },
-      body: JSON.stringify({ query }),
-    });
-    return { body: (await res.json()) as { data?: any; errors?: unknown[] }, headers: res.headers };
-  }
-
   it('answers from the engine before, saying how stale, then waits past the bound', async () => {
     setSearchCapacity(h.db, 100_000, 1_500);
     await currentEngine(h.db);
@@ -58,9 +49,9 @@ describe.each(testDatabases())('a search while the master is read again, on $nam
       expect(stale.body.data.found).toBe(before); // the engine before the delete
       const restAge = Number(stale.headers.get(SEARCH_STALE_HEADER));
       expect(restAge).toBeGreaterThanOrEqual(1);
-      const g = await graphql(RANKED_GQL);
-      expect(g.body.errors).toBeUndefined();
-      expect(g.body.data.securities.totalCount).toBe(before);
+      const g = await gqlWithHeaders(h.app, RANKED_GQL);
+      expect(g.errors).toBeUndefined();
+      expect(g.data.securities.totalCount).toBe(before);
       expect(Number(g.headers.get(SEARCH_STALE_HEADER))).toBeGreaterThanOrEqual(restAge);
       // past the bound a search waits for the read: it is answered once the lock goes, current
       await new Promise((r) => setTimeout(r, 1_600));
