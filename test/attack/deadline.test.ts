@@ -233,7 +233,8 @@ describe.each(testDatabases())('request deadlines over a large master on $name',
 
   it('GraphQL: aliases of a search with a metric sort and facets over the whole master stop at the deadline while others are answered', async () => {
     await currentEngine(h.db);
-    const { app, budget } = appWithin(300);
+    // 40 ms: a quiet machine answered all 15 aliases in 174 ms, so 300 ms was a budget it could meet
+    const { app, budget } = appWithin(40);
     const heavy = gql(app, `{ ${Array.from({ length: 15 }, (_, i) => HEAVY(i)).join(' ')} }`);
     // a probe and a small query (under the default deadline: a loaded machine may take 300 ms for
     // any request) are answered while the heavy request runs: the engine works in slices
