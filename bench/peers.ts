@@ -202,8 +202,16 @@ async function measure(t: Target, page: Page, connections: number, duration: num
       headers: t.headers,
       body,
     });
-    if (r.non2xx || r.errors)
-      throw new Error(`${t.name} ${page.name} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    if (r.non2xx || r.errors) {
+      // what the server said of it: its lines above info (a 4xx/5xx's request line, an error)
+      const said = t.server
+        .lines()
+        .filter((l) => /"level":"(warn|error|fatal)"/.test(l) || /"status":[45]\d\d/.test(l))
+        .slice(-5);
+      throw new Error(
+        `${t.name} ${page.name} at ${connections} connections: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ${r.errors} errors; the server's last such lines:\n${said.join('\n')}`,
+      );
+    }
     const cpuMs = processCpuMs(t.server.pid) - cpu0;
     return { ...r, cpuMs, peakRss: Math.max(peakRss, rssMb(t.server.pid)) };
   } finally {
