@@ -119,6 +119,15 @@ builder.addScalarType(
   'DateTime',
   new GraphQLScalarType({
     ...DateTimeResolver.toConfig(),
+    // the text JSON.stringify writes for the Date graphql-scalars answers (its toJSON is
+    // toISOString), written here: JSON.stringify calling toJSON back for each of a list page's 500
+    // dates was ~70% of its stringify and ~15% of the server's CPU (bench/RESULTS.md, "Issue 26:
+    // dates written once")
+    serialize: (value) => {
+      const date = DateTimeResolver.serialize(value) as Date;
+      if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid Date instance');
+      return date.toISOString();
+    },
     description:
       'A time. Answers are ISO 8601 in UTC (2026-01-31T14:30:00.000Z). Arguments take ISO 8601 (UTC when no zone is given), YYYY-MM-DD HH:MM:SS (UTC), or a date YYYY-MM-DD: from its start (UTC) as a lower bound, through its end as an upper one.',
     parseValue: readDateTime,
