@@ -72,11 +72,15 @@ export function liveTrades(
   apiKey: string,
   symbol: string,
   onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void,
+  /** Why the subscription was refused or ended (a tier without trades, a closed socket). */
+  onError: (message: string) => void = () => {},
 ) {
   const ws = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { apiKey } });
   const client = new ApolloClient({ link: new GraphQLWsLink(ws), cache: new InMemoryCache() });
   const subscription = client.subscribe({ query: TradeAddedDocument, variables: { symbol } }).subscribe({
-    next: ({ data }) => {
+    error: (e: Error) => onError(e.message),
+    next: ({ data, error }) => {
+      if (error) onError(error.message);
       if (data?.tradeAdded)
         onTrade({
           symbol: data.tradeAdded.symbol,
@@ -149,7 +153,7 @@ export function liveWatchlist(
   };
 }
 
-// run as a program: the page, the trades and a watchlist, printed
+// run as a program: the page, the trades, a watchlist and live trades for a while, printed
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const client = apolloClient(url, apiKey);
@@ -170,4 +174,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } catch (e) {
     console.log(`watchlist: ${(e as Error).message}`); // its latest trades and quotes need the pro tier
   }
+  // live trades for LIVE_SECONDS (default 10): import one meanwhile to see it arrive, as the README's
+  // "Live" example does (`npm run cli -- import trades -` in another terminal)
+  const seconds = Number(process.env.LIVE_SECONDS ?? 10);
+  console.log(`live NVLX trades for ${seconds} s (the README's "Live" example imports one)…`);
+  let live = 0;
+  const listening = liveTrades(
+    url,
+    apiKey,
+    'NVLX',
+    (t) => console.log(`  live: ${t.symbol} ${t.price} at ${t.sipTimestamp} ns (${++live})`),
+    (message) => console.log(`  live: ${message}`), // the free tier has none
+  );
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await listening.stop();
+  console.log(`live: ${live} trade(s) in ${seconds} s`);
 }

@@ -50,7 +50,12 @@ export function urqlClient(url: string, apiKey: string) {
     fetchOptions: { headers: { 'X-API-Key': apiKey } },
     exchanges: [
       cacheExchange({
-        keys: Object.fromEntries(EMBEDDED.map((type) => [type, () => null])),
+        keys: {
+          ...Object.fromEntries(EMBEDDED.map((type) => [type, () => null])),
+          // a trade is normalized by its id where the document asks for it (the trades pages, live
+          // trades) and embedded where it does not (the company page's last trades)
+          Trade: (trade) => (typeof trade.id === 'string' ? trade.id : null),
+        },
         // pages of one list (same symbol and range) read as one, in cursor order
         resolvers: { Query: { trades: relayPagination() } },
       }),
@@ -101,8 +106,12 @@ export function liveTrades(
   client: Client,
   symbol: string,
   onTrade: (trade: { symbol: string; sipTimestamp: bigint; price: number }) => void,
+  /** Why the subscription was refused or ended (a tier without trades, a closed socket). */
+  onError: (message: string) => void = () => {},
 ) {
-  const subscription = client.subscription(TradeAddedDocument, { symbol }).subscribe(({ data }) => {
+  let told: string | undefined; // the exchange may deliver one refusal twice (as a result, then as the end)
+  const subscription = client.subscription(TradeAddedDocument, { symbol }).subscribe(({ data, error }) => {
+    if (error && error.message !== told) onError((told = error.message));
     if (data?.tradeAdded)
       onTrade({
         symbol: data.tradeAdded.symbol,
@@ -159,7 +168,7 @@ export function liveWatchlist(
   return { stop: () => subscription.unsubscribe() };
 }
 
-// run as a program: the page, the trades and a watchlist, printed
+// run as a program: the page, the trades, a watchlist and live trades for a while, printed
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const { client, close } = urqlClient(url, apiKey);
@@ -180,5 +189,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } catch (e) {
     console.log(`watchlist: ${(e as Error).message}`); // its latest trades and quotes need the pro tier
   }
+  // live trades for LIVE_SECONDS (default 10): import one meanwhile to see it arrive, as the README's
+  // "Live" example does (`npm run cli -- import trades -` in another terminal)
+  const seconds = Number(process.env.LIVE_SECONDS ?? 10);
+  console.log(`live NVLX trades for ${seconds} s (the README's "Live" example imports one)…`);
+  let live = 0;
+  const listening = liveTrades(
+    client,
+    'NVLX',
+    (t) => console.log(`  live: ${t.symbol} ${t.price} at ${t.sipTimestamp} ns (${++live})`),
+    (message) => console.log(`  live: ${message}`), // the free tier has none
+  );
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await listening.stop();
+  console.log(`live: ${live} trade(s) in ${seconds} s`);
   await close();
 }

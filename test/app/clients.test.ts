@@ -4,7 +4,7 @@
 // paged by cursor and merged by each client's pagination policy, 64-bit numbers, live trades.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importStream } from '../../src/ingest/import-stream.js';
 import { importerFor } from '../../src/ingest/registry.js';
 import { memoryEventBus } from '../../src/runtime/events.js';
@@ -154,19 +154,25 @@ describe('the Apollo Client and urql examples against a live app', () => {
     }
   });
 
-  it('urql: the same page, pages and live trade through Graphcache and its subscription exchange', async () => {
+  it('urql: the same page, pages and live trade through Graphcache and its subscription exchange, with no Graphcache warning', async () => {
     const free = urql.urqlClient(url, 'demo-free');
     const pro = urql.urqlClient(url, 'demo-pro');
+    // Graphcache warns ("Invalid key") of each record it can neither key nor was told to embed
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const page = await urql.companyPage(free.client, 'NVLX');
       expect(page.security?.name).toBeTruthy();
       expect(page.forbidden.sort()).toEqual(['security.latestQuote', 'security.trades']);
+      const full = await urql.companyPage(pro.client, 'NVLX');
+      expect([full.forbidden, full.security?.trades?.nodes.length]).toEqual([[], 5]);
       const merged = await urql.tradePages(pro.client, 'NVLX', 3, 5);
       expect(merged.map((t) => [t.sipTimestamp, t.sequenceNumber])).toEqual(await newestTrades(15));
       const live = await firstLiveTrade((onTrade) => urql.liveTrades(pro.client, 'NVLX', onTrade));
       expect(live.symbol).toBe('NVLX');
       expect(live.sipTimestamp).toBeGreaterThan(SIP);
+      expect(warn.mock.calls.map((c) => String(c[0]).split('\n')[0])).toEqual([]);
     } finally {
+      warn.mockRestore();
       await Promise.all([free.close(), pro.close()]);
     }
   });
