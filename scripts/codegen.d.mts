@@ -5,3 +5,5 @@ export declare const CODEGEN_OUTPUT: string;
 export declare const codegenConfig: CodegenConfig;
 /** Writes generated/graphql/ (or, with `write` false, answers its files). */
 export declare function codegen(write?: boolean): Promise<{ filename: string; content: string }[]>;
+/** The one message of a failed codegen: each document error once, without stacks. */
+export declare function codegenFailure(e: unknown): string;

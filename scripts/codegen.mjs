@@ -23,7 +23,9 @@ export const codegenConfig = {
   cwd: root,
   schema: path.join(root, 'schema.graphql'),
   documents: [path.join(root, 'operations/*.graphql')],
+  // codegen's own progress lines and its failure banner: the error is printed once, below
   silent: true,
+  errorsOnly: true,
   generates: {
     [path.join(root, CODEGEN_OUTPUT)]: {
       preset: 'client',
@@ -33,6 +35,15 @@ export const codegenConfig = {
   },
 };
 
+/**
+ * What went wrong, once: codegen rejects with an AggregateError whose errors repeat its message, and
+ * each message already names the document, line and column (a stack adds only codegen's own files).
+ */
+export function codegenFailure(e) {
+  const messages = [...new Set((e?.errors?.length ? e.errors : [e]).map((x) => String(x?.message ?? x).trim()))];
+  return `npm run codegen: operations/ does not fit schema.graphql; nothing was written:\n${messages.join('\n')}`;
+}
+
 /** Writes generated/graphql/ (or, with `write` false, answers its files: [{ filename, content }]). */
 export async function codegen(write = true) {
   const { generate } = await import('@graphql-codegen/cli');
@@ -40,6 +51,11 @@ export async function codegen(write = true) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await codegen();
+  try {
+    await codegen();
+  } catch (e) {
+    console.error(codegenFailure(e));
+    process.exit(1);
+  }
   console.log(`wrote ${CODEGEN_OUTPUT} from schema.graphql and operations/`);
 }

@@ -32,4 +32,12 @@ const codegenInstalled = await import('@graphql-codegen/cli').then(
   () => true,
   () => false,
 );
-if (codegenInstalled) await (await import('./codegen.mjs')).codegen();
+if (codegenInstalled) {
+  const { codegen, codegenFailure } = await import('./codegen.mjs');
+  try {
+    await codegen();
+  } catch (e) {
+    console.error(codegenFailure(e));
+    process.exit(1);
+  }
+}

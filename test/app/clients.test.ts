@@ -3,6 +3,8 @@
 // against a live app on 127.0.0.1: the company page with partial data for the free tier, trades
 // paged by cursor and merged by each client's pagination policy, 64-bit numbers, live trades.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importStream } from '../../src/ingest/import-stream.js';
@@ -10,7 +12,7 @@ import { importerFor } from '../../src/ingest/registry.js';
 import { memoryEventBus } from '../../src/runtime/events.js';
 import * as apollo from '../../examples/apollo/client.js';
 import * as urql from '../../examples/urql/client.js';
-import { codegen } from '../../scripts/codegen.mjs';
+import { codegen, codegenConfig, codegenFailure } from '../../scripts/codegen.mjs';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { listening, ndjson, SEQ, SIP, trade, within } from '../graphql/subscription-helpers.js';
 import { testDatabases } from '../helpers.js';
@@ -21,6 +23,25 @@ describe('GraphQL Code Generator', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const { filename, content } of files)
       expect(fs.readFileSync(filename, 'utf8'), `${filename} is stale: run npm run codegen`).toBe(content);
+  });
+
+  it('a document that does not fit the schema is told once, with its file, line and column, and no stack', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-codegen-'));
+    const bad = path.join(dir, 'bad.graphql');
+    fs.writeFileSync(bad, 'query Bad {\n  security(symbol: "X") { nosuchfield }\n}\n');
+    try {
+      const { generate } = await import('@graphql-codegen/cli');
+      const failed = await generate({ ...codegenConfig, documents: [bad] }, false).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const told = codegenFailure(failed);
+      expect(told.split('Cannot query field "nosuchfield" on type "Security"')).toHaveLength(2);
+      expect(told).toContain(`${bad}:2:27`);
+      expect(told).not.toMatch(/\n\s+at (async )?\S+ \(|node_modules/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
