@@ -6,7 +6,14 @@ import { fromMap, loaderName } from '../graphql/loaders.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import { clampNanos, fromNanos, ticksBySymbol, toNanos } from '../services/tick.js';
-import { barsFor, MAX_BARS, type Bar, type Timespan, type Trade as TradeRow } from '../services/trade.js';
+import {
+  barsFor,
+  MAX_BAR_BUCKETS,
+  MAX_BARS,
+  type Bar,
+  type Timespan,
+  type Trade as TradeRow,
+} from '../services/trade.js';
 import { checkFirst, connectionType, firstArg, readRange, liveEvents, tickNodeId, type PageSize } from './common.js';
 import { tickArgs, tickCountField, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
@@ -98,8 +105,8 @@ builder.prismaObjectFields(Security, (t) => ({
     nullable: true,
     type: [BarRef],
     description:
-      `OHLCV bars aggregated from trades between \`from\` and \`to\` (a range of at most ${MAX_BARS} buckets), oldest first; empty buckets are left out. ` +
-      'At most `first` bars: for the next ones, ask again from the start of the bucket after the last bar.',
+      `OHLCV bars aggregated from trades between \`from\` and \`to\` (a range of at most ${MAX_BAR_BUCKETS} buckets), oldest first; empty buckets are left out. ` +
+      `At most \`first\` bars (default and most ${MAX_BARS}): for the next ones, ask again from the start of the bucket after the last bar.`,
     args: {
       first: t.arg.int(firstArg(BARS_PAGE)),
       timespan: t.arg({ type: Timespan, required: true, description: 'Bar width.' }),
@@ -114,11 +121,11 @@ builder.prismaObjectFields(Security, (t) => ({
       const timespan = args.timespan as Timespan;
       const bars = await ctx.loaders
         .get(
-          loaderName('bars', { timespan, from, to }),
-          fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to), [] as Bar[]),
+          loaderName('bars', { timespan, from, to, first }),
+          fromMap((symbols: readonly string[]) => barsFor(ctx.db, symbols, timespan, from, to, first), [] as Bar[]),
         )
         .load(security.symbol);
-      return bars.length > first ? bars.slice(0, first) : bars;
+      return bars;
     },
   }),
 }));

@@ -13,8 +13,16 @@ export const writeTrades = (db: Db, rows: Trade[]) => writeTicks(db, 'Trade', ro
 export const TIMESPANS = { minute: 60_000_000_000n, hour: 3_600_000_000_000n, day: 86_400_000_000_000n } as const;
 export type Timespan = keyof typeof TIMESPANS;
 
-/** Bars per symbol a request may ask for: the time range must not hold more buckets. */
+/** Bars per symbol one answer holds at most (`first`'s default and largest value). */
 export const MAX_BARS = 5_000;
+/**
+ * Buckets the range from..to may span: 50,000, the most base aggregates Massive answers in one
+ * call. A bucket without an eligible trade is left out, so a week of minute bars (10,080 calendar
+ * minutes; about 4,800 in the extended sessions of its 5 trading days) is one range and, paged by
+ * `first`, one or two answers. The statement reads the trades of the range whatever `first`: the
+ * request's deadline bounds that (REQUEST_TIMEOUT_MS, its statement_timeout).
+ */
+export const MAX_BAR_BUCKETS = 50_000;
 
 export interface Bar {
   symbol: string;
@@ -33,7 +41,7 @@ export interface Bar {
 /**
  * OHLCV bars aggregated from trades in SQL, for several symbols in one statement: buckets are
  * `sipTimestamp / span`; open and close are the first and last trade of a bucket by
- * (sipTimestamp, sequenceNumber).
+ * (sipTimestamp, sequenceNumber). At most `first` bars a symbol, the oldest.
  */
 export async function barsFor(
   db: Db,
@@ -41,13 +49,14 @@ export async function barsFor(
   timespan: Timespan,
   from: bigint,
   to: bigint,
+  first: number,
 ): Promise<Map<string, Bar[]>> {
   const span = TIMESPANS[timespan];
   if (to < from) throw new AppError('BAD_REQUEST', 'argument "from" is after "to"');
-  if ((to - from) / span + 1n > BigInt(MAX_BARS)) {
+  if ((to - from) / span + 1n > BigInt(MAX_BAR_BUCKETS)) {
     throw new AppError(
       'BAD_REQUEST',
-      `the range from..to holds more than ${MAX_BARS} ${timespan} bars; narrow it or use a longer timespan`,
+      `the range from..to spans more than ${MAX_BAR_BUCKETS} ${timespan} buckets; narrow it or use a longer timespan`,
     );
   }
   const out = new Map<string, Bar[]>(symbols.map((s) => [s, []]));
@@ -65,7 +74,9 @@ export async function barsFor(
       trades: bigint;
     }[]
   >(Prisma.sql`
+    SELECT * FROM (
     SELECT "symbol", "bucket",
+           ROW_NUMBER() OVER (PARTITION BY "symbol" ORDER BY "bucket") AS "n",
            MAX(CASE WHEN "firstRank" = 1 THEN "price" END) AS "open",
            MAX("price") AS "high",
            MIN("price") AS "low",
@@ -81,6 +92,8 @@ export async function barsFor(
       WHERE "symbol" IN (${Prisma.join([...symbols])}) AND "sipTimestamp" >= ${from} AND "sipTimestamp" <= ${to}
     ) ranked
     GROUP BY "symbol", "bucket"
+    ) numbered
+    WHERE "n" <= ${first}
     ORDER BY "symbol", "bucket"`);
   for (const r of rows) {
     const volume = Number(r.volume);
