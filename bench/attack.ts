@@ -4,12 +4,13 @@
 // answered, whether the process survived, its largest RSS and its slowest /healthz.
 //
 //   npm run bench -- attack [--scenarios alias-bomb,flood,ocr-burst,fan-out,fan-out-uncapped,metric-sorts,
-//                             rebuild-storm,dripping-bodies,half-sent-frames] [--securities 50000]
+//                             rebuild-storm,search-load,dripping-bodies,half-sent-frames] [--securities 50000]
 //                           [--server-root DIR] [--label after] [--dry-run]
 //
-// The last four are issue 27's (bench/attack/time.ts): each beside a victim's small query, with the
+// The last five are issue 27's (bench/attack/time.ts; search-load is the rebuild storm without its
+// writes, its control): each beside a victim's small query, with the
 // server's event-loop delay. The master is the sample's securities plus `--securities` more
-// (default 50,000 when metric-sorts or rebuild-storm run, as the attacker had).
+// (default 50,000 when metric-sorts, rebuild-storm or search-load run, as the attacker had).
 //
 // --server-root runs the server of another checkout of this repository (e.g. a `git worktree` of
 // an older commit, with node_modules and generated/ in place) against the same database and keys:
@@ -76,11 +77,14 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'metric-sorts': { run: (server, keys) => metricSorts(server, keys.free, keys.enterprise) },
   'rebuild-storm': { run: (server, keys, databaseUrl) => rebuildStorm(server, databaseUrl, keys.pro, keys.enterprise) },
+  'search-load': {
+    run: (server, keys, databaseUrl) => rebuildStorm(server, databaseUrl, keys.pro, keys.enterprise, null),
+  },
   'dripping-bodies': { run: (server, keys) => drippingBodies(server, keys.enterprise, keys.pro) },
   'half-sent-frames': { run: (server, keys) => halfSentFrames(server, keys.enterprise, keys.pro) },
 };
 /** The scenarios that want the attacker's large master. */
-const LARGE_MASTER = ['metric-sorts', 'rebuild-storm'];
+const LARGE_MASTER = ['metric-sorts', 'rebuild-storm', 'search-load'];
 const chosen = (args.scenarios ?? Object.keys(SCENARIOS).join(',')).split(',');
 for (const name of chosen)
   if (!SCENARIOS[name]) throw new Error(`--scenarios: one of ${Object.keys(SCENARIOS).join(', ')}; got ${name}`);
