@@ -285,49 +285,6 @@ export interface ExpandOptions {
 }
 
 /**
- * The terms of `vocabulary` within `budget` edits of `token`, with their distance: every term of a
- * length within the budget is compared. Kept per vocabulary and token while the vocabulary holds the
- * same terms (terms are only ever added, search/text.ts countTerm: the same count is the same set),
- * since a search asks it again for every search of a word: it was ~15% of the server's CPU under
- * four clients searching by name over 50,000 securities (bench/RESULTS.md, "Issue 27: typo matches
- * kept"). A token's counts of securities are read at each search, not kept.
- */
-function typoMatches(vocabulary: Vocabulary, token: string, budget: number): readonly [VocabularyTerm, number][] {
-  let kept = typoMatchesKept.get(vocabulary);
-  if (kept?.terms !== vocabulary.sorted.length)
-    typoMatchesKept.set(vocabulary, (kept = { terms: vocabulary.sorted.length, matches: 0, byToken: new Map() }));
-  const known = kept.byToken.get(token);
-  if (known) return known;
-  const codes = codesOf(token);
-  const mask = maskOf(codes);
-  const matches: [VocabularyTerm, number][] = [];
-  for (let len = codes.length - budget; len <= codes.length + budget; len++) {
-    for (const t of vocabulary.byLength.get(len) ?? []) {
-      // each character class one side holds and the other lacks costs an edit of its own: past the
-      // budget, the distance need not be computed (most of the vocabulary, for a short token)
-      if (bits(mask & ~t.mask) > budget || bits(t.mask & ~mask) > budget) continue;
-      const typos = boundedDistance(codes, t.codes, budget);
-      if (typos <= budget) matches.push([t, typos]);
-    }
-  }
-  // bounded: tokens are the callers' words; past the bound the kept ones start over
-  if (kept.matches + matches.length > TYPO_MATCHES_KEPT) {
-    kept.byToken.clear();
-    kept.matches = 0;
-  }
-  kept.byToken.set(token, matches);
-  kept.matches += matches.length + 1;
-  return matches;
-}
-
-/** Matches kept per vocabulary, all tokens together (a token counts one more): ~40 bytes each, a few MB in all. */
-const TYPO_MATCHES_KEPT = 100_000;
-const typoMatchesKept = new WeakMap<
-  Vocabulary,
-  { terms: number; matches: number; byToken: Map<string, [VocabularyTerm, number][]> }
->();
-
-/**
  * The vocabulary terms `token` matches in `fields`: within its typo budget (terms of a length
  * within the budget are compared, no others), and with `prefix`, every term starting with it
  * (no typo; from MIN_PREFIX_LENGTH characters). At most MAX_EXPANSIONS terms, the cheapest
@@ -344,7 +301,17 @@ export function expandToken(
     const at = vocabulary.sorted[lowerBound(vocabulary.sorted, token)];
     if (at?.term === token) found.set(at, { typos: 0, prefixOnly: false });
   } else {
-    for (const [t, typos] of typoMatches(vocabulary, token, budget)) found.set(t, { typos, prefixOnly: false });
+    const codes = codesOf(token);
+    const mask = maskOf(codes);
+    for (let len = codes.length - budget; len <= codes.length + budget; len++) {
+      for (const t of vocabulary.byLength.get(len) ?? []) {
+        // each character class one side holds and the other lacks costs an edit of its own: past the
+        // budget, the distance need not be computed (most of the vocabulary, for a short token)
+        if (bits(mask & ~t.mask) > budget || bits(t.mask & ~mask) > budget) continue;
+        const typos = boundedDistance(codes, t.codes, budget);
+        if (typos <= budget) found.set(t, { typos, prefixOnly: false });
+      }
+    }
   }
   if (prefix && codePoints(token) >= MIN_PREFIX_LENGTH) {
     for (
