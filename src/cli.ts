@@ -351,8 +351,8 @@ const commands: Record<string, Command> = {
 };
 
 async function main(argv: string[]): Promise<number> {
-  // what a user types first: the usage on stdout, and success
-  if (argv.length === 1 && ['--help', '-h', 'help'].includes(argv[0]!)) {
+  // what a user types first, alone or after a command: the usage on stdout, and success (no database opened)
+  if (argv.some((a) => a === '--help' || a === '-h') || (argv.length === 1 && argv[0] === 'help')) {
     console.log(USAGE);
     return 0;
   }

@@ -124,10 +124,10 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(unknown.err).toContain('unknown command "frobnicate"');
     expect(prototype.status).toBe(2);
     expect(prototype.err).toContain('unknown command "constructor"');
-    for (const ask of ['--help', '-h', 'help']) {
-      const help = await cli(database, [ask]);
-      expect([help.status, help.err], ask).toEqual([0, '']);
-      expect(help.out, ask).toContain('users create');
+    for (const ask of [['--help'], ['-h'], ['help'], ['import', '--help'], ['users', 'create', '-h']]) {
+      const help = await cli(database, ask);
+      expect([help.status, help.err], ask.join(' ')).toEqual([0, '']);
+      expect(help.out, ask.join(' ')).toContain('users create');
     }
   });
 
