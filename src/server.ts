@@ -108,8 +108,13 @@ server.listen(config.port, config.host, () => {
     logger.error({ err }, `reading the security master into the search engine failed: ${(err as Error)?.message}`),
   );
   const base = `http://localhost:${config.port}`;
+  // the server and database of DATABASE_URL, never its credentials
+  const where = (url: string) => {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  };
   log(
-    `serving ${'embedded' in config.database ? 'the embedded PostgreSQL' : 'PostgreSQL'} at ${base}  (GraphQL: ${base}/graphql, health: ${base}/healthz)`,
+    `listening at ${base} (GraphQL: ${base}/graphql, health: ${base}/healthz), with data from ${'embedded' in config.database ? 'the embedded PostgreSQL' : `PostgreSQL on ${where(config.database.url)}`}`,
   );
   if (config.nodeEnv !== 'production') {
     log(
