@@ -7,3 +7,5 @@ export declare const codegenConfig: CodegenConfig;
 export declare function codegen(write?: boolean): Promise<{ filename: string; content: string }[]>;
 /** The one message of a failed codegen: each document error once, without stacks. */
 export declare function codegenFailure(e: unknown): string;
+/** Rejects with the file, line and column of the first syntax error among `dir`'s documents (default operations/). */
+export declare function checkSyntax(dir?: string): Promise<void>;

@@ -2,6 +2,7 @@
 // schema.graphql, for frontends and examples/ (docs/frontend.md). `npm run codegen` writes
 // generated/graphql/ (not committed, as the Prisma clients are not); `npm install` runs it too
 // (scripts/generate.mjs). test/app/clients.test.ts fails when generated/graphql/ is stale.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,11 +42,30 @@ export const codegenConfig = {
  */
 export function codegenFailure(e) {
   const messages = [...new Set((e?.errors?.length ? e.errors : [e]).map((x) => String(x?.message ?? x).trim()))];
-  return `npm run codegen: operations/ does not fit schema.graphql; nothing was written:\n${messages.join('\n')}`;
+  return `npm run codegen: nothing was written:\n${messages.join('\n')}`;
+}
+
+/**
+ * A syntax error of a document in operations/, with its file, line and column: codegen says only
+ * that it found no definitions, without the file (graphql's parse says where).
+ */
+export async function checkSyntax(dir = path.join(root, 'operations')) {
+  const { parse } = await import('graphql');
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.graphql'))) {
+    try {
+      parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    } catch (e) {
+      const at = e.locations?.[0];
+      throw new Error(
+        `${path.relative(root, path.join(dir, file))}${at ? `:${at.line}:${at.column}` : ''}: ${e.message}`,
+      );
+    }
+  }
 }
 
 /** Writes generated/graphql/ (or, with `write` false, answers its files: [{ filename, content }]). */
 export async function codegen(write = true) {
+  await checkSyntax();
   const { generate } = await import('@graphql-codegen/cli');
   return generate(codegenConfig, write);
 }

@@ -157,8 +157,12 @@ export function liveWatchlist(
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const client = apolloClient(url, apiKey);
-  const page = await companyPage(client, 'NVLX');
-  console.log(page.security?.name, page.forbidden.length ? `(not in this tier: ${page.forbidden.join(', ')})` : '');
+  try {
+    const page = await companyPage(client, 'NVLX');
+    console.log(page.security?.name, page.forbidden.length ? `(not in this tier: ${page.forbidden.join(', ')})` : '');
+  } catch (e) {
+    console.log(`company page: ${(e as Error).message}`); // e.g. the key's rate limit spent: a 429
+  }
   try {
     const trades = await tradePages(client, 'NVLX', 3, 5);
     console.log(`${trades.length} trades in 3 pages, newest ${trades[0]?.sipTimestamp} ns`);

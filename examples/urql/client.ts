@@ -73,7 +73,8 @@ export function urqlClient(url: string, apiKey: string) {
 /** The company page, and the paths of the fields the caller's tier does not include: urql keeps data beside errors. */
 export async function companyPage(client: Client, symbol: string) {
   const { data, error } = await client.query(CompanyPageDocument, { symbol }).toPromise();
-  if (error?.networkError) throw error.networkError;
+  // the network, or an answer with no data at all (a 429 once the key's rate is spent): nothing to keep
+  if (error?.networkError || (error && !data)) throw error;
   const forbidden = (error?.graphQLErrors ?? [])
     .filter((e) => e.extensions?.code === 'FORBIDDEN')
     .map((e) => e.path?.join('.'));
@@ -111,7 +112,11 @@ export function liveTrades(
 ) {
   let told: string | undefined; // the exchange may deliver one refusal twice (as a result, then as the end)
   const subscription = client.subscription(TradeAddedDocument, { symbol }).subscribe(({ data, error }) => {
-    if (error && error.message !== told) onError((told = error.message));
+    // a socket graphql-ws closed (a refusal before any operation: 4429 rate limit, 4403 …) comes as the
+    // network error, a CloseEvent whose code and reason say why
+    const closed = error?.networkError as { code?: number; reason?: string } | undefined;
+    const message = closed?.reason ? `socket closed: ${closed.code} ${closed.reason}` : error?.message;
+    if (message && message !== told) onError((told = message));
     if (data?.tradeAdded)
       onTrade({
         symbol: data.tradeAdded.symbol,
@@ -172,8 +177,12 @@ export function liveWatchlist(
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url = 'http://localhost:4000/graphql', apiKey = 'demo-pro'] = process.argv.slice(2);
   const { client, close } = urqlClient(url, apiKey);
-  const page = await companyPage(client, 'NVLX');
-  console.log(page.security?.name, page.forbidden.length ? `(not in this tier: ${page.forbidden.join(', ')})` : '');
+  try {
+    const page = await companyPage(client, 'NVLX');
+    console.log(page.security?.name, page.forbidden.length ? `(not in this tier: ${page.forbidden.join(', ')})` : '');
+  } catch (e) {
+    console.log(`company page: ${(e as Error).message}`); // e.g. the key's rate limit spent: a 429
+  }
   try {
     const trades = await tradePages(client, 'NVLX', 3, 5);
     console.log(`${trades.length} trades in 3 pages, newest ${trades[0]?.sipTimestamp} ns`);

@@ -12,7 +12,8 @@ import { importerFor } from '../../src/ingest/registry.js';
 import { memoryEventBus } from '../../src/runtime/events.js';
 import * as apollo from '../../examples/apollo/client.js';
 import * as urql from '../../examples/urql/client.js';
-import { codegen, codegenConfig, codegenFailure } from '../../scripts/codegen.mjs';
+import { checkSyntax, codegen, codegenConfig, codegenFailure } from '../../scripts/codegen.mjs';
+import { ROOT } from '../../src/config.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { listening, ndjson, SEQ, SIP, trade, within } from '../graphql/subscription-helpers.js';
 import { testDatabases } from '../helpers.js';
@@ -39,6 +40,13 @@ describe('GraphQL Code Generator', () => {
       expect(told.split('Cannot query field "nosuchfield" on type "Security"')).toHaveLength(2);
       expect(told).toContain(`${bad}:2:27`);
       expect(told).not.toMatch(/\n\s+at (async )?\S+ \(|node_modules/);
+      // a syntax error, before codegen, with its place
+      fs.writeFileSync(bad, 'query Broken {\n  security(symbol: "X") {\n');
+      const broken = await checkSyntax(dir).then(
+        () => 'no error',
+        (e: unknown) => codegenFailure(e),
+      );
+      expect(broken).toContain(`${path.relative(ROOT, bad)}:3:1: Syntax Error: Expected Name, found <EOF>.`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
