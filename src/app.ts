@@ -368,6 +368,11 @@ function fetchHandler({
             allow: 'GET, HEAD',
           },
         );
+      else if (url.pathname === '/graphql' && request.method !== 'GET' && request.method !== 'POST')
+        // as a REST route's wrong method: the same code (Yoga's own answer says BAD_REQUEST)
+        throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served at /graphql; it takes GET, POST`, {
+          allow: 'GET, POST',
+        });
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else {
         const asset = await graphiqlAssets(request, url);

@@ -222,6 +222,12 @@ describe.each(testDatabases())('what every REST route accepts on $name', (tdb) =
     }
     // a path nobody serves stays a 404
     expect((await h.app.fetch('http://test/rating/api/v2/ratings', { method: 'PUT' })).status).toBe(404);
+    // /graphql the same way, its answer in GraphQL's shape
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const res = await h.app.fetch('http://test/graphql', { method, headers: { 'x-api-key': 'demo-enterprise' } });
+      expect([res.status, res.headers.get('allow')], method).toEqual([405, 'GET, POST']);
+      expect(JSON.stringify(await res.json()), method).toContain('"code":"METHOD_NOT_ALLOWED"');
+    }
   });
 
   it('X-Ignored-Parameters is bounded: names percent-encoded and cut, at most 20 and then how many more', async () => {
