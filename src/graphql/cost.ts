@@ -62,6 +62,18 @@ export interface ListSizeExtension {
 export interface WorkExtension {
   units: number;
   whenArgs?: readonly string[];
+  /**
+   * Only inside these fields (coordinates, e.g. `Query.trades`) with one of `args` given: a field
+   * of a type shared by several lists that works in some of them only (a tick count, computed for
+   * a root list of one symbol and null elsewhere, schema/tick.ts), charged where it works only.
+   */
+  whenWithin?: { fields: readonly string[]; args: readonly string[] };
+}
+
+/** The field whose selection set is being priced: its coordinate and its node (for its arguments). */
+interface Within {
+  coordinate: string;
+  node: FieldNode;
 }
 
 /** Longest characters of a text-like scalar without a declaration of its own. */
@@ -249,6 +261,7 @@ class CostWalk {
     parent: GraphQLNamedType,
     pageSize: number | undefined,
     spreading: ReadonlySet<string>,
+    within?: Within,
   ): number {
     let total = 0;
     for (const selection of set.selections) {
@@ -256,25 +269,27 @@ class CostWalk {
         const type = selection.typeCondition
           ? (this.schema.getType(selection.typeCondition.name.value) ?? parent)
           : parent;
-        total += this.setCost(selection.selectionSet, type, pageSize, spreading);
+        total += this.setCost(selection.selectionSet, type, pageSize, spreading, within);
       } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const name = selection.name.value;
         const fragment = this.#fragments.get(name);
         if (!fragment || spreading.has(name)) continue; // unknown or cyclic: validation refuses it
-        const key = `${name}:${pageSize ?? ''}`;
-        let cost = this.#fragmentCosts.get(key);
+        // a fragment's cost depends on the field it is spread in only through its arguments' node
+        const key = within ? undefined : `${name}:${pageSize ?? ''}`;
+        let cost = key === undefined ? undefined : this.#fragmentCosts.get(key);
         if (cost === undefined) {
           cost = this.setCost(
             fragment.set,
             this.schema.getType(fragment.type) ?? parent,
             pageSize,
             new Set([...spreading, name]),
+            within,
           );
-          this.#fragmentCosts.set(key, cost);
+          if (key !== undefined) this.#fragmentCosts.set(key, cost);
         }
         total += cost;
       } else {
-        total += this.fieldCost(selection, parent, pageSize, spreading);
+        total += this.fieldCost(selection, parent, pageSize, spreading, within);
       }
     }
     return total;
@@ -285,6 +300,7 @@ class CostWalk {
     parent: GraphQLNamedType,
     pageSize: number | undefined,
     spreading: ReadonlySet<string>,
+    within?: Within,
   ): number {
     const name = node.name.value;
     if (name === '__typename') return 1;
@@ -296,29 +312,37 @@ class CostWalk {
     const items = isList
       ? this.listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined)
       : 1;
-    const work = this.workUnits(field, node);
+    const work = this.workUnits(field, node, within);
     if (isLeafType(type)) return items * (leafUnitsOf(parent, field, type, this.options) + work);
     // a connection passes its page size to its edges and nodes
     const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize)
       ? this.listSize(parent, field, node, undefined)
       : undefined;
-    const each = 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, first, spreading) : 0);
+    const inside: Within = { coordinate: `${parent.name}.${name}`, node };
+    const each = 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, first, spreading, inside) : 0);
     return items * (each + work);
   }
 
-  /** The field's declared work (WorkExtension), when its arguments ask for it. */
-  workUnits(field: GraphQLField<unknown, unknown>, node: FieldNode): number {
+  /** The field's declared work (WorkExtension), when its arguments, and the field it is inside, ask for it. */
+  workUnits(field: GraphQLField<unknown, unknown>, node: FieldNode, within: Within | undefined): number {
     const work = field.extensions.work as WorkExtension | undefined;
     if (!work) return 0;
-    if (!work.whenArgs) return work.units;
-    const given = (node.arguments ?? []).some((a) => {
-      if (!work.whenArgs!.includes(a.name.value) || a.value.kind === Kind.NULL) return false;
+    if (work.whenWithin) {
+      const { fields, args } = work.whenWithin;
+      if (!within || !fields.includes(within.coordinate) || !this.anyGiven(within.node, args)) return 0;
+    }
+    return !work.whenArgs || this.anyGiven(node, work.whenArgs) ? work.units : 0;
+  }
+
+  /** Whether `node` gives one of `names` a value other than null (a variable's, or its default). */
+  anyGiven(node: FieldNode, names: readonly string[]): boolean {
+    return (node.arguments ?? []).some((a) => {
+      if (!names.includes(a.name.value) || a.value.kind === Kind.NULL) return false;
       if (a.value.kind !== Kind.VARIABLE) return true;
       this.byVariables = true;
       const name = a.value.name.value;
       const value = Object.hasOwn(this.variables, name) ? this.variables[name] : this.#defaults.get(name);
       return value !== null && value !== undefined && (value as ValueNode).kind !== Kind.NULL;
     });
-    return given ? work.units : 0;
   }
 }

@@ -5,6 +5,7 @@ import { EXACT_TICK_COUNT, PAGE_SIZES, TICK_COUNT_UNITS } from '../domain/limits
 import { MAX_SYMBOLS, symbolOrSymbols } from '../domain/symbols.js';
 import { keyedPage } from '../graphql/loaders.js';
 import type { PageConnection } from '../graphql/connection.js';
+import type { WorkExtension } from '../graphql/cost.js';
 import { pageAcrossKeys } from '../services/paging.js';
 import {
   clampNanos,
@@ -76,7 +77,11 @@ export function rangePage(args: TickArgs): RangePage {
 export function tickCountField(plural: 'trades' | 'quotes') {
   return {
     description: `How many ${plural} of the symbol lie in the time range, ignoring paging: exact up to ${EXACT_TICK_COUNT.toLocaleString('en-US')}, past it PostgreSQL's estimate (\`totalCountIsEstimate\` says which); null on a security's ${plural} (a nested list) and for a watchlist (\`symbols\`).`,
-    work: { units: TICK_COUNT_UNITS },
+    // counted for a root list of one symbol only; elsewhere it is null and costs nothing
+    work: {
+      units: TICK_COUNT_UNITS,
+      whenWithin: { fields: [`Query.${plural}`], args: ['symbol'] },
+    } satisfies WorkExtension,
   };
 }
 

@@ -246,6 +246,36 @@ describe('every list of the schema has a size the cost analysis counts', () => {
     expect(costOf('{ ratings(first: 1) { totalCount } }') - costOf('{ ratings(first: 1) { __typename } }')).toBe(0);
   });
 
+  it("charges a tick count only where it is counted: a root list of one symbol, not a watchlist nor a security's list, where it is null", () => {
+    for (const field of ['trades', 'quotes']) {
+      const diff = (list: string, vars = '', values: Record<string, unknown> = {}) =>
+        costOf(`query${vars} { ${list.replace('SEL', 'totalCount')} }`, values) -
+        costOf(`query${vars} { ${list.replace('SEL', '__typename')} }`, values);
+      expect(diff(`${field}(symbol: "NVLX", first: 1) { SEL }`), field).toBe(TICK_COUNT_UNITS);
+      expect(diff(`${field}(symbol: $s, first: 1) { SEL }`, '($s: String)', { s: 'NVLX' }), field).toBe(
+        TICK_COUNT_UNITS,
+      );
+      expect(diff(`${field}(symbols: ["NVLX", "ORBT"], first: 1) { SEL }`), field).toBe(0);
+      expect(
+        diff(`${field}(symbol: $s, symbols: ["NVLX"], first: 1) { SEL }`, '($s: String)', { s: null }),
+        field,
+      ).toBe(0);
+      expect(diff(`security(symbol: "NVLX") { ${field}(first: 1) { SEL } }`), field).toBe(0);
+      // inside a fragment, as in the list it is spread in
+      const fragment = `fragment C on ${field === 'trades' ? 'Trade' : 'Quote'}Connection { totalCount }`;
+      const root = costOf(`{ ${field}(symbol: "NVLX", first: 1) { ...C } } ${fragment}`);
+      const nested = costOf(`{ security(symbol: "NVLX") { ${field}(first: 1) { ...C } } } ${fragment}`);
+      const both = costOf(
+        `{ a: ${field}(symbol: "NVLX", first: 1) { ...C } security(symbol: "NVLX") { ${field}(first: 1) { ...C } } } ${fragment}`,
+      );
+      expect([root - nested, both - root - nested], field).toEqual([TICK_COUNT_UNITS - 1, 0]);
+    }
+    // the walkthrough's page: 27 securities' last trade with a (null) count passes
+    expect(
+      costOf('{ securities(first: 27) { nodes { symbol trades(first: 1) { totalCount nodes { price } } } } }'),
+    ).toBeLessThan(200_000);
+  });
+
   it('multiplies nested sizes, and counts `nodes(ids:)` at the ids sent', () => {
     const trades = costOf('{ trades(symbol: "NVLX", first: 100) { nodes { price } } }');
     const nested = costOf(
