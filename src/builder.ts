@@ -122,7 +122,7 @@ builder.addScalarType(
     // the text JSON.stringify writes for the Date graphql-scalars answers (its toJSON is
     // toISOString), written here: JSON.stringify calling toJSON back for each of a list page's 500
     // dates was ~70% of its stringify and ~15% of the server's CPU (bench/RESULTS.md, "Issue 26:
-    // dates written once")
+    // dates written once, and the answer's objects")
     serialize: (value) => {
       const date = DateTimeResolver.serialize(value) as Date;
       if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid Date instance');
