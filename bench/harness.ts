@@ -219,6 +219,45 @@ export function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
+/** The CPU time (ms) of each process named `postgres` on this machine, by pid. */
+function postgresProcesses(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/stat`, 'utf8').includes('(postgres)'))
+        out.set(Number(name), processCpuMs(Number(name)));
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return out;
+}
+
+/**
+ * PostgreSQL's CPU time (user + system of every `postgres` process) from now until `stop`, in ms:
+ * each process sampled every `everyMs`, its time counted from its value at the start (0 for one
+ * started since), so a backend that ends meanwhile (another server's idle connection closing)
+ * takes away none of the time already counted, and adds at most one interval of its own unseen.
+ */
+export function postgresCpu(everyMs = 250): { stop(): number } {
+  const start = postgresProcesses();
+  const last = new Map(start);
+  const sample = () => {
+    for (const [pid, ms] of postgresProcesses()) last.set(pid, ms);
+  };
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      let total = 0;
+      for (const [pid, ms] of last) total += ms - (start.get(pid) ?? 0);
+      return total;
+    },
+  };
+}
+
 /** Resident set size of a process in MB, from /proc (Linux). */
 export function rssMb(pid: number): number {
   const kb = Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? NaN);

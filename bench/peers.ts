@@ -22,8 +22,9 @@
 // Per page, connection count and server: pages/s over all rounds, p50/p99 (mean of the rounds),
 // the ratio to PostGraphile, SQL statements per page (ours: mdg_db_statements_total on the
 // gateway's /metrics, the bare stack's /stats; theirs: queries sent on its pool's clients, on its
-// /stats), server CPU per page (utime+stime from /proc/<pid>/stat around each load run) and the
-// peak RSS of the server under load (sampled every 250 ms).
+// /stats), server CPU per page (utime+stime from /proc/<pid>/stat around each load run), PostgreSQL's
+// CPU per page (every `postgres` process's, the same way) and the peak RSS of the server under load
+// (sampled every 250 ms).
 // PostGraphile 5 declares Node >= 22: `npm ci` prints EBADENGINE warnings for its packages on
 // Node 20, and the server starts with `--import bench/peers/polyfill.mjs`.
 import fs from 'node:fs';
@@ -36,6 +37,7 @@ import {
   databaseKinds,
   loadTest,
   machineLine,
+  postgresCpu,
   processCpuMs,
   record,
   rssMb,
@@ -193,6 +195,7 @@ async function measure(t: Target, page: Page, connections: number, duration: num
   let peakRss = rssMb(t.server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(t.server.pid))), 250);
   const cpu0 = processCpuMs(t.server.pid);
+  const db = postgresCpu();
   try {
     const r = await loadTest({
       url: `${t.server.base}/graphql`,
@@ -213,9 +216,11 @@ async function measure(t: Target, page: Page, connections: number, duration: num
       );
     }
     const cpuMs = processCpuMs(t.server.pid) - cpu0;
-    return { ...r, cpuMs, peakRss: Math.max(peakRss, rssMb(t.server.pid)) };
+    const dbCpuMs = db.stop();
+    return { ...r, cpuMs, dbCpuMs, peakRss: Math.max(peakRss, rssMb(t.server.pid)) };
   } finally {
     clearInterval(sampler);
+    db.stop();
   }
 }
 
@@ -249,7 +254,7 @@ async function runPage(kind: DatabaseKind, targets: Target[], page: Page): Promi
         c.runs.push(r);
         c.statements = statements.get(t.name)!;
         console.log(
-          `  ${page.name} ${connections} conn, round ${round + 1}, ${t.name.padEnd(12)} ${(r.total / r.seconds).toFixed(0).padStart(6)} pages/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${(r.cpuMs / r.total).toFixed(2)} ms/page  RSS ${r.peakRss.toFixed(0)} MB`,
+          `  ${page.name} ${connections} conn, round ${round + 1}, ${t.name.padEnd(12)} ${(r.total / r.seconds).toFixed(0).padStart(6)} pages/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${(r.cpuMs / r.total).toFixed(2)} ms/page  PostgreSQL ${(r.dbCpuMs / r.total).toFixed(2)} ms/page  RSS ${r.peakRss.toFixed(0)} MB`,
         );
       }
     }

@@ -9,6 +9,8 @@ export type ServerName = 'ours' | 'before' | 'nodirect' | 'bare' | 'postgraphile
 export interface Run extends LoadResult {
   /** Server CPU (user + system) during the run, ms. */
   cpuMs: number;
+  /** PostgreSQL's CPU (every postgres process's user + system) during the run, ms. */
+  dbCpuMs: number;
   /** Largest resident set of the server during the run, MB. */
   peakRss: number;
 }
@@ -65,6 +67,7 @@ function summary(c: Cell) {
     p50: mean((r) => r.p50),
     p99: mean((r) => r.p99),
     cpuMsPerPage: c.runs.reduce((s, r) => s + r.cpuMs, 0) / total,
+    dbCpuMsPerPage: c.runs.reduce((s, r) => s + r.dbCpuMs, 0) / total,
     peakRss: Math.max(...c.runs.map((r) => r.peakRss)),
   };
 }
@@ -99,6 +102,7 @@ function rows(input: ReportInput): (string | number)[][] {
             ratio,
             c.statements,
             s.cpuMsPerPage.toFixed(2),
+            s.dbCpuMsPerPage.toFixed(2),
             s.peakRss.toFixed(0),
           ]);
         }
@@ -219,6 +223,7 @@ export function report(input: ReportInput): string {
       'vs peer',
       'SQL statements / page',
       'server CPU ms / page',
+      'PostgreSQL CPU ms / page',
       'peak RSS MB',
     ],
     rows(input),
@@ -229,7 +234,7 @@ export function report(input: ReportInput): string {
       : `## Peers on SQLite: the gateway against its bare stack (no PostGraphile), ${input.date} UTC`,
     '',
     input.machine,
-    `Default sample data (\`cli seed\`: 50 securities, all covered), one scratch database. Servers each in their own process: the gateway (\`src/server.ts\` with \`npm start\`'s flags, NODE_ENV=production, an enterprise user's API key made with the CLI, rate limits raised out of the way); the bare stack (\`bench/bare-yoga-server.ts\`: the same schema and resolvers behind a bare Yoga); ${peers}. autocannon drives them from a fourth process on the same CPUs; ${input.rounds} round(s) of ${input.duration} s per page, connection count and server, the servers alternating. Before a page is timed the answers are compared as records (field names mapped, date-times as instants, cursors left out; the bare stack's byte-equal to the gateway's). "vs peer": pages/s over PostGraphile's (SQLite: over the bare stack's). Statements: the gateway's \`mdg_db_statements_total\` (/metrics) and the bare stack's count around one request; PostGraphile's, the queries its pool's clients sent. CPU: utime + stime of the server process over the load run ÷ pages. RSS: the server's, sampled every 250 ms under load.`,
+    `Default sample data (\`cli seed\`: 50 securities, all covered), one scratch database. Servers each in their own process: the gateway (\`src/server.ts\` with \`npm start\`'s flags, NODE_ENV=production, an enterprise user's API key made with the CLI, rate limits raised out of the way); the bare stack (\`bench/bare-yoga-server.ts\`: the same schema and resolvers behind a bare Yoga); ${peers}. autocannon drives them from a fourth process on the same CPUs; ${input.rounds} round(s) of ${input.duration} s per page, connection count and server, the servers alternating. Before a page is timed the answers are compared as records (field names mapped, date-times as instants, cursors left out; the bare stack's byte-equal to the gateway's). "vs peer": pages/s over PostGraphile's (SQLite: over the bare stack's). Statements: the gateway's \`mdg_db_statements_total\` (/metrics) and the bare stack's count around one request; PostGraphile's, the queries its pool's clients sent. CPU: utime + stime of the server process over the load run ÷ pages; PostgreSQL's, of every \`postgres\` process on the machine the same way. RSS: the server's, sampled every 250 ms under load.`,
     '',
     ...(input.cells.some((c) => c.server === 'nodirect')
       ? [
