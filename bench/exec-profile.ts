@@ -13,7 +13,8 @@
 // The measuring process runs with `npm start`'s heap flags (it re-executes itself with them), so
 // garbage collection weighs as in production. Each round runs `--reps` requests of each page in
 // turn; the table gives the median over rounds. `--alloc` adds the bytes allocated per request
-// (V8's sampling heap profiler, counting what the collector freed too): unlike CPU time, other
+// (V8's sampling heap profiler, counting what the collector freed too; it prints each page's
+// largest allocation sites, by function and file): unlike CPU time, other
 // work on the machine does not move it, so it shows changes of a few percent that CPU hides.
 // `--cpu-prof <dir>` writes one .cpuprofile per
 // database and way in of `--prof-page` (open it in Chrome DevTools) and prints its top functions.
@@ -233,13 +234,24 @@ async function allocated(run: Runner, page: string): Promise<number> {
   const { profile: p } = await session.post('HeapProfiler.stopSampling');
   session.disconnect();
   let bytes = 0;
+  // where the bytes are allocated: by function and file, printed for the page's largest sites
+  const sites = new Map<string, number>();
   const walk = (n: typeof p.head): void => {
     bytes += n.selfSize;
+    const f = n.callFrame;
+    const at = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(`file://${process.cwd()}/`, '')}`;
+    sites.set(at, (sites.get(at) ?? 0) + n.selfSize);
     n.children.forEach(walk);
   };
   walk(p.head);
+  console.log(`  ${page}: the largest allocation sites, KB per request`);
+  for (const [at, b] of [...sites].sort((x, y) => y[1] - x[1]).slice(0, ALLOC_SITES))
+    console.log(`    ${(b / reps / 1024).toFixed(1).padStart(7)}  ${at}`);
   return bytes / reps / 1e6;
 }
+
+/** Allocation sites `--alloc` prints per page. */
+const ALLOC_SITES = 12;
 
 async function profile(run: Runner, page: string, file: string): Promise<void> {
   const session = new Session();
