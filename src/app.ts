@@ -11,7 +11,7 @@ import { checkServingConfig, type Config } from './config.js';
 import { createContext, type Context, type WorkDeps } from './context.js';
 import type { Db } from './db/client.js';
 import { knownError } from './db/unavailable.js';
-import { AppError, errorBody } from './errors.js';
+import { AppError, errorBody, methodNotAllowed } from './errors.js';
 import { recordUnits } from './graphql/cost.js';
 import { costOptions } from './graphql/guard.js';
 import { graphiqlAssets } from './graphql/graphiql.js';
@@ -325,6 +325,10 @@ interface HandlerParts {
   databaseFailed(): void;
 }
 
+/** The methods the fixed paths take: the health probes, and /graphql (queries by GET, everything by POST). */
+const PROBE_METHODS = ['GET', 'HEAD'];
+const GRAPHQL_METHODS = ['GET', 'POST'];
+
 /**
  * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path, once
  * the request is found well formed (http/node.ts: its Host header and its target).
@@ -358,21 +362,11 @@ function fetchHandler({
       if (malformed) throw malformed;
       const probe = probes.get(url.pathname);
       const preflight = cors.preflight(request);
+      // the fixed paths' methods, refused as a REST route's (Yoga's own answer for /graphql says BAD_REQUEST)
+      const allow = probe ? PROBE_METHODS : url.pathname === '/graphql' ? GRAPHQL_METHODS : undefined;
       if (preflight) response = preflight;
-      else if (probe && (request.method === 'GET' || request.method === 'HEAD')) response = await probe(request);
-      else if (probe)
-        throw new AppError(
-          'METHOD_NOT_ALLOWED',
-          `${request.method} is not served at ${url.pathname}; it takes GET, HEAD`,
-          {
-            allow: 'GET, HEAD',
-          },
-        );
-      else if (url.pathname === '/graphql' && request.method !== 'GET' && request.method !== 'POST')
-        // as a REST route's wrong method: the same code (Yoga's own answer says BAD_REQUEST)
-        throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served at /graphql; it takes GET, POST`, {
-          allow: 'GET, POST',
-        });
+      else if (allow && !allow.includes(request.method)) throw methodNotAllowed(request.method, url.pathname, allow);
+      else if (probe) response = await probe(request);
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else {
         const asset = await graphiqlAssets(request, url);

@@ -76,6 +76,13 @@ export class AppError extends Error {
   }
 }
 
+/** A path served with other methods than the request's: 405, Allow listing the ones it takes (REST, probes, /graphql). */
+export function methodNotAllowed(method: string, path: string, allow: readonly string[]): AppError {
+  return new AppError('METHOD_NOT_ALLOWED', `${method} is not served at ${path}; it takes ${allow.join(', ')}`, {
+    allow: allow.join(', '),
+  });
+}
+
 /**
  * The one conversion of an AppError into a GraphQL error: its message, and its code's
  * `extensions.code` from the table above, at the document's `nodes` or the result's `path` if given.

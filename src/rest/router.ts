@@ -1,7 +1,7 @@
 // The REST-compatibility router: finds the route of a path, checks who may call it, and runs it.
 import { releaseHeld, type Context } from '../context.js';
 import { checkAuthenticated, checkEntitled } from '../domain/entitlements.js';
-import { AppError } from '../errors.js';
+import { AppError, methodNotAllowed } from '../errors.js';
 import { checkJsonType, readBody, type BodyReading } from '../http/body.js';
 import { splitQuery } from './params.js';
 import { matchPath, type Route } from './route.js';
@@ -86,12 +86,7 @@ export function restRouter({ routes, identify, anonymous, bodies, matched }: Res
     }
     await anonymous(ctx);
     const allow = allowedMethods(routes, url.pathname);
-    if (allow.length)
-      throw new AppError(
-        'METHOD_NOT_ALLOWED',
-        `${ctx.request.method} is not served at ${url.pathname}; it takes ${allow.join(', ')}`,
-        { allow: allow.join(', ') },
-      );
+    if (allow.length) throw methodNotAllowed(ctx.request.method, url.pathname, allow);
     throw new AppError('NOT_FOUND', `no such path: ${ctx.request.method} ${url.pathname}`);
   };
 }
