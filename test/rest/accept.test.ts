@@ -222,6 +222,15 @@ describe.each(testDatabases())('what every REST route accepts on $name', (tdb) =
     }
     // a path nobody serves stays a 404
     expect((await h.app.fetch('http://test/rating/api/v2/ratings', { method: 'PUT' })).status).toBe(404);
+    // the probes the same way
+    for (const path of ['/healthz', '/readyz']) {
+      const res = await h.app.fetch(`http://test${path}`, { method: 'POST' });
+      expect([res.status, res.headers.get('allow')], path).toEqual([405, 'GET, HEAD']);
+      expect(await res.json(), path).toMatchObject({
+        code: 'METHOD_NOT_ALLOWED',
+        message: `POST is not served at ${path}; it takes GET, HEAD`,
+      });
+    }
     // /graphql the same way, its answer in GraphQL's shape
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
       const res = await h.app.fetch('http://test/graphql', { method, headers: { 'x-api-key': 'demo-enterprise' } });
