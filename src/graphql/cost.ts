@@ -192,7 +192,8 @@ class CostWalk {
   readonly #fragments = new Map<string, { set: SelectionSetNode; type: string }>();
   readonly #defaults = new Map<string, ValueNode>();
   /** Fragments are costed once per type and page size they are spread into (a spread may repeat, never cycle once valid). */
-  readonly #fragmentCosts = new Map<string, number>();
+  /** Each fragment's cost by page size, per field node it is spread in (undefined: at the root). */
+  readonly #fragmentCosts = new Map<FieldNode | undefined, Map<string, number>>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -274,9 +275,12 @@ class CostWalk {
         const name = selection.name.value;
         const fragment = this.#fragments.get(name);
         if (!fragment || spreading.has(name)) continue; // unknown or cyclic: validation refuses it
-        // a fragment's cost depends on the field it is spread in only through its arguments' node
-        const key = within ? undefined : `${name}:${pageSize ?? ''}`;
-        let cost = key === undefined ? undefined : this.#fragmentCosts.get(key);
+        // kept per field it is spread in (a work may depend on that field: WorkExtension.whenWithin),
+        // so a chain of fragments each spread twice is priced once a link, not 2^n times
+        const key = `${name}:${pageSize ?? ''}`;
+        let costs = this.#fragmentCosts.get(within?.node);
+        if (!costs) this.#fragmentCosts.set(within?.node, (costs = new Map()));
+        let cost = costs.get(key);
         if (cost === undefined) {
           cost = this.setCost(
             fragment.set,
@@ -285,7 +289,7 @@ class CostWalk {
             new Set([...spreading, name]),
             within,
           );
-          if (key !== undefined) this.#fragmentCosts.set(key, cost);
+          costs.set(key, cost);
         }
         total += cost;
       } else {

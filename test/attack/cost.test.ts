@@ -46,6 +46,13 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
     expect(one.data.security.bars.length).toBeLessThanOrEqual(10);
   });
 
+  it('refuses a chain of 40 fragments each spread twice inside a field, priced in linear work, before anything runs', async () => {
+    const chain = Array.from({ length: 40 }, (_, i) =>
+      i === 39 ? `fragment F${i} on Security { symbol }` : `fragment F${i} on Security { ...F${i + 1} ...F${i + 1} }`,
+    ).join(' ');
+    await refusedBeforeAnySql(`{ security(symbol: "NVLX") { ...F0 } } ${chain}`);
+  });
+
   it("charges a search's passes over the master, so the aliases of sorted, faceted searches are refused before they run (issue 27, finding 1)", async () => {
     const FACETS = 'facets(fields: [MIC_CODE, SECTOR, ACTIVE, MARKET_CAP]) { field counts { value count } }';
     const sorted = (i: number, by: string, facets = FACETS) =>

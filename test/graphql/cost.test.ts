@@ -276,6 +276,21 @@ describe('every list of the schema has a size the cost analysis counts', () => {
     ).toBeLessThan(200_000);
   });
 
+  it('prices a chain of fragments each spread twice in linear work, inside a field as at the root', () => {
+    // 2^40 expansions if each spread were walked anew; the walk counts its fragment pricings
+    const chain = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        i === n - 1
+          ? `fragment F${i} on Security { symbol }`
+          : `fragment F${i} on Security { ...F${i + 1} ...F${i + 1} }`,
+      ).join(' ');
+    const inside = costOf(`{ security(symbol: "NVLX") { ...F0 } } ${chain(40)}`);
+    const security = costOf('{ security(symbol: "NVLX") { __typename } }') - 1;
+    const symbol = costOf('{ security(symbol: "NVLX") { symbol } }') - security;
+    expect(inside).toBe(security + 2 ** 39 * symbol);
+    expect(costOf(`{ ...Q } fragment Q on Query { security(symbol: "NVLX") { ...F0 } } ${chain(40)}`)).toBe(inside);
+  });
+
   it('multiplies nested sizes, and counts `nodes(ids:)` at the ids sent', () => {
     const trades = costOf('{ trades(symbol: "NVLX", first: 100) { nodes { price } } }');
     const nested = costOf(
