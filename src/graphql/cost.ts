@@ -191,8 +191,10 @@ class CostWalk {
   byVariables = false;
   readonly #fragments = new Map<string, { set: SelectionSetNode; type: string }>();
   readonly #defaults = new Map<string, ValueNode>();
-  /** Fragments are costed once per type and page size they are spread into (a spread may repeat, never cycle once valid). */
-  /** Each fragment's cost by page size, per field node it is spread in (undefined: at the root). */
+  /**
+   * Each fragment's cost, once per page size and field node it is spread in (undefined: at the
+   * root): a spread may repeat, never cycle once valid, so the walk is linear in the document.
+   */
   readonly #fragmentCosts = new Map<FieldNode | undefined, Map<string, number>>();
 
   constructor(
