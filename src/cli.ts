@@ -33,6 +33,8 @@ import {
 import { TIERS } from './domain/entitlements.js';
 import { seedSampleData } from './sample/seed.js';
 import { listHighWater } from './services/sync-state.js';
+import { rebuildBars } from './services/bar-write.js';
+import { parseSymbol } from './domain/symbols.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 commands:
@@ -64,6 +66,10 @@ commands:
                                             pull from a service that speaks the legacy REST paths;
                                             incremental from the last run's marks (docs/data.md)
   sync status [--from URL]                  the marks each upstream reached
+  bars rebuild [--symbol S] [--from DATE] [--to DATE]
+                                            recompute the minute and day bars of the stored trades
+                                            (exchange dates, inclusive; all when absent), one
+                                            transaction per symbol; imported bars without trades stay
 Every command migrates the database first. Changes reach running servers within AUTH_CACHE_SECONDS (default 5).`;
 
 /** A usage mistake: one line, the usage, exit code 2. */
@@ -140,6 +146,23 @@ const commands: Record<string, Command> = {
         .join(', ')} in ${(report.ms / 1000).toFixed(1)} s`,
     );
     if (config.nodeEnv !== 'production') await ensureDemoAccounts(db);
+  },
+
+  async 'bars rebuild'(db, args) {
+    const flags = parse(args, { symbol: 'string', from: 'string', to: 'string' });
+    const date = (name: 'from' | 'to') => {
+      const v = flags[name];
+      if (v === undefined) return undefined;
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v)))
+        throw new UsageError(`--${name} must be a date YYYY-MM-DD; got ${JSON.stringify(v)}`);
+      return v;
+    };
+    const symbol = flags.symbol === undefined ? undefined : parseSymbol(String(flags.symbol), '--symbol');
+    const started = performance.now();
+    const done = await rebuildBars(db, { symbol, from: date('from'), to: date('to') });
+    log(
+      `rebuilt the bars of ${n(done.minutes)} minutes of ${n(done.symbols)} symbols in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   },
 
   async 'users create'(db, args) {

@@ -6,6 +6,7 @@
  * to import, sync, seed and build them in, each after the resources it links to.
  */
 import { balanceSheet } from './balance-sheet.js';
+import { bar } from './bar.js';
 import { callSummary } from './call-summary.js';
 import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
@@ -32,6 +33,7 @@ export const RESOURCES = [
   exchange,
   trade,
   quote,
+  bar,
   ocr,
 ] as const;
 

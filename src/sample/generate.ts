@@ -11,6 +11,7 @@
  * and quotes are streamed in batches so that tens of millions of rows never sit in memory.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
+import { symbolDayBars } from './bars.js';
 import { buildCallSummaries } from './call-summaries.js';
 import { COVERED_COMPANIES, buildCompanies, type CompanyIds } from './catalog.js';
 import { buildExchanges } from './exchanges.js';
@@ -165,6 +166,14 @@ export function tradeBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Ge
   const plan = marketPlan(opts);
   const opens = sessionOpensNs();
   return inBatches(plan, (s) => symbolTrades(opts.seed, s, opens), batchSize);
+}
+
+/** Two years of day bars per covered symbol before its first session (sample/bars.ts). */
+export function dayBarBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Generator<Record<string, unknown>[]> {
+  checkBatchSize(batchSize);
+  const plan = marketPlan(opts);
+  const firstSessionMs = Number(sessionOpensNs()[0]! / 1_000_000n);
+  return inBatches(plan, (s) => symbolDayBars(opts.seed, s, firstSessionMs), batchSize);
 }
 
 export function quoteBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Generator<Prisma.QuoteCreateManyInput[]> {

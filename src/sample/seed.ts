@@ -2,7 +2,15 @@ import type { Db } from '../db/client.js';
 import { bulkInsert, refreshStatistics } from '../db/bulk.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { PARENTS_FIRST, type AnyResource } from '../resources/index.js';
-import { generateReference, plannedMarketRows, quoteBatches, tradeBatches, type SampleOptions } from './generate.js';
+import {
+  dayBarBatches,
+  generateReference,
+  plannedMarketRows,
+  quoteBatches,
+  tradeBatches,
+  type SampleOptions,
+} from './generate.js';
+import { rebuildBars } from '../services/bar-write.js';
 
 const META_KEY = 'sample_data';
 
@@ -121,7 +129,12 @@ export async function seedSampleData(
   };
   const trades = await insertAll('trades', 'Trade', tradeBatches(options), planned.trades);
   const quotes = await insertAll('quotes', 'Quote', quoteBatches(options), planned.quotes);
-  const streamed: Readonly<Record<string, number>> = { trades, quotes };
+  // the bars: those of the trades' minutes and days, by the rule the trade writer keeps them with,
+  // then the days before the trades (sample/bars.ts)
+  await rebuildBars(db, {});
+  for (const batch of dayBarBatches(options)) await bulkInsert(db, 'DayBar', batch);
+  const bars = (await db.prisma.minuteBar.count()) + (await db.prisma.dayBar.count());
+  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars };
   await refreshStatistics(db, [
     ...reference.map(([model]) => model),
     'SecurityMetrics',

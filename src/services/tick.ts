@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import type { Db } from '../db/client.js';
 import { Prisma, type Quote, type Trade } from '../../generated/prisma/client.js';
 import { bulkUpsert } from '../db/bulk.js';
@@ -173,8 +174,16 @@ export async function writeTicks<T extends TickTable>(
   db: Db,
   table: T,
   rows: TickRow<T>[],
+  within?: (client: PoolClient, written: TickRow<T>[]) => Promise<void>,
 ): Promise<TickWrite<TickRow<T>>> {
-  const r = await bulkUpsert(db, table, ['symbol', 'sequenceNumber'], rows as unknown as Record<string, unknown>[]);
+  const r = await bulkUpsert(
+    db,
+    table,
+    ['symbol', 'sequenceNumber'],
+    rows as unknown as Record<string, unknown>[],
+    // the rows that changed: the inserted ones, or all of them when some were updated (which is not told row by row)
+    within && ((client, r) => within(client, r.updated > 0 ? rows : rows.filter((_, i) => r.wasInserted[i]))),
+  );
   return {
     inserted: r.inserted,
     updated: r.updated,

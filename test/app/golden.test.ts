@@ -127,6 +127,9 @@ function requests(): GoldenRequest[] {
     rest('exchanges free tier', '/stocks/v3/reference/exchanges?locale=us', 'demo-free'),
     rest('exchanges of an asset class without any', '/stocks/v3/reference/exchanges?asset_class=crypto'),
     rest('exchanges bad asset class', '/stocks/v3/reference/exchanges?asset_class=bonds'),
+    rest('day bars', '/stocks/v2/aggs/ticker/NVLX/range/1/day/2026-11-12/2026-11-20'),
+    rest('hour bars, cut by limit', '/stocks/v2/aggs/ticker/ORBT/range/1/hour/2026-11-20/2026-11-20?limit=90'),
+    rest('minute bars free tier', '/stocks/v2/aggs/ticker/NVLX/range/1/minute/2026-11-20/2026-11-20', 'demo-free'),
     rest('validate', '/kms/api/v1/auth/validate'),
     rest('validate without credentials', '/kms/api/v1/auth/validate', ''),
     {

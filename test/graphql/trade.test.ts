@@ -109,7 +109,7 @@ describe.each(testDatabases())('GraphQL trades and quotes on $name', (tdb) => {
     expect(next.data.trades.nodes).toEqual([]);
   });
 
-  it('Security.latestTrade/latestQuote are the newest rows, and bars aggregate trades exactly', async () => {
+  it('Security.latestTrade/latestQuote are the newest rows', async () => {
     const newest = await h.db.prisma.trade.findFirstOrThrow({
       where: { symbol },
       orderBy: [{ sipTimestamp: 'desc' }, { sequenceNumber: 'desc' }],
@@ -118,15 +118,9 @@ describe.each(testDatabases())('GraphQL trades and quotes on $name', (tdb) => {
       where: { symbol },
       orderBy: [{ sipTimestamp: 'desc' }, { sequenceNumber: 'desc' }],
     });
-    const day = new Date(Number(newest.sipTimestamp / 1_000_000n));
-    const from = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()));
-    const to = new Date(from.getTime() + 86_400_000 - 1);
     const r = await h.gql(
-      `query($s: String!, $f: DateTime!, $t: DateTime!) { security(symbol: $s) {
-      latestTrade { sequenceNumber price } latestQuote { sequenceNumber bidPrice }
-      hours: bars(timespan: HOUR, from: $f, to: $t) { start open high low close volume trades vwap }
-      days: bars(timespan: DAY, from: $f, to: $t) { start open close volume trades } } }`,
-      { s: symbol, f: from.toISOString(), t: to.toISOString() },
+      'query($s: String!) { security(symbol: $s) { latestTrade { sequenceNumber price } latestQuote { sequenceNumber bidPrice } } }',
+      { s: symbol },
     );
     expect(r.errors).toBeUndefined();
     expect(r.data.security.latestTrade).toEqual({
@@ -134,60 +128,9 @@ describe.each(testDatabases())('GraphQL trades and quotes on $name', (tdb) => {
       price: newest.price,
     });
     expect(r.data.security.latestQuote.sequenceNumber).toBe(newestQuote.sequenceNumber.toString());
-
-    const trades = await h.db.prisma.trade.findMany({
-      where: {
-        symbol,
-        sipTimestamp: { gte: BigInt(from.getTime()) * 1_000_000n, lte: BigInt(to.getTime()) * 1_000_000n + 999_999n },
-      },
-      orderBy: [{ sipTimestamp: 'asc' }, { sequenceNumber: 'asc' }],
-    });
-    const byHour = new Map<number, typeof trades>();
-    for (const t of trades) {
-      const hour = Number(t.sipTimestamp / 3_600_000_000_000n);
-      byHour.set(hour, [...(byHour.get(hour) ?? []), t]);
-    }
-    const expected = [...byHour].map(([hour, ts]) => ({
-      start: new Date(hour * 3_600_000).toISOString(),
-      open: ts[0]!.price,
-      high: Math.max(...ts.map((t) => t.price)),
-      low: Math.min(...ts.map((t) => t.price)),
-      close: ts.at(-1)!.price,
-      volume: ts.reduce((a, t) => a + t.size, 0),
-      trades: ts.length,
-    }));
-    expect(r.data.security.hours.map(({ vwap, ...b }: { vwap: number }) => b)).toEqual(expected);
-    expect(r.data.security.days).toHaveLength(1);
-    expect(r.data.security.days[0]).toMatchObject({
-      open: trades[0]!.price,
-      close: trades.at(-1)!.price,
-      trades: trades.length,
-    });
   });
 
-  it('a week of minute bars is one range, paged by first: the oldest minutes with trades, in order', async () => {
-    const newest = await h.db.prisma.trade.findFirstOrThrow({ where: { symbol }, orderBy: { sipTimestamp: 'desc' } });
-    const to = new Date(Number(newest.sipTimestamp / 1_000_000n));
-    const from = new Date(to.getTime() - 7 * 86_400_000);
-    const trades = await h.db.prisma.trade.findMany({
-      where: { symbol, sipTimestamp: { gte: BigInt(from.getTime()) * 1_000_000n } },
-      select: { sipTimestamp: true },
-    });
-    // brute force: the distinct minutes that hold a trade, oldest first
-    const minutes = [...new Set(trades.map((t) => Number(t.sipTimestamp / 60_000_000_000n)))].sort((a, b) => a - b);
-    expect(minutes.length).toBeGreaterThan(3);
-    const page = async (first?: number) => {
-      const r = await h.gql(
-        `query($s: String!, $f: DateTime!, $t: DateTime!, $n: Int) { security(symbol: $s) { bars(timespan: MINUTE, from: $f, to: $t, first: $n) { start } } }`,
-        { s: symbol, f: from.toISOString(), t: to.toISOString(), n: first ?? null },
-      );
-      expect(r.errors).toBeUndefined();
-      return r.data.security.bars.map((b: { start: string }) => b.start);
-    };
-    const asStarts = (ms: number[]) => ms.map((m) => new Date(m * 60_000).toISOString());
-    expect(await page()).toEqual(asStarts(minutes.slice(0, 5000)));
-    expect(await page(3)).toEqual(asStarts(minutes.slice(0, 3)));
-  });
+  // bars against a brute-force recomputation from the trades: test/rest/bar.test.ts
 
   it('rejects bad arguments with coded errors that name them', async () => {
     const cases: [string, RegExp][] = [
@@ -207,8 +150,8 @@ describe.each(testDatabases())('GraphQL trades and quotes on $name', (tdb) => {
       ['{ trades(symbol: "X", order: SIDEWAYS) { nodes { id } } }', /argument "order"/],
       ['{ trades(symbol: "X", after: "e30") { nodes { id } } }', /after: .* is not a cursor of this list/],
       [
-        '{ security(symbol: "NVLX") { bars(timespan: MINUTE, from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z") { open } } }',
-        /spans more than 50000 minute buckets/,
+        '{ security(symbol: "NVLX") { bars(timespan: MINUTE, multiplier: 0, from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z") { open } } }',
+        /argument "multiplier" must be an integer from 1 to 100000; got 0/,
       ],
     ];
     for (const [query, message] of cases) {

@@ -18,6 +18,7 @@ const SPEC_PATHS = [
   'get /stocks/v3/reference/exchanges',
   'get /stocks/v3/trades/{symbol}',
   'get /stocks/v3/quotes/{symbol}',
+  'get /stocks/v2/aggs/ticker/{ticker}/range/{multiplier}/{timespan}/{from}/{to}',
   'post /kms/api/v1/auth/token',
   'post /kms/api/v1/auth/refresh',
   'get /kms/api/v1/auth/validate',

@@ -148,6 +148,7 @@ export async function upsertPostgres(
   keyColumns: readonly string[],
   rows: Row[],
   now: Date,
+  within?: (client: PoolClient, result: UpsertResult) => Promise<void>,
 ): Promise<UpsertResult> {
   const client = await pool.connect();
   try {
@@ -161,6 +162,7 @@ export async function upsertPostgres(
       await client.query('BEGIN');
       result = await upsertOnConflict(client, model, columns, keyColumns, rows, now);
     }
+    if (within) await within(client, result);
     await client.query('COMMIT');
     return result;
   } catch (e) {

@@ -1,0 +1,195 @@
+// Aggregates (bars) at Massive's paths and in its shapes, under /stocks like the trades and quotes:
+// custom bars, the previous day's bar, the grouped daily bars of a date and a day's open and close
+// (docs/rest.md#aggregates). Built from the base bars (services/bar.ts); a day or longer needs the
+// free tier's `dayBars`, minutes and hours the pro tier's `bars`, checked here where the timespan is known.
+import { holdRows, type Context } from '../context.js';
+import { checkEntitled } from '../domain/entitlements.js';
+import { AppError } from '../errors.js';
+import {
+  BASE_BARS,
+  barBound,
+  barPage,
+  defaultSession,
+  MAX_MULTIPLIER,
+  TIMESPANS,
+  type Bar,
+  type Session,
+  type Sort,
+  type Timespan,
+} from '../services/bar.js';
+import { arr, bool, int, num, object, str, type JsonSchema } from './json-schema.js';
+import { publicBase } from './next-url.js';
+import {
+  badParam,
+  parseQuery,
+  parseValue,
+  quoted,
+  SYMBOL_PARAM_PATTERN,
+  symbolParam,
+  type ParamSpecs,
+} from './params.js';
+import { json, type Route } from './route.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MILLIS = /^\d{1,15}$/;
+
+/** `adjusted`, as Massive takes it; `session` is this service's (docs/rest.md#aggregates). */
+const ADJUSTED_PARAM = {
+  type: 'boolean',
+  default: true,
+  description: "Whether prices are adjusted for splits (volumes too) to today's terms; `false`: as they were quoted.",
+} as const;
+const SESSION_PARAM = {
+  type: 'string',
+  enum: ['extended', 'regular'],
+  description:
+    "Which trades a bar holds: `extended`, pre-market to after-hours (04:00-20:00 New York), or `regular`, 09:30-16:00 (13:00 on an early close). Default: `extended` for minutes and hours (as Massive's intraday bars), `regular` for days and longer (the official open and close).",
+} as const;
+
+export const AGGS_PARAMS = {
+  adjusted: ADJUSTED_PARAM,
+  sort: {
+    type: 'string',
+    enum: ['asc', 'desc'],
+    default: 'asc',
+    description: 'By timestamp: `asc` oldest first, `desc` newest first.',
+  },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: BASE_BARS.max,
+    default: BASE_BARS.default,
+    description: `The base bars (minute or day) read to build the answer, 1 to ${BASE_BARS.max}: a bar the limit would cut is left for next_url.`,
+  },
+  session: SESSION_PARAM,
+} as const satisfies ParamSpecs;
+
+const TICKER_PATH = {
+  type: 'string',
+  required: true,
+  pattern: SYMBOL_PARAM_PATTERN,
+  description: 'Ticker symbol (case-insensitive).',
+} as const;
+const BOUND_DESCRIPTION =
+  'A date YYYY-MM-DD (an exchange day, New York time: the whole day) or a millisecond timestamp.';
+
+const AGGS_PATH = {
+  ticker: TICKER_PATH,
+  multiplier: {
+    type: 'integer',
+    required: true,
+    minimum: 1,
+    maximum: MAX_MULTIPLIER,
+    description: 'How many timespans one bar spans.',
+  },
+  timespan: { type: 'string', required: true, enum: TIMESPANS, description: 'The unit of a bar.' },
+  from: { type: 'string', required: true, description: `The start. ${BOUND_DESCRIPTION}` },
+  to: { type: 'string', required: true, description: `The end, inclusive. ${BOUND_DESCRIPTION}` },
+} as const satisfies ParamSpecs;
+
+/** A bound of a range: a date is its New York day, from its first millisecond (`start`) or through its last (`end`). */
+function boundOf(name: 'from' | 'to', raw: string): number {
+  if (MILLIS.test(raw)) return Number(raw);
+  if (DATE.test(raw) && !Number.isNaN(Date.parse(raw))) return barBound(raw, name === 'from' ? 'start' : 'end');
+  throw badParam(name, 'a date YYYY-MM-DD or a millisecond timestamp', raw);
+}
+
+const BAR_SCHEMA: JsonSchema = object(
+  {
+    o: num('Open: the first price of the bar.'),
+    h: num('High.'),
+    l: num('Low.'),
+    c: num('Close: the last price of the bar.'),
+    v: num('Volume, in shares.'),
+    vw: num('Volume-weighted average price.'),
+    t: int('The start of the bar, Unix milliseconds.'),
+    n: int('The trades in the bar.'),
+  },
+  ['o', 'h', 'l', 'c', 'v', 't', 'n'],
+);
+
+/** A bar as Massive writes it: vw left out when no trade carried volume. */
+function barRecord(b: Bar): Record<string, unknown> {
+  return b.vw === null
+    ? { o: b.o, h: b.h, l: b.l, c: b.c, v: b.v, t: b.t, n: b.n }
+    : { o: b.o, h: b.h, l: b.l, c: b.c, v: b.v, vw: b.vw, t: b.t, n: b.n };
+}
+
+/** Minutes and hours are the pro tier's; a day and longer every tier's (resources/bar.ts). */
+function checkTimespan(ctx: Context, timespan: Timespan): void {
+  if (timespan === 'minute' || timespan === 'hour') checkEntitled(ctx.caller, 'bars');
+}
+
+async function aggregates(ctx: Context, url: URL, params: Record<string, string>): Promise<Response> {
+  const ticker = symbolParam('ticker', params.ticker!);
+  const multiplier = parseValue('multiplier', AGGS_PATH.multiplier, params.multiplier!) as number;
+  const timespan = parseValue('timespan', AGGS_PATH.timespan, params.timespan!) as Timespan;
+  checkTimespan(ctx, timespan);
+  const from = boundOf('from', params.from!);
+  const to = boundOf('to', params.to!);
+  if (from > to)
+    throw new AppError(
+      'BAD_REQUEST',
+      `parameter from (${quoted(params.from!)}) is after parameter to (${quoted(params.to!)})`,
+    );
+  const p = parseQuery(AGGS_PARAMS, url.searchParams);
+  await holdRows(ctx, 'Bar', p.limit);
+  const page = await barPage(ctx.db, {
+    symbol: ticker,
+    multiplier,
+    timespan,
+    from,
+    to,
+    session: (p.session as Session | undefined) ?? defaultSession(timespan),
+    sort: p.sort as Sort,
+    limit: p.limit,
+    factors: [],
+  });
+  let next: string | undefined;
+  if (page.next) {
+    const [nextFrom, nextTo] = 'from' in page.next ? [page.next.from, to] : [from, page.next.to];
+    const path = url.pathname.split('/').slice(0, -2).join('/');
+    const query = new URLSearchParams(url.searchParams);
+    for (const k of [...query.keys()]) if (k.toLowerCase() === 'apikey') query.delete(k);
+    next = `${publicBase(ctx, url)}${path}/${nextFrom}/${nextTo}${query.size ? `?${query}` : ''}`;
+  }
+  return json({
+    ticker,
+    adjusted: p.adjusted,
+    queryCount: page.queryCount,
+    resultsCount: page.bars.length,
+    status: 'OK',
+    request_id: ctx.requestId,
+    results: page.bars.map(barRecord),
+    ...(next ? { next_url: next } : {}),
+  });
+}
+
+export const routes: Route[] = [
+  {
+    method: 'GET',
+    path: '/stocks/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to',
+    access: 'dayBars',
+    handle: aggregates,
+    doc: {
+      summary: 'Custom bars',
+      description:
+        "Bars of `multiplier` × `timespan` from the stored minute and day bars, as Massive's GET /v2/aggs/ticker/{ticker}/range/{multiplier}/{timespan}/{from}/{to} answers them. A bucket without an eligible trade has no bar (a gap, never a zero bar). Minute and hour bars need the pro tier.",
+      path: AGGS_PATH,
+      query: AGGS_PARAMS,
+      response: object(
+        {
+          ticker: str('The ticker symbol.'),
+          adjusted: bool('Whether the prices are adjusted for splits.'),
+          queryCount: int('The base bars (minute or day) the answer was built from.'),
+          resultsCount: int('How many bars `results` holds.'),
+          status: { const: 'OK' },
+          request_id: str('This request; also the X-Request-Id header.'),
+          results: arr(BAR_SCHEMA),
+          next_url: str('The rest of the range, when `limit` cut it: the same request from where this page stopped.'),
+        },
+        ['ticker', 'adjusted', 'queryCount', 'resultsCount', 'status', 'request_id', 'results'],
+      ),
+    },
+  },
+];

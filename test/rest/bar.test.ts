@@ -1,0 +1,344 @@
+// Bars against a brute-force recomputation from the trades: generated trades over two exchange days
+// in every session (and outside them), with every kind of condition, written in two batches whose
+// second holds late trades and a correction of a stored one. The oracle groups the trades itself:
+// New York is UTC-5 on these November days (typed in here, not read from the calendar), and a trade
+// counts toward a part by the conditions' published rules (domain/conditions.ts `updates`), Form T
+// allowed outside the regular session as Massive's minute bars allow it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildBars } from '../../src/services/bar-write.js';
+import { updates } from '../../src/domain/conditions.js';
+import { writeTrades, type Trade } from '../../src/services/trade.js';
+import { testDatabases } from '../helpers.js';
+import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
+import { expectBadParam, rest } from './helpers.js';
+
+const SYMBOL = 'ZZBAR';
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+/** New York midnight of Monday 2026-11-16 and Tuesday 2026-11-17 (EST, UTC-5), typed in. */
+const DAYS = [Date.UTC(2026, 10, 16, 5), Date.UTC(2026, 10, 17, 5)];
+const PRE = 4 * HOUR;
+const OPEN = 9.5 * HOUR;
+const CLOSE = 16 * HOUR;
+const POST_END = 20 * HOUR;
+const CONDITION_SETS = [[], [], [], [], [12], [37], [12, 37], [14, 41], [15], [16], [38], [2], [60], [999], [13]];
+
+/** A seeded PRNG of the test's own (mulberry32). */
+function prng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function generate(): Trade[] {
+  const random = prng(7);
+  const trades: Trade[] = [];
+  let seq = 1000n;
+  for (const midnight of DAYS) {
+    for (let i = 0; i < 900; i++) {
+      // most in the regular session, some before and after it, a few at night (outside every session)
+      const u = random();
+      const offset =
+        u < 0.6
+          ? OPEN + random() * (CLOSE - OPEN)
+          : u < 0.75
+            ? PRE + random() * (OPEN - PRE)
+            : u < 0.95
+              ? CLOSE + random() * (POST_END - CLOSE)
+              : 1 * HOUR + random() * 2 * HOUR;
+      const ms = midnight + Math.floor(offset);
+      seq += 1n + BigInt(Math.floor(random() * 3));
+      trades.push({
+        symbol: SYMBOL,
+        sequenceNumber: seq,
+        sipTimestamp: BigInt(ms) * 1_000_000n + BigInt(Math.floor(random() * 1_000_000)),
+        tradeId: String(seq),
+        price: Math.round((50 + 5 * Math.sin(i / 40) + random()) * 100) / 100,
+        size: random() < 0.3 ? 1 + Math.floor(random() * 99) : 100 * (1 + Math.floor(random() * 10)),
+        exchange: 4,
+        tape: 3,
+        conditions: CONDITION_SETS[Math.floor(random() * CONDITION_SETS.length)]!,
+      });
+    }
+  }
+  return trades;
+}
+
+type Session = 'pre' | 'regular' | 'post' | 'closed';
+function sessionOf(ms: number): Session {
+  const midnight = DAYS.find((d) => ms >= d && ms < d + 24 * HOUR)!;
+  const t = ms - midnight;
+  return t >= OPEN && t < CLOSE
+    ? 'regular'
+    : t >= PRE && t < OPEN
+      ? 'pre'
+      : t >= CLOSE && t < POST_END
+        ? 'post'
+        : 'closed';
+}
+
+interface OracleBar {
+  t: number;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  /** Absent when no trade of the bar carried volume (Massive leaves it out). */
+  vw?: number | null;
+  n: number;
+}
+
+/** The bars of `trades` grouped by `bucket` (a trade's time → its bucket's start), by the rules above alone. */
+function oracle(trades: readonly Trade[], bucket: (ms: number) => number, regularOnly: boolean): OracleBar[] {
+  const ordered = [...trades].sort((a, b) =>
+    a.sipTimestamp === b.sipTimestamp
+      ? Number(a.sequenceNumber - b.sequenceNumber)
+      : Number(a.sipTimestamp - b.sipTimestamp),
+  );
+  const groups = new Map<number, Trade[]>();
+  for (const t of ordered) {
+    const ms = Number(t.sipTimestamp / 1_000_000n);
+    if (regularOnly && sessionOf(ms) !== 'regular') continue;
+    const key = bucket(ms);
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  const out: OracleBar[] = [];
+  for (const [t, ts] of [...groups].sort((a, b) => a[0] - b[0])) {
+    const rules = ts.map((x) => {
+      const regular = sessionOf(Number(x.sipTimestamp / 1_000_000n)) === 'regular';
+      const codes = (x.conditions as number[]).filter((c) => regular || c !== 12);
+      return { x, ...updates(codes) };
+    });
+    const oc = rules.filter((r) => r.openClose).map((r) => r.x.price);
+    const hl = rules.filter((r) => r.highLow).map((r) => r.x.price);
+    const vol = rules.filter((r) => r.volume);
+    if (oc.length === 0 || hl.length === 0) continue;
+    const v = vol.reduce((s, r) => s + r.x.size, 0);
+    out.push({
+      t,
+      o: oc[0]!,
+      h: Math.max(...hl),
+      l: Math.min(...hl),
+      c: oc.at(-1)!,
+      v,
+      ...(v > 0 ? { vw: vol.reduce((s, r) => s + r.x.price * r.x.size, 0) / v } : {}),
+      n: rules.filter((r) => r.openClose || r.highLow || r.volume).length,
+    });
+  }
+  return out;
+}
+
+/** New York's minutes since midnight on these days (EST). */
+const nyMidnightOf = (ms: number) => DAYS.find((d) => ms >= d && ms < d + 24 * HOUR)!;
+const intraday = (widthMinutes: number) => (ms: number) => {
+  const midnight = nyMidnightOf(ms);
+  return midnight + Math.floor((ms - midnight) / (widthMinutes * MINUTE)) * widthMinutes * MINUTE;
+};
+
+/** Equal bars, the volume-weighted price to 1e-9 (its sums are added in another order in SQL). */
+function expectBars(got: OracleBar[], want: OracleBar[]) {
+  expect(got.map((b) => b.t)).toEqual(want.map((b) => b.t));
+  for (const [i, w] of want.entries()) {
+    const g = got[i]!;
+    expect({ ...g, vw: 0 }, new Date(w.t).toISOString()).toEqual({ ...w, vw: 0 });
+    if (w.vw === undefined || w.vw === null) expect(g.vw ?? undefined).toBeUndefined();
+    else expect(g.vw).toBeCloseTo(w.vw, 9);
+  }
+}
+
+describe.each(testDatabases())('bars on $name', (tdb) => {
+  let h: GraphQLHarness;
+  const trades = generate();
+  // the stored trades once both batches are in: the late ones, and the correction of one
+  const stored = new Map(trades.map((t) => [t.sequenceNumber, t]));
+  beforeAll(async () => {
+    h = await graphqlHarness(tdb, { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' });
+    const random = prng(11);
+    const late = trades.filter(() => random() < 0.3);
+    const first = trades.filter((t) => !late.includes(t));
+    await writeTrades(h.db, first);
+    const corrected = { ...first[100]!, price: first[100]!.price + 7, conditions: [] };
+    stored.set(corrected.sequenceNumber, corrected);
+    await writeTrades(h.db, [...late, corrected]);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await tdb.cleanup();
+  });
+
+  const aggs = async (span: string, from: number | string, to: number | string, query = '', key = 'demo-pro') =>
+    rest(h, `/stocks/v2/aggs/ticker/${SYMBOL}/range/${span}/${from}/${to}?limit=50000${query}`, { key });
+
+  it('stores minute bars equal to the trades of each minute, late and corrected trades included', async () => {
+    const rows = await h.db.prisma.minuteBar.findMany({ where: { symbol: SYMBOL }, orderBy: { minute: 'asc' } });
+    const want = oracle([...stored.values()], (ms) => Math.floor(ms / MINUTE) * MINUTE, false);
+    // a stored minute with volume and no price (odd lots only) is no bar: the oracle leaves it out too
+    const got = rows
+      .filter((r) => r.open !== null && r.high !== null)
+      .map((r) => ({
+        t: r.minute * MINUTE,
+        o: r.open!,
+        h: r.high!,
+        l: r.low!,
+        c: r.close!,
+        v: r.volume,
+        vw: r.vwap,
+        n: r.trades,
+      }));
+    expectBars(got, want);
+    expect(
+      rows.some((r) => r.open === null && r.volume > 0),
+      'a minute of volume only is kept',
+    ).toBe(true);
+  });
+
+  for (const [span, width] of [
+    ['1/minute', 1],
+    ['5/minute', 5],
+    ['1/hour', 60],
+    ['4/hour', 240],
+  ] as const) {
+    it(`${span} bars equal the brute force over the extended day and the regular session`, async () => {
+      for (const session of ['extended', 'regular'] as const) {
+        const r = await aggs(span, '2026-11-16', '2026-11-17', `&session=${session}`);
+        expect(r.status).toBe(200);
+        expect(r.body.next_url).toBeUndefined();
+        expectBars(r.body.results, oracle([...stored.values()], intraday(width), session === 'regular'));
+        expect(r.body.resultsCount).toBe(r.body.results.length);
+      }
+    });
+  }
+
+  it('7-minute bars (a width that does not divide a day) are counted from the epoch', async () => {
+    const r = await aggs('7/minute', '2026-11-16', '2026-11-17');
+    expectBars(
+      r.body.results,
+      oracle([...stored.values()], (ms) => Math.floor(ms / (7 * MINUTE)) * 7 * MINUTE, false),
+    );
+  });
+
+  it('day and week bars: regular by default, the extended day on request, New York midnights', async () => {
+    const day = (ms: number) => nyMidnightOf(ms);
+    const regular = await aggs('1/day', '2026-11-16', '2026-11-17');
+    expectBars(regular.body.results, oracle([...stored.values()], day, true));
+    const extended = await aggs('1/day', '2026-11-16', '2026-11-17', '&session=extended');
+    expectBars(extended.body.results, oracle([...stored.values()], day, false));
+    expect(extended.body.results.map((b: OracleBar) => new Date(b.t).toISOString())).toEqual([
+      '2026-11-16T05:00:00.000Z',
+      '2026-11-17T05:00:00.000Z',
+    ]);
+    // Sunday 2026-11-15 starts the week
+    const week = await aggs('1/week', '2026-11-16', '2026-11-17', '&session=extended');
+    expectBars(
+      week.body.results,
+      oracle([...stored.values()], () => Date.UTC(2026, 10, 15, 5), false),
+    );
+  });
+
+  it('pages by limit (base bars) through next_url, never splitting a bar, to the same bars as one answer', async () => {
+    const whole = await aggs('5/minute', '2026-11-16', '2026-11-17');
+    const seen: OracleBar[] = [];
+    let url: string | undefined = `/stocks/v2/aggs/ticker/${SYMBOL}/range/5/minute/2026-11-16/2026-11-17?limit=37`;
+    let pages = 0;
+    let queried = 0;
+    while (url) {
+      const r = await rest(h, url, { key: 'demo-pro' });
+      expect(r.status).toBe(200);
+      expect(r.body.queryCount).toBeLessThanOrEqual(37);
+      queried += r.body.queryCount;
+      seen.push(...r.body.results);
+      url = r.body.next_url;
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(10);
+    expectBars(seen, whole.body.results);
+    expect(queried).toBe(whole.body.queryCount);
+    // newest first walks the same bars backwards
+    const desc = await aggs('5/minute', '2026-11-16', '2026-11-17', '&sort=desc');
+    expectBars(desc.body.results, [...whole.body.results].reverse());
+  });
+
+  it('cli bars rebuild recomputes the same bars from the trades', async () => {
+    const before = await h.db.prisma.minuteBar.findMany({ where: { symbol: SYMBOL }, orderBy: { minute: 'asc' } });
+    const days = await h.db.prisma.dayBar.findMany({
+      where: { symbol: SYMBOL },
+      orderBy: [{ extended: 'asc' }, { day: 'asc' }],
+    });
+    await h.db.prisma.minuteBar.deleteMany({ where: { symbol: SYMBOL } });
+    await h.db.prisma.dayBar.deleteMany({ where: { symbol: SYMBOL } });
+    const done = await rebuildBars(h.db, { symbol: SYMBOL });
+    expect(done.symbols).toBe(1);
+    expect(await h.db.prisma.minuteBar.findMany({ where: { symbol: SYMBOL }, orderBy: { minute: 'asc' } })).toEqual(
+      before,
+    );
+    expect(
+      await h.db.prisma.dayBar.findMany({ where: { symbol: SYMBOL }, orderBy: [{ extended: 'asc' }, { day: 'asc' }] }),
+    ).toEqual(days);
+  });
+
+  it('GraphQL Security.bars answers the bars REST does (a sample symbol)', async () => {
+    const r = await rest(h, '/stocks/v2/aggs/ticker/NVLX/range/1/hour/2026-11-16/2026-11-20', { key: 'demo-pro' });
+    expect(r.body.results.length).toBeGreaterThan(20);
+    const g = await h.gql(
+      '{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T05:00:00Z", to: "2026-11-21T04:59:59.999Z") { startTimestamp open high low close volume vwap trades } } }',
+      {},
+      { 'x-api-key': 'demo-pro' },
+    );
+    expect(g.errors).toBeUndefined();
+    expect(
+      g.data.security.bars.map((b: Record<string, unknown>) => ({
+        o: b.open,
+        h: b.high,
+        l: b.low,
+        c: b.close,
+        v: b.volume,
+        vw: b.vwap,
+        t: Number(BigInt(b.startTimestamp as string) / 1_000_000n),
+        n: b.trades,
+      })),
+    ).toEqual(r.body.results);
+  });
+
+  it('a date alone is the exchange day in New York, on GraphQL as on REST', async () => {
+    const r = await rest(h, '/stocks/v2/aggs/ticker/NVLX/range/1/day/2026-11-17/2026-11-18', { key: 'demo-free' });
+    expect(r.body.results.map((b: OracleBar) => new Date(b.t).toISOString())).toEqual([
+      '2026-11-17T05:00:00.000Z',
+      '2026-11-18T05:00:00.000Z',
+    ]);
+    const g = await h.gql(
+      '{ security(symbol: "NVLX") { bars(timespan: DAY, from: "2026-11-17", to: "2026-11-18") { start close } } }',
+      {},
+      { 'x-api-key': 'demo-free' },
+    );
+    expect(g.errors).toBeUndefined();
+    expect(g.data.security.bars).toEqual(
+      r.body.results.map((b: OracleBar) => ({ start: new Date(b.t).toISOString(), close: b.c })),
+    );
+  });
+
+  it('minute and hour bars need the pro tier; day bars every tier', async () => {
+    expect((await aggs('1/minute', '2026-11-16', '2026-11-17', '', 'demo-free')).status).toBe(403);
+    expect((await aggs('1/hour', '2026-11-16', '2026-11-17', '', 'demo-free')).status).toBe(403);
+    expect((await aggs('1/day', '2026-11-16', '2026-11-17', '', 'demo-free')).status).toBe(200);
+  });
+
+  it('refuses bad input with a 400 naming it', async () => {
+    const base = `/stocks/v2/aggs/ticker/${SYMBOL}/range`;
+    expectBadParam(await rest(h, `${base}/0/day/2026-11-16/2026-11-17`), 'multiplier');
+    expectBadParam(await rest(h, `${base}/1/fortnight/2026-11-16/2026-11-17`), 'timespan');
+    expectBadParam(await rest(h, `${base}/1/day/yesterday/2026-11-17`), 'from');
+    expectBadParam(await rest(h, `${base}/1/day/2026-11-16/2026-11-17?limit=50001`), 'limit');
+    expectBadParam(await rest(h, `${base}/1/day/2026-11-16/2026-11-17?session=overnight`), 'session');
+    const after = await rest(h, `${base}/1/day/2026-11-18/2026-11-17`);
+    expect(after.status).toBe(400);
+    expect(after.body.message).toMatch(/from .* is after parameter to/);
+    const small = await rest(h, `${base}/2/hour/2026-11-16/2026-11-17?limit=100`);
+    expect(small.status).toBe(400);
+    expect(small.body.message).toMatch(/limit 100 is fewer than the base bars one 2 hour bar may hold \(120\)/);
+  });
+});
