@@ -5,7 +5,7 @@ import type { Server } from '../harness.js';
 import { tally, watch, type AttackReport } from './common.js';
 
 const BARS =
-  'bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { start open high low close volume vwap trades startTimestamp }';
+  'bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { nodes { start open high low close volume vwap trades startTimestamp } }';
 
 /** Finding 1 as it was sent: 15 aliases of a week of minute bars under every security of 100 logos (2.3 KB). */
 export const ALIAS_BOMB = `{ logos(first: 100) { nodes { securities { symbol name ${Array.from({ length: 15 }, (_, i) => `b${i}: ${BARS}`).join(' ')} } } } }`;

@@ -8,7 +8,8 @@ import { AppError } from '../errors.js';
 import {
   BASE_BARS,
   barBound,
-  barPage,
+  barHistory,
+  today,
   defaultSession,
   MAX_MULTIPLIER,
   TIMESPANS,
@@ -17,6 +18,8 @@ import {
   type Sort,
   type Timespan,
 } from '../services/bar.js';
+import { adjustmentSet, type AdjustmentName } from '../services/adjustment.js';
+import { dayNumber } from '../domain/bar-time.js';
 import { arr, bool, int, num, object, str, type JsonSchema } from './json-schema.js';
 import { publicBase } from './next-url.js';
 import {
@@ -48,6 +51,19 @@ const SESSION_PARAM = {
 
 export const AGGS_PARAMS = {
   adjusted: ADJUSTED_PARAM,
+  adjustment: {
+    type: 'string',
+    pattern: /^(raw|split|dividend|all)(,(raw|split|dividend|all))*$/i,
+    case: 'lower',
+    description:
+      "This service's, as Alpaca takes it: a comma list of `split`, `dividend`, `all` (both) or `raw` (none); given, it decides over `adjusted`. Volumes are adjusted for splits only.",
+  },
+  as_of: {
+    type: 'string',
+    format: 'date',
+    description:
+      'Prices as they were quoted on this exchange day (default: today, New York): actions after it are not applied, and undone on bars after it.',
+  },
   sort: {
     type: 'string',
     enum: ['asc', 'desc'],
@@ -134,8 +150,13 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
     );
   const p = parseQuery(AGGS_PARAMS, url.searchParams);
   await holdRows(ctx, 'Bar', p.limit);
-  const page = await barPage(ctx.db, {
+  const named = p.adjustment === undefined ? (p.adjusted ? ['split'] : ['raw']) : p.adjustment.split(',');
+  const adjustments = adjustmentSet(named as AdjustmentName[]);
+  if (!adjustments) throw badParam('adjustment', '`raw` alone, or any of split, dividend, all', p.adjustment ?? '');
+  const page = await barHistory(ctx.db, {
     symbol: ticker,
+    adjustments,
+    asOf: p.as_of === undefined ? today() : dayNumber(p.as_of),
     multiplier,
     timespan,
     from,
@@ -143,7 +164,6 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
     session: (p.session as Session | undefined) ?? defaultSession(timespan),
     sort: p.sort as Sort,
     limit: p.limit,
-    factors: [],
   });
   let next: string | undefined;
   if (page.next) {
@@ -155,7 +175,7 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
   }
   return json({
     ticker,
-    adjusted: p.adjusted,
+    adjusted: adjustments.has('split'),
     queryCount: page.queryCount,
     resultsCount: page.bars.length,
     status: 'OK',

@@ -3,10 +3,14 @@
 // minutes and hours the pro tier's, checked where the timespan is read.
 import { builder } from '../builder.js';
 import { checkEntitled } from '../domain/entitlements.js';
+import { dateOfDay, dayNumber } from '../domain/bar-time.js';
+import { adjustmentSet, FIRST_DAY, LAST_DAY, type AdjustmentName } from '../services/adjustment.js';
 import {
   BASE_BARS,
   barBound,
-  barPage,
+  barHistory,
+  today,
+  type Factor,
   basesPerBar,
   defaultSession,
   MAX_MULTIPLIER,
@@ -68,21 +72,100 @@ const BarRef = builder.objectRef<Bar>('Bar').implement({
   }),
 });
 
+const AdjustmentEnum = builder.enumType('PriceAdjustment', {
+  description: 'Which corporate actions prices are adjusted for (volumes: splits only).',
+  values: {
+    RAW: { value: 'raw', description: 'None: prices as quoted.' },
+    SPLIT: { value: 'split', description: 'Splits.' },
+    DIVIDEND: {
+      value: 'dividend',
+      description: 'Cash dividends (the CRSP method: by 1 - amount / the close before the ex-date).',
+    },
+    ALL: { value: 'all', description: 'Splits and cash dividends.' },
+  } as const,
+});
+
+const FactorRef = builder.objectRef<Factor>('AdjustmentFactor').implement({
+  description:
+    'What the adjustment multiplied the bars of a stretch of exchange days by: divide by it to get the prices as quoted.',
+  fields: (t) => ({
+    from: t.string({
+      nullable: true,
+      description: 'The first day of the stretch; null: from the first bar.',
+      resolve: (f) => (f.lo <= FIRST_DAY ? null : dateOfDay(f.lo)),
+    }),
+    to: t.string({
+      nullable: true,
+      description: 'The last day of the stretch; null: to the last bar.',
+      resolve: (f) => (f.hi >= LAST_DAY ? null : dateOfDay(f.hi)),
+    }),
+    price: t.exposeFloat('price', { description: 'Prices were multiplied by this.' }),
+    volume: t.exposeFloat('volume', { description: 'Volumes were multiplied by this.' }),
+  }),
+});
+
+interface BarsAnswer {
+  nodes: Bar[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  queryCount: number;
+  factors: Factor[];
+}
+
+const BarConnection = builder.objectRef<BarsAnswer>('BarConnection').implement({
+  description: 'A page of bars, oldest first, with the adjustment factors applied to them.',
+  fields: (t) => ({
+    nodes: t.field({ type: [BarRef], resolve: (a) => a.nodes }),
+    pageInfo: t.field({ type: builder.pageInfoRef(), resolve: (a) => a.pageInfo }),
+    queryCount: t.exposeInt('queryCount', { description: 'The base bars (minute or day) the page was built from.' }),
+    factors: t.field({
+      type: [FactorRef],
+      description: 'The adjustment factors by stretch of days (none: the prices are as quoted).',
+      resolve: (a) => a.factors,
+    }),
+  }),
+});
+
+/** A bar's cursor: its start. */
+const cursorOf = (t: number) => Buffer.from(`bar:${t}`).toString('base64url');
+function startOf(cursor: string, argument: 'after' | 'before'): number {
+  const m = /^bar:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m)
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "${argument}": ${JSON.stringify(cursor.slice(0, 40))} is not a cursor of these bars`,
+    );
+  return Number(m[1]);
+}
+
 builder.prismaObjectFields(Security, (t) => ({
   bars: t.field({
     authScopes: { entitled: 'dayBars' },
     nullable: true,
-    type: [BarRef],
+    type: BarConnection,
     description:
-      'Bars of `multiplier` × `timespan` between `from` and `to`, oldest first, from the stored minute and day bars. A bucket without an eligible trade has no bar: a gap, never a zero bar. ' +
-      `At most \`first\` bars (default and most ${BARS_PAGE.max}): for the next ones, ask again from the start of the bucket after the last bar. Minute and hour bars need the pro tier.`,
+      'Bars of `multiplier` × `timespan` between `from` and `to`, oldest first, from the stored minute and day bars, across the symbols the security has traded under, adjusted by `adjustment` to the prices quoted on `asOf`. A bucket without an eligible trade has no bar: a gap, never a zero bar. ' +
+      `Pages of \`first\` bars after \`after\`, or of \`last\` bars before \`before\` (default and most ${BARS_PAGE.max}). Minute and hour bars need the pro tier (docs/graphql.md#price-history).`,
     args: {
       first: t.arg.int(firstArg(BARS_PAGE)),
+      after: t.arg.string({ description: 'A cursor of these bars: the bars after it.' }),
+      last: t.arg.int({
+        description: `How many bars before \`before\` (or the end of the range), 1 to ${BARS_PAGE.max}.`,
+        extensions: { pageSize: BARS_PAGE },
+      }),
+      before: t.arg.string({ description: 'A cursor of these bars: the bars before it.' }),
       timespan: t.arg({ type: TimespanEnum, required: true, description: 'The unit of a bar.' }),
       multiplier: t.arg.int({ description: `How many timespans one bar spans, 1 to ${MAX_MULTIPLIER}; default 1.` }),
       session: t.arg({
         type: SessionEnum,
         description: 'Which trades the bars hold; default EXTENDED for minutes and hours, REGULAR for days and longer.',
+      }),
+      adjustment: t.arg({
+        type: [AdjustmentEnum],
+        description: "Which corporate actions prices are adjusted for; default [SPLIT] (as Massive's adjusted=true).",
+      }),
+      asOf: t.arg({
+        type: 'Date',
+        description: 'Prices as they were quoted on this exchange day; default today (New York).',
       }),
       from: t.arg({
         type: 'DateTime',
@@ -105,23 +188,59 @@ builder.prismaObjectFields(Security, (t) => ({
           'BAD_REQUEST',
           `argument "multiplier" must be an integer from 1 to ${MAX_MULTIPLIER}; got ${multiplier}`,
         );
+      if (args.first != null && args.last != null)
+        throw new AppError('BAD_REQUEST', 'arguments "first" and "last" page one way each: give one of them');
+      const backward = args.last != null || args.before != null;
+      const size = checkFirst(backward ? args.last : args.first, BARS_PAGE, backward ? 'last' : 'first');
       // in order as given (a 400 naming them), then each a day in New York where it is a date alone
       readRange(args.from, args.to);
-      const first = checkFirst(args.first, BARS_PAGE);
-      // enough base bars for `first` whole bars, and never more than one answer may read
-      const limit = Math.min(BASE_BARS.max, first * basesPerBar(timespan, multiplier));
-      const page = await barPage(ctx.db, {
+      let from = barBound(args.from, 'start');
+      let to = barBound(args.to, 'end');
+      const after = args.after == null ? undefined : startOf(args.after, 'after');
+      const before = args.before == null ? undefined : startOf(args.before, 'before');
+      if (after !== undefined) from = Math.max(from, after + 1);
+      if (before !== undefined) to = Math.min(to, before - 1);
+      const adjustments = adjustmentSet((args.adjustment as AdjustmentName[] | null | undefined) ?? ['split']);
+      if (!adjustments)
+        throw new AppError('BAD_REQUEST', 'argument "adjustment": RAW cannot be combined with another adjustment');
+      if (from > to)
+        return {
+          nodes: [],
+          pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+          queryCount: 0,
+          factors: [],
+        };
+      const page = await barHistory(ctx.db, {
         symbol: security.symbol,
         multiplier,
         timespan,
-        from: barBound(args.from, 'start'),
-        to: barBound(args.to, 'end'),
+        from,
+        to,
         session: (args.session as Session | null | undefined) ?? defaultSession(timespan),
-        sort: 'asc',
-        limit,
-        factors: [],
+        sort: backward ? 'desc' : 'asc',
+        // enough base bars for `size` whole bars, and never more than one answer may read
+        limit: Math.min(BASE_BARS.max, (size + 1) * basesPerBar(timespan, multiplier)),
+        adjustments,
+        asOf: args.asOf == null ? today() : dayNumber(args.asOf),
       });
-      return page.bars.slice(0, first);
+      // the bucket `after` names may come back partial (its base bars before the cursor are not read)
+      const bars = page.bars.filter(
+        (b) => (after === undefined || b.t > after) && (before === undefined || b.t < before),
+      );
+      const more = bars.length > size || page.next !== undefined;
+      const nodes = bars.slice(0, size);
+      if (backward) nodes.reverse();
+      return {
+        nodes,
+        pageInfo: {
+          hasNextPage: backward ? before !== undefined : more,
+          hasPreviousPage: backward ? more : after !== undefined,
+          startCursor: nodes.length ? cursorOf(nodes[0]!.t) : null,
+          endCursor: nodes.length ? cursorOf(nodes.at(-1)!.t) : null,
+        },
+        queryCount: page.queryCount,
+        factors: page.factors,
+      };
     },
   }),
 }));

@@ -8,6 +8,7 @@ import { dateOfDay, dayNumber, minuteFacts } from '../domain/bar-time.js';
 import { AppError } from '../errors.js';
 import { CalendarDay } from '../domain/time.js';
 import { nyMidnightMs } from '../domain/market-calendar.js';
+import { actionsOf, factorsOf, segmentsOf, type Adjustment, type Segment } from './adjustment.js';
 
 export const TIMESPANS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export type Timespan = (typeof TIMESPANS)[number];
@@ -76,7 +77,8 @@ export interface Factor {
 }
 
 export interface BarQuery {
-  symbol: string;
+  /** The security's stretches of history, each under its symbol (services/adjustment.ts segmentsOf). */
+  segments: readonly Segment[];
   multiplier: number;
   timespan: Timespan;
   /** Epoch milliseconds, both inclusive: the base bars starting within them are read. */
@@ -194,6 +196,11 @@ export function barBound(value: Date | string, bound: 'start' | 'end'): number {
   return bound === 'start' ? nyMidnightMs(date) : nyMidnightMs(dateOfDay(dayNumber(date) + 1)) - 1;
 }
 
+/** Today's exchange day in New York, the default `asOf`. */
+export function today(): number {
+  return minuteFacts(Math.floor(Date.now() / 60_000)).day;
+}
+
 /** The exchange's date of an instant (epoch ms). */
 function dateOfDayOf(ms: number): string {
   return dateOfDay(minuteFacts(Math.floor(ms / 60_000)).day);
@@ -216,7 +223,14 @@ export async function barPage(db: Db, q: BarQuery): Promise<BarPage> {
   const hi = minuteBased ? Math.floor(q.to / 60_000) : dayNumber(dateOfDayOf(q.to));
   const order = minuteBased ? 'minute' : 'day';
   const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-  const params: unknown[] = [q.symbol, lo, hi, q.limit + 1];
+  const params: unknown[] = [
+    q.segments.map((s) => s.symbol),
+    lo,
+    hi,
+    q.limit + 1,
+    q.segments.map((s) => s.lo),
+    q.segments.map((s) => s.hi),
+  ];
   const session = minuteBased
     ? q.session === 'regular'
       ? ' AND b."session" = 1'
@@ -231,7 +245,7 @@ export async function barPage(db: Db, q: BarQuery): Promise<BarPage> {
       q.factors.map((f) => f.price),
       q.factors.map((f) => f.volume),
     );
-    join = ` LEFT JOIN unnest($5::int[], $6::int[], $7::float8[], $8::float8[]) f("lo", "hi", "price", "volume")
+    join = ` LEFT JOIN unnest($7::int[], $8::int[], $9::float8[], $10::float8[]) f("lo", "hi", "price", "volume")
       ON b."day" >= f."lo" AND b."day" <= f."hi"`;
     const p = 'coalesce(f."price", 1)';
     adjusted = `b."open" * ${p} AS "open", b."high" * ${p} AS "high", b."low" * ${p} AS "low", b."close" * ${p} AS "close",
@@ -242,8 +256,9 @@ export async function barPage(db: Db, q: BarQuery): Promise<BarPage> {
     FROM (
       SELECT (${b.key})::bigint AS "key", b."${order}" AS "ord", ${adjusted}, b."trades",
              row_number() OVER (ORDER BY b."${order}" ${dir}) AS "rn"
-      FROM "${b.base}" b${join}
-      WHERE b."symbol" = $1 AND b."${order}" >= $2 AND b."${order}" <= $3${session}
+      FROM unnest($1::text[], $5::int[], $6::int[]) s("symbol", "lo", "hi")
+      JOIN "${b.base}" b ON b."symbol" = s."symbol" AND b."day" >= s."lo" AND b."day" <= s."hi"${join}
+      WHERE b."${order}" >= $2 AND b."${order}" <= $3${session}
       ORDER BY b."${order}" ${dir} LIMIT $4
     ) b
     GROUP BY "key" ORDER BY "key" ${dir}`;
@@ -274,4 +289,28 @@ export async function barPage(db: Db, q: BarQuery): Promise<BarPage> {
     bars.push({ t: span.start, o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, n: r.trades });
   }
   return next ? { bars, queryCount, next } : { bars, queryCount };
+}
+
+export interface HistoryQuery extends Omit<BarQuery, 'segments' | 'factors'> {
+  /** The symbol asked for: the security that traded under it on the range's first day is the one read. */
+  symbol: string;
+  adjustments: ReadonlySet<Adjustment>;
+  /** The exchange day whose quoted prices the answer is in (days since 1970-01-01). */
+  asOf: number;
+}
+
+export interface History extends BarPage {
+  /** The factors applied, by exchange day: a client divides by them to undo the adjustment. */
+  factors: Factor[];
+}
+
+/**
+ * A page of a security's bars across the symbols it has traded under, adjusted by `adjustments`
+ * to the prices quoted on `asOf`: what REST's aggregates and GraphQL's bars both answer.
+ */
+export async function barHistory(db: Db, q: HistoryQuery): Promise<History> {
+  const segments = await segmentsOf(db, q.symbol, dateOfDayOf(q.from));
+  const factors = factorsOf(await actionsOf(db, segments, q.adjustments), q.asOf);
+  const page = await barPage(db, { ...q, segments, factors });
+  return { ...page, factors };
 }

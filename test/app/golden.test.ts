@@ -156,7 +156,7 @@ function requests(): GoldenRequest[] {
       pressReleases(first: 1) { ${PAGE} nodes { headline } } callSummaries(first: 1) { ${PAGE} nodes { title } } fundamentals(first: 1) { nodes { year quarter } }
       enhancedFundamentals(first: 1) { nodes { year quarter } } balanceSheets(first: 1) { nodes { reportingPeriodEnd } }
       trades(first: 2) { nodes { price size } } quotes(first: 2) { nodes { bidPrice askPrice } }
-      bars(timespan: DAY, from: "2026-11-01T00:00:00Z", to: "2026-12-01T00:00:00Z", first: 3) { ${all('Bar')} } } }`,
+      bars(timespan: DAY, from: "2026-11-01T00:00:00Z", to: "2026-12-01T00:00:00Z", first: 3) { nodes { ${all('Bar')} } factors { from to price volume } } } }`,
       { s: 'NVLX' },
     ),
     gql('security by cusip', `{ security(cusip: "000000000") { symbol } }`),

@@ -34,16 +34,16 @@ describe.each(testDatabases())('the cost limit on $name', (tdb) => {
     const bars = Array.from(
       { length: 15 },
       (_, i) =>
-        `b${i}: bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { start open high low close volume vwap trades startTimestamp }`,
+        `b${i}: bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { nodes { start open high low close volume vwap trades startTimestamp } }`,
     );
     await refusedBeforeAnySql(`{ logos(first: 100) { nodes { securities { symbol ${bars.join(' ')} } } } }`);
     // one alias on one security is an ordinary request
     const one = await h.gql(
-      '{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z", first: 10) { start close } } }',
+      '{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z", first: 10) { nodes { start close } } } }',
     );
     expect(one.errors).toBeUndefined();
-    expect(one.data.security.bars.length).toBeGreaterThan(0);
-    expect(one.data.security.bars.length).toBeLessThanOrEqual(10);
+    expect(one.data.security.bars.nodes.length).toBeGreaterThan(0);
+    expect(one.data.security.bars.nodes.length).toBeLessThanOrEqual(10);
   });
 
   it('refuses a chain of 40 fragments each spread twice inside a field, priced in linear work, before anything runs', async () => {

@@ -99,7 +99,7 @@ const ATTACKS: Record<string, Ask[]> = {
     doc(`{ ${'__typename '.repeat(1200)}}`),
     doc(`{ __typename ${'@include(if: true) '.repeat(60)}}`),
     doc(
-      `{ logos(first: 100) { nodes { securities { ${Array.from({ length: 15 }, (_, i) => `b${i}: bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { close }`).join(' ')} } } } }`,
+      `{ logos(first: 100) { nodes { securities { ${Array.from({ length: 15 }, (_, i) => `b${i}: bars(timespan: MINUTE, from: "2026-11-16T14:00:00Z", to: "2026-11-19T21:00:00Z") { nodes { close } }`).join(' ')} } } } }`,
     ),
     doc('{ ...F } fragment F on Query { ...F }'),
     doc('{ __schema { types { name } } }'),

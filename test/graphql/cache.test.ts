@@ -219,7 +219,7 @@ describe.each(testDatabases())('the response cache on $name', (tdb) => {
       '{ quotes(symbol: "NVLX", first: 2) { nodes { bidPrice } } }',
       '{ security(symbol: "NVLX") { symbol trades(first: 1) { totalCount } } }',
       '{ security(symbol: "NVLX") { symbol latestQuote { bidPrice } } }',
-      '{ security(symbol: "NVLX") { symbol bars(timespan: DAY, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z") { close } } }',
+      '{ security(symbol: "NVLX") { symbol bars(timespan: DAY, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z") { nodes { close } } } }',
       '{ security(symbol: "NVLX") { symbol ratings(first: 1) { nodes { firm } } } }',
     ];
     for (const query of never) {

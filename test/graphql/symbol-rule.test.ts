@@ -48,7 +48,7 @@ const QUERIES: Record<string, [document: string, field: string, argument: string
   ],
   // bars, trades and every other edge of a security are reached through it
   'Query.security.symbol': [
-    `{ security(symbol: "${BAD}") { symbol bars(timespan: DAY, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z") { close } trades(first: 1) { nodes { price } } } }`,
+    `{ security(symbol: "${BAD}") { symbol bars(timespan: DAY, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z") { nodes { close } } trades(first: 1) { nodes { price } } } }`,
     'security',
     'symbol',
   ],

@@ -150,7 +150,7 @@ describe.each(testDatabases())('GraphQL trades and quotes on $name', (tdb) => {
       ['{ trades(symbol: "X", order: SIDEWAYS) { nodes { id } } }', /argument "order"/],
       ['{ trades(symbol: "X", after: "e30") { nodes { id } } }', /after: .* is not a cursor of this list/],
       [
-        '{ security(symbol: "NVLX") { bars(timespan: MINUTE, multiplier: 0, from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z") { open } } }',
+        '{ security(symbol: "NVLX") { bars(timespan: MINUTE, multiplier: 0, from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z") { nodes { open } } } }',
         /argument "multiplier" must be an integer from 1 to 100000; got 0/,
       ],
     ];

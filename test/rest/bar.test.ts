@@ -11,6 +11,7 @@ import { writeTrades, type Trade } from '../../src/services/trade.js';
 import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { expectBadParam, rest } from './helpers.js';
+import { SAMPLE_DIVIDENDS, SAMPLE_SPLITS, SAMPLE_TICKER_CHANGES } from '../../src/sample/corporate-actions.js';
 
 const SYMBOL = 'ZZBAR';
 const HOUR = 3_600_000;
@@ -285,13 +286,13 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     const r = await rest(h, '/stocks/v2/aggs/ticker/NVLX/range/1/hour/2026-11-16/2026-11-20', { key: 'demo-pro' });
     expect(r.body.results.length).toBeGreaterThan(20);
     const g = await h.gql(
-      '{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T05:00:00Z", to: "2026-11-21T04:59:59.999Z") { startTimestamp open high low close volume vwap trades } } }',
+      '{ security(symbol: "NVLX") { bars(timespan: HOUR, from: "2026-11-16T05:00:00Z", to: "2026-11-21T04:59:59.999Z") { nodes { startTimestamp open high low close volume vwap trades } } } }',
       {},
       { 'x-api-key': 'demo-pro' },
     );
     expect(g.errors).toBeUndefined();
     expect(
-      g.data.security.bars.map((b: Record<string, unknown>) => ({
+      g.data.security.bars.nodes.map((b: Record<string, unknown>) => ({
         o: b.open,
         h: b.high,
         l: b.low,
@@ -311,14 +312,41 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
       '2026-11-18T05:00:00.000Z',
     ]);
     const g = await h.gql(
-      '{ security(symbol: "NVLX") { bars(timespan: DAY, from: "2026-11-17", to: "2026-11-18") { start close } } }',
+      '{ security(symbol: "NVLX") { bars(timespan: DAY, from: "2026-11-17", to: "2026-11-18") { nodes { start close } } } }',
       {},
       { 'x-api-key': 'demo-free' },
     );
     expect(g.errors).toBeUndefined();
-    expect(g.data.security.bars).toEqual(
+    expect(g.data.security.bars.nodes).toEqual(
       r.body.results.map((b: OracleBar) => ({ start: new Date(b.t).toISOString(), close: b.c })),
     );
+  });
+
+  it('GraphQL pages forward by first/after and backward by last/before to the same bars', async () => {
+    const q = `query($f: Int, $a: String, $l: Int, $b: String) { security(symbol: "NVLX") {
+      bars(timespan: MINUTE, multiplier: 15, from: "2026-11-16", to: "2026-11-20", first: $f, after: $a, last: $l, before: $b) {
+        nodes { start close } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`;
+    const whole = (await h.gql(q, {}, { 'x-api-key': 'demo-pro' })).data.security.bars;
+    expect(whole.nodes.length).toBeGreaterThan(100);
+    expect(whole.pageInfo.hasNextPage).toBe(false);
+    const forward: unknown[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: any = (await h.gql(q, { f: 7, a: after }, { 'x-api-key': 'demo-pro' })).data.security.bars;
+      forward.push(...page.nodes);
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(forward).toEqual(whole.nodes);
+    const backward: unknown[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const page: any = (await h.gql(q, { l: 9, b: before }, { 'x-api-key': 'demo-pro' })).data.security.bars;
+      backward.unshift(...page.nodes);
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.pageInfo.startCursor;
+    }
+    expect(backward).toEqual(whole.nodes);
   });
 
   it('minute and hour bars need the pro tier; day bars every tier', async () => {
@@ -340,5 +368,99 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     const small = await rest(h, `${base}/2/hour/2026-11-16/2026-11-17?limit=100`);
     expect(small.status).toBe(400);
     expect(small.body.message).toMatch(/limit 100 is fewer than the base bars one 2 hour bar may hold \(120\)/);
+  });
+
+  describe('adjustments, by hand around the sample actions', () => {
+    // a bar starts at New York midnight: 04:00 or 05:00 UTC of its own date
+    const day = (ms: number) => new Date(ms + 12 * HOUR).toISOString().slice(0, 10);
+    const days = async (symbol: string, from: string, to: string, query: string, key = 'demo-free') =>
+      (await rest(h, `/stocks/v2/aggs/ticker/${symbol}/range/1/day/${from}/${to}?${query}`, { key })).body
+        .results as OracleBar[];
+
+    it('a forward split: earlier prices divided by its ratio, volumes multiplied; raw as quoted; asOf before it undoes it after', async () => {
+      const split = SAMPLE_SPLITS.find((x) => x.ticker === 'QNTR')!;
+      const raw = await days('QNTR', '2025-05-01', '2025-07-31', 'adjustment=raw');
+      const adjusted = await days('QNTR', '2025-05-01', '2025-07-31', '');
+      const asOfBefore = await days('QNTR', '2025-05-01', '2025-07-31', 'adjustment=split&as_of=2025-05-30');
+      const ratio = split.splitTo / split.splitFrom;
+      expect(raw.length).toBe(adjusted.length);
+      const cut = raw.findIndex((b) => day(b.t) >= split.executionDate);
+      expect(cut).toBeGreaterThan(5);
+      // the raw series jumps at the split, by about its ratio
+      expect(raw[cut - 1]!.c / raw[cut]!.o).toBeGreaterThan(ratio * 0.95);
+      for (const [i, r] of raw.entries()) {
+        const before = i < cut;
+        expect(adjusted[i]!.c).toBeCloseTo(before ? r.c / ratio : r.c, 9);
+        expect(adjusted[i]!.o).toBeCloseTo(before ? r.o / ratio : r.o, 9);
+        expect(adjusted[i]!.v).toBeCloseTo(before ? r.v * ratio : r.v, 6);
+        expect(asOfBefore[i]!.c).toBeCloseTo(before ? r.c : r.c * ratio, 9);
+      }
+    });
+
+    it('a reverse split is applied as a reverse split (earlier prices multiplied)', async () => {
+      const split = SAMPLE_SPLITS.find((x) => x.ticker === 'SLMI')!;
+      const raw = await days('SLMI', '2026-01-15', '2026-03-15', 'adjustment=raw');
+      const adjusted = await days('SLMI', '2026-01-15', '2026-03-15', 'adjustment=split');
+      for (const [i, r] of raw.entries())
+        expect(adjusted[i]!.c).toBeCloseTo(
+          day(r.t) < split.executionDate ? r.c * (split.splitFrom / split.splitTo) : r.c,
+          9,
+        );
+      expect(split.splitFrom / split.splitTo).toBe(10);
+    });
+
+    it('cash dividends: earlier prices times 1 - amount / the close before the ex-date; volumes as quoted', async () => {
+      for (const ticker of ['NVLX', 'GRDX']) {
+        const raw = await days(ticker, '2025-01-01', '2026-11-13', 'adjustment=raw');
+        const adjusted = await days(ticker, '2025-01-01', '2026-11-13', 'adjustment=dividend');
+        const dividends = SAMPLE_DIVIDENDS.filter((x) => x.ticker === ticker && x.exDividendDate <= '2026-11-13');
+        expect(dividends.length).toBeGreaterThan(0);
+        const factors = dividends.map((x) => {
+          const prior = raw.filter((b) => day(b.t) < x.exDividendDate).at(-1)!;
+          return { ex: x.exDividendDate, factor: 1 - x.cashAmount / prior.c };
+        });
+        for (const [i, r] of raw.entries()) {
+          const factor = factors.filter((f) => day(r.t) < f.ex).reduce((p, f) => p * f.factor, 1);
+          expect(adjusted[i]!.c).toBeCloseTo(r.c * factor, 9);
+          expect(adjusted[i]!.v).toBe(r.v);
+        }
+      }
+    });
+
+    it('a ticker change: the history runs through the old symbol, found from either symbol', async () => {
+      const change = SAMPLE_TICKER_CHANGES[0]!;
+      const now = await days(change.symbol, '2025-08-15', '2025-10-15', 'adjustment=raw');
+      const then = await days(change.previous, '2025-08-15', '2025-10-15', 'adjustment=raw');
+      expect(now.length).toBeGreaterThan(30);
+      expect(now.some((b) => day(b.t) < change.startDate)).toBe(true);
+      expect(now.some((b) => day(b.t) >= change.startDate)).toBe(true);
+      expect(then).toEqual(now);
+      const g = await h.gql(
+        `{ security(symbol: "${change.symbol}") { bars(timespan: DAY, from: "2025-08-15", to: "2025-10-15", adjustment: [RAW]) { nodes { close } factors { price } } } }`,
+        {},
+        { 'x-api-key': 'demo-free' },
+      );
+      expect(g.data.security.bars.nodes.map((b: { close: number }) => b.close)).toEqual(now.map((b) => b.c));
+      expect(g.data.security.bars.factors).toEqual([]);
+    });
+
+    it('GraphQL gives the factors it applied, so a client can undo them', async () => {
+      const g = await h.gql(
+        `{ security(symbol: "QNTR") {
+          adj: bars(timespan: DAY, from: "2025-06-01", to: "2025-06-30", adjustment: [ALL]) { nodes { start close } factors { from to price volume } }
+          raw: bars(timespan: DAY, from: "2025-06-01", to: "2025-06-30", adjustment: [RAW]) { nodes { close } } } }`,
+        {},
+        { 'x-api-key': 'demo-free' },
+      );
+      expect(g.errors).toBeUndefined();
+      const { adj, raw } = g.data.security;
+      const factorOn = (date: string) =>
+        adj.factors.find(
+          (f: { from: string | null; to: string | null }) => (f.from ?? '') <= date && date <= (f.to ?? '9999'),
+        )?.price ?? 1;
+      adj.nodes.forEach((b: { start: string; close: number }, i: number) =>
+        expect(b.close / factorOn(day(Date.parse(b.start)))).toBeCloseTo(raw.nodes[i].close, 9),
+      );
+    });
   });
 });
