@@ -9,6 +9,10 @@ import {
   BASE_BARS,
   barBound,
   barHistory,
+  groupedDay,
+  MAX_GROUPED,
+  openClose,
+  previousDay,
   today,
   defaultSession,
   MAX_MULTIPLIER,
@@ -20,6 +24,7 @@ import {
 } from '../services/bar.js';
 import { adjustmentSet, type AdjustmentName } from '../services/adjustment.js';
 import { dayNumber } from '../domain/bar-time.js';
+import { CALENDAR_SPAN } from '../domain/market-calendar.js';
 import { arr, bool, int, num, object, str, type JsonSchema } from './json-schema.js';
 import { publicBase } from './next-url.js';
 import {
@@ -185,6 +190,39 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
   });
 }
 
+/** `adjusted` alone: the routes of one day answer Massive's parameter only. */
+const DAY_PARAMS = { adjusted: ADJUSTED_PARAM } as const satisfies ParamSpecs;
+const GROUPED_PARAMS = {
+  adjusted: ADJUSTED_PARAM,
+  include_otc: {
+    type: 'boolean',
+    default: false,
+    description: "Massive's; accepted and without effect: no OTC security is stored here.",
+  },
+} as const satisfies ParamSpecs;
+const DATE_PATH = { type: 'string', required: true, description: 'An exchange day, YYYY-MM-DD.' } as const;
+
+/** An exchange day the market calendar knows (domain/market-calendar.ts). */
+function dayParam(name: string, raw: string): number {
+  if (DATE.test(raw) && !Number.isNaN(Date.parse(raw)) && raw >= CALENDAR_SPAN.from && raw <= CALENDAR_SPAN.to)
+    return dayNumber(raw);
+  throw badParam(name, `a date YYYY-MM-DD from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}`, raw);
+}
+
+/** Massive's `adjusted` as a set of adjustments: splits, or none. */
+const splitsIf = (adjusted: boolean) => adjustmentSet(adjusted ? ['split'] : ['raw'])!;
+
+/** A grouped or previous-day bar: Massive's bar with its ticker as `T`. */
+const tickerBar = (T: string, b: Bar) => ({ T, ...barRecord(b) });
+
+const TICKER_BAR_SCHEMA: JsonSchema = object(
+  {
+    T: str('The ticker symbol (the one it traded under that day).'),
+    ...(BAR_SCHEMA.properties as Record<string, JsonSchema>),
+  },
+  ['T', ...(BAR_SCHEMA.required as string[])],
+);
+
 export const routes: Route[] = [
   {
     method: 'GET',
@@ -209,6 +247,130 @@ export const routes: Route[] = [
           next_url: str('The rest of the range, when `limit` cut it: the same request from where this page stopped.'),
         },
         ['ticker', 'adjusted', 'queryCount', 'resultsCount', 'status', 'request_id', 'results'],
+      ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/stocks/v2/aggs/ticker/:ticker/prev',
+    access: 'dayBars',
+    async handle(ctx, url, params) {
+      const ticker = symbolParam('ticker', params.ticker!);
+      const p = parseQuery(DAY_PARAMS, url.searchParams);
+      await holdRows(ctx, 'Bar', 1);
+      const page = await previousDay(ctx.db, ticker, splitsIf(p.adjusted), today());
+      return json({
+        ticker,
+        queryCount: page.queryCount,
+        resultsCount: page.bars.length,
+        adjusted: p.adjusted,
+        results: page.bars.map((b) => tickerBar(ticker, b)),
+        status: 'OK',
+        request_id: ctx.requestId,
+      });
+    },
+    doc: {
+      summary: 'Previous day bar',
+      description:
+        "The regular-session bar of the last exchange day before today (New York), as Massive's GET /v2/aggs/ticker/{ticker}/prev answers it; `results` is empty when the symbol has none.",
+      path: { ticker: TICKER_PATH },
+      query: DAY_PARAMS,
+      response: object(
+        {
+          ticker: str('The ticker symbol.'),
+          queryCount: int('The day bars read (0 or 1).'),
+          resultsCount: int('How many bars `results` holds (0 or 1).'),
+          adjusted: bool('Whether the prices are adjusted for splits.'),
+          results: arr(TICKER_BAR_SCHEMA),
+          status: { const: 'OK' },
+          request_id: str('This request; also the X-Request-Id header.'),
+        },
+        ['ticker', 'queryCount', 'resultsCount', 'adjusted', 'results', 'status', 'request_id'],
+      ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/stocks/v2/aggs/grouped/locale/us/market/stocks/:date',
+    access: 'dayBars',
+    async handle(ctx, url, params) {
+      const day = dayParam('date', params.date!);
+      const p = parseQuery(GROUPED_PARAMS, url.searchParams);
+      await holdRows(ctx, 'Bar', MAX_GROUPED);
+      const bars = await groupedDay(ctx.db, day, p.adjusted);
+      return json({
+        adjusted: p.adjusted,
+        queryCount: bars.length,
+        resultsCount: bars.length,
+        status: 'OK',
+        request_id: ctx.requestId,
+        results: bars.map((b) => tickerBar(b.symbol, b)),
+      });
+    },
+    doc: {
+      summary: 'Grouped daily bars',
+      description: `Every symbol's regular-session bar of one exchange day, as Massive's GET /v2/aggs/grouped/locale/us/market/stocks/{date} answers it (at most ${MAX_GROUPED}, by symbol; \`adjusted\`: for splits, as Massive's).`,
+      path: { date: DATE_PATH },
+      query: GROUPED_PARAMS,
+      response: object(
+        {
+          adjusted: bool('Whether the prices are adjusted for splits.'),
+          queryCount: int('The day bars read.'),
+          resultsCount: int('How many bars `results` holds.'),
+          status: { const: 'OK' },
+          request_id: str('This request; also the X-Request-Id header.'),
+          results: arr(TICKER_BAR_SCHEMA),
+        },
+        ['adjusted', 'queryCount', 'resultsCount', 'status', 'request_id', 'results'],
+      ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/stocks/v1/open-close/:ticker/:date',
+    access: 'dayBars',
+    async handle(ctx, url, params) {
+      const ticker = symbolParam('ticker', params.ticker!);
+      const date = params.date!;
+      const day = dayParam('date', date);
+      const p = parseQuery(DAY_PARAMS, url.searchParams);
+      await holdRows(ctx, 'Bar', 1);
+      const found = await openClose(ctx.db, ticker, day, splitsIf(p.adjusted));
+      if (!found) throw new AppError('NOT_FOUND', `no bar of ${ticker} on ${date}`);
+      const { bar } = found;
+      return json({
+        status: 'OK',
+        from: date,
+        symbol: ticker,
+        open: bar.o,
+        high: bar.h,
+        low: bar.l,
+        close: bar.c,
+        volume: bar.v,
+        ...(found.afterHours === null ? {} : { afterHours: found.afterHours }),
+        ...(found.preMarket === null ? {} : { preMarket: found.preMarket }),
+      });
+    },
+    doc: {
+      summary: 'Daily open and close',
+      description:
+        "One exchange day's regular-session open, high, low, close and volume, with the first pre-market and last after-hours prices where it traded then, as Massive's GET /v1/open-close/{ticker}/{date} answers them; 404 when there is no bar that day.",
+      path: { ticker: TICKER_PATH, date: DATE_PATH },
+      query: DAY_PARAMS,
+      response: object(
+        {
+          status: { const: 'OK' },
+          from: str('The day, YYYY-MM-DD.'),
+          symbol: str('The ticker symbol.'),
+          open: num("The regular session's first price."),
+          high: num('Its highest price.'),
+          low: num('Its lowest price.'),
+          close: num('Its last price.'),
+          volume: num('Its volume.'),
+          preMarket: num('The first pre-market price; absent when it did not trade then.'),
+          afterHours: num('The last after-hours price; absent when it did not trade then.'),
+        },
+        ['status', 'from', 'symbol', 'open', 'high', 'low', 'close', 'volume'],
       ),
     },
   },

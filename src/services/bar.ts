@@ -7,7 +7,7 @@ import type { Db } from '../db/client.js';
 import { dateOfDay, dayNumber, minuteFacts } from '../domain/bar-time.js';
 import { AppError } from '../errors.js';
 import { CalendarDay } from '../domain/time.js';
-import { nyMidnightMs } from '../domain/market-calendar.js';
+import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
 import { actionsOf, factorsOf, segmentsOf, type Adjustment, type Segment } from './adjustment.js';
 
 export const TIMESPANS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
@@ -191,10 +191,17 @@ function bucketsOf(q: BarQuery): Buckets {
  * REST and GraphQL read their bounds here alike.
  */
 export function barBound(value: Date | string, bound: 'start' | 'end'): number {
-  const date = typeof value === 'string' ? value : value instanceof CalendarDay ? value.toJSON() : undefined;
-  if (date === undefined) return (value as Date).getTime();
-  return bound === 'start' ? nyMidnightMs(date) : nyMidnightMs(dateOfDay(dayNumber(date) + 1)) - 1;
+  const given = typeof value === 'string' ? value : value instanceof CalendarDay ? value.toJSON() : undefined;
+  if (given === undefined) return (value as Date).getTime();
+  // a day the calendar does not know holds no bar: the range is cut to the days it knows
+  const date = given < CALENDAR_SPAN.from ? CALENDAR_SPAN.from : given > CALENDAR_SPAN.to ? CALENDAR_SPAN.to : given;
+  if (bound === 'start') return nyMidnightMs(date);
+  return date === CALENDAR_SPAN.to ? LAST_MS : nyMidnightMs(dateOfDay(dayNumber(date) + 1)) - 1;
 }
+
+/** The first and last milliseconds the market calendar knows. */
+const FIRST_MS = nyMidnightMs(CALENDAR_SPAN.from);
+const LAST_MS = nyMidnightMs(CALENDAR_SPAN.to) - 1;
 
 /** Today's exchange day in New York, the default `asOf`. */
 export function today(): number {
@@ -211,7 +218,10 @@ function dateOfDayOf(ms: number): string {
  * order of `q.sort`; when the limit cuts the range, the bucket it cut is left out (it would be
  * partial) and `next` says where the next page starts, as Massive's next_url does.
  */
-export async function barPage(db: Db, q: BarQuery): Promise<BarPage> {
+export async function barPage(db: Db, query: BarQuery): Promise<BarPage> {
+  // the calendar knows 2000-2199 (domain/market-calendar.ts): no bar lies outside it
+  const q = { ...query, from: Math.max(query.from, FIRST_MS), to: Math.min(query.to, LAST_MS) };
+  if (q.from > q.to) return { bars: [], queryCount: 0 };
   const b = bucketsOf(q);
   if (q.limit < b.largest)
     throw new AppError(
@@ -292,8 +302,9 @@ export async function barPage(db: Db, q: BarQuery): Promise<BarPage> {
 }
 
 export interface HistoryQuery extends Omit<BarQuery, 'segments' | 'factors'> {
-  /** The symbol asked for: the security that traded under it on the range's first day is the one read. */
+  /** The symbol asked for: the security that traded under it on `on` (default: the range's first day) is the one read. */
   symbol: string;
+  on?: number | undefined;
   adjustments: ReadonlySet<Adjustment>;
   /** The exchange day whose quoted prices the answer is in (days since 1970-01-01). */
   asOf: number;
@@ -309,8 +320,136 @@ export interface History extends BarPage {
  * to the prices quoted on `asOf`: what REST's aggregates and GraphQL's bars both answer.
  */
 export async function barHistory(db: Db, q: HistoryQuery): Promise<History> {
-  const segments = await segmentsOf(db, q.symbol, dateOfDayOf(q.from));
+  const on = q.on === undefined ? dateOfDayOf(Math.min(Math.max(q.from, FIRST_MS), LAST_MS)) : dateOfDay(q.on);
+  const segments = await segmentsOf(db, q.symbol, on);
   const factors = factorsOf(await actionsOf(db, segments, q.adjustments), q.asOf);
   const page = await barPage(db, { ...q, segments, factors });
   return { ...page, factors };
+}
+
+/** The price factor `factors` give exchange day `day` (1 where none applies). */
+export function priceFactorOn(factors: readonly Factor[], day: number): number {
+  return factors.find((f) => day >= f.lo && day <= f.hi)?.price ?? 1;
+}
+
+/** The regular-session day bar of the last exchange day before `before`, adjusted to today: Massive's previous close. */
+export async function previousDay(
+  db: Db,
+  symbol: string,
+  adjustments: ReadonlySet<Adjustment>,
+  before: number,
+): Promise<History> {
+  const asOf = today();
+  return barHistory(db, {
+    symbol,
+    on: asOf,
+    multiplier: 1,
+    timespan: 'day',
+    from: 0,
+    to: nyMidnightMs(dateOfDay(before)) - 1,
+    session: 'regular',
+    sort: 'desc',
+    limit: 1,
+    adjustments,
+    asOf,
+  });
+}
+
+export interface DayOpenClose {
+  bar: Bar;
+  /** The first pre-market price and the last after-hours price of the day, where it traded then. */
+  preMarket: number | null;
+  afterHours: number | null;
+}
+
+/** A day's regular-session bar with its pre-market open and after-hours close (Massive's open-close), or undefined without a bar that day. */
+export async function openClose(
+  db: Db,
+  symbol: string,
+  day: number,
+  adjustments: ReadonlySet<Adjustment>,
+): Promise<DayOpenClose | undefined> {
+  const start = nyMidnightMs(dateOfDay(day));
+  const history = await barHistory(db, {
+    symbol,
+    on: day,
+    multiplier: 1,
+    timespan: 'day',
+    from: start,
+    to: start,
+    session: 'regular',
+    sort: 'asc',
+    limit: 1,
+    adjustments,
+    asOf: today(),
+  });
+  const bar = history.bars[0];
+  if (!bar) return undefined;
+  const segments = await segmentsOf(db, symbol, dateOfDay(day));
+  const [edges] = await db.read<{ pre: number | null; post: number | null }>(
+    `SELECT
+       (SELECT b."open" FROM "MinuteBar" b WHERE b."symbol" = ANY($1::text[]) AND b."day" = $2 AND b."session" = 0
+          AND b."open" IS NOT NULL ORDER BY b."minute" LIMIT 1) AS "pre",
+       (SELECT b."close" FROM "MinuteBar" b WHERE b."symbol" = ANY($1::text[]) AND b."day" = $2 AND b."session" = 2
+          AND b."close" IS NOT NULL ORDER BY b."minute" DESC LIMIT 1) AS "post"`,
+    [segments.filter((s) => day >= s.lo && day <= s.hi).map((s) => s.symbol), day],
+  );
+  const factor = priceFactorOn(history.factors, day);
+  return {
+    bar,
+    preMarket: edges?.pre == null ? null : edges.pre * factor,
+    afterHours: edges?.post == null ? null : edges.post * factor,
+  };
+}
+
+/** Symbols one grouped day answers at most: every stock of a market. */
+export const MAX_GROUPED = 20_000;
+
+export interface GroupedBar extends Bar {
+  symbol: string;
+}
+
+/**
+ * Every symbol's regular-session bar of exchange day `day` (Massive's grouped daily), each under the
+ * symbol it traded as that day, adjusted for the splits after it up to today when `adjusted`
+ * (Massive's `adjusted` is splits only: a dividend's factor needs each symbol's own history).
+ */
+export async function groupedDay(db: Db, day: number, adjusted: boolean): Promise<GroupedBar[]> {
+  const rows = await db.read<{
+    symbol: string;
+    open: number;
+    high: number;
+    low: number;
+    close: number;
+    volume: number;
+    vwap: number | null;
+    trades: number;
+    price: number;
+    volumeFactor: number;
+  }>(
+    `SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades",
+       coalesce(f."price", 1) AS "price", coalesce(f."volume", 1) AS "volumeFactor"
+     FROM "DayBar" b
+     LEFT JOIN LATERAL (
+       SELECT exp(sum(ln(x."splitFrom" / x."splitTo"))) AS "price", exp(sum(ln(x."splitTo" / x."splitFrom"))) AS "volume"
+       FROM "Split" x
+       WHERE $2 AND x."ticker" = b."symbol" AND x."executionDate" > $3 AND x."executionDate" <= $4
+         AND x."splitFrom" > 0 AND x."splitTo" > 0
+     ) f ON true
+     WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
+     ORDER BY b."symbol" LIMIT ${MAX_GROUPED}`,
+    [day, adjusted, dateOfDay(day), dateOfDay(today())],
+  );
+  const t = nyMidnightMs(dateOfDay(day));
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    t,
+    o: r.open * r.price,
+    h: r.high * r.price,
+    l: r.low * r.price,
+    c: r.close * r.price,
+    v: r.volume * r.volumeFactor,
+    vw: r.vwap === null ? null : r.vwap * r.price,
+    n: r.trades,
+  }));
 }

@@ -349,6 +349,67 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     expect(backward).toEqual(whole.nodes);
   });
 
+  it('previous close, grouped daily and open-close answer the day bars the aggregates give', async () => {
+    const last = await rest(h, '/stocks/v2/aggs/ticker/NVLX/range/1/day/2026-11-20/2026-11-20', { key: 'demo-free' });
+    expect(last.body.results).toHaveLength(1);
+    const prev = await rest(h, '/stocks/v2/aggs/ticker/NVLX/prev', { key: 'demo-free' });
+    expect(prev.status).toBe(200);
+    expect(prev.body.results).toEqual([{ T: 'NVLX', ...last.body.results[0] }]);
+    const grouped = await rest(h, '/stocks/v2/aggs/grouped/locale/us/market/stocks/2026-11-20', { key: 'demo-free' });
+    expect(grouped.body.results.find((b: { T: string }) => b.T === 'NVLX')).toEqual({
+      T: 'NVLX',
+      ...last.body.results[0],
+    });
+    const stored = await h.db.prisma.dayBar.count({ where: { day: 20777, extended: false } });
+    expect(grouped.body.resultsCount).toBe(stored);
+    expect(grouped.body.results.map((b: { T: string }) => b.T)).toEqual(
+      [...grouped.body.results.map((b: { T: string }) => b.T)].sort(),
+    );
+    const oc = await rest(h, '/stocks/v1/open-close/NVLX/2026-11-20', { key: 'demo-free' });
+    const bar = last.body.results[0];
+    expect(oc.body).toMatchObject({
+      status: 'OK',
+      from: '2026-11-20',
+      symbol: 'NVLX',
+      open: bar.o,
+      high: bar.h,
+      low: bar.l,
+      close: bar.c,
+      volume: bar.v,
+    });
+    expect((await rest(h, '/stocks/v1/open-close/NVLX/2026-11-21', { key: 'demo-free' })).status).toBe(404);
+    expectBadParam(await rest(h, '/stocks/v1/open-close/NVLX/2026-13-01', { key: 'demo-free' }), 'date');
+    expectBadParam(
+      await rest(h, '/stocks/v2/aggs/grouped/locale/us/market/stocks/friday', { key: 'demo-free' }),
+      'date',
+    );
+  });
+
+  it('open-close: the first pre-market and last after-hours prices of the brute force', async () => {
+    const all = [...stored.values()];
+    const session = (which: Session) =>
+      oracle(
+        all.filter((t) => {
+          const ms = Number(t.sipTimestamp / 1_000_000n);
+          return ms >= DAYS[0]! && ms < DAYS[0]! + 24 * HOUR && sessionOf(ms) === which;
+        }),
+        (ms) => Math.floor(ms / MINUTE) * MINUTE,
+        false,
+      );
+    const oc = await rest(h, `/stocks/v1/open-close/${SYMBOL}/2026-11-16`, { key: 'demo-free' });
+    expect(oc.status).toBe(200);
+    expect(oc.body.preMarket).toBe(session('pre')[0]!.o);
+    expect(oc.body.afterHours).toBe(session('post').at(-1)!.c);
+    const regular = oracle(all, nyMidnightOf, true)[0]!;
+    expect(oc.body).toMatchObject({
+      open: regular.o,
+      high: regular.h,
+      low: regular.l,
+      close: regular.c,
+      volume: regular.v,
+    });
+  });
+
   it('minute and hour bars need the pro tier; day bars every tier', async () => {
     expect((await aggs('1/minute', '2026-11-16', '2026-11-17', '', 'demo-free')).status).toBe(403);
     expect((await aggs('1/hour', '2026-11-16', '2026-11-17', '', 'demo-free')).status).toBe(403);
@@ -365,6 +426,15 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     const after = await rest(h, `${base}/1/day/2026-11-18/2026-11-17`);
     expect(after.status).toBe(400);
     expect(after.body.message).toMatch(/from .* is after parameter to/);
+    // days the calendar does not know: a range is cut to the days it knows, a day is refused
+    expect((await rest(h, `${base}/1/day/1990-01-01/2026-11-17`)).status).toBe(200);
+    expect((await rest(h, `${base}/1/day/0/99999999999999`)).status).toBe(200);
+    expectBadParam(await rest(h, `/stocks/v1/open-close/${SYMBOL}/1999-12-31`), 'date');
+    expectBadParam(await rest(h, '/stocks/v2/aggs/grouped/locale/us/market/stocks/2200-01-01'), 'date');
+    const g = await h.gql(
+      '{ security(symbol: "NVLX") { bars(timespan: DAY, from: "1900-01-01", to: "2999-01-01", first: 1) { nodes { close } } } }',
+    );
+    expect(g.errors).toBeUndefined();
     const small = await rest(h, `${base}/2/hour/2026-11-16/2026-11-17?limit=100`);
     expect(small.status).toBe(400);
     expect(small.body.message).toMatch(/limit 100 is fewer than the base bars one 2 hour bar may hold \(120\)/);
