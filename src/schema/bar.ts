@@ -19,6 +19,7 @@ import {
   type Timespan,
 } from '../services/bar.js';
 import { AppError } from '../errors.js';
+import type { Context } from '../context.js';
 import { checkFirst, firstArg, readRange, type PageSize } from './common.js';
 import { Security } from './security.js';
 
@@ -137,6 +138,84 @@ function startOf(cursor: string, argument: 'after' | 'before'): number {
   return Number(m[1]);
 }
 
+/** The bars arguments as the resolver reads them (the enum values are the services' own). */
+interface BarsArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+  timespan: string;
+  multiplier?: number | null;
+  session?: string | null;
+  adjustment?: readonly string[] | null;
+  asOf?: string | null;
+  from: Date;
+  to: Date;
+}
+
+/** One page of Security.bars: forward by first/after, backward by last/before. */
+async function barsAnswer(symbol: string, args: BarsArgs, ctx: Context): Promise<BarsAnswer> {
+  const timespan = args.timespan as Timespan;
+  if (timespan === 'minute' || timespan === 'hour') checkEntitled(ctx.caller, 'bars');
+  const multiplier = args.multiplier ?? 1;
+  if (!Number.isInteger(multiplier) || multiplier < 1 || multiplier > MAX_MULTIPLIER)
+    throw new AppError(
+      'BAD_REQUEST',
+      `argument "multiplier" must be an integer from 1 to ${MAX_MULTIPLIER}; got ${multiplier}`,
+    );
+  if (args.first != null && args.last != null)
+    throw new AppError('BAD_REQUEST', 'arguments "first" and "last" page one way each: give one of them');
+  const backward = args.last != null || args.before != null;
+  const size = checkFirst(backward ? args.last : args.first, BARS_PAGE, backward ? 'last' : 'first');
+  // in order as given (a 400 naming them), then each a day in New York where it is a date alone
+  readRange(args.from, args.to);
+  let from = barBound(args.from, 'start');
+  let to = barBound(args.to, 'end');
+  const after = args.after == null ? undefined : startOf(args.after, 'after');
+  const before = args.before == null ? undefined : startOf(args.before, 'before');
+  if (after !== undefined) from = Math.max(from, after + 1);
+  if (before !== undefined) to = Math.min(to, before - 1);
+  const adjustments = adjustmentSet((args.adjustment as AdjustmentName[] | null | undefined) ?? ['split']);
+  if (!adjustments)
+    throw new AppError('BAD_REQUEST', 'argument "adjustment": RAW cannot be combined with another adjustment');
+  if (from > to)
+    return {
+      nodes: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      queryCount: 0,
+      factors: [],
+    };
+  const page = await barHistory(ctx.db, {
+    symbol,
+    multiplier,
+    timespan,
+    from,
+    to,
+    session: (args.session as Session | null | undefined) ?? defaultSession(timespan),
+    sort: backward ? 'desc' : 'asc',
+    // enough base bars for `size` whole bars, and never more than one answer may read
+    limit: Math.min(BASE_BARS.max, (size + 1) * basesPerBar(timespan, multiplier)),
+    adjustments,
+    asOf: args.asOf == null ? today() : dayNumber(args.asOf),
+  });
+  // the bucket `after` names may come back partial (its base bars before the cursor are not read)
+  const bars = page.bars.filter((b) => (after === undefined || b.t > after) && (before === undefined || b.t < before));
+  const more = bars.length > size || page.next !== undefined;
+  const nodes = bars.slice(0, size);
+  if (backward) nodes.reverse();
+  return {
+    nodes,
+    pageInfo: {
+      hasNextPage: backward ? before !== undefined : more,
+      hasPreviousPage: backward ? more : after !== undefined,
+      startCursor: nodes.length ? cursorOf(nodes[0]!.t) : null,
+      endCursor: nodes.length ? cursorOf(nodes.at(-1)!.t) : null,
+    },
+    queryCount: page.queryCount,
+    factors: page.factors,
+  };
+}
+
 builder.prismaObjectFields(Security, (t) => ({
   bars: t.field({
     authScopes: { entitled: 'dayBars' },
@@ -179,68 +258,6 @@ builder.prismaObjectFields(Security, (t) => ({
           'End of the range (inclusive); a date alone is that exchange day through its end, in New York time.',
       }),
     },
-    resolve: async (security, args, ctx) => {
-      const timespan = args.timespan as Timespan;
-      if (timespan === 'minute' || timespan === 'hour') checkEntitled(ctx.caller, 'bars');
-      const multiplier = args.multiplier ?? 1;
-      if (!Number.isInteger(multiplier) || multiplier < 1 || multiplier > MAX_MULTIPLIER)
-        throw new AppError(
-          'BAD_REQUEST',
-          `argument "multiplier" must be an integer from 1 to ${MAX_MULTIPLIER}; got ${multiplier}`,
-        );
-      if (args.first != null && args.last != null)
-        throw new AppError('BAD_REQUEST', 'arguments "first" and "last" page one way each: give one of them');
-      const backward = args.last != null || args.before != null;
-      const size = checkFirst(backward ? args.last : args.first, BARS_PAGE, backward ? 'last' : 'first');
-      // in order as given (a 400 naming them), then each a day in New York where it is a date alone
-      readRange(args.from, args.to);
-      let from = barBound(args.from, 'start');
-      let to = barBound(args.to, 'end');
-      const after = args.after == null ? undefined : startOf(args.after, 'after');
-      const before = args.before == null ? undefined : startOf(args.before, 'before');
-      if (after !== undefined) from = Math.max(from, after + 1);
-      if (before !== undefined) to = Math.min(to, before - 1);
-      const adjustments = adjustmentSet((args.adjustment as AdjustmentName[] | null | undefined) ?? ['split']);
-      if (!adjustments)
-        throw new AppError('BAD_REQUEST', 'argument "adjustment": RAW cannot be combined with another adjustment');
-      if (from > to)
-        return {
-          nodes: [],
-          pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
-          queryCount: 0,
-          factors: [],
-        };
-      const page = await barHistory(ctx.db, {
-        symbol: security.symbol,
-        multiplier,
-        timespan,
-        from,
-        to,
-        session: (args.session as Session | null | undefined) ?? defaultSession(timespan),
-        sort: backward ? 'desc' : 'asc',
-        // enough base bars for `size` whole bars, and never more than one answer may read
-        limit: Math.min(BASE_BARS.max, (size + 1) * basesPerBar(timespan, multiplier)),
-        adjustments,
-        asOf: args.asOf == null ? today() : dayNumber(args.asOf),
-      });
-      // the bucket `after` names may come back partial (its base bars before the cursor are not read)
-      const bars = page.bars.filter(
-        (b) => (after === undefined || b.t > after) && (before === undefined || b.t < before),
-      );
-      const more = bars.length > size || page.next !== undefined;
-      const nodes = bars.slice(0, size);
-      if (backward) nodes.reverse();
-      return {
-        nodes,
-        pageInfo: {
-          hasNextPage: backward ? before !== undefined : more,
-          hasPreviousPage: backward ? more : after !== undefined,
-          startCursor: nodes.length ? cursorOf(nodes[0]!.t) : null,
-          endCursor: nodes.length ? cursorOf(nodes.at(-1)!.t) : null,
-        },
-        queryCount: page.queryCount,
-        factors: page.factors,
-      };
-    },
+    resolve: (security, args, ctx) => barsAnswer(security.symbol, args as BarsArgs, ctx),
   }),
 }));
