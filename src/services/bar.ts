@@ -194,7 +194,7 @@ export function barBound(value: Date | string, bound: 'start' | 'end'): number {
   const given = typeof value === 'string' ? value : value instanceof CalendarDay ? value.toJSON() : undefined;
   if (given === undefined) return (value as Date).getTime();
   // a day the calendar does not know holds no bar: the range is cut to the days it knows
-  const date = given < CALENDAR_SPAN.from ? CALENDAR_SPAN.from : given > CALENDAR_SPAN.to ? CALENDAR_SPAN.to : given;
+  const date = [CALENDAR_SPAN.from, given, CALENDAR_SPAN.to].sort()[1]!;
   if (bound === 'start') return nyMidnightMs(date);
   return date === CALENDAR_SPAN.to ? LAST_MS : nyMidnightMs(dateOfDay(dayNumber(date) + 1)) - 1;
 }
