@@ -4,6 +4,8 @@
 // free tier's `dayBars`, minutes and hours the pro tier's `bars`, checked here where the timespan is known.
 import { holdRows, type Context } from '../context.js';
 import { checkEntitled } from '../domain/entitlements.js';
+import { isCalendarDate } from '../domain/fiscal.js';
+import { CALENDAR_SPAN } from '../domain/market-calendar.js';
 import { AppError } from '../errors.js';
 import {
   BASE_BARS,
@@ -30,7 +32,6 @@ import {
 } from './params.js';
 import { json, type Route } from './route.js';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MILLIS = /^\d{1,15}$/;
 
 /** `adjusted`, as Massive takes it; `session` is this service's (docs/rest.md#aggregates). */
@@ -87,14 +88,23 @@ const AGGS_PATH = {
   to: { type: 'string', required: true, description: `The end, inclusive. ${BOUND_DESCRIPTION}` },
 } as const satisfies ParamSpecs;
 
-/** A bound of a range: a date is its New York day, from its first millisecond (`start`) or through its last (`end`). */
-function boundOf(name: 'from' | 'to', raw: string): number {
+/**
+ * A bound of a range of bars, parameter `name`: a millisecond timestamp, or a date, its New York day
+ * from its first millisecond (`start`) or through its last (`end`). The indicators' timestamps too.
+ */
+export function boundParam(name: string, raw: string, bound: 'start' | 'end'): number {
   if (MILLIS.test(raw)) return Number(raw);
-  if (DATE.test(raw) && !Number.isNaN(Date.parse(raw))) return barBound(raw, name === 'from' ? 'start' : 'end');
-  throw badParam(name, 'a date YYYY-MM-DD or a millisecond timestamp', raw);
+  // a real date of the market calendar (its last day has no midnight after it to end on)
+  if (isCalendarDate(raw) && raw >= CALENDAR_SPAN.from && raw < CALENDAR_SPAN.to)
+    return barBound(raw, bound);
+  throw badParam(
+    name,
+    `a date YYYY-MM-DD from ${CALENDAR_SPAN.from} to before ${CALENDAR_SPAN.to}, or a millisecond timestamp`,
+    raw,
+  );
 }
 
-const BAR_SCHEMA: JsonSchema = object(
+export const BAR_SCHEMA: JsonSchema = object(
   {
     o: num('Open: the first price of the bar.'),
     h: num('High.'),
@@ -109,14 +119,14 @@ const BAR_SCHEMA: JsonSchema = object(
 );
 
 /** A bar as Massive writes it: vw left out when no trade carried volume. */
-function barRecord(b: Bar): Record<string, unknown> {
+export function barRecord(b: Bar): Record<string, unknown> {
   return b.vw === null
     ? { o: b.o, h: b.h, l: b.l, c: b.c, v: b.v, t: b.t, n: b.n }
     : { o: b.o, h: b.h, l: b.l, c: b.c, v: b.v, vw: b.vw, t: b.t, n: b.n };
 }
 
-/** Minutes and hours are the pro tier's; a day and longer every tier's (resources/bar.ts). */
-function checkTimespan(ctx: Context, timespan: Timespan): void {
+/** Minutes and hours are the pro tier's; a day and longer every tier's (resources/bar.ts). The indicators' too. */
+export function checkTimespan(ctx: Context, timespan: Timespan): void {
   if (timespan === 'minute' || timespan === 'hour') checkEntitled(ctx.caller, 'bars');
 }
 
@@ -125,8 +135,8 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
   const multiplier = parseValue('multiplier', AGGS_PATH.multiplier, params.multiplier!) as number;
   const timespan = parseValue('timespan', AGGS_PATH.timespan, params.timespan!) as Timespan;
   checkTimespan(ctx, timespan);
-  const from = boundOf('from', params.from!);
-  const to = boundOf('to', params.to!);
+  const from = boundParam('from', params.from!, 'start');
+  const to = boundParam('to', params.to!, 'end');
   if (from > to)
     throw new AppError(
       'BAD_REQUEST',
