@@ -10,6 +10,7 @@ import { bar } from './bar.js';
 import { callSummary } from './call-summary.js';
 import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
+import { indicator } from './indicator.js';
 import { logo } from './logo.js';
 import type { AccessName, RecordTypeName, Resource, ResourceInput } from './manifest.js';
 import { news } from './news.js';
@@ -34,6 +35,7 @@ export const RESOURCES = [
   trade,
   quote,
   bar,
+  indicator,
   ocr,
 ] as const;
 

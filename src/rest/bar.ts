@@ -4,6 +4,8 @@
 // free tier's `dayBars`, minutes and hours the pro tier's `bars`, checked here where the timespan is known.
 import { holdRows, type Context } from '../context.js';
 import { checkEntitled } from '../domain/entitlements.js';
+import { isCalendarDate } from '../domain/fiscal.js';
+import { CALENDAR_SPAN } from '../domain/market-calendar.js';
 import { AppError } from '../errors.js';
 import {
   BASE_BARS,
@@ -24,7 +26,6 @@ import {
 } from '../services/bar.js';
 import { adjustmentSet, type AdjustmentName } from '../services/adjustment.js';
 import { dayNumber } from '../domain/bar-time.js';
-import { CALENDAR_SPAN } from '../domain/market-calendar.js';
 import { arr, bool, int, num, object, str, type JsonSchema } from './json-schema.js';
 import { publicBase } from './next-url.js';
 import {
@@ -38,7 +39,6 @@ import {
 } from './params.js';
 import { json, type Route } from './route.js';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MILLIS = /^\d{1,15}$/;
 
 /** `adjusted`, as Massive takes it; `session` is this service's (docs/rest.md#aggregates). */
@@ -108,14 +108,18 @@ const AGGS_PATH = {
   to: { type: 'string', required: true, description: `The end, inclusive. ${BOUND_DESCRIPTION}` },
 } as const satisfies ParamSpecs;
 
-/** A bound of a range: a date is its New York day, from its first millisecond (`start`) or through its last (`end`). */
-function boundOf(name: 'from' | 'to', raw: string): number {
+/**
+ * A bound of a range of bars, parameter `name`: a millisecond timestamp, or a date, its New York day
+ * from its first millisecond (`start`) or through its last (`end`). The indicators' timestamps too.
+ */
+export function boundParam(name: string, raw: string, bound: 'start' | 'end'): number {
   if (MILLIS.test(raw)) return Number(raw);
-  if (DATE.test(raw) && !Number.isNaN(Date.parse(raw))) return barBound(raw, name === 'from' ? 'start' : 'end');
+  // a real date; one the market calendar does not know is cut to the days it knows (barBound)
+  if (isCalendarDate(raw)) return barBound(raw, bound);
   throw badParam(name, 'a date YYYY-MM-DD or a millisecond timestamp', raw);
 }
 
-const BAR_SCHEMA: JsonSchema = object(
+export const BAR_SCHEMA: JsonSchema = object(
   {
     o: num('Open: the first price of the bar.'),
     h: num('High.'),
@@ -130,14 +134,14 @@ const BAR_SCHEMA: JsonSchema = object(
 );
 
 /** A bar as Massive writes it: vw left out when no trade carried volume. */
-function barRecord(b: Bar): Record<string, unknown> {
+export function barRecord(b: Bar): Record<string, unknown> {
   return b.vw === null
     ? { o: b.o, h: b.h, l: b.l, c: b.c, v: b.v, t: b.t, n: b.n }
     : { o: b.o, h: b.h, l: b.l, c: b.c, v: b.v, vw: b.vw, t: b.t, n: b.n };
 }
 
-/** Minutes and hours are the pro tier's; a day and longer every tier's (resources/bar.ts). */
-function checkTimespan(ctx: Context, timespan: Timespan): void {
+/** Minutes and hours are the pro tier's; a day and longer every tier's (resources/bar.ts). The indicators' too. */
+export function checkTimespan(ctx: Context, timespan: Timespan): void {
   if (timespan === 'minute' || timespan === 'hour') checkEntitled(ctx.caller, 'bars');
 }
 
@@ -146,8 +150,8 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
   const multiplier = parseValue('multiplier', AGGS_PATH.multiplier, params.multiplier!) as number;
   const timespan = parseValue('timespan', AGGS_PATH.timespan, params.timespan!) as Timespan;
   checkTimespan(ctx, timespan);
-  const from = boundOf('from', params.from!);
-  const to = boundOf('to', params.to!);
+  const from = boundParam('from', params.from!, 'start');
+  const to = boundParam('to', params.to!, 'end');
   if (from > to)
     throw new AppError(
       'BAD_REQUEST',
@@ -204,7 +208,7 @@ const DATE_PATH = { type: 'string', required: true, description: 'An exchange da
 
 /** An exchange day the market calendar knows (domain/market-calendar.ts). */
 function dayParam(name: string, raw: string): number {
-  if (DATE.test(raw) && !Number.isNaN(Date.parse(raw)) && raw >= CALENDAR_SPAN.from && raw <= CALENDAR_SPAN.to)
+  if (isCalendarDate(raw) && raw >= CALENDAR_SPAN.from && raw <= CALENDAR_SPAN.to)
     return dayNumber(raw);
   throw badParam(name, `a date YYYY-MM-DD from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}`, raw);
 }
