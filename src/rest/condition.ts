@@ -1,11 +1,11 @@
 import { holdRows } from '../context.js';
-import { AppError } from '../errors.js';
+import { lastCursor, type Direction } from '../db/keyset.js';
 import {
   CONDITION_ASSET_CLASSES,
   CONDITION_DATA_TYPES,
   CONDITION_SIPS,
   CONDITION_SORTS,
-  conditionList,
+  conditionPage,
   MAX_CONDITIONS,
   type Condition,
   type ConditionAssetClass,
@@ -108,15 +108,6 @@ export function conditionRecord(c: Condition): Record<string, unknown> {
 
 const ROUTE = 'conditions';
 
-/** A followed next_url's position: the offset of its first row in the list its parameters select. */
-function offsetOf(after: string | undefined, total: number): number {
-  if (after === undefined) return 0;
-  const offset = /^\d{1,6}$/.test(after) ? Number(after) : Number.NaN;
-  if (!(offset <= total))
-    throw new AppError('BAD_REQUEST', 'parameter cursor is not valid: follow next_url exactly as it was given');
-  return offset;
-}
-
 export const routes: Route[] = [
   {
     method: 'GET',
@@ -125,7 +116,7 @@ export const routes: Route[] = [
     async handle(ctx, url) {
       const { params: p, raw, after } = readCursorRequest(ctx, url, ROUTE, CONDITION_PARAMS);
       await holdRows(ctx, 'Condition', Math.min(p.limit, MAX_CONDITIONS));
-      const rows = conditionList(
+      const page = conditionPage(
         {
           assetClass: p.asset_class as ConditionAssetClass | undefined,
           dataType: p.data_type as ConditionDataType | undefined,
@@ -133,17 +124,15 @@ export const routes: Route[] = [
           sip: p.sip as ConditionSip | undefined,
         },
         p.sort as ConditionSort,
-        p.order as 'asc' | 'desc',
+        p.order as Direction,
+        { first: p.limit, after },
       );
-      const offset = offsetOf(after, rows.length);
-      const page = rows.slice(offset, offset + p.limit);
-      const end = offset + page.length;
-      const next = nextUrl(ctx, url, ROUTE, raw, String(end), end < rows.length);
+      const next = nextUrl(ctx, url, ROUTE, raw, lastCursor(page), page.hasNextPage);
       return json({
-        count: page.length,
+        count: page.nodes.length,
         ...(next ? { next_url: next } : {}),
         request_id: ctx.requestId,
-        results: shapeRows(ctx, page, conditionRecord),
+        results: shapeRows(ctx, page.nodes, conditionRecord),
         status: 'OK',
       });
     },
