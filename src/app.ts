@@ -62,6 +62,8 @@ export interface AppDeps {
   budget?: InFlightBudget;
   /** The bytes of bodies and unfinished WebSocket messages this instance holds at once (BODY_BYTES_IN_FLIGHT by default); tests pass their own. */
   bodies?: InFlightBudget;
+  /** What requests read as the time now (ctx.now), Date.now by default; tests pass a fixed clock (the market calendar answers by it). */
+  now?: () => number;
 }
 
 /**
@@ -79,6 +81,7 @@ export function createApp({
   draining = () => false,
   budget = new InFlightBudget(config.graphql.costInFlight, config.graphql.costWaitMs),
   bodies = new InFlightBudget(config.graphql.bodyBytesInFlight, config.graphql.costWaitMs, 'request bodies in flight'),
+  now,
 }: AppDeps) {
   const jwtSecret = config.auth.jwtSecret;
   if (!jwtSecret) throw new Error('createApp needs config.auth.jwtSecret (see credentials/secret.ts)');
@@ -110,8 +113,8 @@ export function createApp({
     budget,
     rowUnits: (type) => rowUnits.get(type) ?? rowUnits.set(type, recordUnits(schema, type, costOptions)).get(type)!,
   };
-  const contextOf = contextFactory({ config, db, sessions, callers, ocr, events, work, live, fallbacks, timeouts });
-
+  const shared = { config, db, sessions, callers, ocr, events, work, live, fallbacks, timeouts, now };
+  const contextOf = contextFactory(shared);
   const yoga = createGraphQLServer({
     schema,
     config,
@@ -194,6 +197,7 @@ function contextFactory({
   live,
   fallbacks,
   timeouts,
+  now,
 }: SharedContext): ContextOf {
   return (request, serverContext, requestId, cutConnection) =>
     createContext({
@@ -211,6 +215,7 @@ function contextFactory({
       work,
       live,
       fallbacks,
+      now,
       cutConnection,
     });
 }

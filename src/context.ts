@@ -24,6 +24,8 @@ export interface Context {
   deadline: Deadline;
   /** The client address (X-Forwarded-For only with TRUST_PROXY). */
   ip: string;
+  /** The time now, in epoch milliseconds: the app's clock (Date.now unless a test gives createApp its own). */
+  now: () => number;
   /** Null until authenticated, and for requests without credentials. */
   caller: Caller | null;
   /** The budget the request drew on, once counted: its answer's RateLimit fields (app.ts). Null for what no budget counts. */
@@ -124,9 +126,10 @@ export function noteStaleSearch(ctx: Context, staleMs: number): void {
 export function createContext(
   init: Omit<
     Context,
-    'loaders' | 'responseHeaders' | 'ignoredParameters' | 'caller' | 'pacing' | 'work' | 'liveSlot'
+    'loaders' | 'responseHeaders' | 'ignoredParameters' | 'caller' | 'pacing' | 'work' | 'liveSlot' | 'now'
   > & {
     work: WorkDeps;
+    now?: () => number;
   },
 ): Context {
   const { fallbacks } = init;
@@ -141,6 +144,7 @@ export function createContext(
     ignoredParameters: [],
     work: { ...init.work, held: [] },
     liveSlot: {},
+    now: init.now ?? Date.now,
   };
 }
 

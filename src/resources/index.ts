@@ -7,7 +7,9 @@
  */
 import { balanceSheet } from './balance-sheet.js';
 import { bar } from './bar.js';
+import { calendar } from './calendar.js';
 import { callSummary } from './call-summary.js';
+import { condition } from './condition.js';
 import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
 import { indicator } from './indicator.js';
@@ -32,6 +34,8 @@ export const RESOURCES = [
   news,
   // before the ticks, whose exchange ids it names
   exchange,
+  condition,
+  calendar,
   trade,
   quote,
   bar,

@@ -137,12 +137,16 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
   it('every list field of the schema is in FIELD_LIST_KINDS, or pages, or holds nothing imported', () => {
     // bars are computed, nodes/apiKeys/OCR results are not imported children, connections page
     // search facets and highlights are computed per request; exchanges are answered whole, at most MAX_EXCHANGES;
-    // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS
+    // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS; conditions and the
+    // market calendar are computed (domain/conditions.ts, domain/market-calendar.ts), not imported
     const notImported = new Set([
       'Query.apiKeys',
       'Query.nodes',
       'Query.securitiesBySymbols',
       'Query.exchanges',
+      'Query.conditions',
+      'Condition.dataTypes',
+      'Query.marketCalendar',
       'OcrPayload.results',
       'Security.bars',
       'SecurityFacet.counts',

@@ -69,6 +69,7 @@ function literal(type: GraphQLInputType): string {
     if (t.name === 'Int' || t.name === 'Float') return '1';
     if (t.name === 'Boolean') return 'true';
     if (t.name === 'DateTime') return '"2026-11-19T14:00:00Z"';
+    if (t.name === 'Date') return '"2026-11-19"';
     return '"NVLX"';
   }
   throw new Error(`no literal for ${String(type)}`);
