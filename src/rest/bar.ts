@@ -165,7 +165,7 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
   const page = await barHistory(ctx.db, {
     symbol: ticker,
     adjustments,
-    asOf: p.as_of === undefined ? today() : dayNumber(p.as_of),
+    asOf: p.as_of === undefined ? today(ctx.now()) : dayNumber(p.as_of),
     multiplier,
     timespan,
     from,
@@ -208,8 +208,7 @@ const DATE_PATH = { type: 'string', required: true, description: 'An exchange da
 
 /** An exchange day the market calendar knows (domain/market-calendar.ts). */
 function dayParam(name: string, raw: string): number {
-  if (isCalendarDate(raw) && raw >= CALENDAR_SPAN.from && raw <= CALENDAR_SPAN.to)
-    return dayNumber(raw);
+  if (isCalendarDate(raw) && raw >= CALENDAR_SPAN.from && raw <= CALENDAR_SPAN.to) return dayNumber(raw);
   throw badParam(name, `a date YYYY-MM-DD from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}`, raw);
 }
 
@@ -262,7 +261,7 @@ export const routes: Route[] = [
       const ticker = symbolParam('ticker', params.ticker!);
       const p = parseQuery(DAY_PARAMS, url.searchParams);
       await holdRows(ctx, 'Bar', 1);
-      const page = await previousDay(ctx.db, ticker, splitsIf(p.adjusted), today());
+      const page = await previousDay(ctx.db, ticker, splitsIf(p.adjusted), today(ctx.now()));
       return json({
         ticker,
         queryCount: page.queryCount,
@@ -301,7 +300,7 @@ export const routes: Route[] = [
       const day = dayParam('date', params.date!);
       const p = parseQuery(GROUPED_PARAMS, url.searchParams);
       await holdRows(ctx, 'Bar', MAX_GROUPED);
-      const bars = await groupedDay(ctx.db, day, p.adjusted);
+      const bars = await groupedDay(ctx.db, day, p.adjusted, today(ctx.now()));
       return json({
         adjusted: p.adjusted,
         queryCount: bars.length,
@@ -339,7 +338,7 @@ export const routes: Route[] = [
       const day = dayParam('date', date);
       const p = parseQuery(DAY_PARAMS, url.searchParams);
       await holdRows(ctx, 'Bar', 1);
-      const found = await openClose(ctx.db, ticker, day, splitsIf(p.adjusted));
+      const found = await openClose(ctx.db, ticker, day, splitsIf(p.adjusted), today(ctx.now()));
       if (!found) throw new AppError('NOT_FOUND', `no bar of ${ticker} on ${date}`);
       const { bar } = found;
       return json({

@@ -12,6 +12,7 @@ import {
   type Session,
   type Sort,
   type Timespan,
+  today,
 } from '../services/bar.js';
 import {
   HISTORY,
@@ -235,6 +236,7 @@ function indicatorRoute(kind: IndicatorSpec['kind'], specs: ParamSpecs, summary:
         limit: p.limit,
         // Massive's `adjusted`: splits (services/adjustment.ts)
         adjustments: new Set(p.adjusted ? (['split'] as const) : []),
+        asOf: today(ctx.now()),
       };
       const plan = indicatorPlan(query, (k) => REST_NAMES[k]);
       await holdRows(ctx, 'Bar', plan.baseBars);

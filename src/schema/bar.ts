@@ -196,7 +196,7 @@ async function barsAnswer(symbol: string, args: BarsArgs, ctx: Context): Promise
     // enough base bars for `size` whole bars, and never more than one answer may read
     limit: Math.min(BASE_BARS.max, (size + 1) * basesPerBar(timespan, multiplier)),
     adjustments,
-    asOf: args.asOf == null ? today() : dayNumber(args.asOf),
+    asOf: args.asOf == null ? today(ctx.now()) : dayNumber(args.asOf),
   });
   // the bucket `after` names may come back partial (its base bars before the cursor are not read)
   const bars = page.bars.filter((b) => (after === undefined || b.t > after) && (before === undefined || b.t < before));

@@ -10,6 +10,7 @@ import type { Db } from '../db/client.js';
 import { excluded, excludedOutsideRegular } from '../domain/conditions.js';
 import { dayMinutes, dayNumber, minuteFacts } from '../domain/bar-time.js';
 import { combine } from './bar.js';
+import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
 
 /** The session code of a minute bar (MinuteBar.session): where the market calendar puts its start. */
 export const SESSION_CODE = { pre: 0, regular: 1, post: 2, closed: 3 } as const;
@@ -80,6 +81,10 @@ const REFRESH_DAYS = `WITH k AS (
   SELECT "symbol", "extended", "day", ${BAR_COLUMNS} FROM fresh WHERE "trades" > 0
   ON CONFLICT ("symbol", "extended", "day") DO UPDATE SET ${UPDATE_BAR}`;
 
+/** The nanoseconds of the calendar's first day and of the day after its last. */
+const FIRST_NS = BigInt(nyMidnightMs(CALENDAR_SPAN.from)) * 1_000_000n;
+const END_NS = BigInt(nyMidnightMs(CALENDAR_SPAN.to)) * 1_000_000n;
+
 const KINDS = ['highLow', 'openClose', 'volume'] as const;
 const asJsonb = (ids: readonly number[]) => ids.map((id) => `[${id}]`);
 /** The condition codes that keep a trade from setting each part, as jsonb arrays `[code]` (for `@>`): in the regular session, then outside it. */
@@ -103,6 +108,8 @@ export async function refreshBars(
 ): Promise<void> {
   const minutes = new Map<string, { symbol: string; minute: number }>();
   for (const t of touched) {
+    // the market calendar knows 2000-2199 (domain/market-calendar.ts): a trade outside it has no bar
+    if (t.sipTimestamp < FIRST_NS || t.sipTimestamp >= END_NS) continue;
     // trades are after 1970: division truncates as SQL's does in rebuildBars
     const minute = Number(t.sipTimestamp / 60_000_000_000n);
     minutes.set(`${t.symbol}\u0000${minute}`, { symbol: t.symbol, minute });
@@ -179,9 +186,8 @@ export async function rebuildBars(db: Db, range: RebuildRange): Promise<{ symbol
       await client.query('BEGIN');
       const { rows } = await client.query<{ minute: number }>(
         `SELECT DISTINCT ("sipTimestamp" / 60000000000)::int AS "minute" FROM "Trade"
-         WHERE "symbol" = $1 AND ($2::bigint IS NULL OR "sipTimestamp" >= $2::bigint * 60000000000)
-           AND ($3::bigint IS NULL OR "sipTimestamp" < $3::bigint * 60000000000)`,
-        [symbol, lo, hi],
+         WHERE "symbol" = $1 AND "sipTimestamp" >= $2::bigint * 60000000000 AND "sipTimestamp" < $3::bigint * 60000000000`,
+        [symbol, lo ?? Number(FIRST_NS / 60_000_000_000n), hi ?? Number(END_NS / 60_000_000_000n)],
       );
       await refreshMinutes(
         client,

@@ -203,9 +203,9 @@ export function barBound(value: Date | string, bound: 'start' | 'end'): number {
 const FIRST_MS = nyMidnightMs(CALENDAR_SPAN.from);
 const LAST_MS = nyMidnightMs(CALENDAR_SPAN.to) - 1;
 
-/** Today's exchange day in New York, the default `asOf`. */
-export function today(): number {
-  return minuteFacts(Math.floor(Date.now() / 60_000)).day;
+/** The exchange day in New York of `now` (epoch ms: the request's clock, ctx.now), the default `asOf`. */
+export function today(now: number): number {
+  return minuteFacts(Math.floor(Math.min(Math.max(now, FIRST_MS), LAST_MS) / 60_000)).day;
 }
 
 /** The exchange's date of an instant (epoch ms). */
@@ -339,7 +339,7 @@ export async function previousDay(
   adjustments: ReadonlySet<Adjustment>,
   before: number,
 ): Promise<History> {
-  const asOf = today();
+  const asOf = before;
   return barHistory(db, {
     symbol,
     on: asOf,
@@ -368,6 +368,7 @@ export async function openClose(
   symbol: string,
   day: number,
   adjustments: ReadonlySet<Adjustment>,
+  asOf: number,
 ): Promise<DayOpenClose | undefined> {
   const start = nyMidnightMs(dateOfDay(day));
   const history = await barHistory(db, {
@@ -381,7 +382,7 @@ export async function openClose(
     sort: 'asc',
     limit: 1,
     adjustments,
-    asOf: today(),
+    asOf,
   });
   const bar = history.bars[0];
   if (!bar) return undefined;
@@ -414,7 +415,7 @@ export interface GroupedBar extends Bar {
  * symbol it traded as that day, adjusted for the splits after it up to today when `adjusted`
  * (Massive's `adjusted` is splits only: a dividend's factor needs each symbol's own history).
  */
-export async function groupedDay(db: Db, day: number, adjusted: boolean): Promise<GroupedBar[]> {
+export async function groupedDay(db: Db, day: number, adjusted: boolean, asOf: number): Promise<GroupedBar[]> {
   const rows = await db.read<{
     symbol: string;
     open: number;
@@ -438,7 +439,7 @@ export async function groupedDay(db: Db, day: number, adjusted: boolean): Promis
      ) f ON true
      WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
      ORDER BY b."symbol" LIMIT ${MAX_GROUPED}`,
-    [day, adjusted, dateOfDay(day), dateOfDay(today())],
+    [day, adjusted, dateOfDay(day), dateOfDay(asOf)],
   );
   const t = nyMidnightMs(dateOfDay(day));
   return rows.map((r) => ({

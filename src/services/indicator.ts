@@ -27,7 +27,6 @@ import {
   type Session,
   type Sort,
   type Timespan,
-  today,
 } from './bar.js';
 import { actionsOf, factorsOf, segmentsOf, type Adjustment, type Segment } from './adjustment.js';
 
@@ -80,8 +79,8 @@ export interface IndicatorQuery {
   limit: number;
   /** The corporate actions prices are adjusted for (services/adjustment.ts); none: raw prices. */
   adjustments?: ReadonlySet<Adjustment>;
-  /** The exchange day whose quoted prices the values are in; default today. */
-  asOf?: number;
+  /** The exchange day whose quoted prices the values are in (today: services/bar.ts `today`). */
+  asOf: number;
 }
 
 /** A query with the security's stretches of history and the factors of its adjustments resolved. */
@@ -295,8 +294,8 @@ export async function indicatorSeries(
 ): Promise<IndicatorPage> {
   const plan = indicatorPlan(query, argumentName);
   // the security that has the symbol today, across the symbols it traded under
-  const segments = await segmentsOf(db, query.symbol, dateOfDay(today()));
-  const factors = factorsOf(await actionsOf(db, segments, query.adjustments ?? new Set()), query.asOf ?? today());
+  const segments = await segmentsOf(db, query.symbol, dateOfDay(query.asOf));
+  const factors = factorsOf(await actionsOf(db, segments, query.adjustments ?? new Set()), query.asOf);
   const q: ResolvedQuery = { ...query, segments, factors };
   const from = Math.max(HISTORY.from, q.from ?? HISTORY.from);
   const to = Math.min(HISTORY.to, q.to ?? HISTORY.to);

@@ -130,6 +130,17 @@ function requests(): GoldenRequest[] {
     rest('day bars', '/stocks/v2/aggs/ticker/NVLX/range/1/day/2026-11-12/2026-11-20'),
     rest('hour bars, cut by limit', '/stocks/v2/aggs/ticker/ORBT/range/1/hour/2026-11-20/2026-11-20?limit=90'),
     rest('minute bars free tier', '/stocks/v2/aggs/ticker/NVLX/range/1/minute/2026-11-20/2026-11-20', 'demo-free'),
+    rest('day bars, splits and dividends', '/stocks/v2/aggs/ticker/QNTR/range/1/week/2025-05-26/2025-06-22?adjustment=all'),
+    rest('previous close', '/stocks/v2/aggs/ticker/NVLX/prev'),
+    rest('grouped daily', '/stocks/v2/aggs/grouped/locale/us/market/stocks/2026-11-20'),
+    rest('open and close', '/stocks/v1/open-close/ORBT/2026-11-18'),
+    rest('sma', '/stocks/v1/indicators/sma/NVLX?window=20&limit=3'),
+    rest('ema', '/stocks/v1/indicators/ema/NVLX?window=10&limit=3&order=asc&timestamp.gte=2026-10-01'),
+    rest('macd hourly', '/stocks/v1/indicators/macd/NVLX?timespan=hour&limit=3', 'demo-pro'),
+    rest('rsi', '/stocks/v1/indicators/rsi/NVLX?limit=3&series_type=high'),
+    rest('conditions', '/stocks/v3/reference/conditions?data_type=trade&limit=5'),
+    rest('market status', '/stocks/v1/marketstatus/now'),
+    rest('market holidays', '/stocks/v1/marketstatus/upcoming'),
     rest('validate', '/kms/api/v1/auth/validate'),
     rest('validate without credentials', '/kms/api/v1/auth/validate', ''),
     {
@@ -260,11 +271,18 @@ function followed(r: GoldenRequest, a: GoldenAnswer): GoldenRequest | undefined 
   return next ? { ...r, name: `${r.name}, next page`, path: new URL(next).pathname + new URL(next).search } : undefined;
 }
 
+/** Monday 2026-11-23, 10:00 New York: the regular session, the first day after the sample's last. */
+const NOW = Date.parse('2026-11-23T15:00:00Z');
+
 describe.each(testDatabases())('the golden answers on $name', (tdb) => {
   const file = path.join(DIR, `answers.${tdb.name}.json`);
   let h: GraphQLHarness;
   beforeAll(async () => {
-    h = await graphqlHarness(tdb, { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' });
+    const limits = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
+    const harness = await graphqlHarness(tdb, limits);
+    // the clock fixed the day after the sample's last session: the market's status, today's date
+    // and the previous close answer the same whenever the answers are asked
+    h = { ...harness, app: harness.appWith(limits, { now: () => NOW }) };
   });
   afterAll(async () => {
     await h?.close();

@@ -23,9 +23,23 @@ export function baseParams(route: Route): Params {
   return out;
 }
 
+/** Values for a path's `:name` segments, by name: NVLX's day bars of the sample's last week. */
+const PATH_VALUES: Record<string, string> = {
+  multiplier: '1',
+  timespan: 'day',
+  from: '2026-11-16',
+  to: '2026-11-20',
+  date: '2026-11-20',
+};
+
+/** A route's path with its `:name` segments filled: a symbol (NVLX) unless PATH_VALUES names it. */
+export function pathOf(path: string): string {
+  return path.replace(/:([a-z_]+)/gi, (_, name: string) => PATH_VALUES[name] ?? 'NVLX');
+}
+
 /** A request target: the path (its symbol NVLX), then the parameters in order, each encoded. */
 export function target(route: Route, params: Params | [string, string][]): string {
-  const path = route.path.replace(/:[a-z_]+/gi, 'NVLX');
+  const path = pathOf(route.path);
   const pairs = Array.isArray(params) ? params : Object.entries(params);
   const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return query ? `${path}?${query}` : path;
@@ -52,6 +66,9 @@ export function answer(r: RestResult) {
 export function recordsOf(body: any): unknown[] {
   if (Array.isArray(body)) return body;
   if (Array.isArray(body?.data)) return body.data;
+  // Massive's indicators: the values of one series; its status and open-close: one record
+  if (Array.isArray(body?.results?.values)) return body.results.values;
+  if (body?.market !== undefined || (body?.symbol !== undefined && body?.from !== undefined)) return [body];
   return body?.data?.hits ?? body?.results ?? body?.Logos ?? [];
 }
 

@@ -17,6 +17,7 @@ import {
   nanos,
   type Params,
   paramsOf,
+  pathOf,
   recordsOf,
   splitPoint,
   target,
@@ -198,10 +199,13 @@ describe.each(testDatabases())('what every REST route accepts on $name', (tdb) =
       expectBadParam(r, name, other);
       expect(r.body.message).toContain('contradicts the cursor');
     }
-    const [timed] = Object.entries(specs).find(([, s]) => isTimed(s))!;
-    const added = await get(route, { cursor, [timed]: '2026-01-02' });
-    expectBadParam(added, timed, '2026-01-02');
-    expect(added.body.message).toContain("the cursor's list has none");
+    // a filter the first request did not give (a time, where the list has one)
+    const [timed] = Object.entries(specs).find(([, s]) => isTimed(s)) ?? [];
+    if (timed !== undefined) {
+      const added = await get(route, { cursor, [timed]: '2026-01-02' });
+      expectBadParam(added, timed, '2026-01-02');
+      expect(added.body.message).toContain("the cursor's list has none");
+    }
   });
 
   it("every path answers a method it does not serve with 405 and Allow listing the table's methods", async () => {
@@ -211,7 +215,7 @@ describe.each(testDatabases())('what every REST route accepts on $name', (tdb) =
       if (served.has('GET')) served.add('HEAD');
       const allow = [...served].sort().join(', ');
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !served.has(m))) {
-        const url = `http://test${path.replace(/:[a-z_]+/gi, 'NVLX')}`;
+        const url = `http://test${pathOf(path)}`;
         const res = await h.app.fetch(url, { method, headers: { 'x-api-key': 'demo-enterprise' } });
         const body = await res.json();
         expect(res.status, `${method} ${path}`).toBe(405);

@@ -264,6 +264,15 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     expectBars(desc.body.results, [...whole.body.results].reverse());
   });
 
+  it('a trade on a day the calendar does not know is stored without a bar (the writer does not fail)', async () => {
+    const old = { ...trades[0]!, symbol: 'ZZOLD', sequenceNumber: 1n, sipTimestamp: 631_152_000_000_000_000n };
+    const epoch = { ...old, sequenceNumber: 2n, sipTimestamp: 0n };
+    const written = await writeTrades(h.db, [old, epoch]);
+    expect(written.inserted).toBe(2);
+    expect(await h.db.prisma.minuteBar.count({ where: { symbol: 'ZZOLD' } })).toBe(0);
+    expect((await rebuildBars(h.db, { symbol: 'ZZOLD' })).minutes).toBe(0);
+  });
+
   it('cli bars rebuild recomputes the same bars from the trades', async () => {
     const before = await h.db.prisma.minuteBar.findMany({ where: { symbol: SYMBOL }, orderBy: { minute: 'asc' } });
     const days = await h.db.prisma.dayBar.findMany({

@@ -349,6 +349,8 @@ describe.each(testDatabases())('technical indicators on $name', (tdb) => {
         from: Date.UTC(2025, 10, 3),
         to: Date.UTC(2026, 8, 30),
         limit: 200,
+        // raw prices: no adjustment, so the day they are quoted on changes nothing
+        asOf: 20_777,
       } as const;
       const asc = await indicatorSeries(h.db, { ...query, order: 'asc' });
       const desc = await indicatorSeries(h.db, { ...query, order: 'desc' });
