@@ -8,6 +8,7 @@
 import { balanceSheet } from './balance-sheet.js';
 import { bar } from './bar.js';
 import { callSummary } from './call-summary.js';
+import { dividend } from './dividend.js';
 import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
 import { logo } from './logo.js';
@@ -18,6 +19,8 @@ import { pressRelease } from './press-release.js';
 import { quote } from './quote.js';
 import { rating } from './rating.js';
 import { security } from './security.js';
+import { split } from './split.js';
+import { tickerEvent } from './ticker-event.js';
 import { trade } from './trade.js';
 
 export const RESOURCES = [
@@ -31,6 +34,9 @@ export const RESOURCES = [
   news,
   // before the ticks, whose exchange ids it names
   exchange,
+  split,
+  dividend,
+  tickerEvent,
   trade,
   quote,
   bar,
