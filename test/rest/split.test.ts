@@ -123,7 +123,7 @@ describe.each(testDatabases())('REST splits on $name', (tdb) => {
       ['?execution_date.gte=yesterday', 'execution_date.gte', 'yesterday'],
       ['?reverse_split=maybe', 'reverse_split', 'maybe'],
       ['?ticker=A%20B', 'ticker', 'A B'],
-      ['?ticker.lt=' + 'X'.repeat(21), 'ticker.lt'],
+      [`?ticker.lt=${'X'.repeat(21)}`, 'ticker.lt'],
       ['?cursor=abc.def', 'cursor'],
       ['?ticker=A&ticker=B', 'ticker'],
     ];
