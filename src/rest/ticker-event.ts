@@ -29,7 +29,7 @@ const ID_PATH: ParamSpecs = {
 
 /**
  * One event as Massive writes it: its kind under `event_type`, as Massive's OpenAPI document and
- * client types name it, and under `type`, as its recorded answers do (docs/rest.md#ticker-events).
+ * client types name it, and under `type`, as its recorded answers do (docs/rest.md#parameters-per-route).
  */
 export const TICKER_EVENT_SCHEMA: JsonSchema = object(
   {

@@ -6,7 +6,7 @@ import { ENTITLEMENTS, RESOURCES, TIERS, tierSummary } from '../../src/domain/en
 describe('tierSummary', () => {
   it('says what each tier adds to the one below it', () => {
     expect(tierSummary('free')).toBe(
-      'Logos, security master, lite fundamentals, balance sheets, ratings, curated news, exchanges and daily bars.',
+      'Logos, security master, lite fundamentals, balance sheets, ratings, curated news, exchanges, splits, dividends, ticker changes and daily bars.',
     );
     expect(tierSummary('pro')).toBe(
       'Free, plus enhanced fundamentals, press releases, call summaries, trades, quotes and intraday bars.',

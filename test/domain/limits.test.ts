@@ -137,12 +137,13 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
   it('every list field of the schema is in FIELD_LIST_KINDS, or pages, or holds nothing imported', () => {
     // bars are computed, nodes/apiKeys/OCR results are not imported children, connections page
     // search facets and highlights are computed per request; exchanges are answered whole, at most MAX_EXCHANGES;
-    // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS
+    // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS; a symbol history is answered whole, at most MAX_SYMBOL_PERIODS
     const notImported = new Set([
       'Query.apiKeys',
       'Query.nodes',
       'Query.securitiesBySymbols',
       'Query.exchanges',
+      'Security.symbolHistory',
       'OcrPayload.results',
       'Security.bars',
       'SecurityFacet.counts',
