@@ -1,6 +1,7 @@
 import { holdRows } from '../context.js';
 import { DIVIDEND_FIELDS, DIVIDEND_TYPES, FREQUENCIES, type DividendType } from '../domain/records/dividend.js';
 import {
+  DIVIDEND_PAGE,
   DIVIDEND_SORTS,
   dividendPage,
   type Dividend,
@@ -36,7 +37,7 @@ export const DIVIDEND_PARAMS = {
     enum: DIVIDEND_TYPES,
     description: 'Only dividends of this type: CD regular cash, SC special cash, LT and ST capital gains.',
   },
-  ...orderParams(DIVIDEND_SORTS, 'ex_dividend_date'),
+  ...orderParams(DIVIDEND_SORTS, 'ex_dividend_date', DIVIDEND_PAGE),
 } as const satisfies ParamSpecs;
 
 /** Massive's dividend record; the optional keys are absent (never null) where the dividend has none. */

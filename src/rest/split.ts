@@ -41,7 +41,11 @@ export const TICKER_SPEC = { type: 'string', pattern: SYMBOL_PARAM_PATTERN, case
 export const DATE_SPEC = { type: 'string', format: 'date' } as const;
 
 /** `order`, `limit` and `sort` as Massive's reference lists take them, newest first by default. */
-export function orderParams<F extends string>(sorts: readonly F[], defaultSort: F) {
+export function orderParams<F extends string>(
+  sorts: readonly F[],
+  defaultSort: F,
+  size: { default: number; max: number },
+) {
   return {
     order: {
       type: 'string',
@@ -52,10 +56,10 @@ export function orderParams<F extends string>(sorts: readonly F[], defaultSort: 
     limit: {
       type: 'integer',
       minimum: 1,
-      maximum: SPLIT_PAGE.max,
-      default: SPLIT_PAGE.default,
+      maximum: size.max,
+      default: size.default,
       pageSize: true,
-      description: `Results per page, 1 to ${SPLIT_PAGE.max}.`,
+      description: `Results per page, 1 to ${size.max}.`,
     },
     sort: {
       type: 'string',
@@ -75,7 +79,7 @@ export const SPLIT_PARAMS = {
     description:
       'true: only reverse splits (split_from greater than split_to); false: only the others. Every split when left out.',
   },
-  ...orderParams(SPLIT_SORTS, 'execution_date'),
+  ...orderParams(SPLIT_SORTS, 'execution_date', SPLIT_PAGE),
 } as const satisfies ParamSpecs;
 
 /** Massive's split record, every key always present. */

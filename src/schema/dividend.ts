@@ -80,7 +80,7 @@ builder.queryField('dividends', (t) =>
       const symbol = tickerArg(ticker);
       const filter = {
         ticker: symbol === undefined ? undefined : { eq: symbol },
-        exDividendDate: dateBounds(from as string | null | undefined, to as string | null | undefined),
+        exDividendDate: dateBounds(from, to),
         dividendType: dividendType ?? undefined,
       };
       return connection(await dividendPage(ctx.db, filter, keysetArgs(args, DIVIDEND_PAGE_GRAPHQL)));

@@ -73,7 +73,7 @@ builder.queryField('splits', (t) =>
       const symbol = tickerArg(ticker);
       const filter = {
         ticker: symbol === undefined ? undefined : { eq: symbol },
-        executionDate: dateBounds(from as string | null | undefined, to as string | null | undefined),
+        executionDate: dateBounds(from, to),
         reverseSplit: reverseSplit ?? undefined,
       };
       return connection(await splitPage(ctx.db, filter, keysetArgs(args, SPLIT_PAGE_GRAPHQL)));

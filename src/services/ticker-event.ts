@@ -9,9 +9,11 @@ export type { SymbolHistory };
 
 /**
  * The most symbols one security's history answers (newest first): a rename is rare, a few in a
- * company's life. The cost analysis and the REST work budget count a history at this size.
+ * company's life. The cost analysis and the REST work budget count a history at this size, and
+ * every security record with it (a page of 250 securities: graphql/cost.ts recordUnits), so it is
+ * kept small.
  */
-export const MAX_SYMBOL_PERIODS = 100;
+export const MAX_SYMBOL_PERIODS = 20;
 
 /** One symbol of a security and the days it had it. */
 export interface SymbolPeriod {

@@ -52,7 +52,7 @@ export function answer(r: RestResult) {
 export function recordsOf(body: any): unknown[] {
   if (Array.isArray(body)) return body;
   if (Array.isArray(body?.data)) return body.data;
-  return body?.data?.hits ?? body?.results ?? body?.Logos ?? [];
+  return body?.data?.hits ?? body?.results?.events ?? body?.results ?? body?.Logos ?? [];
 }
 
 /** Every time in the records, in milliseconds: ISO strings, dates, and nanosecond integers. */

@@ -225,6 +225,29 @@ describe.each(testDatabases())('REST dividends on $name', (tdb) => {
     expect(ofId(g.data.security.dividends.nodes)).toEqual(await ids('ticker=TRLN'));
   });
 
+  it("a security's dividends through the planner carry every field as REST has it", async () => {
+    const g = await h.gql(
+      '{ security(symbol: "GRDX") { dividends(first: 5) { nodes { dividendId dividendType cashAmount currency exDividendDate payDate recordDate declarationDate frequency ticker } } } }',
+    );
+    expect(g.errors).toBeUndefined();
+    const rest_ = (await rest(h, `${PATH}?ticker=GRDX&limit=5`)).body.results;
+    expect(g.data.security.dividends.nodes).toEqual(
+      rest_.map((d: any) => ({
+        dividendId: d.id,
+        dividendType: d.dividend_type,
+        cashAmount: d.cash_amount,
+        currency: d.currency ?? null,
+        exDividendDate: d.ex_dividend_date,
+        payDate: d.pay_date ?? null,
+        recordDate: d.record_date ?? null,
+        declarationDate: d.declaration_date ?? null,
+        frequency: d.frequency,
+        ticker: d.ticker,
+      })),
+    );
+    expect(g.data.security.dividends.nodes[0].dividendType).toBe('SC');
+  });
+
   it('one SQL statement per page, however it is sorted', async () => {
     await rest(h, `${PATH}?sort=pay_date`);
     expect(await h.countStatements(() => rest(h, `${PATH}?sort=pay_date&ticker=NVLX`))).toBe(1);
