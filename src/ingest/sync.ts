@@ -207,6 +207,15 @@ function planOf(resource: ImportResource): Plan {
       return markedPlan(resource, spec.path, spec.markField, spec.from === 'iso' ? isoTime : ratingTime);
     case 'ticks':
       return tickPlan(resource, spec.path);
+    case 'perSymbol':
+      return {
+        async *runs({ up, importer, symbols }) {
+          for (const symbol of await symbols())
+            yield {
+              pager: cursorPages(up, importer, up.url(spec.path.replace('{symbol}', encodeURIComponent(symbol)), {})),
+            };
+        },
+      };
   }
 }
 

@@ -10,6 +10,7 @@ import { bar } from './bar.js';
 import { calendar } from './calendar.js';
 import { callSummary } from './call-summary.js';
 import { condition } from './condition.js';
+import { dividend } from './dividend.js';
 import { exchange } from './exchange.js';
 import { fundamental } from './fundamental.js';
 import { indicator } from './indicator.js';
@@ -21,6 +22,8 @@ import { pressRelease } from './press-release.js';
 import { quote } from './quote.js';
 import { rating } from './rating.js';
 import { security } from './security.js';
+import { split } from './split.js';
+import { tickerEvent } from './ticker-event.js';
 import { trade } from './trade.js';
 
 export const RESOURCES = [
@@ -36,6 +39,9 @@ export const RESOURCES = [
   exchange,
   condition,
   calendar,
+  split,
+  dividend,
+  tickerEvent,
   trade,
   quote,
   bar,

@@ -49,14 +49,17 @@ export interface AccessInput {
  * - `cursor`: following next_url from the first page `query` asks for, whole;
  * - `marked`: page-numbered from the stored high-water mark (the route's `from`), advanced by
  *   each record's `markField`, written as an ISO time or to the second (`seconds`);
- * - `ticks`: per symbol, `timestamp.gte` the newest sip_timestamp seen, following next_url.
+ * - `ticks`: per symbol, `timestamp.gte` the newest sip_timestamp seen, following next_url;
+ * - `perSymbol`: per symbol of the upstream's security master, named by the path's `{symbol}`,
+ *   following next_url, whole (a route that answers one security's records: its ticker events).
  */
 export type SyncSpec =
   | { readonly pages: 'search'; readonly path: string; readonly size: number }
   | { readonly pages: 'numbered'; readonly path: string; readonly perSymbol?: boolean }
   | { readonly pages: 'cursor'; readonly path: string; readonly query: Readonly<Record<string, string | number>> }
   | { readonly pages: 'marked'; readonly path: string; readonly markField: string; readonly from: 'iso' | 'seconds' }
-  | { readonly pages: 'ticks'; readonly path: string };
+  | { readonly pages: 'ticks'; readonly path: string }
+  | { readonly pages: 'perSymbol'; readonly path: `${string}{symbol}${string}` };
 
 export interface ResourceInput {
   /** The one name, in words: every other spelling is derived from these two. */

@@ -13,7 +13,8 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { symbolDayBars } from './bars.js';
 import { buildCallSummaries } from './call-summaries.js';
-import { COVERED_COMPANIES, buildCompanies, type CompanyIds } from './catalog.js';
+import { COVERED_COMPANIES, buildCompanies, type Company, type CompanyIds } from './catalog.js';
+import { SAMPLE_DIVIDENDS, SAMPLE_SPLITS, SAMPLE_TICKER_CHANGES } from './corporate-actions.js';
 import { buildExchanges } from './exchanges.js';
 import { buildFinancials } from './financials.js';
 import { MAX_SECURITIES } from './identifiers.js';
@@ -58,6 +59,9 @@ export function generateReference(opts: SampleOptions): {
   newsItems: Prisma.NewsItemCreateManyInput[];
   newsSecurities: Prisma.NewsSecurityCreateManyInput[];
   exchanges: (Prisma.ExchangeCreateManyInput & { id: number })[];
+  splits: Prisma.SplitCreateManyInput[];
+  dividends: Prisma.DividendCreateManyInput[];
+  symbolHistory: Prisma.SymbolHistoryCreateManyInput[];
 } {
   checkOptions(opts);
   const companies = buildCompanies(opts.seed, opts.securities);
@@ -87,6 +91,31 @@ export function generateReference(opts: SampleOptions): {
     newsItems: news.items,
     newsSecurities: news.rows,
     exchanges: buildExchanges(),
+    ...corporateActions(
+      companies,
+      securities.map((s) => s.row),
+    ),
+  };
+}
+
+/**
+ * The corporate actions of sample/corporate-actions.ts of the symbols this sample holds (fewer
+ * `--securities` hold fewer). A renamed security's history: its former symbol from its list date,
+ * its present one from the change.
+ */
+function corporateActions(companies: readonly Company[], securities: readonly Prisma.SecurityCreateManyInput[]) {
+  const held = new Set(companies.map((c) => c.symbol));
+  return {
+    splits: SAMPLE_SPLITS.filter((s) => held.has(s.ticker)).map((s) => ({ ...s })),
+    dividends: SAMPLE_DIVIDENDS.filter((d) => held.has(d.ticker)).map((d) => ({ ...d })),
+    symbolHistory: SAMPLE_TICKER_CHANGES.flatMap((change) => {
+      const security = securities.find((s) => s.symbol === change.symbol);
+      if (!security) return [];
+      return [
+        { securityId: security.id, symbol: change.previous, startDate: security.listDate! },
+        { securityId: security.id, symbol: change.symbol, startDate: change.startDate },
+      ];
+    }),
   };
 }
 

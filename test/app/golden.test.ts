@@ -130,7 +130,10 @@ function requests(): GoldenRequest[] {
     rest('day bars', '/stocks/v2/aggs/ticker/NVLX/range/1/day/2026-11-12/2026-11-20'),
     rest('hour bars, cut by limit', '/stocks/v2/aggs/ticker/ORBT/range/1/hour/2026-11-20/2026-11-20?limit=90'),
     rest('minute bars free tier', '/stocks/v2/aggs/ticker/NVLX/range/1/minute/2026-11-20/2026-11-20', 'demo-free'),
-    rest('day bars, splits and dividends', '/stocks/v2/aggs/ticker/QNTR/range/1/week/2025-05-26/2025-06-22?adjustment=all'),
+    rest(
+      'day bars, splits and dividends',
+      '/stocks/v2/aggs/ticker/QNTR/range/1/week/2025-05-26/2025-06-22?adjustment=all',
+    ),
     rest('previous close', '/stocks/v2/aggs/ticker/NVLX/prev'),
     rest('grouped daily', '/stocks/v2/aggs/grouped/locale/us/market/stocks/2026-11-20'),
     rest('open and close', '/stocks/v1/open-close/ORBT/2026-11-18'),

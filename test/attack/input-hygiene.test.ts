@@ -146,6 +146,10 @@ describe.each(testDatabases())('hostile input on $name', (tdb) => {
   let h: GraphQLHarness;
   beforeAll(async () => {
     h = await graphqlHarness(tdb, { RATE_LIMIT_FREE: '1000000' });
+    // the sample splits other symbols: one of NVLX, so that Security.splits has a page to cursor through
+    await h.db.prisma.split.create({
+      data: { id: 'T-NVLX', ticker: 'NVLX', executionDate: '2020-01-02', splitFrom: 1, splitTo: 2 },
+    });
   });
   afterAll(async () => {
     await h?.close();

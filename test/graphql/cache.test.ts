@@ -46,6 +46,9 @@ describe('what the response cache may keep', () => {
       EnhancedFundamental: 60,
       BalanceSheet: 0,
       Exchange: 86_400,
+      Split: 86_400,
+      Dividend: 86_400,
+      SymbolPeriod: 86_400,
     });
     expect(ttls).toMatchObject({
       Logo: 3_600_000,
@@ -86,6 +89,9 @@ describe('what the response cache may keep', () => {
       EnhancedFundamental: 60,
       BalanceSheet: 60,
       Exchange: 60,
+      Split: 60,
+      Dividend: 60,
+      SymbolPeriod: 60,
     });
     const cacheable = cacheableDocuments(schema, ttls);
     expect(cacheable(REFERENCE)).toBe(true);
@@ -124,6 +130,9 @@ describe('what the response cache may keep', () => {
           EnhancedFundamental: 60,
           BalanceSheet: 0,
           Exchange: 60,
+          Split: 60,
+          Dividend: 60,
+          SymbolPeriod: 60,
         }),
       )(REFERENCE),
     ).toBe(false);
@@ -138,6 +147,9 @@ describe('what the response cache may keep', () => {
       EnhancedFundamental: 60,
       BalanceSheet: 60,
       Exchange: 60,
+      Split: 60,
+      Dividend: 60,
+      SymbolPeriod: 60,
     });
     expect(
       loadConfig({ ...env, RESPONSE_CACHE_TTL_SECONDS: '30', RESPONSE_CACHE_TTLS: 'Logo=3600, BalanceSheet=0' }).graphql
@@ -149,6 +161,9 @@ describe('what the response cache may keep', () => {
       EnhancedFundamental: 30,
       BalanceSheet: 0,
       Exchange: 30,
+      Split: 30,
+      Dividend: 30,
+      SymbolPeriod: 30,
     });
     expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...env, RESPONSE_CACHE_TTLS: 'Trade=60' })).toThrow(

@@ -76,6 +76,8 @@ const QUERIES: Record<string, [document: string, field: string, argument: string
     'balanceSheets',
     'filter.symbols',
   ],
+  'Query.splits.ticker': [`{ splits(ticker: "${BAD}") { nodes { splitId } } }`, 'splits', 'ticker'],
+  'Query.dividends.ticker': [`{ dividends(ticker: "${BAD}") { nodes { dividendId } } }`, 'dividends', 'ticker'],
 };
 
 const SUBSCRIPTIONS: Record<string, [document: string, argument: string]> = {

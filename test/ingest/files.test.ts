@@ -27,6 +27,10 @@ const PAGES: Record<ImportResource, string> = {
   trades: '/stocks/v3/trades/NVLX?limit=500',
   quotes: '/stocks/v3/quotes/NVLX?limit=500',
   exchanges: '/stocks/v3/reference/exchanges',
+  splits: '/stocks/v3/reference/splits?limit=1000',
+  dividends: '/stocks/v3/reference/dividends?limit=1000',
+  // a security the securities' page above holds: the events are stored under it
+  'ticker-events': '/stocks/vX/reference/tickers/NVLX/events',
 };
 
 describe.each(testDatabases())('import of every resource from a file on $name', (tdb) => {

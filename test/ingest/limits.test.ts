@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import type { Db } from '../../src/db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { LIST_LIMITS, TEXT_LIMITS, type ListKind, type TextKind } from '../../src/domain/limits.js';
 import { servedTextKinds } from '../domain/limits-helpers.js';
 
@@ -39,6 +40,17 @@ const PAGES: Record<ImportResource, string> = {
   trades: '/stocks/v3/trades/NVLX?limit=3',
   quotes: '/stocks/v3/quotes/NVLX?limit=3',
   exchanges: '/stocks/v3/reference/exchanges?asset_class=stocks',
+  splits: '/stocks/v3/reference/splits?limit=3',
+  dividends: '/stocks/v3/reference/dividends?limit=3',
+  'ticker-events': '/stocks/vX/reference/tickers/ORBT/events',
+};
+
+/** Resources whose route answers fewer than three records in the sample: the others are copies of the first, told apart by `as`. */
+const FEW: Partial<Record<ImportResource, (record: any, i: number) => unknown>> = {
+  // two splits in the sample
+  splits: (r, i) => ({ ...r, id: `${r.id}-copy-${i}` }),
+  // ORBT has had two symbols
+  'ticker-events': (r, i) => ({ ...r, date: `19${90 + i}-01-02` }),
 };
 
 /**
@@ -83,6 +95,9 @@ const NOT_SHORT: Record<ImportResource, Record<string, string>> = {
   trades: {},
   quotes: {},
   exchanges: { url: 'Exchange.url' },
+  splits: {},
+  dividends: {},
+  'ticker-events': {},
 };
 
 const kindOf = (resource: ImportResource, pattern: string): TextKind => {
@@ -116,10 +131,13 @@ const FORMATTED: Record<ImportResource, string[]> = {
   trades: ['symbol'],
   quotes: ['symbol'],
   exchanges: ['asset_class', 'locale', 'mic', 'operating_mic'],
+  splits: ['execution_date', 'ticker'],
+  dividends: ['declaration_date', 'dividend_type', 'ex_dividend_date', 'pay_date', 'record_date', 'ticker'],
+  'ticker-events': ['current_ticker', 'date', 'event_type', 'ticker_change.ticker', 'type'],
 };
 
 /** Resources whose records hold no list. */
-const WITHOUT_LISTS = new Set<ImportResource>(['ratings', 'exchanges']);
+const WITHOUT_LISTS = new Set<ImportResource>(['ratings', 'exchanges', 'splits', 'dividends', 'ticker-events']);
 
 /** Lists held as opaque JSON too (their items any JSON, or strings served as JSON). */
 const JSON_LISTS = new Set(['isin_history', 'associated_ratings', 'associated_transcripts']);
@@ -214,16 +232,23 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
   let target: Db;
   const records = {} as Record<ImportResource, unknown[]>;
   const importers = {} as Record<ImportResource, Importer<unknown>>;
+  /** The security whose ticker events the batch imports (BATCH['ticker-events']). */
+  let orbt: Prisma.SecurityCreateManyInput;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-limits-'));
 
   beforeAll(async () => {
     source = await graphqlHarness(tdb);
     target = await openDatabase(testConfig(await tdb.createSeeded('none'), { sampleData: 'none' }));
+    const { isinHistory, ...security } = await source.db.prisma.security.findFirstOrThrow({
+      where: { symbol: 'ORBT' },
+    });
+    orbt = { ...security, ...(isinHistory === null ? {} : { isinHistory }) };
     for (const resource of IMPORT_RESOURCES) {
       importers[resource] = await importerFor(resource);
       const page = await rest(source, PAGES[resource]);
       expect(page.status, page.text).toBe(200);
       const found = importers[resource].recordsOf(parseJsonExact(page.text))!.slice(0, 3);
+      for (const copy = FEW[resource]; copy && found.length < 3; ) found.push(copy(found[0], found.length));
       // tick bodies name their symbol in the path only
       records[resource] = bodiesLackSymbol(resource) ? found.map((r) => ({ ...(r as object), symbol: 'NVLX' })) : found;
       expect(records[resource], resource).toHaveLength(3);
@@ -323,6 +348,7 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       limit: number;
       reason: string;
       stored: (db: Db) => Promise<number[]>;
+      before?: (db: Db) => Promise<void>;
     }
   > = {
     securities: {
@@ -406,12 +432,39 @@ describe.each(testDatabases())('import limits on $name', (tdb) => {
       reason: 'url: must be at most 2048 characters',
       stored: async (db) => (await db.prisma.exchange.findMany()).map((r) => r.url!.length),
     },
+    splits: {
+      path: ['id'],
+      value: (n) => pad(n),
+      limit: TEXT_LIMITS.short,
+      reason: 'id: must be at most 256 characters',
+      stored: async (db) => (await db.prisma.split.findMany()).map((r) => r.id.length),
+    },
+    dividends: {
+      path: ['id'],
+      value: (n) => pad(n),
+      limit: TEXT_LIMITS.short,
+      reason: 'id: must be at most 256 characters',
+      stored: async (db) => (await db.prisma.dividend.findMany()).map((r) => r.id.length),
+    },
+    // a symbol is at most 20 characters (domain/symbols.ts)
+    'ticker-events': {
+      path: ['ticker_change', 'ticker'],
+      value: (n) => 'T'.repeat(n),
+      limit: 20,
+      reason: 'ticker_change.ticker: must be 1 to 20 characters from A-Z 0-9 . -',
+      stored: async (db) => (await db.prisma.symbolHistory.findMany()).map((r) => r.symbol.length),
+      // the events are kept under the security that has their ticker now: the target holds it first
+      before: async (db) => {
+        await db.prisma.security.createMany({ data: [orbt], skipDuplicates: true });
+      },
+    },
   };
 
   it.each(IMPORT_RESOURCES)(
     '%s: in a batch the record past a limit is a reject naming it, and the others land, one of them at the limit',
     async (resource) => {
-      const { path: at, value, limit, reason, stored } = BATCH[resource];
+      const { path: at, value, limit, reason, stored, before } = BATCH[resource];
+      await before?.(target);
       const [first, second, third] = records[resource];
       const lines = [first, withValue(second, at, value(limit + 1)), withValue(third, at, value(limit))].map(json);
       const file = path.join(dir, `${resource}.ndjson`);

@@ -68,7 +68,10 @@ async function everything(app: App): Promise<Record<string, unknown>> {
   out.ratings = await pages('/rating/api/v1/ratings', 'page_size', 100);
   out.summaries = await pages('/delivery/api/v1/summaries', 'page_size', 100);
   out.exchanges = (await get(app, '/stocks/v3/reference/exchanges')).results;
+  out.splits = await cursor('/stocks/v3/reference/splits?limit=1000&order=asc');
+  out.dividends = await cursor('/stocks/v3/reference/dividends?limit=1000&order=asc');
   for (const s of symbols) {
+    out[`tickerEvents:${s}`] = (await get(app, `/stocks/vX/reference/tickers/${s}/events`)).results;
     out[`fundamentals:${s}`] = await pages(`/delivery/api/v1/fundamentals/enhanced?symbol=${s}`, 'page_size', 100);
     out[`news:${s}`] = await pages(`/news/api/v1/news?symbol=${s}`, 'page_size', 100);
     out[`trades:${s}`] = await cursor(`/stocks/v3/trades/${s}?order=asc&limit=5000`);
@@ -169,6 +172,9 @@ describe.each(testDatabases())('sync from another instance on $name', (tdb) => {
       'press-releases',
       'call-summaries',
       'exchanges',
+      'splits',
+      'dividends',
+      'ticker-events',
     ] as const) {
       expect(second[r], r).toMatchObject({ inserted: 0, updated: 0 });
     }

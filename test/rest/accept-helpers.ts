@@ -69,7 +69,7 @@ export function recordsOf(body: any): unknown[] {
   // Massive's indicators: the values of one series; its status and open-close: one record
   if (Array.isArray(body?.results?.values)) return body.results.values;
   if (body?.market !== undefined || (body?.symbol !== undefined && body?.from !== undefined)) return [body];
-  return body?.data?.hits ?? body?.results ?? body?.Logos ?? [];
+  return body?.data?.hits ?? body?.results?.events ?? body?.results ?? body?.Logos ?? [];
 }
 
 /** Every time in the records, in milliseconds: ISO strings, dates, and nanosecond integers. */

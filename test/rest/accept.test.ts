@@ -38,6 +38,16 @@ describe.each(testDatabases())('what every REST route accepts on $name', (tdb) =
   let h: GraphQLHarness;
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
+    // the sample has two splits: a few more, so that a cursor has pages to continue
+    await h.db.prisma.split.createMany({
+      data: ['AAA', 'BBB', 'NVLX', 'ZZZ'].map((ticker, i) => ({
+        id: `T-${i}`,
+        ticker,
+        executionDate: `202${i}-03-02`,
+        splitFrom: 1,
+        splitTo: 3,
+      })),
+    });
   });
   afterAll(async () => {
     await h?.close();

@@ -518,6 +518,9 @@ describe('sample data: within the import limits (src/domain/limits.ts)', () => {
     trades: ['Trade'],
     quotes: ['Quote'],
     exchanges: ['Exchange'],
+    splits: ['Split'],
+    dividends: ['Dividend'],
+    symbolHistory: ['SymbolPeriod'],
   };
   /** Child rows, by the column naming their parent: at most LIST_LIMITS.children per parent. */
   const CHILDREN: Record<string, string> = {
