@@ -139,7 +139,7 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(run.err).toMatch(/^seeding trades: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
     expect(run.err).toMatch(/^seeding quotes: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
     expect(run.out).toMatch(
-      /^seeded \(\{"scale":2,"seed":42,"securities":50\}\): 50 securities, .*, 60,000 trades, 60,000 quotes in [\d.]+ s$/m,
+      /^seeded \(\{"scale":2,"seed":42,"securities":50\}\): 50 securities, .*, 60,000 trades, 60,000 quotes, [\d,]+ bars in [\d.]+ s$/m,
     );
   });
 

@@ -144,6 +144,9 @@ function requests(): GoldenRequest[] {
     rest('conditions', '/stocks/v3/reference/conditions?data_type=trade&limit=5'),
     rest('market status', '/stocks/v1/marketstatus/now'),
     rest('market holidays', '/stocks/v1/marketstatus/upcoming'),
+    rest('splits', '/stocks/v3/reference/splits?limit=1'),
+    rest('dividends of a symbol', '/stocks/v3/reference/dividends?ticker=NVLX&limit=3'),
+    rest('ticker events', '/stocks/vX/reference/tickers/ORBT/events'),
     rest('validate', '/kms/api/v1/auth/validate'),
     rest('validate without credentials', '/kms/api/v1/auth/validate', ''),
     {
