@@ -4,10 +4,12 @@
 import { builder } from '../builder.js';
 import { checkEntitled } from '../domain/entitlements.js';
 import { dateOfDay, dayNumber } from '../domain/bar-time.js';
-import { adjustmentSet, FIRST_DAY, LAST_DAY, type AdjustmentName } from '../services/adjustment.js';
+import { adjustmentSet, FIRST_DAY, LAST_DAY, MAX_FACTORS, type AdjustmentName } from '../services/adjustment.js';
 import {
   BASE_BARS,
   barBound,
+  barCursor,
+  barCursorStart,
   barHistory,
   today,
   type Factor,
@@ -20,7 +22,7 @@ import {
 } from '../services/bar.js';
 import { AppError } from '../errors.js';
 import type { Context } from '../context.js';
-import { checkFirst, firstArg, readRange, type PageSize } from './common.js';
+import { checkFirst, firstArg, listOf, readRange, type PageSize } from './common.js';
 import { Security } from './security.js';
 
 /** Bars one answer holds at most; for the next ones, ask again from the bucket after the last. */
@@ -120,23 +122,15 @@ const BarConnection = builder.objectRef<BarsAnswer>('BarConnection').implement({
     queryCount: t.exposeInt('queryCount', { description: 'The base bars (minute or day) the page was built from.' }),
     factors: t.field({
       type: [FactorRef],
+      extensions: listOf(MAX_FACTORS),
       description: 'The adjustment factors by stretch of days (none: the prices are as quoted).',
       resolve: (a) => a.factors,
     }),
   }),
 });
 
-/** A bar's cursor: its start. */
-const cursorOf = (t: number) => Buffer.from(`bar:${t}`).toString('base64url');
-function startOf(cursor: string, argument: 'after' | 'before'): number {
-  const m = /^bar:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m)
-    throw new AppError(
-      'BAD_REQUEST',
-      `argument "${argument}": ${JSON.stringify(cursor.slice(0, 40))} is not a cursor of these bars`,
-    );
-  return Number(m[1]);
-}
+const cursorOf = (t: number) => barCursor(t);
+const startOf = (cursor: string, argument: 'after' | 'before') => barCursorStart(cursor, argument);
 
 /** The bars arguments as the resolver reads them (the enum values are the services' own). */
 interface BarsArgs {

@@ -8,6 +8,11 @@ import type { Factor } from './bar.js';
 
 export type Adjustment = 'split' | 'dividend';
 
+/** The most splits, and the most dividends, one security's adjustment reads (the latest): a century of monthly dividends. */
+const MAX_ACTIONS = 1_200;
+/** The most factors an answer holds: one per stretch between the actions' days. */
+export const MAX_FACTORS = 2 * MAX_ACTIONS + 1;
+
 /** One stretch of a security's history under one symbol: exchange days lo..hi, inclusive. */
 export interface Segment {
   symbol: string;
@@ -83,7 +88,8 @@ export async function actionsOf(
           `SELECT x."executionDate", x."splitFrom", x."splitTo"
            FROM unnest($1::text[], $2::text[], $3::text[]) s("symbol", "lo", "hi")
            JOIN "Split" x ON x."ticker" = s."symbol" AND x."executionDate" >= s."lo" AND x."executionDate" <= s."hi"
-           WHERE x."splitFrom" > 0 AND x."splitTo" > 0`,
+           WHERE x."splitFrom" > 0 AND x."splitTo" > 0
+           ORDER BY x."executionDate" DESC LIMIT ${MAX_ACTIONS}`,
           params,
         )
       : [],
@@ -97,7 +103,8 @@ export async function actionsOf(
               ORDER BY d."day" DESC LIMIT 1) AS "close"
            FROM unnest($1::text[], $2::text[], $3::text[]) s("symbol", "lo", "hi")
            JOIN "Dividend" x ON x."ticker" = s."symbol" AND x."exDividendDate" >= s."lo" AND x."exDividendDate" <= s."hi"
-           WHERE x."cashAmount" > 0`,
+           WHERE x."cashAmount" > 0
+           ORDER BY x."exDividendDate" DESC LIMIT ${MAX_ACTIONS}`,
           [...params, segments.map((s) => s.lo), segments.map((s) => s.hi)],
         )
       : [],

@@ -4,6 +4,7 @@
 // corporate actions). What a request may read is bounded before it runs: `limit` base bars at most,
 // as Massive's aggregates count it (docs/rest.md#aggregates).
 import type { Db } from '../db/client.js';
+import { decodeCursor, encodeCursor, type Ordering } from '../db/keyset.js';
 import { dateOfDay, dayNumber, minuteFacts } from '../domain/bar-time.js';
 import { AppError } from '../errors.js';
 import { CalendarDay } from '../domain/time.js';
@@ -453,4 +454,16 @@ export async function groupedDay(db: Db, day: number, adjusted: boolean, asOf: n
     vw: r.vwap === null ? null : r.vwap * r.price,
     n: r.trades,
   }));
+}
+
+/** A bar's cursor: its start, in the keyset cursors every list of the graph gives (db/keyset.ts). */
+const BAR_ORDERING: Ordering<Bar> = { tag: 'bar', columns: [{ column: 't', type: 'bigint', of: (b) => BigInt(b.t) }] };
+
+export function barCursor(t: number): string {
+  return encodeCursor(BAR_ORDERING, 'asc', { t } as Bar);
+}
+
+/** The start a bar cursor carries; a BAD_REQUEST naming `argument` for anything else. */
+export function barCursorStart(cursor: string, argument: 'after' | 'before'): number {
+  return Number(decodeCursor(BAR_ORDERING, 'asc', cursor, argument)[0] as bigint);
 }
