@@ -11,10 +11,6 @@ import {
   BASE_BARS,
   barBound,
   barHistory,
-  groupedDay,
-  MAX_GROUPED,
-  openClose,
-  previousDay,
   today,
   defaultSession,
   MAX_MULTIPLIER,
@@ -24,6 +20,7 @@ import {
   type Sort,
   type Timespan,
 } from '../services/bar.js';
+import { groupedDay, MAX_GROUPED, openClose, previousDay } from '../services/bar-day.js';
 import { adjustmentSet, type AdjustmentName } from '../services/adjustment.js';
 import { dayNumber } from '../domain/bar-time.js';
 import { arr, bool, int, num, object, str, type JsonSchema } from './json-schema.js';
