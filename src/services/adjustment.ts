@@ -8,8 +8,8 @@ import type { Factor } from './bar.js';
 
 export type Adjustment = 'split' | 'dividend';
 
-/** The most splits, and the most dividends, one security's adjustment reads (the latest): a century of monthly dividends. */
-const MAX_ACTIONS = 1_200;
+/** The most splits, and the most dividends, one security's adjustment reads (the latest): a century of quarterly dividends. */
+const MAX_ACTIONS = 400;
 /** The most factors an answer holds: one per stretch between the actions' days. */
 export const MAX_FACTORS = 2 * MAX_ACTIONS + 1;
 
