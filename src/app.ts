@@ -186,36 +186,15 @@ type SharedContext = Omit<
   'requestId' | 'request' | 'ip' | 'cutConnection' | 'deadline'
 > & { timeouts: Timeouts };
 
-function contextFactory({
-  config,
-  db,
-  sessions,
-  callers,
-  ocr,
-  events,
-  work,
-  live,
-  fallbacks,
-  timeouts,
-  now,
-}: SharedContext): ContextOf {
+function contextFactory({ timeouts, ...shared }: SharedContext): ContextOf {
   return (request, serverContext, requestId, cutConnection) =>
     createContext({
-      config,
-      db,
+      ...shared,
       requestId,
       request,
       // made as the request arrives: its budget counts from here
-      deadline: new Deadline(config.requestTimeoutMs, timeouts),
-      ip: clientIp(request, serverContext, config.auth.trustProxy),
-      sessions,
-      callers,
-      ocr,
-      events,
-      work,
-      live,
-      fallbacks,
-      now,
+      deadline: new Deadline(shared.config.requestTimeoutMs, timeouts),
+      ip: clientIp(request, serverContext, shared.config.auth.trustProxy),
       cutConnection,
     });
 }
@@ -330,7 +309,7 @@ interface HandlerParts {
   databaseFailed(): void;
 }
 
-/** The methods the fixed paths take: the health probes, and /graphql (queries by GET, everything by POST). */
+/** The methods the fixed paths take, others refused as a REST route's: the probes, and /graphql (queries by GET). */
 const PROBE_METHODS = ['GET', 'HEAD'];
 const GRAPHQL_METHODS = ['GET', 'POST'];
 
@@ -367,7 +346,6 @@ function fetchHandler({
       if (malformed) throw malformed;
       const probe = probes.get(url.pathname);
       const preflight = cors.preflight(request);
-      // the fixed paths' methods, refused as a REST route's (Yoga's own answer for /graphql says BAD_REQUEST)
       const allow = probe ? PROBE_METHODS : url.pathname === '/graphql' ? GRAPHQL_METHODS : undefined;
       if (preflight) response = preflight;
       else if (allow && !allow.includes(request.method)) throw methodNotAllowed(request.method, url.pathname, allow);

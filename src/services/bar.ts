@@ -197,16 +197,18 @@ export function barBound(value: Date | string, bound: 'start' | 'end'): number {
   // a day the calendar does not know holds no bar: the range is cut to the days it knows
   const date = [CALENDAR_SPAN.from, given, CALENDAR_SPAN.to].sort()[1]!;
   if (bound === 'start') return nyMidnightMs(date);
-  return date === CALENDAR_SPAN.to ? LAST_MS : nyMidnightMs(dateOfDay(dayNumber(date) + 1)) - 1;
+  return date === CALENDAR_SPAN.to ? HISTORY.to : nyMidnightMs(dateOfDay(dayNumber(date) + 1)) - 1;
 }
 
-/** The first and last milliseconds the market calendar knows. */
-const FIRST_MS = nyMidnightMs(CALENDAR_SPAN.from);
-const LAST_MS = nyMidnightMs(CALENDAR_SPAN.to) - 1;
+/**
+ * The instants a bar may start at: the market calendar's days (domain/market-calendar.ts), but its
+ * last, whose instants would need the midnight after it to be placed in their day.
+ */
+export const HISTORY = { from: nyMidnightMs(CALENDAR_SPAN.from), to: nyMidnightMs(CALENDAR_SPAN.to) - 1 } as const;
 
 /** The exchange day in New York of `now` (epoch ms: the request's clock, ctx.now), the default `asOf`. */
 export function today(now: number): number {
-  return minuteFacts(Math.floor(Math.min(Math.max(now, FIRST_MS), LAST_MS) / 60_000)).day;
+  return minuteFacts(Math.floor(Math.min(Math.max(now, HISTORY.from), HISTORY.to) / 60_000)).day;
 }
 
 /** The exchange's date of an instant (epoch ms). */
@@ -221,7 +223,7 @@ function dateOfDayOf(ms: number): string {
  */
 export async function barPage(db: Db, query: BarQuery): Promise<BarPage> {
   // the calendar knows 2000-2199 (domain/market-calendar.ts): no bar lies outside it
-  const q = { ...query, from: Math.max(query.from, FIRST_MS), to: Math.min(query.to, LAST_MS) };
+  const q = { ...query, from: Math.max(query.from, HISTORY.from), to: Math.min(query.to, HISTORY.to) };
   if (q.from > q.to) return { bars: [], queryCount: 0 };
   const b = bucketsOf(q);
   if (q.limit < b.largest)
@@ -321,7 +323,7 @@ export interface History extends BarPage {
  * to the prices quoted on `asOf`: what REST's aggregates and GraphQL's bars both answer.
  */
 export async function barHistory(db: Db, q: HistoryQuery): Promise<History> {
-  const on = q.on === undefined ? dateOfDayOf(Math.min(Math.max(q.from, FIRST_MS), LAST_MS)) : dateOfDay(q.on);
+  const on = q.on === undefined ? dateOfDayOf(Math.min(Math.max(q.from, HISTORY.from), HISTORY.to)) : dateOfDay(q.on);
   const segments = await segmentsOf(db, q.symbol, on);
   const factors = factorsOf(await actionsOf(db, segments, q.adjustments), q.asOf);
   const page = await barPage(db, { ...q, segments, factors });

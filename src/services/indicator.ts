@@ -19,6 +19,7 @@ import { AppError } from '../errors.js';
 import {
   BASE_BARS,
   barPage,
+  HISTORY,
   basesPerBar,
   MAX_MULTIPLIER,
   type Bar,
@@ -49,14 +50,8 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/**
- * The instants a read may span: the market calendar's days (domain/market-calendar.ts), but its
- * last, whose instants would need the midnight after it to be placed in their day.
- */
-export const HISTORY = {
-  from: nyMidnightMs(CALENDAR_SPAN.from),
-  to: nyMidnightMs(CALENDAR_SPAN.to) - 1,
-} as const;
+/** The instants a read may span (services/bar.ts), for the routes' bounds. */
+export { HISTORY };
 
 export type IndicatorSpec =
   | { kind: 'sma' | 'ema' | 'rsi'; window: number }

@@ -13,7 +13,7 @@ const SRC = path.join(ROOT, 'src');
  * either way only if the graph of units stays without a circle (checked apart).
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['server.ts', 'cli.ts'],
+  ['server.ts', 'cli.ts', 'cli-usage.ts'],
   ['app.ts', 'bootstrap.ts'],
   ['graphql', 'rest', 'schema'],
   ['builder.ts', 'context.ts'],
