@@ -2,12 +2,9 @@
 // bars barPage builds (services/bar.ts), for REST's /v1/indicators routes and GraphQL alike
 // (docs/rest.md#parameters-per-route).
 //
-// A value never depends on where the read started: before the first bar of the values, the
-// indicator is fed `warmUp(...).stable` earlier bars (the whole history when there are fewer), so
-// the seed of a recursive indicator weighs at most SEED_WEIGHT in any value, and every page of a
-// list, however it was paged, holds the value the whole history gives (test/rest/indicator.test.ts).
-// A bar without enough history before it for the indicator to be defined has no value.
-//
+// A value never depends on where the read started: the indicator is fed `warmUp(...).stable` bars
+// before the first value (or the whole history), so a recursive indicator's seed weighs at most
+// SEED_WEIGHT in any value however the list was paged; a bar without enough history has no value.
 // The work is bounded before it runs: windows of at most MAX_WINDOW bars, at most VALUES.max values,
 // and a plan of base bars (the warm-up, the values and a few bars of slack, each counted at the most
 // base bars one bar may hold) of at most INDICATOR_BASE_BARS, read in pages of BASE_BARS.max at most.
