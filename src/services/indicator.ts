@@ -1,7 +1,6 @@
 // Technical indicators over a symbol's bars: SMA, EMA, MACD and RSI (domain/indicators.ts) over the
 // bars barPage builds (services/bar.ts), for REST's /v1/indicators routes and GraphQL alike
 // (docs/rest.md#parameters-per-route).
-//
 // A value never depends on where the read started: the indicator is fed `warmUp(...).stable` bars
 // before the first value (or the whole history), so a recursive indicator's seed weighs at most
 // SEED_WEIGHT in any value however the list was paged; a bar without enough history has no value.
