@@ -73,8 +73,8 @@ async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-/** The PostgreSQL schema of a template: named after the run's directory, so that the teardown finds it even when making it failed half-way. */
-export function templateSchema(dir: string, sampleData: 'auto' | 'none'): string {
+/** The PostgreSQL database of a template: named after the run's directory, so that the teardown finds it even when making it failed half-way. */
+export function templateDatabase(dir: string, sampleData: 'auto' | 'none'): string {
   return `tpl_${path.basename(dir).replace(/[^A-Za-z0-9]/g, '_')}_${sampleData}`;
 }
 
@@ -84,7 +84,7 @@ async function dropTemplates(dir: string, baseUrl: string): Promise<void> {
     await client.connect();
     try {
       for (const sampleData of ['auto', 'none'] as const)
-        await client.query(`DROP SCHEMA IF EXISTS "${templateSchema(dir, sampleData)}" CASCADE`);
+        await client.query(`DROP DATABASE IF EXISTS "${templateDatabase(dir, sampleData)}" WITH (FORCE)`);
     } finally {
       await client.end();
     }

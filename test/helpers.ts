@@ -5,12 +5,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, parsePostgresUrl, type Config, type DatabaseConfig } from '../src/config.js';
-import { templateSchema } from './global-setup.js';
+import { templateDatabase } from './global-setup.js';
 
 /**
  * The database every database test runs against: PostgreSQL, TEST_DATABASE_URL's server or the
  * run's embedded cluster (global-setup.ts). Each call makes a fresh, isolated database: a schema
- * of its own.
+ * of its own in the run's database (`create`), or a database of its own (`createSeeded`).
  */
 export interface TestDatabase {
   name: 'postgresql';
@@ -18,9 +18,10 @@ export interface TestDatabase {
   /**
    * A fresh, isolated database holding exactly what `openDatabase` makes of an empty one outside
    * production with SAMPLE_DATA=`sampleData` (default auto): the migrations, the default sample
-   * data (auto only) and the demo accounts. It is a copy of a template made that way once per test
-   * run: the sample data is a pure function of its options, so the copy has the very rows a seed
-   * would write, without seconds of seeding and of demo password hashing per database.
+   * data (auto only) and the demo accounts, in its schema public. It is a copy (CREATE DATABASE ...
+   * TEMPLATE) of a database made that way once per test run: the sample data is a pure function of
+   * its options, so the copy has the very rows a seed would write, without seconds of seeding and of
+   * demo password hashing per database. The server's user needs CREATEDB.
    * app/bootstrap.test.ts runs the seed itself.
    */
   createSeeded(sampleData?: 'auto' | 'none'): Promise<DatabaseConfig>;
@@ -39,6 +40,7 @@ export function testDatabases(): TestDatabase[] {
 
 function postgresTestDatabase(baseUrl: string): TestDatabase {
   const schemas: string[] = [];
+  const databases: string[] = [];
   const create = async () => {
     const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
     schemas.push(schema);
@@ -51,30 +53,47 @@ function postgresTestDatabase(baseUrl: string): TestDatabase {
     create,
     async createSeeded(sampleData = 'auto') {
       const template = await seededTemplate(`postgresql-${sampleData}`, async () => {
-        const schema = templateSchema(templateDir(), sampleData);
-        const url = new URL(baseUrl);
-        url.searchParams.set('schema', schema);
-        await seed(parsePostgresUrl(url.toString()), sampleData);
-        return { schema };
+        const url = databaseUrl(baseUrl, templateDatabase(templateDir(), sampleData));
+        const { createMissingDatabase } = await import('../src/db/pg-create.js');
+        await createMissingDatabase(pg, { url, schema: 'public', create: true });
+        await seed(parsePostgresUrl(url), sampleData);
+        return { name: templateDatabase(templateDir(), sampleData) };
       });
-      const database = await create();
-      // the same migrations make the same tables; then every row and sequence position of the template
-      const { migrate } = await import('../src/db/migrate.js');
-      await migrate(database);
-      await copySchema(baseUrl, template.schema, database.schema);
-      return database;
+      // a copy of the template's files: its rows, sequences, planner statistics and visibility map,
+      // as a seed leaves them (refreshStatistics), without migrating, copying rows or vacuuming
+      const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+      databases.push(name);
+      await onServer(baseUrl, (c) =>
+        c.query(`CREATE DATABASE "${name}" TEMPLATE "${template.name}" STRATEGY FILE_COPY`),
+      );
+      return parsePostgresUrl(databaseUrl(baseUrl, name));
     },
     async cleanup() {
-      if (!schemas.length) return;
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      try {
+      if (!schemas.length && !databases.length) return;
+      await onServer(baseUrl, async (client) => {
         for (const s of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+        for (const d of databases.splice(0)) await client.query(`DROP DATABASE IF EXISTS "${d}" WITH (FORCE)`);
+      });
     },
   };
+}
+
+/** `baseUrl` naming the database `name` (its default schema, public). */
+function databaseUrl(baseUrl: string, name: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  url.searchParams.delete('schema');
+  return url.toString();
+}
+
+async function onServer<T>(baseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
 }
 
 function templateDir(): string {
@@ -122,89 +141,6 @@ async function seededTemplate<T>(kind: string, make: () => Promise<T>): Promise<
   } catch (e) {
     fs.writeFileSync(failed, e instanceof Error ? (e.stack ?? e.message) : String(e));
     throw e;
-  }
-}
-
-/** Copies every row and sequence position of schema `from` into `to`, which has the same (migrated, empty) tables. */
-async function copySchema(baseUrl: string, from: string, to: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    const tables = (
-      await client.query<{ name: string }>(
-        `SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
-        [from],
-      )
-    ).rows.map((r) => r.name);
-    const fks = (
-      await client.query<{ child: string; parent: string }>(
-        `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
-         WHERE k.contype = 'f' AND k.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = $1)`,
-        [from],
-      )
-    ).rows;
-    // parents before children, so that every foreign key finds its row
-    const ordered: string[] = [];
-    const visit = (t: string, seen: Set<string>) => {
-      if (ordered.includes(t) || seen.has(t)) return;
-      seen.add(t);
-      for (const fk of fks) if (fk.child === t && fk.parent !== t) visit(fk.parent, seen);
-      ordered.push(t);
-    };
-    for (const t of tables) visit(t, new Set());
-    // enum columns are of the schema's own enum types: cast through text to the twin type in `to`
-    const columns = (
-      await client.query<{
-        tbl: string;
-        col: string;
-        typ: string;
-        typschema: string;
-        elem: string | null;
-        elemschema: string | null;
-      }>(
-        `SELECT c.relname AS tbl, a.attname AS col, t.typname AS typ, tn.nspname AS typschema, e.typname AS elem, en.nspname AS elemschema
-         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace cn ON cn.oid = c.relnamespace
-         JOIN pg_type t ON t.oid = a.atttypid JOIN pg_namespace tn ON tn.oid = t.typnamespace
-         LEFT JOIN pg_type e ON e.oid = t.typelem AND t.typcategory = 'A' LEFT JOIN pg_namespace en ON en.oid = e.typnamespace
-         WHERE cn.nspname = $1 AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY a.attnum`,
-        [from],
-      )
-    ).rows;
-    const copy = (t: string) => {
-      const cols = columns.filter((c) => c.tbl === t);
-      const names = cols.map((c) => `"${c.col}"`).join(', ');
-      const values = cols
-        .map((c) =>
-          c.typschema === from
-            ? `"${c.col}"::text::"${to}"."${c.typ}"`
-            : c.elemschema === from
-              ? `"${c.col}"::text[]::"${to}"."${c.elem}"[]`
-              : `"${c.col}"`,
-        )
-        .join(', ');
-      return `INSERT INTO "${to}"."${t}" (${names}) OVERRIDING SYSTEM VALUE SELECT ${values} FROM "${from}"."${t}"`;
-    };
-    const sequences = (
-      await client.query<{ name: string; last: string | null }>(
-        `SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = $1`,
-        [from],
-      )
-    ).rows;
-    await client.query('BEGIN');
-    // a copy as it is: no trigger fires (the rows keep their "rev", and "SecurityMetrics", which
-    // triggers keep from the fundamentals, is copied rather than derived twice); needs a superuser
-    await client.query('SET LOCAL session_replication_role = replica');
-    // rows the migrations themselves write (the SecurityMasterVersion row) make way for the template's
-    if (ordered.length) await client.query(`TRUNCATE ${ordered.map((t) => `"${to}"."${t}"`).join(', ')}`);
-    for (const t of ordered) await client.query(copy(t));
-    for (const s of sequences)
-      if (s.last !== null) await client.query(`SELECT setval($1, $2::bigint, true)`, [`"${to}"."${s.name}"`, s.last]);
-    await client.query('COMMIT');
-    // as a seed ends (refreshStatistics): planner statistics and a visibility map, so that queries
-    // are planned as they would be over a freshly seeded database
-    for (const t of ordered) await client.query(`VACUUM (ANALYZE) "${to}"."${t}"`);
-  } finally {
-    await client.end();
   }
 }
 

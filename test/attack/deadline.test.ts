@@ -14,7 +14,7 @@ import { Deadline, Timeouts } from '../../src/runtime/deadline.js';
 import { InFlightBudget } from '../../src/runtime/in-flight.js';
 import { currentEngine } from '../../src/services/security-index.js';
 import { type GraphQLHarness, gqlWithHeaders, graphqlHarness } from '../graphql/helpers.js';
-import { testConfig, testDatabases, testDatabaseUrl } from '../helpers.js';
+import { testConfig, testDatabases } from '../helpers.js';
 import { rest } from '../rest/helpers.js';
 
 const TRADES = '{ trades(symbol: "NVLX", first: 5) { nodes { price size } } }';
@@ -30,7 +30,7 @@ describe.each(testDatabases())('request deadlines on $name', (tdb) => {
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    admin = new pg.Client({ connectionString: h.db.database.url });
     await admin.connect();
   });
   afterAll(async () => {
@@ -190,7 +190,7 @@ describe.each(testDatabases())('request deadlines over a large master on $name',
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    const admin = new pg.Client({ connectionString: h.db.database.url });
     await admin.connect();
     try {
       await admin.query(

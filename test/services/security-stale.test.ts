@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_STALE_HEADER } from '../../src/context.js';
 import { currentEngine, setSearchCapacity } from '../../src/services/security-index.js';
 import { type GraphQLHarness, gqlWithHeaders, graphqlHarness } from '../graphql/helpers.js';
-import { testDatabases, testDatabaseUrl } from '../helpers.js';
+import { testDatabases } from '../helpers.js';
 import { rest } from '../rest/helpers.js';
 
 const RANKED_REST =
@@ -21,7 +21,7 @@ describe.each(testDatabases())('a search while the master is read again, on $nam
 
   beforeAll(async () => {
     h = await graphqlHarness(tdb);
-    admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    admin = new pg.Client({ connectionString: h.db.database.url });
     await admin.connect();
   });
   afterAll(async () => {
