@@ -54,11 +54,7 @@ referenceListFields({
     to: 'Only dividends whose ex-dividend date is this day or earlier.',
   },
   ownArgs: (arg) => ({ dividendType: arg({ type: DividendTypeEnum, description: 'Only dividends of this type.' }) }),
-  filter: (ticker, exDividendDate, { dividendType }) => ({
-    ticker,
-    exDividendDate,
-    dividendType: (dividendType as DividendType | null | undefined) ?? undefined,
-  }),
+  dateKey: 'exDividendDate',
   page: dividendPage,
   byTicker: dividendsByTicker,
 });

@@ -6,7 +6,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/client.js';
 import type { KeyedList, KeysetArgs, Page } from '../db/keyset.js';
-import type { Bounds } from '../db/sorted-table.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
@@ -18,7 +17,6 @@ import {
   keysetArgs,
   pagingArgs,
   SYMBOL_DESCRIPTION,
-  type PageSize,
   type PagingInput,
 } from './common.js';
 import { Security, securityBySymbol } from './security.js';
@@ -26,7 +24,7 @@ import { Security, securityBySymbol } from './security.js';
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 /** A GraphQL page of a reference list holds as many records as any record list's. */
-export const REFERENCE_PAGE: PageSize = PAGE_SIZES.records;
+export const REFERENCE_PAGE = PAGE_SIZES.records;
 
 /** A ticker argument, upper-cased by the symbol rule; a BAD_REQUEST naming `argument` otherwise. */
 export function tickerArg(ticker: string | null | undefined, argument = 'ticker'): string | undefined {
@@ -61,8 +59,8 @@ export interface ReferenceList<Row, Filter> {
   args: { ticker: string; from: string; to: string };
   /** The list's own arguments, beside those. */
   ownArgs: (t: ArgBuilder<Types>) => InputFieldMap;
-  /** The filter of an exact ticker, the date bounds `from` and `to` give, and its own arguments. */
-  filter(ticker: Bounds<string> | undefined, dates: Bounds<string>, own: Record<string, unknown>): Filter;
+  /** The filter's key of the bounds `from` and `to` give; `ticker` and the list's own arguments are keys of the same name. */
+  dateKey: keyof Filter & string;
   page(db: Db, filter: Filter, args: KeysetArgs): Promise<Page<Row>>;
   byTicker(): KeyedList<Row>;
 }
@@ -92,7 +90,12 @@ export function referenceListFields<Row, Filter>(list: ReferenceList<Row, Filter
       resolve: async (_root, args, ctx) => {
         const { ticker, from, to, first, after, last, before, ...own } = args as ListArgs;
         const symbol = tickerArg(ticker);
-        const filter = list.filter(symbol === undefined ? undefined : { eq: symbol }, dateBounds(from, to), own);
+        const filter = {
+          ticker: symbol === undefined ? undefined : { eq: symbol },
+          [list.dateKey]: dateBounds(from, to),
+          // an argument given as null filters nothing, as one left out
+          ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v ?? undefined])),
+        } as Filter;
         const page = await list.page(ctx.db, filter, keysetArgs({ first, after, last, before }, REFERENCE_PAGE));
         return connection(page);
       },

@@ -36,11 +36,7 @@ referenceListFields({
       description: 'true: only reverse splits (splitFrom greater than splitTo); false: only the others.',
     }),
   }),
-  filter: (ticker, executionDate, { reverseSplit }) => ({
-    ticker,
-    executionDate,
-    reverseSplit: (reverseSplit as boolean | null | undefined) ?? undefined,
-  }),
+  dateKey: 'executionDate',
   page: splitPage,
   byTicker: splitsByTicker,
 });
