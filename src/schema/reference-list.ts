@@ -4,12 +4,11 @@
 import type { ArgBuilder, InputFieldMap } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import type { Db } from '../db/client.js';
-import type { KeyedList, KeysetArgs, Page } from '../db/keyset.js';
 import { PAGE_SIZES } from '../domain/limits.js';
 import { parseSymbol } from '../domain/symbols.js';
 import { AppError } from '../errors.js';
 import { children } from '../graphql/plan/declare.js';
+import type { KeyedList, KeysetArgs, Page } from '../services/paging.js';
 import type { Security as SecurityRow } from '../services/security.js';
 import {
   connection,
@@ -61,7 +60,7 @@ export interface ReferenceList<Row, Filter> {
   ownArgs: (t: ArgBuilder<Types>) => InputFieldMap;
   /** The filter's key of the bounds `from` and `to` give; `ticker` and the list's own arguments are keys of the same name. */
   dateKey: keyof Filter & string;
-  page(db: Db, filter: Filter, args: KeysetArgs): Promise<Page<Row>>;
+  page(db: Context['db'], filter: Filter, args: KeysetArgs): Promise<Page<Row>>;
   byTicker(): KeyedList<Row>;
 }
 
