@@ -305,3 +305,37 @@ export async function insertRows(
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
   );
 }
+
+/** What `writeById` needs of a model's Prisma delegate (`tx.split`, `tx.dividend`). */
+interface ByIdDelegate<Row> {
+  findMany(args: { where: { id: { in: string[] } } }): Promise<Row[]>;
+  updateMany(args: { where: { id: string }; data: Omit<Partial<Row>, 'updatedAt'> }): Promise<unknown>;
+}
+
+/**
+ * Upserts rows of `model` by their text id in one transaction, for a table that keeps no
+ * updatedAt: Massive's reference records (splits, dividends), whose rows are the records.
+ */
+export function writeById<Row extends { id: string }>(
+  db: Db,
+  rows: readonly Row[],
+  model: string,
+  delegate: (tx: Tx) => ByIdDelegate<Row>,
+): Promise<WriteCounts> {
+  const fields = columnsOf(model).map((c) => c.name);
+  return writeBatch(db, rows, {
+    key: (r) => r.id,
+    load: (tx, batch) => delegate(tx).findMany({ where: { id: { in: batch.map((r) => r.id) } } }),
+    storedKey: (s) => s.id,
+    same: (r, s) => sameFields(r, s, fields),
+    async insert(tx, batch) {
+      await insertRows(tx, model, batch);
+    },
+    async update(tx, changes) {
+      for (const { row, stored } of changes) {
+        const { updatedAt: _, ...data } = changedFields(row, stored, fields);
+        await delegate(tx).updateMany({ where: { id: row.id }, data });
+      }
+    },
+  });
+}

@@ -1,4 +1,3 @@
-import { holdRows } from '../context.js';
 import { DIVIDEND_FIELDS, DIVIDEND_TYPES, FREQUENCIES, type DividendType } from '../domain/records/dividend.js';
 import {
   DIVIDEND_PAGE,
@@ -6,14 +5,12 @@ import {
   dividendPage,
   type Dividend,
   type DividendFilter,
-  type DividendSortField,
 } from '../services/dividend.js';
 import type { JsonSchema } from './json-schema.js';
-import { cursorEnvelope, cursorPageResponse, readCursorRequest, withCursorParam } from './next-url.js';
 import { badParam, type ParamSpecs, type ParamValues } from './params.js';
 import { recordSchema, recordShaper } from './record-table.js';
+import { boundsOf, DATE_SPEC, orderParams, rangedParams, referenceListRoute, TICKER_SPEC } from './reference-list.js';
 import type { Route } from './route.js';
-import { boundsOf, DATE_SPEC, orderParams, rangedParams, TICKER_SPEC } from './split.js';
 
 /** An amount: digits, with a decimal part if any. */
 const AMOUNT_SPEC = { type: 'string', pattern: /^\d{1,12}(\.\d{1,12})?$/ } as const;
@@ -46,8 +43,6 @@ export const DIVIDEND_SCHEMA: JsonSchema = recordSchema(DIVIDEND_FIELDS);
 /** Massive's dividend record, its keys as Massive spells and orders them. */
 export const dividendRecord: (d: Dividend) => Record<string, unknown> = recordShaper(DIVIDEND_FIELDS);
 
-const ROUTE = 'dividends';
-
 export function dividendFilter(p: ParamValues<typeof DIVIDEND_PARAMS>): DividendFilter {
   if (p.frequency !== undefined && !(FREQUENCIES as readonly number[]).includes(p.frequency))
     throw badParam('frequency', `one of ${FREQUENCIES.join(', ')}`, String(p.frequency));
@@ -64,24 +59,18 @@ export function dividendFilter(p: ParamValues<typeof DIVIDEND_PARAMS>): Dividend
 }
 
 export const routes: Route[] = [
-  {
-    method: 'GET',
+  referenceListRoute({
     path: '/stocks/v3/reference/dividends',
     access: 'dividends',
-    async handle(ctx, url) {
-      const { params: p, raw, after } = readCursorRequest(ctx, url, ROUTE, DIVIDEND_PARAMS);
-      const filter = dividendFilter(p);
-      await holdRows(ctx, 'Dividend', p.limit);
-      const sort = { field: p.sort as DividendSortField, direction: p.order as 'asc' | 'desc' };
-      const page = await dividendPage(ctx.db, filter, { sort, first: p.limit, after });
-      return cursorPageResponse(ctx, url, ROUTE, raw, page, dividendRecord);
-    },
-    doc: {
-      summary: 'Cash dividends',
-      description:
-        "Cash dividends, as Massive's GET /v3/reference/dividends answers them: newest first by ex-dividend date unless `sort` and `order` say otherwise, ties broken by id; sorted by a date a dividend lacks (pay, record or declaration date), it comes first in ascending order and last in descending. Every filter given applies. Follow next_url (absolute; its cursor carries every filter) for the next page; it is absent on the last page.",
-      query: withCursorParam(DIVIDEND_PARAMS),
-      response: cursorEnvelope(DIVIDEND_SCHEMA),
-    },
-  },
+    route: 'dividends',
+    table: 'Dividend',
+    params: DIVIDEND_PARAMS,
+    filter: dividendFilter,
+    page: dividendPage,
+    record: dividendRecord,
+    schema: DIVIDEND_SCHEMA,
+    summary: 'Cash dividends',
+    description:
+      "Cash dividends, as Massive's GET /v3/reference/dividends answers them: newest first by ex-dividend date unless `sort` and `order` say otherwise, ties broken by id; sorted by a date a dividend lacks (pay, record or declaration date), it comes first in ascending order and last in descending. Every filter given applies. Follow next_url (absolute; its cursor carries every filter) for the next page; it is absent on the last page.",
+  }),
 ];
