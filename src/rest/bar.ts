@@ -14,12 +14,11 @@ import {
   today,
   defaultSession,
   MAX_MULTIPLIER,
-  TIMESPANS,
   type Bar,
   type Session,
   type Sort,
-  type Timespan,
 } from '../services/bar.js';
+import { TIMESPANS, type Timespan } from '../services/bar-bucket.js';
 import { groupedDay, MAX_GROUPED, openClose, previousDay } from '../services/bar-day.js';
 import { adjustmentSet, type AdjustmentName } from '../services/adjustment.js';
 import { dayNumber } from '../domain/bar-time.js';

@@ -5,15 +5,8 @@
 import { holdRows, type Context } from '../context.js';
 import { isCalendarDate } from '../domain/fiscal.js';
 import { CALENDAR_SPAN } from '../domain/market-calendar.js';
-import {
-  BASE_BARS,
-  defaultSession,
-  TIMESPANS,
-  type Session,
-  type Sort,
-  type Timespan,
-  today,
-} from '../services/bar.js';
+import { BASE_BARS, defaultSession, type Session, type Sort, today } from '../services/bar.js';
+import { TIMESPANS, type Timespan } from '../services/bar-bucket.js';
 import {
   HISTORY,
   indicatorPlan,

@@ -13,13 +13,12 @@ import {
   barHistory,
   today,
   type Factor,
-  basesPerBar,
   defaultSession,
   MAX_MULTIPLIER,
   type Bar,
   type Session,
-  type Timespan,
 } from '../services/bar.js';
+import { basesPerBar, type Timespan } from '../services/bar-bucket.js';
 import { AppError } from '../errors.js';
 import type { Context } from '../context.js';
 import { checkFirst, firstArg, listOf, readRange, type PageSize } from './common.js';

@@ -9,7 +9,7 @@ import type { PoolClient } from 'pg';
 import type { Db } from '../db/client.js';
 import { excluded, excludedOutsideRegular } from '../domain/conditions.js';
 import { dayMinutes, dayNumber, minuteFacts } from '../domain/bar-time.js';
-import { combine } from './bar.js';
+import { combine } from './bar-bucket.js';
 import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
 
 /** The session code of a minute bar (MinuteBar.session): where the market calendar puts its start. */

@@ -10,9 +10,8 @@ import { AppError } from '../errors.js';
 import { CalendarDay } from '../domain/time.js';
 import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
 import { actionsOf, factorsOf, segmentsOf, type Adjustment, type Segment } from './adjustment.js';
+import { baseRange, bucketsOf, combine, combineOne, type Buckets, type Timespan } from './bar-bucket.js';
 
-export const TIMESPANS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
-export type Timespan = (typeof TIMESPANS)[number];
 export type Session = 'regular' | 'extended';
 export type Sort = 'asc' | 'desc';
 
@@ -25,49 +24,10 @@ export function defaultSession(timespan: Timespan): Session {
   return timespan === 'minute' || timespan === 'hour' ? 'extended' : 'regular';
 }
 
-/** The most base bars one bar of `multiplier` × `timespan` holds: `first` bars need at most that many times as many. */
-export function basesPerBar(timespan: Timespan, multiplier: number): number {
-  switch (timespan) {
-    case 'minute':
-      return multiplier;
-    case 'hour':
-      return multiplier * 60;
-    case 'day':
-      return multiplier;
-    case 'week':
-      return multiplier * 7;
-    default:
-      return multiplier * 31 * { month: 1, quarter: 3, year: 12 }[timespan];
-  }
-}
-
 /** Base bars one answer may read (Massive's `limit`: default 5,000, at most 50,000). */
 export const BASE_BARS = { default: 5_000, max: 50_000 } as const;
 /** The largest multiplier: past it a bucket spans more than any range a request may read. */
 export const MAX_MULTIPLIER = 100_000;
-
-/**
- * The SQL aggregate of the bars `b` (columns open, high, low, close, volume, vwap, trades) into one:
- * open the first non-null open and close the last non-null close by `order` (`b.` columns,
- * ascending), high the highest, low the lowest, volume and trades summed, vwap weighted by volume.
- * A part no bar sets stays null (a minute of odd lots only has volume and no price). The one rule
- * that combines bars, at every level: trades into minutes and minutes into days (bar-write.ts),
- * and base bars into a query's buckets (below).
- */
-export function combine(order: string): string {
-  const desc = order
-    .split(',')
-    .map((c) => `${c.trim()} DESC`)
-    .join(', ');
-  return `(array_agg(b."open" ORDER BY ${order}) FILTER (WHERE b."open" IS NOT NULL))[1] AS "open",
-    max(b."high") AS "high",
-    min(b."low") AS "low",
-    (array_agg(b."close" ORDER BY ${desc}) FILTER (WHERE b."close" IS NOT NULL))[1] AS "close",
-    coalesce(sum(b."volume"), 0)::float8 AS "volume",
-    (sum(b."vwap" * b."volume") FILTER (WHERE b."vwap" IS NOT NULL)
-      / nullif(sum(b."volume") FILTER (WHERE b."vwap" IS NOT NULL), 0))::float8 AS "vwap",
-    coalesce(sum(b."trades"), 0)::int AS "trades"`;
-}
 
 /** A factor for the base bars of the exchange days lo..hi (inclusive): prices times `price`, volumes times `volume`. */
 export interface Factor {
@@ -91,6 +51,13 @@ export interface BarQuery {
   limit: number;
   /** Adjustment factors by day; none: raw prices. */
   factors: readonly Factor[];
+  /**
+   * Where buckets of several days, weeks, months... count from (epoch ms; default `from`): reads of
+   * one series that start at different places pass the same anchor to get the same buckets.
+   */
+  anchor?: number;
+  /** Read the bucket holding `from` whole, from its start, rather than from `from` (asc only). */
+  whole?: boolean;
 }
 
 export interface Bar {
@@ -111,79 +78,6 @@ export interface BarPage {
   queryCount: number;
   /** Where the next page starts (epoch ms, `from` for asc, `to` for desc) when `limit` cut the range. */
   next?: { from: number } | { to: number };
-}
-
-/** How a timespan's buckets are keyed: SQL over base bar `b` giving an integer key, and back to time. */
-interface Buckets {
-  base: 'MinuteBar' | 'DayBar';
-  key: string;
-  /** The bucket's start and the start of the bucket after it, epoch ms. */
-  span(key: number): { start: number; end: number };
-  /** The most base bars one bucket holds. */
-  largest: number;
-}
-
-/** Keys apart per New York day, more than its minutes (1,500 on the day clocks fall back). */
-const DAY_KEY = 2_000;
-
-function bucketsOf(q: BarQuery): Buckets {
-  const m = q.multiplier;
-  const fromDay = dayNumber(dateOfDayOf(q.from));
-  const dayStartMs = (day: number) => nyMidnightMs(dateOfDay(day));
-  if (q.timespan === 'minute' || q.timespan === 'hour') {
-    const width = q.timespan === 'hour' ? m * 60 : m;
-    if (1440 % width === 0)
-      // aligned to New York's clock: minutes since its midnight (buckets of whole hours stay on the
-      // hour across a change of clocks, which moves midnight by whole hours)
-      return {
-        base: 'MinuteBar',
-        key: `b."day" * ${DAY_KEY} + (b."local" / ${width}) * ${width}`,
-        span: (key) => {
-          const start = dayStartMs(Math.floor(key / DAY_KEY)) + (key % DAY_KEY) * 60_000;
-          return { start, end: start + width * 60_000 };
-        },
-        largest: basesPerBar(q.timespan, m),
-      };
-    // a width that does not divide a day: buckets from the epoch
-    return {
-      base: 'MinuteBar',
-      key: `(b."minute"::bigint / ${width}) * ${width}`,
-      span: (key) => ({ start: key * 60_000, end: (key + width) * 60_000 }),
-      largest: basesPerBar(q.timespan, m),
-    };
-  }
-  if (q.timespan === 'day')
-    return {
-      base: 'DayBar',
-      key: `${fromDay} + ((b."day" - ${fromDay}) / ${m}) * ${m}`,
-      span: (key) => ({ start: dayStartMs(key), end: dayStartMs(key + m) }),
-      largest: basesPerBar(q.timespan, m),
-    };
-  if (q.timespan === 'week') {
-    // weeks start on Sunday (1970-01-04 was one: day 3); the first bucket holds `from`'s week
-    const week0 = Math.floor((fromDay - 3) / 7);
-    return {
-      base: 'DayBar',
-      key: `${week0} + (((b."day" - 3) / 7 - ${week0}) / ${m}) * ${m}`,
-      span: (key) => ({ start: dayStartMs(key * 7 + 3), end: dayStartMs((key + m) * 7 + 3) }),
-      largest: basesPerBar(q.timespan, m),
-    };
-  }
-  // months, quarters, years: counted in months from 1970-01
-  const months = { month: 1, quarter: 3, year: 12 }[q.timespan] * m;
-  const unit = { month: 1, quarter: 3, year: 12 }[q.timespan];
-  const fromDate = dateOfDay(fromDay);
-  const month0 =
-    Math.floor(((Number(fromDate.slice(0, 4)) - 1970) * 12 + Number(fromDate.slice(5, 7)) - 1) / unit) * unit;
-  const monthOf = `((extract(year FROM DATE '1970-01-01' + b."day")::int - 1970) * 12 + extract(month FROM DATE '1970-01-01' + b."day")::int - 1)`;
-  const monthStart = (index: number) =>
-    dayNumber(`${1970 + Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-01`);
-  return {
-    base: 'DayBar',
-    key: `${month0} + ((${monthOf} - ${month0}) / ${months}) * ${months}`,
-    span: (key) => ({ start: dayStartMs(monthStart(key)), end: dayStartMs(monthStart(key + months)) }),
-    largest: basesPerBar(q.timespan, m),
-  };
 }
 
 /**
@@ -225,83 +119,116 @@ export async function barPage(db: Db, query: BarQuery): Promise<BarPage> {
   // the calendar knows 2000-2199 (domain/market-calendar.ts): no bar lies outside it
   const q = { ...query, from: Math.max(query.from, HISTORY.from), to: Math.min(query.to, HISTORY.to) };
   if (q.from > q.to) return { bars: [], queryCount: 0 };
-  const b = bucketsOf(q);
+  const anchorDay = minuteFacts(Math.floor(Math.max(q.anchor ?? q.from, HISTORY.from) / 60_000)).day;
+  const b = bucketsOf(q.timespan, q.multiplier, anchorDay);
   if (q.limit < b.largest)
     throw new AppError(
       'BAD_REQUEST',
       `limit ${q.limit} is fewer than the base bars one ${q.multiplier} ${q.timespan} bar may hold (${b.largest}); raise limit or narrow the bar`,
     );
-  const minuteBased = b.base === 'MinuteBar';
-  const lo = minuteBased ? Math.ceil(q.from / 60_000) : dayNumber(dateOfDayOf(q.from));
-  const hi = minuteBased ? Math.floor(q.to / 60_000) : dayNumber(dateOfDayOf(q.to));
-  const order = minuteBased ? 'minute' : 'day';
-  const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-  const params: unknown[] = [
-    q.segments.map((s) => s.symbol),
-    lo,
-    hi,
-    q.limit + 1,
-    q.segments.map((s) => s.lo),
-    q.segments.map((s) => s.hi),
-  ];
-  const session = minuteBased
-    ? q.session === 'regular'
-      ? ' AND b."session" = 1'
-      : ''
-    : ` AND b."extended" = ${q.session === 'extended'}`;
-  let adjusted = 'b."open", b."high", b."low", b."close", b."volume", b."vwap"';
-  let join = '';
-  if (q.factors.length > 0) {
+  const rows = await db.read<BucketRow>(bucketSql(q, b), bucketParams(q));
+  const bars: Bar[] = [];
+  let queryCount = 0;
+  let next: BarPage['next'];
+  let previous: number | undefined;
+  for (const r of rows) {
+    const start = b.start(Number(r.key));
+    if (r.cut) {
+      // desc: the cut bucket ends where the newer one read before it starts (no base bar lies between)
+      next = q.sort === 'asc' ? { from: start } : { to: previous! - 1 };
+      break;
+    }
+    previous = start;
+    queryCount += r.bases;
+    // a bucket whose base bars carry volume but no price (odd lots only) is no bar to draw
+    if (r.open === null || r.high === null || r.low === null || r.close === null) continue;
+    bars.push({ t: start, o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, n: r.trades });
+  }
+  return next ? { bars, queryCount, next } : { bars, queryCount };
+}
+
+interface BucketRow {
+  key: string | number;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number;
+  vwap: number | null;
+  trades: number;
+  bases: number;
+  cut: boolean;
+}
+
+type PageQuery = BarQuery & { from: number; to: number };
+
+/** $1 the limit + 1, then per stretch its symbol and days, then the factors' arrays. */
+function bucketParams(q: PageQuery): unknown[] {
+  const params: unknown[] = [q.limit + 1];
+  for (const s of q.segments) params.push(s.symbol, s.lo, s.hi);
+  if (q.factors.length > 0)
     params.push(
       q.factors.map((f) => f.lo),
       q.factors.map((f) => f.hi),
       q.factors.map((f) => f.price),
       q.factors.map((f) => f.volume),
     );
-    join = ` LEFT JOIN unnest($7::int[], $8::int[], $9::float8[], $10::float8[]) f("lo", "hi", "price", "volume")
-      ON b."day" >= f."lo" AND b."day" <= f."hi"`;
-    const p = 'coalesce(f."price", 1)';
-    adjusted = `b."open" * ${p} AS "open", b."high" * ${p} AS "high", b."low" * ${p} AS "low", b."close" * ${p} AS "close",
-      b."volume" * coalesce(f."volume", 1) AS "volume", b."vwap" * ${p} AS "vwap"`;
-  }
-  const sql = `SELECT "key", ${combine('b."ord"')}, count(*) FILTER (WHERE b."rn" <= $4 - 1)::int AS "bases",
-      bool_or(b."rn" > $4 - 1) AS "cut"
-    FROM (
-      SELECT (${b.key})::bigint AS "key", b."${order}" AS "ord", ${adjusted}, b."trades",
-             row_number() OVER (ORDER BY b."${order}" ${dir}) AS "rn"
-      FROM unnest($1::text[], $5::int[], $6::int[]) s("symbol", "lo", "hi")
-      JOIN "${b.base}" b ON b."symbol" = s."symbol" AND b."day" >= s."lo" AND b."day" <= s."hi"${join}
-      WHERE b."${order}" >= $2 AND b."${order}" <= $3${session}
-      ORDER BY b."${order}" ${dir} LIMIT $4
-    ) b
+  return params;
+}
+
+/**
+ * The statement of a page: each stretch of history read by its own index range scan in the
+ * page's order (its symbol a parameter of its own, so the planner knows how many rows it holds,
+ * and stops after `limit` + 1), the stretches in order, numbered, adjusted, then combined by
+ * bucket; a bucket of one base bar is its bar (combineOne), with no aggregate to build.
+ */
+function bucketSql(q: PageQuery, b: Buckets): string {
+  const minuteBased = b.base === 'MinuteBar';
+  const { lo, hi } = baseRange(b, q.from, q.to);
+  const ord = minuteBased ? 'minute' : 'day';
+  const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
+  const session = minuteBased
+    ? q.session === 'regular'
+      ? ' AND b."session" = 1'
+      : ''
+    : ` AND b."extended" = ${q.session === 'extended'}`;
+  const columns = { day: 'b."day"', local: minuteBased ? 'b."local"' : '0', minute: minuteBased ? 'b."minute"' : '0' };
+  // the bucket holding `from`, whole: from its first base bar (at most `largest` before `from`)
+  const lower =
+    q.whole && q.sort === 'asc'
+      ? `b."${ord}" >= ${lo - b.largest} AND ${b.key(columns)} >= ${b.keyAt(lo)}`
+      : `b."${ord}" >= ${lo}`;
+  const f = q.factors.length > 0 ? q.segments.length * 3 + 2 : 0;
+  const stretches = q.segments.map(
+    (
+      _,
+      i,
+    ) => `(SELECT ${b.key(columns)} AS "key", b."${ord}" AS "ord", b."day", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades"
+      FROM "${b.base}" b
+      WHERE b."symbol" = $${i * 3 + 2} AND b."day" >= $${i * 3 + 3} AND b."day" <= $${i * 3 + 4}
+        AND ${lower} AND b."${ord}" <= ${hi}${session}
+      ORDER BY b."${ord}" ${dir} LIMIT $1)`,
+  );
+  const adjusted =
+    f === 0
+      ? 'b."open", b."high", b."low", b."close", b."volume", b."vwap"'
+      : `b."open" * coalesce(f."price", 1) AS "open", b."high" * coalesce(f."price", 1) AS "high",
+         b."low" * coalesce(f."price", 1) AS "low", b."close" * coalesce(f."price", 1) AS "close",
+         b."volume" * coalesce(f."volume", 1) AS "volume", b."vwap" * coalesce(f."price", 1) AS "vwap"`;
+  const join =
+    f === 0
+      ? ''
+      : ` LEFT JOIN unnest($${f}::int[], $${f + 1}::int[], $${f + 2}::float8[], $${f + 3}::float8[]) f("lo", "hi", "price", "volume")
+        ON b."day" >= f."lo" AND b."day" <= f."hi"`;
+  const read = `SELECT b."key", b."ord", ${adjusted}, b."trades", row_number() OVER (ORDER BY b."ord" ${dir}) AS "rn"
+    FROM (SELECT * FROM (${stretches.join(' UNION ALL ')}) b ORDER BY b."ord" ${dir} LIMIT $1) b${join}`;
+  if (b.largest === 1)
+    return `SELECT b."key", ${combineOne()}, 1 AS "bases", b."rn" > $1 - 1 AS "cut"
+      FROM (${read}) b ORDER BY b."rn"`;
+  return `SELECT "key", ${combine('b."ord"')}, count(*) FILTER (WHERE b."rn" <= $1 - 1)::int AS "bases",
+      bool_or(b."rn" > $1 - 1) AS "cut"
+    FROM (${read}) b
     GROUP BY "key" ORDER BY "key" ${dir}`;
-  const rows = await db.read<{
-    key: string | number;
-    open: number | null;
-    high: number | null;
-    low: number | null;
-    close: number | null;
-    volume: number;
-    vwap: number | null;
-    trades: number;
-    bases: number;
-    cut: boolean;
-  }>(sql, params);
-  const bars: Bar[] = [];
-  let queryCount = 0;
-  let next: BarPage['next'];
-  for (const r of rows) {
-    const span = b.span(Number(r.key));
-    if (r.cut) {
-      next = q.sort === 'asc' ? { from: span.start } : { to: span.end - 1 };
-      break;
-    }
-    queryCount += r.bases;
-    // a bucket whose base bars carry volume but no price (odd lots only) is no bar to draw
-    if (r.open === null || r.high === null || r.low === null || r.close === null) continue;
-    bars.push({ t: span.start, o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, n: r.trades });
-  }
-  return next ? { bars, queryCount, next } : { bars, queryCount };
 }
 
 export interface HistoryQuery extends Omit<BarQuery, 'segments' | 'factors'> {

@@ -8,23 +8,21 @@
 // and a plan of base bars (the warm-up, the values and a few bars of slack, each counted at the most
 // base bars one bar may hold) of at most INDICATOR_BASE_BARS, read in pages of BASE_BARS.max at most.
 import type { Db } from '../db/client.js';
-import { dateOfDay, dayNumber } from '../domain/bar-time.js';
+import { dateOfDay } from '../domain/bar-time.js';
 import { ema, macd, rsi, sma, warmUp, type WarmUp } from '../domain/indicators.js';
-import { CALENDAR_SPAN, nyMidnightMs, tradingDate } from '../domain/market-calendar.js';
 import { AppError } from '../errors.js';
 import {
   BASE_BARS,
   barPage,
   HISTORY,
-  basesPerBar,
   MAX_MULTIPLIER,
   type Bar,
   type BarQuery,
   type Factor,
   type Session,
   type Sort,
-  type Timespan,
 } from './bar.js';
+import { basesPerBar, type Timespan } from './bar-bucket.js';
 import { actionsOf, factorsOf, segmentsOf, type Adjustment, type Segment } from './adjustment.js';
 
 export const SERIES_TYPES = ['open', 'high', 'low', 'close'] as const;
@@ -180,33 +178,6 @@ function compute(spec: IndicatorSpec, bars: readonly Bar[], seriesType: SeriesTy
   return line.map((value, i) => (value === undefined ? undefined : { t: bars[i]!.t, value }));
 }
 
-/**
- * Where a read must start for its buckets to be those of every other read: barPage aligns buckets of
- * several days, weeks, months... to its `from`, so every read starts on the grid that HISTORY.from
- * starts (the bucket of `ms` on it). Minutes and hours are aligned to the clock whatever the start.
- */
-function gridStart(q: IndicatorQuery, ms: number): number {
-  if (q.timespan === 'minute' || q.timespan === 'hour') return ms;
-  const m = q.multiplier;
-  const day = dayNumber(tradingDate(ms));
-  const anchor = dayNumber(CALENDAR_SPAN.from);
-  const start = (d: number) => nyMidnightMs(dateOfDay(Math.max(anchor, d)));
-  if (q.timespan === 'day') return start(anchor + Math.floor((day - anchor) / m) * m);
-  if (q.timespan === 'week') {
-    // weeks start on Sunday, 1970-01-04 (day 3), as services/bar.ts counts them; the anchor's week
-    // starts before the calendar, so a read of it starts on the anchor, which is in that week
-    const week = (d: number) => Math.floor((d - 3) / 7);
-    return start((week(anchor) + Math.floor((week(day) - week(anchor)) / m) * m) * 7 + 3);
-  }
-  const months = { month: 1, quarter: 3, year: 12 }[q.timespan] * m;
-  const monthOf = (d: number) => {
-    const date = dateOfDay(d);
-    return (Number(date.slice(0, 4)) - 1970) * 12 + Number(date.slice(5, 7)) - 1;
-  };
-  const g = monthOf(anchor) + Math.floor((monthOf(day) - monthOf(anchor)) / months) * months;
-  return start(dayNumber(`${1970 + Math.floor(g / 12)}-${String((g % 12) + 1).padStart(2, '0')}-01`));
-}
-
 /** The base bars read so far, against a cap: twice the plan, for buckets without a price that read more. */
 interface Work {
   spent: number;
@@ -253,6 +224,10 @@ class BarStream {
         `the bars of ${this.q.symbol} hold so many buckets without a price that this indicator would read over ${w.cap} base bars; ask for fewer values or a narrower range`,
       );
     const page = await barPage(this.db, {
+      // every read of the series on one grid of buckets, wherever it starts, and the first bucket
+      // of a read whole: a value never depends on where the read started
+      anchor: HISTORY.from,
+      whole: true,
       segments: this.q.segments,
       multiplier: this.q.multiplier,
       timespan: this.q.timespan,
@@ -314,9 +289,9 @@ interface Range {
  * holds a value) read forward from `from`, then the warm-up read back from the first of them.
  */
 async function oldestFirst(db: Db, q: ResolvedQuery, r: Range, warm: WarmUp, work: Work): Promise<IndicatorPage> {
-  // from the start of the bucket holding `from`: that bucket, if it starts before `from`, is read
-  // again whole with the warm-up
-  const stream = new BarStream(db, q, 'asc', gridStart(q, r.from), r.readTo, work);
+  // from the start of the bucket holding `from` (BarStream reads it whole): that bucket, if it
+  // starts before `from`, is read again with the warm-up
+  const stream = new BarStream(db, q, 'asc', r.from, r.readTo, work);
   const inRange: Bar[] = [];
   let beyond: Bar | undefined;
   const take = async (count: number) => {

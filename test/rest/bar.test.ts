@@ -259,9 +259,18 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     expect(pages).toBeGreaterThan(10);
     expectBars(seen, whole.body.results);
     expect(queried).toBe(whole.body.queryCount);
-    // newest first walks the same bars backwards
+    // newest first walks the same bars backwards, in one answer and page by page
     const desc = await aggs('5/minute', '2026-11-16', '2026-11-17', '&sort=desc');
     expectBars(desc.body.results, [...whole.body.results].reverse());
+    const back: OracleBar[] = [];
+    url = `/stocks/v2/aggs/ticker/${SYMBOL}/range/5/minute/2026-11-16/2026-11-17?limit=37&sort=desc`;
+    for (pages = 0; url; pages++) {
+      const r = await rest(h, url, { key: 'demo-pro' });
+      back.push(...r.body.results);
+      url = r.body.next_url;
+    }
+    expect(pages).toBeGreaterThan(10);
+    expectBars(back, [...whole.body.results].reverse());
   });
 
   it('a trade on a day the calendar does not know is stored without a bar (the writer does not fail)', async () => {
