@@ -50,6 +50,8 @@ export interface ListSizeExtension {
   max?: number;
   /** The list has one item per element of this list argument (`nodes(ids:)`), at most `max`. */
   itemsOf?: string;
+  /** A field of a connection with one item per node of its page (an indicator's values): counted as its `nodes`. */
+  perNode?: boolean;
 }
 
 /**
@@ -68,6 +70,8 @@ export interface WorkExtension {
    * a root list of one symbol and null elsewhere, schema/tick.ts), charged where it works only.
    */
   whenWithin?: { fields: readonly string[]; args: readonly string[] };
+  /** Charged once for the field, not for each item of its list (a read before the items: an indicator's warm-up). */
+  once?: boolean;
 }
 
 /** The field whose selection set is being priced: its coordinate and its node (for its arguments). */
@@ -315,10 +319,13 @@ class CostWalk {
     if (!field) return 0; // validation refuses it
     const type = getNamedType(field.type);
     const isList = isListType(getNullableType(field.type));
+    const perNode = (field.extensions.listSize as ListSizeExtension | undefined)?.perNode;
     const items = isList
-      ? this.listSize(parent, field, node, isConnectionItems(parent, name) ? pageSize : undefined)
+      ? this.listSize(parent, field, node, isConnectionItems(parent, name) || perNode ? pageSize : undefined)
       : 1;
     const work = this.workUnits(field, node, within);
+    const once = (field.extensions.work as WorkExtension | undefined)?.once;
+    if (once) return items * this.itemCost(node, parent, field, type, spreading) + work;
     if (isLeafType(type)) return items * (leafUnitsOf(parent, field, type, this.options) + work);
     // a connection passes its page size to its edges and nodes
     const first = field.args.some((a) => a.name === 'first' && a.extensions.pageSize)
@@ -327,6 +334,19 @@ class CostWalk {
     const inside: Within = { coordinate: `${parent.name}.${name}`, node };
     const each = 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, first, spreading, inside) : 0);
     return items * (each + work);
+  }
+
+  /** One item of a field whose work is charged once (WorkExtension.once): a leaf's units, or an object's selection. */
+  itemCost(
+    node: FieldNode,
+    parent: GraphQLNamedType,
+    field: GraphQLField<unknown, unknown>,
+    type: GraphQLNamedType,
+    spreading: ReadonlySet<string>,
+  ): number {
+    if (isLeafType(type)) return leafUnitsOf(parent, field, type, this.options);
+    const inside: Within = { coordinate: `${parent.name}.${field.name}`, node };
+    return 1 + (node.selectionSet ? this.setCost(node.selectionSet, type, undefined, spreading, inside) : 0);
   }
 
   /** The field's declared work (WorkExtension), when its arguments, and the field it is inside, ask for it. */

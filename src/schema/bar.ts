@@ -20,6 +20,7 @@ import {
 } from '../services/bar.js';
 import { basesPerBar, type Timespan } from '../services/bar-bucket.js';
 import { AppError } from '../errors.js';
+import type { SeriesSource } from '../services/indicator.js';
 import type { Context } from '../context.js';
 import { checkFirst, firstArg, listOf, readRange, type PageSize } from './common.js';
 import { Security } from './security.js';
@@ -111,9 +112,11 @@ interface BarsAnswer {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
   queryCount: number;
   factors: Factor[];
+  /** Where the page's bars came from, for its indicators' warm-up (schema/indicator.ts). */
+  source?: SeriesSource;
 }
 
-const BarConnection = builder.objectRef<BarsAnswer>('BarConnection').implement({
+export const BarConnection = builder.objectRef<BarsAnswer>('BarConnection').implement({
   description: 'A page of bars, oldest first, with the adjustment factors applied to them.',
   fields: (t) => ({
     nodes: t.field({ type: [BarRef], resolve: (a) => a.nodes }),
@@ -162,7 +165,8 @@ async function barsAnswer(symbol: string, args: BarsArgs, ctx: Context): Promise
   const size = checkFirst(backward ? args.last : args.first, BARS_PAGE, backward ? 'last' : 'first');
   // in order as given (a 400 naming them), then each a day in New York where it is a date alone
   readRange(args.from, args.to);
-  let from = barBound(args.from, 'start');
+  const anchor = barBound(args.from, 'start');
+  let from = anchor;
   let to = barBound(args.to, 'end');
   const after = args.after == null ? undefined : startOf(args.after, 'after');
   const before = args.before == null ? undefined : startOf(args.before, 'before');
@@ -178,13 +182,16 @@ async function barsAnswer(symbol: string, args: BarsArgs, ctx: Context): Promise
       queryCount: 0,
       factors: [],
     };
+  const session = (args.session as Session | null | undefined) ?? defaultSession(timespan);
   const page = await barHistory(ctx.db, {
     symbol,
     multiplier,
     timespan,
     from,
     to,
-    session: (args.session as Session | null | undefined) ?? defaultSession(timespan),
+    // the buckets of every page on the grid of the range's start, whatever the cursor
+    anchor,
+    session,
     sort: backward ? 'desc' : 'asc',
     // enough base bars for `size` whole bars, and never more than one answer may read
     limit: Math.min(BASE_BARS.max, (size + 1) * basesPerBar(timespan, multiplier)),
@@ -206,6 +213,7 @@ async function barsAnswer(symbol: string, args: BarsArgs, ctx: Context): Promise
     },
     queryCount: page.queryCount,
     factors: page.factors,
+    source: { symbol, segments: page.segments, factors: page.factors, timespan, multiplier, session, anchor },
   };
 }
 

@@ -243,6 +243,8 @@ export interface HistoryQuery extends Omit<BarQuery, 'segments' | 'factors'> {
 export interface History extends BarPage {
   /** The factors applied, by exchange day: a client divides by them to undo the adjustment. */
   factors: Factor[];
+  /** The stretches of history read: with the factors, where more bars of the same series come from. */
+  segments: Segment[];
 }
 
 /**
@@ -254,7 +256,7 @@ export async function barHistory(db: Db, q: HistoryQuery): Promise<History> {
   const segments = await segmentsOf(db, q.symbol, on);
   const factors = factorsOf(await actionsOf(db, segments, q.adjustments), q.asOf);
   const page = await barPage(db, { ...q, segments, factors });
-  return { ...page, factors };
+  return { ...page, factors, segments };
 }
 
 /** A bar's cursor: its start, in the keyset cursors every list of the graph gives (db/keyset.ts). */

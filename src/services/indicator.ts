@@ -73,7 +73,18 @@ export interface IndicatorQuery {
 }
 
 /** A query with the security's stretches of history and the factors of its adjustments resolved. */
-type ResolvedQuery = IndicatorQuery & { segments: readonly Segment[]; factors: readonly Factor[] };
+type ResolvedQuery = IndicatorQuery & SeriesSource;
+
+/** Where a series' bars come from: the security's stretches and factors, the bar, and the grid's origin (BarQuery.anchor). */
+export interface SeriesSource {
+  symbol: string;
+  segments: readonly Segment[];
+  factors: readonly Factor[];
+  timespan: Timespan;
+  multiplier: number;
+  session: Session;
+  anchor: number;
+}
 
 /** The names of the arguments a message names, as the caller spells them (REST: `short_window`). */
 export type IndicatorArgument = 'window' | 'shortWindow' | 'longWindow' | 'signalWindow' | 'limit' | 'multiplier';
@@ -166,7 +177,7 @@ export function indicatorPlan(
 }
 
 /** The indicator's outputs over bars in ascending time, one per bar, `undefined` where not yet defined. */
-function compute(spec: IndicatorSpec, bars: readonly Bar[], seriesType: SeriesType): (IndicatorValue | undefined)[] {
+export function compute(spec: IndicatorSpec, bars: readonly Bar[], seriesType: SeriesType): (IndicatorValue | undefined)[] {
   const key = ({ open: 'o', high: 'h', low: 'l', close: 'c' } as const)[seriesType];
   // barPage answers no bar without prices
   const prices = bars.map((b) => b[key]!);
@@ -179,7 +190,7 @@ function compute(spec: IndicatorSpec, bars: readonly Bar[], seriesType: SeriesTy
 }
 
 /** The base bars read so far, against a cap: twice the plan, for buckets without a price that read more. */
-interface Work {
+export interface Work {
   spent: number;
   cap: number;
   largest: number;
@@ -198,7 +209,7 @@ class BarStream {
 
   constructor(
     private readonly db: Db,
-    private readonly q: ResolvedQuery,
+    private readonly q: SeriesSource,
     private readonly sort: Sort,
     from: number,
     to: number,
@@ -226,7 +237,7 @@ class BarStream {
     const page = await barPage(this.db, {
       // every read of the series on one grid of buckets, wherever it starts, and the first bucket
       // of a read whole: a value never depends on where the read started
-      anchor: HISTORY.from,
+      anchor: this.q.anchor,
       whole: true,
       segments: this.q.segments,
       multiplier: this.q.multiplier,
@@ -262,7 +273,7 @@ export async function indicatorSeries(
   // the security that has the symbol today, across the symbols it traded under
   const segments = await segmentsOf(db, query.symbol, dateOfDay(query.asOf));
   const factors = factorsOf(await actionsOf(db, segments, query.adjustments ?? new Set()), query.asOf);
-  const q: ResolvedQuery = { ...query, segments, factors };
+  const q: ResolvedQuery = { ...query, segments, factors, anchor: HISTORY.from };
   const from = Math.max(HISTORY.from, q.from ?? HISTORY.from);
   const to = Math.min(HISTORY.to, q.to ?? HISTORY.to);
   if (from > to) return { values: [], bars: [], span: { from, to: from } };
@@ -363,7 +374,7 @@ async function newestFirst(db: Db, q: ResolvedQuery, r: Range, warm: WarmUp, wor
 }
 
 /** Up to `count` bars before `before` (epoch ms, a bar's start), oldest first. */
-async function warmUpBars(db: Db, q: ResolvedQuery, before: number, count: number, work: Work): Promise<Bar[]> {
+export async function warmUpBars(db: Db, q: SeriesSource, before: number, count: number, work: Work): Promise<Bar[]> {
   const stream = new BarStream(db, q, 'desc', HISTORY.from, before - 1, work);
   const bars: Bar[] = [];
   while (bars.length < count) {

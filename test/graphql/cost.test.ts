@@ -156,10 +156,25 @@ describe('every list of the schema has a size the cost analysis counts', () => {
     const undeclared = lists
       .filter(
         ({ field, coordinate }) =>
-          !coordinate.match(/Connection\.(edges|nodes)$/) && !pageSizeOf(field) && !listSizeOf(coordinate, field)?.max,
+          !coordinate.match(/Connection\.(edges|nodes)$/) &&
+          !pageSizeOf(field) &&
+          !listSizeOf(coordinate, field)?.max &&
+          !listSizeOf(coordinate, field)?.perNode,
       )
       .map((l) => l.coordinate);
     expect(undeclared).toEqual([]);
+  });
+
+  it("counts a list of one item per node (an indicator's values) at the connection's page, and its warm-up once", () => {
+    const bars = (first: number, fields: string) =>
+      costOf(
+        `{ security(symbol: "A") { bars(timespan: DAY, from: "2026-01-01", to: "2026-02-01", first: ${first}) { ${fields} } } }`,
+      );
+    const sma = (first: number) => bars(first, 'sma(window: 5) { value }') - bars(first, 'queryCount');
+    // each value is an object of one float (2 units); the warm-up's work is the same whatever the page
+    expect(sma(100) - sma(10)).toBe(90 * 2);
+    expect(sma(1000) - sma(100)).toBe(900 * 2);
+    expect(sma(1)).toBeGreaterThan(1_000);
   });
 
   it('counts a list without `first` at its default page size, as `first: <default>` and `first: $n` with the default, and more than `first: 1`', () => {
