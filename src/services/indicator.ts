@@ -177,7 +177,11 @@ export function indicatorPlan(
 }
 
 /** The indicator's outputs over bars in ascending time, one per bar, `undefined` where not yet defined. */
-export function compute(spec: IndicatorSpec, bars: readonly Bar[], seriesType: SeriesType): (IndicatorValue | undefined)[] {
+export function compute(
+  spec: IndicatorSpec,
+  bars: readonly Bar[],
+  seriesType: SeriesType,
+): (IndicatorValue | undefined)[] {
   const key = ({ open: 'o', high: 'h', low: 'l', close: 'c' } as const)[seriesType];
   // barPage answers no bar without prices
   const prices = bars.map((b) => b[key]!);
