@@ -2,7 +2,7 @@
 // calendar date, the DayBar/MinuteBar `day` column) and each minute's day, minute of that day and
 // session, from the market calendar (domain/market-calendar.ts). The base bars store these, so SQL
 // groups by them and never computes a time zone or a session itself.
-import { nyMidnightMs, sessionAt, tradingDate } from './market-calendar.js';
+import { nyMidnightMs, sessionAt, sessionsOf, tradingDate, tradingDaysBetween } from './market-calendar.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,4 +41,40 @@ export function minuteFacts(minute: number): MinuteFacts {
   const ms = minute * 60_000;
   const day = dayNumber(tradingDate(ms));
   return { day, local: minute - dayMinutes(day).first, session: sessionAt(ms) };
+}
+
+/** A stretch of one exchange day's session, in epoch minutes [lo, hi), with the day and lo's minute of that day. */
+export interface SessionWindow {
+  day: number;
+  lo: number;
+  hi: number;
+  local: number;
+}
+
+/**
+ * The minutes of the exchange's sessions between `from` and `to` (epoch ms, inclusive): the regular
+ * session (09:30 to the close), or the extended day (04:00 to four hours after the close), of each
+ * trading day, clipped to the range. Stops once the windows hold more than `most` minutes.
+ */
+export function sessionWindows(
+  from: number,
+  to: number,
+  session: 'regular' | 'extended',
+  most: number,
+): SessionWindow[] {
+  const out: SessionWindow[] = [];
+  const lo = Math.ceil(from / 60_000);
+  const hi = Math.floor(to / 60_000) + 1;
+  let minutes = 0;
+  for (const date of tradingDaysBetween(tradingDate(from), tradingDate(to))) {
+    const s = sessionsOf(date)!;
+    const start = Math.max(lo, (session === 'regular' ? s.regular.start : s.preMarket.start) / 60_000);
+    const end = Math.min(hi, (session === 'regular' ? s.regular.end : s.afterHours.end) / 60_000);
+    if (start >= end) continue;
+    const day = dayNumber(date);
+    out.push({ day, lo: start, hi: end, local: start - dayMinutes(day).first });
+    minutes += end - start;
+    if (minutes > most) break;
+  }
+  return out;
 }

@@ -20,6 +20,7 @@ import {
 } from '../services/bar.js';
 import { TIMESPANS, type Timespan } from '../services/bar-bucket.js';
 import { groupedDay, MAX_GROUPED, openClose, previousDay } from '../services/bar-day.js';
+import { FILL_POSITIONS } from '../services/bar-fill.js';
 import { adjustmentSet, type AdjustmentName } from '../services/adjustment.js';
 import { dayNumber } from '../domain/bar-time.js';
 import { arr, bool, int, num, object, str, type JsonSchema } from './json-schema.js';
@@ -79,6 +80,11 @@ export const AGGS_PARAMS = {
     description: `The base bars (minute or day) read to build the answer, 1 to ${BASE_BARS.max}: a bar the limit would cut is left for next_url.`,
   },
   session: SESSION_PARAM,
+  fill: {
+    type: 'boolean',
+    default: false,
+    description: `This service's: \`true\` gives each bucket of the sessions that no eligible trade set a bar at the previous close, with \`v\` 0 and \`n\` 0 (buckets outside the sessions still have none); a filled range spans at most ${FILL_POSITIONS} session minutes (or trading days).`,
+  },
 } as const satisfies ParamSpecs;
 
 const TICKER_PATH = {
@@ -169,6 +175,7 @@ async function aggregates(ctx: Context, url: URL, params: Record<string, string>
     session: (p.session as Session | undefined) ?? defaultSession(timespan),
     sort: p.sort as Sort,
     limit: p.limit,
+    fill: p.fill,
   });
   let next: string | undefined;
   if (page.next) {

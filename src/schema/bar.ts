@@ -20,6 +20,7 @@ import {
 } from '../services/bar.js';
 import { basesPerBar, type Timespan } from '../services/bar-bucket.js';
 import { AppError } from '../errors.js';
+import { FILL_POSITIONS } from '../services/bar-fill.js';
 import type { SeriesSource } from '../services/indicator.js';
 import type { Context } from '../context.js';
 import { checkFirst, firstArg, listOf, readRange, type PageSize } from './common.js';
@@ -145,6 +146,7 @@ interface BarsArgs {
   session?: string | null;
   adjustment?: readonly string[] | null;
   asOf?: string | null;
+  fill?: boolean | null;
   from: Date;
   to: Date;
 }
@@ -197,6 +199,7 @@ async function barsAnswer(symbol: string, args: BarsArgs, ctx: Context): Promise
     limit: Math.min(BASE_BARS.max, (size + 1) * basesPerBar(timespan, multiplier)),
     adjustments,
     asOf: args.asOf == null ? today(ctx.now()) : dayNumber(args.asOf),
+    fill: args.fill ?? false,
   });
   // the bucket `after` names may come back partial (its base bars before the cursor are not read)
   const bars = page.bars.filter((b) => (after === undefined || b.t > after) && (before === undefined || b.t < before));
@@ -242,6 +245,9 @@ builder.prismaObjectFields(Security, (t) => ({
       adjustment: t.arg({
         type: [AdjustmentEnum],
         description: "Which corporate actions prices are adjusted for; default [SPLIT] (as Massive's adjusted=true).",
+      }),
+      fill: t.arg.boolean({
+        description: `A bar at the previous close, with volume 0 and trades 0, for each bucket of the sessions that no eligible trade set (buckets outside the sessions still have none); a filled range spans at most ${FILL_POSITIONS} session minutes or trading days. Default false.`,
       }),
       asOf: t.arg({
         type: 'Date',

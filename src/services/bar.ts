@@ -10,6 +10,7 @@ import { AppError } from '../errors.js';
 import { CalendarDay } from '../domain/time.js';
 import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
 import { actionsOf, factorsOf, segmentsOf, type Adjustment, type Segment } from './adjustment.js';
+import { checkFill, fillPage } from './bar-fill.js';
 import { baseRange, bucketsOf, combine, combineOne, type Buckets, type Timespan } from './bar-bucket.js';
 
 export type Session = 'regular' | 'extended';
@@ -58,6 +59,8 @@ export interface BarQuery {
   anchor?: number;
   /** Read the bucket holding `from` whole, from its start, rather than from `from` (asc only). */
   whole?: boolean;
+  /** A bar, from the previous close, for each bucket of the sessions without one (services/bar-fill.ts). */
+  fill?: boolean;
 }
 
 export interface Bar {
@@ -126,8 +129,10 @@ export async function barPage(db: Db, query: BarQuery): Promise<BarPage> {
       'BAD_REQUEST',
       `limit ${q.limit} is fewer than the base bars one ${q.multiplier} ${q.timespan} bar may hold (${b.largest}); raise limit or narrow the bar`,
     );
+  if (q.fill) checkFill(b, q.from, q.to, q.session);
   const rows = await db.read<BucketRow>(bucketSql(q, b), bucketParams(q));
   const bars: Bar[] = [];
+  const priceless: Bar[] = [];
   let queryCount = 0;
   let next: BarPage['next'];
   let previous: number | undefined;
@@ -140,12 +145,35 @@ export async function barPage(db: Db, query: BarQuery): Promise<BarPage> {
     }
     previous = start;
     queryCount += r.bases;
+    const bar = { t: start, o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, n: r.trades };
     // a bucket whose base bars carry volume but no price (odd lots only) is no bar to draw
-    if (r.open === null || r.high === null || r.low === null || r.close === null) continue;
-    bars.push({ t: start, o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, n: r.trades });
+    if (r.open === null || r.high === null || r.low === null || r.close === null) priceless.push(bar);
+    else bars.push(bar);
   }
-  return next ? { bars, queryCount, next } : { bars, queryCount };
+  const page: BarPage = next ? { bars, queryCount, next } : { bars, queryCount };
+  if (!q.fill) return page;
+  return { ...page, bars: await fillPage(db, q, b, page, priceless, (before) => lastClose(db, q, before)) };
 }
+
+/** The close of the last base bar before `before` (epoch ms) that has one, adjusted as `q`'s bars are. */
+async function lastClose(db: Db, q: BarQuery, before: number): Promise<number | undefined> {
+  const base = q.timespan === 'minute' || q.timespan === 'hour' ? 'minute' : 'day';
+  const last = await barPage(db, {
+    segments: q.segments,
+    factors: q.factors,
+    session: q.session,
+    timespan: base,
+    multiplier: 1,
+    from: HISTORY.from,
+    to: before - 1,
+    sort: 'desc',
+    limit: LAST_CLOSE_BASES,
+  });
+  return last.bars[0]?.c ?? undefined;
+}
+
+/** Base bars read back for the previous close: past a run of buckets without a price (odd lots only). */
+const LAST_CLOSE_BASES = 100;
 
 interface BucketRow {
   key: string | number;
