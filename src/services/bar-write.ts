@@ -16,11 +16,23 @@ import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
 export const SESSION_CODE = { pre: 0, regular: 1, post: 2, closed: 3 } as const;
 
 /**
- * Trades as bars of one trade each: a part the trade's conditions keep it from setting is null, and
- * a trade that sets nothing counts as no trade. `from` gives trades `t` beside their minute `k`
- * (its "session"); `carry` are columns of `t` kept in front. The condition lists are parameters
- * (jsonb arrays of one code each) derived from domain/conditions.ts, so the rule exists there
- * alone: $1-$3 high/low, open/close and volume within the regular session, $4-$6 outside it.
+ * Which parts trades of `conditions` in a minute of `session` may set: hl (high and low), oc (open
+ * and close), vol (volume). The condition lists are parameters (jsonb arrays of one code each)
+ * derived from domain/conditions.ts, so the rule exists there alone: $1-$3 within the regular
+ * session, $4-$6 outside it.
+ */
+const partsSet = (conditions: string, session: string) =>
+  ['hl', 'oc', 'vol']
+    .map(
+      (part, i) =>
+        `NOT (${conditions} @> ANY (CASE WHEN ${session} = ${SESSION_CODE.regular} THEN $${i + 1}::jsonb[] ELSE $${i + 4}::jsonb[] END)) AS ${part}`,
+    )
+    .join(', ');
+
+/**
+ * Trades `t` as bars of one trade each, from `from`, which gives them with the parts they may set
+ * (partsSet): a part a trade may not set is null, and a trade that sets nothing counts as no trade.
+ * `carry` are columns of `t` kept in front.
  */
 const tradesAsBars = (from: string, carry = '') => `SELECT ${carry}t."sipTimestamp", t."sequenceNumber",
       CASE WHEN oc THEN t."price" END AS "open",
@@ -30,11 +42,7 @@ const tradesAsBars = (from: string, carry = '') => `SELECT ${carry}t."sipTimesta
       CASE WHEN vol THEN t."size" ELSE 0 END AS "volume",
       CASE WHEN vol THEN t."price" END AS "vwap",
       CASE WHEN hl OR oc OR vol THEN 1 ELSE 0 END AS "trades"
-    FROM (SELECT t.*,
-            NOT (t."conditions" @> ANY (CASE WHEN k."session" = 1 THEN $1::jsonb[] ELSE $4::jsonb[] END)) AS hl,
-            NOT (t."conditions" @> ANY (CASE WHEN k."session" = 1 THEN $2::jsonb[] ELSE $5::jsonb[] END)) AS oc,
-            NOT (t."conditions" @> ANY (CASE WHEN k."session" = 1 THEN $3::jsonb[] ELSE $6::jsonb[] END)) AS vol
-          FROM ${from}) t`;
+    FROM ${from} t`;
 
 const BAR_COLUMNS = '"open", "high", "low", "close", "volume", "vwap", "trades"';
 /** A minute also keeps the order key its open and close were taken at: what a merge compares. */
@@ -46,21 +54,24 @@ const updateOf = (columns: string) =>
     .join(', ');
 /** The one rule (services/bar.ts combine) over trades in their order, with that order's key of open and close. */
 const COMBINE_TRADES = combine('b."sipTimestamp", b."sequenceNumber"', ['At', 'Sequence']);
-/** The minutes given as $7-$11: symbol, minute, and the minute's day, minute of day and session. */
-const MINUTES_GIVEN = `SELECT * FROM unnest($7::text[], $8::int[], $9::int[], $10::smallint[], $11::smallint[])
-      AS k("symbol", "minute", "day", "local", "session")`;
+/** The minutes given as $7-$11: symbol, minute, and the minute's day, minute of day and session; numbered "n" when `numbered`. */
+const minutesGiven = (numbered = false) =>
+  `SELECT * FROM unnest($7::text[], $8::int[], $9::int[], $10::smallint[], $11::smallint[])${numbered ? ' WITH ORDINALITY' : ''}
+      AS k("symbol", "minute", "day", "local", "session"${numbered ? ', "n"' : ''})`;
 const WRITE_MINUTES = `INSERT INTO "MinuteBar" ("symbol", "minute", "day", "local", "session", ${MINUTE_COLUMNS})
   SELECT "symbol", "minute", "day", "local", "session", ${MINUTE_COLUMNS} FROM fresh WHERE "trades" > 0
   ON CONFLICT ("symbol", "minute") DO UPDATE SET "day" = EXCLUDED."day", "local" = EXCLUDED."local",
     "session" = EXCLUDED."session", ${updateOf(MINUTE_COLUMNS)}`;
 
 /** Minutes recomputed from their stored trades: inserted, updated, or deleted when no trade counts any more. */
-const REFRESH_MINUTES = `WITH k AS (${MINUTES_GIVEN}), fresh AS (
+const REFRESH_MINUTES = `WITH k AS (${minutesGiven()}), fresh AS (
     SELECT k.*, a.* FROM k CROSS JOIN LATERAL (
-      SELECT ${COMBINE_TRADES} FROM (${tradesAsBars(`"Trade" t
+      SELECT ${COMBINE_TRADES} FROM (${tradesAsBars(`(
+          SELECT t.*, ${partsSet('t."conditions"', 'k."session"')} FROM "Trade" t
           WHERE t."symbol" = k."symbol"
             AND t."sipTimestamp" >= k."minute"::bigint * 60000000000
-            AND t."sipTimestamp" < (k."minute"::bigint + 1) * 60000000000`)}) b
+            AND t."sipTimestamp" < (k."minute"::bigint + 1) * 60000000000
+        )`)}) b
     ) a
   ), gone AS (
     DELETE FROM "MinuteBar" m USING fresh f
@@ -72,12 +83,13 @@ const REFRESH_MINUTES = `WITH k AS (${MINUTES_GIVEN}), fresh AS (
 const UNORDERED = `(m."open" IS NOT NULL AND m."openAt" IS NULL) OR (m."close" IS NOT NULL AND m."closeAt" IS NULL)`;
 
 /**
- * New trades ($12-$17: symbol, sipTimestamp, sequenceNumber, price, size, conditions) merged into
- * their minutes' bars without reading a stored trade: the one rule (combine) over the new trades
- * and the stored bar, as its open at the order key it was taken at, and its close at its own.
- * Returns the minutes given that it left alone because their stored bar has no such keys.
+ * New trades ($12-$17: symbol, sipTimestamp, sequenceNumber, price, size, and which of the condition
+ * lists $18 they have) merged into their minutes' bars without reading a stored trade: the one rule
+ * (combine) over the new trades and the stored bar, as its open at the order key it was taken at,
+ * and its close at its own. What a list of conditions lets a trade set is found once per list and
+ * session. Returns the minutes given that it left alone because their stored bar has no such keys.
  */
-const MERGE_MINUTES = `WITH given AS (${MINUTES_GIVEN}), unordered AS (
+const MERGE_MINUTES = `WITH given AS (${minutesGiven(true)}), unordered AS (
     SELECT g."symbol", g."minute" FROM given g JOIN "MinuteBar" m ON m."symbol" = g."symbol" AND m."minute" = g."minute"
     WHERE ${UNORDERED}
   ), k AS (
@@ -85,19 +97,29 @@ const MERGE_MINUTES = `WITH given AS (${MINUTES_GIVEN}), unordered AS (
     WHERE NOT EXISTS (SELECT FROM unordered u WHERE u."symbol" = g."symbol" AND u."minute" = g."minute")
   ), t AS (
     SELECT t.*, (t."sipTimestamp" / 60000000000)::int AS "minute"
-    FROM unnest($12::text[], $13::bigint[], $14::bigint[], $15::float8[], $16::float8[], $17::jsonb[])
+    FROM unnest($12::text[], $13::bigint[], $14::bigint[], $15::float8[], $16::float8[], $17::int[])
       AS t("symbol", "sipTimestamp", "sequenceNumber", "price", "size", "conditions")
+  ), rules AS MATERIALIZED (
+    SELECT c."i", s."session", ${partsSet('c."conditions"', 's."session"')}
+    FROM unnest($18::jsonb[]) WITH ORDINALITY c("conditions", "i")
+    CROSS JOIN (VALUES ${Object.values(SESSION_CODE)
+      .map((code) => `(${code})`)
+      .join(', ')}) s("session")
   ), stored AS (
-    SELECT m.* FROM "MinuteBar" m JOIN k ON m."symbol" = k."symbol" AND m."minute" = k."minute" FOR UPDATE OF m
+    SELECT k."n", m.* FROM "MinuteBar" m JOIN k ON m."symbol" = k."symbol" AND m."minute" = k."minute" FOR UPDATE OF m
   ), parts AS (
-    ${tradesAsBars('t JOIN k ON k."symbol" = t."symbol" AND k."minute" = t."minute"', 't."symbol", t."minute", ')}
-    UNION ALL SELECT "symbol", "minute", "openAt", "openSequence", "open", "high", "low", NULL, "volume", "vwap", "trades"
-      FROM stored
-    UNION ALL SELECT "symbol", "minute", "closeAt", "closeSequence", NULL, NULL, NULL, "close", 0, NULL, 0 FROM stored
+    ${tradesAsBars(
+      `(SELECT t.*, k."n", r."hl", r."oc", r."vol" FROM t JOIN k ON k."symbol" = t."symbol" AND k."minute" = t."minute"
+          JOIN rules r ON r."i" = t."conditions" AND r."session" = k."session")`,
+      't."n", ',
+    )}
+    UNION ALL SELECT "n", "openAt", "openSequence", "open", "high", "low", NULL, "volume", "vwap", "trades" FROM stored
+    UNION ALL SELECT "n", "closeAt", "closeSequence", NULL, NULL, NULL, "close", 0, NULL, 0 FROM stored
   ), fresh AS (
     SELECT k.*, a.* FROM k JOIN (
-      SELECT b."symbol" AS "s", b."minute" AS "m", ${COMBINE_TRADES} FROM parts b GROUP BY b."symbol", b."minute"
-    ) a ON a."s" = k."symbol" AND a."m" = k."minute"
+      -- grouped by the minute's place among those given: an integer sorts faster than (symbol, minute)
+      SELECT b."n" AS "at", ${COMBINE_TRADES} FROM parts b GROUP BY b."n"
+    ) a ON a."at" = k."n"
   ), written AS (
     ${WRITE_MINUTES}
   )
@@ -224,6 +246,14 @@ const numberArray = (values: readonly (number | bigint)[]) => `{${values.join(',
 /** Merges `trades` into the bars of `minutes` (theirs); returns the minutes that must be recomputed instead. */
 async function mergeMinutes(client: PoolClient, minutes: Minute[], trades: BarTrade[]): Promise<Minute[]> {
   if (minutes.length === 0) return [];
+  // the trades' lists of conditions, each once (a feed has few), and each trade's place among them (from 1)
+  const lists = new Map<string, number>();
+  const listOf = (t: BarTrade) => {
+    const text = JSON.stringify(t.conditions);
+    let at = lists.get(text);
+    if (at === undefined) lists.set(text, (at = lists.size + 1));
+    return at;
+  };
   const { rows } = await client.query<Minute>(MERGE_MINUTES, [
     ...CONDITION_PARAMS,
     ...minuteColumns(minutes),
@@ -232,7 +262,8 @@ async function mergeMinutes(client: PoolClient, minutes: Minute[], trades: BarTr
     numberArray(trades.map((t) => t.sequenceNumber)),
     numberArray(trades.map((t) => t.price)),
     numberArray(trades.map((t) => t.size)),
-    textArray(trades.map((t) => JSON.stringify(t.conditions))),
+    numberArray(trades.map(listOf)),
+    textArray([...lists.keys()]),
   ]);
   return rows;
 }
