@@ -1,6 +1,10 @@
 // Base aggregates: the minute and day bars every price-history answer is built from (MinuteBar,
 // DayBar in prisma/schema.prisma). They are kept from the trades in the writer's own transaction
-// (writeTrades → refreshBars), and `cli bars rebuild` recomputes any range of them from the trades.
+// (writeTrades → refreshBars): a batch's new trades are merged into their minutes' stored bars,
+// which keep when their open and close were, so no stored trade is read; a minute where a stored
+// trade changed is recomputed from its trades, as `cli bars rebuild` recomputes any range of them.
+// A merged vwap is a mean of means: it may differ from a recomputed one in its last bits
+// (test/services/bar-write.test.ts); every other part is exact.
 //
 // One rule combines bars at every level: a trade is a bar of one price (its own open, high, low and
 // close where its conditions let it set them, domain/conditions.ts), minutes combine trades, days
