@@ -87,7 +87,8 @@ const REFRESH_MINUTES = `WITH k AS (${minutesGiven()}), fresh AS (
 const UNORDERED = `(m."open" IS NOT NULL AND m."openAt" IS NULL) OR (m."close" IS NOT NULL AND m."closeAt" IS NULL)`;
 
 /**
- * New trades ($12-$17: symbol, sipTimestamp, sequenceNumber, price, size, and which of the condition
+ * New trades ($12-$17: their minute's place "n" among those given, sipTimestamp, sequenceNumber, price,
+ * size, and which of the condition
  * lists $18 they have) merged into their minutes' bars without reading a stored trade: the one rule
  * (combine) over the new trades and the stored bar, as its open at the order key it was taken at,
  * and its close at its own. What a list of conditions lets a trade set is found once per list and
@@ -100,9 +101,8 @@ const MERGE_MINUTES = `WITH given AS (${minutesGiven(true)}), unordered AS (
     SELECT g.* FROM given g
     WHERE NOT EXISTS (SELECT FROM unordered u WHERE u."symbol" = g."symbol" AND u."minute" = g."minute")
   ), t AS (
-    SELECT t.*, (t."sipTimestamp" / 60000000000)::int AS "minute"
-    FROM unnest($12::text[], $13::bigint[], $14::bigint[], $15::float8[], $16::float8[], $17::int[])
-      AS t("symbol", "sipTimestamp", "sequenceNumber", "price", "size", "conditions")
+    SELECT * FROM unnest($12::int[], $13::bigint[], $14::bigint[], $15::float8[], $16::float8[], $17::int[])
+      AS t("n", "sipTimestamp", "sequenceNumber", "price", "size", "conditions")
   ), rules AS MATERIALIZED (
     SELECT c."i", s."session", ${partsSet('c."conditions"', 's."session"')}
     FROM unnest($18::jsonb[]) WITH ORDINALITY c("conditions", "i")
@@ -113,7 +113,7 @@ const MERGE_MINUTES = `WITH given AS (${minutesGiven(true)}), unordered AS (
     SELECT k."n", m.* FROM "MinuteBar" m JOIN k ON m."symbol" = k."symbol" AND m."minute" = k."minute" FOR UPDATE OF m
   ), parts AS (
     ${tradesAsBars(
-      `(SELECT t.*, k."n", r."hl", r."oc", r."vol" FROM t JOIN k ON k."symbol" = t."symbol" AND k."minute" = t."minute"
+      `(SELECT t.*, r."hl", r."oc", r."vol" FROM t JOIN k ON k."n" = t."n"
           JOIN rules r ON r."i" = t."conditions" AND r."session" = k."session")`,
       't."n", ',
     )}
@@ -208,15 +208,16 @@ export async function refreshBars(client: PoolClient, change: BarChange): Promis
     const minute = minuteOf(t);
     if (minute !== undefined) recompute.set(minuteKey({ symbol: t.symbol, minute }), { symbol: t.symbol, minute });
   }
-  const merge = new Map<string, Minute>();
-  const trades: BarTrade[] = [];
+  const merge = new Map<string, Minute & { n: number }>();
+  const trades: { trade: BarTrade; n: number }[] = [];
   for (const t of change.inserted) {
     const minute = minuteOf(t);
     if (minute === undefined) continue;
     const key = minuteKey({ symbol: t.symbol, minute });
     if (recompute.has(key)) continue;
-    merge.set(key, { symbol: t.symbol, minute });
-    trades.push(t);
+    let m = merge.get(key);
+    if (!m) merge.set(key, (m = { symbol: t.symbol, minute, n: merge.size + 1 }));
+    trades.push({ trade: t, n: m.n });
   }
   const unordered = await mergeMinutes(client, [...merge.values()], trades);
   for (const m of unordered) recompute.set(minuteKey(m), m);
@@ -243,17 +244,24 @@ function minuteColumns(minutes: Minute[]): [string[], number[], number[], number
   return columns;
 }
 
-/** A PostgreSQL array literal of text: pg would quote element by element, a few times slower. */
+/** PostgreSQL array literals: pg would quote element by element, a few times slower. */
 const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 const numberArray = (values: readonly (number | bigint)[]) => `{${values.join(',')}}`;
 
-/** Merges `trades` into the bars of `minutes` (theirs); returns the minutes that must be recomputed instead. */
-async function mergeMinutes(client: PoolClient, minutes: Minute[], trades: BarTrade[]): Promise<Minute[]> {
+/**
+ * Merges `trades` into the bars of `minutes`, each trade's numbered `n` (from 1, in order); returns
+ * the minutes that must be recomputed instead.
+ */
+async function mergeMinutes(
+  client: PoolClient,
+  minutes: Minute[],
+  trades: { trade: BarTrade; n: number }[],
+): Promise<Minute[]> {
   if (minutes.length === 0) return [];
   // the trades' lists of conditions, each once (a feed has few), and each trade's place among them (from 1)
   const lists = new Map<string, number>();
   const listOf = (t: BarTrade) => {
-    const text = JSON.stringify(t.conditions);
+    const text = Array.isArray(t.conditions) ? `[${t.conditions.join(',')}]` : JSON.stringify(t.conditions);
     let at = lists.get(text);
     if (at === undefined) lists.set(text, (at = lists.size + 1));
     return at;
@@ -261,12 +269,12 @@ async function mergeMinutes(client: PoolClient, minutes: Minute[], trades: BarTr
   const { rows } = await client.query<Minute>(MERGE_MINUTES, [
     ...CONDITION_PARAMS,
     ...minuteColumns(minutes),
-    textArray(trades.map((t) => t.symbol)),
-    numberArray(trades.map((t) => t.sipTimestamp)),
-    numberArray(trades.map((t) => t.sequenceNumber)),
-    numberArray(trades.map((t) => t.price)),
-    numberArray(trades.map((t) => t.size)),
-    numberArray(trades.map(listOf)),
+    numberArray(trades.map((t) => t.n)),
+    numberArray(trades.map((t) => t.trade.sipTimestamp)),
+    numberArray(trades.map((t) => t.trade.sequenceNumber)),
+    numberArray(trades.map((t) => t.trade.price)),
+    numberArray(trades.map((t) => t.trade.size)),
+    numberArray(trades.map((t) => listOf(t.trade))),
     textArray([...lists.keys()]),
   ]);
   return rows;

@@ -52,19 +52,22 @@ export const MAX_MULTIPLIER = 100_000;
  * ascending), high the highest, low the lowest, volume and trades summed, vwap weighted by volume.
  * A part no bar sets stays null (a minute of odd lots only has volume and no price). The one rule
  * that combines bars, at every level: trades into minutes and minutes into days (bar-write.ts),
- * and base bars into a query's buckets (below). With `names` (one per `order` column) it also
- * gives the order key the open and the close were taken at, as "open<name>" and "close<name>".
+ * and base bars into a query's buckets (below). With `names` (one per `order` column, all of one
+ * type) it also gives the order key the open and the close were taken at, as "open<name>" and
+ * "close<name>".
  */
 export function combine(order: string, names: readonly string[] = []): string {
   const columns = order.split(',').map((c) => c.trim());
   const desc = columns.map((c) => `${c} DESC`).join(', ');
-  const at = (part: 'open' | 'close', by: string) =>
+  // the least (greatest) key as an array, which compares column by column as ORDER BY does; the
+  // same aggregate named once per column is computed once
+  const at = (part: 'open' | 'close', extreme: 'min' | 'max') =>
     names.map(
       (name, i) =>
-        `(array_agg(${columns[i]} ORDER BY ${by}) FILTER (WHERE b."${part}" IS NOT NULL))[1] AS "${part}${name}",
+        `(${extreme}(ARRAY[${columns.join(', ')}]) FILTER (WHERE b."${part}" IS NOT NULL))[${i + 1}] AS "${part}${name}",
     `,
     );
-  return `${[...at('open', order), ...at('close', desc)].join('')}(array_agg(b."open" ORDER BY ${order}) FILTER (WHERE b."open" IS NOT NULL))[1] AS "open",
+  return `${[...at('open', 'min'), ...at('close', 'max')].join('')}(array_agg(b."open" ORDER BY ${order}) FILTER (WHERE b."open" IS NOT NULL))[1] AS "open",
     max(b."high") AS "high",
     min(b."low") AS "low",
     (array_agg(b."close" ORDER BY ${desc}) FILTER (WHERE b."close" IS NOT NULL))[1] AS "close",
