@@ -87,12 +87,13 @@ const REFRESH_MINUTES = `WITH k AS (${minutesGiven()}), fresh AS (
 const UNORDERED = `(m."open" IS NOT NULL AND m."openAt" IS NULL) OR (m."close" IS NOT NULL AND m."closeAt" IS NULL)`;
 
 /**
- * New trades ($12-$17: their minute's place "n" among those given, sipTimestamp, sequenceNumber, price,
- * size, and which of the condition
- * lists $18 they have) merged into their minutes' bars without reading a stored trade: the one rule
- * (combine) over the new trades and the stored bar, as its open at the order key it was taken at,
- * and its close at its own. What a list of conditions lets a trade set is found once per list and
- * session. Returns the minutes given that it left alone because their stored bar has no such keys.
+ * New trades ($12-$17: their minute's place "n" among those given, sipTimestamp, sequenceNumber,
+ * price, size, and which of the condition lists $18 they have) merged into their minutes' bars
+ * without reading a stored trade: the one rule (combine) over the new trades and the stored bar, as
+ * its open at the order key it was taken at and its close at its own. What a list of conditions
+ * lets a trade set is found once per list and session. The stored bars are locked (FOR UPDATE)
+ * before they are read. Returns the minutes given that it left alone because their stored bar has
+ * no such keys: the caller recomputes those from their trades.
  */
 const MERGE_MINUTES = `WITH given AS (${minutesGiven(true)}), unordered AS (
     SELECT g."symbol", g."minute" FROM given g JOIN "MinuteBar" m ON m."symbol" = g."symbol" AND m."minute" = g."minute"
