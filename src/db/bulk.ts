@@ -1,6 +1,5 @@
-import type { PoolClient } from 'pg';
 import type { Db } from './client.js';
-import { chooseColumns, type BulkOptions, type Row, type UpsertResult } from './bulk/columns.js';
+import { chooseColumns, type BulkOptions, type Row, type UpsertOptions, type UpsertResult } from './bulk/columns.js';
 import { insertPostgres, upsertPostgres, vacuumAnalyze } from './bulk/postgres.js';
 
 /**
@@ -28,23 +27,24 @@ export async function bulkInsert(db: Db, model: string, rows: Row[], options: Bu
  *
  * The stored keys are looked up first; new rows go in by COPY, stored ones through `INSERT ... ON
  * CONFLICT DO UPDATE ... WHERE ... IS DISTINCT FROM ... RETURNING (xmax = 0)` (see upsertPostgres).
- * Key columns are text or integers (they are matched by their text). `within` runs in the same
- * transaction once the rows are written, for what is derived from them (services/bar-write.ts).
+ * Key columns are text or integers (they are matched by their text). `options.within` runs in the
+ * same transaction once the rows are written, for what is derived from them (services/bar-write.ts),
+ * and is told which rows were inserted and which updated, with what they replaced.
  */
 export async function bulkUpsert(
   db: Db,
   model: string,
   keyColumns: readonly string[],
   rows: Row[],
-  within?: (client: PoolClient, result: UpsertResult) => Promise<void>,
+  options: UpsertOptions = {},
 ): Promise<UpsertResult> {
-  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, wasInserted: [] };
+  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, wasInserted: [], replaced: [] };
   const columns = chooseColumns(model, rows[0]!);
   for (const k of keyColumns) {
     if (!columns.some((c) => c.name === k)) throw new Error(`bulkUpsert: ${model} rows must set the key column ${k}`);
   }
   const now = new Date();
-  return upsertPostgres(db.driver.pool, model, columns, keyColumns, rows, now, within);
+  return upsertPostgres(db.driver.pool, model, columns, keyColumns, rows, now, options);
 }
 
 /**

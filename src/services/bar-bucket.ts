@@ -41,13 +41,23 @@ const PARTS = [
   { column: 'trades', rule: 'sum', cast: 'int' },
 ] as const;
 
-/** The rule's SQL aggregate over the bars `b` (`order`: `b.` columns, ascending in time). */
-export function combine(order: string): string {
-  const desc = order
-    .split(',')
-    .map((c) => `${c.trim()} DESC`)
-    .join(', ');
-  return PARTS.map((p) => {
+/**
+ * The rule's SQL aggregate over the bars `b` (`order`: `b.` columns, ascending in time). With `names`
+ * (one per `order` column, all of one type) it also gives the order key the open and the close were
+ * taken at, as "open<name>" and "close<name>" (bar-write.ts merges new trades into a minute by them).
+ */
+export function combine(order: string, names: readonly string[] = []): string {
+  const columns = order.split(',').map((c) => c.trim());
+  const desc = columns.map((c) => `${c} DESC`).join(', ');
+  // the least (greatest) key as an array, which compares column by column as ORDER BY does; the
+  // same aggregate named once per column is computed once
+  const at = (part: 'open' | 'close', extreme: 'min' | 'max') =>
+    names.map(
+      (name, i) =>
+        `(${extreme}(ARRAY[${columns.join(', ')}]) FILTER (WHERE b."${part}" IS NOT NULL))[${i + 1}] AS "${part}${name}"`,
+    );
+  const keys = [...at('open', 'min'), ...at('close', 'max')];
+  const parts = PARTS.map((p) => {
     const c = `b."${p.column}"`;
     switch (p.rule) {
       case 'first':
@@ -63,7 +73,8 @@ export function combine(order: string): string {
         return `(sum(${c} * b."volume") FILTER (WHERE ${c} IS NOT NULL)
           / nullif(sum(b."volume") FILTER (WHERE ${c} IS NOT NULL), 0))::float8 AS "${p.column}"`;
     }
-  }).join(',\n    ');
+  });
+  return [...keys, ...parts].join(',\n    ');
 }
 
 /**

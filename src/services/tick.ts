@@ -166,6 +166,14 @@ export interface TickWrite<Row> {
   insertedRows: Row[];
 }
 
+/** What a write changed, for what is derived from the ticks (services/bar-write.ts). */
+export interface TickChange<Row> {
+  /** The rows that did not exist before. */
+  inserted: Row[];
+  /** The rows that replaced stored ones with other values, and the sipTimestamp each had before. */
+  updated: { row: Row; sipTimestampBefore: bigint }[];
+}
+
 /**
  * Stores ticks by their natural key (symbol, sequenceNumber) in one transaction: new ones are
  * inserted, stored ones with other values updated, equal ones left alone. Keys must be distinct.
@@ -174,16 +182,21 @@ export async function writeTicks<T extends TickTable>(
   db: Db,
   table: T,
   rows: TickRow<T>[],
-  within?: (client: PoolClient, written: TickRow<T>[]) => Promise<void>,
+  within?: (client: PoolClient, change: TickChange<TickRow<T>>) => Promise<void>,
 ): Promise<TickWrite<TickRow<T>>> {
-  const r = await bulkUpsert(
-    db,
-    table,
-    ['symbol', 'sequenceNumber'],
-    rows as unknown as Record<string, unknown>[],
-    // the rows that changed: the inserted ones, or all of them when some were updated (which is not told row by row)
-    within && ((client, r) => within(client, r.updated > 0 ? rows : rows.filter((_, i) => r.wasInserted[i]))),
-  );
+  const r = await bulkUpsert(db, table, ['symbol', 'sequenceNumber'], rows as unknown as Record<string, unknown>[], {
+    replaced: within ? ['sipTimestamp'] : [],
+    within:
+      within &&
+      ((client, r) =>
+        within(client, {
+          inserted: rows.filter((_, i) => r.wasInserted[i]),
+          updated: rows.flatMap((row, i) => {
+            const before = r.replaced[i];
+            return before ? [{ row, sipTimestampBefore: BigInt(before.sipTimestamp as string) }] : [];
+          }),
+        })),
+  });
   return {
     inserted: r.inserted,
     updated: r.updated,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { bulkInsert } from '../../src/db/bulk.js';
+import { bulkInsert, bulkUpsert } from '../../src/db/bulk.js';
 import { testDatabases } from '../helpers.js';
 
 describe.each(testDatabases())('bulk insert on $name', (tdb) => {
@@ -118,5 +118,36 @@ describe.each(testDatabases())('bulk insert on $name', (tdb) => {
     expect(await bulkInsert(db, 'Trade', [row(1n), row(2n)])).toBe(2);
     expect(await bulkInsert(db, 'Trade', [row(2n), row(3n)], { skipDuplicates: true })).toBe(1);
     expect(await db.prisma.trade.count({ where: { symbol: 'ATOM' } })).toBe(3);
+  });
+
+  it('an upsert tells row by row what it inserted, and what each update replaced, before `within` runs', async () => {
+    const row = (seq: bigint, sipTimestamp: bigint, price: number) => ({
+      symbol: 'UPS',
+      sequenceNumber: seq,
+      sipTimestamp,
+      tradeId: 'x',
+      price,
+      size: 1,
+      exchange: 1,
+      tape: 1,
+      conditions: [],
+    });
+    await bulkInsert(db, 'Trade', [row(1n, 10n, 1), row(2n, 20n, 2), row(3n, 30n, 3)]);
+    let seen: unknown;
+    const r = await bulkUpsert(
+      db,
+      'Trade',
+      ['symbol', 'sequenceNumber'],
+      [row(1n, 10n, 1), row(2n, 24n, 2), row(4n, 40n, 4), row(3n, 30n, 5)],
+      { replaced: ['sipTimestamp'], within: async (_, result) => void (seen = result.replaced) },
+    );
+    expect([r.inserted, r.updated, r.unchanged]).toEqual([1, 2, 1]);
+    expect(r.wasInserted).toEqual([false, false, true, false]);
+    expect(r.replaced).toEqual([undefined, { sipTimestamp: '20' }, undefined, { sipTimestamp: '30' }]);
+    expect(seen).toEqual(r.replaced);
+    expect(
+      (await db.prisma.trade.findUnique({ where: { symbol_sequenceNumber: { symbol: 'UPS', sequenceNumber: 2n } } }))
+        ?.sipTimestamp,
+    ).toBe(24n);
   });
 });

@@ -292,12 +292,18 @@ describe.each(testDatabases())('bars on $name', (tdb) => {
     await h.db.prisma.dayBar.deleteMany({ where: { symbol: SYMBOL } });
     const done = await rebuildBars(h.db, { symbol: SYMBOL });
     expect(done.symbols).toBe(1);
-    expect(await h.db.prisma.minuteBar.findMany({ where: { symbol: SYMBOL }, orderBy: { minute: 'asc' } })).toEqual(
-      before,
-    );
-    expect(
+    // the volume-weighted price to 12 digits: the writer merged the late batch's mean into the stored one
+    const same = <B extends { vwap: number | null }>(got: B[], want: B[]) => {
+      expect(got.map((b) => ({ ...b, vwap: b.vwap === null }))).toEqual(
+        want.map((b) => ({ ...b, vwap: b.vwap === null })),
+      );
+      for (const [i, b] of got.entries()) if (b.vwap !== null) expect(b.vwap).toBeCloseTo(want[i]!.vwap!, 10);
+    };
+    same(await h.db.prisma.minuteBar.findMany({ where: { symbol: SYMBOL }, orderBy: { minute: 'asc' } }), before);
+    same(
       await h.db.prisma.dayBar.findMany({ where: { symbol: SYMBOL }, orderBy: [{ extended: 'asc' }, { day: 'asc' }] }),
-    ).toEqual(days);
+      days,
+    );
   });
 
   it('GraphQL Security.bars answers the bars REST does (a sample symbol)', async () => {

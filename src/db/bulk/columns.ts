@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import { getDatamodel } from '../../../generated/pothos-types.js';
 
 /**
@@ -25,6 +26,18 @@ export interface UpsertResult {
   unchanged: number;
   /** Per row of the input: true when it was inserted (did not exist before). */
   wasInserted: boolean[];
+  /**
+   * Per row of the input: when it updated a stored row, that row's values before (the columns
+   * UpsertOptions.replaced names, as the driver reads them: a BigInt as text); else undefined.
+   */
+  replaced: (Row | undefined)[];
+}
+
+export interface UpsertOptions {
+  /** Runs in the same transaction once the rows are written, for what is derived from them. */
+  within?: (client: PoolClient, result: UpsertResult) => Promise<void>;
+  /** Columns whose stored values an update replaced are read back (UpsertResult.replaced). */
+  replaced?: readonly string[];
 }
 
 const models = getDatamodel().datamodel.models as unknown as Record<

@@ -7,6 +7,7 @@ import {
   type BulkOptions,
   type Column,
   type Row,
+  type UpsertOptions,
   type UpsertResult,
 } from './columns.js';
 
@@ -137,7 +138,8 @@ const pgSelect = (c: Column, expr: string) => (c.kind === 'enum' ? `${expr}::"${
  * PostgreSQL: the keys of the batch that exist are looked up in one statement; the new rows go in
  * by COPY (the driver's fastest path, and the bulk of a load), the stored ones through `INSERT ...
  * ON CONFLICT DO UPDATE ... WHERE <values> IS DISTINCT FROM ...`, which returns the rows it wrote
- * (`xmax = 0` tells an insert from an update) and skips the equal ones. A concurrent writer that
+ * (`xmax = 0` tells an insert from an update, with what an update replaced read in the statement's
+ * own snapshot, from before it) and skips the equal ones. A concurrent writer that
  * inserts one of the keys in between makes COPY fail on the unique key: the batch then runs again,
  * all of it through ON CONFLICT.
  */
@@ -148,21 +150,22 @@ export async function upsertPostgres(
   keyColumns: readonly string[],
   rows: Row[],
   now: Date,
-  within?: (client: PoolClient, result: UpsertResult) => Promise<void>,
+  options: UpsertOptions,
 ): Promise<UpsertResult> {
   const client = await pool.connect();
+  const replaced = options.replaced ?? [];
   try {
     await client.query('BEGIN');
     let result: UpsertResult;
     try {
-      result = await upsertByCopy(client, model, columns, keyColumns, rows, now);
+      result = await upsertByCopy(client, model, columns, keyColumns, rows, now, replaced);
     } catch (e) {
       if ((e as { code?: string }).code !== '23505') throw e;
       await client.query('ROLLBACK');
       await client.query('BEGIN');
-      result = await upsertOnConflict(client, model, columns, keyColumns, rows, now);
+      result = await upsertOnConflict(client, model, columns, keyColumns, rows, now, replaced);
     }
-    if (within) await within(client, result);
+    if (options.within) await options.within(client, result);
     await client.query('COMMIT');
     return result;
   } catch (e) {
@@ -237,10 +240,17 @@ async function upsertByCopy(
   keyColumns: readonly string[],
   rows: Row[],
   now: Date,
+  replaced: readonly string[],
 ): Promise<UpsertResult> {
   const keys = keyColumns.map((k) => columns.find((c) => c.name === k)!);
   const existing = await storedKeys(client, model, keys, rows, now);
-  const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0, wasInserted: new Array(rows.length) };
+  const result: UpsertResult = {
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    wasInserted: new Array(rows.length),
+    replaced: new Array(rows.length),
+  };
   const fresh: Row[] = [];
   const stored: number[] = [];
   for (let i = 0; i < rows.length; i++) {
@@ -264,11 +274,15 @@ async function upsertByCopy(
       keyColumns,
       stored.map((i) => rows[i]!),
       now,
+      replaced,
     );
     result.inserted += again.inserted;
     result.updated = again.updated;
     result.unchanged = again.unchanged;
-    stored.forEach((i, j) => (result.wasInserted[i] = again.wasInserted[j]!));
+    stored.forEach((i, j) => {
+      result.wasInserted[i] = again.wasInserted[j]!;
+      result.replaced[i] = again.replaced[j];
+    });
   }
   return result;
 }
@@ -303,6 +317,11 @@ async function copyRows(client: PoolClient, model: string, columns: Column[], ro
   await done;
 }
 
+/**
+ * `INSERT ... ON CONFLICT DO UPDATE ... WHERE <values> IS DISTINCT FROM ...` per 5,000 rows. The
+ * rows it writes come back (`xmax = 0` for an insert); with `replaced` columns the stored rows are
+ * read in the same statement, whose snapshot is from before its own update: what an update replaced.
+ */
 async function upsertOnConflict(
   client: PoolClient,
   model: string,
@@ -310,6 +329,7 @@ async function upsertOnConflict(
   keyColumns: readonly string[],
   rows: Row[],
   now: Date,
+  replaced: readonly string[] = [],
 ): Promise<UpsertResult> {
   const sets = columns.filter((c) => updatable(c, keyColumns));
   const diffs = columns.filter((c) => compared(c, keyColumns));
@@ -317,16 +337,30 @@ async function upsertOnConflict(
     ? `DO UPDATE SET ${sets.map((c) => `${q(c.name)} = EXCLUDED.${q(c.name)}`).join(', ')} ` +
       `WHERE (${diffs.map((c) => `${q(model)}.${q(c.name)}`).join(', ')}) IS DISTINCT FROM (${diffs.map((c) => `EXCLUDED.${q(c.name)}`).join(', ')})`
     : 'DO NOTHING';
-  const sql =
+  const keyIndex = keyColumns.map((k) => columns.findIndex((c) => c.name === k));
+  const keysAsText = keyColumns.map((k, i) => `${q(k)}::text AS k${i}`).join(', ');
+  const write =
     `INSERT INTO ${q(model)} (${columns.map((c) => q(c.name)).join(', ')}) ` +
-    `SELECT ${columns.map((c, i) => pgSelect(c, `u.c${i}`)).join(', ')} FROM unnest(${columns.map((c, i) => `$${i + 1}::${pgType(c)}[]`).join(', ')}) AS u(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
+    `SELECT ${columns.map((c, i) => pgSelect(c, `u.c${i}`)).join(', ')} FROM u ` +
     `ON CONFLICT (${keyColumns.map(q).join(', ')}) ${onConflict} ` +
-    `RETURNING (xmax = 0) AS "inserted", ${keyColumns.map((k, i) => `${q(k)}::text AS k${i}`).join(', ')}`;
+    `RETURNING (xmax = 0) AS "inserted", ${keysAsText}`;
+  const before = replaced.length
+    ? `, "before" AS (SELECT ${keyColumns.map((k, i) => `t.${q(k)}::text AS k${i}`).join(', ')}, ` +
+      `${replaced.map((r, i) => `t.${q(r)}::text AS r${i}`).join(', ')} FROM ${q(model)} t JOIN u ON ` +
+      `${keyIndex.map((c, i) => `t.${q(keyColumns[i]!)} = ${pgSelect(columns[c]!, `u.c${c}`)}`).join(' AND ')})`
+    : '';
+  const sql =
+    `WITH u AS (SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${pgType(c)}[]`).join(', ')}) AS u(${columns.map((_, i) => `c${i}`).join(', ')}))${before}, ` +
+    `w AS (${write}) ` +
+    (replaced.length
+      ? `SELECT w.*, ${replaced.map((_, i) => `b.r${i}`).join(', ')} FROM w LEFT JOIN "before" b USING (${keyColumns.map((_, i) => `k${i}`).join(', ')})`
+      : 'SELECT * FROM w');
   const result: UpsertResult = {
     inserted: 0,
     updated: 0,
     unchanged: 0,
     wasInserted: new Array(rows.length).fill(false),
+    replaced: new Array(rows.length),
   };
   for (let start = 0; start < rows.length; start += PG_CHUNK) {
     const chunk = rows.slice(start, start + PG_CHUNK);
@@ -334,16 +368,20 @@ async function upsertOnConflict(
       text: sql,
       values: columns.map((c) => pgArray(c, chunk, now)),
     });
-    const insertedKeys = new Set<string>();
-    for (const r of res.rows) {
-      if (r.inserted) insertedKeys.add(keyText(keyColumns.map((_, i) => r[`k${i}`])));
-      else result.updated++;
-    }
-    result.inserted += insertedKeys.size;
+    const written = new Map<string, Record<string, unknown>>();
+    for (const r of res.rows) written.set(keyText(keyColumns.map((_, i) => r[`k${i}`])), r);
     result.unchanged += chunk.length - res.rows.length;
-    if (insertedKeys.size) {
-      for (let i = 0; i < chunk.length; i++)
-        if (insertedKeys.has(keyText(keyColumns.map((k) => chunk[i]![k])))) result.wasInserted[start + i] = true;
+    if (written.size === 0) continue;
+    for (let i = 0; i < chunk.length; i++) {
+      const r = written.get(keyText(keyColumns.map((k) => chunk[i]![k])));
+      if (!r) continue;
+      if (r.inserted) {
+        result.inserted++;
+        result.wasInserted[start + i] = true;
+      } else {
+        result.updated++;
+        result.replaced[start + i] = Object.fromEntries(replaced.map((name, j) => [name, r[`r${j}`]]));
+      }
     }
   }
   return result;
