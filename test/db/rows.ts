@@ -10,3 +10,7 @@ export const canonical = (row: unknown) =>
 /** The JavaScript type of a column value as the tests name it. */
 export const typeOf = (v: unknown) =>
   v === null ? 'null' : v instanceof Date ? 'Date' : Array.isArray(v) ? 'array' : typeof v;
+
+/** As `canonical`, whatever the key order: `SELECT *` gives a table's columns in the order migrations added them, Prisma in the schema's. */
+export const canonicalAnyOrder = (row: Record<string, unknown>) =>
+  canonical(Object.fromEntries(Object.entries(row).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
