@@ -26,12 +26,13 @@ import { FILL_POSITIONS } from '../services/bar-fill.js';
 import type { SeriesSource } from '../services/indicator.js';
 import type { Context } from '../context.js';
 import {
-  AFTER_DESCRIPTION,
   checkFirst,
   connection,
   connectionType,
   firstArg,
+  keysetArgs,
   listOf,
+  pagingArgs,
   readRange,
   type PageSize,
 } from './common.js';
@@ -314,8 +315,7 @@ builder.queryField('groupedDaily', (t) =>
         description:
           "Whether prices are adjusted for the splits after the day (volumes too) to today's terms, as Massive's `adjusted`; false: as they were quoted.",
       }),
-      first: t.arg.int(firstArg(GROUPED_PAGE)),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+      ...pagingArgs(GROUPED_PAGE),
     },
     resolve: async (_root, args, ctx) => {
       if (!inCalendarSpan(args.date))
@@ -323,12 +323,10 @@ builder.queryField('groupedDaily', (t) =>
           'BAD_REQUEST',
           `argument "date" must be a date from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}; got ${args.date}`,
         );
-      const first = checkFirst(args.first, GROUPED_PAGE);
-      const page = await groupedPage(ctx.db, dayNumber(args.date), args.adjusted ?? true, today(ctx.now()), {
-        first,
-        after: args.after ?? undefined,
-      });
-      return connection(page);
+      const paging = keysetArgs(args, GROUPED_PAGE);
+      return connection(
+        await groupedPage(ctx.db, dayNumber(args.date), args.adjusted ?? true, today(ctx.now()), paging),
+      );
     },
   }),
 );

@@ -4,7 +4,7 @@
 import type { Db } from '../db/client.js';
 import { dateOfDay } from '../domain/bar-time.js';
 import { nyMidnightMs } from '../domain/market-calendar.js';
-import { decodeCursor, toPage, type ForwardArgs, type Ordering, type Page } from '../db/keyset.js';
+import { seekOf, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
 import { factorsOf, segmentsOf, splitAction, type Action, type Adjustment } from './adjustment.js';
 import { barHistory, type Bar, type Factor, type History } from './bar.js';
 
@@ -98,9 +98,11 @@ export interface GroupedBar extends Bar {
   symbol: string;
 }
 
-/** Where a page of a grouped day starts: the symbols after `after`, at most `limit` of them. */
+/** Which symbols of a grouped day one read takes: those strictly between `above` and `below`, `limit` of them from one end. */
 interface GroupedRange {
-  after?: string | undefined;
+  direction: 'asc' | 'desc';
+  above?: string | undefined;
+  below?: string | undefined;
   limit: number;
 }
 
@@ -110,7 +112,7 @@ interface GroupedRange {
  * `adjusted` (Massive's `adjusted` is splits only: a dividend's factor needs each symbol's own history).
  */
 export function groupedDay(db: Db, day: number, adjusted: boolean, asOf: number): Promise<GroupedBar[]> {
-  return groupedBars(db, day, adjusted, asOf, { limit: MAX_GROUPED });
+  return groupedBars(db, day, adjusted, asOf, { direction: 'asc', limit: MAX_GROUPED });
 }
 
 /** The grouped day's keyset order: by symbol, one bar each. */
@@ -119,16 +121,22 @@ const GROUPED_ORDERING: Ordering<GroupedBar> = {
   columns: [{ column: 'symbol', type: 'string', of: (b) => b.symbol }],
 };
 
-/** A page of `groupedDay`: the first `first` symbols' bars after the cursor `after` (db/keyset.ts). */
+/** A page of `groupedDay`: `first` symbols' bars after `after`, or `last` before `before` (db/keyset.ts). */
 export async function groupedPage(
   db: Db,
   day: number,
   adjusted: boolean,
   asOf: number,
-  args: ForwardArgs,
+  args: KeysetArgs,
 ): Promise<Page<GroupedBar>> {
-  const after = args.after === undefined ? undefined : (decodeCursor(GROUPED_ORDERING, 'asc', args.after)[0] as string);
-  const rows = await groupedBars(db, day, adjusted, asOf, { after, limit: args.first + 1 });
+  const seek = seekOf(GROUPED_ORDERING, 'asc', args);
+  // a backward read runs in the reverse order: what it reads after lies below its start
+  const [start, end] = [seek.after?.[0], seek.before?.[0]] as (string | undefined)[];
+  const rows = await groupedBars(db, day, adjusted, asOf, {
+    direction: seek.direction,
+    ...(seek.direction === 'asc' ? { above: start, below: end } : { above: end, below: start }),
+    limit: seek.limit,
+  });
   return toPage(rows, args, GROUPED_ORDERING, 'asc');
 }
 
@@ -143,7 +151,7 @@ async function groupedBars(
   asOf: number,
   range: GroupedRange,
 ): Promise<GroupedBar[]> {
-  const after = range.after ?? null;
+  const bounds = [range.above ?? null, range.below ?? null];
   const [rows, splits] = await Promise.all([
     db.read<{
       symbol: string;
@@ -158,11 +166,11 @@ async function groupedBars(
       `SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades"
        FROM "DayBar" b
        WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
-         AND ($2::text IS NULL OR b."symbol" > $2::text)
-       ORDER BY b."symbol" LIMIT $3`,
-      [day, after, Math.min(range.limit, MAX_GROUPED)],
+         AND ($2::text IS NULL OR b."symbol" > $2::text) AND ($3::text IS NULL OR b."symbol" < $3::text)
+       ORDER BY b."symbol" ${range.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $4`,
+      [day, ...bounds, Math.min(range.limit, MAX_GROUPED)],
     ),
-    adjusted ? splitsAfter(db, day, asOf, after) : [],
+    adjusted ? splitsAfter(db, day, asOf, bounds) : [],
   ]);
   const actions = new Map<string, Action[]>();
   for (const x of splits) actions.set(x.ticker, [...(actions.get(x.ticker) ?? []), splitAction(x)]);
@@ -184,12 +192,12 @@ async function groupedBars(
   });
 }
 
-/** The splits executed after exchange day `day` up to `asOf`, of the symbols after `after` (all of them: few). */
-function splitsAfter(db: Db, day: number, asOf: number, after: string | null) {
+/** The splits executed after exchange day `day` up to `asOf`, of the symbols between the bounds (all of them: few). */
+function splitsAfter(db: Db, day: number, asOf: number, [after, before]: (string | null)[]) {
   return db.read<{ ticker: string; executionDate: string; splitFrom: number; splitTo: number }>(
     `SELECT x."ticker", x."executionDate", x."splitFrom", x."splitTo" FROM "Split" x
      WHERE x."executionDate" > $1 AND x."executionDate" <= $2 AND x."splitFrom" > 0 AND x."splitTo" > 0
-       AND ($3::text IS NULL OR x."ticker" > $3::text)`,
-    [dateOfDay(day), dateOfDay(asOf), after],
+       AND ($3::text IS NULL OR x."ticker" > $3::text) AND ($4::text IS NULL OR x."ticker" < $4::text)`,
+    [dateOfDay(day), dateOfDay(asOf), after, before],
   );
 }

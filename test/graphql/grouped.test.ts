@@ -8,11 +8,11 @@ import { testDatabases } from '../helpers.js';
 import { rest } from '../rest/helpers.js';
 import { graphqlHarness, type GraphQLHarness } from './helpers.js';
 
-const QUERY = `query($date: Date!, $adjusted: Boolean, $first: Int, $after: String) {
-  groupedDaily(date: $date, adjusted: $adjusted, first: $first, after: $after) {
+const QUERY = `query($date: Date!, $adjusted: Boolean, $first: Int, $after: String, $last: Int, $before: String) {
+  groupedDaily(date: $date, adjusted: $adjusted, first: $first, after: $after, last: $last, before: $before) {
     nodes { symbol bar { start startTimestamp open high low close volume vwap trades } }
     edges { cursor node { symbol } }
-    pageInfo { hasNextPage hasPreviousPage endCursor }
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   } }`;
 
 interface Node {
@@ -114,6 +114,34 @@ describe.each(testDatabases())('GraphQL groupedDaily on $name', (tdb) => {
     expect(first.data.groupedDaily.pageInfo.hasNextPage).toBe(all.length > 100);
   });
 
+  it('pages backward by last/before to the same symbols, and a cursor pages either way from its symbol', async () => {
+    const all: Node[] = (await h.gql(QUERY, { date: '2026-11-20', first: 5000 }, FREE)).data.groupedDaily.nodes;
+    const backward: Node[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const r = await h.gql(QUERY, { date: '2026-11-20', last: 9, before }, FREE);
+      expect(r.errors).toBeUndefined();
+      const page: any = r.data.groupedDaily;
+      expect(page.pageInfo.hasNextPage).toBe(false);
+      backward.unshift(...page.nodes);
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.pageInfo.startCursor;
+    }
+    expect(backward).toEqual(all);
+    const mid = (await h.gql(QUERY, { date: '2026-11-20', first: 20 }, FREE)).data.groupedDaily.edges[19].cursor;
+    const around = await h.gql(QUERY, { date: '2026-11-20', last: 4, before: mid }, FREE);
+    expect(around.data.groupedDaily.nodes).toEqual(all.slice(15, 19));
+    const between = await h.gql(
+      QUERY,
+      { date: '2026-11-20', first: 50, after: around.data.groupedDaily.edges[0].cursor, before: mid },
+      FREE,
+    );
+    expect(between.data.groupedDaily.nodes).toEqual(all.slice(16, 19));
+    expect((await h.gql(QUERY, { date: '2026-11-20', first: 1, last: 1 }, FREE)).errors?.[0]?.extensions?.code).toBe(
+      'BAD_USER_INPUT',
+    );
+  });
+
   it('adjusts the days before a split by its ratio (prices and volumes), and REST agrees', async () => {
     // the sample's execution dates, as the ratios below assume them
     expect(SAMPLE_SPLITS.map((x) => [x.ticker, x.executionDate])).toEqual([
@@ -168,7 +196,15 @@ describe.each(testDatabases())('GraphQL groupedDaily on $name', (tdb) => {
     await bad({ date: '2026-13-01' }, 'date');
     await bad({ date: '2026-11-20', first: 5001 }, '"first"');
     await bad({ date: '2026-11-20', first: 0 }, '"first"');
+    await bad({ date: '2026-11-20', last: 5001 }, '"last"');
     await bad({ date: '2026-11-20', after: 'not-a-cursor' }, 'after');
+  });
+
+  it('reads the bars and the splits after the day in one statement, a page and REST alike', async () => {
+    const page = () => h.gql(QUERY, { date: '2025-06-09', first: 5 }, FREE);
+    expect(await h.countWarmStatements(page)).toBe(1);
+    const all = () => rest(h, '/stocks/v2/aggs/grouped/locale/us/market/stocks/2025-06-09', { key: 'demo-free' });
+    expect(await h.countWarmStatements(all)).toBe(1);
   });
 
   it('needs an API key; every tier has it', async () => {
