@@ -12,6 +12,11 @@ const HOUR_MS = 3_600_000;
 /** The dates the calendar answers for, inclusive; any other date or instant is a RangeError. */
 export const CALENDAR_SPAN = { from: '2000-01-01', to: '2199-12-31' } as const;
 
+/** Whether `date` is a real date YYYY-MM-DD the calendar answers for: what an argument naming one exchange day must be. */
+export function inCalendarSpan(date: string): boolean {
+  return isCalendarDate(date) && date >= CALENDAR_SPAN.from && date <= CALENDAR_SPAN.to;
+}
+
 const FIRST_DAY = Date.parse(`${CALENDAR_SPAN.from}T00:00:00Z`) / DAY_MS;
 const LAST_DAY = Date.parse(`${CALENDAR_SPAN.to}T00:00:00Z`) / DAY_MS;
 const SPAN_TEXT = `from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}`;

@@ -5,7 +5,7 @@
 import { holdRows, type Context } from '../context.js';
 import { checkEntitled } from '../domain/entitlements.js';
 import { isCalendarDate } from '../domain/fiscal.js';
-import { CALENDAR_SPAN } from '../domain/market-calendar.js';
+import { CALENDAR_SPAN, inCalendarSpan } from '../domain/market-calendar.js';
 import { AppError } from '../errors.js';
 import {
   BASE_BARS,
@@ -211,7 +211,7 @@ const DATE_PATH = { type: 'string', required: true, description: 'An exchange da
 
 /** An exchange day the market calendar knows (domain/market-calendar.ts). */
 function dayParam(name: string, raw: string): number {
-  if (isCalendarDate(raw) && raw >= CALENDAR_SPAN.from && raw <= CALENDAR_SPAN.to) return dayNumber(raw);
+  if (inCalendarSpan(raw)) return dayNumber(raw);
   throw badParam(name, `a date YYYY-MM-DD from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}`, raw);
 }
 

@@ -19,11 +19,23 @@ import {
   type Session,
 } from '../services/bar.js';
 import { basesPerBar, type Timespan } from '../services/bar-bucket.js';
+import { groupedPage, type GroupedBar } from '../services/bar-day.js';
+import { CALENDAR_SPAN, inCalendarSpan } from '../domain/market-calendar.js';
 import { AppError } from '../errors.js';
 import { FILL_POSITIONS } from '../services/bar-fill.js';
 import type { SeriesSource } from '../services/indicator.js';
 import type { Context } from '../context.js';
-import { checkFirst, firstArg, listOf, readRange, type PageSize } from './common.js';
+import {
+  checkFirst,
+  connection,
+  connectionType,
+  firstArg,
+  keysetArgs,
+  listOf,
+  pagingArgs,
+  readRange,
+  type PageSize,
+} from './common.js';
 import { Security } from './security.js';
 
 /** Bars one answer holds at most; for the next ones, ask again from the bucket after the last. */
@@ -53,7 +65,7 @@ const SessionEnum = builder.enumType('BarSession', {
   } as const,
 });
 
-const BarRef = builder.objectRef<Bar>('Bar').implement({
+export const BarRef = builder.objectRef<Bar>('Bar').implement({
   description:
     'OHLCV aggregate of the trades in one bucket, each counted toward the parts its condition codes let it set (docs/graphql.md#price-history).',
   fields: (t) => ({
@@ -268,3 +280,53 @@ builder.prismaObjectFields(Security, (t) => ({
     resolve: (security, args, ctx) => barsAnswer(security.symbol, args as BarsArgs, ctx),
   }),
 }));
+
+// ---- Query.groupedDaily: every symbol's bar of one exchange day, the twin of REST's grouped daily
+// (GET /stocks/v2/aggs/grouped/locale/us/market/stocks/{date}, services/bar-day.ts groupedDay).
+
+/** Symbols one page of a grouped day holds. */
+const GROUPED_PAGE: PageSize = { default: 100, max: 5_000 };
+
+const GroupedDailyBar = builder.objectRef<GroupedBar>('GroupedDailyBar').implement({
+  description: "One symbol's regular-session bar of an exchange day.",
+  fields: (t) => ({
+    symbol: t.exposeString('symbol', { description: 'The ticker symbol it traded under that day.' }),
+    bar: t.field({ type: BarRef, description: 'Its bar of the day.', resolve: (b) => b }),
+  }),
+});
+
+const GroupedDailyConnection = connectionType(GroupedDailyBar, 'GroupedDailyBarConnection');
+
+builder.queryField('groupedDaily', (t) =>
+  t.field({
+    authScopes: { entitled: 'dayBars' },
+    nullable: true,
+    type: GroupedDailyConnection,
+    description:
+      "Every symbol's regular-session bar of one exchange day, by symbol, as REST GET /stocks/v2/aggs/grouped/locale/us/market/stocks/{date} answers them (docs/graphql.md#price-history).",
+    args: {
+      date: t.arg({
+        type: 'Date',
+        required: true,
+        description: `An exchange day, ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}.`,
+      }),
+      adjusted: t.arg.boolean({
+        defaultValue: true,
+        description:
+          "Whether prices are adjusted for the splits after the day (volumes too) to today's terms, as Massive's `adjusted`; false: as they were quoted.",
+      }),
+      ...pagingArgs(GROUPED_PAGE),
+    },
+    resolve: async (_root, args, ctx) => {
+      if (!inCalendarSpan(args.date))
+        throw new AppError(
+          'BAD_REQUEST',
+          `argument "date" must be a date from ${CALENDAR_SPAN.from} to ${CALENDAR_SPAN.to}; got ${args.date}`,
+        );
+      const paging = keysetArgs(args, GROUPED_PAGE);
+      return connection(
+        await groupedPage(ctx.db, dayNumber(args.date), args.adjusted ?? true, today(ctx.now()), paging),
+      );
+    },
+  }),
+);

@@ -109,16 +109,21 @@ export async function actionsOf(
         )
       : [],
   ]);
-  const out: Action[] = splits.map((x) => ({
-    kind: 'split',
-    day: dayNumber(x.executionDate),
-    price: x.splitFrom / x.splitTo,
-    volume: x.splitTo / x.splitFrom,
-  }));
+  const out: Action[] = splits.map(splitAction);
   for (const x of dividends)
     if (x.close !== null && x.cashAmount < x.close)
       out.push({ kind: 'dividend', day: dayNumber(x.exDividendDate), price: 1 - x.cashAmount / x.close, volume: 1 });
   return out.sort((a, b) => a.day - b.day);
+}
+
+/** A stored split as an action: `splitFrom` shares became `splitTo`, so earlier prices times from/to, volumes times to/from. */
+export function splitAction(x: { executionDate: string; splitFrom: number; splitTo: number }): Action {
+  return {
+    kind: 'split',
+    day: dayNumber(x.executionDate),
+    price: x.splitFrom / x.splitTo,
+    volume: x.splitTo / x.splitFrom,
+  };
 }
 
 /** The dates the day sentinels stand for in text comparisons (any date before or after every action). */

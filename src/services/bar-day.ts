@@ -4,12 +4,20 @@
 import type { Db } from '../db/client.js';
 import { dateOfDay } from '../domain/bar-time.js';
 import { nyMidnightMs } from '../domain/market-calendar.js';
-import { segmentsOf, type Adjustment } from './adjustment.js';
+import { seekOf, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
+import { factorsOf, segmentsOf, splitAction, type Action, type Adjustment } from './adjustment.js';
 import { barHistory, type Bar, type Factor, type History } from './bar.js';
+
+const NO_FACTOR = { price: 1, volume: 1 } as const;
+
+/** The price and volume factors `factors` give exchange day `day` (1 where none applies). */
+function factorOn(factors: readonly Factor[], day: number): { price: number; volume: number } {
+  return factors.find((f) => day >= f.lo && day <= f.hi) ?? NO_FACTOR;
+}
 
 /** The price factor `factors` give exchange day `day` (1 where none applies). */
 export function priceFactorOn(factors: readonly Factor[], day: number): number {
-  return factors.find((f) => day >= f.lo && day <= f.hi)?.price ?? 1;
+  return factorOn(factors, day).price;
 }
 
 /** The regular-session day bar of the last exchange day before `before`, adjusted to today: Massive's previous close. */
@@ -90,47 +98,106 @@ export interface GroupedBar extends Bar {
   symbol: string;
 }
 
+/** Which symbols of a grouped day one read takes: those strictly between `above` and `below`, `limit` of them from one end. */
+interface GroupedRange {
+  direction: 'asc' | 'desc';
+  above?: string | undefined;
+  below?: string | undefined;
+  limit: number;
+}
+
 /**
- * Every symbol's regular-session bar of exchange day `day` (Massive's grouped daily), each under the
- * symbol it traded as that day, adjusted for the splits after it up to today when `adjusted`
- * (Massive's `adjusted` is splits only: a dividend's factor needs each symbol's own history).
+ * Every symbol's regular-session bar of exchange day `day` (Massive's grouped daily), by symbol,
+ * each under the symbol it traded as that day, adjusted for the splits after it up to today when
+ * `adjusted` (Massive's `adjusted` is splits only: a dividend's factor needs each symbol's own history).
  */
-export async function groupedDay(db: Db, day: number, adjusted: boolean, asOf: number): Promise<GroupedBar[]> {
-  const rows = await db.read<{
-    symbol: string;
-    open: number;
-    high: number;
-    low: number;
-    close: number;
-    volume: number;
-    vwap: number | null;
-    trades: number;
-    price: number;
-    volumeFactor: number;
-  }>(
-    `SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades",
-       coalesce(f."price", 1) AS "price", coalesce(f."volume", 1) AS "volumeFactor"
-     FROM "DayBar" b
-     LEFT JOIN LATERAL (
-       SELECT exp(sum(ln(x."splitFrom" / x."splitTo"))) AS "price", exp(sum(ln(x."splitTo" / x."splitFrom"))) AS "volume"
-       FROM "Split" x
-       WHERE $2 AND x."ticker" = b."symbol" AND x."executionDate" > $3 AND x."executionDate" <= $4
-         AND x."splitFrom" > 0 AND x."splitTo" > 0
-     ) f ON true
-     WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
-     ORDER BY b."symbol" LIMIT ${MAX_GROUPED}`,
-    [day, adjusted, dateOfDay(day), dateOfDay(asOf)],
-  );
+export function groupedDay(db: Db, day: number, adjusted: boolean, asOf: number): Promise<GroupedBar[]> {
+  return groupedBars(db, day, adjusted, asOf, { direction: 'asc', limit: MAX_GROUPED });
+}
+
+/** The grouped day's keyset order: by symbol, one bar each. */
+const GROUPED_ORDERING: Ordering<GroupedBar> = {
+  tag: 'grouped',
+  columns: [{ column: 'symbol', type: 'string', of: (b) => b.symbol }],
+};
+
+/** A page of `groupedDay`: `first` symbols' bars after `after`, or `last` before `before` (db/keyset.ts). */
+export async function groupedPage(
+  db: Db,
+  day: number,
+  adjusted: boolean,
+  asOf: number,
+  args: KeysetArgs,
+): Promise<Page<GroupedBar>> {
+  const seek = seekOf(GROUPED_ORDERING, 'asc', args);
+  // a backward read runs in the reverse order: what it reads after lies below its start
+  const [start, end] = [seek.after?.[0], seek.before?.[0]] as (string | undefined)[];
+  const rows = await groupedBars(db, day, adjusted, asOf, {
+    direction: seek.direction,
+    ...(seek.direction === 'asc' ? { above: start, below: end } : { above: end, below: start }),
+    limit: seek.limit,
+  });
+  return toPage(rows, args, GROUPED_ORDERING, 'asc');
+}
+
+/**
+ * The bars of a grouped day, and the splits after it, in one turn; each symbol's factor by the
+ * adjustment rule of services/adjustment.ts (`splitAction`, `factorsOf`), as its own bars get it.
+ */
+async function groupedBars(
+  db: Db,
+  day: number,
+  adjusted: boolean,
+  asOf: number,
+  range: GroupedRange,
+): Promise<GroupedBar[]> {
+  const bounds = [range.above ?? null, range.below ?? null];
+  const [rows, splits] = await Promise.all([
+    db.read<{
+      symbol: string;
+      open: number;
+      high: number;
+      low: number;
+      close: number;
+      volume: number;
+      vwap: number | null;
+      trades: number;
+    }>(
+      `SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades"
+       FROM "DayBar" b
+       WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
+         AND ($2::text IS NULL OR b."symbol" > $2::text) AND ($3::text IS NULL OR b."symbol" < $3::text)
+       ORDER BY b."symbol" ${range.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $4`,
+      [day, ...bounds, Math.min(range.limit, MAX_GROUPED)],
+    ),
+    adjusted ? splitsAfter(db, day, asOf, bounds) : [],
+  ]);
+  const actions = new Map<string, Action[]>();
+  for (const x of splits) actions.set(x.ticker, [...(actions.get(x.ticker) ?? []), splitAction(x)]);
   const t = nyMidnightMs(dateOfDay(day));
-  return rows.map((r) => ({
-    symbol: r.symbol,
-    t,
-    o: r.open * r.price,
-    h: r.high * r.price,
-    l: r.low * r.price,
-    c: r.close * r.price,
-    v: r.volume * r.volumeFactor,
-    vw: r.vwap === null ? null : r.vwap * r.price,
-    n: r.trades,
-  }));
+  return rows.map((r) => {
+    const of = actions.get(r.symbol);
+    const f = of ? factorOn(factorsOf(of, asOf), day) : NO_FACTOR;
+    return {
+      symbol: r.symbol,
+      t,
+      o: r.open * f.price,
+      h: r.high * f.price,
+      l: r.low * f.price,
+      c: r.close * f.price,
+      v: r.volume * f.volume,
+      vw: r.vwap === null ? null : r.vwap * f.price,
+      n: r.trades,
+    };
+  });
+}
+
+/** The splits executed after exchange day `day` up to `asOf`, of the symbols between the bounds (all of them: few). */
+function splitsAfter(db: Db, day: number, asOf: number, [after, before]: (string | null)[]) {
+  return db.read<{ ticker: string; executionDate: string; splitFrom: number; splitTo: number }>(
+    `SELECT x."ticker", x."executionDate", x."splitFrom", x."splitTo" FROM "Split" x
+     WHERE x."executionDate" > $1 AND x."executionDate" <= $2 AND x."splitFrom" > 0 AND x."splitTo" > 0
+       AND ($3::text IS NULL OR x."ticker" > $3::text) AND ($4::text IS NULL OR x."ticker" < $4::text)`,
+    [dateOfDay(day), dateOfDay(asOf), after, before],
+  );
 }

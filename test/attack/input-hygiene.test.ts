@@ -57,6 +57,7 @@ const ARGUMENT_VALUES: Record<string, string> = {
   timespan: 'DAY',
   from: '"2025-01-01"',
   to: '"2026-11-20"',
+  date: '"2026-11-20"',
 };
 
 function argumentsOf(field: GraphQLField<unknown, unknown>): string[] {

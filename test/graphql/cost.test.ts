@@ -240,7 +240,7 @@ describe('every list of the schema has a size the cost analysis counts', () => {
 
   it('counts a connection paged backward at its `last` as it counts `first`', () => {
     const connections = lists.filter((l) => isConnection(l.field) && pageSizeOf(l.field));
-    expect(connections.length).toBe(25);
+    expect(connections.length).toBe(26);
     for (const { coordinate, field, path } of connections) {
       const size = pageSizeOf(field)!;
       expect(field.args.find((a) => a.name === 'last')?.extensions.pageSize, coordinate).toEqual(size);
