@@ -23,7 +23,7 @@ const IndicatorValueRef = builder.objectRef<IndicatorValue>('IndicatorValue').im
   description: "An indicator's value at one bar.",
   fields: (t) => ({
     start: t.field({ type: 'DateTime', description: 'Start of the bar.', resolve: (v) => new Date(v.t) }),
-    value: t.exposeFloat('value'),
+    value: t.exposeFloat('value', { description: "The indicator's value at the bar." }),
   }),
 });
 
