@@ -141,8 +141,9 @@ describe.each(testDatabases())('the official Massive client, reference data and 
     clock = Date.parse('2027-11-26T18:30:00Z'); // 13:30 New York, the day after Thanksgiving: after the early close
     expect(await restClient(KEY, base).getMarketStatus()).toEqual({
       afterHours: true,
+      currencies: { crypto: 'open', fx: 'open' },
       earlyHours: false,
-      exchanges: { nasdaq: 'extended-hours', nyse: 'extended-hours' },
+      exchanges: { nasdaq: 'extended-hours', nyse: 'extended-hours', otc: 'closed' },
       market: 'extended-hours',
       serverTime: '2027-11-26T13:30:00-05:00',
     });
