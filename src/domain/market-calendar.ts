@@ -1,7 +1,8 @@
 // The US equities calendar that NYSE and Nasdaq share, computed by rules for every year of its
 // span (2000-2199) rather than read from a table of dates that runs out: New York's clock, the
-// exchange holidays and early closes, the day's sessions, and the answers of Massive's
-// /v1/marketstatus endpoints that follow from them. Tests: test/domain/market-calendar.test.ts.
+// exchange holidays and early closes, the day's sessions, and the answer of Massive's
+// /v1/marketstatus/upcoming that follows from them (/now: domain/market-status.ts).
+// Tests: test/domain/market-calendar.test.ts.
 
 import { isCalendarDate } from './fiscal.js';
 
@@ -356,38 +357,4 @@ export function eventsBetween(from: string, to: string): MarketEvent[] {
         : {};
     return EXCHANGES.map((exchange): MarketEvent => ({ exchange, name, date, status, ...hours }));
   });
-}
-
-export type ExchangeStatus = 'open' | 'closed' | 'extended-hours';
-
-/**
- * What GET /v1/marketstatus/now answers for US stocks. OTC, currencies and index groups keep
- * other hours and are not the stock calendar's to answer.
- */
-export interface MarketStatus {
-  market: ExchangeStatus;
-  earlyHours: boolean;
-  afterHours: boolean;
-  /** RFC 3339 in New York's offset, to the second, as Massive writes it. */
-  serverTime: string;
-  exchanges: { nyse: ExchangeStatus; nasdaq: ExchangeStatus };
-}
-
-function rfc3339InNewYork(ms: number): string {
-  const offset = nyOffsetMinutes(ms);
-  const wall = new Date(Math.floor(ms / 1000) * 1000 + offset * MINUTE_MS).toISOString().slice(0, 19);
-  const hours = String(Math.abs(offset) / 60).padStart(2, '0');
-  return `${wall}-${hours}:00`;
-}
-
-export function marketStatusAt(ms: number): MarketStatus {
-  const session = sessionAt(ms);
-  const market: ExchangeStatus = session === 'regular' ? 'open' : session === 'closed' ? 'closed' : 'extended-hours';
-  return {
-    market,
-    earlyHours: session === 'pre',
-    afterHours: session === 'post',
-    serverTime: rfc3339InNewYork(ms),
-    exchanges: { nyse: market, nasdaq: market },
-  };
 }

@@ -24,6 +24,7 @@ import { rating } from './rating.js';
 import { security } from './security.js';
 import { split } from './split.js';
 import { tickerEvent } from './ticker-event.js';
+import { tickerType } from './ticker-type.js';
 import { trade } from './trade.js';
 
 export const RESOURCES = [
@@ -38,6 +39,7 @@ export const RESOURCES = [
   // before the ticks, whose exchange ids it names
   exchange,
   condition,
+  tickerType,
   calendar,
   split,
   dividend,

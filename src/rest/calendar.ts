@@ -1,10 +1,5 @@
-import {
-  CALENDAR_SPAN,
-  eventsBetween,
-  marketStatusAt,
-  tradingDate,
-  type MarketEvent,
-} from '../domain/market-calendar.js';
+import { CALENDAR_SPAN, eventsBetween, tradingDate, type MarketEvent } from '../domain/market-calendar.js';
+import { marketStatusAt } from '../domain/market-status.js';
 import { arr, bool, date, object, str, timestamp, type JsonSchema } from './json-schema.js';
 import { json, type Route } from './route.js';
 
@@ -37,8 +32,7 @@ function eventRecord(e: MarketEvent): Record<string, unknown> {
   };
 }
 
-// Massive's currencies (crypto, fx), indicesGroups and exchanges.otc keep other hours than the
-// NYSE's and Nasdaq's: a stocks calendar leaves them out (docs/rest.md#parameters-per-route).
+// Massive's indicesGroups is left out: each index family keeps its own hours (docs/rest.md#parameters-per-route).
 export const routes: Route[] = [
   {
     method: 'GET',
@@ -48,8 +42,9 @@ export const routes: Route[] = [
       const s = marketStatusAt(ctx.now());
       return json({
         afterHours: s.afterHours,
+        currencies: { crypto: s.currencies.crypto, fx: s.currencies.fx },
         earlyHours: s.earlyHours,
-        exchanges: { nasdaq: s.exchanges.nasdaq, nyse: s.exchanges.nyse },
+        exchanges: { nasdaq: s.exchanges.nasdaq, nyse: s.exchanges.nyse, otc: s.exchanges.otc },
         market: s.market,
         serverTime: s.serverTime,
       });
@@ -57,11 +52,27 @@ export const routes: Route[] = [
     doc: {
       summary: 'Market status now',
       description:
-        "Whether the US stock market is open now, as Massive's GET /v1/marketstatus/now answers it for NYSE and Nasdaq, computed from the exchanges' calendar (holidays, early closes, sessions in New York time). Massive's `currencies`, `indicesGroups` and `exchanges.otc` are left out: they keep other hours.",
+        "Whether the US stock market is open now, as Massive's GET /v1/marketstatus/now answers it for NYSE, Nasdaq and OTC, with the currency markets, computed from the exchanges' calendar (holidays, early closes, sessions in New York time). Massive's `indicesGroups` is left out: each index family keeps its own hours.",
       response: object({
         afterHours: bool('In the after-hours session (16:00 to 20:00 New York; 13:00 to 17:00 on an early close).'),
+        currencies: object({
+          crypto: { type: 'string', enum: ['open'], description: 'Crypto trades around the clock: always open.' },
+          fx: {
+            type: 'string',
+            enum: ['open', 'closed'],
+            description: 'Forex: open from Sunday 17:00 to Friday 17:00 New York, closed over the weekend.',
+          },
+        }),
         earlyHours: bool('In the pre-market session (04:00 to 09:30 New York).'),
-        exchanges: object({ nasdaq: EXCHANGE_STATUS, nyse: EXCHANGE_STATUS }),
+        exchanges: object({
+          nasdaq: EXCHANGE_STATUS,
+          nyse: EXCHANGE_STATUS,
+          otc: {
+            type: 'string',
+            enum: ['open', 'closed'],
+            description: "OTC: open in the regular session of the exchanges' trading days, closed otherwise.",
+          },
+        }),
         market: EXCHANGE_STATUS,
         serverTime: str('The time answered for, RFC 3339 to the second in New York time (2026-11-27T12:00:00-05:00).'),
       }),

@@ -5,14 +5,17 @@ import { builder } from '../builder.js';
 import {
   CALENDAR_SPAN,
   eventsBetween,
-  marketStatusAt,
   sessionsOf,
   type DayStatus,
-  type ExchangeStatus,
   type Interval,
-  type MarketStatus,
   type Sessions,
 } from '../domain/market-calendar.js';
+import {
+  marketStatusAt,
+  type CurrencyStatus,
+  type ExchangeStatus,
+  type MarketStatus,
+} from '../domain/market-status.js';
 import { AppError } from '../errors.js';
 import { listOf } from './common.js';
 
@@ -35,12 +38,37 @@ const MarketStatusExchanges = builder.objectRef<MarketStatus['exchanges']>('Mark
   fields: (t) => ({
     nyse: t.field({ type: MarketStateEnum, description: 'The New York Stock Exchange.', resolve: (e) => e.nyse }),
     nasdaq: t.field({ type: MarketStateEnum, description: 'Nasdaq.', resolve: (e) => e.nasdaq }),
+    otc: t.field({
+      type: MarketStateEnum,
+      description: "The OTC market: OPEN in the exchanges' regular session, CLOSED otherwise (never EXTENDED_HOURS).",
+      resolve: (e) => e.otc,
+    }),
+  }),
+});
+
+const CurrencyStateEnum = builder.enumType('CurrencyMarketState', {
+  description: 'Whether a currency market trades (REST `currencies.*`, in lower case).',
+  values: {
+    OPEN: { value: 'open', description: 'It trades.' },
+    CLOSED: { value: 'closed', description: 'It does not trade: the forex weekend.' },
+  } as const satisfies Record<string, { value: CurrencyStatus; description: string }>,
+});
+
+const MarketStatusCurrencies = builder.objectRef<MarketStatus['currencies']>('MarketStatusCurrencies').implement({
+  description: 'The currency markets (REST `currencies`).',
+  fields: (t) => ({
+    crypto: t.field({ type: CurrencyStateEnum, description: 'Crypto: always OPEN.', resolve: (c) => c.crypto }),
+    fx: t.field({
+      type: CurrencyStateEnum,
+      description: 'Forex: OPEN from Sunday 17:00 to Friday 17:00 New York, CLOSED over the weekend.',
+      resolve: (c) => c.fx,
+    }),
   }),
 });
 
 const MarketStatusRef = builder.objectRef<MarketStatus>('MarketStatus').implement({
   description:
-    "Whether the US stock market is open, as Massive's GET /v1/marketstatus/now answers it for NYSE and Nasdaq (OTC, currencies and index groups keep other hours and are left out).",
+    "Whether the US stock market is open, as Massive's GET /v1/marketstatus/now answers it for NYSE, Nasdaq and OTC, with the currency markets (index groups keep their own hours and are left out).",
   fields: (t) => ({
     market: t.field({ type: MarketStateEnum, description: 'The market as a whole.', resolve: (s) => s.market }),
     earlyHours: t.exposeBoolean('earlyHours', { description: 'In the pre-market session (04:00-09:30 New York).' }),
@@ -54,8 +82,13 @@ const MarketStatusRef = builder.objectRef<MarketStatus>('MarketStatus').implemen
     }),
     exchanges: t.field({
       type: MarketStatusExchanges,
-      description: 'NYSE and Nasdaq, which keep the same hours.',
+      description: 'NYSE and Nasdaq, which keep the same hours, and OTC.',
       resolve: (s) => s.exchanges,
+    }),
+    currencies: t.field({
+      type: MarketStatusCurrencies,
+      description: 'Crypto and forex.',
+      resolve: (s) => s.currencies,
     }),
   }),
 });

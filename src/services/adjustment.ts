@@ -28,10 +28,12 @@ export const LAST_DAY = 1_000_000;
  * The stretches of history of the security that traded as `symbol` on `date` (its exchange day):
  * each of its symbols from its start date to the day before the next one's. A symbol no history
  * names is one stretch, all days; a symbol another issuer used before is found under the security
- * that had it on `date`, never the other one.
+ * that had it on `date`, never the other one: a stretch ends the day before another security takes
+ * its symbol (a delisted issuer's symbol reused by a new listing), and starts no earlier than its
+ * own start date when another security had the symbol before it.
  */
 export async function segmentsOf(db: Db, symbol: string, date: string): Promise<Segment[]> {
-  const rows = await db.read<{ symbol: string; startDate: string }>(
+  const rows = await db.read<{ symbol: string; startDate: string; reusedFrom: string | null; usedBefore: boolean }>(
     `WITH owner AS (
        SELECT h."securityId" FROM "SymbolHistory" h
        WHERE h."symbol" = $1 AND h."startDate" <= $2
@@ -42,17 +44,25 @@ export async function segmentsOf(db: Db, symbol: string, date: string): Promise<
        SELECT s."id" AS "securityId" FROM "Security" s
        WHERE s."symbol" = $1 AND NOT EXISTS (SELECT 1 FROM owner) LIMIT 1
      )
-     SELECT h."symbol", h."startDate" FROM "SymbolHistory" h
+     SELECT h."symbol", h."startDate",
+       (SELECT min(o."startDate") FROM "SymbolHistory" o WHERE o."symbol" = h."symbol"
+          AND o."securityId" <> h."securityId" AND o."startDate" > h."startDate") AS "reusedFrom",
+       EXISTS (SELECT 1 FROM "SymbolHistory" o WHERE o."symbol" = h."symbol"
+          AND o."securityId" <> h."securityId" AND o."startDate" < h."startDate") AS "usedBefore"
+     FROM "SymbolHistory" h
      WHERE h."securityId" IN (SELECT "securityId" FROM owner UNION ALL SELECT "securityId" FROM current)
      ORDER BY h."startDate"`,
     [symbol, date],
   );
   if (rows.length === 0) return [{ symbol, lo: FIRST_DAY, hi: LAST_DAY }];
-  return rows.map((r, i) => ({
-    symbol: r.symbol,
-    lo: i === 0 ? FIRST_DAY : dayNumber(r.startDate),
-    hi: i + 1 < rows.length ? dayNumber(rows[i + 1]!.startDate) - 1 : LAST_DAY,
-  }));
+  return rows.map((r, i) => {
+    const next = i + 1 < rows.length ? dayNumber(rows[i + 1]!.startDate) - 1 : LAST_DAY;
+    return {
+      symbol: r.symbol,
+      lo: i === 0 && !r.usedBefore ? FIRST_DAY : dayNumber(r.startDate),
+      hi: r.reusedFrom === null ? next : Math.min(next, dayNumber(r.reusedFrom) - 1),
+    };
+  });
 }
 
 /** An action as adjustments use it: the day it takes effect, and what it does to prices and volumes before it. */

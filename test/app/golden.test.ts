@@ -142,6 +142,7 @@ function requests(): GoldenRequest[] {
     rest('macd hourly', '/stocks/v1/indicators/macd/NVLX?timespan=hour&limit=3', 'demo-pro'),
     rest('rsi', '/stocks/v1/indicators/rsi/NVLX?limit=3&series_type=high'),
     rest('conditions', '/stocks/v3/reference/conditions?data_type=trade&limit=5'),
+    rest('ticker types', '/stocks/v3/reference/tickers/types?asset_class=indices'),
     rest('market status', '/stocks/v1/marketstatus/now'),
     rest('market holidays', '/stocks/v1/marketstatus/upcoming'),
     rest('splits', '/stocks/v3/reference/splits?limit=1'),

@@ -6,7 +6,7 @@ import { ENTITLEMENTS, RESOURCES, TIERS, tierSummary } from '../../src/domain/en
 describe('tierSummary', () => {
   it('says what each tier adds to the one below it', () => {
     expect(tierSummary('free')).toBe(
-      'Logos, security master, lite fundamentals, balance sheets, ratings, curated news, exchanges, condition codes, the market calendar, splits, dividends, ticker changes, daily bars and technical indicators.',
+      'Logos, security master, lite fundamentals, balance sheets, ratings, curated news, exchanges, condition codes, ticker types, the market calendar, splits, dividends, ticker changes, daily bars and technical indicators.',
     );
     expect(tierSummary('pro')).toBe(
       'Free, plus enhanced fundamentals, press releases, call summaries, trades, quotes and intraday bars.',

@@ -138,7 +138,8 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
     // bars are computed, nodes/apiKeys/OCR results are not imported children, connections page
     // search facets and highlights are computed per request; exchanges are answered whole, at most MAX_EXCHANGES;
     // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS; conditions and the
-    // market calendar are computed (domain/conditions.ts, domain/market-calendar.ts), not imported;
+    // market calendar and the ticker types are computed (domain/conditions.ts, domain/market-calendar.ts,
+    // domain/ticker-types.ts), not imported;
     // a symbol history is answered whole, at most MAX_SYMBOL_PERIODS
     const notImported = new Set([
       'Query.apiKeys',
@@ -148,6 +149,7 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
       'Query.conditions',
       'Condition.dataTypes',
       'Query.marketCalendar',
+      'Query.tickerTypes',
       'Security.symbolHistory',
       'OcrPayload.results',
       'Security.bars',

@@ -3,7 +3,6 @@ import {
   eventsBetween,
   isTradingDay,
   type MarketEvent,
-  marketStatusAt,
   nextTradingDay,
   nyMidnightMs,
   nyOffsetMinutes,
@@ -15,6 +14,7 @@ import {
   tradingDate,
   tradingDaysBetween,
 } from '../../src/domain/market-calendar.js';
+import { marketStatusAt } from '../../src/domain/market-status.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const DAY_MS = 86_400_000;
@@ -296,21 +296,53 @@ describe('sessions', () => {
 });
 
 describe("Massive's /v1/marketstatus/now", () => {
-  // serverTime and the fields as Massive answered: its client's recorded answer, its documented example, and a client's PR
+  // serverTime and the fields as Massive answered: its client's recorded answer, its documented
+  // example (otc closed while NYSE and Nasdaq are in extended hours), and a client's PR
   it.each([
-    ['2022-04-28T16:48:08-04:00', 'extended-hours', false, true],
-    ['2020-11-10T17:37:37-05:00', 'extended-hours', false, true],
-    ['2023-03-29T08:59:42-04:00', 'extended-hours', true, false],
-    ['2025-06-10T11:00:00-04:00', 'open', false, false],
-    ['2025-12-25T11:00:00-05:00', 'closed', false, false],
-  ])('at %s: %s', (serverTime, market, earlyHours, afterHours) => {
+    ['2022-04-28T16:48:08-04:00', 'extended-hours', false, true, 'closed'],
+    ['2020-11-10T17:37:37-05:00', 'extended-hours', false, true, 'closed'],
+    ['2023-03-29T08:59:42-04:00', 'extended-hours', true, false, 'closed'],
+    ['2025-06-10T11:00:00-04:00', 'open', false, false, 'open'],
+    ['2025-12-25T11:00:00-05:00', 'closed', false, false, 'closed'],
+  ])('at %s: %s', (serverTime, market, earlyHours, afterHours, otc) => {
     expect(marketStatusAt(ms(serverTime) + 250)).toEqual({
       market,
       earlyHours,
       afterHours,
       serverTime,
-      exchanges: { nyse: market, nasdaq: market },
+      exchanges: { nyse: market, nasdaq: market, otc },
+      currencies: { crypto: 'open', fx: 'open' },
     });
+  });
+
+  // the forex week: Sunday 17:00 to Friday 17:00 New York, across both clock changes of 2026
+  it.each([
+    ['2026-06-12T16:59:59-04:00', 'open'], // a Friday, the last second
+    ['2026-06-12T17:00:00-04:00', 'closed'],
+    ['2026-06-13T12:00:00-04:00', 'closed'], // Saturday
+    ['2026-06-14T16:59:59-04:00', 'closed'], // Sunday, before the open
+    ['2026-06-14T17:00:00-04:00', 'open'],
+    ['2026-06-17T03:00:00-04:00', 'open'], // a Wednesday night
+    ['2026-03-08T17:00:00-04:00', 'open'], // the Sunday clocks go forward
+    ['2026-03-08T16:59:59-04:00', 'closed'],
+    ['2026-10-30T16:59:59-04:00', 'open'], // Friday before clocks go back
+    ['2026-11-01T17:00:00-05:00', 'open'], // the Sunday clocks went back
+    ['2026-11-01T16:59:59-05:00', 'closed'],
+    ['2026-12-25T10:00:00-05:00', 'open'], // a stock holiday on a Friday: forex trades
+  ])('at %s forex is %s, crypto open', (serverTime, fx) => {
+    expect(marketStatusAt(ms(serverTime)).currencies).toEqual({ crypto: 'open', fx });
+  });
+
+  it('OTC is open in the regular session only, early closes included', () => {
+    expect(marketStatusAt(ms('2026-11-27T12:59:59-05:00')).exchanges.otc).toBe('open');
+    expect(marketStatusAt(ms('2026-11-27T13:00:00-05:00')).exchanges).toEqual({
+      nyse: 'extended-hours',
+      nasdaq: 'extended-hours',
+      otc: 'closed',
+    });
+    expect(marketStatusAt(ms('2026-07-06T09:29:59-04:00')).exchanges.otc).toBe('closed');
+    expect(marketStatusAt(ms('2026-07-06T09:30:00-04:00')).exchanges.otc).toBe('open');
+    expect(marketStatusAt(ms('2026-07-03T11:00:00-04:00')).exchanges.otc).toBe('closed');
   });
 });
 

@@ -58,15 +58,16 @@ describe.each(testDatabases())('GraphQL market calendar on $name', (tdb) => {
   });
 
   it('marketStatus answers for the clock, and agrees with GET /stocks/v1/marketstatus/now', async () => {
-    for (const [iso, market, earlyHours, afterHours] of [
-      ['2026-11-27T17:30:00.400Z', 'OPEN', false, false],
-      ['2026-11-27T18:30:00Z', 'EXTENDED_HOURS', false, true],
-      ['2026-11-26T15:00:00Z', 'CLOSED', false, false],
-      ['2026-07-06T12:00:00Z', 'EXTENDED_HOURS', true, false],
+    for (const [iso, market, earlyHours, afterHours, otc, fx] of [
+      ['2026-11-27T17:30:00.400Z', 'OPEN', false, false, 'OPEN', 'OPEN'],
+      ['2026-11-27T18:30:00Z', 'EXTENDED_HOURS', false, true, 'CLOSED', 'OPEN'],
+      ['2026-11-26T15:00:00Z', 'CLOSED', false, false, 'CLOSED', 'OPEN'],
+      ['2026-07-06T12:00:00Z', 'EXTENDED_HOURS', true, false, 'CLOSED', 'OPEN'],
+      ['2026-07-04T15:00:00Z', 'CLOSED', false, false, 'CLOSED', 'CLOSED'],
     ] as const) {
       const res = await gqlAt(
         iso,
-        '{ marketStatus { market earlyHours afterHours serverTime exchanges { nyse nasdaq } } }',
+        '{ marketStatus { market earlyHours afterHours serverTime exchanges { nyse nasdaq otc } currencies { crypto fx } } }',
       );
       expect(res.errors).toBeUndefined();
       const serverTime = `${iso.slice(0, 19)}.000Z`;
@@ -75,9 +76,12 @@ describe.each(testDatabases())('GraphQL market calendar on $name', (tdb) => {
         earlyHours,
         afterHours,
         serverTime,
-        exchanges: { nyse: market, nasdaq: market },
+        exchanges: { nyse: market, nasdaq: market, otc },
+        currencies: { crypto: 'OPEN', fx },
       });
       const r = await rest({ app }, '/stocks/v1/marketstatus/now');
+      expect(r.body.exchanges.otc).toBe(otc.toLowerCase());
+      expect(r.body.currencies).toEqual({ crypto: 'open', fx: fx.toLowerCase() });
       expect(Date.parse(r.body.serverTime)).toBe(Date.parse(serverTime));
       expect(r.body.market).toBe(market.toLowerCase().replace('_', '-'));
       expect([r.body.earlyHours, r.body.afterHours]).toEqual([earlyHours, afterHours]);

@@ -7,9 +7,11 @@ import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { rest } from './helpers.js';
 
-/** Massive's documented keys of /v1/marketstatus/now; a stocks calendar answers all but currencies and indicesGroups. */
+/** Massive's documented keys of /v1/marketstatus/now; all are answered but indicesGroups. */
 const STATUS_KEYS = ['afterHours', 'currencies', 'earlyHours', 'exchanges', 'indicesGroups', 'market', 'serverTime'];
-const ANSWERED_KEYS = ['afterHours', 'earlyHours', 'exchanges', 'market', 'serverTime'];
+const ANSWERED_KEYS = ['afterHours', 'currencies', 'earlyHours', 'exchanges', 'market', 'serverTime'];
+/** The instants of the table below in the forex weekend (Friday 17:00 to Sunday 17:00 New York). */
+const FX_CLOSED = new Set(['2026-11-27T22:00:00Z', '2026-07-04T15:00:00Z']);
 /** Massive's documented keys of an upcoming entry; open and close only on an early close. */
 const HOLIDAY_KEYS = ['close', 'date', 'exchange', 'name', 'open', 'status'];
 
@@ -109,11 +111,14 @@ describe.each(testDatabases())('REST market status on $name', (tdb) => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       afterHours,
+      currencies: { crypto: 'open', fx: FX_CLOSED.has(iso) ? 'closed' : 'open' },
       earlyHours,
-      exchanges: { nasdaq: market, nyse: market },
+      // OTC has no extended session in Massive's answers: closed outside the regular one
+      exchanges: { nasdaq: market, nyse: market, otc: market === 'open' ? 'open' : 'closed' },
       market,
       serverTime,
     });
+    expect(Object.keys(r.body.exchanges)).toEqual(['nasdaq', 'nyse', 'otc']);
     expect(Object.keys(r.body)).toEqual(ANSWERED_KEYS);
     for (const k of Object.keys(r.body)) expect(STATUS_KEYS).toContain(k);
   });

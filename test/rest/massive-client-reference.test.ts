@@ -1,6 +1,6 @@
 // The official Massive client, @massive.com/client-js, as written by nobody here, against a live app
 // with its base URL at `/stocks` (the server set up as test/rest/massive-client.test.ts does): its
-// listConditions, getMarketStatus and getMarketHolidays send their own paths and parameters and
+// listConditions, listTickerTypes, getMarketStatus and getMarketHolidays send their own paths and parameters and
 // read the answers as its own types. The app's clock is the test's, so the calendar's answers are
 // the NYSE's published ones for that day, typed in.
 import { createServer, type Server } from 'node:http';
@@ -10,6 +10,8 @@ import {
   ListConditionsOrderEnum,
   ListConditionsSipEnum,
   ListConditionsSortEnum,
+  ListTickerTypesAssetClassEnum,
+  ListTickerTypesLocaleEnum,
   restClient,
 } from '@massive.com/client-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,12 +116,34 @@ describe.each(testDatabases())('the official Massive client, reference data and 
     );
   });
 
+  it('listTickerTypes: the whole list, and both parameters it sends, under their own names, read', async () => {
+    const whole = await restClient(KEY, base).listTickerTypes();
+    expect(whole.status).toBe('OK');
+    expect(whole.count).toBe(25);
+    expect(whole.results?.[0]).toEqual({
+      asset_class: 'stocks',
+      code: 'CS',
+      description: 'Common Stock',
+      locale: 'us',
+    });
+
+    seen.length = 0;
+    const indices = await restClient(KEY, base).listTickerTypes({
+      assetClass: ListTickerTypesAssetClassEnum.Indices,
+      locale: ListTickerTypesLocaleEnum.Us,
+    });
+    expect(indices.results).toEqual([{ asset_class: 'indices', code: 'INDEX', description: 'Index', locale: 'us' }]);
+    expect(indices.count).toBe(1);
+    expect(seen).toEqual([`/stocks/v3/reference/tickers/types?apiKey=${KEY}&asset_class=indices&locale=us`]);
+  });
+
   it('getMarketStatus: the status at the clock, in its type', async () => {
     clock = Date.parse('2027-11-26T18:30:00Z'); // 13:30 New York, the day after Thanksgiving: after the early close
     expect(await restClient(KEY, base).getMarketStatus()).toEqual({
       afterHours: true,
+      currencies: { crypto: 'open', fx: 'open' },
       earlyHours: false,
-      exchanges: { nasdaq: 'extended-hours', nyse: 'extended-hours' },
+      exchanges: { nasdaq: 'extended-hours', nyse: 'extended-hours', otc: 'closed' },
       market: 'extended-hours',
       serverTime: '2027-11-26T13:30:00-05:00',
     });

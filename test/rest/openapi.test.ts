@@ -17,6 +17,7 @@ const SPEC_PATHS = [
   'get /news/api/v1/news',
   'get /stocks/v3/reference/exchanges',
   'get /stocks/v3/reference/conditions',
+  'get /stocks/v3/reference/tickers/types',
   'get /stocks/v1/marketstatus/now',
   'get /stocks/v1/marketstatus/upcoming',
   'get /stocks/v3/reference/splits',
