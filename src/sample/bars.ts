@@ -9,7 +9,7 @@
  * (sample/corporate-actions.ts), and a bar is stored under the symbol the security had that day.
  */
 import { dayNumber } from '../domain/bar-time.js';
-import { previousTradingDay, tradingDaysBetween } from '../domain/market-calendar.js';
+import { nyMidnightMs, previousTradingDay, tradingDaysBetween } from '../domain/market-calendar.js';
 import { SAMPLE_DIVIDENDS, SAMPLE_SPLITS, symbolOn } from './corporate-actions.js';
 import type { MarketSymbol } from './ticks.js';
 import { rngFor } from './random.js';
@@ -20,12 +20,26 @@ const HISTORY_YEARS = 2;
 
 const cents = (x: number) => Math.round(x * 100) / 100;
 
-/** The day bars of `s` for the exchange days before `firstSessionMs` (epoch ms of its first sample session). */
-export function* symbolDayBars(
-  seed: number,
-  s: MarketSymbol,
-  firstSessionMs: number,
-): Generator<Record<string, unknown>> {
+/** The last exchange days before the ticks that hold regular-session minute bars (three weeks); their day bars are made of them. */
+export const MINUTE_DAYS = 15;
+
+interface DayValues {
+  date: string;
+  symbol: string;
+  day: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  trades: number;
+  vwap: number;
+  /** The extended day's bar, where the day has no minutes. */
+  extended: Record<string, unknown>;
+}
+
+/** Each exchange day's prices of `s` before `firstSessionMs` (epoch ms of its first sample session), oldest first. */
+export function dayValues(seed: number, s: MarketSymbol, firstSessionMs: number): DayValues[] {
   const last = previousTradingDay(isoDate(firstSessionMs));
   const first = `${Number(last.slice(0, 4)) - HISTORY_YEARS}${last.slice(4)}`;
   const days = tradingDaysBetween(first, last);
@@ -44,7 +58,7 @@ export function* symbolDayBars(
     level = Math.max(0.05, level * (1 + 0.02 * (rng.next() - 0.5)));
     level = level * events[i]!.ratio + events[i]!.dividend;
   }
-  for (let i = 0; i < days.length; i++) {
+  return days.map((date, i) => {
     const close = cents(closes[i]!);
     // the open follows the previous close through the day's events
     const before = i === 0 ? close : (closes[i - 1]! - events[i]!.dividend) / events[i]!.ratio;
@@ -54,14 +68,8 @@ export function* symbolDayBars(
     const volume = 100 * (1_000 + ((rng.next() * 50_000) | 0));
     const trades = Math.max(1, (volume / (150 + rng.next() * 100)) | 0);
     const vwap = Math.round(((high + low + close) / 3) * 10_000) / 10_000;
-    const day = dayNumber(days[i]!);
-    const symbol = symbolOn(s.symbol, days[i]!);
-    yield { symbol, extended: false, day, open, high, low, close, volume, vwap, trades };
     const more = 1 + 0.15 * rng.next();
-    yield {
-      symbol,
-      extended: true,
-      day,
+    const extended = {
       open: cents(open * (1 + 0.003 * (rng.next() - 0.5))),
       high: cents(high * (1 + 0.003 * rng.next())),
       low: cents(low * (1 - 0.003 * rng.next())),
@@ -70,5 +78,85 @@ export function* symbolDayBars(
       vwap,
       trades: Math.round(trades * more),
     };
+    const symbol = symbolOn(s.symbol, date);
+    return { date, symbol, day: dayNumber(date), open, high, low, close, volume, trades, vwap, extended };
+  });
+}
+
+/** The day bars of `s` for the exchange days before `firstSessionMs`, but the last MINUTE_DAYS (made of their minutes). */
+export function* symbolDayBars(
+  seed: number,
+  s: MarketSymbol,
+  firstSessionMs: number,
+): Generator<Record<string, unknown>> {
+  const values = dayValues(seed, s, firstSessionMs);
+  for (const v of values.slice(0, -MINUTE_DAYS)) {
+    const { symbol, day, open, high, low, close, volume, vwap, trades } = v;
+    yield { symbol, extended: false, day, open, high, low, close, volume, vwap, trades };
+    yield { symbol, extended: true, day, ...v.extended };
   }
+}
+
+const REGULAR_MINUTES = 390;
+/** Minutes from New York midnight to the open (09:30). */
+const OPEN_LOCAL = 570;
+
+/**
+ * Regular-session minute bars of `s` for the last MINUTE_DAYS exchange days before the ticks: each
+ * day's minutes run from its open to its close within its high and low, reach both, and share out
+ * its volume and trades, so the day's bar made of them is the day's values. A walk between open
+ * and close, 391 points apart: minute i opens at point i and closes at point i + 1.
+ */
+export function* symbolMinuteBars(
+  seed: number,
+  s: MarketSymbol,
+  firstSessionMs: number,
+): Generator<Record<string, unknown>> {
+  const rng = rngFor(seed, 'minute-bars', s.index);
+  for (const v of dayValues(seed, s, firstSessionMs).slice(-MINUTE_DAYS)) {
+    const points: number[] = [v.open];
+    let walk = 0;
+    for (let i = 1; i < REGULAR_MINUTES; i++) {
+      walk += (rng.next() - 0.5) * (v.high - v.low) * 0.08;
+      // a bridge: the walk's drift taken out, so the last point is the close
+      const bridged = v.open + ((v.close - v.open) * i) / REGULAR_MINUTES + walk * (1 - i / REGULAR_MINUTES);
+      points.push(cents(Math.min(v.high, Math.max(v.low, bridged))));
+    }
+    points.push(v.close);
+    const atHigh = Math.floor(rng.next() * REGULAR_MINUTES);
+    const atLow = (atHigh + 1 + Math.floor(rng.next() * (REGULAR_MINUTES - 1))) % REGULAR_MINUTES;
+    const lots = share(v.volume / 100, rng);
+    const trades = share(v.trades - REGULAR_MINUTES, rng);
+    const first = nyMidnightMs(v.date) / 60_000 + OPEN_LOCAL;
+    for (let i = 0; i < REGULAR_MINUTES; i++) {
+      const open = points[i]!;
+      const close = points[i + 1]!;
+      const high = i === atHigh ? v.high : cents(Math.min(v.high, Math.max(open, close) * (1 + 0.0005 * rng.next())));
+      const low = i === atLow ? v.low : cents(Math.max(v.low, Math.min(open, close) * (1 - 0.0005 * rng.next())));
+      yield {
+        symbol: v.symbol,
+        minute: first + i,
+        day: v.day,
+        local: OPEN_LOCAL + i,
+        session: 1,
+        open,
+        high,
+        low,
+        close,
+        volume: lots[i]! * 100,
+        vwap: Math.round(((high + low + close) / 3) * 10_000) / 10_000,
+        trades: 1 + trades[i]!,
+      };
+    }
+  }
+}
+
+/** `total` (a whole number, at least 0) in REGULAR_MINUTES whole parts at random. */
+function share(total: number, rng: { next(): number }): number[] {
+  const weights = Array.from({ length: REGULAR_MINUTES }, () => 0.2 + rng.next());
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const parts = weights.map((w) => Math.floor((total * w) / sum));
+  let left = total - parts.reduce((a, b) => a + b, 0);
+  for (let i = 0; left > 0; i = (i + 1) % REGULAR_MINUTES, left--) parts[i]!++;
+  return parts;
 }

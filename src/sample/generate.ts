@@ -11,7 +11,7 @@
  * and quotes are streamed in batches so that tens of millions of rows never sit in memory.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { symbolDayBars } from './bars.js';
+import { dayValues, MINUTE_DAYS, symbolDayBars, symbolMinuteBars } from './bars.js';
 import { buildCallSummaries } from './call-summaries.js';
 import { COVERED_COMPANIES, buildCompanies, type Company, type CompanyIds } from './catalog.js';
 import { SAMPLE_DIVIDENDS, SAMPLE_SPLITS, SAMPLE_TICKER_CHANGES } from './corporate-actions.js';
@@ -203,6 +203,20 @@ export function dayBarBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): G
   const plan = marketPlan(opts);
   const firstSessionMs = Number(sessionOpensNs()[0]! / 1_000_000n);
   return inBatches(plan, (s) => symbolDayBars(opts.seed, s, firstSessionMs), batchSize);
+}
+
+/** Three weeks of regular-session minute bars per covered symbol before its first session (sample/bars.ts). */
+export function minuteBarBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Generator<Record<string, unknown>[]> {
+  checkBatchSize(batchSize);
+  const plan = marketPlan(opts);
+  const firstSessionMs = Number(sessionOpensNs()[0]! / 1_000_000n);
+  return inBatches(plan, (s) => symbolMinuteBars(opts.seed, s, firstSessionMs), batchSize);
+}
+
+/** The day values the sample's minute bars are made from (its last MINUTE_DAYS days per symbol): what their day bars must come to. */
+export function minuteDayValues(opts: SampleOptions): ReturnType<typeof dayValues> {
+  const firstSessionMs = Number(sessionOpensNs()[0]! / 1_000_000n);
+  return marketPlan(opts).flatMap((s) => dayValues(opts.seed, s, firstSessionMs).slice(-MINUTE_DAYS));
 }
 
 export function quoteBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Generator<Prisma.QuoteCreateManyInput[]> {

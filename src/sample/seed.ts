@@ -4,13 +4,14 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { PARENTS_FIRST, type AnyResource } from '../resources/index.js';
 import {
   dayBarBatches,
+  minuteBarBatches,
   generateReference,
   plannedMarketRows,
   quoteBatches,
   tradeBatches,
   type SampleOptions,
 } from './generate.js';
-import { rebuildBars } from '../services/bar-write.js';
+import { rebuildBars, refreshDaysOf } from '../services/bar-write.js';
 
 const META_KEY = 'sample_data';
 
@@ -133,6 +134,13 @@ export async function seedSampleData(
   // then the days before the trades (sample/bars.ts)
   await rebuildBars(db, {});
   for (const batch of dayBarBatches(options)) await bulkInsert(db, 'DayBar', batch);
+  // three weeks of minutes before the trades, and their days made of them as the writer makes days
+  const days = new Map<string, { symbol: string; minute: number }>();
+  for (const batch of minuteBarBatches(options)) {
+    await bulkInsert(db, 'MinuteBar', batch);
+    for (const m of batch) days.set(`${m.symbol} ${m.day}`, { symbol: m.symbol as string, minute: m.minute as number });
+  }
+  await refreshDaysOf(db, [...days.values()]);
   const bars = (await db.prisma.minuteBar.count()) + (await db.prisma.dayBar.count());
   const streamed: Readonly<Record<string, number>> = { trades, quotes, bars };
   await refreshStatistics(db, [

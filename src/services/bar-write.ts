@@ -316,6 +316,29 @@ async function refreshDays(client: PoolClient, minutes: Minute[]): Promise<void>
   ]);
 }
 
+/**
+ * The day bars of the days of `minutes` made again from their minute bars, in one transaction: for
+ * minute bars written without trades (the sample's history, sample/seed.ts), by the rule the writer
+ * keeps days with.
+ */
+export async function refreshDaysOf(db: Db, minutes: Minute[]): Promise<void> {
+  const client = await db.driver.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await lockSymbols(
+      client,
+      minutes.map((m) => m.symbol),
+    );
+    await refreshDays(client, minutes);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 export interface RebuildRange {
   symbol?: string | undefined;
   /** Exchange days 'YYYY-MM-DD', inclusive; the whole history when absent. */
