@@ -1,7 +1,6 @@
 // How base bars combine into one, and which bucket of a query each base bar falls in: the SQL that
 // services/bar.ts reads aggregates with and services/bar-write.ts keeps the base bars with.
-import { dateOfDay, minuteFacts } from '../domain/bar-time.js';
-import { nyMidnightMs } from '../domain/market-calendar.js';
+import { dayMinutes, minuteFacts } from '../domain/bar-time.js';
 
 export const TIMESPANS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export type Timespan = (typeof TIMESPANS)[number];
@@ -128,7 +127,8 @@ const DAY_KEY = 2_000;
 /** a ÷ m rounded down, for any sign of a (SQL's `/` rounds toward zero). */
 const floorDiv = (a: string, m: number) => `(((${a}) - (((${a}) % ${m}) + ${m}) % ${m}) / ${m})`;
 
-const dayStartMs = (day: number) => nyMidnightMs(dateOfDay(day));
+/** New York midnight starting `day`, epoch ms (kept per day: a page's bars fall on few days, many times over). */
+const dayStartMs = (day: number) => dayMinutes(day).first * 60_000;
 
 /**
  * The buckets of `multiplier` × `timespan`. Minute and hour buckets that divide a day align to New

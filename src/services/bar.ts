@@ -190,18 +190,35 @@ interface BucketRow {
 
 type PageQuery = BarQuery & { from: number; to: number };
 
-/** $1 the limit + 1, then per stretch its symbol and days, then the factors' arrays. */
+/** $1 the limit + 1, then per stretch its symbol and days, then the factors' arrays (factorSteps). */
 function bucketParams(q: PageQuery): unknown[] {
   const params: unknown[] = [q.limit + 1];
   for (const s of q.segments) params.push(s.symbol, s.lo, s.hi);
-  if (q.factors.length > 0)
+  if (q.factors.length > 0) {
+    const steps = factorSteps(q.factors);
     params.push(
-      q.factors.map((f) => f.lo),
-      q.factors.map((f) => f.hi),
-      q.factors.map((f) => f.price),
-      q.factors.map((f) => f.volume),
+      steps.map((f) => f.lo),
+      steps.map((f) => f.price),
+      steps.map((f) => f.volume),
     );
+  }
   return params;
+}
+
+/**
+ * The factors as steps from their first day on, a stretch without a factor between two with one
+ * given its own step of 1: so SQL finds a day's step by a binary search of the steps' first days
+ * (width_bucket), not by a range join of every bar with every factor.
+ */
+function factorSteps(factors: readonly Factor[]): Omit<Factor, 'hi'>[] {
+  const steps: Omit<Factor, 'hi'>[] = [];
+  const sorted = [...factors].sort((a, b) => a.lo - b.lo);
+  for (const [i, f] of sorted.entries()) {
+    steps.push({ lo: f.lo, price: f.price, volume: f.volume });
+    const next = sorted[i + 1];
+    if (!next || next.lo > f.hi + 1) steps.push({ lo: f.hi + 1, price: 1, volume: 1 });
+  }
+  return steps;
 }
 
 /**
@@ -246,8 +263,8 @@ function bucketSql(q: PageQuery, b: Buckets): string {
   const join =
     f === 0
       ? ''
-      : ` LEFT JOIN unnest($${f}::int[], $${f + 1}::int[], $${f + 2}::float8[], $${f + 3}::float8[]) f("lo", "hi", "price", "volume")
-        ON b."day" >= f."lo" AND b."day" <= f."hi"`;
+      : ` CROSS JOIN LATERAL (SELECT ($${f + 1}::float8[])[k] AS "price", ($${f + 2}::float8[])[k] AS "volume"
+          FROM width_bucket(b."day", $${f}::int[]) k) f`;
   const read = `SELECT b."key", b."ord", ${adjusted}, b."trades", row_number() OVER (ORDER BY b."ord" ${dir}) AS "rn"
     FROM (SELECT * FROM (${stretches.join(' UNION ALL ')}) b ORDER BY b."ord" ${dir} LIMIT $1) b${join}`;
   if (b.largest === 1)
