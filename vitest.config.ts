@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -41,6 +42,10 @@ export default defineConfig({
     // cores (measured). The test files share no state through those modules: each makes its own
     // databases, apps and buses, and puts back what it changes in process.env.
     isolate: false,
+    // Two files at a time whatever the cores (vitest's default is one fewer than the cores: one on
+    // a 2-core machine): most of a file's time is spent waiting on PostgreSQL, child processes and
+    // timers, so a second file fills the gaps. Each file has databases, ports and keys of its own.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
