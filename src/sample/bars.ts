@@ -10,7 +10,7 @@
  */
 import { dayNumber } from '../domain/bar-time.js';
 import { nyMidnightMs, previousTradingDay, tradingDaysBetween } from '../domain/market-calendar.js';
-import { SAMPLE_DIVIDENDS, SAMPLE_SPLITS, symbolOn } from './corporate-actions.js';
+import { delistedAfter, SAMPLE_DIVIDENDS, SAMPLE_SPLITS, symbolOn } from './corporate-actions.js';
 import type { MarketSymbol } from './ticks.js';
 import { rngFor } from './random.js';
 import { isoDate } from './time.js';
@@ -42,6 +42,7 @@ interface DayValues {
 export function dayValues(seed: number, s: MarketSymbol, firstSessionMs: number): DayValues[] {
   const last = previousTradingDay(isoDate(firstSessionMs));
   const first = `${Number(last.slice(0, 4)) - HISTORY_YEARS}${last.slice(4)}`;
+  // the same walk for a listing that ended, its days after the end left out below
   const days = tradingDaysBetween(first, last);
   const rng = rngFor(seed, 'day-bars', s.index);
   // walked backwards from the reference price, then laid out oldest first
@@ -58,7 +59,8 @@ export function dayValues(seed: number, s: MarketSymbol, firstSessionMs: number)
     level = Math.max(0.05, level * (1 + 0.02 * (rng.next() - 0.5)));
     level = level * events[i]!.ratio + events[i]!.dividend;
   }
-  return days.map((date, i) => {
+  const end = delistedAfter(s.symbol) ?? last;
+  return days.flatMap((date, i) => {
     const close = cents(closes[i]!);
     // the open follows the previous close through the day's events
     const before = i === 0 ? close : (closes[i - 1]! - events[i]!.dividend) / events[i]!.ratio;
@@ -79,18 +81,25 @@ export function dayValues(seed: number, s: MarketSymbol, firstSessionMs: number)
       trades: Math.round(trades * more),
     };
     const symbol = symbolOn(s.symbol, date);
-    return { date, symbol, day: dayNumber(date), open, high, low, close, volume, trades, vwap, extended };
+    if (date > end) return [];
+    return [{ date, symbol, day: dayNumber(date), open, high, low, close, volume, trades, vwap, extended }];
   });
 }
 
-/** The day bars of `s` for the exchange days before `firstSessionMs`, but the last MINUTE_DAYS (made of their minutes). */
+/** The last MINUTE_DAYS exchange days before `firstSessionMs`: the days of minute bars. */
+export function minuteWindow(firstSessionMs: number): Set<string> {
+  const last = previousTradingDay(isoDate(firstSessionMs));
+  return new Set(tradingDaysBetween(`${Number(last.slice(0, 4)) - 1}${last.slice(4)}`, last).slice(-MINUTE_DAYS));
+}
+
+/** The day bars of `s` for the exchange days before `firstSessionMs`, but those of the minute window (made of their minutes). */
 export function* symbolDayBars(
   seed: number,
   s: MarketSymbol,
   firstSessionMs: number,
 ): Generator<Record<string, unknown>> {
-  const values = dayValues(seed, s, firstSessionMs);
-  for (const v of values.slice(0, -MINUTE_DAYS)) {
+  const window = minuteWindow(firstSessionMs);
+  for (const v of dayValues(seed, s, firstSessionMs).filter((d) => !window.has(d.date))) {
     const { symbol, day, open, high, low, close, volume, vwap, trades } = v;
     yield { symbol, extended: false, day, open, high, low, close, volume, vwap, trades };
     yield { symbol, extended: true, day, ...v.extended };
@@ -113,7 +122,8 @@ export function* symbolMinuteBars(
   firstSessionMs: number,
 ): Generator<Record<string, unknown>> {
   const rng = rngFor(seed, 'minute-bars', s.index);
-  for (const v of dayValues(seed, s, firstSessionMs).slice(-MINUTE_DAYS)) {
+  const window = minuteWindow(firstSessionMs);
+  for (const v of dayValues(seed, s, firstSessionMs).filter((d) => window.has(d.date))) {
     const points: number[] = [v.open];
     let walk = 0;
     for (let i = 1; i < REGULAR_MINUTES; i++) {

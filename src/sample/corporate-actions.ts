@@ -103,6 +103,19 @@ export const SAMPLE_TICKER_CHANGES: readonly SampleTickerChange[] = [
   { symbol: 'ORBT', previous: 'ORBX', startDate: onOrAfter('2025-09-15') },
 ];
 
+/**
+ * Listings that ended: the day each last traded. Their bars end that day and they have no ticks
+ * (the sample's ticks come after both); the security master lists them as inactive (catalog.ts).
+ */
+export const SAMPLE_DELISTINGS: readonly { ticker: string; lastDay: string }[] = [
+  { ticker: 'CNDL', lastDay: '2026-06-30' },
+  { ticker: 'HRVL', lastDay: '2026-10-30' },
+];
+
+/** The last day `symbol` traded, if its listing ended. */
+export const delistedAfter = (symbol: string): string | undefined =>
+  SAMPLE_DELISTINGS.find((d) => d.ticker === symbol)?.lastDay;
+
 /** The symbol `symbol` (today's) traded under on `date`. */
 export function symbolOn(symbol: string, date: string): string {
   const change = SAMPLE_TICKER_CHANGES.find((c) => c.symbol === symbol);

@@ -11,7 +11,8 @@
  * and quotes are streamed in batches so that tens of millions of rows never sit in memory.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { dayValues, MINUTE_DAYS, symbolDayBars, symbolMinuteBars } from './bars.js';
+import { dayValues, minuteWindow, symbolDayBars, symbolMinuteBars } from './bars.js';
+import { delistedAfter } from './corporate-actions.js';
 import { buildCallSummaries } from './call-summaries.js';
 import { COVERED_COMPANIES, buildCompanies, type Company, type CompanyIds } from './catalog.js';
 import { SAMPLE_DIVIDENDS, SAMPLE_SPLITS, SAMPLE_TICKER_CHANGES } from './corporate-actions.js';
@@ -148,8 +149,9 @@ function marketPlan(opts: SampleOptions): MarketSymbol[] {
     symbol: c.symbol,
     price: c.price,
     tape: c.exchange.tape,
-    trades: trades[i]!,
-    quotes: quotes[i]!,
+    // a listing that ended before the ticks has none (the others keep theirs)
+    trades: delistedAfter(c.symbol) ? 0 : trades[i]!,
+    quotes: delistedAfter(c.symbol) ? 0 : quotes[i]!,
   }));
 }
 
@@ -216,7 +218,8 @@ export function minuteBarBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH)
 /** The day values the sample's minute bars are made from (its last MINUTE_DAYS days per symbol): what their day bars must come to. */
 export function minuteDayValues(opts: SampleOptions): ReturnType<typeof dayValues> {
   const firstSessionMs = Number(sessionOpensNs()[0]! / 1_000_000n);
-  return marketPlan(opts).flatMap((s) => dayValues(opts.seed, s, firstSessionMs).slice(-MINUTE_DAYS));
+  const window = minuteWindow(firstSessionMs);
+  return marketPlan(opts).flatMap((s) => dayValues(opts.seed, s, firstSessionMs).filter((d) => window.has(d.date)));
 }
 
 export function quoteBatches(opts: SampleOptions, batchSize = DEFAULT_BATCH): Generator<Prisma.QuoteCreateManyInput[]> {

@@ -1,7 +1,10 @@
 // The sample's three weeks of minute bars: regular-session minutes only, on trading days, whose
-// day bars (made of them by the writer's rule) are the day values the sample drew for those days.
+// day bars (made of them by the writer's rule) are the day values the sample drew for those days;
+// and its listings that ended, whose data ends on their last day.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_DELISTINGS } from '../../src/sample/corporate-actions.js';
 import { DEFAULT_SAMPLE, minuteDayValues } from '../../src/sample/generate.js';
+import { rest } from '../rest/helpers.js';
 import { testDatabases } from '../helpers.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 
@@ -42,5 +45,21 @@ describe.each(testDatabases())('sample minute bars on $name', (tdb) => {
       [[...new Set(want.map((v) => v.day))]],
     );
     expect(counts).toEqual({ n: want.length * 390, sessions: 1, lo: 570, hi: 959 });
+  });
+
+  it('a listing that ended: inactive, its bars end on its last day, and it has no ticks', async () => {
+    for (const { ticker, lastDay } of SAMPLE_DELISTINGS) {
+      const security = await h.db.prisma.security.findFirst({ where: { symbol: ticker } });
+      expect(security?.active, ticker).toBe(false);
+      const r = await rest(h, `/stocks/v2/aggs/ticker/${ticker}/range/1/day/2026-01-01/2026-11-20?limit=50000`, {
+        key: 'demo-pro',
+      });
+      expect(r.status).toBe(200);
+      const days = r.body.results.map((b: { t: number }) => new Date(b.t + 12 * 3_600_000).toISOString().slice(0, 10));
+      expect(days.length, ticker).toBeGreaterThan(50);
+      expect(days.at(-1), ticker).toBe(lastDay);
+      expect(await h.db.prisma.trade.count({ where: { symbol: ticker } }), ticker).toBe(0);
+      expect(await h.db.prisma.quote.count({ where: { symbol: ticker } }), ticker).toBe(0);
+    }
   });
 });

@@ -467,8 +467,12 @@ describe('sample data: trades and quotes', () => {
       for (const batch of quoteBatches(options)) quotes += batch.length;
       expect(quotes).toBe(planned.quotes);
     }
-    expect(plannedMarketRows(DEFAULT_SAMPLE).trades).toBe(30_000);
-    expect(plannedMarketRows({ ...DEFAULT_SAMPLE, scale: 400 }).trades).toBe(12_000_000);
+    // 30,000 trades a scale apportioned by rank, less the shares of the two listings that ended
+    // before the ticks (sample/corporate-actions.ts SAMPLE_DELISTINGS: HRVL and CNDL)
+    const base = plannedMarketRows(DEFAULT_SAMPLE);
+    expect(base.perSymbol.filter((p) => p.trades === 0).map((p) => p.symbol)).toEqual(['HRVL', 'CNDL']);
+    expect(base.trades).toBe(29_725);
+    expect(plannedMarketRows({ ...DEFAULT_SAMPLE, scale: 400 }).trades).toBe(11_890_004);
   });
 
   it('concentrates volume on the busiest symbol like a Zipf distribution', () => {
