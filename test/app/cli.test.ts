@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { DEFAULT_SAMPLE, plannedMarketRows } from '../../src/sample/generate.js';
 import { databaseUrlOf, testConfig, testDatabases } from '../helpers.js';
 
 /**
@@ -146,10 +147,16 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     const run = await cli(database, ['seed', '--scale', '2']);
     expect(run.status, run.err).toBe(0);
     expect(run.err).toMatch(/^seeding reference: done in [\d.]+ s$/m);
-    expect(run.err).toMatch(/^seeding trades: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
-    expect(run.err).toMatch(/^seeding quotes: 60,000 rows in [\d.]+ s \([\d,]+ rows\/s\)$/m);
+    // the rows the sample plans at scale 2 (sample/generate.ts): its listings that ended have none
+    const planned = plannedMarketRows({ ...DEFAULT_SAMPLE, scale: 2 });
+    const [trades, quotes] = [planned.trades, planned.quotes].map((n) => n.toLocaleString('en-US'));
+    expect(run.err).toMatch(new RegExp(`^seeding trades: ${trades} rows in [\\d.]+ s \\([\\d,]+ rows/s\\)$`, 'm'));
+    expect(run.err).toMatch(new RegExp(`^seeding quotes: ${quotes} rows in [\\d.]+ s \\([\\d,]+ rows/s\\)$`, 'm'));
     expect(run.out).toMatch(
-      /^seeded \(\{"scale":2,"seed":42,"securities":50\}\): 50 securities, .*, 60,000 trades, 60,000 quotes, [\d,]+ bars in [\d.]+ s$/m,
+      new RegExp(
+        `^seeded \\(\\{"scale":2,"seed":42,"securities":50\\}\\): 50 securities, .*, ${trades} trades, ${quotes} quotes, [\\d,]+ bars in [\\d.]+ s$`,
+        'm',
+      ),
     );
   });
 
