@@ -26,7 +26,8 @@ function cli(
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test', ...env },
         encoding: 'utf8',
-        timeout: 60_000,
+        // a hung process is killed; a slow one on a loaded machine is not (SLOW below)
+        timeout: 240_000,
       },
       (e, out, err) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err }),
     );
