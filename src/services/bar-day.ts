@@ -151,7 +151,12 @@ async function groupedBars(
   asOf: number,
   range: GroupedRange,
 ): Promise<GroupedBar[]> {
-  const bounds = [range.above ?? null, range.below ?? null];
+  const params = [day, range.above ?? null, range.below ?? null, Math.min(range.limit, MAX_GROUPED)];
+  // the page's day bars; the splits are read of the page's symbols only, so their rows follow the page's size
+  const page = `FROM "DayBar" b
+       WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
+         AND ($2::text IS NULL OR b."symbol" > $2::text) AND ($3::text IS NULL OR b."symbol" < $3::text)
+       ORDER BY b."symbol" ${range.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $4`;
   const [rows, splits] = await Promise.all([
     db.read<{
       symbol: string;
@@ -162,15 +167,8 @@ async function groupedBars(
       volume: number;
       vwap: number | null;
       trades: number;
-    }>(
-      `SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades"
-       FROM "DayBar" b
-       WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
-         AND ($2::text IS NULL OR b."symbol" > $2::text) AND ($3::text IS NULL OR b."symbol" < $3::text)
-       ORDER BY b."symbol" ${range.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $4`,
-      [day, ...bounds, Math.min(range.limit, MAX_GROUPED)],
-    ),
-    adjusted ? splitsAfter(db, day, asOf, bounds) : [],
+    }>(`SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades" ${page}`, params),
+    adjusted ? splitsAfter(db, asOf, page, params) : [],
   ]);
   const actions = new Map<string, Action[]>();
   for (const x of splits) actions.set(x.ticker, [...(actions.get(x.ticker) ?? []), splitAction(x)]);
@@ -192,12 +190,13 @@ async function groupedBars(
   });
 }
 
-/** The splits executed after exchange day `day` up to `asOf`, of the symbols between the bounds (all of them: few). */
-function splitsAfter(db: Db, day: number, asOf: number, [after, before]: (string | null)[]) {
+/** The splits executed after the page's day ($1) up to `asOf`, of the symbols of the page (`page`: its FROM ... LIMIT, over `params`). */
+function splitsAfter(db: Db, asOf: number, page: string, params: unknown[]) {
   return db.read<{ ticker: string; executionDate: string; splitFrom: number; splitTo: number }>(
     `SELECT x."ticker", x."executionDate", x."splitFrom", x."splitTo" FROM "Split" x
-     WHERE x."executionDate" > $1 AND x."executionDate" <= $2 AND x."splitFrom" > 0 AND x."splitTo" > 0
-       AND ($3::text IS NULL OR x."ticker" > $3::text) AND ($4::text IS NULL OR x."ticker" < $4::text)`,
-    [dateOfDay(day), dateOfDay(asOf), after, before],
+     WHERE x."ticker" IN (SELECT b."symbol" ${page})
+       AND x."executionDate" > $5 AND x."executionDate" <= $6
+       AND x."splitFrom" > 0 AND x."splitTo" > 0`,
+    [...params, dateOfDay(params[0] as number), dateOfDay(asOf)],
   );
 }
