@@ -106,11 +106,12 @@ export async function actionsOf(
     adjustments.has('dividend')
       ? db.read<{ exDividendDate: string; cashAmount: number; close: number | null }>(
           `SELECT x."exDividendDate", x."cashAmount",
-             (SELECT d."close" FROM unnest($1::text[], $4::int[], $5::int[]) t("symbol", "lo", "hi")
-              JOIN "DayBar" d ON d."symbol" = t."symbol" AND d."extended" = false
-               AND d."day" >= t."lo" AND d."day" <= t."hi"
-              WHERE d."day" < x."exDividendDate"::date - DATE '1970-01-01' AND d."close" IS NOT NULL
-              ORDER BY d."day" DESC LIMIT 1) AS "close"
+             (SELECT c."close" FROM unnest($1::text[], $4::int[], $5::int[]) t("symbol", "lo", "hi")
+              CROSS JOIN LATERAL (SELECT d."day", d."close" FROM "DayBar" d
+                WHERE d."symbol" = t."symbol" AND d."extended" = false AND d."day" >= t."lo" AND d."day" <= t."hi"
+                  AND d."day" < x."exDividendDate"::date - DATE '1970-01-01' AND d."close" IS NOT NULL
+                ORDER BY d."day" DESC LIMIT 1) c
+              ORDER BY c."day" DESC LIMIT 1) AS "close"
            FROM unnest($1::text[], $2::text[], $3::text[]) s("symbol", "lo", "hi")
            JOIN "Dividend" x ON x."ticker" = s."symbol" AND x."exDividendDate" >= s."lo" AND x."exDividendDate" <= s."hi"
            WHERE x."cashAmount" > 0

@@ -152,6 +152,12 @@ export function bucketsOf(timespan: Timespan, multiplier: number, anchorDay: num
       largest,
       keyAt: (minute) => key(at(minute)),
     });
+    // a minute's own bucket: its minute (an int, where the keys below need a bigint)
+    if (width === 1)
+      return minuteBuckets(
+        (c) => c.minute,
+        (key) => key * 60_000,
+      );
     if (1440 % width === 0)
       return minuteBuckets(
         (c) => `(${c.day}::bigint * ${DAY_KEY} + (${c.local} / ${width}) * ${width})`,
