@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { dateOfDay } from '../domain/bar-time.js';
 import { nyMidnightMs } from '../domain/market-calendar.js';
 import { seekOf, toPage, type KeysetArgs, type Ordering, type Page } from '../db/keyset.js';
-import { factorsOf, segmentsOf, splitAction, type Action, type Adjustment } from './adjustment.js';
+import { factorsOf, segmentsOf, splitAction, type Adjustment } from './adjustment.js';
 import { barHistory, type Bar, type Factor, type History } from './bar.js';
 
 const NO_FACTOR = { price: 1, volume: 1 } as const;
@@ -141,7 +141,7 @@ export async function groupedPage(
 }
 
 /**
- * The bars of a grouped day, and the splits after it, in one turn; each symbol's factor by the
+ * The bars of a grouped day, each with its splits after the day in the same statement; its factor by the
  * adjustment rule of services/adjustment.ts (`splitAction`, `factorsOf`), as its own bars get it.
  */
 async function groupedBars(
@@ -157,25 +157,30 @@ async function groupedBars(
        WHERE b."day" = $1 AND b."extended" = false AND b."open" IS NOT NULL AND b."high" IS NOT NULL
          AND ($2::text IS NULL OR b."symbol" > $2::text) AND ($3::text IS NULL OR b."symbol" < $3::text)
        ORDER BY b."symbol" ${range.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $4`;
-  const [rows, splits] = await Promise.all([
-    db.read<{
-      symbol: string;
-      open: number;
-      high: number;
-      low: number;
-      close: number;
-      volume: number;
-      vwap: number | null;
-      trades: number;
-    }>(`SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades" ${page}`, params),
-    adjusted ? splitsAfter(db, asOf, page, params) : [],
-  ]);
-  const actions = new Map<string, Action[]>();
-  for (const x of splits) actions.set(x.ticker, [...(actions.get(x.ticker) ?? []), splitAction(x)]);
+  // each symbol's splits after the day up to asOf, beside its bar: one index probe a row, no second read of the page
+  const rows = await db.read<{
+    symbol: string;
+    open: number;
+    high: number;
+    low: number;
+    close: number;
+    volume: number;
+    vwap: number | null;
+    trades: number;
+    splits: { executionDate: string; splitFrom: number; splitTo: number }[] | null;
+  }>(
+    `SELECT b."symbol", b."open", b."high", b."low", b."close", b."volume", b."vwap", b."trades", ${
+      adjusted
+        ? `(SELECT json_agg(json_build_object('executionDate', x."executionDate", 'splitFrom', x."splitFrom", 'splitTo', x."splitTo"))
+            FROM "Split" x WHERE x."ticker" = b."symbol" AND x."executionDate" > $5 AND x."executionDate" <= $6
+              AND x."splitFrom" > 0 AND x."splitTo" > 0)`
+        : 'NULL::json'
+    } AS "splits" ${page}`,
+    adjusted ? [...params, dateOfDay(day), dateOfDay(asOf)] : params,
+  );
   const t = nyMidnightMs(dateOfDay(day));
   return rows.map((r) => {
-    const of = actions.get(r.symbol);
-    const f = of ? factorOn(factorsOf(of, asOf), day) : NO_FACTOR;
+    const f = r.splits ? factorOn(factorsOf(r.splits.map(splitAction), asOf), day) : NO_FACTOR;
     return {
       symbol: r.symbol,
       t,
@@ -188,15 +193,4 @@ async function groupedBars(
       n: r.trades,
     };
   });
-}
-
-/** The splits executed after the page's day ($1) up to `asOf`, of the symbols of the page (`page`: its FROM ... LIMIT, over `params`). */
-function splitsAfter(db: Db, asOf: number, page: string, params: unknown[]) {
-  return db.read<{ ticker: string; executionDate: string; splitFrom: number; splitTo: number }>(
-    `SELECT x."ticker", x."executionDate", x."splitFrom", x."splitTo" FROM "Split" x
-     WHERE x."ticker" IN (SELECT b."symbol" ${page})
-       AND x."executionDate" > $5 AND x."executionDate" <= $6
-       AND x."splitFrom" > 0 AND x."splitTo" > 0`,
-    [...params, dateOfDay(params[0] as number), dateOfDay(asOf)],
-  );
 }
