@@ -147,7 +147,8 @@ export async function barPage(db: Db, query: BarQuery): Promise<BarPage> {
     }
     previous = start;
     queryCount += one ? 1 : r.bases;
-    const bar = { t: start, o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, n: r.trades };
+    // in the order of Massive's fields: REST writes this very object (rest/bar.ts barRecord)
+    const bar = { o: r.open, h: r.high, l: r.low, c: r.close, v: r.volume, vw: r.vwap, t: start, n: r.trades };
     // a bucket whose base bars carry volume but no price (odd lots only) is no bar to draw
     if (r.open === null || r.high === null || r.low === null || r.close === null) priceless.push(bar);
     else bars.push(bar);
