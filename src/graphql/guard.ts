@@ -14,6 +14,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { boundedParts, type Part } from './incremental.js';
 import type { Caller } from '../auth/caller.js';
 import type { Context } from '../context.js';
 import { isEntitled } from '../domain/entitlements.js';
@@ -249,6 +250,8 @@ function useCost(maxCost: number, budget: InFlightBudget | undefined, options: C
       const requested = costOf(args.schema, args.document, args.operationName, args.variableValues ?? {}, options);
       const cost: CostExtension = { requested, limit: maxCost };
       if (requested > maxCost) return setResultAndStopExecution(withCost({ errors: [refusal(requested)] }, cost));
+      // an answer in parts (@defer, @stream) holds its cost until its last part: released then
+      let releaseLater: (() => void) | undefined;
       if (budget) {
         // around the execution itself: a later plugin that answers without executing holds nothing
         setExecuteFn(async (execArgs) => {
@@ -259,16 +262,22 @@ function useCost(maxCost: number, budget: InFlightBudget | undefined, options: C
             if (!(e instanceof AppError)) throw e;
             return { errors: [requestError(e.code, e.message, undefined, e.headers)] };
           }
+          let parts = false;
           try {
-            return await executeFn(execArgs);
+            const result = await executeFn(execArgs);
+            if (isAsyncIterable(result)) [parts, releaseLater] = [true, release];
+            return result;
           } finally {
-            release();
+            if (!parts) release();
           }
         });
       }
       return {
         onExecuteDone({ result, setResult }) {
-          if (!isAsyncIterable(result)) setResult(withCost(result, cost));
+          if (!isAsyncIterable(result)) return setResult(withCost(result, cost));
+          const deadline = (args.contextValue as unknown as Context).deadline;
+          const costed = (first: Part): Part => ({ ...first, extensions: { ...first.extensions, cost } });
+          setResult(boundedParts(result, deadline, () => releaseLater?.(), costed));
         },
       };
     },

@@ -1,7 +1,8 @@
 // Imports each module for its side effects (registering types), then builds the schema: each
 // resource's module is found by its noun (schema/<noun>.ts), in the order of the manifests, parents first.
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { lexicographicSortSchema, printSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.js';
 import { boundEntities, sdlForCallers } from '../graphql/federation.js';
 import { PARENTS_FIRST } from '../resources/index.js';
@@ -18,7 +19,11 @@ builder.subscriptionType({
   description: 'Live data: each record as it is stored, over Server-Sent Events or WebSocket (graphql-ws) at /graphql.',
 });
 
-export const schema = builder.toSchema();
+// @defer and @stream, as graphql-yoga's executor runs them (graphql/yoga.ts adds their validation):
+// in the printed SDL too, so codegen and clients validate documents that use them
+export const schema = builder.toSchema({
+  directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+});
 
 let subgraph: GraphQLSchema | undefined;
 
