@@ -64,11 +64,11 @@ export function errorAt(errors: GraphQLError[], ...path: string[]): GraphQLError
 
 export const isForbidden = (e: GraphQLError | undefined) => e?.extensions?.code === 'FORBIDDEN';
 
-let socket: { key: string; client: Client } | undefined;
+let socket: { key: string; client: Client; open: boolean } | undefined;
 
 /** The page's one WebSocket, opened on first use and again when the key changes. */
-function socketFor(key: string): Client {
-  if (socket?.key === key) return socket.client;
+function socketFor(key: string): NonNullable<typeof socket> {
+  if (socket?.key === key) return socket;
   void socket?.client.dispose();
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   const client = createClient({
@@ -77,30 +77,45 @@ function socketFor(key: string): Client {
     lazy: true,
     retryAttempts: 3,
   });
-  socket = { key, client };
-  return client;
+  const opened = { key, client, open: false };
+  client.on('connected', () => (opened.open = true));
+  client.on('closed', () => (opened.open = false));
+  socket = opened;
+  return opened;
 }
 
-/** Each event of `document` until the returned function is called; `onError` with the ending error, if any. */
+export interface SubscriptionHandlers<T> {
+  data(data: T): void;
+  /** The error that ended it (FORBIDDEN for a tier without it, UNAUTHENTICATED for a revoked key). */
+  error(e: GraphQLError): void;
+  /** The socket is open and its credentials accepted: events from here on reach `data`. */
+  connected?(): void;
+}
+
+/** Each event of `document` until the returned function is called. */
 export function subscribe<T>(
   document: string,
   variables: Record<string, unknown>,
   key: string,
-  onData: (data: T) => void,
-  onError: (e: GraphQLError) => void,
+  handlers: SubscriptionHandlers<T>,
 ): () => void {
-  return socketFor(key).subscribe<T>(
+  const { client, open } = socketFor(key);
+  const offConnected = handlers.connected ? client.on('connected', handlers.connected) : () => {};
+  // already open for another subscription: no new 'connected' comes
+  if (open) queueMicrotask(() => handlers.connected?.());
+  const stop = client.subscribe<T>(
     { query: document, variables },
     {
       next: (result) => {
-        if (result.errors?.length) onError(result.errors[0] as GraphQLError);
-        else if (result.data) onData(result.data as T);
+        if (result.errors?.length) handlers.error(result.errors[0] as GraphQLError);
+        else if (result.data) handlers.data(result.data as T);
       },
       error: (e) => {
         const list = Array.isArray(e) ? (e as GraphQLError[]) : [];
-        onError(list[0] ?? { message: e instanceof Error ? e.message : 'the live connection closed' });
+        handlers.error(list[0] ?? { message: e instanceof Error ? e.message : 'the live connection closed' });
       },
       complete: () => {},
     },
   );
+  return () => (offConnected(), stop());
 }

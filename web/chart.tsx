@@ -56,27 +56,29 @@ export function PriceChart({ symbol, apiKey, lastSession }: { symbol: string; ap
       className="chart"
       loading={!result}
       error={result && !bars ? errorAt(result.errors, 'security', 'bars') : undefined}
+      toolbar={
+        <div class="chart-controls">
+          <fieldset class="ranges">
+            <legend class="visually-hidden">Range</legend>
+            {RANGES.map((r) => (
+              <button key={r.label} type="button" aria-pressed={r === range} onClick={() => setRange(r)}>
+                {r.label}
+              </button>
+            ))}
+          </fieldset>
+          <fieldset class="adjustment">
+            <legend>Adjust for</legend>
+            <label>
+              <input type="checkbox" checked={splits} onChange={(e) => setSplits(e.currentTarget.checked)} /> splits
+            </label>
+            <label>
+              <input type="checkbox" checked={dividends} onChange={(e) => setDividends(e.currentTarget.checked)} />{' '}
+              dividends
+            </label>
+          </fieldset>
+        </div>
+      }
     >
-      <div class="chart-controls">
-        <fieldset class="ranges">
-          <legend class="visually-hidden">Range</legend>
-          {RANGES.map((r) => (
-            <button key={r.label} type="button" aria-pressed={r === range} onClick={() => setRange(r)}>
-              {r.label}
-            </button>
-          ))}
-        </fieldset>
-        <fieldset class="adjustment">
-          <legend>Adjust for</legend>
-          <label>
-            <input type="checkbox" checked={splits} onChange={(e) => setSplits(e.currentTarget.checked)} /> splits
-          </label>
-          <label>
-            <input type="checkbox" checked={dividends} onChange={(e) => setDividends(e.currentTarget.checked)} />{' '}
-            dividends
-          </label>
-        </fieldset>
-      </div>
       {bars && (bars.length ? <Plot bars={bars} /> : <p>No bars in this range.</p>)}
     </Panel>
   );

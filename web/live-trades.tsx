@@ -26,24 +26,23 @@ export function LiveTrades({
 }) {
   const [trades, setTrades] = useState<LiveTrade[]>([]);
   const [error, setError] = useState<GraphQLError | undefined>();
+  const [connected, setConnected] = useState(false);
   useEffect(
     () =>
-      subscribe<TradeAddedSubscription>(
-        tradeAdded,
-        { symbol },
-        apiKey,
-        ({ tradeAdded: t }) => {
+      subscribe<TradeAddedSubscription>(tradeAdded, { symbol }, apiKey, {
+        data: ({ tradeAdded: t }) => {
           setTrades((list) => [t, ...list].slice(0, SHOWN));
           onTrade(t);
         },
-        setError,
-      ),
+        error: setError,
+        connected: () => setConnected(true),
+      }),
     [symbol, apiKey],
   );
   return (
     <Panel title="Live trades" error={error} className="live">
-      <p class="status">
-        <span class="dot" aria-hidden="true" /> Listening for {symbol} trades
+      <p class="status" data-state={connected ? 'live' : 'connecting'}>
+        <span class="dot" aria-hidden="true" /> {connected ? 'Listening for' : 'Connecting for'} {symbol} trades
         {latest ? ` · last before: ${price(latest.price)} × ${compact(latest.size)} at ${time(latest.time)}` : ''}
       </p>
       <ol class="trades" aria-live="polite" data-testid="live-trades">

@@ -8,9 +8,12 @@ export function Panel({
   error,
   loading,
   className,
+  toolbar,
   children,
 }: {
   title: string;
+  /** Shown whatever the state: what changes the data (a locked range can be left by another). */
+  toolbar?: ComponentChildren;
   error?: GraphQLError | undefined;
   loading?: boolean;
   className?: string;
@@ -33,6 +36,7 @@ export function Panel({
       aria-busy={loading ? 'true' : 'false'}
     >
       <h2 id={id}>{title}</h2>
+      {toolbar}
       {body}
     </section>
   );
