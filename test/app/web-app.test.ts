@@ -19,6 +19,7 @@ import { openDatabase } from '../../src/bootstrap.js';
 import { ROOT } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { outboxEventBus } from '../../src/db/outbox.js';
+import { loadPersistedOperations } from '../../src/graphql/persisted.js';
 import { webAppFiles } from '../../src/http/web-app.js';
 import type { EventBus } from '../../src/runtime/events.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
@@ -109,6 +110,22 @@ describe('the page at /app and its assets, served by the gateway', () => {
       // nothing in the bundle names another host to load from
       expect(file.toString()).not.toMatch(/(?:src|href)=["']?https?:|@import\s+url\(["']?https?:|unpkg|jsdelivr/);
     }
+    // every document the page sends is one of the allow-list's, as printed: it runs under GRAPHQL_PERSISTED_ONLY
+    const bundle = fs.readFileSync(
+      path.join(BUILT, 'assets', path.basename(urls.find((u) => u.endsWith('.js'))!)),
+      'utf8',
+    );
+    const documents = [...bundle.matchAll(/`((?:query|subscription) \w+[^`]*)`/g)].map((m) => m[1]!);
+    expect(documents.map((d) => d.split(/[\s(]/)[1]).sort()).toEqual([
+      'TradeAdded',
+      'WebBars',
+      'WebCompany',
+      'WebMe',
+      'WebMovers',
+      'WebSearch',
+    ]);
+    const allowed = new Set(loadPersistedOperations().values());
+    for (const d of documents) expect(allowed.has(d), d).toBe(true);
     const gzipped = await rawGet(port, urls[0]!, { 'accept-encoding': 'br, gzip' });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzipped.body).equals(fs.readFileSync(path.join(BUILT, 'assets', path.basename(urls[0]!)))));
