@@ -7,7 +7,7 @@ import { query } from './api';
 
 type Match = NonNullable<WebSearchQuery['securities']>['nodes'][number];
 
-/** The words the graph accepts: it bounds a query's terms; a longer text is cut, never sent whole. */
+/** Room for any name; the graph refuses a query past 200 characters (src/search/text.ts). */
 const MAX_QUERY = 100;
 
 export function SearchBox({ apiKey, onOpen }: { apiKey: string; onOpen: (symbol: string) => void }) {
