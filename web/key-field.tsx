@@ -12,7 +12,11 @@ export function KeyField({ apiKey, onChange }: { apiKey: string; onChange: (key:
     const aborted = new AbortController();
     query<WebMeQuery>(webMe, {}, apiKey, aborted.signal).then(
       ({ data, errors }) =>
-        setWho(data?.me ? `${data.me.username} · ${data.me.tier}` : (errors[0]?.message ?? 'anonymous')),
+        setWho(
+          data?.me
+            ? `${data.me.username} · ${data.me.tier} · by ${data.me.authenticatedBy}`
+            : (errors[0]?.message ?? 'anonymous'),
+        ),
       () => {},
     );
     return () => aborted.abort();

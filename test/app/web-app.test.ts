@@ -3,8 +3,8 @@
 // cache headers, and nothing else. In a real browser (tag 'browser', TEST_BROWSER=1, as
 // graphiql.test.ts): Debian's chromium opens /app of an app listening on 127.0.0.1, every request to
 // another host failed and recorded; a misspelled symbol opens NVLX, its chart is drawn, a trade
-// `cli import` stores in another process reaches the page, and the free key's page shows locked
-// panels. A screenshot of the run goes to artifacts/web-app.png (ignored by git).
+// `cli import` stores in another process reaches the page, the free key's page shows locked
+// panels, and with no key the login cookie signs it in. A screenshot of the run goes to artifacts/web-app.png (ignored by git).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -208,7 +208,8 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
 
   beforeAll(async () => {
     const database = await tdb.createSeeded();
-    const config = testConfig(database, { sampleData: 'auto' }, { RATE_LIMIT_PRO: '1000000' });
+    // a Secure cookie would need https: the page's login is tested over plain http on 127.0.0.1
+    const config = testConfig(database, { sampleData: 'auto' }, { RATE_LIMIT_PRO: '1000000', COOKIE_SECURE: 'false' });
     db = await openDatabase(config);
     // the database's outbox, as server.ts without REDIS_URL: a trade the CLI stores reaches the page
     events = outboxEventBus(db);
@@ -257,7 +258,7 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     expect(code, out).toBe(0);
   }
 
-  it('opens NVLX from a misspelled search, draws its chart, shows a trade imported by the CLI, and locks what the free key may not read', {
+  it('opens NVLX from a misspelled search, draws its chart, shows a trade imported by the CLI, locks what the free key may not read, and runs on the login cookie without a key', {
     timeout: 180_000,
   }, async () => {
     const page = await browser.newPage();
@@ -357,6 +358,27 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     await page.waitForSelector('.chart:not(.is-locked) .plot canvas', { timeout: WAIT_MS });
     expect(await page.$$('.news li')).not.toHaveLength(0);
     expect(await page.evaluate(() => localStorage.getItem('mdg.apiKey'))).toBe('demo-free');
+
+    // no key: the login cookie counts, for queries and the WebSocket alike
+    const login = await page.evaluate(async () => {
+      const res = await fetch('/kms/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'pro@example.com', password: 'demo-password' }),
+      });
+      return res.status;
+    });
+    expect(login).toBe(200);
+    await page.click('#api-key', { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.who')?.textContent?.includes('by cookie'), {
+      timeout: WAIT_MS,
+    });
+    expect(await page.$eval('.who', (e) => e.textContent)).toBe('pro · PRO · by cookie');
+    await page.waitForSelector('.live [data-state="live"]', { timeout: WAIT_MS });
+    expect(await page.$('.is-locked')).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('mdg.apiKey'))).toBe('');
 
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
