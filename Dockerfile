@@ -3,13 +3,18 @@
 # time; none is baked in. So does PUBLIC_URL, where clients reach the service, which production
 # requires (the gateway refuses to start without it).
 
-# --- build: every dependency, the generated Prisma clients and the OCR model (npm ci's postinstall)
+# --- build: every dependency, the generated Prisma clients, the OCR model, the typed documents and
+# the page at /app (npm ci's postinstall)
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
+# what the postinstall's codegen and the page at /app are made of (scripts/generate.mjs)
+COPY schema.graphql ./
+COPY operations ./operations
+COPY web ./web
 RUN npm ci --no-audit --no-fund
 # then only what runs: dev dependencies (vitest, typescript ...) go
 RUN npm prune --omit=dev --no-audit --no-fund

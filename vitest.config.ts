@@ -22,7 +22,7 @@ const needs = [
     name: 'browser',
     skip: env.TEST_BROWSER !== '1',
     description:
-      "the GraphiQL browser test: set TEST_BROWSER=1 (with Debian's chromium at /usr/bin/chromium: apt-get install chromium)",
+      "the browser tests (GraphiQL, the page at /app): set TEST_BROWSER=1 (with Debian's chromium at /usr/bin/chromium: apt-get install chromium)",
   },
 ];
 

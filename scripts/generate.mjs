@@ -1,6 +1,7 @@
-// Generates the Prisma client and the Pothos types from prisma/schema.prisma, and unpacks the OCR
-// model (tessdata.mjs). Runs on `npm install` (postinstall); needs no network: the Prisma CLI only
-// needs *a* schema-engine path to exist for `generate`, so it is pointed at a stub that fails.
+// Generates the Prisma client and the Pothos types from prisma/schema.prisma, unpacks the OCR
+// model (tessdata.mjs), and, with the development tools, the typed documents and the page at /app.
+// Runs on `npm install` (postinstall); needs no network: the Prisma CLI only needs *a*
+// schema-engine path to exist for `generate`, so it is pointed at a stub that fails.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,4 +41,9 @@ if (codegenInstalled) {
     console.error(codegenFailure(e));
     process.exit(1);
   }
+  // the page at /app from web/, over the documents just generated (scripts/build-web.mjs); the
+  // runtime image copies generated/app/ from the build stage, which has the devDependencies
+  const { buildWeb, WEB_OUTPUT } = await import('./build-web.mjs');
+  const { ms } = await buildWeb();
+  console.log(`wrote ${WEB_OUTPUT} in ${ms} ms`);
 }

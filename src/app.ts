@@ -21,6 +21,7 @@ import { useRequestLog } from './graphql/logging.js';
 import type { SocketGateway } from './graphql/ws.js';
 import { createGraphQLServer, withoutAdapter } from './graphql/yoga.js';
 import type { DirectHandler } from './http/direct.js';
+import { webAppFiles } from './http/web-app.js';
 import type { BodyReading } from './http/body.js';
 import { clientIp, malformedRequest, nodeListener, upgradeIp, type NodeServerContext } from './http/node.js';
 import { createFallbacks, type Fallbacks } from './observability/fallbacks.js';
@@ -150,8 +151,7 @@ export function createApp({
       openApi: openApiDocument(routes, config.version),
     }),
     graphql: graphqlOverHttp(graphqlDeps),
-    // GraphiQL's page (Yoga's, at /graphql) exists only with introspection: so do its assets
-    graphiqlAssets: config.graphql.introspection ? graphiqlAssets() : async () => undefined,
+    files: fileServers(config.graphql.introspection),
     rest: restRouter({
       routes,
       identify,
@@ -302,11 +302,30 @@ interface HandlerParts {
   cors: ReturnType<typeof createCors>;
   probes: ReadonlyMap<string, Handler>;
   graphql(ctx: Context, url: URL): Promise<Response>;
-  /** GraphiQL's script, styles and workers (graphql/graphiql.ts); undefined for what is not one of them. */
-  graphiqlAssets(request: Request, url: URL): Promise<Response | undefined>;
+  /** A file served as it is, with its route label for the metrics; undefined for what is not one. */
+  files(request: Request, url: URL): Promise<{ route: string; response: Response } | undefined>;
   rest(ctx: Context, url: URL): Promise<Response>;
   /** A request was answered DATABASE_UNAVAILABLE: check the database now, where nothing may poll /readyz. */
   databaseFailed(): void;
+}
+
+/**
+ * GraphiQL's script, styles and workers (graphql/graphiql.ts), only with introspection as its page
+ * (Yoga's, at /graphql), and the page at /app (http/web-app.ts). Each has one route label in the
+ * metrics for all its files, as a REST route's template is one for every symbol.
+ */
+function fileServers(introspection: boolean): HandlerParts['files'] {
+  const servers = [
+    ...(introspection ? [{ route: '/graphiql/assets/*', serve: graphiqlAssets() }] : []),
+    { route: '/app/*', serve: webAppFiles() },
+  ];
+  return async (request, url) => {
+    for (const { route, serve } of servers) {
+      const response = await serve(request, url);
+      if (response) return { route, response };
+    }
+    return undefined;
+  };
 }
 
 /** The methods the fixed paths take, others refused as a REST route's: the probes, and /graphql (queries by GET). */
@@ -314,21 +333,12 @@ const PROBE_METHODS = ['GET', 'HEAD'];
 const GRAPHQL_METHODS = ['GET', 'POST'];
 
 /**
- * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset or a REST path, once
+ * The fetch handler: a CORS preflight, a probe, /graphql, a GraphiQL asset, the page at /app or a REST path, once
  * the request is found well formed (http/node.ts: its Host header and its target).
  * Whatever is thrown becomes the REST error body with the request id: an AppError as it is, the
  * database out of reach as 503, anything else as INTERNAL (logged with its stack, never sent).
  */
-function fetchHandler({
-  contextOf,
-  observability,
-  cors,
-  probes,
-  graphql,
-  graphiqlAssets,
-  rest,
-  databaseFailed,
-}: HandlerParts) {
+function fetchHandler({ contextOf, observability, cors, probes, graphql, files, rest, databaseFailed }: HandlerParts) {
   return async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID();
     const url = new URL(request.url);
@@ -352,10 +362,9 @@ function fetchHandler({
       else if (probe) response = await probe(request);
       else if (url.pathname === '/graphql') response = await graphql(ctx, url);
       else {
-        const asset = await graphiqlAssets(request, url);
-        // one label for every asset in the metrics, as a REST route's template is for every symbol
-        if (asset) observability.route(ctx, '/graphiql/assets/*');
-        response = asset ?? (await rest(ctx, url));
+        const file = await files(request, url);
+        if (file) observability.route(ctx, file.route);
+        response = file?.response ?? (await rest(ctx, url));
       }
     } catch (err) {
       const appErr =

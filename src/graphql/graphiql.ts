@@ -5,9 +5,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { IMMUTABLE, listFiles, staticFiles, type StaticFile } from '../http/static-files.js';
 
 const PACKAGE_JSON = createRequire(import.meta.url).resolve('@graphql-yoga/graphiql/package.json');
 const DIST = path.join(path.dirname(PACKAGE_JSON), 'dist');
@@ -16,11 +15,6 @@ const VERSION = (JSON.parse(fs.readFileSync(PACKAGE_JSON, 'utf8')) as { version:
 /** Where the assets are served; the version in the path lets browsers keep them for a year. */
 export const GRAPHIQL_ASSETS = `/graphiql/assets/${VERSION}/`;
 
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-};
-
 /** Monaco's worker of each label, the labels Yoga's own page gives them. */
 const WORKERS: Record<string, string> = {
   editorWorkerService: 'monacoeditorwork/editor.worker.bundle.js',
@@ -28,55 +22,15 @@ const WORKERS: Record<string, string> = {
   graphql: 'monacoeditorwork/graphql.worker..bundle.js',
 };
 
-/** Every file of dist/ with a type above, by its path under dist/ with forward slashes. */
-function listAssets(dir: string, prefix = ''): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory())
-      for (const [name, abs] of listAssets(file, `${prefix}${entry.name}/`)) files.set(name, abs);
-    else if (TYPES[path.extname(entry.name)]) files.set(`${prefix}${entry.name}`, file);
-  }
-  return files;
-}
-
-const gzipAsync = promisify(gzip);
-
 /**
- * The handler of GET and HEAD under GRAPHIQL_ASSETS: undefined for any other path, method or
- * file, which the REST router then answers with NOT_FOUND. A file is looked up by its exact name
- * in the list made at start, never by joining the request's path to a directory: `..`, `%2e%2e`
- * or an absolute path match no name.
+ * The handler of GET and HEAD of the files of dist/ (scripts and styles) under GRAPHIQL_ASSETS:
+ * undefined for any other path, method or file (http/static-files.ts).
  */
 export function graphiqlAssets(): (request: Request, url: URL) => Promise<Response | undefined> {
-  const files = listAssets(DIST);
-  // the bundle is 5 MB and compresses to a fifth: compressed once, kept for the process's life
-  const gzipped = new Map<string, Promise<Buffer>>();
-  return async (request, url) => {
-    if (!url.pathname.startsWith(GRAPHIQL_ASSETS) || (request.method !== 'GET' && request.method !== 'HEAD'))
-      return undefined;
-    const name = url.pathname.slice(GRAPHIQL_ASSETS.length);
-    const file = files.get(name);
-    if (!file) return undefined;
-    const headers = new Headers({
-      'content-type': TYPES[path.extname(name)]!,
-      'cache-control': 'public, max-age=31536000, immutable',
-      'x-content-type-options': 'nosniff',
-      vary: 'accept-encoding',
-    });
-    let body: Buffer;
-    if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
-      if (!gzipped.has(name))
-        gzipped.set(
-          name,
-          fs.promises.readFile(file).then((raw) => gzipAsync(raw)),
-        );
-      body = await gzipped.get(name)!;
-      headers.set('content-encoding', 'gzip');
-    } else body = await fs.promises.readFile(file);
-    headers.set('content-length', String(body.length));
-    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers });
-  };
+  const files = new Map<string, StaticFile>();
+  for (const [name, file] of listFiles(DIST))
+    if (!name.endsWith('.html')) files.set(GRAPHIQL_ASSETS + name, { file, cacheControl: IMMUTABLE });
+  return staticFiles(files);
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
