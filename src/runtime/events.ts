@@ -23,8 +23,47 @@ export interface EventBus {
    * SERVICE_UNAVAILABLE (its next `next()` rejects): events are never skipped silently.
    */
   subscribe<T = unknown>(topic: Topics): Subscription<T>;
+  /**
+   * The events of `topic` after a position, or published since a time, replayed from storage and
+   * then live, each once and in position order; each object payload carries its mark (`markOf`).
+   * Only the database's bus keeps events: the others refuse with BAD_REQUEST.
+   */
+  resume<T = unknown>(topic: Topics, from: Resume): Subscription<T>;
   close(): Promise<void>;
 }
+
+/** What a subscription does for a client that reads slower than its events come (schema/stream.ts). */
+export type StreamPolicy = 'BUFFER' | 'LATEST';
+
+/** Where a resumed subscription starts: after a position, or at a time (epoch milliseconds). */
+export type Resume = { after: number } | { since: number };
+
+/** Where an event stands in the live stream: its position (the database's), its topic, whether it is replayed. */
+export interface StreamMark {
+  position: number;
+  topic: string;
+  replay: boolean;
+}
+
+const MARK = Symbol('stream mark');
+
+/** The mark the database's bus set on an object payload; undefined for any other. */
+export const markOf = (payload: unknown): StreamMark | undefined =>
+  payload !== null && typeof payload === 'object' ? (payload as { [MARK]?: StreamMark })[MARK] : undefined;
+
+/** Marks an object payload (a decoded event, one per row read, so a mark never changes after). */
+export function mark<T>(payload: T, m: StreamMark): T {
+  // not enumerable: a payload compares and serializes as the row it is
+  if (payload !== null && typeof payload === 'object') Object.defineProperty(payload, MARK, { value: m });
+  return payload;
+}
+
+/** What a bus that keeps no events answers a resumed subscription. */
+export const noReplay = () =>
+  new AppError(
+    'BAD_REQUEST',
+    '`after` and `since` need the live events kept in the database: this server was started with an event bus that keeps none',
+  );
 
 export interface Subscription<T> extends AsyncIterableIterator<T> {
   ready: Promise<void>;
@@ -177,6 +216,9 @@ export function memoryEventBus(): EventBus {
       subscriptions.add(s.end);
       return s.sub;
     },
+    resume() {
+      throw noReplay();
+    },
     async close() {
       for (const end of subscriptions) end();
       subscriptions.clear();
@@ -301,6 +343,9 @@ export function redisEventBus(url: string): EventBus {
       ends.add(s.end);
       ready.catch(() => s.end());
       return s.sub;
+    },
+    resume() {
+      throw noReplay();
     },
     async close() {
       for (const end of [...ends]) end();

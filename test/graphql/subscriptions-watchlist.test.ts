@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { outboxEventBus } from '../../src/db/outbox.js';
+import { REPLAY_LIMITS } from '../helpers.js';
 import { MAX_SYMBOLS } from '../../src/domain/symbols.js';
 import { importStream } from '../../src/ingest/import-stream.js';
 import { importerFor } from '../../src/ingest/registry.js';
@@ -50,7 +51,7 @@ const quote = (symbol: string, sequence: bigint) => ({
 
 const BUSES: { name: string; tags?: string[]; make(h: AuthHarness): EventBus }[] = [
   { name: 'in memory', make: () => memoryEventBus() },
-  { name: "the database's outbox", make: (h) => outboxEventBus(h.db) },
+  { name: "the database's outbox", make: (h) => outboxEventBus(h.db, REPLAY_LIMITS) },
   { name: 'Redis', tags: ['redis'], make: () => redisEventBus(process.env.TEST_REDIS_URL!) },
 ];
 
