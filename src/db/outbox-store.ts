@@ -97,14 +97,7 @@ export function pgOutbox(pool: Pool, url: string, retention: Retention): OutboxS
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-        const { rows } = await client.query<{ last: string | null }>(
-          `WITH added AS (INSERT INTO "LiveEvent" (topic, payload, at) SELECT t, p, $3::bigint FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(t, p, n) ORDER BY n RETURNING id)
-           SELECT max(id) AS last FROM added`,
-          [events.map((e) => e[0]), events.map((e) => e[1]), now],
-        );
-        await client.query(PRUNE_SQL, [rows[0]!.last, now - retention.ms, retention.rows]);
-        await client.query(`NOTIFY ${CHANNEL}`);
+        await appendIn(client, events, now, retention);
         await client.query('COMMIT');
         client.release();
       } catch (e) {
@@ -131,6 +124,26 @@ export function pgOutbox(pool: Pool, url: string, retention: Retention): OutboxS
     },
     watch: (wake) => listen(url, wake, async () => Number((await pool.query(HEAD_SQL)).rows[0]?.head ?? 0)),
   };
+}
+
+/**
+ * The events' rows, in the caller's open transaction, as its last statements: the lock taken here
+ * is held to its commit, so no other writer takes a position until this one's are visible.
+ */
+export async function appendIn(
+  client: Pick<Client, 'query'>,
+  events: readonly (readonly [topic: string, payload: string])[],
+  now: number,
+  retention: Retention,
+): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+  const { rows } = await client.query<{ last: string | null }>(
+    `WITH added AS (INSERT INTO "LiveEvent" (topic, payload, at) SELECT t, p, $3::bigint FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(t, p, n) ORDER BY n RETURNING id)
+     SELECT max(id) AS last FROM added`,
+    [events.map((e) => e[0]), events.map((e) => e[1]), now],
+  );
+  await client.query(PRUNE_SQL, [rows[0]!.last, now - retention.ms, retention.rows]);
+  await client.query(`NOTIFY ${CHANNEL}`);
 }
 
 /**
