@@ -82,9 +82,7 @@ describe('positions of live events', () => {
     // a second writer, on its own connection, waits for the lock the first holds to its commit
     await b.query('BEGIN');
     let bDone = false;
-    const bAppend = appendIn(b, [['t:B', encodeEvent('second')]], Date.now(), REPLAY_LIMITS).then(
-      () => (bDone = true),
-    );
+    const bAppend = appendIn(b, [['t:B', encodeEvent('second')]], Date.now(), REPLAY_LIMITS).then(() => (bDone = true));
     await new Promise((r) => setTimeout(r, 200));
     expect(bDone).toBe(false);
     await poll();

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/bootstrap.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { LISTENER_NAME } from '../../src/db/outbox-store.js';
-import { REPLAY_LIMITS, databaseUrlOf, testDatabaseUrl, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
+import {
+  REPLAY_LIMITS,
+  databaseUrlOf,
+  testDatabaseUrl,
+  testConfig,
+  testDatabases,
+  TEST_JWT_SECRET,
+  freePort,
+} from '../helpers.js';
 import { ndjson, SEQ, sse, trade, within, wsClients } from './subscription-helpers.js';
 
 const TRADE = 'subscription { tradeAdded(symbol: "NVLX") { symbol sequenceNumber sipTimestamp } }';
