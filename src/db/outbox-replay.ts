@@ -2,6 +2,7 @@
 // position, a page at a time as its consumer reads them, then the live events it held meanwhile
 // that come after the last row replayed, then live. One position order throughout: the seam
 // neither skips nor repeats (docs/architecture.md#live-events-and-their-positions).
+import { REPLAY_PAGE_ROWS } from '../domain/limits.js';
 import { AppError } from '../errors.js';
 import { decodeEvent, mark, type Resume, type Subscription } from '../runtime/events.js';
 import type { OutboxStore, StoredEvent } from './outbox-store.js';
@@ -11,9 +12,6 @@ export interface Held {
   id: number;
   payload: unknown;
 }
-
-/** Rows read per page of a replay: what one subscription holds of its replay at once. */
-export const REPLAY_PAGE_ROWS = 500;
 
 /** Where a replay starts, or the coded error saying why it cannot (the subscription is then not made). */
 async function startOf(store: OutboxStore, topics: readonly string[], from: Resume, maxRows: number): Promise<number> {

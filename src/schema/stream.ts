@@ -7,7 +7,7 @@ import { builder } from '../builder.js';
 import { computed } from '../graphql/plan/declare.js';
 import { AppError } from '../errors.js';
 import type { WorkExtension } from '../graphql/cost.js';
-import { REPLAY_PAGE_ROWS } from '../db/outbox-replay.js';
+import { REPLAY_PAGE_ROWS } from '../domain/limits.js';
 import { markOf, type Resume, type StreamPolicy } from '../runtime/events.js';
 
 export const StreamPolicyEnum = builder.enumType('StreamPolicy', {

@@ -9,7 +9,7 @@ import { parsePostgresUrl, type DatabaseConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { databaseEventBus } from '../../src/db/outbox.js';
-import { REPLAY_PAGE_ROWS } from '../../src/db/outbox-replay.js';
+import { REPLAY_PAGE_ROWS } from '../../src/domain/limits.js';
 import { appendIn, pgOutbox, type OutboxStore } from '../../src/db/outbox-store.js';
 import { encodeEvent, markOf, type EventBus } from '../../src/runtime/events.js';
 import { REPLAY_LIMITS, testDatabaseUrl } from '../helpers.js';
