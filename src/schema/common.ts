@@ -265,7 +265,7 @@ export async function liveEvents<T>(
     if (e instanceof AppError) throw e;
     throw new AppError(
       'SERVICE_UNAVAILABLE',
-      'live events are unavailable for the moment: the event bus (the database's table of live events) does not answer; subscribe again later',
+      'live events are unavailable for the moment: the event bus (the table of live events in the database) does not answer; subscribe again later',
     );
   }
   ctx.liveSlot.current = slot;
