@@ -9,8 +9,9 @@ import { createRedis } from './redis.js';
  * timestamps), neutral to GraphQL and REST alike.
  *
  * In one process the in-memory bus does. Between processes (an import CLI and the servers that
- * serve subscriptions) the Redis bus carries them when REDIS_URL is set, and the database's
- * outbox (db/outbox.ts) when it is not; bootstrap.ts picks one.
+ * serve subscriptions) the database's outbox (db/outbox.ts) carries them, each with its position,
+ * and keeps them for replay; bootstrap.ts makes it. The Redis bus below has no positions and no
+ * replay: no process makes it any more (docs/architecture.md#live-events-and-their-positions).
  */
 export interface EventBus {
   publish(topic: string, payload: unknown): Promise<void>;
