@@ -4,7 +4,12 @@
 // or keeps only the newest event of each symbol (LATEST); and streams cut at random while events
 // flow, each resumed from the last id it read, together hold exactly the committed events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'graphql';
 import { createApp, type App } from '../../src/app.js';
+import { REPLAY_PAGE_ROWS } from '../../src/domain/limits.js';
+import { operationCost } from '../../src/graphql/cost.js';
+import { costOptions } from '../../src/graphql/guard.js';
+import { schema } from '../../src/schema/index.js';
 import { outboxEventBus } from '../../src/db/outbox.js';
 import { tradeTopic, type EventBus } from '../../src/runtime/events.js';
 import { createApiKey } from '../../src/services/account.js';
@@ -156,6 +161,15 @@ describe('resumable subscriptions', () => {
     expect(got.every((g, i) => i === 0 || BigInt(g.id) > BigInt(got[i - 1]!.id))).toBe(true);
     expect(got.every((g) => g.symbol === (g.n % 2 ? 'RSME' : 'RSMD'))).toBe(true);
     await idle.cancel();
+  });
+
+  it(`charges a resumed subscription one page of replay (${REPLAY_PAGE_ROWS} units) in its cost, a live one not`, () => {
+    const cost = (q: string) => operationCost(schema, parse(q), null, {}, costOptions).cost;
+    const live = cost('subscription { tradeAdded(symbol: "A") { price } }');
+    expect(cost('subscription { tradeAdded(symbol: "A", after: "5") { price } }')).toBe(live + REPLAY_PAGE_ROWS);
+    expect(cost('subscription { tradeAdded(symbol: "A", since: "2026-01-01") { price } }')).toBe(
+      live + REPLAY_PAGE_ROWS,
+    );
   });
 
   it('chaos: 20 streams cut at random while 10,000 events are committed by two writers; each resumed from its last id, together they hold every committed event once, in order', async () => {
