@@ -176,20 +176,27 @@ describe('resumable subscriptions', () => {
     const fetch = fetchOf(app());
     const total = 10_000;
     const symbol = 'RSMX';
-    // two writers whose transactions interleave
+    // the first stream starts from before the first event: every later one from the last id it read
+    let last: string | undefined = String(
+      (await h.db.driver.pool.query<{ m: string }>('SELECT coalesce(max(id), 0) AS m FROM "LiveEvent"')).rows[0]!.m,
+    );
+    // two writers whose transactions interleave, paced so that the streams are cut while they write
+    let writing = 2;
     const writers = [0, 1].map(async (w) => {
       for (let b = 0; b < total / 2 / 100; b++) {
         await bus.publishAll(
           Array.from({ length: 100 }, (_, i) => [tradeTopic(symbol), row(symbol, w * 1e6 + b * 100 + i)] as const),
         );
+        await new Promise((r) => setTimeout(r, 10));
       }
+      writing--;
     });
+    let cutWhileWriting = 0;
     const received: string[] = [];
-    let last: string | undefined;
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let cut = 0; cut < 20; cut++) {
-      const headers: Record<string, string> = { 'x-api-key': key, ...(last ? { 'last-event-id': last } : {}) };
+      const headers = { 'x-api-key': key, 'last-event-id': last };
       const stream = await sse(fetch, 'http://test', TRADES([symbol]), headers);
       const take = 50 + Math.floor(random() * 500);
       for (let i = 0; i < take; i++) {
@@ -198,8 +205,10 @@ describe('resumable subscriptions', () => {
         last = e.id;
       }
       await stream.cancel();
+      if (writing) cutWhileWriting++;
     }
     await Promise.all(writers);
+    expect(cutWhileWriting).toBeGreaterThanOrEqual(10);
     const stored = await positions(symbol);
     expect(stored).toHaveLength(total);
     const final = await sse(fetch, 'http://test', TRADES([symbol]), { 'x-api-key': key, 'last-event-id': last! });
