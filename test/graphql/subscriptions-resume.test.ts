@@ -1,4 +1,4 @@
-// Resumable subscriptions on the database's bus (db/outbox.ts): each SSE event's `id:` is its
+// Resumable subscriptions on the database's bus (db/outbox.ts), over SSE and WebSocket: each SSE event's `id:` is its
 // position; `after:` and Last-Event-ID replay what was missed, then go live, each event once; a
 // client that does not read ends with SLOW_CONSUMER naming the last position delivered (BUFFER),
 // or keeps only the newest event of each symbol (LATEST); and streams cut at random while events
@@ -15,7 +15,7 @@ import { tradeTopic, type EventBus } from '../../src/runtime/events.js';
 import { createApiKey } from '../../src/services/account.js';
 import { authHarness, freshUser, RELAXED, type AuthHarness } from '../auth/helpers.js';
 import { REPLAY_LIMITS, testConfig, testDatabases } from '../helpers.js';
-import { fetchOf, SIP, sse } from './subscription-helpers.js';
+import { fetchOf, listening, SIP, sse, wsClients } from './subscription-helpers.js';
 
 const TRADES = (symbols: string[], args = '') =>
   `subscription { tradeAdded(symbols: ${JSON.stringify(symbols)}${args}) { symbol sequenceNumber position replay } }`;
@@ -95,6 +95,28 @@ describe('resumable subscriptions', () => {
       const next = await s.event();
       expect(next.data.data.tradeAdded).toMatchObject({ sequenceNumber: '3', replay: false });
       await s.cancel();
+    }
+  });
+
+  it('over WebSocket too: `after` replays, flagged, then goes live', async () => {
+    const server = await listening(app());
+    const ws = wsClients(() => server.url);
+    try {
+      await publish('RSMW', 0, 3);
+      const stored = await positions('RSMW');
+      const op = ws.run(ws.client({ apiKey: key }).client, TRADES(['RSMW'], `, after: "${stored[0]}"`));
+      await expect.poll(() => op.results.length, { timeout: 10_000 }).toBe(2);
+      await publish('RSMW', 3, 1);
+      await expect.poll(() => op.results.length, { timeout: 10_000 }).toBe(3);
+      expect(op.results.map((r) => [r.data.tradeAdded.position, r.data.tradeAdded.replay])).toEqual([
+        [stored[1], true],
+        [stored[2], true],
+        [(await positions('RSMW'))[3], false],
+      ]);
+      op.dispose();
+    } finally {
+      await ws.disposeAll();
+      await server.close();
     }
   });
 
