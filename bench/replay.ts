@@ -128,7 +128,7 @@ try {
         await machineLine(['postgresql']),
         '',
         markdownTable(
-          ['reader', 'events/s (median of ' + REPEAT + ')', 'vs the bare reader'],
+          ['reader', `events/s (median of ${REPEAT})`, 'vs the bare reader'],
           [
             [
               'tradeAdded(symbols:, after:) over SSE, in process (GraphQL executed and serialized per event)',
