@@ -1,6 +1,4 @@
-import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
-import { createRedis } from './redis.js';
 
 /**
  * Publish/subscribe for rows as they are stored (an import publishes each trade, quote, press
@@ -10,12 +8,12 @@ import { createRedis } from './redis.js';
  *
  * In one process the in-memory bus does. Between processes (an import CLI and the servers that
  * serve subscriptions) the database's outbox (db/outbox.ts) carries them, each with its position,
- * and keeps them for replay; bootstrap.ts makes it. The Redis bus below has no positions and no
- * replay: no process makes it any more (docs/architecture.md#live-events-and-their-positions).
+ * and keeps them for replay; bootstrap.ts makes it. Not Redis: its channels carry no positions
+ * (docs/architecture.md#live-events-and-their-positions).
  */
 export interface EventBus {
   publish(topic: string, payload: unknown): Promise<void>;
-  /** Many events at once: one round trip on Redis. */
+  /** Many events at once: one transaction per batch on the database. */
   publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
   /**
    * Events of `topic` (or of any of a list of topics, in the order they are published, as one
@@ -227,9 +225,6 @@ export function memoryEventBus(): EventBus {
   };
 }
 
-const CHANNEL_PREFIX = 'mdg:event:';
-const READY_TIMEOUT_MS = 5_000;
-
 /** JSON that keeps bigints and Dates (as tagged objects), so subscribers get the service shape back. */
 export function encodeEvent(payload: unknown): string {
   return JSON.stringify(payload, function (this: Record<string, unknown>, key, value) {
@@ -248,115 +243,4 @@ export function decodeEvent(text: string): unknown {
     }
     return value;
   });
-}
-
-/** Resolves once `redis` can take commands (it was created with the offline queue off). */
-function whenReady(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => done(new Error(`Redis not ready after ${READY_TIMEOUT_MS} ms (status ${redis.status})`)),
-      READY_TIMEOUT_MS,
-    );
-    const onReady = () => done();
-    function done(e?: Error) {
-      clearTimeout(timer);
-      redis.off('ready', onReady);
-      if (e) reject(e);
-      else resolve();
-    }
-    redis.on('ready', onReady);
-  });
-}
-
-export function redisEventBus(url: string): EventBus {
-  const publisher = createRedis(url);
-  let subscriber: Redis | undefined;
-  const handlers = new Map<string, Set<(payload: unknown) => void>>();
-  /** Per channel, the SUBSCRIBE that every subscription of it waits for. */
-  const subscribed = new Map<string, Promise<void>>();
-  const ends = new Set<() => void>();
-
-  const subscriberConnection = (): Redis => {
-    if (subscriber) return subscriber;
-    subscriber = publisher.duplicate();
-    subscriber.on('error', () => {});
-    subscriber.on('message', (channel: string, message: string) => {
-      const set = handlers.get(channel);
-      if (!set?.size) return;
-      const payload = decodeEvent(message);
-      for (const h of set) h(payload);
-    });
-    return subscriber;
-  };
-
-  /** The SUBSCRIBE of `channel`, shared by every subscription of it. */
-  const listen = (conn: Redis, channel: string): Promise<void> => {
-    let ready = subscribed.get(channel);
-    if (!ready) {
-      ready = whenReady(conn)
-        .then(() => conn.subscribe(channel))
-        .then(() => {});
-      subscribed.set(channel, ready);
-    }
-    return ready;
-  };
-
-  return {
-    async publish(topic, payload) {
-      await whenReady(publisher);
-      await publisher.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
-    },
-    async publishAll(events) {
-      await whenReady(publisher);
-      const pipeline = publisher.pipeline();
-      let n = 0;
-      for (const [topic, payload] of events) {
-        pipeline.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
-        n++;
-      }
-      if (n === 0) return;
-      const results = (await pipeline.exec()) ?? [];
-      const failed = results.find(([e]) => e);
-      if (failed) throw failed[0];
-    },
-    subscribe<T>(topic: Topics) {
-      const channels = topicsOf(topic).map((t) => CHANNEL_PREFIX + t);
-      const conn = subscriberConnection();
-      const ready = Promise.all(channels.map((channel) => listen(conn, channel))).then(() => {});
-      const s = subscription<T>(ready, () => {
-        for (const channel of channels) {
-          const set = handlers.get(channel);
-          set?.delete(push);
-          if (set?.size !== 0) continue;
-          handlers.delete(channel);
-          subscribed.delete(channel);
-          if (conn.status === 'ready') conn.unsubscribe(channel).catch(() => {});
-        }
-        ends.delete(s.end);
-      });
-      const push = (p: unknown) => s.push(p as T);
-      for (const channel of channels) {
-        let set = handlers.get(channel);
-        if (!set) handlers.set(channel, (set = new Set()));
-        set.add(push);
-      }
-      ends.add(s.end);
-      ready.catch(() => s.end());
-      return s.sub;
-    },
-    resume() {
-      throw noReplay();
-    },
-    async close() {
-      for (const end of [...ends]) end();
-      await Promise.all(
-        [publisher, subscriber].map(async (r) => {
-          if (!r) return;
-          if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
-          else r.disconnect();
-        }),
-      );
-    },
-  };
 }

@@ -1,6 +1,5 @@
 // Live watchlists: tradeAdded(symbols:) and quoteAdded(symbols:) are one subscription on every
-// symbol of the list, over SSE and WebSocket, on each event bus (in memory, the database's outbox,
-// Redis); the per-user cap counts subscriptions and symbols apart.
+// symbol of the list, over SSE and WebSocket, on each event bus (in memory, the database's outbox); the per-user cap counts subscriptions and symbols apart.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import { REPLAY_LIMITS } from '../helpers.js';
 import { MAX_SYMBOLS } from '../../src/domain/symbols.js';
 import { importStream } from '../../src/ingest/import-stream.js';
 import { importerFor } from '../../src/ingest/registry.js';
-import { memoryEventBus, redisEventBus, type EventBus } from '../../src/runtime/events.js';
+import { memoryEventBus, type EventBus } from '../../src/runtime/events.js';
 import { createApiKey } from '../../src/services/account.js';
 import { authHarness, freshUser, RELAXED, type AuthHarness } from '../auth/helpers.js';
 import { testConfig, testDatabases } from '../helpers.js';
@@ -52,7 +51,6 @@ const quote = (symbol: string, sequence: bigint) => ({
 const BUSES: { name: string; tags?: string[]; make(h: AuthHarness): EventBus }[] = [
   { name: 'in memory', make: () => memoryEventBus() },
   { name: "the database's outbox", make: (h) => outboxEventBus(h.db, REPLAY_LIMITS) },
-  { name: 'Redis', tags: ['redis'], make: () => redisEventBus(process.env.TEST_REDIS_URL!) },
 ];
 
 const tdb = testDatabases()[0]!;
