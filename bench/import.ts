@@ -2,7 +2,10 @@
 // 20,000 upserted in one transaction each) against the raw driver inserting the same rows its
 // fastest way, side by side in one run. Appends a dated section to bench/RESULTS.md.
 //
-//   npm run bench -- import [--rows 1000000] [--reps 1] [--dry-run (print, do not record)]
+//   npm run bench -- import [--rows 1000000] [--reps 1] [--events] [--dry-run (print, do not record)]
+//
+// With --events, ours runs a third time into an empty table publishing each trade to the database's
+// table of live events (db/outbox.ts), as `cli import` does: what keeping events for replay costs.
 //
 // With --reps N each path runs N times, interleaved, and the fastest run counts (other work on
 // the machine only ever slows a run down).
@@ -23,6 +26,8 @@ import { createDb } from '../src/db/client.js';
 import { DEFAULT_BATCH_SIZE, importStream } from '../src/ingest/import-stream.js';
 import { importer } from '../src/ingest/resources/trade.js';
 import { migrate } from '../src/db/migrate.js';
+import { outboxEventBus, replayLimits } from '../src/db/outbox.js';
+import { subscriptionConfig } from '../src/domain/serving-config.js';
 import { databaseKinds, machineLine, PG_URL, record, utcNow } from './harness.js';
 
 const { values: args } = parseArgs({
@@ -31,6 +36,7 @@ const { values: args } = parseArgs({
     db: { type: 'string' },
     'dry-run': { type: 'boolean' },
     reps: { type: 'string' },
+    events: { type: 'boolean' },
   },
 });
 const ROWS = Number(args.rows ?? 1_000_000);
@@ -151,12 +157,15 @@ async function rawPostgres(database: DatabaseConfig, rows: TradeRow[]): Promise<
 
 async function ours(
   database: DatabaseConfig,
+  publish = false,
 ): Promise<{ ms: number; counts: Awaited<ReturnType<typeof importStream>>['counts'] }> {
   const db = await createDb(database);
+  const events = publish ? outboxEventBus(db, replayLimits(subscriptionConfig({}))) : undefined;
   try {
-    const result = await importStream(db, importer, file);
+    const result = await importStream(db, importer, file, events ? { events } : {});
     return { ms: result.ms, counts: result.counts };
   } finally {
+    await events?.close();
     await db.close();
   }
 }
@@ -185,7 +194,7 @@ const rows = [...trades(ROWS)];
 
 for (const kind of DATABASES) {
   console.log(`\n${kind}:`);
-  const best = { raw: Infinity, fresh: Infinity, again: Infinity };
+  const best = { raw: Infinity, fresh: Infinity, again: Infinity, published: Infinity };
   const shares: number[] = [];
   for (let rep = 0; rep < REPS; rep++) {
     const rawDb = await freshDatabase();
@@ -210,6 +219,18 @@ for (const kind of DATABASES) {
 
       const [a, b] = [await tableHash(rawDb), await tableHash(oursDb)];
       if (a !== b) throw new Error(`the tables differ: raw ${a}, ours ${b}`);
+      if (args.events) {
+        const pubDb = await freshDatabase();
+        try {
+          await migrate(pubDb);
+          const published = await ours(pubDb, true);
+          if (published.counts.inserted !== ROWS) throw new Error(`publishing, ${JSON.stringify(published.counts)}`);
+          console.log(`  ours, publishing ${(published.ms / 1000).toFixed(1)} s`);
+          best.published = Math.min(best.published, published.ms);
+        } finally {
+          await dropScratch(pubDb);
+        }
+      }
       shares.push(rawMs / first.ms);
       best.raw = Math.min(best.raw, rawMs);
       best.fresh = Math.min(best.fresh, first.ms);
@@ -222,6 +243,12 @@ for (const kind of DATABASES) {
   results.push({ database: kind, path: 'raw: COPY FROM STDIN, one transaction', ms: best.raw });
   results.push({ database: kind, path: 'ours: import into an empty table', ms: best.fresh });
   results.push({ database: kind, path: 'ours: same file again (all unchanged)', ms: best.again });
+  if (args.events)
+    results.push({
+      database: kind,
+      path: 'ours: into an empty table, each trade published to the live-event table',
+      ms: best.published,
+    });
   spread.set(kind, shares);
 }
 fs.rmSync(dir, { recursive: true, force: true });

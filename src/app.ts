@@ -51,7 +51,7 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** The OCR workers; server.ts passes its own to stop them at shutdown. Workers start on first use. */
   ocr?: OcrPool;
-  /** What subscriptions listen to; server.ts passes the configured one (Redis with REDIS_URL) and closes it. */
+  /** What subscriptions listen to; server.ts passes the database's (bootstrap.ts) and closes it. */
   events?: EventBus;
   /** JSON log lines (server.ts passes its own); by default to stdout at LOG_LEVEL. */
   logger?: Logger;

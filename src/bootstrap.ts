@@ -6,8 +6,8 @@ import { migrate } from './db/migrate.js';
 import { DatabaseReadiness } from './db/readiness.js';
 import type { Logger } from './observability/log.js';
 import { forgetSearchEngine } from './services/security-index.js';
-import { outboxEventBus } from './db/outbox.js';
-import { redisEventBus, type EventBus } from './runtime/events.js';
+import { outboxEventBus, replayLimits } from './db/outbox.js';
+import type { EventBus } from './runtime/events.js';
 import { disableDemoAccounts, ensureDemoAccounts } from './services/account.js';
 import { sampleDataState, seedSampleData, type SeedProgress } from './sample/seed.js';
 import { DEFAULT_SAMPLE } from './sample/generate.js';
@@ -122,11 +122,12 @@ export function seedProgress(out: ProgressOut, intervalMs?: number): (p: SeedPro
 
 /**
  * The bus that carries live events between processes (`cli import` publishes, servers serve the
- * subscriptions): Redis with REDIS_URL (many instances: no table to poll or prune), else the
- * database every process already shares (db/outbox.ts), so `npm start` alone serves them.
+ * subscriptions): the database every process already shares (db/outbox.ts), whose sequence gives
+ * each event the position a client resumes from, and which keeps them for replay; one source of
+ * positions, so not Redis even with REDIS_URL (docs/architecture.md#live-events-and-their-positions).
  */
-export function createEventBus(config: Readonly<Pick<Config, 'redisUrl'>>, db: Db): EventBus {
-  return config.redisUrl ? redisEventBus(config.redisUrl) : outboxEventBus(db);
+export function createEventBus(config: Readonly<Pick<Config, 'subscriptions'>>, db: Db): EventBus {
+  return outboxEventBus(db, replayLimits(config.subscriptions));
 }
 
 /** A log as a progress reporter's output: a plain line per write. */

@@ -279,7 +279,7 @@ const commands: Record<string, Command> = {
     }
 
     const importer = await importerFor(resource);
-    // the servers' subscribers, through Redis or the database (bootstrap.ts)
+    // the servers' subscribers, through the database's table of live events (bootstrap.ts)
     const events = isPublishing(importer) ? createEventBus(config, db) : undefined;
     const progress = progressReporter(resource);
     // Ctrl-C or SIGTERM (a follow-mode feed being stopped): write what was read, close the bus, summarize

@@ -7,7 +7,7 @@ import type { Db } from './db/client.js';
 import type { Resource } from './domain/entitlements.js';
 import type { Fallbacks } from './observability/fallbacks.js';
 import type { Deadline } from './runtime/deadline.js';
-import type { EventBus } from './runtime/events.js';
+import type { EventBus, StreamMark, StreamPolicy } from './runtime/events.js';
 import type { InFlightBudget } from './runtime/in-flight.js';
 import type { OcrPool } from './ocr/pool.js';
 
@@ -90,13 +90,15 @@ export class Loaders {
 /** The app's live subscriptions as a subscription field reaches them (graphql/live.ts's LiveHub). */
 export interface LiveSubscriptions {
   /** Counts a subscription naming `symbols` symbols against the caps, or throws the cap's coded error. */
-  reserve(caller: Caller, resource: Resource, key: string, symbols: number): LiveHold;
+  reserve(caller: Caller, resource: Resource, key: string, symbols: number, policy: StreamPolicy): LiveHold;
 }
 
 /** One subscription's place under the caps (graphql/live.ts's LiveSlot). */
 export interface LiveHold {
   /** Set once the subscription joined its group; its member then gives the place back when it ends. */
   readonly member: object | undefined;
+  /** Where the event its stream yielded last stands (undefined from a bus that marks none). */
+  pulled: StreamMark | undefined;
   release(): void;
 }
 

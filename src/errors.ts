@@ -57,6 +57,9 @@ export const ERRORS = {
   // a subscriber left more than SUBSCRIPTION_BUFFER_BYTES unread: only ever the last event of a
   // stream whose 200 is sent, so its status is never seen
   SLOW_CONSUMER: { status: 429, graphql: 'SLOW_CONSUMER' },
+  // a subscription resumed (`after`, `since`) from before the oldest live event the database keeps,
+  // or too far behind (REPLAY_MAX_ROWS): extensions.oldestPosition names the oldest kept
+  REPLAY_TOO_OLD: { status: 410, graphql: 'REPLAY_TOO_OLD' },
 } as const satisfies Record<string, { status: number; graphql: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -67,6 +70,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** What a client reads besides the code (GraphQL `extensions`): a position to resume from. */
+    readonly extensions: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -105,6 +110,7 @@ export function toGraphQLError(
     ...(at.path ? { path: at.path } : {}),
     extensions: {
       code: ERRORS[error.code].graphql,
+      ...error.extensions,
       ...(at.http ? { http: { status: error.status, spec: false, ...headers } } : {}),
     },
   });

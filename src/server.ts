@@ -62,7 +62,7 @@ const db = await open(config);
 const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
 
 const ocr = new OcrPool(config.ocr);
-// Redis with REDIS_URL, else the database's outbox: either way a row the CLI stores reaches every subscriber
+// the database's outbox: a row the CLI stores reaches every subscriber, with the position it resumes from
 const events = createEventBus(config, db);
 const tracing = await createTracing(config.observability, config.version);
 let draining = false;

@@ -5,7 +5,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, parsePostgresUrl, type Config, type DatabaseConfig } from '../src/config.js';
+import { replayLimits } from '../src/db/outbox.js';
+import { subscriptionConfig } from '../src/domain/serving-config.js';
 import { templateDatabase } from './global-setup.js';
+
+/** How long and how much the database's event bus keeps, as configured by default. */
+export const REPLAY_LIMITS = replayLimits(subscriptionConfig({}));
 
 /**
  * The database every database test runs against: PostgreSQL, TEST_DATABASE_URL's server or the

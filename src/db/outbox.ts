@@ -2,21 +2,26 @@ import { AppError } from '../errors.js';
 import {
   decodeEvent,
   encodeEvent,
+  mark,
   subscription,
   topicsOf,
   type EventBus,
   type QueuedSubscription,
+  type Resume,
   type Subscription,
   type Topics,
 } from '../runtime/events.js';
+import type { SubscriptionConfig } from '../domain/serving-config.js';
 import type { Db } from './client.js';
-import { MAX_ROWS, pgOutbox, RETENTION_MS, type OutboxStore, type StoredEvent, type Watch } from './outbox-store.js';
+import { pgOutbox, type OutboxStore, type Retention, type StoredEvent, type Watch } from './outbox-store.js';
+import { resumed, type Held } from './outbox-replay.js';
 
 /**
- * The event bus between processes when REDIS_URL is not set: the table "LiveEvent" of the database
- * every process already shares. A publisher (`cli import`, `cli sync`) appends its events; a server
- * with subscribers reads the rows newer than the last it read and hands each to the subscribers of
- * its topic. NOTIFY wakes the readers, on a connection of their own.
+ * The event bus between processes: the table "LiveEvent" of the database every process already
+ * shares. A publisher (`cli import`, `cli sync`) appends its events, each taking its position (the
+ * row's id) in commit order; a server with subscribers reads the rows newer than the last it read
+ * and hands each to the subscribers of its topic. NOTIFY wakes the readers, on a connection of
+ * their own. Rows are kept for replay (`resume`) as long as the retention says.
  *
  * Why rows and not NOTIFY payloads: a payload holds at most 8000 bytes (a press release's body is
  * more), and a notice sent while a reader's connection was down is gone. The notice only says
@@ -28,18 +33,31 @@ export const MAX_EVENT_BYTES = 1024 * 1024;
 /** Rows appended in one transaction, and read at once. */
 export const BATCH_ROWS = 1000;
 
-export function outboxEventBus(db: Db): EventBus {
-  return databaseEventBus(pgOutbox(db.driver.pool, db.database.url));
+/** How much the database keeps of live events, and how much of it one subscription may replay. */
+export interface ReplayLimits extends Retention {
+  /** Events one resumed subscription may be behind (REPLAY_MAX_ROWS); more is REPLAY_TOO_OLD. */
+  maxRows: number;
 }
 
-export function databaseEventBus(store: OutboxStore): EventBus {
+/** The limits as configured (config.ts, the subscriptions section). */
+export const replayLimits = (s: Pick<SubscriptionConfig, 'replayDepthMs' | 'replayKeepRows' | 'replayMaxRows'>) => ({
+  ms: s.replayDepthMs,
+  rows: s.replayKeepRows,
+  maxRows: s.replayMaxRows,
+});
+
+export function outboxEventBus(db: Db, limits: ReplayLimits): EventBus {
+  return databaseEventBus(pgOutbox(db.driver.pool, db.database.url, limits), limits.maxRows);
+}
+
+export function databaseEventBus(store: OutboxStore, maxReplayRows: number): EventBus {
   const reader = new OutboxReader(store);
   return {
     async publish(topic, payload) {
       await this.publishAll([[topic, payload]]);
     },
+    // stored whether or not a server listens now: a client may resume from any kept position
     async publishAll(events) {
-      if (!(await store.readers())) return;
       let batch: [string, string][] = [];
       let tooLarge = 0;
       for (const [topic, payload] of events) {
@@ -55,6 +73,11 @@ export function databaseEventBus(store: OutboxStore): EventBus {
         throw new Error(`${tooLarge} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
     },
     subscribe: (topic) => reader.subscribe(topic),
+    resume: <T>(topic: Topics, from: Resume) => {
+      const topics = topicsOf(topic);
+      const live = reader.join<Held>(topics, (payload, row) => ({ id: row.id, payload }));
+      return resumed<T>(store, maxReplayRows, topics, from, live);
+    },
     close: () => reader.close(),
   };
 }
@@ -64,7 +87,7 @@ export function databaseEventBus(store: OutboxStore): EventBus {
  * knew when the watch began, every row after the last it read; then it stops watching.
  */
 class OutboxReader {
-  readonly #handlers = new Map<string, Set<(payload: unknown) => void>>();
+  readonly #handlers = new Map<string, Set<(payload: unknown, row: StoredEvent) => void>>();
   readonly #subscriptions = new Set<QueuedSubscription<unknown>>();
   #watching: Promise<Watch> | undefined;
   /** Bumped when a watch ends, so that a read begun under it changes nothing after. */
@@ -78,7 +101,11 @@ class OutboxReader {
   constructor(private readonly store: OutboxStore) {}
 
   subscribe<T>(topic: Topics): Subscription<T> {
-    const topics = topicsOf(topic);
+    return this.join<T>(topicsOf(topic), (payload) => payload as T);
+  }
+
+  /** A subscription to `topics` whose queue takes what `item` makes of each event and its row. */
+  join<T>(topics: readonly string[], item: (payload: unknown, row: StoredEvent) => T): Subscription<T> {
     const ready = this.#start().then(() => {});
     const s = subscription<T>(ready, () => {
       for (const t of topics) {
@@ -89,7 +116,7 @@ class OutboxReader {
       this.#subscriptions.delete(s as QueuedSubscription<unknown>);
       if (this.#subscriptions.size === 0) void this.#stop();
     });
-    const push = (p: unknown) => s.push(p as T);
+    const push = (p: unknown, row: StoredEvent) => s.push(item(p, row));
     for (const t of topics) {
       let set = this.#handlers.get(t);
       if (!set) this.#handlers.set(t, (set = new Set()));
@@ -148,7 +175,7 @@ class OutboxReader {
           this.#cursor = rows.at(-1)!.id;
           const error = new AppError(
             'SERVICE_UNAVAILABLE',
-            `live events were pruned before this instance read them (more than ${MAX_ROWS} rows, or older than ${RETENTION_MS / 1000} s); subscribe again`,
+            `live events were pruned before this instance read them (more than ${this.store.retention.rows} rows, or older than ${this.store.retention.ms / 1000} s); subscribe again`,
           );
           for (const s of [...this.#subscriptions]) s.fail(error);
           return;
@@ -178,8 +205,8 @@ class OutboxReader {
     for (const row of rows) {
       const set = this.#handlers.get(row.topic);
       if (!set?.size) continue;
-      const payload = decodeEvent(row.payload);
-      for (const h of [...set]) h(payload);
+      const payload = mark(decodeEvent(row.payload), { position: row.id, topic: row.topic, replay: false });
+      for (const h of [...set]) h(payload, row);
     }
   }
 }

@@ -6,6 +6,9 @@
  */
 import { MANIFESTS, type Manifest } from '../resources/index.js';
 
+/** Rows a resumed subscription reads per page of its replay (db/outbox-replay.ts), as its client reads; its cost (schema/stream.ts). */
+export const REPLAY_PAGE_ROWS = 500;
+
 /**
  * Longest text of each kind, in characters (UTF-16 code units, as JavaScript counts `length`).
  * Text of every kind but `json` also holds no control character other than tab, newline and

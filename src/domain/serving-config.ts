@@ -12,6 +12,12 @@ export interface SubscriptionConfig {
   perInstance: number;
   /** Serialized events a subscription may leave unread; past it, it ends with SLOW_CONSUMER. */
   bufferBytes: number;
+  /** How long live events are kept in the database for subscriptions that resume (`after`, `since`). */
+  replayDepthMs: number;
+  /** The newest this many live events are kept, whatever their age. */
+  replayKeepRows: number;
+  /** Events one resumed subscription may replay; more behind, it is refused with REPLAY_TOO_OLD. */
+  replayMaxRows: number;
 }
 
 export interface LifecycleConfig {
@@ -35,5 +41,8 @@ export function subscriptionConfig(env: Env): Readonly<SubscriptionConfig> {
     symbolsPerCaller: positiveInt(env, 'SUBSCRIPTION_SYMBOLS_PER_CALLER', 200),
     perInstance: positiveInt(env, 'SUBSCRIPTIONS_PER_INSTANCE', 1000),
     bufferBytes: positiveInt(env, 'SUBSCRIPTION_BUFFER_BYTES', 64 * 1024),
+    replayDepthMs: positiveInt(env, 'REPLAY_DEPTH_SECONDS', 7 * 24 * 3600) * 1000,
+    replayKeepRows: positiveInt(env, 'REPLAY_KEEP_ROWS', 20_000_000),
+    replayMaxRows: positiveInt(env, 'REPLAY_MAX_ROWS', 100_000),
   });
 }

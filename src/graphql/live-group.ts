@@ -4,6 +4,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Caller } from '../auth/caller.js';
 import type { Resource } from '../domain/entitlements.js';
 import type { LiveHold } from '../context.js';
+import type { StreamMark, StreamPolicy } from '../runtime/events.js';
 import { AppError, toGraphQLError } from '../errors.js';
 import type { LiveHub } from './live.js';
 
@@ -15,12 +16,16 @@ export class LiveEvent {
   #json: string | undefined;
   #sse: Buffer | undefined;
   #ws: string | undefined;
-  constructor(readonly result: ExecutionResult) {}
+  constructor(
+    readonly result: ExecutionResult,
+    /** Where it stands in the stream (its SSE `id:`, a slow consumer's last position), when the bus marked it. */
+    readonly mark?: StreamMark,
+  ) {}
 
-  /** The SSE `next` event, as Yoga's SSE processor writes it (no internal error extensions). */
+  /** The SSE `next` event, as Yoga's SSE processor writes it (no internal error extensions), with its position as `id:`. */
   sse(): Buffer {
     return (this.#sse ??= Buffer.from(
-      `event: next\ndata: ${this.result.errors?.length ? JSON.stringify(withErrors(this.result, ['http', 'unexpected'])) : this.#plain()}\n\n`,
+      `${this.mark ? `id: ${this.mark.position}\n` : ''}event: next\ndata: ${this.result.errors?.length ? JSON.stringify(withErrors(this.result, ['http', 'unexpected'])) : this.#plain()}\n\n`,
     ));
   }
 
@@ -61,6 +66,8 @@ export interface Sink {
   fail(error: AppError): void;
   /** The end of the stream (the events taken are still passed on). */
   complete(): void;
+  /** The mark of the last event handed to the connection, if any was marked. */
+  delivered(): StreamMark | undefined;
 }
 
 /**
@@ -69,6 +76,7 @@ export interface Sink {
  */
 export class LiveSlot implements LiveHold {
   member: Member | undefined;
+  pulled: StreamMark | undefined;
   /** The caller's tier as the last rights round read it. */
   tier: Caller['tier'];
   #released = false;
@@ -79,6 +87,7 @@ export class LiveSlot implements LiveHold {
     readonly key: string,
     /** The symbols the subscription names, counted against SUBSCRIPTION_SYMBOLS_PER_CALLER. */
     readonly symbols: number,
+    readonly policy: StreamPolicy,
   ) {
     this.tier = caller.tier;
   }
@@ -105,11 +114,11 @@ export class Member {
   deliver(event: LiveEvent): void {
     if (this.ended) return;
     if (this.sink.deliver(event)) this.hub.dirty(this);
-    else this.end(slowConsumer(this.hub.bufferBytes));
+    else this.end(slowConsumer(this.hub.bufferBytes, this.sink.delivered()));
   }
 
   flush(): void {
-    if (!this.ended && !this.sink.flush()) this.end(slowConsumer(this.hub.bufferBytes));
+    if (!this.ended && !this.sink.flush()) this.end(slowConsumer(this.hub.bufferBytes, this.sink.delivered()));
   }
 
   /** Ends it from the server's side: with a coded error event, or (without) as its stream ended. */
@@ -134,10 +143,12 @@ export class Member {
   }
 }
 
-const slowConsumer = (bytes: number) =>
+const slowConsumer = (bytes: number, last: StreamMark | undefined) =>
   new AppError(
     'SLOW_CONSUMER',
-    `this subscription left more than ${bytes} bytes of events unread (SUBSCRIPTION_BUFFER_BYTES) and was ended; read faster, or subscribe to less`,
+    `this subscription left more than ${bytes} bytes of events unread (SUBSCRIPTION_BUFFER_BYTES) and was ended; ${last ? `the last event delivered was at position ${last.position}: resume \`after\` it, ` : ''}read faster, subscribe to less, or ask for \`policy: LATEST\``,
+    {},
+    last ? { lastPosition: String(last.position) } : {},
   );
 
 /** Identical subscriptions: one source stream, executed once per event for all members. */
@@ -148,6 +159,8 @@ export class Group {
     private readonly hub: LiveHub,
     readonly key: string,
     private readonly source: AsyncIterator<ExecutionResult>,
+    /** The slot whose stream is the source: it holds the mark of the event just pulled. */
+    private readonly sourceSlot: LiveSlot,
   ) {}
 
   async pump(): Promise<void> {
@@ -157,7 +170,7 @@ export class Group {
         await this.hub.pace();
         const r = await this.source.next();
         if (r.done || this.#closed) break;
-        const event = new LiveEvent(r.value);
+        const event = new LiveEvent(r.value, this.sourceSlot.pulled);
         for (const member of this.members) member.deliver(event);
       }
     } catch (e) {

@@ -12,6 +12,7 @@ import type { Context, LiveSubscriptions } from '../context.js';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../observability/log.js';
+import type { StreamPolicy } from '../runtime/events.js';
 import { currentRights } from '../services/account.js';
 import { Group, LiveSlot, Member, type Sink, TURN_BUDGET_MS } from './live-group.js';
 
@@ -79,7 +80,7 @@ export class LiveHub implements LiveSubscriptions {
    * with the cap's coded error. A subscription counts once whatever the symbols it names; the
    * symbols count apart, so a 25-symbol watchlist is one subscription and 25 symbols.
    */
-  reserve(caller: Caller, resource: Resource, key: string, symbols: number): LiveSlot {
+  reserve(caller: Caller, resource: Resource, key: string, symbols: number, policy: StreamPolicy): LiveSlot {
     const { perCaller, symbolsPerCaller, perInstance } = this.deps.config;
     const retryAfter = { 'retry-after': String(SUBSCRIPTION_RETRY_AFTER_SECONDS) };
     const held = this.#perUser.get(caller.userId) ?? { subscriptions: 0, symbols: 0 };
@@ -106,7 +107,7 @@ export class LiveHub implements LiveSubscriptions {
     }
     this.#perUser.set(caller.userId, { subscriptions: held.subscriptions + 1, symbols: held.symbols + symbols });
     this.#slots++;
-    return new LiveSlot(this, caller, resource, key, symbols);
+    return new LiveSlot(this, caller, resource, key, symbols, policy);
   }
 
   released(slot: LiveSlot): void {
@@ -128,7 +129,7 @@ export class LiveHub implements LiveSubscriptions {
   attach(slot: LiveSlot, result: AsyncIterable<ExecutionResult>, sink: Sink): Member {
     const own = result[Symbol.asyncIterator]();
     const existing = this.#groups.get(slot.key);
-    const group = existing ?? new Group(this, slot.key, own);
+    const group = existing ?? new Group(this, slot.key, own, slot);
     const member = new Member(this, slot, group, sink);
     group.members.add(member);
     this.#members.add(member);

@@ -3,6 +3,7 @@
 // the subscription's group (graphql/live.ts) with events serialized once for all its members.
 import { Readable } from 'node:stream';
 import type { AppError } from '../errors.js';
+import type { StreamMark } from '../runtime/events.js';
 import { errorPayload, type LiveEvent, type Sink } from './live-group.js';
 import type { LiveStreamServer } from './live.js';
 
@@ -24,14 +25,21 @@ const UNREAD_END_GRACE_MS = 10_000;
  * SUBSCRIPTION_BUFFER_BYTES waiting while it takes nothing ends the subscription with SLOW_CONSUMER.
  */
 export const sseResponse: LiveStreamServer = ({ hub, slot, result, ctx, fetchAPI }) => {
-  let waiting: Buffer[] = [];
+  // in position order; under LATEST one per topic, a newer event of a topic taking the older's place
+  let waiting = new Map<unknown, LiveEvent>();
   let bytes = 0;
+  let n = 0;
+  const keyOf = slot.policy === 'LATEST' ? (e: LiveEvent) => e.mark?.topic : () => n++;
+  let delivered: StreamMark | undefined;
   let wanted = true; // the stream takes more: its buffer is below its high-water mark
   let closed = false;
 
+  const chunks = () => [...waiting.values()].map((e) => e.sse());
   const hand = () => {
-    wanted = body.push(waiting.length === 1 ? waiting[0]! : Buffer.concat(waiting, bytes));
-    waiting = [];
+    const all = chunks();
+    wanted = body.push(all.length === 1 ? all[0]! : Buffer.concat(all, bytes));
+    delivered = [...waiting.values()].at(-1)?.mark ?? delivered;
+    waiting = new Map();
     bytes = 0;
   };
   const finish = (last: Buffer) => {
@@ -45,7 +53,7 @@ export const sseResponse: LiveStreamServer = ({ hub, slot, result, ctx, fetchAPI
   const body = new Readable({
     read() {
       wanted = true;
-      if (!closed && waiting.length) hand();
+      if (!closed && waiting.size) hand();
     },
     destroy(error, callback) {
       // the client cancelled its body, or its connection closed
@@ -64,27 +72,31 @@ export const sseResponse: LiveStreamServer = ({ hub, slot, result, ctx, fetchAPI
   const sink: Sink = {
     deliver(event: LiveEvent) {
       if (closed) return true;
-      const chunk = event.sse();
-      waiting.push(chunk);
-      bytes += chunk.length;
+      const key = keyOf(event);
+      const replaced = waiting.get(key);
+      if (replaced) (bytes -= replaced.sse().length), waiting.delete(key);
+      waiting.set(key, event);
+      bytes += event.sse().length;
       return true;
     },
     flush() {
-      if (closed || waiting.length === 0) return true;
+      if (closed || waiting.size === 0) return true;
       if (wanted) hand();
-      return bytes <= hub.bufferBytes;
+      // under LATEST what waits is one event per topic at most: bounded by the symbols named
+      return slot.policy === 'LATEST' || bytes <= hub.bufferBytes;
     },
+    delivered: () => delivered,
     fail(error: AppError) {
       // what has not been taken yet is not delivered after the reason it ended
-      waiting = [];
+      waiting = new Map();
       bytes = 0;
       finish(Buffer.concat([Buffer.from(`event: next\ndata: ${errorPayload(error)}\n\n`), COMPLETE]));
       const cut = ctx.cutConnection;
       if (cut) setTimeout(cut, UNREAD_END_GRACE_MS).unref();
     },
     complete() {
-      finish(waiting.length ? Buffer.concat([...waiting, COMPLETE]) : COMPLETE);
-      waiting = [];
+      finish(Buffer.concat([...chunks(), COMPLETE]));
+      waiting = new Map();
       bytes = 0;
     },
   };

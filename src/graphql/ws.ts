@@ -11,7 +11,8 @@ import { knownError } from '../db/unavailable.js';
 import { AppError, toGraphQLError } from '../errors.js';
 import { requestUrl, type NodeServerContext } from '../http/node.js';
 import { paramsError } from './input.js';
-import { errorPayload, type LiveSlot, type Sink } from './live-group.js';
+import type { StreamMark } from '../runtime/events.js';
+import { errorPayload, type LiveEvent, type LiveSlot, type Sink } from './live-group.js';
 import { liveSlotOf } from './live.js';
 import {
   CLOSE_GRACE_MS,
@@ -26,6 +27,8 @@ import type { GraphQLServer } from './yoga.js';
 
 /** Operations one connection may run at once; its live subscriptions count against the user's and the instance's caps too (graphql/live.ts). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
+/** How often a LATEST subscription's held events look for a drained socket. */
+const DRAIN_CHECK_MS = 20;
 
 type Params = Readonly<Record<string, unknown>> | undefined;
 
@@ -268,27 +271,58 @@ function liveOperation(
     (resolve) => (ended = () => resolve({ value: undefined, done: true })),
   );
   const open = () => socket.readyState === socket.OPEN;
+  let delivered: StreamMark | undefined;
+  const send = (event: LiveEvent) => {
+    socket.send(`${prefix}${event.ws()}}`);
+    delivered = event.mark ?? delivered;
+  };
+  // LATEST: while the socket holds more than a quarter of the buffer unsent, the newest event of each
+  // topic waits here in place of the older, and goes once the socket drained (checked every DRAIN_CHECK_MS)
+  let held = new Map<string | undefined, LiveEvent>();
+  let check: NodeJS.Timeout | undefined;
+  const drained = () => socket.bufferedAmount <= hub.bufferBytes / 4;
+  const release = () => {
+    check = undefined;
+    if (!open() || held.size === 0) return;
+    if (!drained()) return void (check = setTimeout(release, DRAIN_CHECK_MS).unref());
+    const events = [...held.values()];
+    held = new Map();
+    for (const e of events) send(e);
+  };
   const sink: Sink = {
     deliver(event) {
       if (!open()) return true; // the socket's close ends the operation
+      if (slot.policy === 'LATEST' && (held.size || !drained())) {
+        held.delete(event.mark?.topic);
+        held.set(event.mark?.topic, event);
+        check ??= setTimeout(release, DRAIN_CHECK_MS).unref();
+        return true;
+      }
       if (socket.bufferedAmount > hub.bufferBytes) return false;
-      socket.send(`${prefix}${event.ws()}}`);
+      send(event);
       return true;
     },
-    flush: () => !open() || socket.bufferedAmount <= hub.bufferBytes,
+    flush: () => slot.policy === 'LATEST' || !open() || socket.bufferedAmount <= hub.bufferBytes,
+    delivered: () => delivered,
     fail(error) {
+      clearTimeout(check);
       if (open()) socket.send(`${prefix}${errorPayload(error)}}`);
       ended();
       // after every operation ended in this round has sent its error
       if (error.code === 'UNAUTHENTICATED')
         setImmediate(() => open() && socket.close(CloseCode.Unauthorized, reasonOf(error)));
     },
-    complete: () => ended(),
+    complete: () => {
+      clearTimeout(check);
+      if (open()) for (const e of held.values()) send(e);
+      ended();
+    },
   };
   const member = hub.attach(slot, result, sink);
   const operation: AsyncGenerator<never, void> = {
     next: () => end,
     return: () => {
+      clearTimeout(check);
       member.leave();
       ended();
       return end;

@@ -1,6 +1,4 @@
-import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
-import { createRedis } from './redis.js';
 
 /**
  * Publish/subscribe for rows as they are stored (an import publishes each trade, quote, press
@@ -9,12 +7,13 @@ import { createRedis } from './redis.js';
  * timestamps), neutral to GraphQL and REST alike.
  *
  * In one process the in-memory bus does. Between processes (an import CLI and the servers that
- * serve subscriptions) the Redis bus carries them when REDIS_URL is set, and the database's
- * outbox (db/outbox.ts) when it is not; bootstrap.ts picks one.
+ * serve subscriptions) the database's outbox (db/outbox.ts) carries them, each with its position,
+ * and keeps them for replay; bootstrap.ts makes it. Not Redis: its channels carry no positions
+ * (docs/architecture.md#live-events-and-their-positions).
  */
 export interface EventBus {
   publish(topic: string, payload: unknown): Promise<void>;
-  /** Many events at once: one round trip on Redis. */
+  /** Many events at once: one transaction per batch on the database. */
   publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
   /**
    * Events of `topic` (or of any of a list of topics, in the order they are published, as one
@@ -23,8 +22,47 @@ export interface EventBus {
    * SERVICE_UNAVAILABLE (its next `next()` rejects): events are never skipped silently.
    */
   subscribe<T = unknown>(topic: Topics): Subscription<T>;
+  /**
+   * The events of `topic` after a position, or published since a time, replayed from storage and
+   * then live, each once and in position order; each object payload carries its mark (`markOf`).
+   * Only the database's bus keeps events: the others refuse with BAD_REQUEST.
+   */
+  resume<T = unknown>(topic: Topics, from: Resume): Subscription<T>;
   close(): Promise<void>;
 }
+
+/** What a subscription does for a client that reads slower than its events come (schema/stream.ts). */
+export type StreamPolicy = 'BUFFER' | 'LATEST';
+
+/** Where a resumed subscription starts: after a position, or at a time (epoch milliseconds). */
+export type Resume = { after: number } | { since: number };
+
+/** Where an event stands in the live stream: its position (the database's), its topic, whether it is replayed. */
+export interface StreamMark {
+  position: number;
+  topic: string;
+  replay: boolean;
+}
+
+const MARK = Symbol('stream mark');
+
+/** The mark the database's bus set on an object payload; undefined for any other. */
+export const markOf = (payload: unknown): StreamMark | undefined =>
+  payload !== null && typeof payload === 'object' ? (payload as { [MARK]?: StreamMark })[MARK] : undefined;
+
+/** Marks an object payload (a decoded event, one per row read, so a mark never changes after). */
+export function mark<T>(payload: T, m: StreamMark): T {
+  // not enumerable: a payload compares and serializes as the row it is
+  if (payload !== null && typeof payload === 'object') Object.defineProperty(payload, MARK, { value: m });
+  return payload;
+}
+
+/** What a bus that keeps no events answers a resumed subscription. */
+export const noReplay = () =>
+  new AppError(
+    'BAD_REQUEST',
+    '`after` and `since` need the live events kept in the database: this server was started with an event bus that keeps none',
+  );
 
 export interface Subscription<T> extends AsyncIterableIterator<T> {
   ready: Promise<void>;
@@ -177,15 +215,15 @@ export function memoryEventBus(): EventBus {
       subscriptions.add(s.end);
       return s.sub;
     },
+    resume() {
+      throw noReplay();
+    },
     async close() {
       for (const end of subscriptions) end();
       subscriptions.clear();
     },
   };
 }
-
-const CHANNEL_PREFIX = 'mdg:event:';
-const READY_TIMEOUT_MS = 5_000;
 
 /** JSON that keeps bigints and Dates (as tagged objects), so subscribers get the service shape back. */
 export function encodeEvent(payload: unknown): string {
@@ -205,112 +243,4 @@ export function decodeEvent(text: string): unknown {
     }
     return value;
   });
-}
-
-/** Resolves once `redis` can take commands (it was created with the offline queue off). */
-function whenReady(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => done(new Error(`Redis not ready after ${READY_TIMEOUT_MS} ms (status ${redis.status})`)),
-      READY_TIMEOUT_MS,
-    );
-    const onReady = () => done();
-    function done(e?: Error) {
-      clearTimeout(timer);
-      redis.off('ready', onReady);
-      if (e) reject(e);
-      else resolve();
-    }
-    redis.on('ready', onReady);
-  });
-}
-
-export function redisEventBus(url: string): EventBus {
-  const publisher = createRedis(url);
-  let subscriber: Redis | undefined;
-  const handlers = new Map<string, Set<(payload: unknown) => void>>();
-  /** Per channel, the SUBSCRIBE that every subscription of it waits for. */
-  const subscribed = new Map<string, Promise<void>>();
-  const ends = new Set<() => void>();
-
-  const subscriberConnection = (): Redis => {
-    if (subscriber) return subscriber;
-    subscriber = publisher.duplicate();
-    subscriber.on('error', () => {});
-    subscriber.on('message', (channel: string, message: string) => {
-      const set = handlers.get(channel);
-      if (!set?.size) return;
-      const payload = decodeEvent(message);
-      for (const h of set) h(payload);
-    });
-    return subscriber;
-  };
-
-  /** The SUBSCRIBE of `channel`, shared by every subscription of it. */
-  const listen = (conn: Redis, channel: string): Promise<void> => {
-    let ready = subscribed.get(channel);
-    if (!ready) {
-      ready = whenReady(conn)
-        .then(() => conn.subscribe(channel))
-        .then(() => {});
-      subscribed.set(channel, ready);
-    }
-    return ready;
-  };
-
-  return {
-    async publish(topic, payload) {
-      await whenReady(publisher);
-      await publisher.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
-    },
-    async publishAll(events) {
-      await whenReady(publisher);
-      const pipeline = publisher.pipeline();
-      let n = 0;
-      for (const [topic, payload] of events) {
-        pipeline.publish(CHANNEL_PREFIX + topic, encodeEvent(payload));
-        n++;
-      }
-      if (n === 0) return;
-      const results = (await pipeline.exec()) ?? [];
-      const failed = results.find(([e]) => e);
-      if (failed) throw failed[0];
-    },
-    subscribe<T>(topic: Topics) {
-      const channels = topicsOf(topic).map((t) => CHANNEL_PREFIX + t);
-      const conn = subscriberConnection();
-      const ready = Promise.all(channels.map((channel) => listen(conn, channel))).then(() => {});
-      const s = subscription<T>(ready, () => {
-        for (const channel of channels) {
-          const set = handlers.get(channel);
-          set?.delete(push);
-          if (set?.size !== 0) continue;
-          handlers.delete(channel);
-          subscribed.delete(channel);
-          if (conn.status === 'ready') conn.unsubscribe(channel).catch(() => {});
-        }
-        ends.delete(s.end);
-      });
-      const push = (p: unknown) => s.push(p as T);
-      for (const channel of channels) {
-        let set = handlers.get(channel);
-        if (!set) handlers.set(channel, (set = new Set()));
-        set.add(push);
-      }
-      ends.add(s.end);
-      ready.catch(() => s.end());
-      return s.sub;
-    },
-    async close() {
-      for (const end of [...ends]) end();
-      await Promise.all(
-        [publisher, subscriber].map(async (r) => {
-          if (!r) return;
-          if (r.status === 'ready') await r.quit().catch(() => r.disconnect());
-          else r.disconnect();
-        }),
-      );
-    },
-  };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { checkAuthenticated, checkEntitled, type Resource } from '../domain/entitlements.js';
 import { builder } from '../builder.js';
-import { Loaders, type Context } from '../context.js';
+import { Loaders, type Context, type LiveHold } from '../context.js';
 import { INT32, int64, isInt32 } from '../domain/integers.js';
 import { AppError } from '../errors.js';
-import type { Subscription, Topics } from '../runtime/events.js';
+import { markOf, type Resume, type StreamPolicy, type Subscription, type Topics } from '../runtime/events.js';
 import type { Direction, KeysetArgs } from '../services/paging.js';
 import { connection, type PageConnection } from '../graphql/connection.js';
 import type { WorkExtension } from '../graphql/cost.js';
@@ -218,10 +218,15 @@ export function tickNodeId(id: string, typename: string): { symbol: string; sequ
   return { symbol, sequenceNumber };
 }
 
-/** What a subscription field listens to: its topics, and the symbols it names (what the per-user symbol cap counts). */
+/**
+ * What a subscription field listens to: its topics, and the symbols it names (what the per-user
+ * symbol cap counts); where it resumes from and its policy for a slow client (schema/stream.ts).
+ */
 export interface LiveFeed {
   topics: Topics;
   symbols: number;
+  resume?: Resume | undefined;
+  policy?: StreamPolicy;
 }
 
 /**
@@ -241,20 +246,30 @@ export async function liveEvents<T>(
   const caller = ctx.caller;
   checkAuthenticated(caller);
   checkEntitled(caller, resource);
-  const slot = ctx.live.reserve(caller, resource, ctx.liveSlot.key ?? randomUUID(), feed.symbols);
-  const subscription = ctx.events.subscribe<T>(feed.topics);
+  // a resumed subscription replays for itself alone: it joins no group of identical ones
+  const key = (!feed.resume && ctx.liveSlot.key) || randomUUID();
+  const slot = ctx.live.reserve(caller, resource, key, feed.symbols, feed.policy ?? 'BUFFER');
+  let subscription: Subscription<T>;
+  try {
+    subscription = feed.resume ? ctx.events.resume<T>(feed.topics, feed.resume) : ctx.events.subscribe<T>(feed.topics);
+  } catch (e) {
+    slot.release();
+    throw e;
+  }
   try {
     await subscription.ready;
-  } catch {
+  } catch (e) {
     await subscription.return?.();
     slot.release();
+    // a start refused (REPLAY_TOO_OLD, a position past the newest) says why; a bus that failed does not
+    if (e instanceof AppError) throw e;
     throw new AppError(
       'SERVICE_UNAVAILABLE',
-      'live events are unavailable for the moment: the event bus (Redis, or the database without REDIS_URL) does not answer; subscribe again later',
+      'live events are unavailable for the moment: the event bus (the table of live events in the database) does not answer; subscribe again later',
     );
   }
   ctx.liveSlot.current = slot;
-  return perEvent(ctx, keep ? filtered(subscription, keep) : subscription, () => {
+  return perEvent(ctx, slot, keep ? filtered(subscription, keep) : subscription, () => {
     // a member (graphql/live.ts) releases its own slot when it ends
     if (!slot.member) slot.release();
   });
@@ -264,13 +279,20 @@ export async function liveEvents<T>(
  * Each event is executed with loaders of its own (a stream lives for hours, its rows change) and
  * within a time budget of its own (REQUEST_TIMEOUT_MS from the event, runtime/deadline.ts).
  */
-function perEvent<T>(ctx: Context, events: AsyncIterableIterator<T>, ended: () => void): AsyncIterableIterator<T> {
+function perEvent<T>(
+  ctx: Context,
+  slot: LiveHold,
+  events: AsyncIterableIterator<T>,
+  ended: () => void,
+): AsyncIterableIterator<T> {
   return {
     async next() {
       const r = await events.next();
       if (!r.done) {
         ctx.loaders = new Loaders();
         ctx.deadline.restart();
+        // the group that executes it reads where it stands here (graphql/live-group.ts)
+        slot.pulled = markOf(r.value);
       }
       return r;
     },

@@ -30,6 +30,7 @@ import {
   type PageSize,
   type PagingInput,
 } from './common.js';
+import { addStreamFields, REPLAY_WORK, streamArgs, streamOf } from './stream.js';
 import { PressRelease } from './press-release.js';
 import { Rating, ratingById } from './rating.js';
 import { Security, securityByFigi } from './security.js';
@@ -165,6 +166,8 @@ interface SecurityNewsArgs extends PagingInput {
 }
 const securityNewsFilter = (args: SecurityNewsArgs): TickerNewsFilter => ({ type: args.type ?? undefined });
 
+addStreamFields(NewsItem);
+
 builder.prismaObjectFields(Security, (t) => ({
   news: t.field({
     authScopes: { entitled: 'news' },
@@ -186,9 +189,14 @@ builder.subscriptionField('newsAdded', (t) =>
     type: NewsItem,
     description:
       'Each new news item about one symbol (the items `news(symbol:)` lists) as it is stored by an import on any instance, from the moment of subscribing.',
-    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }) },
-    subscribe: (_root, { symbol }, ctx) =>
-      liveEvents<NewsItemRow>(ctx, 'news', { topics: newsTopic(parseSymbol(symbol, 'symbol')), symbols: 1 }),
+    args: { symbol: t.arg.string({ required: true, description: SYMBOL_DESCRIPTION }), ...streamArgs },
+    extensions: { work: REPLAY_WORK },
+    subscribe: (_root, args, ctx) =>
+      liveEvents<NewsItemRow>(ctx, 'news', {
+        topics: newsTopic(parseSymbol(args.symbol, 'symbol')),
+        symbols: 1,
+        ...streamOf(args, ctx.request),
+      }),
     resolve: (item) => item,
   }),
 );

@@ -8,6 +8,7 @@ import { fromNanos, ticksBySymbol } from '../services/tick.js';
 import { children, computed, firstOf } from '../graphql/plan/declare.js';
 import { connectionType, liveEvents, tickNodeId } from './common.js';
 import { Security } from './security.js';
+import { addStreamFields, REPLAY_WORK, streamArgs, streamOf } from './stream.js';
 import { tickArgs, tickCountField, tickList, tickFeed, tickSymbolArgs, tickConnection, type TickArgs } from './tick.js';
 
 export const Quote = builder.prismaNode('Quote', {
@@ -33,6 +34,8 @@ export const Quote = builder.prismaNode('Quote', {
     }),
   }),
 });
+
+addStreamFields(Quote);
 
 export const QuoteConnection = connectionType(Quote, 'QuoteConnection', tickCountField('quotes'));
 
@@ -72,8 +75,10 @@ builder.subscriptionField('quoteAdded', (t) =>
     type: Quote,
     description:
       'Each new quote of one symbol (`symbol`) or of a watchlist (`symbols`) as it is stored (by an import on any instance), from the moment of subscribing. A watchlist is one subscription; its symbols count apart (docs/graphql.md#subscriptions).',
-    args: tickSymbolArgs,
-    subscribe: (_root, args, ctx) => liveEvents<QuoteRow>(ctx, 'quotes', tickFeed(args, quoteTopic)),
+    args: { ...tickSymbolArgs, ...streamArgs },
+    extensions: { work: REPLAY_WORK },
+    subscribe: (_root, args, ctx) =>
+      liveEvents<QuoteRow>(ctx, 'quotes', { ...tickFeed(args, quoteTopic), ...streamOf(args, ctx.request) }),
     resolve: (quote) => quote,
   }),
 );

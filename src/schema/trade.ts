@@ -9,6 +9,7 @@ import type { Trade as TradeRow } from '../services/trade.js';
 import { connectionType, liveEvents, tickNodeId } from './common.js';
 import { tickArgs, tickCountField, tickList, tickConnection, tickFeed, tickSymbolArgs, type TickArgs } from './tick.js';
 import { Security } from './security.js';
+import { addStreamFields, REPLAY_WORK, streamArgs, streamOf } from './stream.js';
 
 export const Trade = builder.prismaNode('Trade', {
   // also reached through node(id): the type checks the entitlement itself
@@ -34,6 +35,8 @@ export const Trade = builder.prismaNode('Trade', {
     }),
   }),
 });
+
+addStreamFields(Trade);
 
 export const TradeConnection = connectionType(Trade, 'TradeConnection', tickCountField('trades'));
 
@@ -73,8 +76,10 @@ builder.subscriptionField('tradeAdded', (t) =>
     type: Trade,
     description:
       'Each new trade of one symbol (`symbol`) or of a watchlist (`symbols`) as it is stored (by an import on any instance), from the moment of subscribing. A watchlist is one subscription; its symbols count apart (docs/graphql.md#subscriptions).',
-    args: tickSymbolArgs,
-    subscribe: (_root, args, ctx) => liveEvents<TradeRow>(ctx, 'trades', tickFeed(args, tradeTopic)),
+    args: { ...tickSymbolArgs, ...streamArgs },
+    extensions: { work: REPLAY_WORK },
+    subscribe: (_root, args, ctx) =>
+      liveEvents<TradeRow>(ctx, 'trades', { ...tickFeed(args, tradeTopic), ...streamOf(args, ctx.request) }),
     resolve: (trade) => trade,
   }),
 );

@@ -97,12 +97,15 @@ describe('configuration', () => {
     }
   });
 
-  it('live subscriptions: 20 and 200 symbols per user, 1000 per instance, 64 KiB unread at most by default; anything but a positive integer refused', () => {
+  it('live subscriptions: 20 and 200 symbols per user, 1000 per instance, 64 KiB unread at most, events kept 7 days (20 M rows) and 100,000 replayed at most by default; anything but a positive integer refused', () => {
     expect(loadConfig({}).subscriptions).toEqual({
       perCaller: 20,
       symbolsPerCaller: 200,
       perInstance: 1000,
       bufferBytes: 65_536,
+      replayDepthMs: 7 * 24 * 3600 * 1000,
+      replayKeepRows: 20_000_000,
+      replayMaxRows: 100_000,
     });
     expect(
       loadConfig({
@@ -110,13 +113,27 @@ describe('configuration', () => {
         SUBSCRIPTION_SYMBOLS_PER_CALLER: '30',
         SUBSCRIPTIONS_PER_INSTANCE: '50',
         SUBSCRIPTION_BUFFER_BYTES: '1048576',
+        REPLAY_DEPTH_SECONDS: '3600',
+        REPLAY_KEEP_ROWS: '1000',
+        REPLAY_MAX_ROWS: '10',
       }).subscriptions,
-    ).toEqual({ perCaller: 5, symbolsPerCaller: 30, perInstance: 50, bufferBytes: 1_048_576 });
+    ).toEqual({
+      perCaller: 5,
+      symbolsPerCaller: 30,
+      perInstance: 50,
+      bufferBytes: 1_048_576,
+      replayDepthMs: 3_600_000,
+      replayKeepRows: 1000,
+      replayMaxRows: 10,
+    });
     for (const name of [
       'SUBSCRIPTIONS_PER_CALLER',
       'SUBSCRIPTION_SYMBOLS_PER_CALLER',
       'SUBSCRIPTIONS_PER_INSTANCE',
       'SUBSCRIPTION_BUFFER_BYTES',
+      'REPLAY_DEPTH_SECONDS',
+      'REPLAY_KEEP_ROWS',
+      'REPLAY_MAX_ROWS',
     ]) {
       for (const value of ['0', '-1', 'many', '1.5'])
         expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(

@@ -38,10 +38,12 @@ export interface EventStream {
   response: Response;
   /** The data of the next `next` event (fails after `ms`). */
   next(ms?: number): Promise<any>;
+  /** The next `next` event with its `id:` (empty when it has none), data parsed (fails after `ms`). */
+  event(ms?: number): Promise<{ id: string; data: any }>;
   /** Resolves once the server ended the stream with `event: complete`. */
   completed(ms?: number): Promise<void>;
   /** Every event up to the end of the stream, `next` data parsed (fails after `ms`). */
-  rest(ms?: number): Promise<{ event: string; data: any }[]>;
+  rest(ms?: number): Promise<{ event: string; data: any; id?: string }[]>;
   cancel(): Promise<void>;
 }
 
@@ -77,7 +79,7 @@ export async function sse(
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const decoder = new TextDecoder();
   let buffer = '';
-  const read = async (): Promise<{ event: string; data: string } | undefined> => {
+  const read = async (): Promise<{ event: string; data: string; id: string } | undefined> => {
     for (;;) {
       const end = buffer.indexOf('\n\n');
       if (end >= 0) {
@@ -90,7 +92,7 @@ export async function sse(
             .find((l) => l.startsWith(`${name}:`))
             ?.slice(name.length + 1)
             .trim() ?? '';
-        return { event: field('event'), data: field('data') };
+        return { event: field('event'), data: field('data'), id: field('id') };
       }
       const { value, done } = await (reader ??= response.body!.getReader()).read();
       if (done) return undefined;
@@ -105,14 +107,22 @@ export async function sse(
     }
   };
   const rest = async () => {
-    const events: { event: string; data: any }[] = [];
+    const events: { event: string; data: any; id?: string }[] = [];
     for (let e = await read(); e; e = await read())
-      events.push({ event: e.event, data: e.event === 'next' ? JSON.parse(e.data) : e.data });
+      events.push({
+        event: e.event,
+        data: e.event === 'next' ? JSON.parse(e.data) : e.data,
+        ...(e.id ? { id: e.id } : {}),
+      });
     return events;
   };
   return {
     response,
     next: async (ms = 5_000) => JSON.parse((await within(until('next'), ms, 'next event')).data),
+    event: async (ms = 5_000) => {
+      const e = await within(until('next'), ms, 'next event');
+      return { id: e.id, data: JSON.parse(e.data) };
+    },
     completed: async (ms = 5_000) => void (await within(until('complete'), ms, 'complete event')),
     rest: (ms = 10_000) => within(rest(), ms, 'end of the stream'),
     cancel: () => (reader ? reader.cancel() : response.body!.cancel()),

@@ -226,6 +226,7 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
       flush: () => true,
       fail: (e) => void ends.push(`${e.code}: ${e.message}`),
       complete: () => void ends.push(undefined),
+      delivered: () => undefined,
     };
     const idle: AsyncIterable<ExecutionResult> = {
       [Symbol.asyncIterator]: () => ({
@@ -233,7 +234,7 @@ describe.each(testDatabases())('live subscriptions re-check their rights on $nam
         return: async () => ({ done: true, value: undefined }),
       }),
     };
-    hub.attach(hub.reserve(caller, 'trades', 'k', 1), idle, sink);
+    hub.attach(hub.reserve(caller, 'trades', 'k', 1, 'BUFFER'), idle, sink);
     await hub.checkRights();
     expect(ends).toEqual([]);
     await h.db.prisma.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: new Date() } });

@@ -1,15 +1,15 @@
 // Live watchlists: tradeAdded(symbols:) and quoteAdded(symbols:) are one subscription on every
-// symbol of the list, over SSE and WebSocket, on each event bus (in memory, the database's outbox,
-// Redis); the per-user cap counts subscriptions and symbols apart.
+// symbol of the list, over SSE and WebSocket, on each event bus (in memory, the database's outbox); the per-user cap counts subscriptions and symbols apart.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { outboxEventBus } from '../../src/db/outbox.js';
+import { REPLAY_LIMITS } from '../helpers.js';
 import { MAX_SYMBOLS } from '../../src/domain/symbols.js';
 import { importStream } from '../../src/ingest/import-stream.js';
 import { importerFor } from '../../src/ingest/registry.js';
-import { memoryEventBus, redisEventBus, type EventBus } from '../../src/runtime/events.js';
+import { memoryEventBus, type EventBus } from '../../src/runtime/events.js';
 import { createApiKey } from '../../src/services/account.js';
 import { authHarness, freshUser, RELAXED, type AuthHarness } from '../auth/helpers.js';
 import { testConfig, testDatabases } from '../helpers.js';
@@ -50,8 +50,7 @@ const quote = (symbol: string, sequence: bigint) => ({
 
 const BUSES: { name: string; tags?: string[]; make(h: AuthHarness): EventBus }[] = [
   { name: 'in memory', make: () => memoryEventBus() },
-  { name: "the database's outbox", make: (h) => outboxEventBus(h.db) },
-  { name: 'Redis', tags: ['redis'], make: () => redisEventBus(process.env.TEST_REDIS_URL!) },
+  { name: "the database's outbox", make: (h) => outboxEventBus(h.db, REPLAY_LIMITS) },
 ];
 
 const tdb = testDatabases()[0]!;

@@ -1,7 +1,8 @@
 // Subscriptions: tradeAdded, quoteAdded, pressReleaseAdded, newsAdded over Server-Sent Events
 // (through app.fetch, as every HTTP request goes: router, auth, rate limits) and over WebSocket
 // (graphql-ws on a listening server); events come from the import path after each batch commits.
-// With TEST_REDIS_URL: two server processes and the CLI import, one Redis between them.
+// With TEST_REDIS_URL: two server processes and the CLI import sharing one Redis (limits, caches),
+// the events between them through the database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +16,8 @@ import { createApp, type App } from '../../src/app.js';
 import { openDatabase } from '../../src/bootstrap.js';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/client.js';
-import { memoryEventBus, PRESS_RELEASE_TOPIC, redisEventBus, type EventBus } from '../../src/runtime/events.js';
+import { memoryEventBus, PRESS_RELEASE_TOPIC, type EventBus } from '../../src/runtime/events.js';
+import { outboxEventBus } from '../../src/db/outbox.js';
 import { importStream } from '../../src/ingest/import-stream.js';
 import type { ImportResource } from '../../src/ingest/importer.js';
 import { importerFor } from '../../src/ingest/registry.js';
@@ -24,7 +26,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/graphql/ws.js';
 import { createApiKey } from '../../src/services/account.js';
 import { authHarness, freshUser, RELAXED, type AuthHarness } from '../auth/helpers.js';
-import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
+import { databaseUrlOf, REPLAY_LIMITS, testConfig, testDatabases, TEST_JWT_SECRET, freePort } from '../helpers.js';
 import { COSTED } from './helpers.js';
 import { countingBus, fetchOf, ndjson, SEQ, SIP, sse, trade, within, wsClients } from './subscription-helpers.js';
 
@@ -501,9 +503,9 @@ describe('subscriptions over WebSocket (graphql-ws)', () => {
   });
 });
 
-// ------------------------------------------------------------------ two server processes, one Redis
+// ------------------------------------------------------------------ two server processes, one Redis, events through the database
 
-describe('across processes through Redis', { tags: ['redis'] }, () => {
+describe('across processes with REDIS_URL', { tags: ['redis'] }, () => {
   const tdb = testDatabases()[0]!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-subs-'));
   const children: ChildProcess[] = [];
@@ -638,9 +640,9 @@ describe('across processes through Redis', { tags: ['redis'] }, () => {
     await onA!.cancel();
   });
 
-  it('press releases and news come through Redis whole: dates, JSON, child rows, ids', async () => {
+  it('press releases and news come through the database whole: dates, JSON, child rows, ids', async () => {
     const db = await createDb(database);
-    const bus = redisEventBus(process.env.TEST_REDIS_URL!);
+    const bus = outboxEventBus(db, REPLAY_LIMITS);
     const app = createApp({ config: testConfig(database), db, events: bus });
     try {
       const fields = 'id pressReleaseId wireDataId tickers publishTime createdAt categories raw';

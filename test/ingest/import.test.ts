@@ -9,7 +9,8 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type DatabaseConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
-import { memoryEventBus, redisEventBus, tradeTopic, type EventBus } from '../../src/runtime/events.js';
+import { outboxEventBus } from '../../src/db/outbox.js';
+import { memoryEventBus, tradeTopic, type EventBus } from '../../src/runtime/events.js';
 import { describeReject, ImportAborted, importStream, type ImportOptions } from '../../src/ingest/import-stream.js';
 import type { Importer } from '../../src/ingest/importer.js';
 import { parseJsonExact } from '../../src/ingest/json.js';
@@ -20,7 +21,7 @@ import { importer as quoteImporter } from '../../src/ingest/resources/quote.js';
 import { importer as tradeImporter } from '../../src/ingest/resources/trade.js';
 import type { Quote, Trade } from '../../generated/prisma/client.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { databaseUrlOf, testDatabases } from '../helpers.js';
+import { databaseUrlOf, REPLAY_LIMITS, testDatabases } from '../helpers.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'import-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -421,8 +422,8 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
     await bus.close();
   });
 
-  it('publishes through Redis to a subscriber on another connection', { tags: ['redis'] }, async () => {
-    const bus = redisEventBus(process.env.TEST_REDIS_URL!);
+  it('publishes through the database to a subscriber reading its table of live events', async () => {
+    const bus = outboxEventBus(source.db, REPLAY_LIMITS);
     try {
       await expectPublished(bus);
     } finally {
@@ -520,20 +521,18 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
     expect(fixed.out).toContain('3,334 read, 3,334 inserted');
   }, 60_000);
 
-  it('CLI --follow on stdin: rows land while the feed is open, Ctrl-C writes what was read and exits 0' +
-    (process.env.TEST_REDIS_URL ? '; rows reach a Redis subscriber' : ''), async () => {
+  it('CLI --follow on stdin: rows land while the feed is open and reach a subscriber; Ctrl-C writes what was read and exits 0', async () => {
     const database = await tdb.create();
     await migrate(database);
     const db = await createDb(database);
     open.push(db);
-    const redisUrl = process.env.TEST_REDIS_URL;
-    const bus = redisUrl ? redisEventBus(redisUrl) : undefined;
-    const sub = bus?.subscribe<Trade>(tradeTopic('ZZF'));
-    await sub?.ready;
+    const bus = outboxEventBus(db, REPLAY_LIMITS);
+    const sub = bus.subscribe<Trade>(tradeTopic('ZZF'));
+    await sub.ready;
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', '-', '--follow'], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrlOf(database), NODE_ENV: 'test', REDIS_URL: redisUrl ?? '' },
+        env: { ...process.env, DATABASE_URL: databaseUrlOf(database), NODE_ENV: 'test', REDIS_URL: '' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let out = '';
@@ -541,19 +540,18 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.stdin.write(`${line({ symbol: 'ZZF', sequence_number: 1 })}\n`);
       await expect.poll(() => db.prisma.trade.count(), { timeout: 20_000, interval: 50 }).toBe(1);
-      if (sub)
-        expect((await sub.next()).value).toMatchObject({
-          symbol: 'ZZF',
-          sequenceNumber: 1n,
-          sipTimestamp: 1_795_208_399_869_397_000n,
-        });
+      expect((await sub.next()).value).toMatchObject({
+        symbol: 'ZZF',
+        sequenceNumber: 1n,
+        sipTimestamp: 1_795_208_399_869_397_000n,
+      });
       child.stdin.write(`${line({ symbol: 'ZZF', sequence_number: 2 })}\n`);
       await expect.poll(() => db.prisma.trade.count(), { timeout: 5_000, interval: 50 }).toBe(2);
       child.kill('SIGINT'); // the feed is still open
       expect(await exited).toBe(0);
       expect(out).toMatch(/stopped by a signal after importing trades from stdin \(ndjson\): 2 read, 2 inserted/);
     } finally {
-      await bus?.close();
+      await bus.close();
     }
   }, 60_000);
 });

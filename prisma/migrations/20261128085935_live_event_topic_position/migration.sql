@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "LiveEvent_topic_id_idx" ON "LiveEvent"("topic", "id");
