@@ -15,10 +15,9 @@ import zlib from 'node:zlib';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
-import { openDatabase } from '../../src/bootstrap.js';
+import { createEventBus, openDatabase } from '../../src/bootstrap.js';
 import { ROOT } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
-import { outboxEventBus } from '../../src/db/outbox.js';
 import { loadPersistedOperations } from '../../src/graphql/persisted.js';
 import { webAppFiles } from '../../src/http/web-app.js';
 import type { EventBus } from '../../src/runtime/events.js';
@@ -212,7 +211,7 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     const config = testConfig(database, { sampleData: 'auto' }, { RATE_LIMIT_PRO: '1000000', COOKIE_SECURE: 'false' });
     db = await openDatabase(config);
     // the database's outbox, as server.ts without REDIS_URL: a trade the CLI stores reaches the page
-    events = outboxEventBus(db);
+    events = createEventBus(config, db);
     app = createApp({ config, db, events });
     listener = await listening(app);
     origin = listener.url.replace('ws:', 'http:').replace(/\/graphql$/, '');
