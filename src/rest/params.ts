@@ -1,5 +1,5 @@
 import { API_KEY_PARAMS } from '../auth/caller.js';
-import { parseSymbol, parseSymbols } from '../domain/symbols.js';
+import { MAX_SYMBOLS, parseSymbol, parseSymbols } from '../domain/symbols.js';
 import { INT64 } from '../domain/integers.js';
 import {
   calendarDate,
@@ -307,12 +307,12 @@ export function symbolParam(name: string, raw: string): string {
 }
 
 /** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
-export function symbolList(name: string, raw: string): string[] {
+export function symbolList(name: string, raw: string, max = MAX_SYMBOLS): string[] {
   try {
-    return parseSymbols(raw, name);
+    return parseSymbols(raw, name, max);
   } catch (err) {
     if (err instanceof AppError)
-      throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+      throw badParam(name, `a comma list of 1 to ${max} symbols, each 1 to 20 characters of A-Z 0-9 . -`, raw);
     throw err;
   }
 }

@@ -12,6 +12,7 @@ import {
   type SampleOptions,
 } from './generate.js';
 import { rebuildBars, refreshDaysOf } from '../services/bar-write.js';
+import { refreshAllSnapshots } from '../services/snapshot.js';
 
 const META_KEY = 'sample_data';
 
@@ -141,8 +142,10 @@ export async function seedSampleData(
     for (const m of batch) days.set(`${m.symbol} ${m.day}`, { symbol: m.symbol as string, minute: m.minute as number });
   }
   await refreshDaysOf(db, [...days.values()]);
+  // written around the writers, so the snapshots are made once all is in, by the writers' rule
+  const snapshots = await refreshAllSnapshots(db);
   const bars = (await db.prisma.minuteBar.count()) + (await db.prisma.dayBar.count());
-  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars };
+  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars, snapshots };
   await refreshStatistics(db, [
     ...reference.map(([model]) => model),
     'SecurityMetrics',
