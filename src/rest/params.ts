@@ -48,6 +48,8 @@ export interface StringParam extends Base {
   /** The value folded to this case once checked: symbols are upper case, sort keys lower. */
   case?: 'upper' | 'lower';
   default?: string;
+  /** A comma list that may also come as the name given once a value (`tickers=A&tickers=B`, as Massive's client sends an array): read as the values joined by commas. */
+  list?: boolean;
 }
 export interface IntegerParam extends Base {
   type: 'integer';
@@ -215,7 +217,9 @@ export function givenParams(specs: ParamSpecs, query: URLSearchParams): Map<stri
   for (const sent of new Set(query.keys())) {
     const name = parameterOf(specs, sent);
     if (name === undefined) continue;
-    if (query.getAll(sent).length > 1) throw new AppError('BAD_REQUEST', `parameter ${sent} is given more than once`);
+    const values = query.getAll(sent);
+    const list = (specs[name] as StringParam).list === true;
+    if (values.length > 1 && !list) throw new AppError('BAD_REQUEST', `parameter ${sent} is given more than once`);
     const before = out.get(name);
     if (before) {
       const [a, b] = before.sent === name ? [name, sent] : sent === name ? [name, before.sent] : [before.sent, sent];
@@ -226,7 +230,7 @@ export function givenParams(specs: ParamSpecs, query: URLSearchParams): Map<stri
           : `parameters ${a} and ${b} are both aliases of ${name}; give one`,
       );
     }
-    out.set(name, { sent, value: query.get(sent)! });
+    out.set(name, { sent, value: list ? values.join(',') : values[0]! });
   }
   return out;
 }

@@ -7,7 +7,7 @@ import type { Bar } from '../services/bar.js';
 import { allSnapshots, MAX_ALL_SNAPSHOTS, movers, snapshotsOf, type Snapshot } from '../services/snapshot.js';
 import { latestTrades, type Trade } from '../services/trade.js';
 import { latestQuotes, type Quote } from '../services/quote.js';
-import { arr, int, num, object, str, nullable, type JsonSchema } from './json-schema.js';
+import { arr, int, num, object, str, type JsonSchema } from './json-schema.js';
 import { badParam, parseQuery, SYMBOL_PARAM_PATTERN, symbolList, symbolParam, type ParamSpecs } from './params.js';
 import { exactInt, json, shapeRows, type Route } from './route.js';
 
@@ -25,7 +25,8 @@ const TICKERS_PARAMS = {
   tickers: {
     type: 'string',
     maxLength: MAX_TICKERS * 21,
-    description: `A comma list of up to ${MAX_TICKERS} ticker symbols (case-insensitive); absent or empty: every symbol, by symbol, up to ${MAX_ALL_SNAPSHOTS}.`,
+    list: true,
+    description: `A comma list (or the parameter repeated) of up to ${MAX_TICKERS} ticker symbols (case-insensitive); absent or empty: every symbol, by symbol, up to ${MAX_ALL_SNAPSHOTS}.`,
   },
   include_otc: INCLUDE_OTC,
 } as const satisfies ParamSpecs;
@@ -40,7 +41,7 @@ const TICKER_PATH: ParamSpecs = {
   },
 };
 
-const price = (d: string) => nullable(num(d));
+const price = (d: string) => num(d);
 const OHLC = {
   o: price('Open price.'),
   h: price('High price.'),

@@ -28,6 +28,9 @@ export const MAX_ALL_SNAPSHOTS = 20_000;
 /** Symbols one refresh statement takes: its arrays stay small enough to plan and send at once. */
 const SYMBOLS_PER_STATEMENT = 5_000;
 
+/** A bar some trade could set prices of (`open` and `close` come together, as `high` and `low` do): the grouped day's rule (services/bar-day.ts). */
+const priced = (x: string) => `${x}."open" IS NOT NULL AND ${x}."high" IS NOT NULL`;
+
 const bar = (x: string, extra = '') =>
   `jsonb_build_object(${extra}'o', ${x}."open", 'h', ${x}."high", 'l', ${x}."low", 'c', ${x}."close", 'v', ${x}."volume", 'vw', ${x}."vwap", 'n', ${x}."trades")`;
 
@@ -60,7 +63,8 @@ const COLUMNS = [
 
 /**
  * The snapshot of each symbol of `k` (a relation of "symbol"), recomputed from the stored ticks and
- * bars, and written: $1 is the movers' least day volume. The day is the latest minute bar's (else
+ * bars, and written: $1 is the movers' least day volume. Bars are those with prices (`priced`). The
+ * day is the latest minute bar's (else
  * the latest regular-session day bar's); its bar the whole day's (pre-market to after-hours) where
  * minutes made it, else the regular session's; the previous day the last before it with a
  * regular-session bar, whose close the change is from. The price changed is the last trade's, or
@@ -82,18 +86,18 @@ export const refreshStatement = (k: string) => `WITH k AS (${k}), fresh AS (
     ) q ON true
     LEFT JOIN LATERAL (
       SELECT x."minute", x."day", ${bar('x', `'t', x."minute"::bigint * 60000, `)} AS "minuteBar"
-      FROM "MinuteBar" x WHERE x."symbol" = k."symbol" ORDER BY x."minute" DESC LIMIT 1
+      FROM "MinuteBar" x WHERE x."symbol" = k."symbol" AND ${priced('x')} ORDER BY x."minute" DESC LIMIT 1
     ) m ON true
     LEFT JOIN LATERAL (
       SELECT x."day", ${bar('x')} AS "dayBar", x."close" AS "dayClose", x."volume" AS "dayVolume"
       FROM "DayBar" x
-      WHERE x."symbol" = k."symbol" AND x."day" = COALESCE(m."day",
-        (SELECT max(y."day") FROM "DayBar" y WHERE y."symbol" = k."symbol" AND y."extended" = false))
+      WHERE x."symbol" = k."symbol" AND ${priced('x')} AND x."day" = COALESCE(m."day",
+        (SELECT max(y."day") FROM "DayBar" y WHERE y."symbol" = k."symbol" AND y."extended" = false AND ${priced('y')}))
       ORDER BY x."extended" DESC LIMIT 1
     ) d ON true
     LEFT JOIN LATERAL (
       SELECT x."day" AS "prevDay", ${bar('x')} AS "prevDayBar", x."close" AS "prevClose"
-      FROM "DayBar" x WHERE x."symbol" = k."symbol" AND x."extended" = false AND x."day" < d."day"
+      FROM "DayBar" x WHERE x."symbol" = k."symbol" AND x."extended" = false AND x."day" < d."day" AND ${priced('x')}
       ORDER BY x."day" DESC LIMIT 1
     ) p ON true
   ), priced AS (

@@ -61,18 +61,18 @@ WITH k AS ((WITH RECURSIVE s AS (
     ) q ON true
     LEFT JOIN LATERAL (
       SELECT x."minute", x."day", jsonb_build_object('t', x."minute"::bigint * 60000, 'o', x."open", 'h', x."high", 'l', x."low", 'c', x."close", 'v', x."volume", 'vw', x."vwap", 'n', x."trades") AS "minuteBar"
-      FROM "MinuteBar" x WHERE x."symbol" = k."symbol" ORDER BY x."minute" DESC LIMIT 1
+      FROM "MinuteBar" x WHERE x."symbol" = k."symbol" AND x."open" IS NOT NULL AND x."high" IS NOT NULL ORDER BY x."minute" DESC LIMIT 1
     ) m ON true
     LEFT JOIN LATERAL (
       SELECT x."day", jsonb_build_object('o', x."open", 'h', x."high", 'l', x."low", 'c', x."close", 'v', x."volume", 'vw', x."vwap", 'n', x."trades") AS "dayBar", x."close" AS "dayClose", x."volume" AS "dayVolume"
       FROM "DayBar" x
-      WHERE x."symbol" = k."symbol" AND x."day" = COALESCE(m."day",
-        (SELECT max(y."day") FROM "DayBar" y WHERE y."symbol" = k."symbol" AND y."extended" = false))
+      WHERE x."symbol" = k."symbol" AND x."open" IS NOT NULL AND x."high" IS NOT NULL AND x."day" = COALESCE(m."day",
+        (SELECT max(y."day") FROM "DayBar" y WHERE y."symbol" = k."symbol" AND y."extended" = false AND y."open" IS NOT NULL AND y."high" IS NOT NULL))
       ORDER BY x."extended" DESC LIMIT 1
     ) d ON true
     LEFT JOIN LATERAL (
       SELECT x."day" AS "prevDay", jsonb_build_object('o', x."open", 'h', x."high", 'l', x."low", 'c', x."close", 'v', x."volume", 'vw', x."vwap", 'n', x."trades") AS "prevDayBar", x."close" AS "prevClose"
-      FROM "DayBar" x WHERE x."symbol" = k."symbol" AND x."extended" = false AND x."day" < d."day"
+      FROM "DayBar" x WHERE x."symbol" = k."symbol" AND x."extended" = false AND x."day" < d."day" AND x."open" IS NOT NULL AND x."high" IS NOT NULL
       ORDER BY x."day" DESC LIMIT 1
     ) p ON true
   ), priced AS (
