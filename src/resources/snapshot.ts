@@ -6,7 +6,7 @@ import { defineResource } from './manifest.js';
 export const snapshot = defineResource({
   singular: 'snapshot',
   plural: 'snapshots',
-  access: [{ tier: 'pro', listed: 10.7, words: 'snapshots and movers', types: ['Snapshot'] }],
+  access: [{ tier: 'pro', listed: 10.7, words: 'snapshots', types: ['Snapshot'] }],
   parents: ['trade', 'quote', 'bar'],
   tables: [{ model: 'Snapshot' }],
   bulk: true,

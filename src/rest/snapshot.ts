@@ -1,5 +1,5 @@
 // Snapshots, movers and the last trade and quote, at Massive's paths and in its shapes under /stocks
-// (docs/rest.md#snapshots): each answer is the stored snapshot (services/snapshot.ts) or the newest
+// (docs/rest.md#parameters-per-route): each answer is the stored snapshot (services/snapshot.ts) or the newest
 // stored tick (services/tick.ts latestTicks), read in one statement.
 import { holdRows, type Context } from '../context.js';
 import { AppError } from '../errors.js';

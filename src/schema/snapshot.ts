@@ -172,7 +172,7 @@ builder.queryField('snapshots', (t) =>
   t.field({
     authScopes: { entitled: 'snapshots' },
     type: [SnapshotRef],
-    nullable: { list: false, items: true },
+    nullable: { list: true, items: true },
     description: `The snapshot of each symbol of \`symbols\` (1 to ${MAX_SYMBOLS}), in the order given: null for a symbol without one.`,
     args: { symbols: t.arg.stringList({ required: true, description: 'Ticker symbols.' }) },
     extensions: listOf(MAX_SYMBOLS, 'symbols'),
@@ -188,6 +188,7 @@ builder.queryField('movers', (t) =>
   t.field({
     authScopes: { entitled: 'snapshots' },
     type: [SnapshotRef],
+    nullable: true,
     description: `The ${MOVERS.count} symbols up (GAINERS) or down (LOSERS) the most since the previous day's close, among those that traded ${MOVERS.minVolume.toLocaleString('en-US')} shares or more on their day (Massive's rule).`,
     args: { direction: t.arg({ type: MoverDirection, required: true, description: 'Gainers or losers.' }) },
     extensions: listOf(MOVERS.count),
