@@ -142,15 +142,17 @@ export async function seedSampleData(
     for (const m of batch) days.set(`${m.symbol} ${m.day}`, { symbol: m.symbol as string, minute: m.minute as number });
   }
   await refreshDaysOf(db, [...days.values()]);
-  // written around the writers, so the snapshots are made once all is in, by the writers' rule
-  const snapshots = await refreshAllSnapshots(db);
   const bars = (await db.prisma.minuteBar.count()) + (await db.prisma.dayBar.count());
-  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars, snapshots };
   await refreshStatistics(db, [
     ...reference.map(([model]) => model),
     'SecurityMetrics',
     ...BULK_TABLES.map((t) => t.model),
   ]);
+  // written around the writers, so the snapshots are made once all is in, by the writers' rule;
+  // after the statistics, which let each symbol's reads be index probes
+  const snapshots = await refreshAllSnapshots(db);
+  await refreshStatistics(db, ['Snapshot']);
+  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars, snapshots };
   await marker('complete');
 
   return {

@@ -145,7 +145,8 @@ export async function refreshSnapshots(client: PoolClient, symbols: readonly str
   for (let i = 0; i < distinct.length; i += SYMBOLS_PER_STATEMENT) {
     const part = distinct.slice(i, i + SYMBOLS_PER_STATEMENT);
     await lockSnapshots(client, part);
-    await client.query(REFRESH_GIVEN, [MOVERS.minVolume, part]);
+    // named: each connection plans the statement once, not once a batch
+    await client.query({ name: 'snapshot-refresh', text: REFRESH_GIVEN, values: [MOVERS.minVolume, part] });
   }
 }
 
