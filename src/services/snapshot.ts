@@ -150,24 +150,29 @@ export async function refreshSnapshots(client: PoolClient, symbols: readonly str
   }
 }
 
-/** Recomputes every symbol's snapshot (the seed, after it wrote ticks and bars around the writers). */
+/** Symbols one transaction of `refreshAllSnapshots` takes: each holds a lock a symbol, and the server's lock table is finite. */
+const SYMBOLS_PER_TRANSACTION = 1_000;
+
+/** Recomputes every symbol's snapshot (the seed, after it wrote ticks and bars around the writers), a transaction a slice of symbols. */
 export async function refreshAllSnapshots(db: Db): Promise<number> {
   const { rows } = await db.driver.pool.query<{ symbol: string }>(`${ALL_SYMBOLS} ORDER BY 1`);
+  const symbols = rows.map((r) => r.symbol);
   const client = await db.driver.pool.connect();
   try {
-    await client.query('BEGIN');
-    await refreshSnapshots(
-      client,
-      rows.map((r) => r.symbol),
-    );
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
+    for (let i = 0; i < symbols.length; i += SYMBOLS_PER_TRANSACTION) {
+      try {
+        await client.query('BEGIN');
+        await refreshSnapshots(client, symbols.slice(i, i + SYMBOLS_PER_TRANSACTION));
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e;
+      }
+    }
   } finally {
     client.release();
   }
-  return rows.length;
+  return symbols.length;
 }
 
 /** A stored bar of a snapshot: services/bar.ts `Bar` without its start, which its day or minute gives. */
