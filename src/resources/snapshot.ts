@@ -8,6 +8,7 @@ export const snapshot = defineResource({
   plural: 'snapshots',
   access: [{ tier: 'pro', listed: 10.7, words: 'snapshots', types: ['Snapshot'] }],
   parents: ['trade', 'quote', 'bar'],
+  listKinds: { 'SnapshotTrade.conditions': 'conditions' },
   tables: [{ model: 'Snapshot' }],
   bulk: true,
 });
