@@ -35,6 +35,7 @@ commands:
   sync status [--from URL]                  the marks each upstream reached
   bars rebuild [--symbol S] [--from DATE] [--to DATE]
                                             recompute the minute and day bars of the stored trades
-                                            (exchange dates, inclusive; all when absent), one
-                                            transaction per symbol; imported bars without trades stay
+                                            (exchange dates, inclusive; all when absent), and each
+                                            symbol's snapshot, one transaction per symbol; imported
+                                            bars without trades stay
 Every command migrates the database first. Changes reach running servers within AUTH_CACHE_SECONDS (default 5).`;

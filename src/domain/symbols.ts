@@ -30,14 +30,14 @@ export function parseSymbol(value: string, argument: string): string {
  * Upper-cased, de-duplicated symbols from one value or a list, each item of which may itself be a
  * comma list ("AAPL,MSFT"), as the REST parameters are. An empty list is an error, not "all".
  */
-export function parseSymbols(value: string | readonly string[], argument: string): string[] {
+export function parseSymbols(value: string | readonly string[], argument: string, max = MAX_SYMBOLS): string[] {
   const items = (typeof value === 'string' ? [value] : value).flatMap((v) => v.split(','));
+  if (items.length > max * 2) {
+    throw new AppError('BAD_REQUEST', `argument "${argument}" must name 1 to ${max} symbols; got ${items.length}`);
+  }
   const symbols = new Set(items.map((item) => parseSymbol(item, argument)));
-  if (symbols.size === 0 || symbols.size > MAX_SYMBOLS) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `argument "${argument}" must name 1 to ${MAX_SYMBOLS} symbols; got ${symbols.size}`,
-    );
+  if (symbols.size === 0 || symbols.size > max) {
+    throw new AppError('BAD_REQUEST', `argument "${argument}" must name 1 to ${max} symbols; got ${symbols.size}`);
   }
   return [...symbols];
 }

@@ -22,6 +22,7 @@ import { pressRelease } from './press-release.js';
 import { quote } from './quote.js';
 import { rating } from './rating.js';
 import { security } from './security.js';
+import { snapshot } from './snapshot.js';
 import { split } from './split.js';
 import { tickerEvent } from './ticker-event.js';
 import { tickerType } from './ticker-type.js';
@@ -47,6 +48,7 @@ export const RESOURCES = [
   trade,
   quote,
   bar,
+  snapshot,
   indicator,
   ocr,
 ] as const;

@@ -1,5 +1,5 @@
 import { API_KEY_PARAMS } from '../auth/caller.js';
-import { parseSymbol, parseSymbols } from '../domain/symbols.js';
+import { MAX_SYMBOLS, parseSymbol, parseSymbols } from '../domain/symbols.js';
 import { INT64 } from '../domain/integers.js';
 import {
   calendarDate,
@@ -48,6 +48,8 @@ export interface StringParam extends Base {
   /** The value folded to this case once checked: symbols are upper case, sort keys lower. */
   case?: 'upper' | 'lower';
   default?: string;
+  /** A comma list that may also come as the name given once a value (`tickers=A&tickers=B`, as Massive's client sends an array): read as the values joined by commas. */
+  list?: boolean;
 }
 export interface IntegerParam extends Base {
   type: 'integer';
@@ -215,7 +217,9 @@ export function givenParams(specs: ParamSpecs, query: URLSearchParams): Map<stri
   for (const sent of new Set(query.keys())) {
     const name = parameterOf(specs, sent);
     if (name === undefined) continue;
-    if (query.getAll(sent).length > 1) throw new AppError('BAD_REQUEST', `parameter ${sent} is given more than once`);
+    const values = query.getAll(sent);
+    const list = (specs[name] as StringParam).list === true;
+    if (values.length > 1 && !list) throw new AppError('BAD_REQUEST', `parameter ${sent} is given more than once`);
     const before = out.get(name);
     if (before) {
       const [a, b] = before.sent === name ? [name, sent] : sent === name ? [name, before.sent] : [before.sent, sent];
@@ -226,7 +230,7 @@ export function givenParams(specs: ParamSpecs, query: URLSearchParams): Map<stri
           : `parameters ${a} and ${b} are both aliases of ${name}; give one`,
       );
     }
-    out.set(name, { sent, value: query.get(sent)! });
+    out.set(name, { sent, value: list ? values.join(',') : values[0]! });
   }
   return out;
 }
@@ -307,12 +311,12 @@ export function symbolParam(name: string, raw: string): string {
 }
 
 /** A comma list of symbols, upper-cased and de-duplicated; anything else is a 400 naming `name`. */
-export function symbolList(name: string, raw: string): string[] {
+export function symbolList(name: string, raw: string, max = MAX_SYMBOLS): string[] {
   try {
-    return parseSymbols(raw, name);
+    return parseSymbols(raw, name, max);
   } catch (err) {
     if (err instanceof AppError)
-      throw badParam(name, 'a comma list of 1 to 100 symbols, each 1 to 20 characters of A-Z 0-9 . -', raw);
+      throw badParam(name, `a comma list of 1 to ${max} symbols, each 1 to 20 characters of A-Z 0-9 . -`, raw);
     throw err;
   }
 }

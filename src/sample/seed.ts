@@ -12,6 +12,7 @@ import {
   type SampleOptions,
 } from './generate.js';
 import { rebuildBars, refreshDaysOf } from '../services/bar-write.js';
+import { refreshAllSnapshots } from '../services/snapshot.js';
 
 const META_KEY = 'sample_data';
 
@@ -142,12 +143,16 @@ export async function seedSampleData(
   }
   await refreshDaysOf(db, [...days.values()]);
   const bars = (await db.prisma.minuteBar.count()) + (await db.prisma.dayBar.count());
-  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars };
   await refreshStatistics(db, [
     ...reference.map(([model]) => model),
     'SecurityMetrics',
     ...BULK_TABLES.map((t) => t.model),
   ]);
+  // written around the writers, so the snapshots are made once all is in, by the writers' rule;
+  // after the statistics, which let each symbol's reads be index probes
+  const snapshots = await refreshAllSnapshots(db);
+  await refreshStatistics(db, ['Snapshot']);
+  const streamed: Readonly<Record<string, number>> = { trades, quotes, bars, snapshots };
   await marker('complete');
 
   return {

@@ -15,6 +15,7 @@ import { excluded, excludedOutsideRegular } from '../domain/conditions.js';
 import { dayMinutes, dayNumber, minuteFacts } from '../domain/bar-time.js';
 import { combine } from './bar-bucket.js';
 import { CALENDAR_SPAN, nyMidnightMs } from '../domain/market-calendar.js';
+import { refreshSnapshots } from './snapshot.js';
 
 /** The session code of a minute bar (MinuteBar.session): where the market calendar puts its start. */
 export const SESSION_CODE = { pre: 0, regular: 1, post: 2, closed: 3 } as const;
@@ -349,7 +350,7 @@ export interface RebuildRange {
 /**
  * `cli bars rebuild`: the minute bars of `range` that stored trades fall in, and their days,
  * recomputed from the trades by the rule the writer keeps them with (refreshBars), one transaction
- * per symbol. Bars no stored trade backs are left alone: imported history, or minutes whose ticks
+ * per symbol, with the symbol's snapshot. Bars no stored trade backs are left alone: imported history, or minutes whose ticks
  * retention dropped (bars outlive ticks). Returns the symbols and minutes recomputed.
  */
 export async function rebuildBars(db: Db, range: RebuildRange): Promise<{ symbols: number; minutes: number }> {
@@ -375,6 +376,7 @@ export async function rebuildBars(db: Db, range: RebuildRange): Promise<{ symbol
       for (const part of chunks(touched, MINUTES_PER_STATEMENT))
         await client.query(REFRESH_MINUTES, [...CONDITION_PARAMS, ...minuteColumns(part)]);
       await refreshDays(client, touched);
+      await refreshSnapshots(client, [symbol]);
       await client.query('COMMIT');
       minutes += rows.length;
     } catch (e) {

@@ -155,7 +155,7 @@ describe.concurrent.each(testDatabases())('CLI users and apikeys on $name', (tdb
     expect(run.err).toMatch(new RegExp(`^seeding quotes: ${quotes} rows in [\\d.]+ s \\([\\d,]+ rows/s\\)$`, 'm'));
     expect(run.out).toMatch(
       new RegExp(
-        `^seeded \\(\\{"scale":2,"seed":42,"securities":50\\}\\): 50 securities, .*, ${trades} trades, ${quotes} quotes, [\\d,]+ bars in [\\d.]+ s$`,
+        `^seeded \\(\\{"scale":2,"seed":42,"securities":50\\}\\): 50 securities, .*, ${trades} trades, ${quotes} quotes, [\\d,]+ bars, 51 snapshots in [\\d.]+ s$`,
         'm',
       ),
     );

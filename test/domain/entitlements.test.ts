@@ -9,7 +9,7 @@ describe('tierSummary', () => {
       'Logos, security master, lite fundamentals, balance sheets, ratings, curated news, exchanges, condition codes, ticker types, the market calendar, splits, dividends, ticker changes, daily bars and technical indicators.',
     );
     expect(tierSummary('pro')).toBe(
-      'Free, plus enhanced fundamentals, press releases, call summaries, trades, quotes and intraday bars.',
+      'Free, plus enhanced fundamentals, press releases, call summaries, trades, quotes, intraday bars and snapshots.',
     );
     expect(tierSummary('enterprise')).toBe('Pro, plus OCR.');
   });

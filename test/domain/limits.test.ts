@@ -140,8 +140,11 @@ describe('FIELD_TEXT_KINDS and FIELD_LIST_KINDS name the schema as it is', () =>
     // securitiesBySymbols holds one item per symbol asked for, at most MAX_SYMBOLS; conditions and the
     // market calendar and the ticker types are computed (domain/conditions.ts, domain/market-calendar.ts,
     // domain/ticker-types.ts), not imported;
-    // a symbol history is answered whole, at most MAX_SYMBOL_PERIODS
+    // a symbol history is answered whole, at most MAX_SYMBOL_PERIODS; snapshots hold one item per
+    // symbol asked for, at most MAX_SYMBOLS, and the movers at most MOVERS.count
     const notImported = new Set([
+      'Query.snapshots',
+      'Query.movers',
       'Query.apiKeys',
       'Query.nodes',
       'Query.securitiesBySymbols',

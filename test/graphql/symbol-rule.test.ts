@@ -46,6 +46,7 @@ const QUERIES: Record<string, [document: string, field: string, argument: string
     'securitiesBySymbols',
     'symbols[1]',
   ],
+  'Query.snapshots.symbols': [`{ snapshots(symbols: ["NVLX", "${BAD}"]) { symbol } }`, 'snapshots', 'symbols[1]'],
   // bars, trades and every other edge of a security are reached through it
   'Query.security.symbol': [
     `{ security(symbol: "${BAD}") { symbol bars(timespan: DAY, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z") { nodes { close } } trades(first: 1) { nodes { price } } } }`,

@@ -30,6 +30,7 @@ const PATH_VALUES: Record<string, string> = {
   from: '2026-11-16',
   to: '2026-11-20',
   date: '2026-11-20',
+  direction: 'gainers',
 };
 
 /** A route's path with its `:name` segments filled: a symbol (NVLX) unless PATH_VALUES names it. */
@@ -69,6 +70,10 @@ export function recordsOf(body: any): unknown[] {
   // Massive's indicators: the values of one series; its status and open-close: one record
   if (Array.isArray(body?.results?.values)) return body.results.values;
   if (body?.market !== undefined || (body?.symbol !== undefined && body?.from !== undefined)) return [body];
+  // Massive's snapshots: a list of them, or one; its last trade and quote: one record
+  if (Array.isArray(body?.tickers)) return body.tickers;
+  if (body?.ticker && typeof body.ticker === 'object') return [body.ticker];
+  if (body?.results?.T !== undefined && !Array.isArray(body.results)) return [body.results];
   return body?.data?.hits ?? body?.results?.events ?? body?.results ?? body?.Logos ?? [];
 }
 
