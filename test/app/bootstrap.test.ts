@@ -167,7 +167,8 @@ describe.each(testDatabases())('start-up on $name', (tdb) => {
       await restarted.close();
       await a.close();
     }
-  });
+    // four seeds of the sample (about 10 s each alone): bounded for a loaded machine, as the CLI tests are
+  }, 240_000);
 
   test('a production start over a database a development start filled disables the demo accounts and keys, once, saying so', async ({
     expect,

@@ -92,7 +92,11 @@ interface Path {
   operation: 'query' | 'mutation' | 'subscription';
 }
 
-/** Every list field of the schema, with a path from a root to it (breadth-first, shortest). */
+/**
+ * Every list field of the schema, with a path from a root to it: breadth-first, through single
+ * records before lists, so a type reachable as one record (Security.snapshot) is not reached as
+ * twenty (Query.movers): the cost a test reads at the end of the path is then that of one parent.
+ */
 function listFields(): { coordinate: string; field: AnyField; path: Path }[] {
   const found = new Map<string, { coordinate: string; field: AnyField; path: Path }>();
   const seen = new Set<string>();
@@ -103,8 +107,9 @@ function listFields(): { coordinate: string; field: AnyField; path: Path }[] {
     ['subscription', schema.getSubscriptionType()],
   ] as const;
   for (const [operation, type] of roots) if (type) queue.push({ type, path: { operation, wrap: (inner) => inner } });
-  while (queue.length) {
-    const { type, path } = queue.shift()!;
+  const throughLists: typeof queue = [];
+  while (queue.length || throughLists.length) {
+    const { type, path } = (queue.length ? queue : throughLists).shift()!;
     if (seen.has(type.name)) continue;
     seen.add(type.name);
     for (const field of Object.values(type.getFields()) as AnyField[]) {
@@ -119,7 +124,7 @@ function listFields(): { coordinate: string; field: AnyField; path: Path }[] {
         const spread = isInterfaceType(next)
           ? (inner: string) => `{ ... on ${object.name} { ${inner} } }`
           : (inner: string) => `{ ${inner} }`;
-        queue.push({
+        (isList(field) || isConnection(field) ? throughLists : queue).push({
           type: object,
           path: { operation: path.operation, wrap: (inner) => path.wrap(`${call} ${spread(inner)}`) },
         });
