@@ -2,9 +2,10 @@
 // Over HTTP: the page with its policy of this origin alone, its hashed assets with their types and
 // cache headers, and nothing else. In a real browser (tag 'browser', TEST_BROWSER=1, as
 // graphiql.test.ts): Debian's chromium opens /app of an app listening on 127.0.0.1, every request to
-// another host failed and recorded; a misspelled symbol opens NVLX, its chart is drawn, a trade
-// `cli import` stores in another process reaches the page, the free key's page shows locked
-// panels, and with no key the login cookie signs it in. A screenshot of the run goes to artifacts/web-app.png (ignored by git).
+// another host failed and recorded; a misspelled symbol opens NVLX, its header shows the snapshot's
+// price and change, its chart is drawn, a trade `cli import` stores in another process reaches the
+// page, trades stored while the server is down arrive once it is back (resumed `after` the last
+// position), the free key's page shows locked panels, and with no key the login cookie signs it in. A screenshot of the run goes to artifacts/web-app.png (ignored by git).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -19,10 +20,11 @@ import { createEventBus, openDatabase } from '../../src/bootstrap.js';
 import { ROOT } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { loadPersistedOperations } from '../../src/graphql/persisted.js';
+import { attachWebSocket } from '../../src/graphql/ws.js';
 import { webAppFiles } from '../../src/http/web-app.js';
 import type { EventBus } from '../../src/runtime/events.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { listening, ndjson, SEQ, SIP, trade } from '../graphql/subscription-helpers.js';
+import { ndjson, SEQ, SIP, trade } from '../graphql/subscription-helpers.js';
 import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET } from '../helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -179,6 +181,26 @@ describe('the page at /app and its assets, served by the gateway', () => {
   });
 });
 
+/** The app on a port of 127.0.0.1 that can be stopped (its WebSockets cut) and started again on the same port. */
+async function restartableListener(app: App) {
+  let server: http.Server | undefined;
+  let socket: { close(): Promise<void> } | undefined;
+  let port = 0;
+  const start = async () => {
+    server = http.createServer(app);
+    socket = attachWebSocket(server, app, { isProd: false });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  };
+  const stop = async () => {
+    await socket?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  };
+  await start();
+  return { origin: `http://127.0.0.1:${port}`, start, stop };
+}
+
 /** Painted pixels of the chart's canvas, and how many of them are the price line's blue (#2563eb). */
 const chartPixels = (page: Page) =>
   page.$eval('.plot canvas', (canvas) => {
@@ -200,7 +222,7 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
   let db: Db;
   let events: EventBus;
   let app: App;
-  let listener: Awaited<ReturnType<typeof listening>>;
+  let listener: Awaited<ReturnType<typeof restartableListener>>;
   let browser: Browser;
   let origin: string;
   let cliEnv: Record<string, string>;
@@ -213,8 +235,8 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     // the database's outbox, as server.ts without REDIS_URL: a trade the CLI stores reaches the page
     events = createEventBus(config, db);
     app = createApp({ config, db, events });
-    listener = await listening(app);
-    origin = listener.url.replace('ws:', 'http:').replace(/\/graphql$/, '');
+    listener = await restartableListener(app);
+    origin = listener.origin;
     const { REDIS_URL: _unset, ...inherited } = process.env;
     cliEnv = {
       ...inherited,
@@ -234,17 +256,17 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
 
   afterAll(async () => {
     await browser?.close();
-    await listener?.close();
+    await listener?.stop();
     await events?.close();
     await db?.close();
     await tdb.cleanup();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** `cli import trades` of one NVLX trade at `price`, in a process of its own; resolves on its exit 0. */
-  async function importTrade(price: number): Promise<void> {
+  /** `cli import trades` of NVLX trades, in a process of its own; resolves on its exit 0. */
+  async function importTrades(trades: object[]): Promise<void> {
     const file = path.join(dataDir, 'trade.ndjson');
-    fs.writeFileSync(file, ndjson([{ ...trade('NVLX', SEQ), price }]));
+    fs.writeFileSync(file, ndjson(trades));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', file], {
       cwd: ROOT,
       env: cliEnv,
@@ -255,6 +277,78 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     child.stderr!.on('data', (d) => (out += d));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, out).toBe(0);
+  }
+
+  let serverDown = false;
+  const refused: string[] = [];
+
+  const restJson = async <T>(url: string): Promise<T> =>
+    (await (await app.fetch(`http://test${url}`, { headers: { 'x-api-key': 'demo-pro' } })).json()) as T;
+  const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
+
+  /** The header's price is the snapshot's last trade; its change is against the previous session's close (REST's open-close). */
+  async function headerShowsSnapshot(page: Page, previousClose: number) {
+    const { ticker } = await restJson<{ ticker: { lastTrade: { p: number } } }>(
+      '/stocks/v2/snapshot/locale/us/markets/stocks/tickers/NVLX',
+    );
+    await page.waitForSelector('[data-testid="price"]', { timeout: WAIT_MS });
+    expect(Number((await text(page, '[data-testid="price"]')).replaceAll(',', ''))).toBeCloseTo(ticker.lastTrade.p, 4);
+    const change = ticker.lastTrade.p - previousClose;
+    const sign = change < 0 ? '' : '+';
+    expect(await text(page, '[data-testid="change-amount"]')).toBe(`${sign}${change.toFixed(2)}`);
+    expect(await text(page, '[data-testid="change"]')).toBe(`${sign}${((change / previousClose) * 100).toFixed(2)}%`);
+  }
+
+  /** The movers panel lists REST's gainers and losers, in their order. */
+  async function moversAsRest(page: Page) {
+    for (const side of ['gainers', 'losers']) {
+      const { tickers } = await restJson<{ tickers: { ticker: string }[] }>(
+        `/stocks/v2/snapshot/locale/us/markets/stocks/${side}`,
+      );
+      expect(tickers.length).toBeGreaterThan(0);
+      const selector = `.movers [data-testid="${side}"] li b`;
+      await page.waitForSelector(selector, { timeout: WAIT_MS });
+      expect(await page.$$eval(selector, (bs) => bs.map((b) => b.textContent))).toEqual(tickers.map((t) => t.ticker));
+    }
+  }
+
+  /**
+   * The server stops with the page open (its WebSockets closed, its port refusing), two trades are
+   * stored meanwhile, and it starts again on the same port: graphql-ws reconnects, the page
+   * subscribes `after` the last position it had, and the two arrive as replayed, then a live one,
+   * each once.
+   */
+  async function resumesAfterServerDown(page: Page) {
+    const rows = '[data-testid="live-trades"] li';
+    expect(await page.$$(rows)).toHaveLength(1);
+    serverDown = true;
+    await listener.stop();
+    await page.waitForSelector('.live [data-state="connecting"]', { timeout: WAIT_MS });
+    const missed = [413.25, 414.75].map((price, i) => ({
+      ...trade('NVLX', SEQ + BigInt(i + 1), SIP + BigInt(i + 1) * 1_000_000n),
+      price,
+    }));
+    await importTrades(missed);
+    await listener.start();
+    await page.waitForSelector('.live [data-state="live"]', { timeout: WAIT_MS });
+    serverDown = false;
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 3, { timeout: WAIT_MS }, rows);
+    // a live trade after the replay: any duplicate of a replayed one would have come before it
+    await importTrades([{ ...trade('NVLX', SEQ + 3n, SIP + 3_000_000n), price: 415.5 }]);
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 4, { timeout: WAIT_MS }, rows);
+    const listed = await page.$$eval(rows, (lis) =>
+      lis.map((li) => ({
+        price: Number(li.querySelector('.num')!.textContent),
+        replay: li.classList.contains('replay'),
+      })),
+    );
+    expect(listed).toEqual([
+      { price: 415.5, replay: false },
+      { price: 414.75, replay: true },
+      { price: 413.25, replay: true },
+      { price: 412.5, replay: false },
+    ]);
+    expect(Number(await text(page, '[data-testid="price"]'))).toBe(415.5);
   }
 
   it('opens NVLX from a misspelled search, draws its chart, shows a trade imported by the CLI, locks what the free key may not read, and runs on the login cookie without a key', {
@@ -276,8 +370,8 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    // a policy violation is reported on the console
-    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    // a policy violation is reported on the console; while the server is down, failed reconnects are
+    page.on('console', (m) => void (m.type() === 'error' && (serverDown ? refused : errors).push(m.text())));
 
     await page.goto(`${origin}/app`, { waitUntil: 'load', timeout: WAIT_MS });
     expect(elsewhere).toEqual([]);
@@ -292,6 +386,9 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     await page.waitForSelector('article.company[data-symbol="NVLX"]', { timeout: WAIT_MS });
     expect(new URL(page.url()).searchParams.get('symbol')).toBe('NVLX');
     expect(await page.$eval('.company-header h1', (e) => e.textContent)).toMatch(/NVLX\s*Novalux/);
+    const before = await restJson<{ close: number }>('/stocks/v1/open-close/NVLX/2026-11-19?adjusted=false');
+    await headerShowsSnapshot(page, before.close);
+    await moversAsRest(page);
 
     // the chart: a canvas with the price line drawn on it, not just an element
     await page.waitForSelector('.plot canvas', { timeout: WAIT_MS });
@@ -319,7 +416,7 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
 
     // a trade stored by another process arrives over the WebSocket: in the list and in the header
     await page.waitForSelector('.live [data-state="live"]', { timeout: WAIT_MS });
-    await importTrade(412.5);
+    await importTrades([{ ...trade('NVLX', SEQ), price: 412.5 }]);
     await page.waitForFunction(
       () => document.querySelector('[data-testid="live-trades"] li')?.textContent?.includes('412.5'),
       { timeout: 10_000 },
@@ -328,13 +425,13 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     // its change is against the close of the session before the trade's (REST's open-close, as quoted)
     const tradeDay = new Date(Number(SIP / 1_000_000n)).toISOString().slice(0, 10);
     expect(tradeDay).toBe('2026-11-20');
-    const before = (await (
-      await app.fetch('http://test/stocks/v1/open-close/NVLX/2026-11-19?adjusted=false', {
-        headers: { 'x-api-key': 'demo-pro' },
-      })
-    ).json()) as { close: number };
     const expected = ((412.5 - before.close) / before.close) * 100;
     expect(await page.$eval('[data-testid="change"]', (e) => e.textContent)).toBe(`+${expected.toFixed(2)}%`);
+    await resumesAfterServerDown(page);
+    expect(
+      refused.every((m) => /WebSocket/.test(m)),
+      refused.join('\n'),
+    ).toBe(true);
 
     fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT as `${string}.png`, fullPage: true });
