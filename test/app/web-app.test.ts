@@ -5,7 +5,8 @@
 // another host failed and recorded; a misspelled symbol opens NVLX, its header shows the snapshot's
 // price and change, its chart is drawn, a trade `cli import` stores in another process reaches the
 // page, trades stored while the server is down arrive once it is back (resumed `after` the last
-// position), the free key's page shows locked panels, and with no key the login cookie signs it in. A screenshot of the run goes to artifacts/web-app.png (ignored by git).
+// position), the free key's page shows locked panels, and with no key the login cookie signs it in
+// (its steps that stand alone: test/app/web-app-steps.ts). A screenshot of the run goes to artifacts/web-app.png (ignored by git).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,25 +14,31 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { createEventBus, openDatabase } from '../../src/bootstrap.js';
 import { ROOT } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { loadPersistedOperations } from '../../src/graphql/persisted.js';
-import { attachWebSocket } from '../../src/graphql/ws.js';
 import { webAppFiles } from '../../src/http/web-app.js';
 import type { EventBus } from '../../src/runtime/events.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
 import { ndjson, SEQ, SIP, trade } from '../graphql/subscription-helpers.js';
 import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET } from '../helpers.js';
+import {
+  chartPixels,
+  headerShowsSnapshot,
+  moversAsRest,
+  restartableListener,
+  restJson,
+  resumesAfterServerDown,
+  WAIT_MS,
+} from './web-app-steps.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.join(ROOT, 'artifacts', 'web-app.png');
 const BUILT = path.join(ROOT, 'generated/app');
-/** The longest the test waits for the browser at each step. */
-const WAIT_MS = 15_000;
 
 /** GET `rawPath` as sent, over a socket: no client normalizes its `..` first. */
 function rawGet(
@@ -181,41 +188,6 @@ describe('the page at /app and its assets, served by the gateway', () => {
   });
 });
 
-/** The app on a port of 127.0.0.1 that can be stopped (its WebSockets cut) and started again on the same port. */
-async function restartableListener(app: App) {
-  let server: http.Server | undefined;
-  let socket: { close(): Promise<void> } | undefined;
-  let port = 0;
-  const start = async () => {
-    server = http.createServer(app);
-    socket = attachWebSocket(server, app, { isProd: false });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  };
-  const stop = async () => {
-    await socket?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  };
-  await start();
-  return { origin: `http://127.0.0.1:${port}`, start, stop };
-}
-
-/** Painted pixels of the chart's canvas, and how many of them are the price line's blue (#2563eb). */
-const chartPixels = (page: Page) =>
-  page.$eval('.plot canvas', (canvas) => {
-    const c = canvas as HTMLCanvasElement;
-    const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
-    let painted = 0;
-    let line = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3]! === 0) continue;
-      painted++;
-      if (data[i + 3]! > 200 && data[i]! < 90 && data[i + 1]! > 70 && data[i + 1]! < 130 && data[i + 2]! > 200) line++;
-    }
-    return { painted, line, pixels: data.length / 4 };
-  });
-
 describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => {
   const tdb = testDatabases()[0]!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-web-'));
@@ -282,75 +254,6 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
   let serverDown = false;
   const refused: string[] = [];
 
-  const restJson = async <T>(url: string): Promise<T> =>
-    (await (await app.fetch(`http://test${url}`, { headers: { 'x-api-key': 'demo-pro' } })).json()) as T;
-  const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
-
-  /** The header's price is the snapshot's last trade; its change is against the previous session's close (REST's open-close). */
-  async function headerShowsSnapshot(page: Page, previousClose: number) {
-    const { ticker } = await restJson<{ ticker: { lastTrade: { p: number } } }>(
-      '/stocks/v2/snapshot/locale/us/markets/stocks/tickers/NVLX',
-    );
-    await page.waitForSelector('[data-testid="price"]', { timeout: WAIT_MS });
-    expect(Number((await text(page, '[data-testid="price"]')).replaceAll(',', ''))).toBeCloseTo(ticker.lastTrade.p, 4);
-    const change = ticker.lastTrade.p - previousClose;
-    const sign = change < 0 ? '' : '+';
-    expect(await text(page, '[data-testid="change-amount"]')).toBe(`${sign}${change.toFixed(2)}`);
-    expect(await text(page, '[data-testid="change"]')).toBe(`${sign}${((change / previousClose) * 100).toFixed(2)}%`);
-  }
-
-  /** The movers panel lists REST's gainers and losers, in their order. */
-  async function moversAsRest(page: Page) {
-    for (const side of ['gainers', 'losers']) {
-      const { tickers } = await restJson<{ tickers: { ticker: string }[] }>(
-        `/stocks/v2/snapshot/locale/us/markets/stocks/${side}`,
-      );
-      expect(tickers.length).toBeGreaterThan(0);
-      const selector = `.movers [data-testid="${side}"] li b`;
-      await page.waitForSelector(selector, { timeout: WAIT_MS });
-      expect(await page.$$eval(selector, (bs) => bs.map((b) => b.textContent))).toEqual(tickers.map((t) => t.ticker));
-    }
-  }
-
-  /**
-   * The server stops with the page open (its WebSockets closed, its port refusing), two trades are
-   * stored meanwhile, and it starts again on the same port: graphql-ws reconnects, the page
-   * subscribes `after` the last position it had, and the two arrive as replayed, then a live one,
-   * each once.
-   */
-  async function resumesAfterServerDown(page: Page) {
-    const rows = '[data-testid="live-trades"] li';
-    expect(await page.$$(rows)).toHaveLength(1);
-    serverDown = true;
-    await listener.stop();
-    await page.waitForSelector('.live [data-state="connecting"]', { timeout: WAIT_MS });
-    const missed = [413.25, 414.75].map((price, i) => ({
-      ...trade('NVLX', SEQ + BigInt(i + 1), SIP + BigInt(i + 1) * 1_000_000n),
-      price,
-    }));
-    await importTrades(missed);
-    await listener.start();
-    await page.waitForSelector('.live [data-state="live"]', { timeout: WAIT_MS });
-    serverDown = false;
-    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 3, { timeout: WAIT_MS }, rows);
-    // a live trade after the replay: any duplicate of a replayed one would have come before it
-    await importTrades([{ ...trade('NVLX', SEQ + 3n, SIP + 3_000_000n), price: 415.5 }]);
-    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 4, { timeout: WAIT_MS }, rows);
-    const listed = await page.$$eval(rows, (lis) =>
-      lis.map((li) => ({
-        price: Number(li.querySelector('.num')!.textContent),
-        replay: li.classList.contains('replay'),
-      })),
-    );
-    expect(listed).toEqual([
-      { price: 415.5, replay: false },
-      { price: 414.75, replay: true },
-      { price: 413.25, replay: true },
-      { price: 412.5, replay: false },
-    ]);
-    expect(Number(await text(page, '[data-testid="price"]'))).toBe(415.5);
-  }
-
   it('opens NVLX from a misspelled search, draws its chart, shows a trade imported by the CLI, locks what the free key may not read, and runs on the login cookie without a key', {
     timeout: 180_000,
   }, async () => {
@@ -386,9 +289,9 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     await page.waitForSelector('article.company[data-symbol="NVLX"]', { timeout: WAIT_MS });
     expect(new URL(page.url()).searchParams.get('symbol')).toBe('NVLX');
     expect(await page.$eval('.company-header h1', (e) => e.textContent)).toMatch(/NVLX\s*Novalux/);
-    const before = await restJson<{ close: number }>('/stocks/v1/open-close/NVLX/2026-11-19?adjusted=false');
-    await headerShowsSnapshot(page, before.close);
-    await moversAsRest(page);
+    const before = await restJson<{ close: number }>(app, '/stocks/v1/open-close/NVLX/2026-11-19?adjusted=false');
+    await headerShowsSnapshot(app, page, before.close);
+    await moversAsRest(app, page);
 
     // the chart: a canvas with the price line drawn on it, not just an element
     await page.waitForSelector('.plot canvas', { timeout: WAIT_MS });
@@ -427,7 +330,7 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     expect(tradeDay).toBe('2026-11-20');
     const expected = ((412.5 - before.close) / before.close) * 100;
     expect(await page.$eval('[data-testid="change"]', (e) => e.textContent)).toBe(`+${expected.toFixed(2)}%`);
-    await resumesAfterServerDown(page);
+    await resumesAfterServerDown(page, listener, importTrades, (isDown) => (serverDown = isDown));
     expect(
       refused.every((m) => /WebSocket/.test(m)),
       refused.join('\n'),
