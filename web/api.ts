@@ -66,6 +66,11 @@ export const isForbidden = (e: GraphQLError | undefined) => e?.extensions?.code 
 
 let socket: { key: string; client: Client; open: boolean } | undefined;
 
+const RETRY_ATTEMPTS = 30;
+const RETRY_MAX_MS = 5_000;
+/** graphql-ws's backoff (2^n s plus 0.3 to 3 s of jitter) held to RETRY_MAX_MS: a restored server is found soon. */
+const retryDelayMs = (retries: number) => Math.min(1000 * 2 ** retries, RETRY_MAX_MS) + 300 + Math.random() * 2_700;
+
 /** The page's one WebSocket, opened on first use and again when the key changes. */
 function socketFor(key: string): NonNullable<typeof socket> {
   if (socket?.key === key) return socket;
@@ -75,7 +80,12 @@ function socketFor(key: string): NonNullable<typeof socket> {
     url,
     connectionParams: key ? { apiKey: key } : {},
     lazy: true,
-    retryAttempts: 3,
+    // a server restarting or a network dropping for a minute or two: each subscription resumes after
+    retryAttempts: RETRY_ATTEMPTS,
+    retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, retryDelayMs(retries))),
+    // a refused connection reaches graphql-ws as the browser's error Event, not a close event: retry
+    // it too (its default retries close events alone, and a server down would end every subscription)
+    shouldRetry: () => true,
   });
   const opened = { key, client, open: false };
   client.on('connected', () => (opened.open = true));
@@ -90,6 +100,14 @@ export interface SubscriptionHandlers<T> {
   error(e: GraphQLError): void;
   /** The socket is open and its credentials accepted: events from here on reach `data`. */
   connected?(): void;
+  /** The socket closed; graphql-ws opens it again and the subscription resumes (`positionOf`). */
+  disconnected?(): void;
+  /**
+   * The stream position of an event (its `position`): given, a reconnect subscribes again with
+   * `after` the last one handled, and an event at or before it is dropped, so each arrives once
+   * (docs/graphql.md#resuming-a-subscription).
+   */
+  positionOf?(data: T): string | null | undefined;
 }
 
 /** Each event of `document` until the returned function is called. */
@@ -101,21 +119,29 @@ export function subscribe<T>(
 ): () => void {
   const { client, open } = socketFor(key);
   const offConnected = handlers.connected ? client.on('connected', handlers.connected) : () => {};
+  const offClosed = handlers.disconnected ? client.on('closed', handlers.disconnected) : () => {};
   // already open for another subscription: no new 'connected' comes
   if (open) queueMicrotask(() => handlers.connected?.());
-  const stop = client.subscribe<T>(
-    { query: document, variables },
-    {
-      next: (result) => {
-        if (result.errors?.length) handlers.error(result.errors[0] as GraphQLError);
-        else if (result.data) handlers.data(result.data as T);
-      },
-      error: (e) => {
-        const list = Array.isArray(e) ? (e as GraphQLError[]) : [];
-        handlers.error(list[0] ?? { message: e instanceof Error ? e.message : 'the live connection closed' });
-      },
-      complete: () => {},
+  // graphql-ws sends this same payload at every reconnect: `after` set here is what it resumes from
+  const payload = { query: document, variables: { ...variables } };
+  let last: bigint | undefined;
+  const stop = client.subscribe<T>(payload, {
+    next: (result) => {
+      if (result.errors?.length) return handlers.error(result.errors[0] as GraphQLError);
+      if (!result.data) return;
+      const position = handlers.positionOf?.(result.data as T);
+      if (position != null) {
+        if (last !== undefined && BigInt(position) <= last) return;
+        last = BigInt(position);
+        payload.variables.after = position;
+      }
+      handlers.data(result.data as T);
     },
-  );
-  return () => (offConnected(), stop());
+    error: (e) => {
+      const list = Array.isArray(e) ? (e as GraphQLError[]) : [];
+      handlers.error(list[0] ?? { message: e instanceof Error ? e.message : 'the live connection closed' });
+    },
+    complete: () => {},
+  });
+  return () => (offConnected(), offClosed(), stop());
 }

@@ -20,8 +20,10 @@ export const price = (n: number) => PRICE.format(n);
 export const compact = (n: number) => COMPACT.format(n);
 export const time = (at: string | number) => TIME.format(new Date(at));
 export const day = (at: string) => DAY.format(new Date(at));
+/** A number already formatted, with a plus sign when it is not negative. */
+export const signed = (n: string) => (n.startsWith('-') ? n : `+${n}`);
 /** A change as a signed percentage, or an empty string without a base. */
 export const changePercent = (now: number, before: number | undefined) =>
-  before ? `${now >= before ? '+' : ''}${(((now - before) / before) * 100).toFixed(2)}%` : '';
+  before ? signed(`${(((now - before) / before) * 100).toFixed(2)}%`) : '';
 /** The instant of a trade's SIP timestamp (nanoseconds since the epoch, as a decimal string). */
 export const nanosToMs = (ns: string) => Number(BigInt(ns) / 1_000_000n);

@@ -1,5 +1,6 @@
 // Trades of the symbol as they are stored, over graphql-ws (operations/trade-added.graphql), newest
-// first, after the latest one the page loaded with. Each reaches the header too (onTrade).
+// first, after the latest one the page loaded with. Each reaches the header too (onTrade). When the
+// connection drops and comes back, the trades stored meanwhile arrive marked as replayed, each once.
 import { useEffect, useState } from 'preact/hooks';
 import tradeAdded from '../operations/trade-added.graphql';
 import type { TradeAddedSubscription, WebCompanyQuery } from '../generated/graphql/graphql';
@@ -36,6 +37,8 @@ export function LiveTrades({
         },
         error: setError,
         connected: () => setConnected(true),
+        disconnected: () => setConnected(false),
+        positionOf: ({ tradeAdded: t }) => t.position,
       }),
     [symbol, apiKey],
   );
@@ -47,7 +50,11 @@ export function LiveTrades({
       </p>
       <ol class="trades" aria-live="polite" data-testid="live-trades">
         {trades.map((t) => (
-          <li key={t.id}>
+          <li
+            key={t.position ?? t.id}
+            class={t.replay ? 'replay' : undefined}
+            title={t.replay ? 'missed while offline' : undefined}
+          >
             <span class="num">{price(t.price)}</span> × <span class="num">{compact(t.size)}</span>{' '}
             <small>{time(nanosToMs(t.sipTimestamp))}</small>
           </li>

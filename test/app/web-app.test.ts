@@ -2,9 +2,11 @@
 // Over HTTP: the page with its policy of this origin alone, its hashed assets with their types and
 // cache headers, and nothing else. In a real browser (tag 'browser', TEST_BROWSER=1, as
 // graphiql.test.ts): Debian's chromium opens /app of an app listening on 127.0.0.1, every request to
-// another host failed and recorded; a misspelled symbol opens NVLX, its chart is drawn, a trade
-// `cli import` stores in another process reaches the page, the free key's page shows locked
-// panels, and with no key the login cookie signs it in. A screenshot of the run goes to artifacts/web-app.png (ignored by git).
+// another host failed and recorded; a misspelled symbol opens NVLX, its header shows the snapshot's
+// price and change, its chart is drawn, a trade `cli import` stores in another process reaches the
+// page, trades stored while the server is down arrive once it is back (resumed `after` the last
+// position), the free key's page shows locked panels, and with no key the login cookie signs it in
+// (its steps that stand alone: test/app/web-app-steps.ts). A screenshot of the run goes to artifacts/web-app.png (ignored by git).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { createEventBus, openDatabase } from '../../src/bootstrap.js';
@@ -22,14 +24,21 @@ import { loadPersistedOperations } from '../../src/graphql/persisted.js';
 import { webAppFiles } from '../../src/http/web-app.js';
 import type { EventBus } from '../../src/runtime/events.js';
 import { graphqlHarness, type GraphQLHarness } from '../graphql/helpers.js';
-import { listening, ndjson, SEQ, SIP, trade } from '../graphql/subscription-helpers.js';
+import { ndjson, SEQ, SIP, trade } from '../graphql/subscription-helpers.js';
 import { databaseUrlOf, testConfig, testDatabases, TEST_JWT_SECRET } from '../helpers.js';
+import {
+  chartPixels,
+  headerShowsSnapshot,
+  moversAsRest,
+  restartableListener,
+  restJson,
+  resumesAfterServerDown,
+  WAIT_MS,
+} from './web-app-steps.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.join(ROOT, 'artifacts', 'web-app.png');
 const BUILT = path.join(ROOT, 'generated/app');
-/** The longest the test waits for the browser at each step. */
-const WAIT_MS = 15_000;
 
 /** GET `rawPath` as sent, over a socket: no client normalizes its `..` first. */
 function rawGet(
@@ -179,28 +188,13 @@ describe('the page at /app and its assets, served by the gateway', () => {
   });
 });
 
-/** Painted pixels of the chart's canvas, and how many of them are the price line's blue (#2563eb). */
-const chartPixels = (page: Page) =>
-  page.$eval('.plot canvas', (canvas) => {
-    const c = canvas as HTMLCanvasElement;
-    const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
-    let painted = 0;
-    let line = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3]! === 0) continue;
-      painted++;
-      if (data[i + 3]! > 200 && data[i]! < 90 && data[i + 1]! > 70 && data[i + 1]! < 130 && data[i + 2]! > 200) line++;
-    }
-    return { painted, line, pixels: data.length / 4 };
-  });
-
 describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => {
   const tdb = testDatabases()[0]!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdg-web-'));
   let db: Db;
   let events: EventBus;
   let app: App;
-  let listener: Awaited<ReturnType<typeof listening>>;
+  let listener: Awaited<ReturnType<typeof restartableListener>>;
   let browser: Browser;
   let origin: string;
   let cliEnv: Record<string, string>;
@@ -213,8 +207,8 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     // the database's outbox, as server.ts without REDIS_URL: a trade the CLI stores reaches the page
     events = createEventBus(config, db);
     app = createApp({ config, db, events });
-    listener = await listening(app);
-    origin = listener.url.replace('ws:', 'http:').replace(/\/graphql$/, '');
+    listener = await restartableListener(app);
+    origin = listener.origin;
     const { REDIS_URL: _unset, ...inherited } = process.env;
     cliEnv = {
       ...inherited,
@@ -234,17 +228,17 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
 
   afterAll(async () => {
     await browser?.close();
-    await listener?.close();
+    await listener?.stop();
     await events?.close();
     await db?.close();
     await tdb.cleanup();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** `cli import trades` of one NVLX trade at `price`, in a process of its own; resolves on its exit 0. */
-  async function importTrade(price: number): Promise<void> {
+  /** `cli import trades` of NVLX trades, in a process of its own; resolves on its exit 0. */
+  async function importTrades(trades: object[]): Promise<void> {
     const file = path.join(dataDir, 'trade.ndjson');
-    fs.writeFileSync(file, ndjson([{ ...trade('NVLX', SEQ), price }]));
+    fs.writeFileSync(file, ndjson(trades));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', 'trades', file], {
       cwd: ROOT,
       env: cliEnv,
@@ -256,6 +250,9 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, out).toBe(0);
   }
+
+  let serverDown = false;
+  const refused: string[] = [];
 
   it('opens NVLX from a misspelled search, draws its chart, shows a trade imported by the CLI, locks what the free key may not read, and runs on the login cookie without a key', {
     timeout: 180_000,
@@ -276,8 +273,8 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    // a policy violation is reported on the console
-    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    // a policy violation is reported on the console; while the server is down, failed reconnects are
+    page.on('console', (m) => void (m.type() === 'error' && (serverDown ? refused : errors).push(m.text())));
 
     await page.goto(`${origin}/app`, { waitUntil: 'load', timeout: WAIT_MS });
     expect(elsewhere).toEqual([]);
@@ -292,6 +289,9 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     await page.waitForSelector('article.company[data-symbol="NVLX"]', { timeout: WAIT_MS });
     expect(new URL(page.url()).searchParams.get('symbol')).toBe('NVLX');
     expect(await page.$eval('.company-header h1', (e) => e.textContent)).toMatch(/NVLX\s*Novalux/);
+    const before = await restJson<{ close: number }>(app, '/stocks/v1/open-close/NVLX/2026-11-19?adjusted=false');
+    await headerShowsSnapshot(app, page, before.close);
+    await moversAsRest(app, page);
 
     // the chart: a canvas with the price line drawn on it, not just an element
     await page.waitForSelector('.plot canvas', { timeout: WAIT_MS });
@@ -319,7 +319,7 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
 
     // a trade stored by another process arrives over the WebSocket: in the list and in the header
     await page.waitForSelector('.live [data-state="live"]', { timeout: WAIT_MS });
-    await importTrade(412.5);
+    await importTrades([{ ...trade('NVLX', SEQ), price: 412.5 }]);
     await page.waitForFunction(
       () => document.querySelector('[data-testid="live-trades"] li')?.textContent?.includes('412.5'),
       { timeout: 10_000 },
@@ -328,13 +328,13 @@ describe('the page at /app in a browser, offline', { tags: ['browser'] }, () => 
     // its change is against the close of the session before the trade's (REST's open-close, as quoted)
     const tradeDay = new Date(Number(SIP / 1_000_000n)).toISOString().slice(0, 10);
     expect(tradeDay).toBe('2026-11-20');
-    const before = (await (
-      await app.fetch('http://test/stocks/v1/open-close/NVLX/2026-11-19?adjusted=false', {
-        headers: { 'x-api-key': 'demo-pro' },
-      })
-    ).json()) as { close: number };
     const expected = ((412.5 - before.close) / before.close) * 100;
     expect(await page.$eval('[data-testid="change"]', (e) => e.textContent)).toBe(`+${expected.toFixed(2)}%`);
+    await resumesAfterServerDown(page, listener, importTrades, (isDown) => (serverDown = isDown));
+    expect(
+      refused.every((m) => /WebSocket/.test(m)),
+      refused.join('\n'),
+    ).toBe(true);
 
     fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT as `${string}.png`, fullPage: true });
