@@ -4,7 +4,7 @@
 // (graphql/guard.ts) is released when its last part is sent, not when its first is, and its parts
 // race the request's deadline, past which the answer ends with the request's TIMEOUT error.
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { AppError, toGraphQLError } from '../errors.js';
 import type { Deadline } from '../runtime/deadline.js';
 
@@ -103,5 +103,72 @@ export function useIncrementalErrors(mask: (error: unknown, message: string) => 
           } as typeof result);
         }),
     }),
+  };
+}
+
+/** Sets `value` at `path` of `data`. */
+function put(data: Record<string | number, unknown>, path: readonly (string | number)[], value: unknown): void {
+  let at = data as Record<string | number, unknown>;
+  for (const k of path.slice(0, -1)) at = at[k] as Record<string | number, unknown>;
+  at[path.at(-1)!] = value;
+}
+
+interface Increment {
+  path: readonly (string | number)[];
+  data?: Record<string, unknown>;
+  items?: readonly unknown[];
+  errors?: readonly GraphQLError[];
+}
+
+/**
+ * The parts of an answer put together into one, as a client's merge would: each deferred
+ * fragment's data at its path, each streamed item at its index, every error kept. Raced against
+ * `deadline` as boundedParts does (a TIMEOUT part's error ends it).
+ */
+export async function wholeAnswer(parts: AsyncIterable<Part>, deadline: Deadline): Promise<ExecutionResult> {
+  let whole: ExecutionResult | undefined;
+  const errors: GraphQLError[] = [];
+  for await (const part of boundedParts(parts, deadline, () => {})) {
+    errors.push(...(part.errors ?? []));
+    if (!whole) {
+      whole = { data: structuredClone(part.data) ?? null, ...(part.extensions ? { extensions: part.extensions } : {}) };
+      continue;
+    }
+    for (const inc of (part.incremental ?? []) as Increment[]) {
+      errors.push(...(inc.errors ?? []));
+      if (!whole.data) continue;
+      const data = whole.data as Record<string, unknown>;
+      if (inc.items) {
+        const at = inc.path.at(-1) as number;
+        inc.items.forEach((item, i) => put(data, [...inc.path.slice(0, -1), at + i], item));
+      } else if (inc.data) {
+        let at = data as Record<string | number, unknown>;
+        for (const k of inc.path) at = at[k] as Record<string | number, unknown>;
+        if (at) Object.assign(at, inc.data);
+      }
+    }
+  }
+  return { ...(whole ?? { data: null }), ...(errors.length ? { errors } : {}) };
+}
+
+/** Whether an Accept header asks for an answer in parts by name (multipart/mixed or text/event-stream). */
+const TAKES_PARTS = /multipart\/mixed|text\/event-stream/i;
+
+/**
+ * A client that does not name multipart/mixed or text/event-stream in its Accept (a JSON client,
+ * `*​/*`, none) gets an operation with @defer or @stream answered whole, as one JSON answer (a server
+ * may answer so), not graphql-yoga's bare 406. Registered before the guard, so the cost held while
+ * it runs is released when the whole answer is made.
+ */
+export function useWholeAnswerForJson(): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const ctx = args.contextValue as unknown as { request: Request; deadline: Deadline };
+      if (TAKES_PARTS.test(ctx.request.headers.get('accept') ?? '')) return;
+      setExecuteFn(async (execArgs) => {
+        const result = await executeFn(execArgs);
+        return isAsyncIterable(result) ? wholeAnswer(result as AsyncIterable<Part>, ctx.deadline) : result;
+      });
+    },
   };
 }

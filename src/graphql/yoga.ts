@@ -1,7 +1,7 @@
 // The GraphQL server: Yoga over the schema, with every plugin of the gateway in the order they
 // must run. Its HTTP transport is graphql/http.ts, its WebSocket transport graphql/ws.ts.
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { useIncrementalErrors } from './incremental.js';
+import { useIncrementalErrors, useWholeAnswerForJson } from './incremental.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
@@ -107,6 +107,8 @@ export function createGraphQLServer({
       }),
       // before the guard, which holds the cost around it
       ...(config.graphql.planned ? [usePlannedExecution(fallbacks)] : []),
+      // a JSON client's @defer answered whole: inside the guard's hold too
+      useWholeAnswerForJson(),
       ...guardPlugins(config, budget),
       ...responseCachePlugins({ config: config.graphql, schema, redis }),
       // @defer and @stream: the directives are the schema's (schema/index.ts), this adds their rules

@@ -81,6 +81,20 @@ describe.each([tdb!])('@defer and @stream', () => {
     expect(merged(r.parts)).toEqual(plain.data);
   });
 
+  it('answers a client that asks for JSON only whole, equal to the plain answer', async () => {
+    for (const accept of ['application/json', 'application/graphql-response+json', '*/*']) {
+      const res = await h.app.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, 'x-api-key': 'demo-enterprise' },
+        body: JSON.stringify({ query: DEFERRED }),
+      });
+      expect(res.status, accept).toBe(200);
+      const body = (await res.json()) as { data: unknown; extensions: { cost: { requested: number } } };
+      expect(body.data, accept).toEqual((await h.gql(strip(DEFERRED))).data);
+      expect(body.extensions.cost.requested).toBeGreaterThan(0);
+    }
+  });
+
   it('streams a series of bars item by item, equal to the series read at once', async () => {
     const r = await incremental(h, STREAMED);
     expect(r.status).toBe(200);
