@@ -31,8 +31,8 @@ import { resumed, type Held } from './outbox-replay.js';
 /** An event whose encoded payload is larger is not published (publishAll says how many). */
 export const MAX_EVENT_BYTES = 1024 * 1024;
 /** What a publisher says of the `n` events it left out for their size. */
-export const tooLargeMessage = (n: number, max = MAX_EVENT_BYTES) =>
-  `${n} event(s) larger than ${max} bytes encoded were not published`;
+export const tooLargeMessage = (n: number) =>
+  `${n} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`;
 /** Rows appended in one transaction, and read at once. */
 export const BATCH_ROWS = 1000;
 

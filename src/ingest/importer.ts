@@ -3,8 +3,7 @@
 // shape of one record (the shape our own REST routes return, which is what a legacy vendor returns)
 // and how to write a batch of them idempotently through its service. A StoringImporter or a
 // PublishingImporter (below) also publishes the records it inserted as live events, for the GraphQL
-// subscriptions. How a file or a
-// stream becomes batches for an Importer is import-stream.ts's.
+// subscriptions. How a file or a stream becomes batches for an Importer is import-stream.ts's.
 import type { WriteCounts } from '../db/upsert.js';
 import type { Db } from '../db/client.js';
 import { tooLargeMessage } from '../db/outbox.js';
