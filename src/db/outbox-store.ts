@@ -1,4 +1,4 @@
-import type { Client, Pool } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
 
 // The table of db/outbox.ts: how rows go in, in id order, and how readers learn of them. An id is
 // an event's position in the live stream (docs/architecture.md#live-events-and-their-positions).
@@ -30,6 +30,15 @@ export interface OutboxStore {
    * order: a reader never passes a row still to commit), wakes the readers and prunes.
    */
   append(events: readonly (readonly [topic: string, payload: string])[], now: number): Promise<void>;
+  /**
+   * Appends `events` in the caller's open transaction on `client` (appendIn): they take their ids
+   * and become visible when it commits, and are gone if it rolls back.
+   */
+  appendWithin(
+    client: PoolClient,
+    events: readonly (readonly [topic: string, payload: string])[],
+    now: number,
+  ): Promise<void>;
   /** The rows after `id`, oldest first, at most `limit`; `oldest` is the smallest id the table holds. */
   read(after: number, limit: number): Promise<{ rows: StoredEvent[]; oldest: number | undefined }>;
   /** The rows of `topics` after `after`, oldest first, at most `limit` (a replay's page). */
@@ -106,6 +115,7 @@ export function pgOutbox(pool: Pool, url: string, retention: Retention): OutboxS
         throw e;
       }
     },
+    appendWithin: (client, events, now) => appendIn(client, events, now, retention),
     async read(after, limit) {
       return toRows((await pool.query(READ_SQL, [after, limit])).rows);
     },

@@ -30,6 +30,9 @@ import { resumed, type Held } from './outbox-replay.js';
 
 /** An event whose encoded payload is larger is not published (publishAll says how many). */
 export const MAX_EVENT_BYTES = 1024 * 1024;
+/** What a publisher says of the `n` events it left out for their size. */
+export const tooLargeMessage = (n: number) =>
+  `${n} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`;
 /** Rows appended in one transaction, and read at once. */
 export const BATCH_ROWS = 1000;
 
@@ -50,6 +53,28 @@ export function outboxEventBus(db: Db, limits: ReplayLimits): EventBus {
   return databaseEventBus(pgOutbox(db.driver.pool, db.database.url, limits), limits.maxRows);
 }
 
+/**
+ * The events encoded, in runs of at most BATCH_ROWS for `append`; an event whose encoding is over
+ * MAX_EVENT_BYTES is left out and counted.
+ */
+async function appendEncoded(
+  events: Iterable<readonly [topic: string, payload: unknown]>,
+  append: (batch: [string, string][]) => Promise<void>,
+): Promise<{ tooLarge: number }> {
+  let batch: [string, string][] = [];
+  let tooLarge = 0;
+  for (const [topic, payload] of events) {
+    const text = encodeEvent(payload);
+    if (Buffer.byteLength(text) > MAX_EVENT_BYTES) tooLarge++;
+    else if (batch.push([topic, text]) === BATCH_ROWS) {
+      await append(batch);
+      batch = [];
+    }
+  }
+  if (batch.length) await append(batch);
+  return { tooLarge };
+}
+
 export function databaseEventBus(store: OutboxStore, maxReplayRows: number): EventBus {
   const reader = new OutboxReader(store);
   return {
@@ -58,20 +83,10 @@ export function databaseEventBus(store: OutboxStore, maxReplayRows: number): Eve
     },
     // stored whether or not a server listens now: a client may resume from any kept position
     async publishAll(events) {
-      let batch: [string, string][] = [];
-      let tooLarge = 0;
-      for (const [topic, payload] of events) {
-        const text = encodeEvent(payload);
-        if (Buffer.byteLength(text) > MAX_EVENT_BYTES) tooLarge++;
-        else if (batch.push([topic, text]) === BATCH_ROWS) {
-          await store.append(batch, Date.now());
-          batch = [];
-        }
-      }
-      if (batch.length) await store.append(batch, Date.now());
-      if (tooLarge)
-        throw new Error(`${tooLarge} event(s) larger than ${MAX_EVENT_BYTES} bytes encoded were not published`);
+      const { tooLarge } = await appendEncoded(events, (batch) => store.append(batch, Date.now()));
+      if (tooLarge) throw new Error(tooLargeMessage(tooLarge));
     },
+    publishIn: (client, events) => appendEncoded(events, (batch) => store.appendWithin(client, batch, Date.now())),
     subscribe: (topic) => reader.subscribe(topic),
     resume: <T>(topic: Topics, from: Resume) => {
       const topics = topicsOf(topic);

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../runtime/events.js';
-import { publishInserted, RejectError, type Importer } from './importer.js';
+import { publishInserted, RejectError, writeImported, type Importer } from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { parseJsonExact } from './json.js';
 import { Feeder, type InputFormat, type ValueSink } from './split.js';
@@ -65,7 +65,10 @@ export interface ImportOptions {
   flushMs?: number;
   /** Fields a record lacks get these values (the CLI's `--symbol`). */
   defaults?: Record<string, unknown>;
-  /** Inserted rows of a publishing importer are published here after their batch commits. */
+  /**
+   * Inserted rows of a publishing importer are published here: in their batch's transaction
+   * (trades, quotes), or after it commits (news, press releases; see importer.ts).
+   */
   events?: EventBus;
   onReject?: (reject: Reject) => void;
   /** Called after each chunk of input and each batch. */
@@ -373,7 +376,7 @@ class ImportRun<Row> implements ValueSink {
   }
 
   async #write(rows: Row[]): Promise<void> {
-    const written = await this.importer.write(this.db, rows);
+    const written = await writeImported(this.db, this.importer, rows, this.options.events);
     this.counts.inserted += written.inserted;
     this.counts.updated += written.updated;
     this.counts.unchanged += written.unchanged;

@@ -1,11 +1,12 @@
 // The contract between the data-in paths (`cli import`, `cli sync`, the NDJSON stream) and the
 // resources. One Importer per resource, in src/ingest/resources/<noun>.ts; it knows the legacy JSON
 // shape of one record (the shape our own REST routes return, which is what a legacy vendor returns)
-// and how to write a batch of them idempotently through its service. A PublishingImporter (below)
-// also names the events of the records it inserted, for the GraphQL subscriptions. How a file or a
-// stream becomes batches for an Importer is import-stream.ts's.
+// and how to write a batch of them idempotently through its service. A StoringImporter or a
+// PublishingImporter (below) also publishes the records it inserted as live events, for the GraphQL
+// subscriptions. How a file or a stream becomes batches for an Importer is import-stream.ts's.
 import type { WriteCounts } from '../db/upsert.js';
 import type { Db } from '../db/client.js';
+import { tooLargeMessage } from '../db/outbox.js';
 import type { EventBus } from '../runtime/events.js';
 import { IMPORTED, type ImportName } from '../resources/index.js';
 
@@ -55,8 +56,20 @@ export interface Importer<Row> {
 export type ImportEvent = readonly [topic: string, payload: unknown];
 
 /**
+ * An importer that appends the events of the records it inserts in the batch's own transaction, as
+ * its last work (trades, quotes): a batch's rows and their events commit together or not at all
+ * (docs/architecture.md#live-events-and-their-positions).
+ */
+export interface StoringImporter<Row> extends Importer<Row> {
+  storesEvents: true;
+  /** As Importer.write; with `events`, also appends them there, and counts those left out for their size. */
+  write(db: Db, rows: Row[], events?: EventBus): Promise<WriteCounts & { tooLarge: number }>;
+}
+
+/**
  * An importer whose inserted records are published on the event bus once their batch commits
- * (trades, quotes, press releases, news): what the GraphQL subscriptions serve.
+ * (press releases, news: their events carry what is read back after the write). A process killed
+ * between the commit and the publish loses that batch's events.
  */
 export interface PublishingImporter<Row> extends Importer<Row> {
   write(db: Db, rows: Row[]): Promise<WriteCounts & { insertedRows: Row[] }>;
@@ -67,13 +80,29 @@ export interface PublishingImporter<Row> extends Importer<Row> {
   eventsOf(db: Db, inserted: Row[]): Promise<ImportEvent[]>;
 }
 
-export function isPublishing<Row>(importer: Importer<Row>): importer is PublishingImporter<Row> {
-  return typeof (importer as Partial<PublishingImporter<Row>>).eventsOf === 'function';
+/** Whether the importer's records are live events (so its data-in path needs the bus). */
+export function isPublishing<Row>(importer: Importer<Row>): boolean {
+  return isStoring(importer) || isPublishingAfter(importer);
+}
+const isPublishingAfter = <Row>(importer: Importer<Row>): importer is PublishingImporter<Row> =>
+  typeof (importer as Partial<PublishingImporter<Row>>).eventsOf === 'function';
+const isStoring = <Row>(importer: Importer<Row>): importer is StoringImporter<Row> =>
+  (importer as Partial<StoringImporter<Row>>).storesEvents === true;
+
+/** Writes a batch through `importer`, its events in its transaction when the importer stores them. */
+export function writeImported<Row>(
+  db: Db,
+  importer: Importer<Row>,
+  rows: Row[],
+  events: EventBus | undefined,
+): Promise<WriteCounts> {
+  return isStoring(importer) ? importer.write(db, rows, events) : importer.write(db, rows);
 }
 
 /**
- * Publishes what one committed batch inserted (nothing for an importer that does not publish).
- * Called by every data-in path after `write`; a failure here leaves the stored rows stored.
+ * After a batch's `writeImported` commits: publishes what a PublishingImporter inserted, and throws
+ * when events were left out for their size. Called by every data-in path; a failure here leaves
+ * the stored rows stored.
  */
 export async function publishInserted<Row>(
   db: Db,
@@ -81,7 +110,7 @@ export async function publishInserted<Row>(
   written: WriteCounts,
   bus: EventBus,
 ): Promise<void> {
-  const inserted = (written as Partial<{ insertedRows: Row[] }>).insertedRows;
-  if (!isPublishing(importer) || !inserted?.length) return;
-  await bus.publishAll(await importer.eventsOf(db, inserted));
+  const { insertedRows: inserted, tooLarge } = written as Partial<{ insertedRows: Row[]; tooLarge: number }>;
+  if (isPublishingAfter(importer) && inserted?.length) await bus.publishAll(await importer.eventsOf(db, inserted));
+  if (tooLarge) throw new Error(tooLargeMessage(tooLarge));
 }

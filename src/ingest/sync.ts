@@ -16,7 +16,14 @@ import type { EventBus } from '../runtime/events.js';
 import { IMPORTED } from '../resources/index.js';
 import type { SyncSpec } from '../resources/manifest.js';
 import { readHighWater, writeHighWater } from '../services/sync-state.js';
-import { IMPORT_RESOURCES, publishInserted, RejectError, type Importer, type ImportResource } from './importer.js';
+import {
+  IMPORT_RESOURCES,
+  publishInserted,
+  RejectError,
+  writeImported,
+  type Importer,
+  type ImportResource,
+} from './importer.js';
 import type { WriteCounts } from '../db/upsert.js';
 import { importerFor } from './registry.js';
 import { grouped } from './progress.js';
@@ -29,7 +36,7 @@ export interface SyncOptions extends UpstreamOptions {
   resources?: readonly ImportResource[];
   /** Ignore stored marks and pull incremental resources from this time on (ISO 8601 date or time). */
   since?: string;
-  /** New trades, quotes, press releases and news are published here after their page commits (see publishInserted in importer.ts). */
+  /** New trades and quotes are published here in their page's transaction, press releases and news after it commits (importer.ts). */
   events?: EventBus;
 }
 export interface ResourceReport extends WriteCounts {
@@ -294,7 +301,7 @@ export async function sync(db: Db, options: SyncOptions): Promise<ResourceReport
           }
           const byKey = new Map(parsed.map((row) => [importer.key(row), row]));
           if (byKey.size) {
-            const counts = await importer.write(db, [...byKey.values()]);
+            const counts = await writeImported(db, importer, [...byKey.values()], options.events);
             if (options.events) {
               await publishInserted(db, importer, counts, options.events).catch((e: Error) =>
                 log(`  ${resource}: stored ${counts.inserted} rows but could not publish them: ${e.message}`),

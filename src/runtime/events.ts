@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import { AppError } from '../errors.js';
 
 /**
@@ -15,6 +16,18 @@ export interface EventBus {
   publish(topic: string, payload: unknown): Promise<void>;
   /** Many events at once: one transaction per batch on the database. */
   publishAll(events: Iterable<readonly [topic: string, payload: unknown]>): Promise<void>;
+  /**
+   * The events of a writer's open transaction on `client`, given as its last work (the importers
+   * of trades and quotes, ingest/importer.ts). The database's bus appends them there, under a lock
+   * held to the commit: they take their positions and become visible exactly when the
+   * transaction's rows do, and are gone if it rolls back. The in-memory bus has no transaction to
+   * join: it hands them out when the writer, its transaction committed, calls `committed`. An event
+   * too large to keep is left out, and counted.
+   */
+  publishIn(
+    client: PoolClient,
+    events: Iterable<readonly [topic: string, payload: unknown]>,
+  ): Promise<{ tooLarge: number; committed?: () => Promise<void> }>;
   /**
    * Events of `topic` (or of any of a list of topics, in the order they are published, as one
    * queue) from the moment `ready` resolves; `return()` (or a `break` out of `for await`)
@@ -188,13 +201,18 @@ export function subscription<T>(ready: Promise<void>, unsubscribe: () => void): 
 export function memoryEventBus(): EventBus {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const subscriptions = new Set<() => void>();
+  const publishAll = async (events: Iterable<readonly [topic: string, payload: unknown]>) => {
+    if (listeners.size === 0) return;
+    for (const [topic, payload] of events) for (const l of listeners.get(topic) ?? []) l(payload);
+  };
   return {
     async publish(topic, payload) {
       for (const l of listeners.get(topic) ?? []) l(payload);
     },
-    async publishAll(events) {
-      if (listeners.size === 0) return;
-      for (const [topic, payload] of events) for (const l of listeners.get(topic) ?? []) l(payload);
+    publishAll,
+    async publishIn(_client, events) {
+      const held = [...events];
+      return { tooLarge: 0, committed: () => publishAll(held) };
     },
     subscribe<T>(topic: Topics) {
       const topics = topicsOf(topic);

@@ -175,6 +175,12 @@ export interface TickChange<Row> {
 }
 
 /**
+ * What a writer's caller runs as the LAST work of the write's transaction, on the rows it inserted:
+ * the importers append their live events here (ingest/importer.ts), under a lock held to commit.
+ */
+export type LastInTransaction<Row> = (client: PoolClient, inserted: Row[]) => Promise<void>;
+
+/**
  * Stores ticks by their natural key (symbol, sequenceNumber) in one transaction: new ones are
  * inserted, stored ones with other values updated, equal ones left alone. Keys must be distinct.
  */

@@ -2,7 +2,14 @@ import type { Db } from '../db/client.js';
 import type { Trade } from '../../generated/prisma/client.js';
 import { refreshBars } from './bar-write.js';
 import { refreshSnapshots } from './snapshot.js';
-import { latestTicks, tickPage, writeTicks, type TickPageArgs, type TimeRange } from './tick.js';
+import {
+  latestTicks,
+  tickPage,
+  writeTicks,
+  type LastInTransaction,
+  type TickPageArgs,
+  type TimeRange,
+} from './tick.js';
 
 export type { Trade };
 
@@ -11,9 +18,9 @@ export const tradePage = (db: Db, symbol: string, range: TimeRange, args: TickPa
 export const latestTrades = (db: Db, symbols: readonly string[]) => latestTicks(db, 'Trade', symbols);
 /**
  * Stores trades, and their minute and day bars (services/bar-write.ts) and their symbols' snapshots
- * (services/snapshot.ts) in the same transaction.
+ * (services/snapshot.ts) in the same transaction; `last`, when given, runs after them, last.
  */
-export const writeTrades = (db: Db, rows: Trade[]) =>
+export const writeTrades = (db: Db, rows: Trade[], last?: LastInTransaction<Trade>) =>
   writeTicks(db, 'Trade', rows, async (client, change) => {
     await refreshBars(client, {
       inserted: change.inserted,
@@ -27,4 +34,5 @@ export const writeTrades = (db: Db, rows: Trade[]) =>
       client,
       [...change.inserted, ...change.updated.map((u) => u.row)].map((t) => t.symbol),
     );
+    await last?.(client, change.inserted);
   });

@@ -105,6 +105,7 @@ describe('the outbox reader', () => {
       async append(events) {
         for (const [topic, payload] of events) rows.push({ id: (rows.at(-1)?.id ?? 0) + 1, topic, payload });
       },
+      appendWithin: () => Promise.reject(new Error('no transactions here')),
       async read(after, limit) {
         return { rows: rows.filter((r) => r.id > after).slice(0, limit), oldest: rows[0]?.id };
       },

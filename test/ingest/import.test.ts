@@ -387,8 +387,10 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
     expect(result.counts).toMatchObject({ read: 4, inserted: 4, rejected: 0 });
   });
 
-  async function expectPublished(bus: EventBus, options: ImportOptions = {}) {
+  /** `busOf` makes the bus on the database written: the events go in the rows' transaction. */
+  async function expectPublished(busOf: (db: Db) => EventBus, options: ImportOptions = {}) {
     const db = await emptyDb();
+    const bus = busOf(db);
     const sub = bus.subscribe<Trade>(tradeTopic('ZZT'));
     const other = bus.subscribe<Trade>(tradeTopic('OTHER'));
     await Promise.all([sub.ready, other.ready]);
@@ -414,21 +416,15 @@ describe.each(testDatabases())('import trades and quotes on $name', (tdb) => {
     await bus.publish(tradeTopic('ZZT'), 'marker');
     expect((await again.next()).value).toBe('marker');
     await again.return!();
+    await bus.close();
   }
 
   it('publishes each inserted row, in the service shape, on trade:<SYMBOL> after its batch commits (in-process bus)', async () => {
-    const bus = memoryEventBus();
-    await expectPublished(bus);
-    await bus.close();
+    await expectPublished(() => memoryEventBus());
   });
 
   it('publishes through the database to a subscriber reading its table of live events', async () => {
-    const bus = outboxEventBus(source.db, REPLAY_LIMITS);
-    try {
-      await expectPublished(bus);
-    } finally {
-      await bus.close();
-    }
+    await expectPublished((db) => outboxEventBus(db, REPLAY_LIMITS));
   });
 
   it('after trades land, the derived metrics of their symbols follow the new latest price', async () => {

@@ -1,5 +1,6 @@
 // kill -9 in the middle of `cli import trades FILE`, then the same import again: the table ends
-// exactly as after one clean run (each batch is one transaction, and writing a row again is a no-op).
+// exactly as after one clean run (each batch is one transaction, and writing a row again is a no-op);
+// and each stored trade has its live event, once: they commit in the batch's transaction.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -68,6 +69,14 @@ async function tableHash(db: Db): Promise<{ rows: number; hash: string }> {
   }
 }
 
+/** How many live events of trades the database keeps (db/outbox.ts). */
+async function tradeEvents(db: Db): Promise<number> {
+  const [r] = await db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+    `SELECT count(*) AS n FROM "LiveEvent" WHERE topic LIKE 'trade:%'`,
+  );
+  return Number(r!.n);
+}
+
 describe.each(testDatabases())('kill -9 during an import on $name', (tdb) => {
   afterAll(() => tdb.cleanup());
 
@@ -99,6 +108,8 @@ describe.each(testDatabases())('kill -9 during an import on $name', (tdb) => {
       expect(atKill).toBeGreaterThan(0);
       expect(atKill).toBeLessThan(ROWS);
       expect(atKill % BATCH).toBe(0); // whole batches only: the one in flight was rolled back
+      // the events of exactly the committed batches: none lost after its rows, none without them
+      expect(await tradeEvents(db)).toBe(atKill);
 
       const rerun = spawnSync(process.execPath, cliArgs, {
         cwd: ROOT,
@@ -117,6 +128,7 @@ describe.each(testDatabases())('kill -9 during an import on $name', (tdb) => {
       const [a, b] = [await tableHash(db), await tableHash(cleanDb)];
       expect(a.rows).toBe(ROWS);
       expect(a).toEqual(b);
+      expect(await tradeEvents(db)).toBe(ROWS); // the rerun published only what it inserted
     } finally {
       await db.close();
       await cleanDb.close();

@@ -1,6 +1,9 @@
 // What the trade and quote importers share: the envelope of GET /stocks/v3/{trades|quotes}/{symbol}
 // and the checks of their fields. Messages name the field and the value received.
+import type { WriteCounts } from '../../db/upsert.js';
 import { normalizeSymbol } from '../../domain/symbols.js';
+import type { EventBus } from '../../runtime/events.js';
+import type { LastInTransaction } from '../../services/tick.js';
 import { RejectError } from '../importer.js';
 import * as f from '../record-fields.js';
 
@@ -120,3 +123,28 @@ export function conditionsField(r: Fields): number[] {
 
 /** A sip_timestamp as sortable text: zero-padded to 19 digits. */
 export const timestampHighWater = (ns: bigint) => ns.toString().padStart(19, '0');
+
+/**
+ * A tick writer's batch with, as the last work of its transaction, the events of the rows it
+ * inserted on `topic(symbol)` (EventBus.publishIn, StoringImporter in ingest/importer.ts). The
+ * parsed row is the stored row, so it is the payload.
+ */
+export async function writeWithEvents<Row extends { symbol: string }, W extends WriteCounts>(
+  write: (last?: LastInTransaction<Row>) => Promise<W>,
+  topic: (symbol: string) => string,
+  events: EventBus | undefined,
+): Promise<W & { tooLarge: number }> {
+  let published: Awaited<ReturnType<EventBus['publishIn']>> | undefined;
+  const written = await write(
+    events &&
+      (async (client, inserted) => {
+        published = await events.publishIn(
+          client,
+          inserted.map((r) => [topic(r.symbol), r] as const),
+        );
+      }),
+  );
+  // committed: what a bus with no transaction to join hands out now
+  await published?.committed?.();
+  return { ...written, tooLarge: published?.tooLarge ?? 0 };
+}
