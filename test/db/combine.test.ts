@@ -29,10 +29,11 @@ describe.each(testDatabases())('a request’s reads on $name', (tdb) => {
     return [value, db.statementCount - before];
   };
 
-  it('gives every model’s rows, in one statement, exactly as each statement alone gives them', async () => {
+  it('gives each model’s rows, in one statement, exactly as each statement alone gives them', async () => {
     const models = Object.values(Prisma.ModelName);
-    // ordered by every column, so each statement has one order whatever its plan
-    const statements = models.map((m) => `SELECT * FROM "${m}" ORDER BY 1, 2`);
+    // ordered by their first columns, so each statement has one order whatever its plan; the first
+    // 2,000 rows (the sample's tick, bar and event tables hold hundreds of thousands, no more kinds of value)
+    const statements = models.map((m) => `SELECT * FROM "${m}" ORDER BY 1, 2 LIMIT 2000`);
     const alone = await Promise.all(statements.map((sql) => db.read(sql))); // also teaches the columns
     const withRows = statements.filter((_, i) => alone[i]!.length > 0);
     expect(withRows.length).toBeGreaterThan(15);
