@@ -99,8 +99,40 @@ builder.addScalarType(
       const n = typeof value === 'bigint' ? value : BigInt(value as string | number);
       return n.toString();
     },
+    // always a bigint in (graphql-scalars gives a number for a small one, and warns of JSON on the way)
+    parseValue: readBigInt,
+    parseLiteral: (ast) => {
+      if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING)
+        throw new GraphQLError('BigInt must be an integer or a string of digits', { nodes: ast });
+      try {
+        return readBigInt(ast.value);
+      } catch (e) {
+        throw new GraphQLError((e as Error).message, { nodes: ast });
+      }
+    },
   }),
 );
+
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n } as const;
+
+/** A BigInt argument: an integer (a safe one, as JSON numbers are doubles) or a string of digits, within 64 bits. */
+function readBigInt(value: unknown): bigint {
+  const n =
+    typeof value === 'bigint'
+      ? value
+      : typeof value === 'number' && Number.isSafeInteger(value)
+        ? BigInt(value)
+        : typeof value === 'string' && /^-?\d{1,19}$/.test(value)
+          ? BigInt(value)
+          : undefined;
+  if (n === undefined || n < INT64.min || n > INT64.max) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 30)) : String(value).slice(0, 30);
+    throw new GraphQLError(
+      `BigInt must be a 64-bit integer, as a number up to 2^53 or a string of digits; got ${shown}`,
+    );
+  }
+  return n;
+}
 builder.addScalarType('Date', LocalDateResolver);
 /** A DateTime argument, read as every REST time parameter is (domain/time.ts); a date alone is a CalendarDay. */
 function readDateTime(value: unknown): Date {

@@ -28,3 +28,27 @@ describe('DateTime on output', () => {
       expect(() => dateTime.serialize(value)).toThrow(GraphQLError);
   });
 });
+
+const bigInt = schema.getType('BigInt') as GraphQLScalarType;
+
+describe('BigInt on input', () => {
+  it('is a bigint whatever form it came in, to the 64-bit bounds', () => {
+    for (const [value, want] of [
+      [5, 5n],
+      ['5', 5n],
+      ['1795208399869397596', 1795208399869397596n],
+      ['-9223372036854775808', -(2n ** 63n)],
+      ['9223372036854775807', 2n ** 63n - 1n],
+      [Number.MAX_SAFE_INTEGER, BigInt(Number.MAX_SAFE_INTEGER)],
+    ] as const)
+      expect(bigInt.parseValue(value)).toBe(want);
+    expect(bigInt.parseLiteral({ kind: 'IntValue', value: '42' } as never)).toBe(42n);
+    expect(bigInt.parseLiteral({ kind: 'StringValue', value: '42' } as never)).toBe(42n);
+  });
+
+  it('refuses what is no 64-bit integer, saying what it got', () => {
+    for (const value of ['9223372036854775808', '12x', '', '1e3', 1.5, 2 ** 60, true, null, {}])
+      expect(() => bigInt.parseValue(value), String(value)).toThrow(/BigInt must be a 64-bit integer/);
+    expect(() => bigInt.parseLiteral({ kind: 'FloatValue', value: '1.5' } as never)).toThrow(GraphQLError);
+  });
+});
