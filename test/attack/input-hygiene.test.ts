@@ -71,10 +71,10 @@ function argumentsOf(field: GraphQLField<unknown, unknown>): string[] {
     });
 }
 
-/** Every field with an `after` argument, as a query with `$after` and the path to its connection. */
+/** Every field with an `after` argument, as a query with `$after` and the path to its connection (a subscription's `after` is a position: test/graphql/subscriptions-resume.test.ts). */
 const pagedLists = Object.values(schema.getTypeMap())
   .filter(isObjectType)
-  .filter((t) => !t.name.startsWith('__'))
+  .filter((t) => !t.name.startsWith('__') && t !== schema.getSubscriptionType())
   .flatMap((parent) =>
     Object.values(parent.getFields())
       .filter((f) => f.args.some((a) => a.name === 'after'))
