@@ -243,14 +243,17 @@ export type MoverDirection = 'gainers' | 'losers';
 
 /**
  * The top MOVERS.count symbols by todaysChangePerc among those whose day volume qualifies (stored
- * as moverPerc by the refresh): gainers up from the previous close, largest first; losers down,
- * largest fall first. Read from the (moverPerc, symbol) index; ties by symbol.
+ * as moverPerc by the refresh) and whose day is the market's (the latest of any snapshot: a symbol
+ * that stopped trading, a delisted one, keeps its last day's change but moves no more): gainers up
+ * from the previous close, largest first; losers down, largest fall first. Read from the
+ * (moverPerc, symbol) index; ties by symbol.
  */
 export async function movers(db: Db, direction: MoverDirection): Promise<Snapshot[]> {
+  const today = `"day" = (SELECT max("day") FROM "Snapshot")`;
   const rows = await db.read<SnapshotRow>(
     direction === 'gainers'
-      ? `${SELECT} WHERE "moverPerc" > 0 ORDER BY "moverPerc" DESC, "symbol" DESC LIMIT $1`
-      : `${SELECT} WHERE "moverPerc" < 0 ORDER BY "moverPerc" ASC, "symbol" ASC LIMIT $1`,
+      ? `${SELECT} WHERE "moverPerc" > 0 AND ${today} ORDER BY "moverPerc" DESC, "symbol" DESC LIMIT $1`
+      : `${SELECT} WHERE "moverPerc" < 0 AND ${today} ORDER BY "moverPerc" ASC, "symbol" ASC LIMIT $1`,
     [MOVERS.count],
   );
   return rows.map(snapshotOf);

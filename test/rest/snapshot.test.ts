@@ -3,6 +3,7 @@
 // each answer checked against the stored ticks and day bars read here by SQL; every 200 validated
 // against its OpenAPI schema (test/rest/helpers.ts); the GraphQL twins agree; bad inputs are 400s
 // naming the parameter; the free tier is refused.
+import { minuteFacts } from '../../src/domain/bar-time.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type GetStocksSnapshotDirectionDirectionEnum, restClient } from '@massive.com/client-js';
@@ -95,7 +96,22 @@ describe.each(testDatabases())('snapshots over REST on $name', (tdb) => {
 
   it("the official client's movers: the top 20 by change % among day volumes of 10,000 or more", async () => {
     const all = (await rest(h, `${BASE}/tickers`)).body.tickers as any[];
-    const qualified = all.filter((s) => s.day && s.day.v >= 10_000 && s.todaysChangePerc !== undefined);
+    // of the market's day only: the latest exchange day of any snapshot (CNDL and HRVL, delisted
+    // in the sample, keep their last day's change)
+    // a snapshot's day is its latest minute's, else (no minute kept: an old listing) its last trade's or quote's
+    const dayOf = (s: any): number =>
+      s.min?.t
+        ? minuteFacts(Math.floor(s.min.t / 60_000)).day
+        : s.updated
+          ? minuteFacts(Number(BigInt(s.updated) / 60_000_000_000n)).day
+          : -1;
+    const marketDay = Math.max(...all.map(dayOf));
+    const qualified = all.filter(
+      (s) => s.day && s.day.v >= 10_000 && s.todaysChangePerc !== undefined && dayOf(s) === marketDay,
+    );
+    expect(all.filter((s) => dayOf(s) < marketDay).map((s) => s.ticker)).toEqual(
+      expect.arrayContaining(['CNDL', 'HRVL']),
+    );
     const client = restClient(KEY, base);
     for (const direction of ['gainers', 'losers'] as const) {
       const sign = direction === 'gainers' ? 1 : -1;

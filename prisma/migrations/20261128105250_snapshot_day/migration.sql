@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Snapshot_day_idx" ON "Snapshot"("day");
