@@ -28,9 +28,11 @@ interface LastQuote {
   askExchange: number;
 }
 
-const SnapshotTrade = builder.objectRef<LastTrade>('SnapshotTrade').implement({
-  description: "A symbol's last trade: the newest by SIP timestamp, then sequence number.",
-  fields: (t) => ({
+/** The SIP timestamp of a last trade or quote, exact and as a date-time: the two fields each has. */
+function stampFields<T extends { at: bigint }>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, T>,
+) {
+  return {
     sipTimestamp: t.field({
       type: 'BigInt',
       description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
@@ -41,6 +43,13 @@ const SnapshotTrade = builder.objectRef<LastTrade>('SnapshotTrade').implement({
       description: 'The SIP timestamp as a date-time (millisecond precision).',
       resolve: (r) => fromNanos(r.at),
     }),
+  };
+}
+
+const SnapshotTrade = builder.objectRef<LastTrade>('SnapshotTrade').implement({
+  description: "A symbol's last trade: the newest by SIP timestamp, then sequence number.",
+  fields: (t) => ({
+    ...stampFields(t),
     tradeId: t.exposeString('id', { description: 'The trade id given by the exchange.' }),
     price: t.exposeFloat('price', { description: 'Trade price.' }),
     size: t.exposeFloat('size', { description: 'Number of shares traded.' }),
@@ -52,16 +61,7 @@ const SnapshotTrade = builder.objectRef<LastTrade>('SnapshotTrade').implement({
 const SnapshotQuote = builder.objectRef<LastQuote>('SnapshotQuote').implement({
   description: "A symbol's last quote (NBBO): the newest by SIP timestamp, then sequence number.",
   fields: (t) => ({
-    sipTimestamp: t.field({
-      type: 'BigInt',
-      description: 'SIP timestamp in nanoseconds since the epoch (exact digits).',
-      resolve: (r) => r.at,
-    }),
-    time: t.field({
-      type: 'DateTime',
-      description: 'The SIP timestamp as a date-time (millisecond precision).',
-      resolve: (r) => fromNanos(r.at),
-    }),
+    ...stampFields(t),
     bidPrice: t.exposeFloat('bidPrice', { description: 'Best bid price.' }),
     bidSize: t.exposeFloat('bidSize', { description: 'Shares bid.' }),
     bidExchange: t.exposeInt('bidExchange', { description: 'Exchange id of the best bid.' }),

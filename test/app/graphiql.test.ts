@@ -13,6 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawGet } from './raw-get.js';
 import { ROOT } from '../../src/config.js';
 import { GRAPHIQL_ASSETS } from '../../src/graphql/graphiql.js';
 import { COMPANY_PAGE_QUERY } from '../../src/graphql/yoga.js';
@@ -27,24 +28,6 @@ const WAIT_MS = 15_000;
 /** The text of one of GraphiQL's Monaco editors as it shows it (Monaco draws spaces as U+00A0). */
 const editorText = (page: Page, selector: string) =>
   page.$eval(selector, (e) => (e as HTMLElement).textContent.replace(/\u00a0/g, ' '));
-
-/** GET `rawPath` as sent, over a socket: no client normalizes its `..` first. */
-function rawGet(
-  port: number,
-  rawPath: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: rawPath, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe("GraphiQL's page and its assets, served by the gateway", () => {
   const tdb = testDatabases()[0]!;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawGet } from './raw-get.js';
 import { type App, createApp } from '../../src/app.js';
 import { createEventBus, openDatabase } from '../../src/bootstrap.js';
 import { ROOT } from '../../src/config.js';
@@ -39,24 +40,6 @@ import {
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.join(ROOT, 'artifacts', 'web-app.png');
 const BUILT = path.join(ROOT, 'generated/app');
-
-/** GET `rawPath` as sent, over a socket: no client normalizes its `..` first. */
-function rawGet(
-  port: number,
-  rawPath: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: rawPath, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The policy's directives by name. */
 const directives = (csp: string) =>
